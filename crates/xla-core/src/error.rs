@@ -1,0 +1,29 @@
+//! The crate's error type.
+//!
+//! Each area keeps its own typed error enum next to its code (so that the
+//! inference rules, which the `xla!` macro reuses with symbolic sizes, stay
+//! self-contained); `Error` gathers them for callers.
+
+use crate::layout::LayoutError;
+use crate::literal::LiteralError;
+use crate::text::ParseError;
+
+/// Any error of `xla-core`.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    // === text ===
+    /// Malformed text (shape, literal or HLO module).
+    #[error("{0}")]
+    Parse(#[from] ParseError),
+
+    // === shapes and literals ===
+    /// A layout that does not fit its shape.
+    #[error(transparent)]
+    Layout(#[from] LayoutError),
+    /// A literal used in a way its shape does not allow.
+    #[error(transparent)]
+    Literal(#[from] LiteralError),
+}
+
+/// `Result` with [`Error`].
+pub type Result<T, E = Error> = std::result::Result<T, E>;

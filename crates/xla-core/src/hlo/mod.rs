@@ -1,0 +1,221 @@
+//! The HLO IR: a module of named computations, each a list of instructions
+//! in SSA form.
+//!
+//! Instructions of a computation live in one `Vec`, in an order where every
+//! operand comes before its users; [`InstrId`] indexes that `Vec`. Called
+//! computations (`to_apply`, `condition`/`body`, branches, …) are
+//! [`ComputationId`]s into the module's list.
+
+mod attrs;
+mod opcode;
+
+use std::fmt;
+
+pub use attrs::{
+    Attrs, ComparisonDirection, ComparisonType, ConvDimensionNumbers, DotDimensionNumbers,
+    FftType, GatherDimensionNumbers, PadDim, RngAlgorithm, RngDistribution,
+    ScatterDimensionNumbers, SliceDim, TransposeKind, TriangularSolveOptions, Window, WindowDim,
+};
+pub use opcode::{Arity, Family, Opcode};
+
+use crate::Shape;
+
+/// An instruction's position in its computation.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+pub struct InstrId(pub u32);
+
+impl InstrId {
+    /// The index into [`HloComputation::instructions`].
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// A computation's position in its module.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+pub struct ComputationId(pub u32);
+
+impl ComputationId {
+    /// The index into [`HloModule::computations`].
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// One operation in a computation.
+#[derive(Clone, PartialEq, Debug)]
+pub struct HloInstruction {
+    /// Unique within the module, e.g. `add.3`.
+    pub name: String,
+    /// What it computes.
+    pub opcode: Opcode,
+    /// The result shape (with layouts).
+    pub shape: Shape,
+    /// Operands, by position in the same computation.
+    pub operands: Vec<InstrId>,
+    /// Called computations, in the op's order: `to_apply` for most ops;
+    /// `[condition, body]` for while; the branches for conditional
+    /// (`[true, false]` in the predicate form); `[select, scatter]` for
+    /// select-and-scatter; `[calls]` for fusion and custom-call.
+    pub called: Vec<ComputationId>,
+    /// Compile-time arguments.
+    pub attrs: Attrs,
+}
+
+impl HloInstruction {
+    /// An instruction with no called computations and no attributes.
+    pub fn new(name: impl Into<String>, opcode: Opcode, shape: Shape, operands: Vec<InstrId>) -> Self {
+        HloInstruction {
+            name: name.into(),
+            opcode,
+            shape,
+            operands,
+            called: Vec::new(),
+            attrs: Attrs::default(),
+        }
+    }
+}
+
+/// A named sub-program: parameters, instructions, a root.
+#[derive(Clone, PartialEq, Debug)]
+pub struct HloComputation {
+    /// Unique within the module.
+    pub name: String,
+    /// In an order where operands precede their users.
+    pub instructions: Vec<HloInstruction>,
+    /// The instruction whose value the computation returns.
+    pub root: InstrId,
+}
+
+impl HloComputation {
+    /// The instruction at `id`.
+    pub fn instr(&self, id: InstrId) -> &HloInstruction {
+        &self.instructions[id.index()]
+    }
+
+    /// The instruction at `id`, mutably.
+    pub fn instr_mut(&mut self, id: InstrId) -> &mut HloInstruction {
+        &mut self.instructions[id.index()]
+    }
+
+    /// The root instruction.
+    pub fn root_instr(&self) -> &HloInstruction {
+        self.instr(self.root)
+    }
+
+    /// All instruction ids, in order.
+    pub fn ids(&self) -> impl Iterator<Item = InstrId> {
+        (0..self.instructions.len() as u32).map(InstrId)
+    }
+
+    /// The parameter instructions, ordered by parameter number.
+    pub fn parameters(&self) -> Vec<InstrId> {
+        let mut params: Vec<(i64, InstrId)> = self
+            .ids()
+            .filter_map(|id| {
+                let instr = self.instr(id);
+                (instr.opcode == Opcode::Parameter)
+                    .then(|| (instr.attrs.parameter_number.unwrap_or(0), id))
+            })
+            .collect();
+        params.sort();
+        params.into_iter().map(|(_, id)| id).collect()
+    }
+
+    /// Parameter shapes and result shape.
+    pub fn program_shape(&self) -> ProgramShape {
+        ProgramShape {
+            parameters: self
+                .parameters()
+                .into_iter()
+                .map(|id| self.instr(id).shape.clone())
+                .collect(),
+            result: self.root_instr().shape.clone(),
+        }
+    }
+
+    /// For every instruction, the instructions that use it (in order, once
+    /// per use).
+    pub fn users(&self) -> Vec<Vec<InstrId>> {
+        let mut users = vec![Vec::new(); self.instructions.len()];
+        for id in self.ids() {
+            for &op in &self.instr(id).operands {
+                users[op.index()].push(id);
+            }
+        }
+        users
+    }
+}
+
+/// The parameter and result shapes of a computation.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub struct ProgramShape {
+    /// Parameter shapes, by parameter number.
+    pub parameters: Vec<Shape>,
+    /// The result shape.
+    pub result: Shape,
+}
+
+impl fmt::Display for ProgramShape {
+    /// `(f32[4,8]{1,0}, f32[8,16]{1,0}) -> f32[4]{0}`
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("(")?;
+        for (i, p) in self.parameters.iter().enumerate() {
+            if i > 0 {
+                f.write_str(", ")?;
+            }
+            write!(f, "{p}")?;
+        }
+        write!(f, ") -> {}", self.result)
+    }
+}
+
+/// A module: computations, one of which is the entry.
+#[derive(Clone, PartialEq, Debug)]
+pub struct HloModule {
+    /// The module name (`HloModule jit_f`).
+    pub name: String,
+    /// Every computation; callees may come before or after callers.
+    pub computations: Vec<HloComputation>,
+    /// The entry computation.
+    pub entry: ComputationId,
+    /// `entry_computation_layout={…}` from the header, if given: the layouts
+    /// the caller's buffers have.
+    pub entry_layout: Option<ProgramShape>,
+}
+
+impl HloModule {
+    /// The computation at `id`.
+    pub fn computation(&self, id: ComputationId) -> &HloComputation {
+        &self.computations[id.index()]
+    }
+
+    /// The computation at `id`, mutably.
+    pub fn computation_mut(&mut self, id: ComputationId) -> &mut HloComputation {
+        &mut self.computations[id.index()]
+    }
+
+    /// The entry computation.
+    pub fn entry_computation(&self) -> &HloComputation {
+        self.computation(self.entry)
+    }
+
+    /// All computation ids, in order.
+    pub fn computation_ids(&self) -> impl Iterator<Item = ComputationId> {
+        (0..self.computations.len() as u32).map(ComputationId)
+    }
+
+    /// Looks a computation up by name.
+    pub fn find_computation(&self, name: &str) -> Option<ComputationId> {
+        self.computation_ids()
+            .find(|&id| self.computation(id).name == name)
+    }
+
+    /// The entry signature with the layouts callers use: the
+    /// `entry_computation_layout` if given, else the entry's own shapes.
+    pub fn entry_program_shape(&self) -> ProgramShape {
+        self.entry_layout
+            .clone()
+            .unwrap_or_else(|| self.entry_computation().program_shape())
+    }
+}

@@ -1,0 +1,132 @@
+//! Dimension sizes: concrete (`i64`) or symbolic.
+//!
+//! Shape inference is written once, generic over [`Dim`], so that the
+//! `XlaBuilder` runs it on concrete sizes and the `xla!` macro runs the very
+//! same rules on symbolic sizes such as `B * N` at compile time.
+
+use std::cmp::Ordering;
+use std::fmt::{Debug, Display};
+use std::hash::Hash;
+
+/// A dimension size: an `i64`, or a symbolic expression over named sizes.
+///
+/// Arithmetic is exact. Comparisons answer only what is *known*: for a
+/// symbolic size, `B < B + 1` is known but `B < N` is not, and a rule that
+/// cannot decide must not report an error (the builder re-checks it with
+/// concrete sizes at run time).
+pub trait Dim: Clone + PartialEq + Eq + Hash + Debug + Display + Send + Sync + 'static {
+    /// Text placed between the dimensions of a shape when it is printed:
+    /// `","` for concrete shapes (XLA's `f32[2,3]`), `", "` for symbolic ones
+    /// (`f32[B, N]`).
+    const SEPARATOR: &'static str;
+
+    /// A known constant size.
+    fn constant(value: i64) -> Self;
+
+    /// The value, if it is a known constant.
+    fn as_const(&self) -> Option<i64>;
+
+    /// `self + other`.
+    fn add(&self, other: &Self) -> Self;
+
+    /// `self - other`.
+    fn sub(&self, other: &Self) -> Self;
+
+    /// `self * other`.
+    fn mul(&self, other: &Self) -> Self;
+
+    /// `self / divisor` when the division is known to be exact; `None` when it
+    /// is not, or cannot be expressed.
+    fn exact_div(&self, divisor: &Self) -> Option<Self>;
+
+    /// `⌊self / divisor⌋` for a positive constant divisor; `None` when the
+    /// result cannot be expressed (a symbolic size not divisible by it).
+    fn floor_div(&self, divisor: i64) -> Option<Self>;
+
+    /// The ordering of `self` and `other` when it is known.
+    fn known_cmp(&self, other: &Self) -> Option<Ordering>;
+
+    /// `self` is known to be the constant `value`.
+    fn is(&self, value: i64) -> bool {
+        self.as_const() == Some(value)
+    }
+
+    /// `self` is known to be less than `other`.
+    fn known_lt(&self, other: &Self) -> bool {
+        self.known_cmp(other) == Some(Ordering::Less)
+    }
+
+    /// `self` is known to be greater than `other`.
+    fn known_gt(&self, other: &Self) -> bool {
+        self.known_cmp(other) == Some(Ordering::Greater)
+    }
+
+    /// `self` is known to differ from `other`.
+    fn known_ne(&self, other: &Self) -> bool {
+        matches!(
+            self.known_cmp(other),
+            Some(Ordering::Less | Ordering::Greater)
+        )
+    }
+
+    /// `⌈self / divisor⌉` for a positive constant divisor, when expressible.
+    fn ceil_div(&self, divisor: i64) -> Option<Self> {
+        self.add(&Self::constant(divisor - 1)).floor_div(divisor)
+    }
+}
+
+impl Dim for i64 {
+    const SEPARATOR: &'static str = ",";
+
+    fn constant(value: i64) -> Self {
+        value
+    }
+
+    fn as_const(&self) -> Option<i64> {
+        Some(*self)
+    }
+
+    fn add(&self, other: &Self) -> Self {
+        self.wrapping_add(*other)
+    }
+
+    fn sub(&self, other: &Self) -> Self {
+        self.wrapping_sub(*other)
+    }
+
+    fn mul(&self, other: &Self) -> Self {
+        self.wrapping_mul(*other)
+    }
+
+    fn exact_div(&self, divisor: &Self) -> Option<Self> {
+        if *divisor == 0 || self % divisor != 0 {
+            None
+        } else {
+            Some(self / divisor)
+        }
+    }
+
+    fn floor_div(&self, divisor: i64) -> Option<Self> {
+        (divisor > 0).then(|| self.div_euclid(divisor))
+    }
+
+    fn known_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn concrete_arithmetic() {
+        assert_eq!(7i64.ceil_div(2), Some(4));
+        assert_eq!(8i64.ceil_div(2), Some(4));
+        assert_eq!(0i64.ceil_div(3), Some(0));
+        assert_eq!(12i64.exact_div(&4), Some(3));
+        assert_eq!(12i64.exact_div(&5), None);
+        assert!(3i64.known_lt(&4));
+        assert!(!3i64.known_ne(&3));
+    }
+}

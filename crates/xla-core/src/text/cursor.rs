@@ -1,0 +1,257 @@
+//! A position in a text being parsed.
+
+use std::fmt;
+
+/// A syntax error: where, what was expected, and what was found instead.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub struct ParseError {
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column (in characters).
+    pub col: usize,
+    /// What the parser expected, e.g. "`]`" or "an element type".
+    pub expected: String,
+    /// The text found there (a short excerpt), or "end of input".
+    pub found: String,
+    /// The whole source line, for the caret display.
+    pub source_line: String,
+}
+
+impl fmt::Display for ParseError {
+    /// `2:14: expected `]`, found `,3}`` followed by the source line and a
+    /// caret under the column.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}:{}: expected {}, found {}\n{}\n{}^",
+            self.line,
+            self.col,
+            self.expected,
+            self.found,
+            self.source_line,
+            " ".repeat(self.col.saturating_sub(1))
+        )
+    }
+}
+
+/// A parser's position in its source text.
+///
+/// Whitespace and `/* … */` comments (HLO's `/*index=5*/`) are skipped by
+/// every method that reads a token.
+#[derive(Clone, Debug)]
+pub struct Cursor<'a> {
+    src: &'a str,
+    pos: usize,
+}
+
+impl<'a> Cursor<'a> {
+    /// A cursor at the start of `src`.
+    pub fn new(src: &'a str) -> Self {
+        Cursor { src, pos: 0 }
+    }
+
+    /// The whole source.
+    pub fn source(&self) -> &'a str {
+        self.src
+    }
+
+    /// Byte offset into the source.
+    pub fn pos(&self) -> usize {
+        self.pos
+    }
+
+    /// Moves to a byte offset previously returned by [`Cursor::pos`].
+    pub fn set_pos(&mut self, pos: usize) {
+        self.pos = pos;
+    }
+
+    /// The unread text (whitespace not skipped).
+    pub fn rest(&self) -> &'a str {
+        &self.src[self.pos..]
+    }
+
+    /// Skips whitespace and `/* … */` comments.
+    pub fn skip_ws(&mut self) {
+        loop {
+            let rest = self.rest();
+            let trimmed = rest.trim_start();
+            self.pos += rest.len() - trimmed.len();
+            if trimmed.starts_with("/*") {
+                match trimmed.find("*/") {
+                    Some(end) => self.pos += end + 2,
+                    None => self.pos = self.src.len(),
+                }
+            } else {
+                return;
+            }
+        }
+    }
+
+    /// `true` at the end of the source (after skipping whitespace).
+    pub fn at_end(&mut self) -> bool {
+        self.skip_ws();
+        self.pos == self.src.len()
+    }
+
+    /// The next character, without consuming it (after skipping whitespace).
+    pub fn peek(&mut self) -> Option<char> {
+        self.skip_ws();
+        self.rest().chars().next()
+    }
+
+    /// `true` if the next token starts with `s` (after skipping whitespace).
+    pub fn looking_at(&mut self, s: &str) -> bool {
+        self.skip_ws();
+        self.rest().starts_with(s)
+    }
+
+    /// Consumes `s` if it comes next.
+    pub fn eat(&mut self, s: &str) -> bool {
+        if self.looking_at(s) {
+            self.pos += s.len();
+            true
+        } else {
+            false
+        }
+    }
+
+    /// Consumes `s` or fails with "expected `s`".
+    pub fn expect(&mut self, s: &str) -> Result<(), ParseError> {
+        if self.eat(s) {
+            Ok(())
+        } else {
+            Err(self.error(format!("`{s}`")))
+        }
+    }
+
+    /// Consumes `s` only if it is a whole word (not followed by a name
+    /// character).
+    pub fn eat_keyword(&mut self, s: &str) -> bool {
+        let save = self.pos;
+        if self.eat(s) && !self.rest().starts_with(is_name_char) {
+            return true;
+        }
+        self.pos = save;
+        false
+    }
+
+    /// Reads a name: a letter, `_`, `%` or `$` followed by letters, digits,
+    /// `_`, `.`, `-`. Returns `None` (consuming nothing) if none comes next.
+    pub fn name(&mut self) -> Option<&'a str> {
+        self.skip_ws();
+        let rest = self.rest();
+        let mut chars = rest.char_indices();
+        match chars.next() {
+            Some((_, c)) if c.is_ascii_alphabetic() || c == '_' => {}
+            _ => return None,
+        }
+        let end = chars
+            .find(|&(_, c)| !is_name_char(c))
+            .map_or(rest.len(), |(i, _)| i);
+        self.pos += end;
+        Some(&rest[..end])
+    }
+
+    /// Reads a name or fails with "expected `what`".
+    pub fn expect_name(&mut self, what: &str) -> Result<&'a str, ParseError> {
+        self.name().ok_or_else(|| self.error(what))
+    }
+
+    /// Reads a decimal integer with an optional sign.
+    pub fn int(&mut self) -> Result<i64, ParseError> {
+        self.skip_ws();
+        let rest = self.rest();
+        let bytes = rest.as_bytes();
+        let mut end = usize::from(matches!(bytes.first(), Some(b'-' | b'+')));
+        let digits_start = end;
+        while end < bytes.len() && bytes[end].is_ascii_digit() {
+            end += 1;
+        }
+        if end == digits_start {
+            return Err(self.error("an integer"));
+        }
+        match rest[..end].parse() {
+            Ok(v) => {
+                self.pos += end;
+                Ok(v)
+            }
+            Err(_) => Err(self.error("an integer that fits in 64 bits")),
+        }
+    }
+
+    /// Reads a comma-separated list of integers between `open` and `close`,
+    /// e.g. `{1,0}` or `(8,128)`.
+    pub fn int_list(&mut self, open: &str, close: &str) -> Result<Vec<i64>, ParseError> {
+        self.expect(open)?;
+        let mut out = Vec::new();
+        if self.eat(close) {
+            return Ok(out);
+        }
+        loop {
+            out.push(self.int()?);
+            if self.eat(close) {
+                return Ok(out);
+            }
+            if !self.eat(",") {
+                return Err(self.error(format!("`,` or `{close}`")));
+            }
+        }
+    }
+
+    /// A parse error at the current position.
+    pub fn error(&self, expected: impl Into<String>) -> ParseError {
+        self.error_at(self.pos, expected)
+    }
+
+    /// A parse error at byte offset `pos`.
+    pub fn error_at(&self, pos: usize, expected: impl Into<String>) -> ParseError {
+        let pos = pos.min(self.src.len());
+        let line_start = self.src[..pos].rfind('\n').map_or(0, |i| i + 1);
+        let line_end = self.src[pos..].find('\n').map_or(self.src.len(), |i| pos + i);
+        let line = self.src[..pos].matches('\n').count() + 1;
+        let col = self.src[line_start..pos].chars().count() + 1;
+        let excerpt: String = self.src[pos..line_end].trim_end().chars().take(16).collect();
+        let found = if pos == self.src.len() {
+            "end of input".to_string()
+        } else if excerpt.is_empty() {
+            "end of line".to_string()
+        } else {
+            format!("`{excerpt}`")
+        };
+        ParseError {
+            line,
+            col,
+            expected: expected.into(),
+            found,
+            source_line: self.src[line_start..line_end].to_string(),
+        }
+    }
+}
+
+fn is_name_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tokens_and_comments() {
+        let mut c = Cursor::new("  foo.1-bar /*index=5*/ -12 {1, 0}");
+        assert_eq!(c.name(), Some("foo.1-bar"));
+        assert_eq!(c.int().unwrap(), -12);
+        assert_eq!(c.int_list("{", "}").unwrap(), vec![1, 0]);
+        assert!(c.at_end());
+    }
+
+    #[test]
+    fn error_display_has_line_col_and_caret() {
+        let mut c = Cursor::new("a\n  b = x");
+        c.name();
+        c.name();
+        let e = c.expect(":").unwrap_err();
+        assert_eq!((e.line, e.col), (2, 5));
+        assert_eq!(e.to_string(), "2:5: expected `:`, found `= x`\n  b = x\n    ^");
+    }
+}

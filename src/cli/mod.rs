@@ -1,0 +1,36 @@
+//! Subcommands of the `xla` tool, one file each.
+
+mod layout;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// A pure-Rust XLA: inspect layouts, check, print, run and benchmark HLO modules.
+#[derive(Parser, Debug)]
+#[command(name = "xla", version, about)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    Layout(layout::Args),
+}
+
+impl Cli {
+    /// Runs the chosen subcommand. Usage errors exit with status 2.
+    pub fn run(self) -> ExitCode {
+        let result = match self.command {
+            Command::Layout(args) => layout::run(args),
+        };
+        match result {
+            Ok(code) => code,
+            Err(message) => {
+                eprintln!("error: {message}");
+                ExitCode::from(2)
+            }
+        }
+    }
+}
