@@ -1,1 +1,7 @@
-//! placeholder
+//! The Cranelift JIT backend of xla-rs.
+#![warn(missing_docs)]
+
+pub mod codegen;
+mod error;
+
+pub use error::JitError;

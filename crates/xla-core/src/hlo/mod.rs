@@ -12,9 +12,9 @@ mod opcode;
 use std::fmt;
 
 pub use attrs::{
-    Attrs, ComparisonDirection, ComparisonType, ConvDimensionNumbers, DotDimensionNumbers,
-    FftType, GatherDimensionNumbers, PadDim, RngAlgorithm, RngDistribution,
-    ScatterDimensionNumbers, SliceDim, TransposeKind, TriangularSolveOptions, Window, WindowDim,
+    Attrs, ComparisonDirection, ComparisonType, ConvDimensionNumbers, DotDimensionNumbers, FftType,
+    GatherDimensionNumbers, PadDim, RngAlgorithm, RngDistribution, ScatterDimensionNumbers,
+    SliceDim, TransposeKind, TriangularSolveOptions, Window, WindowDim,
 };
 pub use opcode::{Arity, Family, Opcode};
 
@@ -64,7 +64,12 @@ pub struct HloInstruction {
 
 impl HloInstruction {
     /// An instruction with no called computations and no attributes.
-    pub fn new(name: impl Into<String>, opcode: Opcode, shape: Shape, operands: Vec<InstrId>) -> Self {
+    pub fn new(
+        name: impl Into<String>,
+        opcode: Opcode,
+        shape: Shape,
+        operands: Vec<InstrId>,
+    ) -> Self {
         HloInstruction {
             name: name.into(),
             opcode,

@@ -531,7 +531,10 @@ mod tests {
             "layout {1,0:T(0,2)}: tile (0,2) has size 0; tile sizes must be positive or `*`"
         );
         assert_eq!(
-            err(&[2, 3], Layout::new([1, 0]).with_tiles([Tile::new([-2, 2])])),
+            err(
+                &[2, 3],
+                Layout::new([1, 0]).with_tiles([Tile::new([-2, 2])])
+            ),
             "layout {1,0:T(-2,2)}: tile (-2,2) has size -2; tile sizes must be positive or `*`"
         );
         assert_eq!(

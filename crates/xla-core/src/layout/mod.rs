@@ -313,7 +313,9 @@ pub enum LayoutError {
         rank: usize,
     },
     /// A tile whose most-minor entry is `*` (there is nothing to merge into).
-    #[error("layout {layout}: tile {tile} ends in `*`, but the most-minor dimension cannot be combined")]
+    #[error(
+        "layout {layout}: tile {tile} ends in `*`, but the most-minor dimension cannot be combined"
+    )]
     CombineMinor {
         /// The layout.
         layout: Box<Layout>,

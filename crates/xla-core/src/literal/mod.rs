@@ -299,11 +299,16 @@ mod tests {
             "literal of shape f32[2,3]{1,0} holds f32, not s32"
         );
         assert_eq!(
-            Literal::from_vec(&[2, 2], vec![1u8; 3]).unwrap_err().to_string(),
+            Literal::from_vec(&[2, 2], vec![1u8; 3])
+                .unwrap_err()
+                .to_string(),
             "shape u8[2,2]{1,0} needs 4 elements but 3 were given"
         );
         let t = Literal::tuple(vec![Literal::scalar(1i32), Literal::token()]);
         assert_eq!(t.shape().to_string(), "(s32[], token[])");
-        assert_eq!(Literal::zeros(t.shape()).unwrap(), Literal::tuple(vec![Literal::scalar(0i32), Literal::token()]));
+        assert_eq!(
+            Literal::zeros(t.shape()).unwrap(),
+            Literal::tuple(vec![Literal::scalar(0i32), Literal::token()])
+        );
     }
 }

@@ -310,7 +310,9 @@ impl<D: Dim> Shape<D> {
 impl Shape<i64> {
     /// Checks every array leaf's sizes and layout.
     pub fn validate(&self) -> Result<(), LayoutError> {
-        self.array_leaves().into_iter().try_for_each(|a| a.validate())
+        self.array_leaves()
+            .into_iter()
+            .try_for_each(|a| a.validate())
     }
 }
 

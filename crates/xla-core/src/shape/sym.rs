@@ -119,10 +119,12 @@ impl Dim for SymDim {
 
     fn sub(&self, other: &Self) -> Self {
         SymDim::from_terms(
-            self.terms
-                .iter()
-                .map(|(m, c)| (m.clone(), *c))
-                .chain(other.terms.iter().map(|(m, c)| (m.clone(), c.wrapping_neg()))),
+            self.terms.iter().map(|(m, c)| (m.clone(), *c)).chain(
+                other
+                    .terms
+                    .iter()
+                    .map(|(m, c)| (m.clone(), c.wrapping_neg())),
+            ),
         )
     }
 

@@ -207,10 +207,16 @@ impl<'a> Cursor<'a> {
     pub fn error_at(&self, pos: usize, expected: impl Into<String>) -> ParseError {
         let pos = pos.min(self.src.len());
         let line_start = self.src[..pos].rfind('\n').map_or(0, |i| i + 1);
-        let line_end = self.src[pos..].find('\n').map_or(self.src.len(), |i| pos + i);
+        let line_end = self.src[pos..]
+            .find('\n')
+            .map_or(self.src.len(), |i| pos + i);
         let line = self.src[..pos].matches('\n').count() + 1;
         let col = self.src[line_start..pos].chars().count() + 1;
-        let excerpt: String = self.src[pos..line_end].trim_end().chars().take(16).collect();
+        let excerpt: String = self.src[pos..line_end]
+            .trim_end()
+            .chars()
+            .take(16)
+            .collect();
         let found = if pos == self.src.len() {
             "end of input".to_string()
         } else if excerpt.is_empty() {
@@ -252,6 +258,9 @@ mod tests {
         c.name();
         let e = c.expect(":").unwrap_err();
         assert_eq!((e.line, e.col), (2, 5));
-        assert_eq!(e.to_string(), "2:5: expected `:`, found `= x`\n  b = x\n    ^");
+        assert_eq!(
+            e.to_string(),
+            "2:5: expected `:`, found `= x`\n  b = x\n    ^"
+        );
     }
 }

@@ -250,7 +250,10 @@ mod tests {
         assert_eq!(e.col, 1);
         assert!(e.expected.starts_with("an element type"), "{e}");
         let e = err("f32[2,x]");
-        assert_eq!((e.col, e.expected.as_str(), e.found.as_str()), (7, "an integer", "`x]`"));
+        assert_eq!(
+            (e.col, e.expected.as_str(), e.found.as_str()),
+            (7, "an integer", "`x]`")
+        );
         let e = err("f32[2,3]{1,1}");
         assert_eq!(e.col, 9);
         assert_eq!(
@@ -258,7 +261,10 @@ mod tests {
             "a valid layout for f32[2,3] (layout {1,1}: minor_to_major is not a permutation of 0..2)"
         );
         let e = err("f32[3,5]{1,0:T(0,2)}");
-        assert_eq!((e.col, e.expected.as_str()), (16, "a positive tile size or `*`"));
+        assert_eq!(
+            (e.col, e.expected.as_str()),
+            (16, "a positive tile size or `*`")
+        );
         let e = err("f32[3,5]{1,0:Q}");
         assert_eq!(e.col, 14);
         let e = err("f32[3] x");

@@ -1,0 +1,205 @@
+//! Cranelift plumbing shared by every emitter: the host ISA, a JIT module
+//! that owns compiled code, and structured loops.
+
+mod loops;
+
+use cranelift_codegen::ir::{self, types, Type};
+use cranelift_codegen::isa::OwnedTargetIsa;
+use cranelift_codegen::settings::{self, Configurable};
+use cranelift_codegen::Context;
+use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
+use cranelift_jit::{JITBuilder, JITModule};
+use cranelift_module::{default_libcall_names, FuncId, Linkage, Module};
+
+pub use loops::for_range;
+
+use crate::JitError;
+
+/// Code-generation options.
+#[derive(Clone, Debug)]
+pub struct CodegenOptions {
+    /// Run Cranelift's IR verifier on every function (on in debug builds and
+    /// tests; a failure reports the function's CLIF).
+    pub verify: bool,
+    /// Keep each function's CLIF text for dumps.
+    pub keep_clif: bool,
+}
+
+impl Default for CodegenOptions {
+    fn default() -> Self {
+        CodegenOptions {
+            verify: cfg!(debug_assertions),
+            keep_clif: false,
+        }
+    }
+}
+
+/// The host ISA with every vector extension the CPU has (FMA, AVX, …) enabled.
+pub fn host_isa(options: &CodegenOptions) -> Result<OwnedTargetIsa, JitError> {
+    let mut flags = settings::builder();
+    let settings = [
+        ("opt_level", "speed"),
+        (
+            "enable_verifier",
+            if options.verify { "true" } else { "false" },
+        ),
+        ("use_colocated_libcalls", "false"),
+        ("is_pic", "false"),
+        ("unwind_info", "false"),
+    ];
+    for (name, value) in settings {
+        flags
+            .set(name, value)
+            .map_err(|e| JitError::Host(format!("cranelift setting {name}={value}: {e}")))?;
+    }
+    let isa_builder = cranelift_native::builder().map_err(|e| JitError::Host(e.to_string()))?;
+    isa_builder
+        .finish(settings::Flags::new(flags))
+        .map_err(|e| JitError::Host(e.to_string()))
+}
+
+/// A JIT module: compiles functions and owns their machine code until dropped.
+pub struct Jit {
+    module: Option<JITModule>,
+    ctx: Context,
+    fctx: FunctionBuilderContext,
+    options: CodegenOptions,
+    clif: Vec<(String, String)>,
+}
+
+impl Jit {
+    /// A JIT for the host.
+    pub fn new(options: CodegenOptions) -> Result<Self, JitError> {
+        let isa = host_isa(&options)?;
+        let module = JITModule::new(JITBuilder::with_isa(isa, default_libcall_names()));
+        let ctx = module.make_context();
+        Ok(Jit {
+            module: Some(module),
+            ctx,
+            fctx: FunctionBuilderContext::new(),
+            options,
+            clif: Vec::new(),
+        })
+    }
+
+    fn module(&self) -> &JITModule {
+        self.module.as_ref().expect("module lives until drop")
+    }
+
+    fn module_mut(&mut self) -> &mut JITModule {
+        self.module.as_mut().expect("module lives until drop")
+    }
+
+    /// The native pointer type.
+    pub fn pointer_type(&self) -> Type {
+        self.module().target_config().pointer_type()
+    }
+
+    /// The target ISA.
+    pub fn isa(&self) -> &dyn cranelift_codegen::isa::TargetIsa {
+        self.module().isa()
+    }
+
+    /// A signature with the host calling convention taking `params` and
+    /// returning `returns`.
+    pub fn signature(&self, params: &[Type], returns: &[Type]) -> ir::Signature {
+        let mut sig = self.module().make_signature();
+        sig.params
+            .extend(params.iter().map(|&t| ir::AbiParam::new(t)));
+        sig.returns
+            .extend(returns.iter().map(|&t| ir::AbiParam::new(t)));
+        sig
+    }
+
+    /// Compiles one function. `build` receives a builder positioned in the
+    /// entry block, whose parameters are the signature's; it must emit a
+    /// `return` and leave every block sealed (or call `seal_all_blocks`).
+    pub fn compile(
+        &mut self,
+        name: &str,
+        signature: ir::Signature,
+        build: impl FnOnce(&mut FunctionBuilder<'_>),
+    ) -> Result<FuncId, JitError> {
+        let id = self
+            .module_mut()
+            .declare_function(name, Linkage::Local, &signature)
+            .map_err(|e| JitError::Module(e.to_string()))?;
+        self.ctx.clear();
+        self.ctx.func.signature = signature;
+        self.ctx.func.name = ir::UserFuncName::user(0, id.as_u32());
+        let frontend_config = self.module().target_config();
+        {
+            let mut b = FunctionBuilder::new(&mut self.ctx.func, &mut self.fctx);
+            let entry = b.create_block();
+            b.append_block_params_for_function_params(entry);
+            b.switch_to_block(entry);
+            build(&mut b);
+            b.seal_all_blocks();
+            b.finalize(frontend_config);
+        }
+        if self.options.verify {
+            if let Err(errors) = cranelift_codegen::verify_function(&self.ctx.func, self.isa()) {
+                return Err(JitError::Verifier {
+                    function: name.to_string(),
+                    report: cranelift_codegen::print_errors::pretty_verifier_error(
+                        &self.ctx.func,
+                        None,
+                        errors,
+                    ),
+                });
+            }
+        }
+        if self.options.keep_clif {
+            self.clif
+                .push((name.to_string(), self.ctx.func.display().to_string()));
+        }
+        let module = self.module.as_mut().expect("module lives until drop");
+        module
+            .define_function(id, &mut self.ctx)
+            .map_err(|e| JitError::Module(format!("{name}: {e:?}")))?;
+        Ok(id)
+    }
+
+    /// Makes every compiled function callable.
+    pub fn finalize(&mut self) -> Result<(), JitError> {
+        self.module_mut()
+            .finalize_definitions()
+            .map_err(|e| JitError::Module(e.to_string()))
+    }
+
+    /// The address of a compiled function (after [`Jit::finalize`]).
+    pub fn function_ptr(&self, id: FuncId) -> *const u8 {
+        self.module().get_finalized_function(id)
+    }
+
+    /// The CLIF of every function compiled with `keep_clif`, by name.
+    pub fn clif(&self) -> &[(String, String)] {
+        &self.clif
+    }
+}
+
+impl Drop for Jit {
+    fn drop(&mut self) {
+        if let Some(module) = self.module.take() {
+            // SAFETY: the code's owner is being dropped; executables keep their
+            // `Jit` alive for as long as they hand out function pointers.
+            unsafe { module.free_memory() };
+        }
+    }
+}
+
+/// The vector type of 128 bits holding lanes of `lane`: `f32` → `f32x4`.
+pub fn vector_of(lane: Type) -> Type {
+    lane.by(128 / lane.bits())
+        .expect("lane type divides 128 bits")
+}
+
+/// Integer type of the same width as `ty` (lane-wise for vectors).
+pub fn int_of(ty: Type) -> Type {
+    ty.as_int()
+}
+
+/// `true` if `ty` is a float or a vector of floats.
+pub fn is_float(ty: Type) -> bool {
+    ty.lane_type() == types::F32 || ty.lane_type() == types::F64
+}
