@@ -1,6 +1,7 @@
 //! Subcommands of the `xla` tool, one file each.
 
 mod layout;
+mod print;
 
 use std::process::ExitCode;
 
@@ -17,6 +18,7 @@ pub struct Cli {
 #[derive(Subcommand, Debug)]
 enum Command {
     Layout(layout::Args),
+    Print(print::Args),
 }
 
 impl Cli {
@@ -24,6 +26,7 @@ impl Cli {
     pub fn run(self) -> ExitCode {
         let result = match self.command {
             Command::Layout(args) => layout::run(args),
+            Command::Print(args) => print::run(args),
         };
         match result {
             Ok(code) => code,

@@ -264,6 +264,18 @@ pub struct TriangularSolveOptions {
     pub transpose_a: TransposeKind,
 }
 
+/// One entry of `output_to_operand_aliasing={{0}: (1, {})}`: a part of the
+/// result that shares its buffer with a part of an operand.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub struct OutputOperandAlias {
+    /// Tuple index into the result (`{}` for the whole result).
+    pub output_index: Vec<i64>,
+    /// The operand number.
+    pub operand: i64,
+    /// Tuple index into that operand.
+    pub operand_index: Vec<i64>,
+}
+
 /// Every attribute an instruction may carry. Each op uses a few of them.
 #[derive(Clone, PartialEq, Debug, Default)]
 pub struct Attrs {
@@ -320,6 +332,11 @@ pub struct Attrs {
     pub custom_call_has_side_effect: bool,
     /// `api_version=API_VERSION_…` of a custom call.
     pub custom_call_api_version: Option<String>,
+    /// `operand_layout_constraints={…}` of a custom call: the shapes, with
+    /// layouts, in which the target reads its operands.
+    pub operand_layout_constraints: Option<Vec<Shape>>,
+    /// `output_to_operand_aliasing={…}` of a custom call or fusion.
+    pub output_to_operand_aliasing: Option<Vec<OutputOperandAlias>>,
     /// `backend_config=…`, kept verbatim (custom calls may read it).
     pub backend_config: Option<String>,
     /// `k=…` of top-k.

@@ -13,8 +13,8 @@ use std::fmt;
 
 pub use attrs::{
     Attrs, ComparisonDirection, ComparisonType, ConvDimensionNumbers, DotDimensionNumbers, FftType,
-    GatherDimensionNumbers, PadDim, RngAlgorithm, RngDistribution, ScatterDimensionNumbers,
-    SliceDim, TransposeKind, TriangularSolveOptions, Window, WindowDim,
+    GatherDimensionNumbers, OutputOperandAlias, PadDim, RngAlgorithm, RngDistribution,
+    ScatterDimensionNumbers, SliceDim, TransposeKind, TriangularSolveOptions, Window, WindowDim,
 };
 pub use opcode::{Arity, Family, Opcode};
 
@@ -187,9 +187,32 @@ pub struct HloModule {
     /// `entry_computation_layout={…}` from the header, if given: the layouts
     /// the caller's buffers have.
     pub entry_layout: Option<ProgramShape>,
+    /// Number of replicas running the module (`replica_count=` in the
+    /// header; 1 when absent).
+    pub replica_count: i64,
+    /// Number of partitions running the module (`num_partitions=` in the
+    /// header; 1 when absent).
+    pub num_partitions: i64,
 }
 
 impl HloModule {
+    /// A module run by one replica and one partition, without an
+    /// `entry_computation_layout`.
+    pub fn new(
+        name: impl Into<String>,
+        computations: Vec<HloComputation>,
+        entry: ComputationId,
+    ) -> Self {
+        HloModule {
+            name: name.into(),
+            computations,
+            entry,
+            entry_layout: None,
+            replica_count: 1,
+            num_partitions: 1,
+        }
+    }
+
     /// The computation at `id`.
     pub fn computation(&self, id: ComputationId) -> &HloComputation {
         &self.computations[id.index()]

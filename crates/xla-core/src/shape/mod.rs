@@ -92,7 +92,7 @@ impl<D: Dim> ArrayShape<D> {
 
     /// Replaces the layout (not validated here; see [`ArrayShape::validate`]).
     pub fn with_layout(mut self, layout: Layout) -> Self {
-        self.layout = Some(Box::new(layout));
+        self.set_layout(Some(layout));
         self
     }
 
@@ -109,8 +109,13 @@ impl<D: Dim> ArrayShape<D> {
     }
 
     /// Sets the layout in place.
+    ///
+    /// A scalar's only plain layout `{}` is kept as "no layout", as XLA's
+    /// text omits it (`f32[]`): equality then agrees with the text.
     pub fn set_layout(&mut self, layout: Option<Layout>) {
-        self.layout = layout.map(Box::new);
+        self.layout = layout
+            .filter(|l| !(self.dims.is_empty() && *l == Layout::default_for_rank(0)))
+            .map(Box::new);
     }
 
     /// Same element type and dimensions; layouts ignored.
@@ -336,10 +341,7 @@ impl<D: Dim> fmt::Display for ArrayShape<D> {
         }
         f.write_str("]")?;
         if let Some(layout) = &self.layout {
-            // XLA omits the empty layout of a scalar.
-            if !(self.dims.is_empty() && **layout == Layout::default_for_rank(0)) {
-                write!(f, "{layout}")?;
-            }
+            write!(f, "{layout}")?;
         }
         Ok(())
     }
@@ -350,9 +352,12 @@ impl<D: Dim> fmt::Display for Shape<D> {
         match self {
             Shape::Array(a) => write!(f, "{a}"),
             Shape::Tuple(t) => {
+                // Like XLA, every fifth element is numbered: `(…, /*index=5*/f32[])`.
                 f.write_str("(")?;
                 for (i, s) in t.iter().enumerate() {
-                    if i > 0 {
+                    if i > 0 && i % 5 == 0 {
+                        write!(f, ", /*index={i}*/")?;
+                    } else if i > 0 {
                         f.write_str(", ")?;
                     }
                     write!(f, "{s}")?;

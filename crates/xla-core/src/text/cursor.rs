@@ -15,19 +15,23 @@ pub struct ParseError {
     pub found: String,
     /// The whole source line, for the caret display.
     pub source_line: String,
+    /// A complete message that replaces "expected …, found …", for errors
+    /// that are not about the next token (an undefined name, a duplicate).
+    pub message: Option<String>,
 }
 
 impl fmt::Display for ParseError {
-    /// `2:14: expected `]`, found `,3}`` followed by the source line and a
-    /// caret under the column.
+    /// `2:14: expected `]`, found `,3}`` (or the message) followed by the
+    /// source line and a caret under the column.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}: ", self.line, self.col)?;
+        match &self.message {
+            Some(message) => f.write_str(message)?,
+            None => write!(f, "expected {}, found {}", self.expected, self.found)?,
+        }
         write!(
             f,
-            "{}:{}: expected {}, found {}\n{}\n{}^",
-            self.line,
-            self.col,
-            self.expected,
-            self.found,
+            "\n{}\n{}^",
             self.source_line,
             " ".repeat(self.col.saturating_sub(1))
         )
@@ -36,8 +40,8 @@ impl fmt::Display for ParseError {
 
 /// A parser's position in its source text.
 ///
-/// Whitespace and `/* … */` comments (HLO's `/*index=5*/`) are skipped by
-/// every method that reads a token.
+/// Whitespace, `/* … */` comments (HLO's `/*index=5*/`) and `//` line
+/// comments are skipped by every method that reads a token.
 #[derive(Clone, Debug)]
 pub struct Cursor<'a> {
     src: &'a str,
@@ -70,7 +74,7 @@ impl<'a> Cursor<'a> {
         &self.src[self.pos..]
     }
 
-    /// Skips whitespace and `/* … */` comments.
+    /// Skips whitespace, `/* … */` and `//` comments.
     pub fn skip_ws(&mut self) {
         loop {
             let rest = self.rest();
@@ -81,6 +85,8 @@ impl<'a> Cursor<'a> {
                     Some(end) => self.pos += end + 2,
                     None => self.pos = self.src.len(),
                 }
+            } else if trimmed.starts_with("//") {
+                self.pos += trimmed.find('\n').unwrap_or(trimmed.len());
             } else {
                 return;
             }
@@ -203,6 +209,15 @@ impl<'a> Cursor<'a> {
         self.error_at(self.pos, expected)
     }
 
+    /// An error at byte offset `pos` with a complete message, e.g.
+    /// "unknown instruction `y` in computation `main`".
+    pub fn message_at(&self, pos: usize, message: impl Into<String>) -> ParseError {
+        ParseError {
+            message: Some(message.into()),
+            ..self.error_at(pos, "")
+        }
+    }
+
     /// A parse error at byte offset `pos`.
     pub fn error_at(&self, pos: usize, expected: impl Into<String>) -> ParseError {
         let pos = pos.min(self.src.len());
@@ -230,6 +245,7 @@ impl<'a> Cursor<'a> {
             expected: expected.into(),
             found,
             source_line: self.src[line_start..line_end].to_string(),
+            message: None,
         }
     }
 }
@@ -249,6 +265,15 @@ mod tests {
         assert_eq!(c.int().unwrap(), -12);
         assert_eq!(c.int_list("{", "}").unwrap(), vec![1, 0]);
         assert!(c.at_end());
+    }
+
+    #[test]
+    fn line_comments_are_skipped() {
+        let mut c = Cursor::new("a // note {\n  b");
+        assert_eq!(c.name(), Some("a"));
+        assert_eq!(c.name(), Some("b"));
+        let e = c.message_at(c.pos() - 1, "unknown `b`");
+        assert_eq!(e.to_string(), "2:3: unknown `b`\n  b\n  ^");
     }
 
     #[test]

@@ -19,6 +19,18 @@ use crate::PrimitiveType;
 
 /// Parses one shape at the cursor.
 pub fn parse_shape(c: &mut Cursor<'_>) -> Result<Shape, ParseError> {
+    parse_shape_with(c, false)
+}
+
+/// Parses a shape that a `{` may follow without being its layout — a
+/// literal's values (`f32[2] {1, 0}`) or a computation body
+/// (`-> f32[] {`): an array's layout is only read when `{` directly follows
+/// `]`.
+pub(crate) fn parse_shape_tight(c: &mut Cursor<'_>) -> Result<Shape, ParseError> {
+    parse_shape_with(c, true)
+}
+
+fn parse_shape_with(c: &mut Cursor<'_>, tight_layout: bool) -> Result<Shape, ParseError> {
     if c.eat("(") {
         let mut elements = Vec::new();
         if c.eat(")") {
@@ -73,7 +85,12 @@ pub fn parse_shape(c: &mut Cursor<'_>) -> Result<Shape, ParseError> {
     for (d, is_dynamic) in dynamic.into_iter().enumerate() {
         array.set_dynamic_dim(d, is_dynamic);
     }
-    if c.looking_at("{") {
+    let has_layout = if tight_layout {
+        c.rest().starts_with('{')
+    } else {
+        c.looking_at("{")
+    };
+    if has_layout {
         let at = c.pos();
         let layout = parse_layout(c)?;
         if let Err(e) = crate::layout::IndexMap::new(array.dims(), &layout) {
@@ -226,6 +243,7 @@ mod tests {
             "f32[2,3]{1,0:P(2,4;highest)T(2,2)}",
             "f32[2,3]{1,0:S(1)}",
             "c128[0,4]",
+            "(f32[], s8[], u8[], pred[], f16[], /*index=5*/bf16[], token[])",
         ] {
             let shape: Shape = text.parse().unwrap_or_else(|e| panic!("{text}: {e}"));
             assert_eq!(shape.to_string(), text);
@@ -239,6 +257,7 @@ mod tests {
         assert_eq!(a.layout_or_default(), Layout::new([1, 0]));
         let s: Shape = "f32[] {}".parse().unwrap();
         assert_eq!(s.to_string(), "f32[]");
+        assert_eq!(s, Shape::scalar(PrimitiveType::F32));
     }
 
     #[test]
