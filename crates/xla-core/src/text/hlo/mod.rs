@@ -15,10 +15,11 @@
 //! groups (printed as lists) and attribute order.
 
 mod keys;
+mod lists;
 mod parse;
 mod print;
-mod syntax;
 mod values;
+mod window;
 
 pub use parse::parse_hlo_module;
 pub use print::{computation_post_order, ComputationDisplay, InstructionDisplay};

@@ -6,7 +6,8 @@
 //! module parser instead.
 
 use super::keys::Key;
-use super::syntax::*;
+use super::lists::*;
+use super::window::{dim_labels, parse_dim_labels, parse_window, window};
 use crate::hlo::{
     self, Attrs, ComparisonDirection, ComparisonType, DotDimensionNumbers, GatherDimensionNumbers,
     Opcode, RngAlgorithm, RngDistribution, ScatterDimensionNumbers, TransposeKind,
