@@ -19,12 +19,22 @@ const NORMALIZED: &[(&str, &str)] = &[
         "collectives_shard_map",
         "frontend_attributes (sdy meshes and shardings)",
     ),
+    (
+        "compiled_softmax",
+        "XLA's dump style: `%` names, signatures, metadata, debug tables",
+    ),
+    (
+        "compiled_while",
+        "XLA's dump style: `%` names, signatures, metadata, debug tables",
+    ),
     ("dot", "operand_precision={highest,highest}"),
+    ("host_callbacks", "sharding and frontend_attributes"),
     ("linalg", "frontend_attributes (sdy sharding rules)"),
     (
         "linalg_decompositions",
         "frontend_attributes (sdy sharding rules)",
     ),
+    ("sharded_jit", "sharding and frontend_attributes"),
 ];
 
 fn fixtures() -> Vec<PathBuf> {
