@@ -382,6 +382,10 @@ fn errors_give_position_and_message() {
             "1:14: unknown module attribute `entry_layout`\nHloModule m, entry_layout={()->f32[]}\n             ^",
         ),
         (
+            "HloModule m, replica_count= 0\nENTRY e {\n  ROOT x = f32[] parameter(0)\n}\n",
+            "1:29: expected a positive replica_count, found `0`\nHloModule m, replica_count= 0\n                            ^",
+        ),
+        (
             "HloModule m\nENTRY e {\n}\n",
             "2:7: computation `e` has no instructions\nENTRY e {\n      ^",
         ),

@@ -130,6 +130,7 @@ impl<'a> ModuleParser<'a> {
                 module.entry_layout = Some(ProgramShape { parameters, result });
             }
             "replica_count" | "num_partitions" => {
+                c.skip_ws();
                 let value_at = c.pos();
                 let n = c.int()?;
                 if n < 1 {

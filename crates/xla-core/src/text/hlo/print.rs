@@ -152,7 +152,10 @@ impl fmt::Display for InstructionDisplay<'_> {
         let op = instr.opcode;
         write!(f, "{} = {} {op}(", instr.name, instr.shape)?;
         match op {
-            Opcode::Parameter => write!(f, "{}", instr.attrs.parameter_number.unwrap_or(0))?,
+            Opcode::Parameter => match instr.attrs.parameter_number {
+                Some(n) => write!(f, "{n}")?,
+                None => f.write_str("/*missing number*/")?,
+            },
             Opcode::Constant => match &instr.attrs.literal {
                 Some(literal) => {
                     let mut text = String::new();
