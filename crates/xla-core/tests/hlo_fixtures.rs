@@ -88,3 +88,44 @@ fn fixtures_round_trip() {
         "every NORMALIZED entry names a fixture"
     );
 }
+
+/// Truncated and corrupted fixtures give errors (or, by chance, another
+/// valid module), never a panic.
+#[test]
+fn corrupted_fixtures_never_panic() {
+    const REPLACEMENTS: &[&str] = &[
+        "{", "}", "(", ")", "[", "]", ",", "=", ":", "%", "\"", "x", "7", "-", " ", "\n", "/*",
+        "nan(",
+    ];
+    let mut state = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = |n: usize| {
+        state = state
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        (state >> 33) as usize % n
+    };
+    let mut errors = 0;
+    for path in fixtures() {
+        let text = fs::read_to_string(&path).unwrap();
+        for _ in 0..40 {
+            let cut = next(text.len());
+            if !text.is_char_boundary(cut) {
+                continue;
+            }
+            let truncated = &text[..cut];
+            let replaced = format!(
+                "{}{}{}",
+                &text[..cut],
+                REPLACEMENTS[next(REPLACEMENTS.len())],
+                &text[cut..]
+            );
+            for corrupted in [truncated, replaced.as_str()] {
+                errors += usize::from(parse_hlo_module(corrupted).is_err());
+            }
+        }
+    }
+    assert!(
+        errors > 2000,
+        "only {errors} corrupted inputs were rejected"
+    );
+}

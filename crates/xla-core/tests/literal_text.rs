@@ -174,7 +174,7 @@ fn to_string_with_shapes() {
 fn payload_errors() {
     assert_eq!(
         payload_error("f32[2,3]", "{ { 1, 2 }, { 3, 4, 5 } }"),
-        "1:10: expected `,`: dimension 1 of f32[2,3] has size 3, found 2 elements, found `}, { 3, 4, 5 } }`\n\
+        "1:10: expected `,` and element 3 of 3 in dimension 1 of f32[2,3], found `}, { 3, 4, 5 } }`\n\
          { { 1, 2 }, { 3, 4, 5 } }\n         ^"
     );
     assert_eq!(
@@ -200,6 +200,10 @@ fn payload_errors() {
     assert_eq!(
         payload_error("f32[2,2]", "{1, 2}"),
         "1:2: expected `{` starting dimension 1 of f32[2,2], found `1, 2}`\n{1, 2}\n ^"
+    );
+    assert_eq!(
+        payload_error("f32[4000000000000]", "{1}"),
+        "1:3: expected `,` and element 2 of 4000000000000 in dimension 0 of f32[4000000000000], found `}`\n{1}\n  ^"
     );
     assert_eq!(
         payload_error("c64[]", "(1 2)"),

@@ -250,21 +250,20 @@ pub fn parse_literal_payload(c: &mut Cursor<'_>, shape: &Shape) -> Result<Litera
         }
         Shape::Opaque => Err(c.message_at(start, "opaque values have no literal syntax")),
         Shape::Array(array) => {
-            let mut literal = Literal::zeros(shape).map_err(|e| {
-                c.message_at(
-                    start,
-                    format!("cannot hold a literal of shape {shape}: {e}"),
-                )
-            })?;
+            // Values first: their count bounds the allocation by the text's
+            // length, whatever size the shape claims.
             dispatch_native!(array.element_type(), T => {
                 let values = parse_values::<T>(c, array)?;
+                let mut literal = Literal::zeros(shape).map_err(|e| {
+                    c.message_at(start, format!("cannot hold a literal of shape {shape}: {e}"))
+                })?;
                 let map = array.index_map().expect("Literal::zeros validated the layout");
                 let data = literal.data_mut::<T>().expect("element type matches the shape");
                 for_each_index(array.dims(), |linear, index| {
                     data[map.linear(index) as usize] = values[linear];
                 });
-            });
-            Ok(literal)
+                Ok(literal)
+            })
         }
     }
 }
@@ -300,7 +299,7 @@ fn parse_values<T: TextValue>(
     c: &mut Cursor<'_>,
     array: &ArrayShape,
 ) -> Result<Vec<T>, ParseError> {
-    let mut values = Vec::with_capacity(array.element_count().max(0) as usize);
+    let mut values = Vec::new();
     parse_level(c, array, 0, &mut values)?;
     Ok(values)
 }
@@ -333,7 +332,8 @@ fn parse_level<T: TextValue>(
     for i in 0..size {
         if i > 0 && !c.eat(",") {
             return Err(c.error(format!(
-                "`,`: dimension {dim} of {array} has size {size}, found {i} elements"
+                "`,` and element {} of {size} in dimension {dim} of {array}",
+                i + 1
             )));
         }
         parse_level(c, array, dim + 1, values)?;

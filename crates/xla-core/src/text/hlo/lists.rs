@@ -130,6 +130,9 @@ pub(crate) fn int_lists(lists: &[Vec<i64>]) -> String {
     format!("{{{}}}", items.join(","))
 }
 
+/// The most devices an iota replica-group list may enumerate.
+const MAX_IOTA_DEVICES: i64 = 1 << 24;
+
 /// Replica groups, explicit (`{{0,2},{1,3}}`) or in XLA's iota form
 /// `[G,S]<=[d0,d1,…]T(p0,p1,…)`: the devices `0..N` laid out with sizes
 /// `d`, transposed by `p`, then read row-major into `G` groups of `S`.
@@ -148,19 +151,27 @@ pub(crate) fn parse_replica_groups(c: &mut Cursor<'_>) -> Result<Vec<Vec<i64>>, 
     } else {
         (0..dims.len() as i64).collect()
     };
-    let total: i64 = dims.iter().product();
+    let total = dims
+        .iter()
+        .try_fold(1i64, |acc, &d| acc.checked_mul(d))
+        .filter(|&t| t <= MAX_IOTA_DEVICES);
     let mut sorted = perm.clone();
     sorted.sort_unstable();
     let valid = groups.len() == 2
         && groups.iter().chain(&dims).all(|&d| d > 0)
-        && groups[0].checked_mul(groups[1]) == Some(total)
+        && total.is_some()
+        && groups[0].checked_mul(groups[1]) == total
         && sorted == (0..dims.len() as i64).collect::<Vec<_>>();
-    if !valid {
+    let Some(total) = total.filter(|_| valid) else {
         return Err(c.message_at(
             at,
-            "iota replica groups need `[groups,size]<=[dims]` with groups·size = the product of dims, and `T(…)` a permutation of the dims",
+            format!(
+                "iota replica groups need `[groups,size]<=[dims]` with groups·size = the \
+                 product of dims (at most {MAX_IOTA_DEVICES} devices), and `T(…)` a \
+                 permutation of the dims"
+            ),
         ));
-    }
+    };
     // Walk the transposed array row-major; each position's value is the
     // row-major offset of the matching index in the untransposed array.
     let transposed: Vec<i64> = perm.iter().map(|&p| dims[p as usize]).collect();
