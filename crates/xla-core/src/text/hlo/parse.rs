@@ -306,7 +306,7 @@ impl<'a> ModuleParser<'a> {
         self.c.expect(")")?;
         if let Arity::Fixed(n) = op.arity() {
             let found = instr.operands.len();
-            if found != n && !matches!(op, Opcode::Parameter | Opcode::Constant) {
+            if found != n {
                 let s = if n == 1 { "" } else { "s" };
                 return Err(self
                     .c
