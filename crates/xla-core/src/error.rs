@@ -4,6 +4,7 @@
 //! inference rules, which the `xla!` macro reuses with symbolic sizes, stay
 //! self-contained); `Error` gathers them for callers.
 
+use crate::infer::InferError;
 use crate::layout::LayoutError;
 use crate::literal::LiteralError;
 use crate::text::ParseError;
@@ -23,6 +24,11 @@ pub enum Error {
     /// A literal used in a way its shape does not allow.
     #[error(transparent)]
     Literal(#[from] LiteralError),
+
+    // === shape inference ===
+    /// An op whose operands or attributes break its shape rule.
+    #[error(transparent)]
+    Infer(#[from] InferError<i64>),
 }
 
 /// `Result` with [`Error`].

@@ -1,0 +1,44 @@
+//! Dynamic-dimension rules (`spec/OPS.md` §3.9).
+
+use xla_core::infer::{self, InferError};
+use xla_core::ArrayShape;
+
+fn a(text: &str) -> ArrayShape {
+    text.parse().unwrap()
+}
+
+fn show<T: std::fmt::Display>(r: Result<T, InferError>) -> Result<String, String> {
+    r.map(|s| s.to_string()).map_err(|e| e.to_string())
+}
+
+#[test]
+fn get_and_set_dimension_size() {
+    assert_eq!(
+        show(infer::get_dimension_size(&a("f32[10]"), 0)).unwrap(),
+        "s32[]"
+    );
+    assert_eq!(
+        show(infer::get_dimension_size(&a("f32[10]"), 1)).unwrap_err(),
+        "get-dimension-size: dimensions[0] = 1 is out of range [0, 1)"
+    );
+    assert_eq!(
+        show(infer::set_dimension_size(&a("f32[10]"), &a("s32[]"), 0)).unwrap(),
+        "f32[<=10]"
+    );
+    assert_eq!(
+        show(infer::set_dimension_size(&a("f32[2,10]"), &a("s32[]"), 1)).unwrap(),
+        "f32[2,<=10]"
+    );
+    assert_eq!(
+        show(infer::set_dimension_size(&a("f32[10]"), &a("s64[]"), 0)).unwrap_err(),
+        "set-dimension-size: operand 1 s64[] must have an s32 element type"
+    );
+    assert_eq!(
+        show(infer::set_dimension_size(&a("f32[10]"), &a("s32[1]"), 0)).unwrap_err(),
+        "set-dimension-size: operand 1 must be a scalar, but is s32[1]"
+    );
+    assert_eq!(
+        show(infer::set_dimension_size(&a("f32[10]"), &a("s32[]"), -1)).unwrap_err(),
+        "set-dimension-size: dimensions[0] = -1 is out of range [0, 1)"
+    );
+}
