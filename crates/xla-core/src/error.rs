@@ -4,6 +4,7 @@
 //! inference rules, which the `xla!` macro reuses with symbolic sizes, stay
 //! self-contained); `Error` gathers them for callers.
 
+use crate::io::IoError;
 use crate::layout::LayoutError;
 use crate::literal::LiteralError;
 use crate::text::ParseError;
@@ -23,6 +24,11 @@ pub enum Error {
     /// A literal used in a way its shape does not allow.
     #[error(transparent)]
     Literal(#[from] LiteralError),
+
+    // === array files ===
+    /// A `.npy` or safetensors file that could not be read or written.
+    #[error(transparent)]
+    Io(#[from] IoError),
 }
 
 /// `Result` with [`Error`].

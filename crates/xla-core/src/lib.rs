@@ -17,6 +17,7 @@
 mod element_type;
 mod error;
 pub mod hlo;
+pub mod io;
 pub mod layout;
 pub mod literal;
 pub mod shape;

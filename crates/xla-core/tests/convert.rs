@@ -80,7 +80,10 @@ fn integer_to_float_rounds_to_nearest_even() {
 fn float_to_float_rounds_to_nearest_even() {
     let two = |e: i32| 2f32.powi(e);
     assert_eq!(cv::<f32, f16>(1.0 + two(-11)), h(1.0));
-    assert_eq!(cv::<f32, f16>(1.0 + 3.0 * two(-11)), f16::from_f64(1.001_953_125));
+    assert_eq!(
+        cv::<f32, f16>(1.0 + 3.0 * two(-11)),
+        f16::from_f64(1.001_953_125)
+    );
     assert_eq!(cv::<f32, f16>(70000.0), f16::INFINITY);
     assert_eq!(cv::<f32, f16>(65520.0), f16::INFINITY);
     assert_eq!(cv::<f32, f16>(-65520.0), f16::NEG_INFINITY);
