@@ -167,8 +167,19 @@ fn example3_four_layouts_of_2x3x4() {
         assert_eq!(r.to_vec::<i32>().unwrap(), values);
         assert_eq!(r.relayout(&Layout::new([2, 1, 0])).unwrap(), l);
     }
+    // Example 4: offset 18 of {1,2,0} holds element (1,0,2).
+    let r = l.relayout(&Layout::new([1, 2, 0])).unwrap();
+    assert_eq!(r.data::<i32>().unwrap()[18], 102);
+    // Example 5: a scalar has one element at offset 0; a tuple's elements
+    // are independent buffers.
     let scalar = Literal::scalar(1.5f32).relayout(&Layout::new([])).unwrap();
     assert_eq!(scalar.data::<f32>().unwrap(), &[1.5]);
+    let t = Literal::tuple(vec![
+        Literal::matrix(&[[1.0f32; 3]; 2]),
+        Literal::scalar(7i32),
+    ]);
+    assert_eq!(t.shape().to_string(), "(f32[2,3]{1,0}, s32[])");
+    assert_eq!(t.tuple_elements().unwrap()[1].data::<i32>().unwrap(), &[7]);
 }
 
 /// The 3×5 array whose element (r,c) is `10r + c + 1` (so 0 marks padding).
@@ -236,14 +247,11 @@ fn tiling_worked_examples_place_elements() {
         ),
         26
     );
-    assert_eq!(
-        offset_of(
-            &[16, 256],
-            Layout::new([1, 0]).with_tiles([t(&[8, 128]), t(&[2, 1])]),
-            &[9, 130]
-        ),
-        3077
-    );
+    let packed = || Layout::new([1, 0]).with_tiles([t(&[8, 128]), t(&[2, 1])]);
+    assert_eq!(offset_of(&[16, 256], packed(), &[9, 130]), 3077);
+    assert_eq!(offset_of(&[16, 256], packed(), &[8, 130]), 3076);
+    assert_eq!(offset_of(&[16, 256], packed(), &[8, 128]), 3072);
+    assert_eq!(offset_of(&[16, 256], packed(), &[9, 128]), 3073);
     assert_eq!(
         offset_of(
             &[8, 8],

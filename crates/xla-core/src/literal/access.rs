@@ -2,7 +2,7 @@
 //! (row-major) order under any layout.
 
 use super::{Literal, LiteralError};
-use crate::layout::IndexMap;
+use crate::layout::{IndexMap, Layout, COMBINE_DIM};
 use crate::{ArrayShape, NativeType, PrimitiveType};
 
 impl Literal {
@@ -35,10 +35,14 @@ impl Literal {
     /// fastest), whatever the layout; padding is skipped.
     pub fn to_vec<T: NativeType>(&self) -> Result<Vec<T>, LiteralError> {
         self.check_type::<T>()?;
-        let map = self.array_shape()?.index_map()?;
+        let shape = self.array_shape()?;
+        let map = shape.index_map()?;
         let bytes = self.bytes()?;
         let mut out = Vec::with_capacity(element_count(&map));
-        for_each_offset(&map, |offset| out.push(read_element(bytes, offset)));
+        let layout = shape.layout_or_default();
+        for_each_offset(&map, &layout, |offset| {
+            out.push(read_element(bytes, offset))
+        });
         Ok(out)
     }
 
@@ -108,36 +112,94 @@ pub(super) fn element_count(map: &IndexMap) -> usize {
 
 /// Calls `f` with the buffer offset (in elements) of every logical element,
 /// in row-major order of the logical index (the last index changes fastest).
+/// `layout` is the one `map` was built from.
 ///
-/// Dense layouts walk with strides: `f32[2,3]{0,1}` (strides `[1, 2]`)
-/// visits offsets `0 2 4 1 3 5`. Padded and tiled layouts ask the
-/// [`IndexMap`] for each index.
-pub(super) fn for_each_offset(map: &IndexMap, mut f: impl FnMut(usize)) {
+/// `f32[2,3]{0,1}` (strides `[1, 2]`) visits offsets `0 2 4 1 3 5`.
+pub(super) fn for_each_offset(map: &IndexMap, layout: &Layout, mut f: impl FnMut(usize)) {
     let dims = map.dims();
     if dims.contains(&0) {
         return;
     }
-    let Some((&inner, outer)) = dims.split_last() else {
-        f(0);
-        return;
-    };
-    let mut index = vec![0i64; dims.len()];
-    if let Some(strides) = map.dense_strides() {
-        let inner_stride = strides[dims.len() - 1];
-        loop {
-            let base: i64 = index.iter().zip(strides).map(|(i, s)| i * s).sum();
-            for j in 0..inner {
-                f((base + j * inner_stride) as usize);
-            }
-            if !next_index(&mut index[..outer.len()], outer) {
-                return;
+    match OffsetTables::new(map, layout) {
+        Some(tables) => tables.for_each(|offset| f(offset as usize)),
+        None => {
+            let mut index = vec![0i64; dims.len()];
+            loop {
+                f(map.linear(&index) as usize);
+                if !next_index(&mut index, dims) {
+                    return;
+                }
             }
         }
     }
-    loop {
-        f(map.linear(&index) as usize);
-        if !next_index(&mut index, dims) {
+}
+
+/// Buffer offsets split per logical dimension, in elements: the offset of
+/// `index` is `Σ_d tables[d][index[d]]`.
+///
+/// Such tables exist for every layout whose tiles merge no dimensions (no
+/// `*`): padding and permutation only scale, and a tile splits a coordinate
+/// `e` into `(⌊e/t⌋, e mod t)`, so every coordinate of the final index — and
+/// hence its row-major offset — is a sum of terms that each depend on one
+/// logical dimension. Example: `f32[3,5]{1,0:T(2,2)}` has the tables
+/// `[0, 2, 12]` (dimension 0) and `[0, 1, 4, 5, 8]` (dimension 1); element
+/// `(2,3)` is at `12 + 5 = 17`. Building them costs one `IndexMap::linear`
+/// per entry (`Σ dims`), after which walking the array costs one addition
+/// per element.
+pub(super) struct OffsetTables(Vec<Vec<i64>>);
+
+impl OffsetTables {
+    /// The tables of `map` (built from `layout`); `None` if a tile has `*`.
+    /// Every dimension of `map` must have size ≥ 1.
+    pub(super) fn new(map: &IndexMap, layout: &Layout) -> Option<Self> {
+        if layout.tiles.iter().any(|t| t.dims.contains(&COMBINE_DIM)) {
+            return None;
+        }
+        let dims = map.dims();
+        debug_assert!(!dims.contains(&0));
+        let mut index = vec![0i64; dims.len()];
+        let tables = (0..dims.len())
+            .map(|d| {
+                let table = (0..dims[d])
+                    .map(|v| {
+                        index[d] = v;
+                        map.linear(&index)
+                    })
+                    .collect();
+                index[d] = 0;
+                table
+            })
+            .collect();
+        Some(OffsetTables(tables))
+    }
+
+    /// Calls `f` with every element's offset, in row-major logical order.
+    pub(super) fn for_each(&self, mut f: impl FnMut(i64)) {
+        self.for_each_pair(self, |offset, _| f(offset));
+    }
+
+    /// Calls `f` with every element's offsets under `self` and `other`
+    /// (tables of the same dimensions), in row-major logical order.
+    pub(super) fn for_each_pair(&self, other: &OffsetTables, mut f: impl FnMut(i64, i64)) {
+        let (Some((last, outer)), Some((other_last, other_outer))) =
+            (self.0.split_last(), other.0.split_last())
+        else {
+            f(0, 0);
             return;
+        };
+        let outer_dims: Vec<i64> = outer.iter().map(|t| t.len() as i64).collect();
+        let mut index = vec![0i64; outer.len()];
+        loop {
+            let base = |tables: &[Vec<i64>]| -> i64 {
+                tables.iter().zip(&index).map(|(t, &i)| t[i as usize]).sum()
+            };
+            let (a, b) = (base(outer), base(other_outer));
+            for (&x, &y) in last.iter().zip(other_last) {
+                f(a + x, b + y);
+            }
+            if !next_index(&mut index, &outer_dims) {
+                return;
+            }
         }
     }
 }
@@ -187,4 +249,25 @@ pub(super) fn write_element<T: NativeType>(bytes: &mut [u8], index: usize, value
     let chunk = &mut bytes[index * size..(index + 1) * size];
     // SAFETY: `chunk` holds `size_of::<T>()` writable bytes.
     unsafe { chunk.as_mut_ptr().cast::<T>().write_unaligned(value) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::layout::Tile;
+
+    #[test]
+    fn offset_tables_of_a_tiled_layout() {
+        // The example in `OffsetTables`' documentation (TILING.md §3.1).
+        let layout = Layout::new([1, 0]).with_tiles([Tile::new([2, 2])]);
+        let map = IndexMap::new(&[3, 5], &layout).unwrap();
+        let tables = OffsetTables::new(&map, &layout).unwrap();
+        assert_eq!(tables.0, [vec![0, 2, 12], vec![0, 1, 4, 5, 8]]);
+        let mut offsets = Vec::new();
+        tables.for_each(|o| offsets.push(o));
+        assert_eq!(offsets, [0, 1, 4, 5, 8, 2, 3, 6, 7, 10, 12, 13, 16, 17, 20]);
+        let merged = Layout::new([1, 0]).with_tiles([Tile::new([COMBINE_DIM, 4])]);
+        let map = IndexMap::new(&[3, 5], &merged).unwrap();
+        assert!(OffsetTables::new(&map, &merged).is_none());
+    }
 }

@@ -1,6 +1,6 @@
 //! Moving an array to another layout of the same shape.
 
-use super::access::next_index;
+use super::access::{next_index, OffsetTables};
 use super::convert::convert_elements;
 use super::{AlignedBytes, Literal, LiteralError, Storage};
 use crate::layout::{IndexMap, Layout, PaddingValue};
@@ -36,12 +36,18 @@ impl Literal {
         }
         let src = self.bytes()?;
         let dst_bytes = dst.as_mut_slice();
+        let maps = Maps {
+            src: &src_map,
+            src_layout: &shape.layout_or_default(),
+            dst: &dst_map,
+            dst_layout: layout,
+        };
         match size {
-            1 => copy::<1>(src, &src_map, dst_bytes, &dst_map, layout),
-            2 => copy::<2>(src, &src_map, dst_bytes, &dst_map, layout),
-            4 => copy::<4>(src, &src_map, dst_bytes, &dst_map, layout),
-            8 => copy::<8>(src, &src_map, dst_bytes, &dst_map, layout),
-            16 => copy::<16>(src, &src_map, dst_bytes, &dst_map, layout),
+            1 => copy::<1>(src, dst_bytes, &maps),
+            2 => copy::<2>(src, dst_bytes, &maps),
+            4 => copy::<4>(src, dst_bytes, &maps),
+            8 => copy::<8>(src, dst_bytes, &maps),
+            16 => copy::<16>(src, dst_bytes, &maps),
             other => unreachable!("no element type is {other} bytes wide"),
         }
         let dst_shape = shape.clone().with_layout(layout.clone());
@@ -78,43 +84,68 @@ fn fill(buffer: &mut [u8], element: &[u8]) {
     }
 }
 
-/// Copies every logical element from `src` (laid out by `src_map`) to `dst`
-/// (laid out by `dst_map` = `dst_layout`), as `N`-byte chunks.
-fn copy<const N: usize>(
-    src: &[u8],
-    src_map: &IndexMap,
-    dst: &mut [u8],
-    dst_map: &IndexMap,
-    dst_layout: &Layout,
-) {
+/// The source and destination mappings of a relayout, with the layouts they
+/// were built from.
+struct Maps<'a> {
+    src: &'a IndexMap,
+    src_layout: &'a Layout,
+    dst: &'a IndexMap,
+    dst_layout: &'a Layout,
+}
+
+/// Copies every logical element from `src` to `dst` (buffers under
+/// `maps.src` and `maps.dst`) as `N`-byte chunks. Dense → dense copies run
+/// by strides; other layouts go through per-dimension [`OffsetTables`], or,
+/// for tiles that merge dimensions (`*`), through `IndexMap` per element.
+fn copy<const N: usize>(src: &[u8], dst: &mut [u8], maps: &Maps<'_>) {
     let (src, _) = src.as_chunks::<N>();
     let (dst, _) = dst.as_chunks_mut::<N>();
-    let dims = src_map.dims();
+    let dims = maps.src.dims();
     if dims.contains(&0) {
         return;
     }
-    match (src_map.dense_strides(), dst_map.dense_strides()) {
-        (Some(src_strides), Some(_)) => copy_dense(src, src_strides, dst, dst_layout, dims),
-        _ => {
-            let mut index = vec![0i64; dims.len()];
-            loop {
-                dst[dst_map.linear(&index) as usize] = src[src_map.linear(&index) as usize];
-                if !next_index(&mut index, dims) {
-                    return;
-                }
+    if let (Some(src_strides), Some(dst_strides)) =
+        (maps.src.dense_strides(), maps.dst.dense_strides())
+    {
+        // The dimension each side walks fastest (size-1 dimensions aside).
+        let minor = |strides: &[i64]| {
+            (0..dims.len())
+                .filter(|&d| dims[d] > 1)
+                .min_by_key(|&d| strides[d])
+        };
+        match (minor(dst_strides), minor(src_strides)) {
+            (Some(a), Some(b)) if a != b => {
+                copy_blocked(src, src_strides, dst, dst_strides, dims, (a, b))
             }
+            _ => copy_runs(src, src_strides, dst, maps.dst_layout, dims),
+        }
+        return;
+    }
+    let tables = (
+        OffsetTables::new(maps.src, maps.src_layout),
+        OffsetTables::new(maps.dst, maps.dst_layout),
+    );
+    if let (Some(s), Some(d)) = tables {
+        s.for_each_pair(&d, |s, d| dst[d as usize] = src[s as usize]);
+        return;
+    }
+    let mut index = vec![0i64; dims.len()];
+    loop {
+        dst[maps.dst.linear(&index) as usize] = src[maps.src.linear(&index) as usize];
+        if !next_index(&mut index, dims) {
+            return;
         }
     }
 }
 
-/// Dense → dense copy: walks the destination in memory order (so it is
-/// written sequentially) and reads the source with its strides (in
-/// elements). A run along the destination's most-minor dimension is one
-/// `copy_from_slice` when that dimension is also the source's most-minor.
+/// Dense → dense copy when both sides walk the same dimension fastest:
+/// walks the destination in memory order (so it is written sequentially)
+/// and reads the source with its strides (in elements); each run along the
+/// destination's most-minor dimension is one `copy_from_slice`.
 ///
-/// Example: `f32[2,3]{1,0}` → `{0,1}`: the destination's minor dimension is
-/// 0 (source stride 3), so the runs read source offsets `0 3`, `1 4`, `2 5`.
-fn copy_dense<E: Copy>(
+/// Example: `f32[2,3,4]{2,1,0}` → `{2,0,1}`: runs of 4 elements, read from
+/// source offsets `0 12 4 16 8 20`.
+fn copy_runs<E: Copy>(
     src: &[E],
     src_strides: &[i64],
     dst: &mut [E],
@@ -142,6 +173,53 @@ fn copy_dense<E: Copy>(
             }
         }
         next_index(&mut index, &outer_dims);
+    }
+}
+
+/// Dense → dense copy when the destination walks dimension `a` fastest and
+/// the source dimension `b` (a transpose, in effect): for every index of the
+/// other dimensions, copies the `a × b` plane in 32 × 32 blocks, so that
+/// both the strided reads and the strided writes of a block stay in cache.
+///
+/// Example: `f32[4096,4096]{1,0}` → `{0,1}` (`a = 0`, `b = 1`): each block
+/// reads 32 rows of 32 contiguous source elements and writes 32 columns of
+/// 32 contiguous destination elements.
+fn copy_blocked<E: Copy>(
+    src: &[E],
+    src_strides: &[i64],
+    dst: &mut [E],
+    dst_strides: &[i64],
+    dims: &[i64],
+    (a, b): (usize, usize),
+) {
+    const BLOCK: i64 = 32;
+    let others: Vec<usize> = (0..dims.len()).filter(|&d| d != a && d != b).collect();
+    let other_dims: Vec<i64> = others.iter().map(|&d| dims[d]).collect();
+    let mut index = vec![0i64; others.len()];
+    loop {
+        let base = |strides: &[i64]| -> i64 {
+            index
+                .iter()
+                .zip(&others)
+                .map(|(i, &d)| i * strides[d])
+                .sum()
+        };
+        let (src_base, dst_base) = (base(src_strides), base(dst_strides));
+        for b0 in (0..dims[b]).step_by(BLOCK as usize) {
+            for a0 in (0..dims[a]).step_by(BLOCK as usize) {
+                for j in b0..(b0 + BLOCK).min(dims[b]) {
+                    let s = src_base + j * src_strides[b];
+                    let d = dst_base + j * dst_strides[b];
+                    for i in a0..(a0 + BLOCK).min(dims[a]) {
+                        dst[(d + i * dst_strides[a]) as usize] =
+                            src[(s + i * src_strides[a]) as usize];
+                    }
+                }
+            }
+        }
+        if !next_index(&mut index, &other_dims) {
+            return;
+        }
     }
 }
 
