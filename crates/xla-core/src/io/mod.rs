@@ -1,4 +1,4 @@
-//! Array files: NumPy `.npy` and safetensors, read into [`Literal`]s and
+//! Array files: NumPy `.npy` and safetensors, read into [`Literal`](crate::Literal)s and
 //! written from them.
 //!
 //! Files of at least [`MMAP_THRESHOLD`] bytes are memory-mapped, and an

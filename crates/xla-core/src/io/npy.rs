@@ -66,8 +66,7 @@ pub fn write_npy(path: impl AsRef<Path>, literal: &Literal) -> Result<(), IoErro
     let mut file = File::create(path).map_err(os("create"))?;
     file.write_all(&header).map_err(os("write"))?;
     file.write_all(data.bytes().map_err(|e| at(e.into()))?)
-        .map_err(os("write"))?;
-    file.sync_all().map_err(os("write"))
+        .map_err(os("write"))
 }
 
 /// The bytes [`write_npy`] writes; `version` forces a format version.
