@@ -5,6 +5,8 @@
 //! self-contained); `Error` gathers them for callers.
 
 use crate::infer::InferError;
+
+use crate::io::IoError;
 use crate::layout::LayoutError;
 use crate::literal::LiteralError;
 use crate::text::ParseError;
@@ -29,6 +31,11 @@ pub enum Error {
     /// An op whose operands or attributes break its shape rule.
     #[error(transparent)]
     Infer(#[from] InferError<i64>),
+
+    // === array files ===
+    /// A `.npy` or safetensors file that could not be read or written.
+    #[error(transparent)]
+    Io(#[from] IoError),
 }
 
 /// `Result` with [`Error`].

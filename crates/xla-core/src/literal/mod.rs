@@ -5,14 +5,19 @@
 //! order (padding and tile padding included), so a literal can be handed to
 //! compiled code as is.
 
+mod access;
+mod compare;
+pub mod convert;
+mod relayout;
 mod storage;
 
 use std::fmt;
 
+pub use compare::{Mismatch, Tolerance};
 pub use storage::{AlignedBytes, Storage, BUFFER_ALIGN};
 
 use crate::layout::LayoutError;
-use crate::{ArrayShape, NativeType, PrimitiveType, Shape};
+use crate::{dispatch_native, ArrayShape, NativeType, PrimitiveType, Shape};
 
 /// A literal that does not fit what was asked of it.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
@@ -42,6 +47,72 @@ pub enum LiteralError {
     NotArray {
         /// The literal's shape.
         shape: Shape,
+    },
+    /// A multi-index with the wrong number of entries.
+    #[error(
+        "index {} has {} entries, but the literal of shape {shape} has rank {}",
+        IndexText(index),
+        index.len(),
+        shape.as_array().map_or(0, |a| a.rank())
+    )]
+    IndexRank {
+        /// The literal's shape.
+        shape: Shape,
+        /// The index given.
+        index: Vec<i64>,
+    },
+    /// A multi-index outside the array.
+    #[error(
+        "index {} is out of range for {shape}: dimension {dim} has size {size}",
+        IndexText(index)
+    )]
+    IndexOutOfRange {
+        /// The literal's shape.
+        shape: Shape,
+        /// The index given.
+        index: Vec<i64>,
+        /// The first dimension whose index is out of range.
+        dim: usize,
+        /// That dimension's size.
+        size: i64,
+    },
+    /// An element-type pair that `ConvertElementType` does not define.
+    #[error("cannot convert {from} to {to}: complex → pred is not a conversion (compare with zero instead)")]
+    NotConvertible {
+        /// The source element type.
+        from: PrimitiveType,
+        /// The target element type.
+        to: PrimitiveType,
+    },
+    /// Conversion buffers of different element counts.
+    #[error("converting {from} to {to}: the source holds {src_elements} elements but the destination {dst_elements}")]
+    ConvertLength {
+        /// The source element type.
+        from: PrimitiveType,
+        /// The target element type.
+        to: PrimitiveType,
+        /// Elements in the source buffer.
+        src_elements: usize,
+        /// Elements in the destination buffer.
+        dst_elements: usize,
+    },
+    /// A pred buffer holding a byte other than 0 or 1.
+    #[error("literal of shape {shape}: buffer byte {offset} holds {byte}, but pred elements hold 0 or 1")]
+    InvalidPred {
+        /// The literal's shape.
+        shape: Shape,
+        /// Offset of the byte in the buffer.
+        offset: usize,
+        /// The byte.
+        byte: u8,
+    },
+    /// Storage whose address does not suit the element type.
+    #[error("storage for {shape} is not aligned to {align} bytes")]
+    Misaligned {
+        /// The literal's shape.
+        shape: Shape,
+        /// The element type's alignment in bytes.
+        align: usize,
     },
     /// A bad layout.
     #[error(transparent)]
@@ -88,21 +159,34 @@ impl Literal {
     /// An array literal from row-major values and dimensions, with the
     /// default layout.
     pub fn from_vec<T: NativeType>(dims: &[i64], values: Vec<T>) -> Result<Self, LiteralError> {
+        Self::from_slice(dims, &values)
+    }
+
+    /// An array literal from row-major values and dimensions, with the
+    /// default layout.
+    ///
+    /// ```
+    /// use xla_core::Literal;
+    /// let l = Literal::from_slice(&[2, 2], &[1i64, 2, 3, 4])?;
+    /// assert_eq!(l.shape().to_string(), "s64[2,2]{1,0}");
+    /// # Ok::<(), xla_core::literal::LiteralError>(())
+    /// ```
+    pub fn from_slice<T: NativeType>(dims: &[i64], values: &[T]) -> Result<Self, LiteralError> {
         let shape: Shape = ArrayShape::new(T::TYPE, dims).with_default_layout().into();
-        let expected = dims.iter().product::<i64>();
-        if values.len() as i64 != expected {
+        let expected = dims.iter().try_fold(
+            1i64,
+            |acc, &d| if d < 0 { None } else { acc.checked_mul(d) },
+        );
+        if expected != Some(values.len() as i64) {
             return Err(LiteralError::LengthMismatch {
                 shape,
-                expected,
+                expected: expected.unwrap_or(-1),
                 actual: values.len(),
             });
         }
         // SAFETY: NativeType guarantees plain-old-data of the element's size.
         let bytes = unsafe {
-            std::slice::from_raw_parts(
-                values.as_ptr().cast::<u8>(),
-                std::mem::size_of_val(values.as_slice()),
-            )
+            std::slice::from_raw_parts(values.as_ptr().cast::<u8>(), std::mem::size_of_val(values))
         };
         Ok(Literal {
             shape,
@@ -112,13 +196,24 @@ impl Literal {
 
     /// A rank-1 literal.
     pub fn vector<T: NativeType>(values: &[T]) -> Self {
-        Self::from_vec(&[values.len() as i64], values.to_vec())
+        Self::from_slice(&[values.len() as i64], values).expect("length matches by construction")
+    }
+
+    /// A rank-2 literal from rows, with the default (row-major) layout.
+    ///
+    /// ```
+    /// use xla_core::Literal;
+    /// let m = Literal::matrix(&[[1.0f32, 2.0, 3.0], [4.0, 5.0, 6.0]]);
+    /// assert_eq!(m.shape().to_string(), "f32[2,3]{1,0}");
+    /// ```
+    pub fn matrix<T: NativeType, const N: usize>(rows: &[[T; N]]) -> Self {
+        Self::from_slice(&[rows.len() as i64, N as i64], rows.as_flattened())
             .expect("length matches by construction")
     }
 
     /// A rank-0 literal.
     pub fn scalar<T: NativeType>(value: T) -> Self {
-        Self::from_vec(&[], vec![value]).expect("one element for a scalar")
+        Self::from_slice(&[], &[value]).expect("one element for a scalar")
     }
 
     /// A tuple of literals.
@@ -138,21 +233,66 @@ impl Literal {
     }
 
     /// An array literal over existing storage. The storage must hold exactly
-    /// the buffer of `shape` under its layout.
+    /// the buffer of `shape` under its layout, at an address aligned for the
+    /// element type; a pred buffer must hold only 0 and 1.
     pub fn from_storage(shape: ArrayShape, storage: Storage) -> Result<Self, LiteralError> {
         let expected = shape.byte_size()?;
+        let ty = shape.element_type();
         if storage.bytes().len() as i64 != expected {
-            let elem = shape.element_type().byte_size() as i64;
+            let elem = ty.byte_size() as i64;
             return Err(LiteralError::LengthMismatch {
                 shape: shape.into(),
                 expected: expected / elem,
                 actual: storage.bytes().len() / elem as usize,
             });
         }
-        Ok(Literal {
+        let align = dispatch_native!(ty, T => std::mem::align_of::<T>());
+        if storage.bytes().as_ptr().align_offset(align) != 0 {
+            return Err(LiteralError::Misaligned {
+                shape: shape.into(),
+                align,
+            });
+        }
+        let literal = Literal {
             shape: shape.into(),
             payload: Payload::Array(storage),
-        })
+        };
+        literal.check_pred_bytes()?;
+        Ok(literal)
+    }
+
+    /// Errors if this is a pred literal holding a byte other than 0 or 1.
+    fn check_pred_bytes(&self) -> Result<(), LiteralError> {
+        if self.element_type() != Some(PrimitiveType::Pred) {
+            return Ok(());
+        }
+        let bytes = self.bytes()?;
+        match bytes.iter().position(|&b| b > 1) {
+            None => Ok(()),
+            Some(offset) => Err(LiteralError::InvalidPred {
+                shape: self.shape.clone(),
+                offset,
+                byte: bytes[offset],
+            }),
+        }
+    }
+
+    /// The same array with every element converted to `to` by the rules of
+    /// [`convert`] (`spec/OPS.md` §3.2); the layout is kept.
+    ///
+    /// ```
+    /// use xla_core::{Literal, PrimitiveType};
+    /// let l = Literal::vector(&[300i32, -129]).convert(PrimitiveType::S8)?;
+    /// assert_eq!(l.to_vec::<i8>()?, [44, 127]);
+    /// # Ok::<(), xla_core::literal::LiteralError>(())
+    /// ```
+    pub fn convert(&self, to: PrimitiveType) -> Result<Literal, LiteralError> {
+        let shape = self.array_shape()?;
+        let from = shape.element_type();
+        let src = self.bytes()?;
+        let mut dst = AlignedBytes::zeroed(src.len() / from.byte_size() * to.byte_size());
+        convert::convert_elements(src, from, dst.as_mut_slice(), to)?;
+        Literal::from_storage(shape.clone().with_element_type(to), Storage::Owned(dst))
     }
 
     /// The shape, with layout.
@@ -198,7 +338,9 @@ impl Literal {
         }
     }
 
-    /// The raw buffer, mutably.
+    /// The raw buffer, mutably. A literal viewing a mapped file is first
+    /// copied into owned memory. Writing a byte other than 0 or 1 into a pred
+    /// buffer makes [`Literal::data`] report [`LiteralError::InvalidPred`].
     pub fn bytes_mut(&mut self) -> Result<&mut [u8], LiteralError> {
         match &mut self.payload {
             Payload::Array(s) => Ok(s.bytes_mut()),
@@ -217,11 +359,12 @@ impl Literal {
     }
 
     /// The buffer as typed elements, in memory order (not logical order,
-    /// unless the layout is the default one).
+    /// unless the layout is the default one). For pred, checks that every
+    /// byte is 0 or 1 first.
     pub fn data<T: NativeType>(&self) -> Result<&[T], LiteralError> {
         let bytes = self.typed_bytes::<T>()?;
-        // SAFETY: typed_bytes checked the type (size) and alignment; NativeType
-        // is plain old data valid for the stored bit patterns.
+        // SAFETY: typed_bytes checked the type (size), the alignment and the
+        // pred bytes; NativeType is plain old data.
         Ok(unsafe {
             std::slice::from_raw_parts(
                 bytes.as_ptr().cast::<T>(),
@@ -234,7 +377,8 @@ impl Literal {
     pub fn data_mut<T: NativeType>(&mut self) -> Result<&mut [T], LiteralError> {
         self.typed_bytes::<T>()?;
         let bytes = self.bytes_mut()?;
-        // SAFETY: as in `data`; owned buffers are 64-byte aligned.
+        // SAFETY: as in `data`; copying a mapped buffer into owned memory
+        // keeps its bytes, and owned buffers are 64-byte aligned.
         Ok(unsafe {
             std::slice::from_raw_parts_mut(
                 bytes.as_mut_ptr().cast::<T>(),
@@ -244,21 +388,31 @@ impl Literal {
     }
 
     fn typed_bytes<T: NativeType>(&self) -> Result<&[u8], LiteralError> {
-        let actual = self.array_shape()?.element_type();
-        if actual != T::TYPE {
-            return Err(LiteralError::TypeMismatch {
-                shape: self.shape.clone(),
-                expected: T::TYPE,
-                actual,
-            });
-        }
+        self.check_type::<T>()?;
+        self.check_pred_bytes()?;
         let bytes = self.bytes()?;
         assert_eq!(
             bytes.as_ptr().align_offset(std::mem::align_of::<T>()),
             0,
-            "literal storage is aligned for its element type"
+            "literal storage is aligned for its element type (checked by from_storage)"
         );
         Ok(bytes)
+    }
+}
+
+/// Prints a multi-index as `[1,2]`.
+struct IndexText<'a>(&'a [i64]);
+
+impl fmt::Display for IndexText<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("[")?;
+        for (i, v) in self.0.iter().enumerate() {
+            if i > 0 {
+                f.write_str(",")?;
+            }
+            write!(f, "{v}")?;
+        }
+        f.write_str("]")
     }
 }
 
@@ -279,8 +433,12 @@ impl PartialEq for Literal {
 }
 
 impl fmt::Display for Literal {
+    /// XLA's `Literal::ToString` form: `f32[2,3] {\n  { 1, 2, 3 },\n  { 4, 5, 6 }\n}`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} {{…}}", self.shape)
+        f.write_str(&crate::text::print_literal(
+            self,
+            crate::text::LiteralFormat::TO_STRING,
+        ))
     }
 }
 
