@@ -4,6 +4,7 @@
 //! inference rules, which the `xla!` macro reuses with symbolic sizes, stay
 //! self-contained); `Error` gathers them for callers.
 
+use crate::hlo::VerifyError;
 use crate::infer::InferError;
 use crate::layout::LayoutError;
 use crate::literal::LiteralError;
@@ -29,6 +30,11 @@ pub enum Error {
     /// An op whose operands or attributes break its shape rule.
     #[error(transparent)]
     Infer(#[from] InferError<i64>),
+
+    // === verifier ===
+    /// A module that breaks an invariant of the IR.
+    #[error(transparent)]
+    Verify(#[from] VerifyError),
 }
 
 /// `Result` with [`Error`].
