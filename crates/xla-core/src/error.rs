@@ -4,8 +4,8 @@
 //! inference rules, which the `xla!` macro reuses with symbolic sizes, stay
 //! self-contained); `Error` gathers them for callers.
 
+use crate::hlo::VerifyError;
 use crate::infer::InferError;
-
 use crate::io::IoError;
 use crate::layout::LayoutError;
 use crate::literal::LiteralError;
@@ -36,6 +36,11 @@ pub enum Error {
     /// A `.npy` or safetensors file that could not be read or written.
     #[error(transparent)]
     Io(#[from] IoError),
+
+    // === verifier ===
+    /// A module that breaks an invariant of the IR.
+    #[error(transparent)]
+    Verify(#[from] VerifyError),
 }
 
 /// `Result` with [`Error`].

@@ -8,6 +8,7 @@
 
 mod attrs;
 mod opcode;
+mod verify;
 
 use std::fmt;
 
@@ -17,6 +18,7 @@ pub use attrs::{
     ScatterDimensionNumbers, SliceDim, TransposeKind, TriangularSolveOptions, Window, WindowDim,
 };
 pub use opcode::{Arity, Family, Opcode};
+pub use verify::{verify_module, VerifyError};
 
 use crate::Shape;
 
