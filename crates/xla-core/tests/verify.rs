@@ -45,12 +45,7 @@ fn computation(name: &str, instructions: Vec<HloInstruction>) -> HloComputation 
 
 fn module(computations: Vec<HloComputation>) -> HloModule {
     let entry = ComputationId(computations.len() as u32 - 1);
-    HloModule {
-        name: "m".to_string(),
-        computations,
-        entry,
-        entry_layout: None,
-    }
+    HloModule::new("m", computations, entry)
 }
 
 /// `add(a, b)` over two `f32[]` parameters.
