@@ -1,6 +1,8 @@
 //! Subcommands of the `xla` tool, one file each.
 
+mod check;
 mod layout;
+mod module_file;
 mod print;
 
 use std::process::ExitCode;
@@ -17,6 +19,7 @@ pub struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
+    Check(check::Args),
     Layout(layout::Args),
     Print(print::Args),
 }
@@ -25,6 +28,7 @@ impl Cli {
     /// Runs the chosen subcommand. Usage errors exit with status 2.
     pub fn run(self) -> ExitCode {
         let result = match self.command {
+            Command::Check(args) => check::run(args),
             Command::Layout(args) => layout::run(args),
             Command::Print(args) => print::run(args),
         };

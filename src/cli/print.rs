@@ -2,7 +2,7 @@
 
 use std::process::ExitCode;
 
-use xla_core::text::parse_hlo_module;
+use super::module_file;
 
 /// Parse an HLO module and print it in canonical HLO text (as XLA prints
 /// it: `%` prefixes, operand shapes and metadata dropped).
@@ -12,21 +12,14 @@ pub struct Args {
     module: std::path::PathBuf,
 }
 
-/// Runs the subcommand. A parse error prints `file:line:col: …` with the
-/// source line and a caret and exits with status 1; `Err` carries the
-/// message for an unreadable file (status 2).
+/// Runs the subcommand: status 1 for a parse error (`file:line:col: …` with
+/// the source line and a caret), 2 for an unreadable file.
 pub fn run(args: Args) -> Result<ExitCode, String> {
-    let path = args.module.display();
-    let text =
-        std::fs::read_to_string(&args.module).map_err(|e| format!("cannot read {path}: {e}"))?;
-    match parse_hlo_module(&text) {
+    match module_file::load(&args.module, false) {
         Ok(module) => {
             print!("{module}");
             Ok(ExitCode::SUCCESS)
         }
-        Err(e) => {
-            eprintln!("error: {path}:{e}");
-            Ok(ExitCode::from(1))
-        }
+        Err(e) => Ok(e.report()),
     }
 }

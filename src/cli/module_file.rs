@@ -1,0 +1,41 @@
+//! Reading an HLO module file, shared by every subcommand that takes one.
+
+use std::path::Path;
+use std::process::ExitCode;
+
+use xla_core::hlo::verify_module;
+use xla_core::text::parse_hlo_module;
+use xla_core::HloModule;
+
+/// Why a module file could not be used.
+pub enum LoadError {
+    /// Unreadable (exit status 2).
+    Io(String),
+    /// Malformed or invalid (exit status 1).
+    Invalid(String),
+}
+
+impl LoadError {
+    /// Prints the message and gives the exit status.
+    pub fn report(self) -> ExitCode {
+        let (message, code) = match self {
+            LoadError::Io(m) => (m, 2),
+            LoadError::Invalid(m) => (m, 1),
+        };
+        eprintln!("error: {message}");
+        ExitCode::from(code)
+    }
+}
+
+/// Reads and parses `path`; with `verify`, also runs the module verifier.
+/// Parse errors read `file:line:col: …` with the source line and a caret.
+pub fn load(path: &Path, verify: bool) -> Result<HloModule, LoadError> {
+    let shown = path.display();
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| LoadError::Io(format!("cannot read {shown}: {e}")))?;
+    let module = parse_hlo_module(&text).map_err(|e| LoadError::Invalid(format!("{shown}:{e}")))?;
+    if verify {
+        verify_module(&module).map_err(|e| LoadError::Invalid(format!("{shown}: {e}")))?;
+    }
+    Ok(module)
+}

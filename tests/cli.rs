@@ -1,0 +1,147 @@
+//! The `xla` binary's `layout`, `print` and `check` subcommands, run as a
+//! user runs them.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn xla(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_xla"))
+        .args(args)
+        .output()
+        .expect("the xla binary runs")
+}
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// Writes `text` to a fresh file in the target directory.
+fn module_file(name: &str, text: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("cli");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+#[test]
+fn layout_prints_memory_order() {
+    let out = xla(&["layout", "f32[2,3]{0,1}"]);
+    assert!(out.status.success());
+    assert_eq!(stdout(&out), "0,0 1,0 0,1 1,1 0,2 1,2\n");
+    let out = xla(&["layout", "f32[3,5]{1,0:T(2,2)}"]);
+    assert_eq!(
+        stdout(&out),
+        "0,0 0,1 1,0 1,1 0,2 0,3 1,2 1,3 0,4 _ 1,4 _ 2,0 2,1 _ _ 2,2 2,3 _ _ 2,4 _ _ _\n"
+    );
+    let out = xla(&[
+        "layout",
+        "f32[2,7,8,11,10]{4,3,2,1,0:T(*,*,2,*,3)}",
+        "--index",
+        "1,3,5,7,9",
+    ]);
+    assert_eq!(stdout(&out), "9484\n");
+    let out = xla(&[
+        "layout",
+        "bf16[16,256]{1,0:T(8,128)(2,1)}",
+        "--index",
+        "9,130",
+    ]);
+    assert_eq!(stdout(&out), "3077\n");
+    let out = xla(&["layout", "f32[2,3]{0,1:P(3,5)}"]);
+    assert_eq!(stdout(&out), "0,0 1,0 _ 0,1 1,1 _ 0,2 1,2 _ _ _ _ _ _ _\n");
+}
+
+#[test]
+fn layout_rejects_bad_input_with_status_2() {
+    let out = xla(&["layout", "f32[3,5"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out),
+        "error: in shape: 1:8: expected `,` or `]`, found end of input\nf32[3,5\n       ^\n"
+    );
+    let out = xla(&["layout", "f32[3,5]", "--index", "3,1"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out),
+        "error: index 3 is out of range for dimension 0 of size 3 in f32[3,5]\n"
+    );
+    let out = xla(&["layout", "f32[3,5]", "--index", "1"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out),
+        "error: index 1 has 1 components but f32[3,5] has rank 2\n"
+    );
+    let out = xla(&["layout", "f32[3,5]{1,1}"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("1:9: expected a valid layout for f32[3,5]"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+const VALID: &str = "HloModule m, entry_computation_layout={(f32[4,8]{1,0})->f32[4]{0}}
+
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+
+ENTRY main {
+  x = f32[4,8]{1,0} parameter(0)
+  zero = f32[] constant(0)
+  ROOT r = f32[4]{0} reduce(x, zero), dimensions={1}, to_apply=add
+}
+";
+
+#[test]
+fn check_prints_the_entry_signature() {
+    let path = module_file("valid.hlo", VALID);
+    let out = xla(&["check", path.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(stdout(&out), "(f32[4,8]{1,0}) -> f32[4]{0}\n");
+}
+
+#[test]
+fn check_reports_shape_and_syntax_errors_with_status_1() {
+    let bad_shape = VALID
+        .replace("ROOT r = f32[4]{0}", "ROOT r = f32[8]{0}")
+        .replace("->f32[4]{0}", "->f32[8]{0}");
+    let path = module_file("bad_shape.hlo", &bad_shape);
+    let out = xla(&["check", path.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(err.contains("r (reduce)"), "{err}");
+    assert!(err.contains("f32[4]") && err.contains("f32[8]"), "{err}");
+
+    let bad_syntax = VALID.replace("add(a, b)", "add(a, b");
+    let path = module_file("bad_syntax.hlo", &bad_syntax);
+    let out = xla(&["check", path.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(
+        err.ends_with("bad_syntax.hlo:7:1: expected `)`, found `}`\n}\n^\n"),
+        "{err}"
+    );
+
+    let out = xla(&["check", "/nonexistent/m.hlo"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).starts_with("error: cannot read /nonexistent/m.hlo"));
+}
+
+#[test]
+fn print_is_canonical_and_stable() {
+    let path = module_file("print.hlo", &VALID.replace("ENTRY main {", "ENTRY %main {"));
+    let out = xla(&["print", path.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let printed = stdout(&out);
+    assert!(printed.contains("ENTRY main {"), "{printed}");
+    let again = module_file("print2.hlo", &printed);
+    assert_eq!(stdout(&xla(&["print", again.to_str().unwrap()])), printed);
+}
