@@ -1,0 +1,12 @@
+"""One module per op family; each exposes `cases()`, a generator of core.Case."""
+import importlib
+
+NAMES = [
+    "unary",
+]
+
+
+def all_cases():
+    for name in NAMES:
+        module = importlib.import_module(f"{__name__}.{name}")
+        yield from module.cases()

@@ -1,0 +1,130 @@
+"""Tolerances: measured against a float64 NumPy reference, then widened by a margin.
+
+A policy turns the measured error of XLA:CPU's output into the tolerance stored in
+case.json. The margins are fixed here so every case is derived the same way:
+
+* `Ulp()`: ulp = max(1, 2 * measured max ulp error), rtol = 0. For element-wise
+  float functions; the doubling leaves room for the candidate's own rounding error.
+* `Rel()`: rtol = max(2 * measured max relative error, 4 eps), atol = 2 * measured max
+  absolute error where the reference is 0. For complex functions (componentwise ulp
+  is meaningless under cancellation).
+
+Every derived atol is at least the smallest normal number of the output type when
+XLA:CPU flushes that type's subnormals (f32, f64, bf16, and complex): whether a
+function's tiny result is flushed or passed through is an implementation detail
+(XLA:CPU's sin(x) returns a subnormal x unchanged while x * 1 flushes it), so in
+toleranced cases a subnormal matches zero. Exact cases still compare bits.
+* `Accum(bound)`: atol = the a-priori forward error bound of a summation of n terms
+  (gamma_n * sum |terms|, computed by the case), ulp = 1. For dot, conv and sums,
+  whose association order is unspecified.
+* `Fixed(atol, rtol, ulp)`: given directly; used for whole programs (with the
+  measured error recorded next to it).
+"""
+import dataclasses
+
+import numpy as np
+
+from . import compare as C
+from . import dtypes as D
+
+
+def eps(dtype):
+    return float(D.finfo(D.component(dtype)).eps)
+
+
+@dataclasses.dataclass
+class Ulp:
+    minimum: int = 1
+
+    def derive(self, measured, dtype):
+        return {"atol": subnormal_atol(dtype), "rtol": 0.0,
+                "ulp": int(max(self.minimum, 2 * measured["max_ulp"]))}
+
+
+@dataclasses.dataclass
+class Rel:
+    def derive(self, measured, dtype):
+        return {"atol": max(_sig(2 * measured["max_abs_at_zero"]), subnormal_atol(dtype)),
+                "rtol": _sig(max(2 * measured["max_rel"], 4 * eps(dtype)))}
+
+
+@dataclasses.dataclass
+class Accum:
+    """`bound`: the absolute forward-error bound (already including the term count)."""
+    bound: float
+
+    def derive(self, measured, dtype):
+        return {"atol": _sig(self.bound), "rtol": 0.0, "ulp": 1}
+
+
+@dataclasses.dataclass
+class Fixed:
+    atol: float = 0.0
+    rtol: float = 0.0
+    ulp: int | None = None
+
+    def derive(self, measured, dtype):
+        tol = {"atol": self.atol, "rtol": self.rtol}
+        if self.ulp is not None:
+            tol["ulp"] = self.ulp
+        return tol
+
+
+def subnormal_atol(dtype):
+    """The smallest normal number of `dtype` if XLA:CPU flushes its subnormals, else 0."""
+    if not D.flushes_subnormals(dtype):
+        return 0.0
+    return float(D.finfo(D.component(dtype)).smallest_normal)
+
+
+def _sig(x):
+    """`x` rounded up to two significant digits (readable tolerances)."""
+    if x == 0 or not np.isfinite(x):
+        return float(x)
+    e = np.floor(np.log10(x)) - 1
+    return float(np.ceil(x / 10.0 ** e) * 10.0 ** e)
+
+
+def rounded_reference(ref, dtype, flushes=True):
+    """The float64/complex128 reference rounded to `dtype`, with subnormals flushed
+    where XLA:CPU flushes them (if the operation `flushes`)."""
+    r = np.asarray(ref).astype(dtype)
+    return D.flush(r) if flushes and D.flushes_subnormals(dtype) else r
+
+
+def measure(got, ref, flushes=True):
+    """Errors of XLA's output `got` against the float64 reference `ref`.
+
+    Returns (statistics, disagreement mask, reference rounded to got's dtype). An
+    element disagrees when exactly one side is NaN, or one side is infinite and the
+    other is not within 1 ulp of it; those elements are excluded from the statistics
+    and reported separately (the case notes explain them).
+    """
+    got = np.asarray(got)
+    dtype = got.dtype
+    want = rounded_reference(ref, dtype, flushes)
+    if flushes and D.flushes_subnormals(dtype):
+        got = D.flush(got)  # a subnormal matches zero (see subnormal_atol)
+    wide = np.complex128 if dtype.kind == "c" else np.float64
+    g, w = got.astype(wide), want.astype(wide)
+    if dtype.kind == "c":
+        ulps = np.maximum(C.ulp_distance(got.real, want.real), C.ulp_distance(got.imag, want.imag))
+    else:
+        ulps = C.ulp_distance(got, want)
+    nan_g, nan_w = np.isnan(g), np.isnan(w)
+    with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
+        inf_mismatch = ~nan_g & ~nan_w & (np.isinf(g) != np.isinf(w)) & (ulps > 1)
+        disagree = (nan_g != nan_w) | inf_mismatch
+        finite = np.isfinite(g) & np.isfinite(w) & ~disagree
+        err = np.where(finite, np.abs(g - w), 0.0)
+        rel = np.where(finite & (w != 0), err / np.abs(np.where(w == 0, 1, w)), 0.0)
+        at_zero = np.where(finite & (w == 0), err, 0.0)
+    ulps = np.where(nan_g | nan_w | disagree, 0.0, ulps)
+    stats = {
+        "max_ulp": float(ulps.max(initial=0.0)),
+        "max_abs": float(err.max(initial=0.0)),
+        "max_rel": float(rel.max(initial=0.0)),
+        "max_abs_at_zero": float(at_zero.max(initial=0.0)),
+        "disagreements": int(disagree.sum()),
+    }
+    return stats, disagree, want
