@@ -93,7 +93,10 @@ def flush(a):
     """`a` with subnormal values replaced by zeros of the same sign (floats only)."""
     a = np.array(a)
     if a.dtype.kind == "c":
-        return flush(a.real) + 1j * flush(a.imag)
+        out = np.empty_like(a)
+        out.real = flush(a.real)
+        out.imag = flush(a.imag)
+        return out
     if a.dtype.kind != "f" and a.dtype != BF16:
         return a
     tiny = finfo(a.dtype).smallest_normal

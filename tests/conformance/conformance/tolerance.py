@@ -87,8 +87,12 @@ def _sig(x):
 
 def rounded_reference(ref, dtype, flushes=True):
     """The float64/complex128 reference rounded to `dtype`, with subnormals flushed
-    where XLA:CPU flushes them (if the operation `flushes`)."""
-    r = np.asarray(ref).astype(dtype)
+    where XLA:CPU flushes them (if the operation `flushes`). f16 and bf16 results go
+    through f32 first: XLA:CPU computes them in f32 and rounds (a double rounding)."""
+    r = np.asarray(ref)
+    if np.dtype(dtype) in (np.dtype(np.float16), D.BF16):
+        r = r.astype(np.float32)
+    r = r.astype(dtype)
     return D.flush(r) if flushes and D.flushes_subnormals(dtype) else r
 
 

@@ -3,6 +3,8 @@ import importlib
 
 NAMES = [
     "unary",
+    "binary",
+    "compare",
 ]
 
 
