@@ -33,6 +33,7 @@ class Case:
         fed flushed inputs and its results are flushed); False for operations that
         keep subnormal bit patterns (neg, abs, data movement).
     shardings: per-argument jax.sharding.Sharding for multi-device cases.
+    x64: enable jax_enable_x64 even though no argument is 64-bit (64-bit results).
     extra: more case.json fields (e.g. the RNG algorithm).
     """
 
@@ -46,6 +47,7 @@ class Case:
     notes: str = ""
     flushes: bool = True
     shardings: list | None = None
+    x64: bool = False
     extra: dict = dataclasses.field(default_factory=dict)
 
     @property
@@ -53,7 +55,7 @@ class Case:
         return f"{self.family}__{self.name}"
 
     def needs_x64(self):
-        return any(D.name(np.asarray(a).dtype) in D.WIDE for a in self.args)
+        return self.x64 or any(D.name(np.asarray(a).dtype) in D.WIDE for a in self.args)
 
 
 @dataclasses.dataclass

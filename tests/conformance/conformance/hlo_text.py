@@ -5,6 +5,7 @@ import re
 _INSTR = re.compile(r"^\s*(?:ROOT\s+)?[\w.\-]+\s*=\s*(.*)$")
 _TARGET = re.compile(r'custom_call_target="([^"]+)"')
 _ARRAY = re.compile(r"^(\w+)\[([0-9,]*)\]")
+_COMMENT = re.compile(r"/\*.*?\*/")  # JAX prints /*index=5*/ inside long tuple shapes
 
 
 def _skip_shape(text):
@@ -23,7 +24,7 @@ def _skip_shape(text):
 def opcodes(module_text):
     """The opcode of every instruction, in order of appearance."""
     ops = []
-    for line in module_text.splitlines():
+    for line in _COMMENT.sub("", module_text).splitlines():
         m = _INSTR.match(line)
         if not m or line.startswith("HloModule"):
             continue
@@ -72,7 +73,7 @@ def _flatten_shape(text):
 def entry_signature(module_text):
     """(parameter arrays, result arrays) of `entry_computation_layout`, each a list of
     (element type, dims); tuple results are flattened in order."""
-    header = module_text.splitlines()[0]
+    header = _COMMENT.sub("", module_text.splitlines()[0])
     start = header.index("entry_computation_layout={") + len("entry_computation_layout={")
     depth, end = 1, start
     while depth:

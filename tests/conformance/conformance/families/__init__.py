@@ -5,6 +5,7 @@ NAMES = [
     "unary",
     "binary",
     "compare",
+    "convert",
 ]
 
 
