@@ -6,6 +6,7 @@ NAMES = [
     "binary",
     "compare",
     "convert",
+    "movement",
 ]
 
 
