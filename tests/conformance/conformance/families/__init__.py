@@ -7,6 +7,7 @@ NAMES = [
     "compare",
     "convert",
     "movement",
+    "gather_scatter",
 ]
 
 
