@@ -8,6 +8,7 @@ NAMES = [
     "convert",
     "movement",
     "gather_scatter",
+    "reduce",
 ]
 
 
