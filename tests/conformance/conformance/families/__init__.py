@@ -9,6 +9,7 @@ NAMES = [
     "movement",
     "gather_scatter",
     "reduce",
+    "sort",
 ]
 
 

@@ -4,6 +4,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 from jax import lax
+from jax._src.lax import windowed_reductions
 
 from .. import dtypes as D
 from .. import values as V
@@ -206,6 +207,24 @@ def _select_and_scatter_cases():
                notes="SAME padding: padding positions are never selected; overlapping windows accumulate "
                "(additions of up to 4 sources in an unspecified order)",
                tolerance=Accum(accum_bound(np.full(1, 4 * float(np.max(np.abs(g)))), 4, np.float32)))
+
+    def direct(select, scatter, dims, strides, padding):
+        """select-and-scatter with padding in its window attribute (JAX's max-pool VJP pads
+        the operand itself and passes no padding)."""
+        def fn(x, src, init):
+            return windowed_reductions._select_and_scatter(x, select, dims, strides, padding, src, init, scatter)
+        return fn
+    x = V.floats("f32", (5, 7), 1952, sample=V.normal(2), with_specials=False)
+    src = V.floats("f32", (3, 4), 1953, sample=V.normal(2), with_specials=False)
+    yield Case("select_and_scatter", "padded_ge_add", direct(lax.ge, lax.add, (2, 3), (2, 2), ((1, 0), (1, 1))),
+               [x, src, np.float32(0)], "select-and-scatter",
+               tolerance=Accum(accum_bound(np.full(1, 2 * float(np.max(np.abs(src)))), 2, np.float32)),
+               notes="padding (1,0)x(1,1) in the instruction's window: padding positions are never selected")
+    xi = V.with_specials("s32", (4, 6), 1954)
+    si = np.arange(1, 10, dtype=np.int32).reshape(3, 3) * 7
+    yield Case("select_and_scatter", "padded_le_max_s32", direct(lax.le, lax.max, (2, 2), (1, 2), ((0, 0), (0, 0))),
+               [xi, si, np.int32(-5)], "select-and-scatter",
+               notes="select = LE (the minimum, first wins on ties), scatter = max, init -5; s32")
 
 
 def cases():
