@@ -10,6 +10,7 @@ NAMES = [
     "gather_scatter",
     "reduce",
     "sort",
+    "dot_conv",
 ]
 
 
