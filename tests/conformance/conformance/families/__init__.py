@@ -11,6 +11,7 @@ NAMES = [
     "reduce",
     "sort",
     "dot_conv",
+    "control",
 ]
 
 
