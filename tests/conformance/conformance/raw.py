@@ -87,3 +87,36 @@ def batch_norm_grad(x, scale, mean, variance, grad, epsilon, feature_index):
     return tuple(_bn_grad.bind(x, scale, mean, variance, grad, epsilon=float(epsilon),
                                feature_index=int(feature_index)))
 
+
+
+def _bool_attr(v):
+    return ir.BoolAttr.get(bool(v))
+
+
+_cholesky = _primitive(
+    "raw_cholesky", _same_as_first,
+    lambda ctx, a, *, lower: [hlo.cholesky(a, lower=_bool_attr(lower))])
+
+
+def _triangular_solve_abstract(a, b, **params):
+    return jax.core.ShapedArray(b.shape, b.dtype)
+
+
+def _triangular_solve_lower(ctx, a, b, *, left_side, lower, unit_diagonal, transpose_a):
+    return [hlo.triangular_solve(a, b, _bool_attr(left_side), _bool_attr(lower), _bool_attr(unit_diagonal),
+                                 hlo.TransposeAttr.get(transpose_a))]
+
+
+_triangular_solve = _primitive("raw_triangular_solve", _triangular_solve_abstract, _triangular_solve_lower)
+
+
+def cholesky(a, lower=True):
+    """HLO `cholesky` (jnp.linalg.cholesky lowers to a LAPACK custom call on CPU)."""
+    return _cholesky.bind(a, lower=bool(lower))
+
+
+def triangular_solve(a, b, left_side, lower, unit_diagonal, transpose_a="NO_TRANSPOSE"):
+    """HLO `triangular-solve` (lax.linalg.triangular_solve lowers to a LAPACK custom
+    call on CPU). transpose_a: NO_TRANSPOSE, TRANSPOSE or ADJOINT."""
+    return _triangular_solve.bind(a, b, left_side=bool(left_side), lower=bool(lower),
+                                  unit_diagonal=bool(unit_diagonal), transpose_a=transpose_a)

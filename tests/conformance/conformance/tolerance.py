@@ -17,6 +17,8 @@ toleranced cases a subnormal matches zero. Exact cases still compare bits.
 * `Accum(bound)`: atol = the a-priori forward error bound of a summation of n terms
   (gamma_n * sum |terms|, computed by the case), ulp = 1. For dot, conv and sums,
   whose association order is unspecified.
+* `Normwise(k)`: atol = k * eps * max|reference|, ulp = 1. For factorizations,
+  solves and FFTs, whose error bounds are normwise (k: a multiple of the size).
 * `Fixed(atol, rtol, ulp)`: given directly; used for whole programs (with the
   measured error recorded next to it).
 """
@@ -55,6 +57,15 @@ class Accum:
 
     def derive(self, measured, dtype):
         return {"atol": _sig(self.bound), "rtol": 0.0, "ulp": 1}
+
+
+@dataclasses.dataclass
+class Normwise:
+    k: float
+
+    def derive(self, measured, dtype):
+        atol = _sig(self.k * eps(dtype) * measured["max_reference"])
+        return {"atol": max(atol, subnormal_atol(dtype)), "rtol": 0.0, "ulp": 1}
 
 
 @dataclasses.dataclass
@@ -129,6 +140,7 @@ def measure(got, ref, flushes=True):
         "max_abs": float(err.max(initial=0.0)),
         "max_rel": float(rel.max(initial=0.0)),
         "max_abs_at_zero": float(at_zero.max(initial=0.0)),
+        "max_reference": float(np.abs(np.where(np.isfinite(w), w, 0.0)).max(initial=0.0)),
         "disagreements": int(disagree.sum()),
     }
     return stats, disagree, want

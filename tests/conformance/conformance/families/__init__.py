@@ -12,6 +12,7 @@ NAMES = [
     "sort",
     "dot_conv",
     "control",
+    "linalg",
 ]
 
 
