@@ -13,6 +13,7 @@ NAMES = [
     "dot_conv",
     "control",
     "linalg",
+    "rng",
 ]
 
 
