@@ -14,6 +14,7 @@ NAMES = [
     "control",
     "linalg",
     "rng",
+    "collectives",
 ]
 
 
