@@ -19,8 +19,11 @@ toleranced cases a subnormal matches zero. Exact cases still compare bits.
   whose association order is unspecified.
 * `Normwise(k)`: atol = k * eps * max|reference|, ulp = 1. For factorizations,
   solves and FFTs, whose error bounds are normwise (k: a multiple of the size).
-* `Fixed(atol, rtol, ulp)`: given directly; used for whole programs (with the
-  measured error recorded next to it).
+* `Program(factor)`: atol = factor * max(measured max absolute error,
+  eps * max|reference|), ulp = 1. For whole programs, whose error has no simple
+  a-priori bound; the factor (8 by default) is the margin.
+* `Fixed(atol, rtol, ulp)`: given directly (with the measured error recorded next to
+  it when the case has a reference).
 """
 import dataclasses
 
@@ -66,6 +69,15 @@ class Normwise:
     def derive(self, measured, dtype):
         atol = _sig(self.k * eps(dtype) * measured["max_reference"])
         return {"atol": max(atol, subnormal_atol(dtype)), "rtol": 0.0, "ulp": 1}
+
+
+@dataclasses.dataclass
+class Program:
+    factor: float = 8.0
+
+    def derive(self, measured, dtype):
+        atol = self.factor * max(measured["max_abs"], eps(dtype) * measured["max_reference"])
+        return {"atol": max(_sig(atol), subnormal_atol(dtype)), "rtol": 0.0, "ulp": 1}
 
 
 @dataclasses.dataclass

@@ -15,6 +15,7 @@ NAMES = [
     "linalg",
     "rng",
     "collectives",
+    "programs",
 ]
 
 

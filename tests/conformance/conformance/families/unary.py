@@ -5,6 +5,7 @@ import numpy as np
 from jax import lax
 
 from .. import dtypes as D
+from .. import raw
 from .. import values as V
 from ..core import EXACT, Case
 from ..tolerance import Rel, Ulp
@@ -100,6 +101,14 @@ def _float_cases():
                        + (" Subnormals are kept (not flushed)." if keeps else ""))
 
 
+def _logistic_instruction():
+    """The HLO logistic instruction itself (JAX never emits it; raw.logistic does)."""
+    for i, t in enumerate(D.FLOATS):
+        x = V.floats(t, SHAPE, seed=150 + i, sample=V.normal(20))
+        yield Case("unary", f"logistic_hlo_{t}", raw.logistic, [x], "logistic", Ulp(), _logistic,
+                   notes=f"the logistic instruction on {t} (emitted directly; lax.logistic expands it)")
+
+
 def _trig_large():
     """Large arguments exercise the argument reduction of sin/cos/tan."""
     for t in ("f32", "f64"):
@@ -169,6 +178,7 @@ def _shape_cases():
 
 def cases():
     yield from _float_cases()
+    yield from _logistic_instruction()
     yield from _trig_large()
     yield from _int_cases()
     yield from _complex_cases()
