@@ -134,7 +134,7 @@ def _against_reference(case, args, outs):
     refs = list(refs) if isinstance(refs, (tuple, list)) else [refs]
     if len(refs) != len(outs):
         raise AssertionError(f"{case.dirname}: reference gives {len(refs)} outputs, XLA {len(outs)}")
-    total, checks, examples = None, [], []
+    total, checks, examples, unchecked = None, [], [], []
     for j, (out, ref) in enumerate(zip(outs, refs)):
         if out.dtype.kind not in "fcV":
             ref = np.asarray(ref).astype(out.dtype)
@@ -143,28 +143,30 @@ def _against_reference(case, args, outs):
             stats["disagreements"] = int(disagree.sum())
             want = ref
         else:
-            stats, disagree, want = T.measure(out, ref, case.flushes)
+            outliers = getattr(case.tolerance, "outliers", False)
+            stats, disagree, want = T.measure(out, ref, case.flushes, outliers)
             if case.tolerance == EXACT:
                 disagree = disagree | ~C.matches(want, out, True, {})
                 stats["disagreements"] = int(disagree.sum())
         total = stats if total is None else {k: max(v, stats[k]) for k, v in total.items()}
         checks.append((out, want, disagree))
+        unchecked += [[j, int(i)] for i in np.flatnonzero(disagree.reshape(-1))]
         for i in np.flatnonzero(disagree.reshape(-1))[: 8 - len(examples)]:
             ex = {"output": j, "index": int(i), "xla": _show(out.reshape(-1)[i]),
                   "reference": _show(np.asarray(ref).reshape(-1)[i])}
             if all(np.shape(a) == out.shape for a in args):
                 ex["inputs"] = [_show(np.asarray(a).reshape(-1)[i]) for a in args]
             examples.append(ex)
-    return total, checks, examples
+    return total, checks, examples, unchecked
 
 
 def _tolerance(case, args, outs):
-    """(exact, tolerance, measured) for case.json."""
+    """(exact, tolerance, measured, unchecked elements) for case.json."""
     if case.reference is None:
         if case.tolerance == EXACT:
-            return True, {"atol": 0.0, "rtol": 0.0}, None
-        return False, case.tolerance.derive(None, outs[0].dtype), None
-    total, checks, examples = _against_reference(case, args, outs)
+            return True, {"atol": 0.0, "rtol": 0.0}, None, []
+        return False, case.tolerance.derive(None, outs[0].dtype), None, []
+    total, checks, examples, unchecked = _against_reference(case, args, outs)
     if case.tolerance == EXACT:
         exact, tol = True, {"atol": 0.0, "rtol": 0.0}
     else:
@@ -178,9 +180,10 @@ def _tolerance(case, args, outs):
     measured = {k: v for k, v in total.items() if k not in ("max_abs_at_zero", "max_reference")}
     if exact:
         measured = {"disagreements": total["disagreements"]}
+        unchecked = []  # exact cases compare every element: XLA's value is the answer
     if examples:
         measured["disagreement_examples"] = examples
-    return exact, tol, measured
+    return exact, tol, measured, unchecked
 
 
 def build(case):
@@ -190,7 +193,7 @@ def build(case):
     args = [np.asarray(a) for a in case.args]
     outs = [np.asarray(o) for o in outs_dev]
     _check_signature(case, module, args, outs)
-    exact, tol, measured = _tolerance(case, args, outs)
+    exact, tol, measured, unchecked = _tolerance(case, args, outs)
     ops = hlo_text.opcodes(module)
     dtypes = list(dict.fromkeys(D.name(a.dtype) for a in args + outs))
     meta = {
@@ -206,6 +209,8 @@ def build(case):
     }
     if measured is not None:
         meta["measured"] = measured
+    if unchecked:
+        meta["unchecked"] = unchecked
     meta["custom_calls"] = hlo_text.custom_call_targets(module)
     meta["x64"] = case.needs_x64()
     built = Built(case, module, args, outs, meta)

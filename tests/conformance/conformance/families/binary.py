@@ -54,12 +54,12 @@ SUBNORMAL_NOTES = {
     "pow": ("power", lax.pow, np.power, False,
             "XLA:CPU does not flush a subnormal exponent (pow(0, -tiny) = inf, pow(inf, tiny) = inf, "
             "pow(NaN, tiny) = NaN, pow(-x, tiny) = NaN: the reference does not flush either) and a "
-            "subnormal base gives inaccurate results (pow(2^-149, 0.5) = 2^-75, not 2^-74.5), hence "
-            "the wide tolerance; subnormal results are flushed."),
+            "subnormal base gives wrong results (pow(2^-149, 0.5) = 2^-75, not 2^-74.5; "
+            "pow(largest subnormal, -1) = inf): those elements are unchecked. Subnormal results are flushed."),
     "atan2": ("atan2", lax.atan2, np.arctan2, True,
-              "XLA:CPU quirk: atan2(y, x) with y and x both non-zero subnormals gives NaN (the "
-              "disagreements; the reference flushes them to atan2(+-0, +-0)); atan2(subnormal, 1) "
-              "returns the subnormal."),
+              "XLA:CPU quirk: atan2(y, x) with y and x both non-zero subnormals gives NaN, and "
+              "atan2(subnormal, +-0) gives +-pi/2 (y is not flushed, x is), where the reference flushes "
+              "both operands; those elements are unchecked. atan2(subnormal, 1) returns the subnormal."),
 }
 
 
@@ -235,14 +235,18 @@ def _int_cases():
         yield Case("binary", f"{key}_pred", fn, [a, b], op, notes=f"{op} on pred (max = or, min = and)")
 
 
-def _textbook_mul(x, y):
-    """(a+bi)(c+di) = (ac - bd) + (ad + bc)i without C99 Annex G infinity recovery,
-    which is what XLA:CPU computes (inf * finite can give NaN components)."""
-    re = x.real * y.real - x.imag * y.imag
-    im = x.real * y.imag + x.imag * y.real
-    out = np.empty(re.shape, np.complex128)
-    out.real, out.imag = re, im
-    return out
+def _textbook_mul(dtype):
+    """(a+bi)(c+di) = (ac - bd) + (ad + bc)i in the component precision of `dtype`,
+    without C99 Annex G infinity recovery: what XLA:CPU computes (inf * finite can give
+    NaN components, and products can overflow in f32)."""
+    comp = D.component(dtype)
+
+    def ref(x, y):
+        a, b, c, d = (v.astype(comp) for v in (x.real, x.imag, y.real, y.imag))
+        out = np.empty(x.shape, np.complex128)
+        out.real, out.imag = a * c - b * d, a * d + b * c
+        return out
+    return ref
 
 
 def _complex_cases():
@@ -254,7 +258,7 @@ def _complex_cases():
         x = V.floats(t, (4, 9), seed=1000, sample=V.normal(3))
         y = V.floats(t, (4, 9), seed=1001, sample=V.normal(3), with_specials=False)
         for key, op, fn, ref in [("add", "add", lax.add, np.add), ("sub", "subtract", lax.sub, np.subtract),
-                                 ("mul", "multiply", lax.mul, _textbook_mul), ("div", "divide", lax.div, np.divide),
+                                 ("mul", "multiply", lax.mul, _textbook_mul(D.dt(t))), ("div", "divide", lax.div, np.divide),
                                  ("pow", "power", lax.pow, np.power)]:
             xs = V.floats(t, (4, 9), seed=1002, sample=V.normal(2), with_specials=False) if key == "pow" else x
             yield Case("binary", f"{key}_{t}", fn, [xs, y], op, Rel(), ref,
