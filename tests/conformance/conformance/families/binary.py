@@ -257,12 +257,14 @@ def _complex_cases():
                    notes="complex(re, im) from edge values; builds the pair without arithmetic")
         x = V.floats(t, (4, 9), seed=1000, sample=V.normal(3))
         y = V.floats(t, (4, 9), seed=1001, sample=V.normal(3), with_specials=False)
-        for key, op, fn, ref in [("add", "add", lax.add, np.add), ("sub", "subtract", lax.sub, np.subtract),
-                                 ("mul", "multiply", lax.mul, _textbook_mul(D.dt(t))), ("div", "divide", lax.div, np.divide),
-                                 ("pow", "power", lax.pow, np.power)]:
+        ops = [("add", "add", lax.add, np.add, EXACT), ("sub", "subtract", lax.sub, np.subtract, EXACT),
+               ("mul", "multiply", lax.mul, _textbook_mul(D.dt(t)), Rel()),
+               ("div", "divide", lax.div, np.divide, Rel()), ("pow", "power", lax.pow, np.power, Rel())]
+        for key, op, fn, ref, tol in ops:
             xs = V.floats(t, (4, 9), seed=1002, sample=V.normal(2), with_specials=False) if key == "pow" else x
-            yield Case("binary", f"{key}_{t}", fn, [xs, y], op, Rel(), ref,
-                       notes=f"complex {op}; the first operand holds complex edge values (pow: finite samples)")
+            yield Case("binary", f"{key}_{t}", fn, [xs, y], op, tol, ref,
+                       notes=f"complex {op}; the first operand holds complex edge values (pow: finite samples)"
+                       + ("; component-wise IEEE arithmetic: exact" if tol == EXACT else ""))
 
 
 def cases():

@@ -60,8 +60,9 @@ def _top_k_cases():
     yield Case("top_k", "f32_k1_signed_zeros", lambda v: lax.top_k(v, 1),
                [np.array([[-0.0, 0.0], [0.0, -0.0]], np.float32)], "topk",
                notes="+0 vs -0: the total order puts +0 above -0")
-    yield Case("top_k", "smallest_jnp", lambda v: lax.top_k(-v, 3), [V.floats("f32", (4, 6), 2103, with_specials=False)],
-               "topk", notes="k smallest via negation (what JAX users write)")
+    yield Case("top_k", "smallest_jnp", lambda v: lax.top_k(-v, 3),
+               [V.floats("f32", (4, 6), 2103, with_specials=False)], "topk",
+               notes="k smallest via negation (what JAX users write)")
 
 
 def cases():

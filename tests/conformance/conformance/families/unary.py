@@ -125,17 +125,29 @@ def _trig_large():
                        notes=f"{op} on {t} with |x| from 10 to 1e30 (f32) / 1e300 (f64): range reduction.")
 
 
+def _bit_patterns(a):
+    """The two's-complement patterns of integer array `a` as Python ints."""
+    return [int(v) % (1 << (8 * a.itemsize)) for v in a.ravel()]
+
+
+def _popcnt(a):
+    return np.array([bin(v).count("1") for v in _bit_patterns(a)]).astype(a.dtype).reshape(a.shape)
+
+
+def _clz(a):
+    width = 8 * a.itemsize
+    return np.array([width - v.bit_length() for v in _bit_patterns(a)]).astype(a.dtype).reshape(a.shape)
+
+
 def _int_cases():
     for i, t in enumerate(D.INTS):
         x = V.with_specials(t, (3, 7), seed=400 + i)
         yield Case("unary", f"not_{t}", lax.bitwise_not, [x], "not", notes="bitwise not")
         yield Case("unary", f"neg_{t}", lax.neg, [x], "negate",
                    notes="wraps: neg(MIN) = MIN; unsigned: 2^bits - x")
-        yield Case("unary", f"popcnt_{t}", lax.population_count, [x], "popcnt",
-                   reference=lambda a: np.vectorize(lambda v: bin(int(v) % (1 << (8 * a.itemsize))).count("1"))(a).astype(a.dtype),
+        yield Case("unary", f"popcnt_{t}", lax.population_count, [x], "popcnt", reference=_popcnt,
                    notes="population count of the two's-complement pattern")
-        yield Case("unary", f"clz_{t}", lax.clz, [x], "count-leading-zeros",
-                   reference=lambda a: np.vectorize(lambda v: 8 * a.itemsize - (int(v) % (1 << (8 * a.itemsize))).bit_length())(a).astype(a.dtype),
+        yield Case("unary", f"clz_{t}", lax.clz, [x], "count-leading-zeros", reference=_clz,
                    notes="count leading zeros (clz(0) = bit width)")
         if t in D.SIGNED:
             yield Case("unary", f"abs_{t}", lax.abs, [x], "abs", notes="abs(MIN) = MIN (wraps)")
