@@ -83,8 +83,8 @@ def _float_cases():
             notes = f"{key} on {t}: specials (first 31 elements, see values.py) then samples."
             reference = ref
             if key == "cbrt" and t in ("f32", "bf16"):
-                notes += (" XLA:CPU quirk: cbrt of a non-zero subnormal returns -5.595e-16 (f32 bits 0xA6214518, bf16 0xA621) "
-                          "whatever its sign; those elements are unchecked.")
+                notes += (" XLA:CPU quirk: cbrt of a non-zero subnormal returns -5.595e-16 (f32 bits 0xA6214518, "
+                          "bf16 0xA621) whatever its sign; those elements are unchecked.")
             if key == "logistic":
                 notes += " JAX expands logistic to 1 / (1 + exp(-x)); there is no logistic opcode."
                 if t in ("f16", "bf16"):
