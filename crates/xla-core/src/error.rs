@@ -4,6 +4,7 @@
 //! inference rules, which the `xla!` macro reuses with symbolic sizes, stay
 //! self-contained); `Error` gathers them for callers.
 
+use crate::builder::BuilderError;
 use crate::hlo::VerifyError;
 use crate::infer::InferError;
 use crate::layout::LayoutError;
@@ -30,6 +31,11 @@ pub enum Error {
     /// An op whose operands or attributes break its shape rule.
     #[error(transparent)]
     Infer(#[from] InferError<i64>),
+
+    // === builder ===
+    /// A mistake in using the `XlaBuilder` itself.
+    #[error(transparent)]
+    Builder(#[from] BuilderError),
 
     // === verifier ===
     /// A module that breaks an invariant of the IR.
