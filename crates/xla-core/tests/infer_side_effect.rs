@@ -1,7 +1,8 @@
 //! Token and side-effect rules (`spec/OPS.md` §3.7), with XLA's HLO shapes.
 
 use xla_core::infer::{self, InferError};
-use xla_core::Shape;
+use xla_core::shape::sym::SymDim;
+use xla_core::{ArrayShape, PrimitiveType, Shape};
 
 fn sh(text: &str) -> Shape {
     text.parse().unwrap()
@@ -75,4 +76,16 @@ fn send_and_recv() {
         show(infer::send_done(&x)).unwrap_err(),
         "send-done: operand 0 must be a send or recv context (data, u32[], token[]), but is f32[4]"
     );
+}
+
+#[test]
+fn symbolic_data() {
+    let data: Shape<SymDim> = ArrayShape::new(PrimitiveType::F32, [SymDim::symbol("B")]).into();
+    let token = Shape::Token;
+    assert_eq!(
+        infer::infeed(&token, &data).unwrap().to_string(),
+        "(f32[B], token[])"
+    );
+    let context = infer::send(&data, &token).unwrap();
+    assert_eq!(context.to_string(), "(f32[B], u32[], token[])");
 }
