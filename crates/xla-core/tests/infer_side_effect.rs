@@ -27,6 +27,11 @@ fn tokens() {
 fn infeed_and_outfeed() {
     let (t, x) = (sh("token[]"), sh("f32[2,3]{0,1}"));
     assert_eq!(show(infer::infeed(&t, &x)).unwrap(), "(f32[2,3], token[])");
+    assert_eq!(show(infer::infeed(&t, &sh("()"))).unwrap(), "((), token[])");
+    assert_eq!(
+        show(infer::infeed(&t, &sh("(f32[2], (s32[]))"))).unwrap_err(),
+        "infeed: the instruction's shape (f32[2], (s32[])) must be an array or a tuple of arrays"
+    );
     assert_eq!(
         show(infer::infeed(&x, &x)).unwrap_err(),
         "infeed: operand 0 must be a token, but is f32[2,3]"
