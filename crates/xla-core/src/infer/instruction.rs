@@ -263,8 +263,11 @@ fn infer(opcode: Opcode, cx: &Context<'_>) -> Result<Shape, InferError> {
         }
         Map => {
             cx.count(Count::AtLeast(1))?;
-            let dimensions = cx.attr(&attrs.dimensions, "dimensions")?;
-            map(&cx.arrays(0)?, cx.call()?, dimensions)?.into()
+            let arrays = cx.arrays(0)?;
+            // XLA's text may omit `dimensions`: a map applies to all of them.
+            let all: Vec<i64> = (0..arrays[0].rank() as i64).collect();
+            let dimensions = attrs.dimensions.as_deref().unwrap_or(&all);
+            map(&arrays, cx.call()?, dimensions)?.into()
         }
         Bitcast => {
             exactly(1)?;
