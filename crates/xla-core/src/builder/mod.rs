@@ -188,12 +188,8 @@ impl XlaBuilder {
             instructions: state.instructions.clone(),
             root: root.id,
         });
-        let module = HloModule {
-            name: self.name.clone(),
-            entry: ComputationId(computations.len() as u32 - 1),
-            computations,
-            entry_layout: None,
-        };
+        let entry = ComputationId(computations.len() as u32 - 1);
+        let module = HloModule::new(self.name.clone(), computations, entry);
         verify_module(&module)?;
         Ok(XlaComputation {
             id: fresh_id(),
