@@ -3,7 +3,7 @@
 use super::{XlaBuilder, XlaOp};
 use crate::hlo::{Attrs, ConvDimensionNumbers, DotDimensionNumbers, Opcode, Window, WindowDim};
 use crate::infer::{self, InferError, PaddingKind};
-use crate::Result;
+use crate::{PrimitiveType, Result};
 
 /// The window arguments of a general convolution (XLA's
 /// `ConvGeneralDilated` arguments besides the operands and dimension
@@ -22,6 +22,9 @@ pub struct ConvConfig {
     pub feature_group_count: i64,
     /// Batch groups (1: none).
     pub batch_group_count: i64,
+    /// The result's element type when it differs from the operands' (JAX's
+    /// `preferred_element_type`, e.g. `s8` inputs accumulated into `s32`).
+    pub preferred_element_type: Option<PrimitiveType>,
 }
 
 impl ConvConfig {
@@ -34,6 +37,7 @@ impl ConvConfig {
             rhs_dilation: Vec::new(),
             feature_group_count: 1,
             batch_group_count: 1,
+            preferred_element_type: None,
         }
     }
 }
@@ -77,8 +81,22 @@ impl XlaBuilder {
         rhs: XlaOp,
         dimension_numbers: &DotDimensionNumbers,
     ) -> Result<XlaOp> {
+        self.dot_general_with_type(lhs, rhs, dimension_numbers, None)
+    }
+
+    /// `DotGeneral` whose result has `preferred_element_type` (accumulated
+    /// in that type, e.g. `bf16·bf16 → f32`, `s8·s8 → s32`); `None` gives the
+    /// operands' type.
+    pub fn dot_general_with_type(
+        &self,
+        lhs: XlaOp,
+        rhs: XlaOp,
+        dimension_numbers: &DotDimensionNumbers,
+        preferred_element_type: Option<PrimitiveType>,
+    ) -> Result<XlaOp> {
         let s = self.arrays("dot", &[lhs, rhs])?;
         let shape = infer::dot_general(&s[0], &s[1], dimension_numbers)?;
+        let shape = infer::with_preferred_element_type(Opcode::Dot, shape, preferred_element_type)?;
         let attrs = Attrs {
             dot_dims: Some(dimension_numbers.clone()),
             ..Attrs::default()
@@ -166,6 +184,11 @@ impl XlaBuilder {
         let window = Window { dims };
         let (fgc, bgc) = (config.feature_group_count, config.batch_group_count);
         let shape = infer::convolution(&s[0], kernel, &window, dimension_numbers, fgc, bgc)?;
+        let shape = infer::with_preferred_element_type(
+            Opcode::Convolution,
+            shape,
+            config.preferred_element_type,
+        )?;
         let attrs = Attrs {
             window: Some(window),
             conv_dims: Some(dimension_numbers.clone()),
