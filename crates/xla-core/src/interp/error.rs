@@ -25,9 +25,9 @@ pub enum InterpError {
         /// The parameter instruction's name.
         name: String,
         /// The parameter's shape.
-        expected: Shape,
+        expected: Box<Shape>,
         /// The argument's shape.
-        actual: Shape,
+        actual: Box<Shape>,
     },
 
     // === operations ===

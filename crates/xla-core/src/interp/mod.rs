@@ -16,6 +16,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod array;
 mod collective;
 mod control;
 mod custom_call;
@@ -30,7 +31,9 @@ mod linalg;
 mod normalization;
 mod random;
 mod reduce;
+mod scalar;
 mod side_effect;
+mod sort;
 
 pub use custom_call::{CustomCallFn, CustomCallRegistry};
 pub use error::InterpError;
