@@ -147,8 +147,8 @@ pub(super) fn custom_call(
             target,
             message: format!(
                 "returned a value of shape {}, but the instruction's shape is {}",
-                result.shape(),
-                instr.shape
+                result.shape().clone().without_layouts(),
+                instr.shape.clone().without_layouts()
             ),
         });
     }
