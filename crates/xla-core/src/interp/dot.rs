@@ -24,6 +24,33 @@ trait MulAdd: NativeType {
     fn mul(a: Self, b: Self) -> Self::Acc;
     fn mul_add(acc: Self::Acc, a: Self, b: Self) -> Self::Acc;
     fn finish(acc: Self::Acc) -> Self;
+
+    /// `true` if, when every operand value passes, no product or partial
+    /// sum can be subnormal, so [`MulAdd::mul_add_exact`] may replace
+    /// [`MulAdd::mul_add`].
+    fn never_subnormal(_x: Self) -> bool {
+        false
+    }
+
+    /// `mul_add` without flushing, for operands that pass
+    /// [`MulAdd::never_subnormal`].
+    fn mul_add_exact(acc: Self::Acc, a: Self, b: Self) -> Self::Acc {
+        Self::mul_add(acc, a, b)
+    }
+}
+
+/// Whether `x` is zero, not finite, or at least `bound` in magnitude, with
+/// `bound = 2^⌈(e + m)/2⌉` for a type whose smallest normal is `2^e` and
+/// which has `m` fraction bits. If every operand is, every nonzero product
+/// is at least `2^(e + m)`, so its ulp is at least `2^e`: products and all
+/// partial sums are multiples of `2^e` (a sum below `2^(e + m + 1)` is
+/// exact, a larger one rounds to a multiple), hence zero or normal, and
+/// nothing would be flushed.
+///
+/// Example (f32, `e = −126`, `m = 23`): operands of magnitude ≥ 2⁻⁵¹.
+#[inline]
+fn large_enough<R: Real>(x: R, bound: R) -> bool {
+    x == R::ZERO || !x.is_finite() || x.abs() >= bound
 }
 
 macro_rules! wrapping {
@@ -79,7 +106,7 @@ fn real_mul_add<R: Real>(acc: R, a: R, b: R) -> R {
 }
 
 macro_rules! real {
-    ($($t:ty),*) => {$(
+    ($($t:ty: $bound:expr),*) => {$(
         impl MulAdd for $t {
             type Acc = $t;
             const ZERO: $t = 0.0;
@@ -95,11 +122,20 @@ macro_rules! real {
             fn finish(acc: $t) -> $t {
                 acc
             }
+            #[inline]
+            fn never_subnormal(x: $t) -> bool {
+                large_enough(x, $bound)
+            }
+            #[inline]
+            fn mul_add_exact(acc: $t, a: $t, b: $t) -> $t {
+                acc + a * b
+            }
         }
     )*};
 }
 
-real!(f32, f64);
+// 2⁻⁵¹ (f32: e = −126, m = 23) and 2⁻⁴⁸⁵ (f64: e = −1022, m = 52).
+real!(f32: f32::from_bits((127 - 51) << 23), f64: f64::from_bits((1023 - 485) << 52));
 
 macro_rules! half {
     ($($t:ty),*) => {$(
@@ -117,6 +153,14 @@ macro_rules! half {
             #[inline]
             fn finish(acc: f32) -> $t {
                 <$t>::from_f32(acc)
+            }
+            #[inline]
+            fn never_subnormal(x: $t) -> bool {
+                f32::never_subnormal(x.to_f32())
+            }
+            #[inline]
+            fn mul_add_exact(acc: f32, a: $t, b: $t) -> f32 {
+                acc + a.to_f32() * b.to_f32()
             }
         }
     )*};
@@ -240,43 +284,62 @@ pub(super) fn dot(instr: &HloInstruction, operands: &[&Literal]) -> Result<Liter
     let c = arranged(&rhs, &[rb, rc, rf].concat())?;
     let mut out = zeros(&shape)?;
     with_mul_add!(ty, T => {
-        matmul::<T>(a.data()?, c.data()?, out.data_mut()?, (b, m, k, n), product_only);
+        let (a, c) = (a.data::<T>()?, c.data::<T>()?);
+        let dims = (b, m, k, n);
+        if a.iter().chain(c).all(|&x| T::never_subnormal(x)) {
+            matmul::<T, false>(a, c, out.data_mut()?, dims, product_only);
+        } else {
+            matmul::<T, true>(a, c, out.data_mut()?, dims, product_only);
+        }
     });
     Ok(out)
 }
 
-/// `out[b,i,j] = Σ_p a[b,i,p]·c[b,p,j]` over row-major buffers, one row of
-/// `out` at a time (the sum over `p` in order, from +0, or just the
-/// product when `product_only`).
-fn matmul<T: MulAdd>(
+/// `out[b,i,j] = Σ_p a[b,i,p]·c[b,p,j]` over row-major buffers: the sum
+/// over `p` in order, from +0 (or just the product when `product_only`).
+///
+/// Blocked for the cache without changing that order: `p` runs in blocks
+/// of rows of `c` that fit in L2 (about 256 KiB), and each row of `c` in a
+/// block updates the accumulators of four rows of `a` at a time.
+fn matmul<T: MulAdd, const FLUSH: bool>(
     a: &[T],
     c: &[T],
     out: &mut [T],
     (b, m, k, n): (usize, usize, usize, usize),
     product_only: bool,
 ) {
-    let mut acc = vec![T::ZERO; n];
+    const ROWS: usize = 4;
+    let k_block = (65536 / n.max(1)).max(1);
+    let mut acc = vec![T::ZERO; m * n];
     for batch in 0..b {
         let (a, c) = (&a[batch * m * k..], &c[batch * k * n..]);
-        for i in 0..m {
-            acc.fill(T::ZERO);
-            for p in 0..k {
-                let x = a[i * k + p];
-                let row = &c[p * n..(p + 1) * n];
-                if product_only {
-                    for (s, &y) in acc.iter_mut().zip(row) {
-                        *s = T::mul(x, y);
-                    }
-                } else {
-                    for (s, &y) in acc.iter_mut().zip(row) {
-                        *s = T::mul_add(*s, x, y);
+        acc.fill(T::ZERO);
+        for p0 in (0..k).step_by(k_block) {
+            for i0 in (0..m).step_by(ROWS) {
+                for p in p0..(p0 + k_block).min(k) {
+                    let row = &c[p * n..(p + 1) * n];
+                    for i in i0..(i0 + ROWS).min(m) {
+                        let x = a[i * k + p];
+                        let sums = &mut acc[i * n..(i + 1) * n];
+                        if product_only {
+                            for (s, &y) in sums.iter_mut().zip(row) {
+                                *s = T::mul(x, y);
+                            }
+                        } else if FLUSH {
+                            for (s, &y) in sums.iter_mut().zip(row) {
+                                *s = T::mul_add(*s, x, y);
+                            }
+                        } else {
+                            for (s, &y) in sums.iter_mut().zip(row) {
+                                *s = T::mul_add_exact(*s, x, y);
+                            }
+                        }
                     }
                 }
             }
-            let row = &mut out[(batch * m + i) * n..(batch * m + i + 1) * n];
-            for (o, &s) in row.iter_mut().zip(&acc) {
-                *o = T::finish(s);
-            }
+        }
+        for (o, &s) in out[batch * m * n..(batch + 1) * m * n].iter_mut().zip(&acc) {
+            *o = T::finish(s);
         }
     }
 }
@@ -484,5 +547,43 @@ impl Geometry {
                 return;
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unflushed_accumulation_is_exact_above_the_bound() {
+        // Values at and near the f32 bound 2⁻⁵¹, whose products (≥ 2⁻¹⁰²)
+        // and differences come closest to the subnormal range.
+        let b = 2f32.powi(-51);
+        let ulp = 2f32.powi(-23);
+        let values = [
+            b,
+            -b,
+            b * (1.0 + ulp),
+            -b * (1.0 + ulp),
+            b * 1.5,
+            -b * (1.0 + 2.0 * ulp),
+            1.0,
+            0.0,
+        ];
+        assert!(values.iter().all(|&x| f32::never_subnormal(x)));
+        assert!(!f32::never_subnormal(b / 2.0));
+        for &acc in &values {
+            for &x in &values {
+                for &y in &values {
+                    let acc = acc * b;
+                    let (flushed, exact) = (
+                        <f32 as MulAdd>::mul_add(acc, x, y),
+                        f32::mul_add_exact(acc, x, y),
+                    );
+                    assert_eq!(flushed.to_bits(), exact.to_bits());
+                }
+            }
+        }
+        assert!(f64::never_subnormal(2f64.powi(-485)) && !f64::never_subnormal(2f64.powi(-486)));
     }
 }
