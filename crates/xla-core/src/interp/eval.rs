@@ -188,13 +188,22 @@ pub(super) fn with_layouts(value: Literal, shape: &Shape) -> Result<Literal, Int
         Shape::Array(a) => {
             let want = a.layout_or_default();
             let have = value.array_shape()?.layout_or_default();
-            Ok(if want == have {
-                value
-            } else {
-                value.relayout(&want)?
-            })
+            if want == have {
+                return Ok(value);
+            }
+            // Runtime sizes (set-dimension-size) survive the relayout.
+            let mut relaid = value.relayout(&want)?;
+            if value.has_dynamic_sizes() {
+                for d in 0..a.rank() {
+                    relaid = relaid.with_dynamic_size(d, value.dynamic_size(d))?;
+                }
+            }
+            Ok(relaid)
         }
         Shape::Tuple(shapes) => {
+            if has_layouts(&value, shape) {
+                return Ok(value);
+            }
             let elements = value.into_tuple_elements().unwrap_or_default();
             Ok(Literal::tuple(
                 elements

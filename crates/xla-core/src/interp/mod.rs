@@ -23,7 +23,7 @@ mod custom_call;
 mod data_movement;
 mod dot;
 mod dynamic;
-mod elementwise;
+pub(crate) mod elementwise;
 mod error;
 mod eval;
 mod indexing;
