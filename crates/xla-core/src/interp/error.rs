@@ -90,4 +90,7 @@ pub enum InterpError {
     /// Shape inference rejected an instruction.
     #[error(transparent)]
     Infer(#[from] InferError<i64>),
+    /// The module is invalid.
+    #[error(transparent)]
+    Verify(#[from] crate::hlo::VerifyError),
 }

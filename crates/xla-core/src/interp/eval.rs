@@ -8,8 +8,7 @@ use super::{
     collective, control, data_movement, dot, dynamic, elementwise, indexing, linalg, normalization,
     random, reduce, side_effect, sort, InterpError, Interpreter,
 };
-use crate::hlo::{ComputationId, HloInstruction, InstrId, Opcode, ProgramShape};
-use crate::infer::infer_instruction;
+use crate::hlo::{ComputationId, HloInstruction, InstrId, Opcode};
 use crate::{HloModule, Literal, Shape};
 
 /// What an op's rule may use besides its operands.
@@ -177,45 +176,10 @@ fn forward(
     None
 }
 
-/// Checks every instruction's declared shape against shape inference, so
-/// that the rules can rely on their operands' shapes and attributes.
+/// Runs the module verifier, so that the rules can rely on their operands'
+/// shapes and attributes.
 fn verify(module: &HloModule) -> Result<(), InterpError> {
-    for computation in &module.computations {
-        for instr in &computation.instructions {
-            let operands: Vec<&Shape> = instr
-                .operands
-                .iter()
-                .map(|&o| &computation.instr(o).shape)
-                .collect();
-            let called: Vec<ProgramShape> = instr
-                .called
-                .iter()
-                .map(|&c| module.computation(c).program_shape())
-                .collect();
-            let mut inferred =
-                infer_instruction(instr.opcode, &operands, &instr.attrs, &called, &instr.shape)
-                    .map_err(|e| invalid(instr, e.to_string()))?;
-            // XLA lets dot and convolution declare another result element
-            // type (`preferred_element_type`): the operands are converted.
-            if let (Opcode::Dot | Opcode::Convolution, Some(ty)) =
-                (instr.opcode, instr.shape.element_type())
-            {
-                if let Shape::Array(a) = &mut inferred {
-                    *a = a.clone().with_element_type(ty);
-                }
-            }
-            if !inferred.eq_ignoring_layout(&instr.shape) {
-                return Err(invalid(
-                    instr,
-                    format!(
-                        "the shape is {}, but the operands give {inferred}",
-                        instr.shape
-                    ),
-                ));
-            }
-        }
-    }
-    Ok(())
+    Ok(crate::hlo::verify_module(module)?)
 }
 
 /// `true` if every array leaf of `value` has the layout of the matching
