@@ -77,12 +77,3 @@ pub(super) fn conditional(
 ) -> Result<Literal, InterpError> {
     Err(unsupported(instr, "conditional"))
 }
-
-/// `custom-call`: a registered target.
-pub(super) fn custom_call(
-    _ctx: &mut Ctx<'_>,
-    instr: &HloInstruction,
-    _operands: &[&Literal],
-) -> Result<Literal, InterpError> {
-    Err(unsupported(instr, "custom-call"))
-}
