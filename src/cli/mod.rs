@@ -2,6 +2,7 @@
 
 mod layout;
 mod print;
+mod run;
 
 use std::process::ExitCode;
 
@@ -19,6 +20,7 @@ pub struct Cli {
 enum Command {
     Layout(layout::Args),
     Print(print::Args),
+    Run(run::Args),
 }
 
 impl Cli {
@@ -27,6 +29,7 @@ impl Cli {
         let result = match self.command {
             Command::Layout(args) => layout::run(args),
             Command::Print(args) => print::run(args),
+            Command::Run(args) => run::run(args),
         };
         match result {
             Ok(code) => code,
