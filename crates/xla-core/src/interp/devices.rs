@@ -124,7 +124,7 @@ const DEVICE_STACK_BYTES: usize = 64 << 20;
 pub(super) fn run(
     interp: &Interpreter,
     module: &HloModule,
-    args: &[Vec<Literal>],
+    args: &[Vec<&Literal>],
     assignment: DeviceAssignment,
     options: &RunOptions,
     feeds: &mut [Feeds],
@@ -158,11 +158,10 @@ pub(super) fn run(
         });
     };
     let hub = Arc::new(Hub::new(assignment, options.timeout));
-    let run_device = |d: usize, args: &[Literal], feeds: &mut Feeds| {
-        let args: Vec<&Literal> = args.iter().collect();
+    let run_device = |d: usize, args: &[&Literal], feeds: &mut Feeds| {
         let device = Device::new(d, Arc::clone(&hub));
         let io = Io::new(feeds, options);
-        let result = eval::run_entry(interp, module, &args, device, io);
+        let result = eval::run_entry(interp, module, args, device, io);
         hub.finish(d, result.is_ok());
         result
     };

@@ -69,10 +69,10 @@ impl Interpreter {
     /// partition 0). Arguments may have any layout; the result has the
     /// layouts of the entry result (`entry_computation_layout` when given).
     pub fn run(&self, module: &HloModule, args: &[&Literal]) -> Result<Literal, InterpError> {
-        let args = vec![args.iter().map(|&a| a.clone()).collect()];
-        let mut results = self.execute(
+        let mut results = devices::run(
+            self,
             module,
-            &args,
+            &[args.to_vec()],
             DeviceAssignment::single(),
             &RunOptions::default(),
             &mut [],
@@ -127,6 +127,10 @@ impl Interpreter {
         options: &RunOptions,
         feeds: &mut [Feeds],
     ) -> Result<Vec<Literal>, InterpError> {
-        devices::run(self, module, args_per_device, assignment, options, feeds)
+        let args: Vec<Vec<&Literal>> = args_per_device
+            .iter()
+            .map(|device| device.iter().collect())
+            .collect();
+        devices::run(self, module, &args, assignment, options, feeds)
     }
 }
