@@ -304,6 +304,10 @@ fn invalid_groups() {
         run_err(&m, vectors(&[&[0.0, 1.0]]), 2, 1),
         "the run has 2 devices, but 1 argument lists were given"
     );
+    assert_eq!(
+        run_err(&m, vec![], 0, 1),
+        "a run needs at least one replica and one partition, not 0 × 1"
+    );
 }
 
 /// A custom call that fails on partition 1, sleeps on partition 2 and

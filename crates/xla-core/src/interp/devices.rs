@@ -131,10 +131,9 @@ pub(super) fn run(
 ) -> Result<Vec<Literal>, InterpError> {
     let count = assignment.device_count();
     if count == 0 {
-        return Err(InterpError::DeviceCount {
-            what: "devices (replicas × partitions)",
-            expected: 1,
-            actual: 0,
+        return Err(InterpError::NoDevices {
+            replicas: assignment.num_replicas,
+            partitions: assignment.num_partitions,
         });
     }
     if args.len() != count {

@@ -30,6 +30,14 @@ pub enum InterpError {
         actual: Box<Shape>,
     },
 
+    /// A device assignment without devices.
+    #[error("a run needs at least one replica and one partition, not {replicas} × {partitions}")]
+    NoDevices {
+        /// Replicas asked for.
+        replicas: usize,
+        /// Partitions asked for.
+        partitions: usize,
+    },
     /// Per-device data for a different number of devices than the run has.
     #[error("the run has {expected} devices, but {actual} {what} were given")]
     DeviceCount {
