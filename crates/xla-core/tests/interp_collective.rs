@@ -202,39 +202,40 @@ fn replica_and_partition_ids() {
     assert_eq!(ids, [(0, 0), (0, 1), (0, 2), (1, 0), (1, 1), (1, 2)]);
 }
 
-/// Each device contributes its flattened id; the gathered vector shows who
-/// formed its group, in order, on 2 replicas × 2 partitions.
-fn gather_ids(op: &str) -> Vec<Vec<f32>> {
-    let m = collective("f32[1]", "f32[4]", op);
-    let args = vectors(&[&[0.0], &[1.0], &[2.0], &[3.0]]);
-    let results = run(&m, args, 2, 2);
-    f32s(&results)
+/// An all-reduce of `d + 1` on device `d` of 2 replicas × 2 partitions
+/// with `f(a, b) = 10·a + b`: the result's digits are the group's devices
+/// (plus one) in group order.
+fn group_digits(options: &str) -> Vec<i32> {
+    let m = module(&format!(
+        "HloModule m\n\ndigits {{\n  a = s32[] parameter(0)\n  b = s32[] parameter(1)\n  \
+         ten = s32[] constant(10)\n  t = s32[] multiply(a, ten)\n  ROOT r = s32[] add(t, b)\n}}\n\n\
+         ENTRY e {{\n  x = s32[] parameter(0)\n  \
+         ROOT r = s32[] all-reduce(x), {options}, to_apply=digits\n}}\n"
+    ));
+    let args = (1..=4).map(|v| vec![Literal::scalar(v)]).collect();
+    run(&m, args, 2, 2)
+        .iter()
+        .map(|l| l.get(&[]).unwrap())
+        .collect()
 }
 
 #[test]
 fn group_modes() {
     // No channel: replica ids, the replicas of this partition.
-    let m = collective(
-        "f32[1]",
-        "f32[2]",
-        "all-gather(x), dimensions={0}, replica_groups={}",
+    assert_eq!(group_digits("replica_groups={}"), [13, 24, 13, 24]);
+    assert_eq!(group_digits("replica_groups={{1,0}}"), [31, 42, 31, 42]);
+    // A channel without global ids: those replicas × every partition,
+    // replica-major.
+    assert_eq!(group_digits("channel_id=1, replica_groups={}"), [1234; 4]);
+    assert_eq!(
+        group_digits("channel_id=1, replica_groups={{1,0}}"),
+        [3412; 4]
     );
-    let out = run(&m, vectors(&[&[0.0], &[1.0], &[2.0], &[3.0]]), 2, 2);
-    assert_eq!(f32s(&out), [[0.0, 2.0], [1.0, 3.0], [0.0, 2.0], [1.0, 3.0]]);
-    // A channel without global ids: those replicas × every partition.
-    let all = gather_ids("all-gather(x), channel_id=1, dimensions={0}, replica_groups={}");
-    assert_eq!(all, vec![vec![0.0, 1.0, 2.0, 3.0]; 4]);
-    let all = gather_ids("all-gather(x), channel_id=1, dimensions={0}, replica_groups={{1,0}}");
-    assert_eq!(all, vec![vec![2.0, 3.0, 0.0, 1.0]; 4]);
     // Global ids: flattened ids r·P + p.
-    let m = collective(
-        "f32[1]",
-        "f32[2]",
-        "all-gather(x), channel_id=1, dimensions={0}, replica_groups={{0,3},{2,1}}, \
-         use_global_device_ids=true",
+    assert_eq!(
+        group_digits("channel_id=1, replica_groups={{0,3},{2,1}}, use_global_device_ids=true"),
+        [14, 32, 32, 14]
     );
-    let out = run(&m, vectors(&[&[0.0], &[1.0], &[2.0], &[3.0]]), 2, 2);
-    assert_eq!(f32s(&out), [[0.0, 3.0], [2.0, 1.0], [2.0, 1.0], [0.0, 3.0]]);
     // All-to-all and collective-permute with a channel: partition ids, the
     // partitions of this replica.
     let m = collective(
@@ -265,6 +266,184 @@ fn group_modes() {
     assert_eq!(f32s(&out), [[0.0], [0.0], [5.0], [6.0]]);
 }
 
+/// §2.14: AllReduce with add (CrossReplicaSum) of `[1.0, 2.5]` and
+/// `[3.0, 5.25]`.
+#[test]
+fn all_reduce_two_replicas() {
+    let m = collective(
+        "f32[2]",
+        "f32[2]",
+        "all-reduce(x), replica_groups={}, to_apply=sum",
+    );
+    let out = run(&m, vectors(&[&[1.0, 2.5], &[3.0, 5.25]]), 2, 1);
+    assert_eq!(f32s(&out), [[4.0, 7.75], [4.0, 7.75]]);
+}
+
+/// §2.14: groups `{{0,2},{1,3}}` of 4 replicas.
+#[test]
+fn all_reduce_groups() {
+    let m = collective(
+        "f32[1]",
+        "f32[1]",
+        "all-reduce(x), replica_groups={{0,2},{1,3}}, to_apply=sum",
+    );
+    let out = run(&m, vectors(&[&[1.0], &[2.0], &[3.0], &[4.0]]), 4, 1);
+    assert_eq!(f32s(&out), [[4.0], [6.0], [4.0], [6.0]]);
+}
+
+/// A tuple operand reduces each element; the association order is the
+/// group order, `f(f(x₀, x₁), x₂)`, visible with a non-commutative `f`.
+#[test]
+fn all_reduce_tuple_and_order() {
+    let m = module(
+        "HloModule m\n\nminus {\n  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n  \
+         ROOT c = f32[] subtract(a, b)\n}\n\nENTRY e {\n  x = f32[2] parameter(0)\n  \
+         y = f32[] parameter(1)\n  \
+         ROOT r = (f32[2], f32[]) all-reduce(x, y), replica_groups={{2,0,1}}, to_apply=minus\n}\n",
+    );
+    let args = (0..3)
+        .map(|r| {
+            let v = 10f32.powi(r);
+            vec![Literal::vector(&[v, -v]), Literal::scalar(v)]
+        })
+        .collect();
+    let out = run(&m, args, 3, 1);
+    for device in &out {
+        let t = device.tuple_elements().unwrap();
+        // (100 − 1) − 10 and (−100 + 1) + 10.
+        assert_eq!(t[0].to_vec::<f32>().unwrap(), [89.0, -89.0]);
+        assert_eq!(t[1].get::<f32>(&[]).unwrap(), 89.0);
+    }
+}
+
+/// §2.16: `[1.0, 2.25]` and `[3.0, 5.25]` summed, then split.
+#[test]
+fn reduce_scatter() {
+    let m = collective(
+        "f32[2]",
+        "f32[1]",
+        "reduce-scatter(x), dimensions={0}, replica_groups={}, to_apply=sum",
+    );
+    let out = run(&m, vectors(&[&[1.0, 2.25], &[3.0, 5.25]]), 2, 1);
+    assert_eq!(f32s(&out), [[4.0], [7.5]]);
+    // Group order decides who keeps which block.
+    let m = collective(
+        "f32[4]",
+        "f32[2]",
+        "reduce-scatter(x), dimensions={0}, replica_groups={{1,0}}, to_apply=sum",
+    );
+    let out = run(
+        &m,
+        vectors(&[&[1.0, 2.0, 3.0, 4.0], &[10.0, 20.0, 30.0, 40.0]]),
+        2,
+        1,
+    );
+    assert_eq!(f32s(&out), [[33.0, 44.0], [11.0, 22.0]]);
+}
+
+/// §2.15's client AllToAll with different split and concat dimensions, as
+/// XLA's builder lowers it: reshape the split dimension into a major
+/// dimension, all-to-all along it, then move the received blocks into the
+/// concat dimension.
+#[test]
+fn all_to_all_split_and_concat() {
+    let two = vec![
+        vec![Literal::matrix(&[[1.0f32, 2.0], [3.0, 4.0]])],
+        vec![Literal::matrix(&[[5.0f32, 6.0], [7.0, 8.0]])],
+    ];
+    // split 1, concat 0: [2,2] → [2,1,2]ᵀ = [2(block),2,1] → exchange → [4,1].
+    let m = module(
+        "HloModule m\n\nENTRY e {\n  x = f32[2,2] parameter(0)\n  \
+         r = f32[2,2,1] reshape(x)\n  t = f32[2,2,1] transpose(r), dimensions={1,0,2}\n  \
+         a = f32[2,2,1] all-to-all(t), dimensions={0}, replica_groups={}\n  \
+         ROOT y = f32[4,1] reshape(a)\n}\n",
+    );
+    let out = run(&m, two.clone(), 2, 1);
+    assert_eq!(f32s(&out), [[1.0, 3.0, 5.0, 7.0], [2.0, 4.0, 6.0, 8.0]]);
+    // split 0, concat 1: [2,2] → [2(block),1,2] → exchange → [1,4].
+    let m = module(
+        "HloModule m\n\nENTRY e {\n  x = f32[2,2] parameter(0)\n  \
+         r = f32[2,1,2] reshape(x)\n  \
+         a = f32[2,1,2] all-to-all(r), dimensions={0}, replica_groups={}\n  \
+         t = f32[1,2,2] transpose(a), dimensions={1,0,2}\n  \
+         ROOT y = f32[1,4] reshape(t)\n}\n",
+    );
+    let out = run(&m, two, 2, 1);
+    assert_eq!(f32s(&out), [[1.0, 2.0, 5.0, 6.0], [3.0, 4.0, 7.0, 8.0]]);
+    // 4 replicas, f32[4,16] split 1 and concatenated on 0 → f32[16,4].
+    let m = module(
+        "HloModule m\n\nENTRY e {\n  x = f32[4,16] parameter(0)\n  \
+         r = f32[4,4,4] reshape(x)\n  t = f32[4,4,4] transpose(r), dimensions={1,0,2}\n  \
+         a = f32[4,4,4] all-to-all(t), dimensions={0}, replica_groups={}\n  \
+         ROOT y = f32[16,4] reshape(a)\n}\n",
+    );
+    let args = (0..4)
+        .map(|r| {
+            let values: Vec<f32> = (0..64).map(|e| (100 * r + e) as f32).collect();
+            vec![Literal::from_vec(&[4, 16], values).unwrap()]
+        })
+        .collect();
+    let out = run(&m, args, 4, 1);
+    for (i, result) in out.iter().enumerate() {
+        // Rows 4j..4j+4 are replica j's columns 4i..4i+4.
+        assert_eq!(result.array_shape().unwrap().dims(), [16, 4]);
+        for j in 0..4 {
+            for row in 0..4 {
+                for col in 0..4 {
+                    let want = (100 * j + row * 16 + 4 * i + col) as f32;
+                    let got: f32 = result.get(&[(4 * j + row) as i64, col as i64]).unwrap();
+                    assert_eq!(got, want);
+                }
+            }
+        }
+    }
+}
+
+/// Devices that wait at different collectives: the run fails at once,
+/// naming what each device waits for.
+#[test]
+fn different_collectives_deadlock() {
+    let m = module(
+        "HloModule m\n\nfirst {\n  x = f32[1] parameter(0)\n  \
+         ROOT g = f32[2] all-gather(x), dimensions={0}, replica_groups={}\n}\n\n\
+         second {\n  x = f32[1] parameter(0)\n  \
+         ROOT h = f32[2] all-gather(x), dimensions={0}, replica_groups={}\n}\n\n\
+         ENTRY e {\n  x = f32[1] parameter(0)\n  r = u32[] replica-id()\n  \
+         zero = u32[] constant(0)\n  p = pred[] compare(r, zero), direction=EQ\n  \
+         ROOT c = f32[2] conditional(p, x, x), true_computation=first, false_computation=second\n}\n",
+    );
+    // The device that starts waiting second sees the deadlock.
+    let err = run_err(&m, vectors(&[&[1.0], &[2.0]]), 2, 1);
+    let waiting = |at: &str, on: usize, other: usize, there: &str| {
+        format!(
+            "{at} (all-gather): on replica {on}: deadlock: 1 device of its group [replica 0, \
+             replica 1] did not arrive (replica {other} is waiting at {there})"
+        )
+    };
+    assert!(
+        err == waiting("g", 0, 1, "h") || err == waiting("h", 1, 0, "g"),
+        "{err}"
+    );
+}
+
+/// A device that finishes without reaching a collective its group waits
+/// at: the others fail instead of waiting.
+#[test]
+fn missing_device_fails() {
+    let m = module(
+        "HloModule m\n\ngather {\n  x = f32[1] parameter(0)\n  \
+         ROOT g = f32[2] all-gather(x), dimensions={0}, replica_groups={}\n}\n\n\
+         skip {\n  x = f32[1] parameter(0)\n  ROOT y = f32[2] concatenate(x, x), dimensions={0}\n}\n\n\
+         ENTRY e {\n  x = f32[1] parameter(0)\n  r = u32[] replica-id()\n  \
+         zero = u32[] constant(0)\n  p = pred[] compare(r, zero), direction=EQ\n  \
+         ROOT c = f32[2] conditional(p, x, x), true_computation=gather, false_computation=skip\n}\n",
+    );
+    assert_eq!(
+        run_err(&m, vectors(&[&[1.0], &[2.0]]), 2, 1),
+        "g (all-gather): on replica 0: replica 1 finished without reaching it"
+    );
+}
+
 #[test]
 fn invalid_groups() {
     let gather = |groups: &str| {
@@ -278,9 +457,14 @@ fn invalid_groups() {
         run_err(&gather("{{0,2}}"), vectors(&[&[0.0], &[1.0]]), 2, 1),
         "r (all-gather): replica_groups name replica 2, but the run has 2 replicas"
     );
+    let reduce = collective(
+        "f32[1]",
+        "f32[1]",
+        "all-reduce(x), replica_groups={{0}}, to_apply=sum",
+    );
     assert_eq!(
-        run_err(&gather("{{0}}"), vectors(&[&[0.0], &[1.0]]), 2, 1),
-        "r (all-gather): replica 1 is in no replica group"
+        run_err(&reduce, vectors(&[&[0.0], &[1.0]]), 2, 1),
+        "r (all-reduce): replica 1 is in no replica group"
     );
     let m = collective(
         "f32[1]",

@@ -57,3 +57,25 @@ fn set_keeps_the_buffer() {
     assert_eq!(out.to_vec::<f32>().unwrap(), [1.0, 2.0, 3.0]);
     assert_eq!(out.dynamic_size(0), 2);
 }
+
+/// §3.9: reductions ignore the elements past the runtime size.
+#[test]
+fn reductions_honour_the_runtime_size() {
+    let reduce = |computation: &str, init: &str, size: i32| {
+        let text = format!(
+            "HloModule m\n\nf {{\n  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n  \
+             ROOT c = f32[] {computation}(a, b)\n}}\n\nENTRY e {{\n  v = f32[10] parameter(0)\n  \
+             n = s32[] parameter(1)\n  d = f32[<=10] set-dimension-size(v, n), dimensions={{0}}\n  \
+             i = f32[] constant({init})\n  ROOT r = f32[] reduce(d, i), dimensions={{0}}, to_apply=f\n}}\n"
+        );
+        let v = Literal::vector(&(1..=10).map(|i| i as f32).collect::<Vec<_>>());
+        run(&text, &[&v, &Literal::scalar(size)])
+            .unwrap()
+            .get::<f32>(&[])
+            .unwrap()
+    };
+    assert_eq!(reduce("add", "0", 5), 15.0);
+    assert_eq!(reduce("multiply", "1", 5), 120.0);
+    assert_eq!(reduce("add", "0", 6), 21.0);
+    assert_eq!(reduce("add", "0", 10), 55.0);
+}

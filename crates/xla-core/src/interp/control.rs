@@ -1,9 +1,9 @@
-//! Constants, tuples, calls, loops, conditionals and custom calls.
+//! Constants, tuples, calls, loops and conditionals.
 
-use super::eval::{invalid, unsupported, Ctx};
+use super::eval::{invalid, Ctx};
 use super::InterpError;
 use crate::hlo::HloInstruction;
-use crate::Literal;
+use crate::{Literal, PrimitiveType};
 
 /// `constant`: the instruction's literal.
 pub(super) fn constant(instr: &HloInstruction) -> Result<Literal, InterpError> {
@@ -60,20 +60,63 @@ pub(super) fn call(
     ctx.call(callee, operands)
 }
 
-/// `while`.
+/// `while(init), condition=…, body=…`: `state = body(state)` while
+/// `condition(state)` holds.
 pub(super) fn while_loop(
-    _ctx: &mut Ctx<'_>,
+    ctx: &mut Ctx<'_>,
     instr: &HloInstruction,
-    _operands: &[&Literal],
+    operands: &[&Literal],
 ) -> Result<Literal, InterpError> {
-    Err(unsupported(instr, "while"))
+    let [condition, body] = instr.called[..] else {
+        return Err(invalid(instr, "while needs a condition and a body"));
+    };
+    let mut state = operands[0].clone();
+    loop {
+        let go = ctx.call(condition, &[&state])?;
+        if !go.get::<bool>(&[])? {
+            return Ok(state);
+        }
+        state = ctx.call(body, &[&state])?;
+    }
 }
 
-/// `conditional` (predicate and indexed forms).
+/// `conditional`: with a `pred` operand 0, branch 0 (true) if it holds,
+/// else branch 1; with an `s32` index, branch `index`, or the last branch
+/// when the index is out of range. Branch `i` gets operand `i + 1`.
 pub(super) fn conditional(
-    _ctx: &mut Ctx<'_>,
+    ctx: &mut Ctx<'_>,
     instr: &HloInstruction,
-    _operands: &[&Literal],
+    operands: &[&Literal],
 ) -> Result<Literal, InterpError> {
-    Err(unsupported(instr, "conditional"))
+    let selector = operands[0];
+    let branches = instr.called.len();
+    let branch = match selector.element_type() {
+        Some(PrimitiveType::Pred) => {
+            if selector.get::<bool>(&[])? {
+                0
+            } else {
+                1
+            }
+        }
+        Some(PrimitiveType::S32) => {
+            let index = selector.get::<i32>(&[])?;
+            usize::try_from(index)
+                .ok()
+                .filter(|&i| i < branches)
+                .unwrap_or(branches.saturating_sub(1))
+        }
+        _ => {
+            return Err(invalid(
+                instr,
+                "the branch selector must be a pred or s32 scalar",
+            ))
+        }
+    };
+    let (Some(&callee), Some(arg)) = (instr.called.get(branch), operands.get(branch + 1)) else {
+        return Err(invalid(
+            instr,
+            format!("no branch {branch} with an operand"),
+        ));
+    };
+    ctx.call(callee, &[arg])
 }

@@ -6,9 +6,10 @@ use std::borrow::Cow;
 use super::elementwise::{Binary, Unary};
 use super::{
     collective, control, custom_call, data_movement, dot, dynamic, elementwise, fft, indexing,
-    linalg, normalization, random, reduce, side_effect, InterpError, Interpreter,
+    linalg, normalization, random, reduce, side_effect, sort, InterpError, Interpreter,
 };
-use crate::hlo::{ComputationId, HloInstruction, Opcode};
+use crate::hlo::{ComputationId, HloInstruction, Opcode, ProgramShape};
+use crate::infer::infer_instruction;
 use crate::{HloModule, Literal, Shape};
 
 /// What an op's rule may use besides its operands.
@@ -50,6 +51,7 @@ pub(super) fn run_entry(
             });
         }
     }
+    verify(module)?;
     let mut ctx = Ctx {
         interp,
         module,
@@ -80,7 +82,11 @@ impl Ctx<'_> {
                     op: instr.opcode,
                     message: format!("parameter {number} of a call with {} arguments", args.len()),
                 })?;
-                Cow::Borrowed(*arg)
+                if has_layouts(arg, &instr.shape) {
+                    Cow::Borrowed(*arg)
+                } else {
+                    Cow::Owned(with_layouts((*arg).clone(), &instr.shape)?)
+                }
             } else {
                 let operands: Vec<&Literal> = instr
                     .operands
@@ -91,7 +97,8 @@ impl Ctx<'_> {
                             .expect("operands are evaluated before their users")
                     })
                     .collect();
-                Cow::Owned(dispatch(self, instr, &operands)?)
+                let value = dispatch(self, instr, &operands)?;
+                Cow::Owned(with_layouts(value, &instr.shape)?)
             };
             values[id.index()] = Some(value);
             for op in &instr.operands {
@@ -105,6 +112,61 @@ impl Ctx<'_> {
             .take()
             .expect("the root is evaluated");
         Ok(root.into_owned())
+    }
+}
+
+/// Checks every instruction's declared shape against shape inference, so
+/// that the rules can rely on their operands' shapes and attributes.
+fn verify(module: &HloModule) -> Result<(), InterpError> {
+    for computation in &module.computations {
+        for instr in &computation.instructions {
+            let operands: Vec<&Shape> = instr
+                .operands
+                .iter()
+                .map(|&o| &computation.instr(o).shape)
+                .collect();
+            let called: Vec<ProgramShape> = instr
+                .called
+                .iter()
+                .map(|&c| module.computation(c).program_shape())
+                .collect();
+            let mut inferred =
+                infer_instruction(instr.opcode, &operands, &instr.attrs, &called, &instr.shape)
+                    .map_err(|e| invalid(instr, e.to_string()))?;
+            // XLA lets dot and convolution declare another result element
+            // type (`preferred_element_type`): the operands are converted.
+            if let (Opcode::Dot | Opcode::Convolution, Some(ty)) =
+                (instr.opcode, instr.shape.element_type())
+            {
+                if let Shape::Array(a) = &mut inferred {
+                    *a = a.clone().with_element_type(ty);
+                }
+            }
+            if !inferred.eq_ignoring_layout(&instr.shape) {
+                return Err(invalid(
+                    instr,
+                    format!(
+                        "the shape is {}, but the operands give {inferred}",
+                        instr.shape
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `true` if every array leaf of `value` has the layout of the matching
+/// leaf of `shape` (the default layout where `shape` has none).
+fn has_layouts(value: &Literal, shape: &Shape) -> bool {
+    match (value.shape(), shape) {
+        (Shape::Array(have), Shape::Array(want)) => {
+            have.layout_or_default() == want.layout_or_default()
+        }
+        (Shape::Tuple(_), Shape::Tuple(shapes)) => value
+            .tuple_elements()
+            .is_some_and(|e| e.iter().zip(shapes).all(|(v, s)| has_layouts(v, s))),
+        _ => true,
     }
 }
 
@@ -226,8 +288,8 @@ fn dispatch(
         Reduce => reduce::reduce(ctx, instr, operands),
         ReduceWindow => reduce::reduce_window(ctx, instr, operands),
         SelectAndScatter => reduce::select_and_scatter(ctx, instr, operands),
-        Sort => reduce::sort(ctx, instr, operands),
-        TopK => reduce::topk(instr, operands),
+        Sort => sort::sort(ctx, instr, operands),
+        TopK => sort::topk(instr, operands),
         // dot
         Convolution => dot::convolution(instr, operands),
         Dot => dot::dot(instr, operands),

@@ -16,6 +16,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod array;
 mod collective;
 mod control;
 mod custom_call;
@@ -34,7 +35,9 @@ mod normalization;
 mod random;
 mod reduce;
 mod rendezvous;
+mod scalar;
 mod side_effect;
+mod sort;
 
 pub use custom_call::{CustomCallAbiFn, CustomCallArgs, CustomCallFn, CustomCallRegistry};
 pub use devices::{DeviceAssignment, Feeds, RunOptions};

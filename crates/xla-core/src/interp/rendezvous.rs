@@ -276,10 +276,9 @@ impl Hub {
                 .filter(|&d| matches!(state.devices[d], Activity::Finished))
                 .collect();
             if !gone.is_empty() {
-                return Some(format!(
-                    "{} finished without reaching it",
-                    self.describe_all(&gone)
-                ));
+                let names: Vec<String> =
+                    gone.iter().map(|&d| self.assignment.describe(d)).collect();
+                return Some(format!("{} finished without reaching it", names.join(", ")));
             }
         }
         let nobody_can_move = state.devices.iter().all(|activity| match activity {
