@@ -25,8 +25,10 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
+use super::elementwise::table::Scalar;
 use super::eval::{invalid, row_major, Ctx};
 use super::rendezvous::{Contribution, Hub, MeetingKey};
+use super::scalar::{literal_of, Elements, ScalarFn};
 use super::InterpError;
 use crate::hlo::{HloInstruction, Opcode};
 use crate::literal::{AlignedBytes, Storage};
@@ -359,7 +361,8 @@ fn collate(instr: &HloInstruction, mut values: Vec<Literal>) -> Literal {
     }
 }
 
-/// Reduces operand `i` of every contribution with `to_apply`, for each `i`.
+/// Reduces operand `i` of every contribution with `to_apply`, for each `i`:
+/// `acc[e] = to_apply(acc[e], x[e])` over the contributions in group order.
 fn reduce_all(
     ctx: &mut Ctx<'_>,
     instr: &HloInstruction,
@@ -369,66 +372,36 @@ fn reduce_all(
         .called
         .first()
         .ok_or_else(|| invalid(instr, "no to_apply computation"))?;
-    let operand_count = all[0].len();
-    (0..operand_count)
+    let mut f = ScalarFn::new(ctx.module, to_apply, instr);
+    (0..all[0].len())
         .map(|i| {
-            let mut acc = all[0][i].clone();
+            let first = &all[0][i];
+            let shape = first.array_shape()?.clone();
+            let values = Elements::of(first)?;
+            let mut acc: Vec<Scalar> = (0..shape.element_count() as usize)
+                .map(|e| values.get(e))
+                .collect();
             for contribution in &all[1..] {
-                combine(ctx, instr, to_apply, &mut acc, &contribution[i])?;
+                let x = &contribution[i];
+                if !x.shape().eq_ignoring_layout(first.shape()) {
+                    return Err(invalid(
+                        instr,
+                        format!(
+                            "devices contributed operands of shapes {} and {}",
+                            first.shape(),
+                            x.shape()
+                        ),
+                    ));
+                }
+                let x = Elements::of(x)?;
+                for (e, a) in acc.iter_mut().enumerate() {
+                    let args = [*a, x.get(e)];
+                    f.call(ctx, &args, std::slice::from_mut(a))?;
+                }
             }
-            Ok(acc)
+            literal_of(&shape, &acc, instr)
         })
         .collect()
-}
-
-/// `acc[e] = to_apply(acc[e], x[e])` for every element `e` (both row-major
-/// arrays of one shape).
-fn combine(
-    ctx: &mut Ctx<'_>,
-    instr: &HloInstruction,
-    to_apply: crate::hlo::ComputationId,
-    acc: &mut Literal,
-    x: &Literal,
-) -> Result<(), InterpError> {
-    let ty = element_type(instr, acc)?;
-    let size = ty.byte_size();
-    if x.bytes()?.len() != acc.bytes()?.len() {
-        return Err(invalid(
-            instr,
-            format!(
-                "devices contributed operands of shapes {} and {}",
-                acc.shape(),
-                x.shape()
-            ),
-        ));
-    }
-    for offset in (0..acc.bytes()?.len()).step_by(size.max(1)) {
-        let a = scalar_from(ty, &acc.bytes()?[offset..offset + size])?;
-        let b = scalar_from(ty, &x.bytes()?[offset..offset + size])?;
-        let r = ctx.call(to_apply, &[&a, &b])?;
-        if r.element_type() != Some(ty) || r.bytes()?.len() != size {
-            return Err(invalid(
-                instr,
-                format!("to_apply returned {}, not a {ty} scalar", r.shape()),
-            ));
-        }
-        acc.bytes_mut()?[offset..offset + size].copy_from_slice(r.bytes()?);
-    }
-    Ok(())
-}
-
-fn element_type(instr: &HloInstruction, l: &Literal) -> Result<PrimitiveType, InterpError> {
-    l.element_type().ok_or_else(|| {
-        invalid(
-            instr,
-            format!("operand of shape {} is not an array", l.shape()),
-        )
-    })
-}
-
-/// A scalar literal holding the element whose bytes are `bytes`.
-fn scalar_from(ty: PrimitiveType, bytes: &[u8]) -> Result<Literal, InterpError> {
-    array_from(ty, vec![], AlignedBytes::copy_from(bytes))
 }
 
 /// A row-major array literal over `bytes`.
