@@ -75,8 +75,10 @@ impl DeviceAssignment {
 #[derive(Clone, Debug)]
 pub struct RunOptions {
     /// Seed of the `rng` instruction's generator (every device draws the
-    /// same sequence). `rng-bit-generator` takes its state as an operand
-    /// and does not use it.
+    /// same sequence; the values are not XLA's). `rng-bit-generator` takes
+    /// its state as an operand and does not use it: its bits are XLA's,
+    /// bit for bit, for `rng_three_fry`, `rng_philox` and `rng_default`
+    /// (Philox).
     pub rng_seed: u64,
     /// How long a device waits at a collective or a `recv-done` while some
     /// other device is still running. Deadlocks (every device waiting) and
