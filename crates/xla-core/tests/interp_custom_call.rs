@@ -116,7 +116,8 @@ fn rust_targets_and_errors() {
             .run(&module(&wrong), &[&x, &y])
             .unwrap_err()
             .to_string(),
-        "z: custom call `fixed` failed: it returned f32[3,3], but the instruction declares f32[9]"
+        "z: custom call `fixed` failed: returned a value of shape f32[3,3], but the instruction's \
+         shape is f32[9]"
     );
     let unknown = MYFUNC.replace("\"myfunc\"", "\"nobody\"");
     assert_eq!(

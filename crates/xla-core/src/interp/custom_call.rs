@@ -182,7 +182,7 @@ pub(super) fn custom_call(
     let result = function(&args).map_err(failed)?;
     if !result.shape().eq_ignoring_layout(&instr.shape) {
         return Err(failed(format!(
-            "it returned {}, but the instruction declares {}",
+            "returned a value of shape {}, but the instruction's shape is {}",
             result.shape().clone().without_layouts(),
             instr.shape.clone().without_layouts()
         )));

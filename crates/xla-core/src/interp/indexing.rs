@@ -370,17 +370,12 @@ pub(super) fn scatter(
     for (k, &u) in window_dims.iter().enumerate() {
         w_strides[u] = op_strides[window_to_operand[k]];
     }
-    let by_vector = Walk::of(&g_strides);
-    let in_window = Walk::of(&w_strides);
-    // (update offset, operand offset) of every applied update, in order.
-    let mut targets = Vec::new();
-    let mut u = 0usize;
-    by_vector.for_each_pair(&in_window, &update_dims, |g, w| {
-        if let Some(base) = bases[g] {
-            targets.push((u, base + w));
-        }
-        u += 1;
-    });
+    let targets = Targets {
+        by_vector: Walk::of(&g_strides),
+        in_window: Walk::of(&w_strides),
+        update_dims: &update_dims,
+        bases: &bases,
+    };
     let mut f = ScalarFn::new(ctx.module, callee, instr);
     if n == 1 {
         let ty = outputs[0].array_shape()?.element_type();
@@ -390,9 +385,7 @@ pub(super) fn scatter(
                 Some(func) => {
                     let upd = updates[0].data::<T>()?;
                     let out = outputs[0].data_mut::<T>()?;
-                    for &(u, o) in &targets {
-                        out[o] = apply2(func, out[o], upd[u]);
-                    }
+                    targets.for_each(|u, o| out[o] = apply2(func, out[o], upd[u]));
                     true
                 }
                 None => false,
@@ -405,9 +398,7 @@ pub(super) fn scatter(
             dispatch_native!(ty, T => {
                 let upd = updates[0].data::<T>()?;
                 let out = outputs[0].data_mut::<T>()?;
-                for &(u, o) in &targets {
-                    out[o] = upd[u];
-                }
+                targets.for_each(|u, o| out[o] = upd[u]);
             });
             return Ok(outputs.remove(0));
         }
@@ -427,15 +418,22 @@ pub(super) fn scatter(
         .collect::<Result<Vec<_>, _>>()?;
     let mut args = vec![Scalar::Pred(false); 2 * n];
     let mut result = vec![Scalar::Pred(false); n];
-    for &(u, o) in &targets {
+    let mut failure = None;
+    targets.for_each(|u, o| {
+        if failure.is_some() {
+            return;
+        }
         for i in 0..n {
             args[i] = current[i][o];
             args[n + i] = views[i].get(u);
         }
-        f.call(ctx, &args, &mut result)?;
-        for i in 0..n {
-            current[i][o] = result[i];
+        match f.call(ctx, &args, &mut result) {
+            Ok(()) => (0..n).for_each(|i| current[i][o] = result[i]),
+            Err(e) => failure = Some(e),
         }
+    });
+    if let Some(e) = failure {
+        return Err(e);
     }
     let results = outputs
         .iter()
@@ -447,4 +445,32 @@ pub(super) fn scatter(
     } else {
         Literal::tuple(results)
     })
+}
+
+/// The updates a scatter applies, in row-major order of the update index.
+struct Targets<'a> {
+    /// Update index → index-vector number (row-major over the scatter
+    /// dimensions).
+    by_vector: Walk,
+    /// Update index → offset within the window in the operand.
+    in_window: Walk,
+    update_dims: &'a [i64],
+    /// Per index vector: the operand offset of its window, `None` if the
+    /// window does not fit.
+    bases: &'a [Option<usize>],
+}
+
+impl Targets<'_> {
+    /// Calls `f(update offset, operand offset)` for every update whose
+    /// window fits, in row-major order of the update index.
+    fn for_each(&self, mut f: impl FnMut(usize, usize)) {
+        let mut u = 0usize;
+        self.by_vector
+            .for_each_pair(&self.in_window, self.update_dims, |g, w| {
+                if let Some(base) = self.bases[g] {
+                    f(u, base + w);
+                }
+                u += 1;
+            });
+    }
 }
