@@ -160,10 +160,17 @@ pub(super) fn run(
     };
     let hub = Arc::new(Hub::new(assignment, options.timeout));
     let run_device = |d: usize, args: &[&Literal], feeds: &mut Feeds| {
+        // Marks the device failed if the evaluator panics, so that the
+        // others stop waiting for it.
+        let mut finish = Finish {
+            hub: &hub,
+            device: d,
+            ok: false,
+        };
         let device = Device::new(d, Arc::clone(&hub));
         let io = Io::new(feeds, options);
         let result = eval::run_entry(interp, module, args, device, io);
-        hub.finish(d, result.is_ok());
+        finish.ok = result.is_ok();
         result
     };
     let results: Vec<Result<Literal, InterpError>> = if count == 1 {
@@ -198,4 +205,17 @@ pub(super) fn run(
         return Err(results.swap_remove(d).expect_err("checked above"));
     }
     results.into_iter().collect()
+}
+
+/// Tells the hub, when dropped, that a device finished (or failed).
+struct Finish<'a> {
+    hub: &'a Hub,
+    device: usize,
+    ok: bool,
+}
+
+impl Drop for Finish<'_> {
+    fn drop(&mut self) {
+        self.hub.finish(self.device, self.ok);
+    }
 }
