@@ -336,3 +336,83 @@ fn complex_arithmetic() {
     let n = apply("negate", "", "c64", &[&v(&[C64::new(1.0, -0.0)])]);
     assert_eq!(n.to_vec::<C64>().unwrap()[0].im.to_bits(), 0);
 }
+
+#[test]
+fn complex_functions_match_their_definitions() {
+    use num_complex::Complex;
+    let z = [
+        Complex::new(0.5f64, -1.25),
+        Complex::new(-2.0, 0.75),
+        Complex::new(3.0, 4.0),
+        Complex::new(-0.1, -0.2),
+    ];
+    let x = v(&z);
+    let close = |name: &str, got: Vec<C128>, want: &dyn Fn(C128) -> C128| {
+        for (g, &zi) in got.iter().zip(&z) {
+            let w = want(zi);
+            assert!(
+                (g - w).norm() <= 1e-13 * w.norm().max(1.0),
+                "{name}({zi}) = {g}, want {w}"
+            );
+        }
+    };
+    let un = |op: &str| apply(op, "", "c128", &[&x]).to_vec::<C128>().unwrap();
+    close("exp", un("exponential"), &|z| z.exp());
+    close("expm1", un("exponential-minus-one"), &|z| z.exp() - 1.0);
+    close("log", un("log"), &|z| z.ln());
+    close("log1p", un("log-plus-one"), &|z| (z + 1.0).ln());
+    close("sqrt", un("sqrt"), &|z| z.sqrt());
+    close("rsqrt", un("rsqrt"), &|z| 1.0 / z.sqrt());
+    close("sin", un("sine"), &|z| z.sin());
+    close("cos", un("cosine"), &|z| z.cos());
+    close("tan", un("tan"), &|z| z.tan());
+    close("tanh", un("tanh"), &|z| z.tanh());
+    close("logistic", un("logistic"), &|z| 1.0 / (1.0 + (-z).exp()));
+    let y = v(&[
+        Complex::new(2.0f64, 0.0),
+        Complex::new(0.5, 0.5),
+        Complex::new(-1.0, 0.0),
+        Complex::new(1.0, 1.0),
+    ]);
+    let pow = apply("power", "", "c128", &[&x, &y])
+        .to_vec::<C128>()
+        .unwrap();
+    let ys = y.to_vec::<C128>().unwrap();
+    for ((g, &zi), &yi) in pow.iter().zip(&z).zip(&ys) {
+        let w = zi.powc(yi);
+        assert!(
+            (g - w).norm() <= 1e-13 * w.norm(),
+            "pow({zi}, {yi}) = {g}, want {w}"
+        );
+    }
+    // atan2(y, x) for real values inside complex numbers is the real atan2.
+    let at = apply(
+        "atan2",
+        "",
+        "c128",
+        &[&v(&[C128::new(1.0, 0.0)]), &v(&[C128::new(-1.0, 0.0)])],
+    );
+    let at = at.to_vec::<C128>().unwrap()[0];
+    assert!(
+        (at.re - 3.0 * std::f64::consts::FRAC_PI_4).abs() < 1e-15 && at.im.abs() < 1e-15,
+        "{at}"
+    );
+    // Special values: log(−1) = iπ, sqrt(−inf) = i∞, rsqrt(0) = ∞ + NaN i.
+    let s = apply("log", "", "c128", &[&v(&[C128::new(-1.0, 0.0)])])
+        .to_vec::<C128>()
+        .unwrap();
+    assert_eq!(s, [C128::new(0.0, std::f64::consts::PI)]);
+    let s = apply(
+        "sqrt",
+        "",
+        "c128",
+        &[&v(&[C128::new(f64::NEG_INFINITY, 1.0)])],
+    )
+    .to_vec::<C128>()
+    .unwrap();
+    assert_eq!(s, [C128::new(0.0, f64::INFINITY)]);
+    let r = apply("rsqrt", "", "c128", &[&v(&[C128::new(0.0, 0.0)])])
+        .to_vec::<C128>()
+        .unwrap()[0];
+    assert!(r.re == f64::INFINITY && r.im.is_nan());
+}

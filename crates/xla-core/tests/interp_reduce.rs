@@ -443,3 +443,14 @@ fn topk_orders_by_total_order_with_lower_indices_first() {
     let r = run(body, &[&Literal::vector(&[1i32, 2, 3, 4, 5])]);
     assert_eq!(i32s(&r.tuple_elements().unwrap()[1]), Vec::<i32>::new());
 }
+
+#[test]
+fn runtime_sizes_survive_layout_changes() {
+    // The parameter is relaid to its declared column-major layout first.
+    let m = Literal::matrix(&[[1i32, 2], [3, 4], [5, 6]])
+        .with_dynamic_size(0, 2)
+        .unwrap();
+    let body = "x = s32[3,2]{0,1} parameter(0)\ni = s32[] constant(0)\nr = s32[2] reduce(x, i), dimensions={0}, to_apply=add";
+    let r = run_with(&computations("s32"), body, &[&m]);
+    assert_eq!(i32s(&r), [4, 6]);
+}

@@ -76,7 +76,7 @@ pub(super) fn while_loop(
         if !go.get::<bool>(&[])? {
             return Ok(state);
         }
-        state = ctx.call(body, &[&state])?;
+        state = ctx.call_owned(body, vec![state])?;
     }
 }
 

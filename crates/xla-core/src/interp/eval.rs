@@ -8,7 +8,7 @@ use super::{
     collective, control, custom_call, data_movement, dot, dynamic, elementwise, fft, indexing,
     linalg, normalization, random, reduce, side_effect, sort, InterpError, Interpreter,
 };
-use crate::hlo::{ComputationId, HloInstruction, Opcode, ProgramShape};
+use crate::hlo::{ComputationId, HloInstruction, InstrId, Opcode, ProgramShape};
 use crate::infer::infer_instruction;
 use crate::{HloModule, Literal, Shape};
 
@@ -65,6 +65,24 @@ pub(super) fn run_entry(
 impl Ctx<'_> {
     /// Evaluates computation `id` on `args` (one per parameter).
     pub fn call(&mut self, id: ComputationId, args: &[&Literal]) -> Result<Literal, InterpError> {
+        self.call_with(id, args.iter().map(|&a| Cow::Borrowed(a)).collect())
+    }
+
+    /// Evaluates computation `id` on owned `args`, which it may consume
+    /// (a loop body passing its state through moves it instead of copying).
+    pub fn call_owned(
+        &mut self,
+        id: ComputationId,
+        args: Vec<Literal>,
+    ) -> Result<Literal, InterpError> {
+        self.call_with(id, args.into_iter().map(Cow::Owned).collect())
+    }
+
+    fn call_with(
+        &mut self,
+        id: ComputationId,
+        mut args: Vec<Cow<'_, Literal>>,
+    ) -> Result<Literal, InterpError> {
         let computation = self.module.computation(id);
         let mut remaining: Vec<usize> = vec![0; computation.instructions.len()];
         for instr in &computation.instructions {
@@ -72,21 +90,26 @@ impl Ctx<'_> {
                 remaining[op.index()] += 1;
             }
         }
+        let arg_count = args.len();
         let mut values: Vec<Option<Cow<'_, Literal>>> = vec![None; computation.instructions.len()];
         for id in computation.ids() {
             let instr = computation.instr(id);
             let value = if instr.opcode == Opcode::Parameter {
                 let number = instr.attrs.parameter_number.unwrap_or(0) as usize;
-                let arg = args.get(number).ok_or_else(|| InterpError::Invalid {
-                    instruction: instr.name.clone(),
-                    op: instr.opcode,
-                    message: format!("parameter {number} of a call with {} arguments", args.len()),
+                let arg = args.get_mut(number).ok_or_else(|| {
+                    invalid(
+                        instr,
+                        format!("parameter {number} of a call with {arg_count} arguments"),
+                    )
                 })?;
-                if has_layouts(arg, &instr.shape) {
-                    Cow::Borrowed(*arg)
+                let arg = std::mem::replace(arg, Cow::Owned(Literal::token()));
+                if has_layouts(&arg, &instr.shape) {
+                    arg
                 } else {
-                    Cow::Owned(with_layouts((*arg).clone(), &instr.shape)?)
+                    Cow::Owned(with_layouts(arg.into_owned(), &instr.shape)?)
                 }
+            } else if let Some(moved) = forward(instr, &mut values, &remaining, computation.root) {
+                Cow::Owned(with_layouts(moved, &instr.shape)?)
             } else {
                 let operands: Vec<&Literal> = instr
                     .operands
@@ -113,6 +136,45 @@ impl Ctx<'_> {
             .expect("the root is evaluated");
         Ok(root.into_owned())
     }
+}
+
+/// `get-tuple-element` and `tuple` of owned values at their last use,
+/// computed by moving the values instead of copying them. `None` when an
+/// operand is still needed, borrowed, or the root.
+fn forward(
+    instr: &HloInstruction,
+    values: &mut [Option<Cow<'_, Literal>>],
+    remaining: &[usize],
+    root: InstrId,
+) -> Option<Literal> {
+    let last = |op: &InstrId, values: &[Option<Cow<'_, Literal>>]| {
+        remaining[op.index()] == 1
+            && *op != root
+            && matches!(values[op.index()], Some(Cow::Owned(_)))
+    };
+    let take =
+        |op: &InstrId, values: &mut [Option<Cow<'_, Literal>>]| match values[op.index()].take() {
+            Some(Cow::Owned(v)) => v,
+            _ => unreachable!("checked to be owned"),
+        };
+    if instr.opcode == Opcode::GetTupleElement && last(&instr.operands[0], values) {
+        let index = usize::try_from(instr.attrs.tuple_index?).ok()?;
+        if values[instr.operands[0].index()]
+            .as_deref()?
+            .tuple_elements()?
+            .len()
+            <= index
+        {
+            return None;
+        }
+        let mut elements = take(&instr.operands[0], values).into_tuple_elements()?;
+        return Some(elements.swap_remove(index));
+    }
+    if instr.opcode == Opcode::Tuple && instr.operands.iter().all(|op| last(op, values)) {
+        let elements: Vec<Literal> = instr.operands.iter().map(|op| take(op, values)).collect();
+        return Some(Literal::tuple(elements));
+    }
+    None
 }
 
 /// Checks every instruction's declared shape against shape inference, so
@@ -188,13 +250,22 @@ pub(super) fn with_layouts(value: Literal, shape: &Shape) -> Result<Literal, Int
         Shape::Array(a) => {
             let want = a.layout_or_default();
             let have = value.array_shape()?.layout_or_default();
-            Ok(if want == have {
-                value
-            } else {
-                value.relayout(&want)?
-            })
+            if want == have {
+                return Ok(value);
+            }
+            // Runtime sizes (set-dimension-size) survive the relayout.
+            let mut relaid = value.relayout(&want)?;
+            if value.has_dynamic_sizes() {
+                for d in 0..a.rank() {
+                    relaid = relaid.with_dynamic_size(d, value.dynamic_size(d))?;
+                }
+            }
+            Ok(relaid)
         }
         Shape::Tuple(shapes) => {
+            if has_layouts(&value, shape) {
+                return Ok(value);
+            }
             let elements = value.into_tuple_elements().unwrap_or_default();
             Ok(Literal::tuple(
                 elements

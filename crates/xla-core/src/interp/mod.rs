@@ -5,6 +5,15 @@
 //! `spec/OPS.md` and its Project rules exactly; where they are silent,
 //! XLA:CPU's observed behaviour.
 //!
+//! Before running, every instruction's shape is checked against shape
+//! inference, so a malformed module is an error, not a panic. Each value
+//! has its instruction's declared layout (arguments are relaid when they
+//! differ); rules read operands of any layout and build row-major results.
+//! What an element-wise op computes per element lives in one table
+//! (`elementwise/table.rs`, with the integer, float and complex rules
+//! beside it); called scalar computations (reduce, map, scatter, sort …)
+//! are compiled once into a register program (`scalar.rs`).
+//!
 //! ```
 //! use xla_core::{interp::Interpreter, HloModule, Literal};
 //!
@@ -24,7 +33,7 @@ mod data_movement;
 mod devices;
 mod dot;
 mod dynamic;
-mod elementwise;
+pub(crate) mod elementwise;
 mod error;
 mod eval;
 mod fft;

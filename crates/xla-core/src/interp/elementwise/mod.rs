@@ -8,7 +8,7 @@ mod bits;
 mod complex;
 pub(super) mod float;
 mod int;
-pub(super) mod table;
+pub(crate) mod table;
 
 pub(super) use bits::{bitcast_convert, reduce_precision};
 
@@ -23,7 +23,7 @@ use crate::{dispatch_native, ArrayShape, Literal, NativeType, PrimitiveType, C12
 
 /// Element-wise unary functions.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
-pub(super) enum Unary {
+pub(crate) enum Unary {
     Abs,
     Cbrt,
     Ceil,
@@ -54,7 +54,7 @@ pub(super) enum Unary {
 
 /// Element-wise binary functions (comparisons are separate).
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
-pub(super) enum Binary {
+pub(crate) enum Binary {
     Add,
     And,
     Atan2,
@@ -75,7 +75,7 @@ pub(super) enum Binary {
 
 impl Unary {
     /// The unary function an opcode computes, if it is one.
-    pub(super) fn of(op: Opcode) -> Option<Unary> {
+    pub(crate) fn of(op: Opcode) -> Option<Unary> {
         use Opcode::*;
         Some(match op {
             Abs => Unary::Abs,
@@ -122,7 +122,7 @@ impl Unary {
 
 impl Binary {
     /// The binary function an opcode computes, if it is one.
-    pub(super) fn of(op: Opcode) -> Option<Binary> {
+    pub(crate) fn of(op: Opcode) -> Option<Binary> {
         use Opcode::*;
         Some(match op {
             Add => Binary::Add,
@@ -158,7 +158,7 @@ impl Binary {
     }
 
     /// `true` if `op(a, b) = op(b, a)` for all values.
-    pub(super) fn is_commutative(self) -> bool {
+    pub(crate) fn is_commutative(self) -> bool {
         use Binary::*;
         matches!(self, Add | And | Maximum | Minimum | Multiply | Or | Xor)
     }
