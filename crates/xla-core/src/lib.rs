@@ -21,6 +21,7 @@ pub mod infer;
 pub mod io;
 pub mod layout;
 pub mod literal;
+pub mod passes;
 pub mod shape;
 pub mod text;
 

@@ -1,0 +1,91 @@
+//! The pass pipeline: which passes run, in which order, and why.
+
+use super::{AlgebraicSimplifier, Changed, Cse, Dce, InlineCalls, Looped, Pass, PassError};
+use crate::hlo::{verify_module, ProgramShape};
+use crate::{HloModule, Result, Shape};
+
+/// What [`optimize`] does.
+#[derive(Clone, Debug)]
+pub struct PipelineOptions {
+    /// Most rounds of the simplification loop (each round: simplifier, CSE,
+    /// DCE); the loop stops earlier once a round changes nothing.
+    pub max_iterations: usize,
+    /// Run the module verifier after every pass (and report
+    /// `after <pass>: …`). On by default in debug builds and tests.
+    pub verify: bool,
+}
+
+impl Default for PipelineOptions {
+    fn default() -> Self {
+        PipelineOptions {
+            max_iterations: 16,
+            verify: cfg!(debug_assertions),
+        }
+    }
+}
+
+/// Runs `pass` on `module` and then, if `verify` is set, the verifier; a
+/// verifier failure names the pass (`after cse: …`).
+pub fn run_pass<P: Pass>(pass: &mut P, module: &mut HloModule, verify: bool) -> Result<Changed> {
+    let changed = pass.run(module)?;
+    if verify && changed.is_yes() {
+        verify_module(module).map_err(|source| PassError::Verify {
+            pass: P::NAME,
+            source: Box::new(source),
+        })?;
+    }
+    Ok(changed)
+}
+
+/// The optimization pipeline. The module must verify; afterwards it
+/// computes the same values, and its entry signature (parameters, result
+/// shape and layout) is unchanged: when the module has no
+/// `entry_computation_layout`, the current entry signature is recorded
+/// as one first, so later passes can restore it.
+pub fn optimize(module: &mut HloModule, options: &PipelineOptions) -> Result<Changed> {
+    verify_module(module).map_err(|e| PassError::InvalidInput(Box::new(e)))?;
+    let verify = options.verify;
+    let mut changed = Changed::No;
+    if module.entry_layout.is_none() {
+        let signature = module.entry_program_shape();
+        module.entry_layout = Some(ProgramShape {
+            parameters: signature
+                .parameters
+                .into_iter()
+                .map(Shape::with_default_layouts)
+                .collect(),
+            result: signature.result.with_default_layouts(),
+        });
+    }
+
+    // Inline calls first: JAX wraps named functions, custom_jvp rules and
+    // checkpointed regions in `call`s, and every later pass then sees one
+    // flat computation instead of stopping at call boundaries.
+    changed |= run_pass(&mut InlineCalls, module, verify)?;
+
+    // The simplification loop, to a fixed point: the simplifier removes
+    // work and exposes equal expressions (two broadcasts of one scalar
+    // after a sink), CSE merges them, which exposes more simplifications
+    // (`select(p, a, a)`); DCE last, so each round starts from live code
+    // and the inlined callees are gone.
+    let mut simplification = Looped::new(Simplification { verify }, options.max_iterations);
+    changed |= run_pass(&mut simplification, module, verify)?;
+    Ok(changed)
+}
+
+/// One round of the simplification loop, each pass verified on its own.
+struct Simplification {
+    verify: bool,
+}
+
+impl Pass for Simplification {
+    const NAME: &'static str = "simplification";
+
+    fn run(&mut self, module: &mut HloModule) -> Result<Changed> {
+        let verify = self.verify;
+        let mut changed = run_pass(&mut AlgebraicSimplifier, module, verify)?;
+        changed |= run_pass(&mut Cse, module, verify)?;
+        changed |= run_pass(&mut Dce, module, verify)?;
+        Ok(changed)
+    }
+}
