@@ -125,6 +125,13 @@ impl Editor {
         &self.instrs[id.index()]
     }
 
+    /// The instruction at `id`, to change in place; marks the computation
+    /// changed.
+    pub fn instr_mut(&mut self, id: InstrId) -> &mut HloInstruction {
+        self.changed = true;
+        &mut self.instrs[id.index()]
+    }
+
     /// What `id` stands for now: itself, or the instruction that replaced
     /// it (transitively).
     pub fn resolve(&self, mut id: InstrId) -> InstrId {
@@ -198,6 +205,12 @@ impl Editor {
         self.changed = true;
     }
 
+    /// Makes `id` the root.
+    pub fn set_root(&mut self, id: InstrId) {
+        self.root = id;
+        self.changed = true;
+    }
+
     /// Writes the computation back into `module`: operands resolved,
     /// replaced instructions dropped along with what only they used
     /// (unless it is a parameter or has a side effect), topologically
@@ -216,11 +229,14 @@ impl Editor {
                 }
             }
         }
-        // Drop replaced instructions, then whatever they alone kept alive.
+        // Drop replaced instructions and those the edit left unused (added
+        // ones, and original ones whose users changed operands), then
+        // whatever they alone kept alive.
         let mut alive = vec![true; n];
         let original = self.original_uses.len();
+        let orphaned = |i: usize| uses[i] == 0 && (i >= original || self.original_uses[i] > 0);
         let mut worklist: Vec<usize> = (0..n)
-            .filter(|&i| self.forward[i].is_some() || (i >= original && uses[i] == 0))
+            .filter(|&i| self.forward[i].is_some() || orphaned(i))
             .collect();
         while let Some(i) = worklist.pop() {
             if !alive[i] || i == root.index() {

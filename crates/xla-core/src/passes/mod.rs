@@ -40,6 +40,7 @@ mod edit;
 mod effects;
 mod error;
 mod inline;
+pub mod layout_assignment;
 mod pipeline;
 mod simplify;
 
@@ -49,6 +50,7 @@ pub use cse::Cse;
 pub use dce::Dce;
 pub use error::PassError;
 pub use inline::InlineCalls;
+pub use layout_assignment::{LayoutAssignment, LayoutCleanup};
 pub use pipeline::{optimize, run_pass, PipelineOptions};
 pub use simplify::AlgebraicSimplifier;
 

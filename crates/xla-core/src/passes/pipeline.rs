@@ -1,26 +1,45 @@
 //! The pass pipeline: which passes run, in which order, and why.
 
+use std::fmt;
+
+use super::layout_assignment::{LayoutAssignment, LayoutCleanup, LayoutConstraints, Unconstrained};
 use super::{AlgebraicSimplifier, Changed, Cse, Dce, InlineCalls, Looped, Pass, PassError};
 use crate::hlo::{verify_module, ProgramShape};
 use crate::{HloModule, Result, Shape};
 
 /// What [`optimize`] does.
-#[derive(Clone, Debug)]
-pub struct PipelineOptions {
+#[derive(Clone)]
+pub struct PipelineOptions<'a> {
     /// Most rounds of the simplification loop (each round: simplifier, CSE,
     /// DCE); the loop stops earlier once a round changes nothing.
     pub max_iterations: usize,
     /// Run the module verifier after every pass (and report
     /// `after <pass>: …`). On by default in debug builds and tests.
     pub verify: bool,
+    /// The backend's layout constraints; `None` skips layout assignment
+    /// (layouts then stay as written).
+    pub layout_constraints: Option<&'a dyn LayoutConstraints>,
 }
 
-impl Default for PipelineOptions {
+impl Default for PipelineOptions<'_> {
+    /// 16 rounds at most, verification in debug builds, layouts assigned
+    /// for a backend that reads every layout ([`Unconstrained`]).
     fn default() -> Self {
         PipelineOptions {
             max_iterations: 16,
             verify: cfg!(debug_assertions),
+            layout_constraints: Some(&Unconstrained),
         }
+    }
+}
+
+impl fmt::Debug for PipelineOptions<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("PipelineOptions")
+            .field("max_iterations", &self.max_iterations)
+            .field("verify", &self.verify)
+            .field("layout_constraints", &self.layout_constraints.is_some())
+            .finish()
     }
 }
 
@@ -42,7 +61,7 @@ pub fn run_pass<P: Pass>(pass: &mut P, module: &mut HloModule, verify: bool) -> 
 /// shape and layout) is unchanged: when the module has no
 /// `entry_computation_layout`, the current entry signature is recorded
 /// as one first, so later passes can restore it.
-pub fn optimize(module: &mut HloModule, options: &PipelineOptions) -> Result<Changed> {
+pub fn optimize(module: &mut HloModule, options: &PipelineOptions<'_>) -> Result<Changed> {
     verify_module(module).map_err(|e| PassError::InvalidInput(Box::new(e)))?;
     let verify = options.verify;
     let mut changed = Changed::No;
@@ -70,6 +89,17 @@ pub fn optimize(module: &mut HloModule, options: &PipelineOptions) -> Result<Cha
     // and the inlined callees are gone.
     let mut simplification = Looped::new(Simplification { verify }, options.max_iterations);
     changed |= run_pass(&mut simplification, module, verify)?;
+
+    let Some(constraints) = options.layout_constraints else {
+        return Ok(changed);
+    };
+    // Layouts last: every rewrite above is layout-insensitive, and the
+    // layouts chosen here (to make transposes and reshapes free) must not
+    // be disturbed by later rewrites that do not know about them.
+    changed |= run_pass(&mut LayoutAssignment::new(constraints), module, verify)?;
+    // Only now can a transpose or reshape be recognized as a bitcast, and a
+    // copy as one between equal layouts.
+    changed |= run_pass(&mut LayoutCleanup, module, verify)?;
     Ok(changed)
 }
 

@@ -1,5 +1,7 @@
 //! Helpers shared by the pass tests: run a pass on HLO text and compare the
 //! printed result with the expected text.
+// Each test crate that includes this module uses only some of it.
+#![allow(dead_code)]
 
 use xla_core::hlo::verify_module;
 use xla_core::passes::{run_pass, Changed, Pass};
