@@ -14,6 +14,7 @@
 //! ```
 #![warn(missing_docs)]
 
+pub mod builder;
 mod element_type;
 mod error;
 pub mod hlo;
@@ -25,6 +26,7 @@ pub mod passes;
 pub mod shape;
 pub mod text;
 
+pub use builder::{XlaBuilder, XlaComputation, XlaOp};
 pub use element_type::{NativeType, PrimitiveType, TypeKind, UnknownElementType, C128, C64};
 pub use error::{Error, Result};
 pub use hlo::{HloComputation, HloInstruction, HloModule, Opcode};

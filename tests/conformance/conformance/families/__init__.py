@@ -1,0 +1,25 @@
+"""One module per op family; each exposes `cases()`, a generator of core.Case."""
+import importlib
+
+NAMES = [
+    "unary",
+    "binary",
+    "compare",
+    "convert",
+    "movement",
+    "gather_scatter",
+    "reduce",
+    "sort",
+    "dot_conv",
+    "control",
+    "linalg",
+    "rng",
+    "collectives",
+    "programs",
+]
+
+
+def all_cases():
+    for name in NAMES:
+        module = importlib.import_module(f"{__name__}.{name}")
+        yield from module.cases()
