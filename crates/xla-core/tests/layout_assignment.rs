@@ -432,14 +432,22 @@ ENTRY e {
 
 // === every module through the pipeline ===
 
+/// The fixture and benchmark modules, and the conformance cases' modules.
 fn modules() -> Vec<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
-    let mut files: Vec<PathBuf> = ["hlo", "bench"]
+    let crate_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let fixtures = crate_dir.join("tests/fixtures");
+    let cases = crate_dir.join("../../tests/conformance/cases");
+    let mut files: Vec<PathBuf> = [fixtures.join("hlo"), fixtures.join("bench")]
         .iter()
-        .flat_map(|dir| fs::read_dir(root.join(dir)).unwrap())
+        .flat_map(|dir| fs::read_dir(dir).unwrap())
         .map(|entry| entry.unwrap().path())
         .filter(|p| p.extension().is_some_and(|e| e == "hlo"))
         .collect();
+    files.extend(
+        fs::read_dir(cases)
+            .unwrap()
+            .map(|entry| entry.unwrap().path().join("module.hlo")),
+    );
     files.sort();
     files
 }
@@ -455,7 +463,7 @@ fn all_laid_out(shape: &Shape) -> bool {
 #[test]
 fn every_fixture_and_benchmark_module_optimizes_and_verifies() {
     let files = modules();
-    assert!(files.len() >= 60, "found only {} modules", files.len());
+    assert!(files.len() >= 900, "found only {} modules", files.len());
     for path in &files {
         let name = path.display();
         let mut module = parse(&fs::read_to_string(path).unwrap());

@@ -24,7 +24,7 @@
 //! assert_eq!(
 //!     module.to_string(),
 //!     "HloModule m, entry_computation_layout={(f32[2,3]{1,0})->f32[2,3]{1,0}}\n\n\
-//!      ENTRY e {\n  x = f32[2,3] parameter(0)\n  ROOT n = f32[2,3] negate(x)\n}\n\n"
+//!      ENTRY e {\n  x = f32[2,3]{1,0} parameter(0)\n  ROOT n = f32[2,3]{1,0} negate(x)\n}\n\n"
 //! );
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```

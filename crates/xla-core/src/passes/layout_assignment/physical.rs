@@ -107,6 +107,10 @@ pub(super) fn transpose_is_bitcast(
 
 // === reshape ===
 
+/// For each dimension of an array, the range of atoms it is made of (empty
+/// for a dimension of size 1).
+type Atoms = Vec<Range<usize>>;
+
 /// The finest common refinement of two row-major dimension lists with equal
 /// products, ignoring dimensions of size 1: for each list, the range of
 /// "atoms" each dimension is made of (atoms numbered most-major first).
@@ -115,7 +119,7 @@ pub(super) fn transpose_is_bitcast(
 ///
 /// `[6,4]` and `[2,12]` refine to atoms `[2,3,4]`: dimension 0 of the
 /// first list is atoms `0..2`, dimension 1 of the second is atoms `1..3`.
-fn refine(a: &[i64], b: &[i64]) -> Option<(Vec<Range<usize>>, Vec<Range<usize>>)> {
+fn refine(a: &[i64], b: &[i64]) -> Option<(Atoms, Atoms)> {
     let mut ranges_a = vec![0..0; a.len()];
     let mut ranges_b = vec![0..0; b.len()];
     let real = |dims: &[i64]| -> Vec<usize> { (0..dims.len()).filter(|&d| dims[d] != 1).collect() };
@@ -330,7 +334,7 @@ mod tests {
         assert_eq!(b, [0..1, 1..3]);
         let (a, b) = refine(&[4, 1, 6], &[24]).unwrap();
         assert_eq!(a, [0..1, 0..0, 1..2]);
-        assert_eq!(b, [0..2]);
+        assert_eq!(b, vec![Range { start: 0, end: 2 }]);
         assert!(refine(&[2, 3], &[3, 2]).is_none());
         assert!(refine(&[4, 6], &[6, 4]).is_none());
     }
