@@ -55,6 +55,7 @@
 mod assign;
 mod cleanup;
 mod physical;
+mod rules;
 
 pub use cleanup::LayoutCleanup;
 
