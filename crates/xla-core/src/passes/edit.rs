@@ -349,3 +349,71 @@ pub(crate) fn retain(computation: &mut HloComputation, keep: &[bool]) -> Changed
     computation.root = new_id[computation.root.index()].expect("the root is kept");
     Changed::Yes
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Shape;
+
+    fn module(text: &str) -> HloModule {
+        text.parse().unwrap()
+    }
+
+    #[test]
+    fn fresh_names_skip_taken_ones_and_drop_numeric_suffixes() {
+        let m = module("HloModule m\n\nENTRY e {\n  copy.1 = f32[] parameter(0)\n  ROOT add.3 = f32[] add(copy.1, copy.1)\n}");
+        let mut names = Names::of(&m);
+        assert_eq!(names.fresh("copy"), "copy.2");
+        assert_eq!(names.fresh("copy.7"), "copy.3");
+        assert_eq!(names.fresh("add.3"), "add.1");
+        assert_eq!(names.fresh("add"), "add.2");
+        assert_eq!(names.fresh("add"), "add.4");
+        assert_eq!(names.fresh("x.y"), "x.y.1");
+    }
+
+    #[test]
+    fn close_sorts_added_instructions_after_their_operands_and_drops_orphans() {
+        let mut m = module(
+            "HloModule m\n\nENTRY e {\n  x = f32[] parameter(0)\n  c = f32[] constant(1)\n  \
+             a = f32[] add(x, c)\n  ROOT n = f32[] negate(a)\n}",
+        );
+        let effects = SideEffects::of(&m);
+        let entry = m.entry;
+        let mut editor = Editor::open(&mut m, entry);
+        let (x, a, n) = (InstrId(0), InstrId(2), InstrId(3));
+        // Anchored before `x`, but it uses `n`: it must move after `n`.
+        let scalar = Shape::scalar(crate::PrimitiveType::F32);
+        let e = editor.add(
+            x,
+            HloInstruction::new("e", Opcode::Exp, scalar.clone(), vec![n]),
+        );
+        editor.set_root(e);
+        // Replacing `a` by `x` orphans the constant.
+        editor.replace(a, x);
+        assert_eq!(editor.close(&mut m, &effects), Changed::Yes);
+        assert_eq!(
+            m.to_string(),
+            "HloModule m\n\nENTRY e {\n  x = f32[] parameter(0)\n  n = f32[] negate(x)\n  \
+             ROOT e = f32[] exponential(n)\n}\n\n"
+        );
+    }
+
+    #[test]
+    fn close_keeps_side_effects_and_code_that_was_dead_before() {
+        let mut m = module(
+            "HloModule m\n\nENTRY e {\n  x = f32[] parameter(0)\n  dead = f32[] negate(x)\n  \
+             lo = f32[] constant(0)\n  r = f32[] rng(lo, x), distribution=rng_uniform\n  \
+             ROOT s = f32[] add(x, r)\n}",
+        );
+        let effects = SideEffects::of(&m);
+        let entry = m.entry;
+        let mut editor = Editor::open(&mut m, entry);
+        editor.replace(InstrId(4), InstrId(0));
+        assert_eq!(editor.close(&mut m, &effects), Changed::Yes);
+        assert_eq!(
+            m.to_string(),
+            "HloModule m\n\nENTRY e {\n  ROOT x = f32[] parameter(0)\n  dead = f32[] negate(x)\n  \
+             lo = f32[] constant(0)\n  r = f32[] rng(lo, x), distribution=rng_uniform\n}\n\n"
+        );
+    }
+}
