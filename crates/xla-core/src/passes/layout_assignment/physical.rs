@@ -107,66 +107,161 @@ pub(super) fn transpose_is_bitcast(
 
 // === reshape ===
 
-/// For each dimension of an array, the range of atoms it is made of (empty
-/// for a dimension of size 1).
-type Atoms = Vec<Range<usize>>;
+/// What one dimension is made of, when the dimensions of both sides of a
+/// reshape are cut into factors they share. Factors are numbered most-major
+/// first.
+#[derive(Clone, PartialEq, Eq, Debug)]
+enum Piece {
+    /// A dimension of size 1: no factor.
+    Unit,
+    /// A run of factors both sides share (atoms).
+    Atoms(Range<usize>),
+    /// Part `index` of `count` of block `block`: a run of dimensions on
+    /// each side whose sizes share no finer factors (`[2,3]` and `[3,2]`),
+    /// so only the whole block, stored contiguously in row-major order,
+    /// matches.
+    Part {
+        block: usize,
+        index: usize,
+        count: usize,
+    },
+}
 
-/// The finest common refinement of two row-major dimension lists with equal
-/// products, ignoring dimensions of size 1: for each list, the range of
-/// "atoms" each dimension is made of (atoms numbered most-major first).
-/// `None` when no refinement exists (`[2,3]` and `[3,2]`: the boundary at 3
-/// elements does not divide the one at 2).
-///
-/// `[6,4]` and `[2,12]` refine to atoms `[2,3,4]`: dimension 0 of the
-/// first list is atoms `0..2`, dimension 1 of the second is atoms `1..3`.
-fn refine(a: &[i64], b: &[i64]) -> Option<(Atoms, Atoms)> {
-    let mut ranges_a = vec![0..0; a.len()];
-    let mut ranges_b = vec![0..0; b.len()];
+/// Cuts two row-major dimension lists with equal (non-zero) products into
+/// shared factors. First the lists are split where their prefix products
+/// meet (`[3,2,2]` and `[2,3,2]` meet after 6 elements); within each such
+/// segment the sizes either refine to common atoms (`[6,4]` and `[2,12]`
+/// give `2·3·4`: dimension 0 of the first is atoms `0..2`), or the
+/// segment is one block (`[3,2]` and `[2,3]`).
+fn factor(a: &[i64], b: &[i64]) -> (Vec<Piece>, Vec<Piece>) {
     let real = |dims: &[i64]| -> Vec<usize> { (0..dims.len()).filter(|&d| dims[d] != 1).collect() };
     let (ia, ib) = (real(a), real(b));
-    let (mut i, mut j, mut atom) = (0, 0, 0);
-    let (mut left_a, mut left_b) = (
-        ia.first().map_or(1, |&d| a[d]),
-        ib.first().map_or(1, |&d| b[d]),
-    );
+    let mut pieces_a = vec![Piece::Unit; a.len()];
+    let mut pieces_b = vec![Piece::Unit; b.len()];
+    let (mut i, mut j, mut next) = (0, 0, 0);
     while i < ia.len() && j < ib.len() {
+        let (i0, j0) = (i, j);
+        let (mut pa, mut pb) = (a[ia[i]], b[ib[j]]);
+        (i, j) = (i + 1, j + 1);
+        while pa != pb {
+            if pa < pb {
+                pa *= a[ia[i]];
+                i += 1;
+            } else {
+                pb *= b[ib[j]];
+                j += 1;
+            }
+        }
+        let (sa, sb): (Vec<i64>, Vec<i64>) = (
+            ia[i0..i].iter().map(|&d| a[d]).collect(),
+            ib[j0..j].iter().map(|&d| b[d]).collect(),
+        );
+        match refine(&sa, &sb) {
+            Some((ra, rb, atoms)) => {
+                for (&d, r) in ia[i0..i].iter().zip(ra) {
+                    pieces_a[d] = Piece::Atoms(next + r.start..next + r.end);
+                }
+                for (&d, r) in ib[j0..j].iter().zip(rb) {
+                    pieces_b[d] = Piece::Atoms(next + r.start..next + r.end);
+                }
+                next += atoms;
+            }
+            None => {
+                for (dims, pieces) in [(&ia[i0..i], &mut pieces_a), (&ib[j0..j], &mut pieces_b)] {
+                    for (index, &d) in dims.iter().enumerate() {
+                        let count = dims.len();
+                        pieces[d] = Piece::Part {
+                            block: next,
+                            index,
+                            count,
+                        };
+                    }
+                }
+                next += 1;
+            }
+        }
+    }
+    (pieces_a, pieces_b)
+}
+
+/// The atoms of each entry of two lists of sizes, and the number of atoms.
+type Refinement = (Vec<Range<usize>>, Vec<Range<usize>>, usize);
+
+/// The common refinement of two lists of sizes (all above 1) with equal
+/// products, when each boundary of one divides the next of the other: the
+/// atom range of every entry of each list and the number of atoms.
+fn refine(a: &[i64], b: &[i64]) -> Option<Refinement> {
+    let mut ranges_a = vec![0..0; a.len()];
+    let mut ranges_b = vec![0..0; b.len()];
+    let (mut i, mut j, mut atom) = (0, 0, 0);
+    let (mut left_a, mut left_b) = (a[0], b[0]);
+    while i < a.len() && j < b.len() {
         let size = left_a.min(left_b);
         if left_a % size != 0 || left_b % size != 0 {
             return None;
         }
-        for range in [&mut ranges_a[ia[i]], &mut ranges_b[ib[j]]] {
+        for range in [&mut ranges_a[i], &mut ranges_b[j]] {
             if range.start == range.end {
                 range.start = atom;
             }
             range.end = atom + 1;
         }
         atom += 1;
-        left_a /= size;
-        left_b /= size;
+        (left_a, left_b) = (left_a / size, left_b / size);
         if left_a == 1 {
             i += 1;
-            left_a = ia.get(i).map_or(1, |&d| a[d]);
+            left_a = a.get(i).copied().unwrap_or(1);
         }
         if left_b == 1 {
             j += 1;
-            left_b = ib.get(j).map_or(1, |&d| b[d]);
+            left_b = b.get(j).copied().unwrap_or(1);
         }
     }
-    (i == ia.len() && j == ib.len()).then_some((ranges_a, ranges_b))
+    Some((ranges_a, ranges_b, atom))
 }
 
-/// `true` if the dense `layout` lists the dimensions of size other than 1
-/// in dimension order (row-major up to size-1 dimensions).
-fn is_row_major(dims: &[i64], layout: &Layout) -> bool {
-    layout.is_dense() && physical_order(dims, layout).windows(2).all(|w| w[0] < w[1])
+/// The factors in the order `layout` stores them (most major first), or
+/// `None` if it does not store some block's parts contiguously in order.
+fn stored_factors(dims: &[i64], layout: &Layout, pieces: &[Piece]) -> Option<Vec<usize>> {
+    let mut order = Vec::new();
+    // The block being read and the part expected next.
+    let mut open: Option<(usize, usize, usize)> = None;
+    for d in physical_order(dims, layout) {
+        match (&pieces[d], open) {
+            (Piece::Atoms(atoms), None) => order.extend(atoms.clone()),
+            (
+                &Piece::Part {
+                    block,
+                    index: 0,
+                    count,
+                },
+                None,
+            ) => {
+                order.push(block);
+                open = (count > 1).then_some((block, 1, count));
+            }
+            (
+                &Piece::Part {
+                    block,
+                    index,
+                    count,
+                },
+                Some((b, expected, _)),
+            ) if block == b && index == expected => {
+                open = (index + 1 < count).then_some((block, index + 1, count));
+            }
+            _ => return None,
+        }
+    }
+    open.is_none().then_some(order)
 }
 
 /// The layout for `to` (the other side of a reshape) that keeps `from`'s
 /// physical element order, if one exists. A reshape refills elements in
-/// row-major order, so the two sides agree when every dimension of `to` is
-/// a run of atoms that `from`'s layout stores contiguously, in order.
+/// row-major order, so the two sides agree when they store the shared
+/// factors ([`factor`]) in the same order.
 ///
-/// `f32[6,4]{0,1}` (column-major) reshaped to `[2,3,4]`: the atoms of
+/// `f32[6,4]{0,1}` (column-major) reshaped to `[2,3,4]`: the factors of
 /// dimension 0 (`2·3`) are stored minor to dimension 1's, so `[2,3,4]`
 /// gets `{1,0,2}`. Reshaping it to `[24]` has no such layout: the
 /// elements are not stored in row-major order.
@@ -175,38 +270,36 @@ pub(super) fn reshape_layout(from: &ArrayShape, to_dims: &[i64]) -> Option<Layou
     if !layout.is_dense() {
         return None;
     }
-    if has_no_elements(to_dims) {
+    if has_no_elements(to_dims) || has_no_elements(from.dims()) {
         return Some(Layout::default_for_rank(to_dims.len()));
     }
-    let Some((from_atoms, to_atoms)) = refine(from.dims(), to_dims) else {
-        return is_row_major(from.dims(), &layout).then(|| Layout::default_for_rank(to_dims.len()));
-    };
-    // Physical position of every atom.
-    let mut position = vec![0usize; from_atoms.iter().map(|r| r.end).max().unwrap_or(0)];
-    let mut next = 0;
-    for d in physical_order(from.dims(), &layout) {
-        for atom in from_atoms[d].clone() {
-            position[atom] = next;
-            next += 1;
-        }
+    let (from_pieces, to_pieces) = factor(from.dims(), to_dims);
+    let stored = stored_factors(from.dims(), &layout, &from_pieces)?;
+    let mut position = vec![0usize; stored.len()];
+    for (at, &factor) in stored.iter().enumerate() {
+        position[factor] = at;
     }
-    let mut order: Vec<(usize, usize)> = Vec::new();
-    for (e, atoms) in to_atoms.iter().enumerate() {
-        if to_dims[e] == 1 {
-            continue;
-        }
-        let first = position[atoms.start];
-        if atoms
-            .clone()
-            .enumerate()
-            .any(|(k, atom)| position[atom] != first + k)
-        {
-            return None;
-        }
-        order.push((first, e));
+    let mut keys: Vec<((usize, usize), usize)> = Vec::new();
+    for (e, piece) in to_pieces.iter().enumerate() {
+        let key = match piece {
+            Piece::Unit => continue,
+            Piece::Atoms(atoms) => {
+                let first = position[atoms.start];
+                let contiguous = atoms
+                    .clone()
+                    .enumerate()
+                    .all(|(k, a)| position[a] == first + k);
+                if !contiguous {
+                    return None;
+                }
+                (first, 0)
+            }
+            &Piece::Part { block, index, .. } => (position[block], index),
+        };
+        keys.push((key, e));
     }
-    order.sort_unstable();
-    let order: Vec<usize> = order.into_iter().map(|(_, e)| e).collect();
+    keys.sort_unstable();
+    let order: Vec<usize> = keys.into_iter().map(|(_, e)| e).collect();
     Some(layout_from_order(to_dims, &order))
 }
 
@@ -328,15 +421,22 @@ mod tests {
     }
 
     #[test]
-    fn refinement_splits_dimensions_into_common_atoms() {
-        let (a, b) = refine(&[6, 4], &[2, 12]).unwrap();
-        assert_eq!(a, [0..2, 2..3]);
-        assert_eq!(b, [0..1, 1..3]);
-        let (a, b) = refine(&[4, 1, 6], &[24]).unwrap();
-        assert_eq!(a, [0..1, 0..0, 1..2]);
-        assert_eq!(b, vec![Range { start: 0, end: 2 }]);
-        assert!(refine(&[2, 3], &[3, 2]).is_none());
-        assert!(refine(&[4, 6], &[6, 4]).is_none());
+    fn reshapes_cut_dimensions_into_shared_factors() {
+        use Piece::*;
+        let (a, b) = factor(&[6, 4], &[2, 12]);
+        assert_eq!(a, [Atoms(0..2), Atoms(2..3)]);
+        assert_eq!(b, [Atoms(0..1), Atoms(1..3)]);
+        let (a, b) = factor(&[4, 1, 6], &[24]);
+        assert_eq!(a, [Atoms(0..1), Unit, Atoms(1..2)]);
+        assert_eq!(b, [Atoms(0..2)]);
+        let part = |block, index, count| Part {
+            block,
+            index,
+            count,
+        };
+        let (a, b) = factor(&[3, 2, 2], &[2, 3, 2]);
+        assert_eq!(a, [part(0, 0, 2), part(0, 1, 2), Atoms(1..2)]);
+        assert_eq!(b, [part(0, 0, 2), part(0, 1, 2), Atoms(1..2)]);
     }
 
     #[test]
@@ -381,6 +481,134 @@ mod tests {
             &shape("f32[0,3]{0,1}"),
             &shape("f32[3,0]{1,0}")
         ));
+    }
+
+    /// Every dimension list of rank 0 to 3 with sizes 1 to 4.
+    fn all_dims() -> Vec<Vec<i64>> {
+        let mut all = vec![vec![]];
+        for rank in 1..=3u32 {
+            for code in 0..4i64.pow(rank) {
+                all.push((0..rank).map(|d| code / 4i64.pow(d) % 4 + 1).collect());
+            }
+        }
+        all
+    }
+
+    /// Every dense layout of a rank.
+    fn all_layouts(rank: usize) -> Vec<Layout> {
+        fn permute(prefix: Vec<i64>, rest: Vec<i64>, out: &mut Vec<Layout>) {
+            if rest.is_empty() {
+                out.push(Layout::new(prefix));
+                return;
+            }
+            for (i, &d) in rest.iter().enumerate() {
+                let mut p = prefix.clone();
+                p.push(d);
+                let mut r = rest.clone();
+                r.remove(i);
+                permute(p, r, out);
+            }
+        }
+        let mut out = Vec::new();
+        permute(Vec::new(), (0..rank as i64).collect(), &mut out);
+        out
+    }
+
+    /// The buffer offset of every element, in row-major logical order.
+    fn offsets(dims: &[i64], layout: &Layout) -> Vec<i64> {
+        let strides = layout.dense_strides(dims).unwrap();
+        let count: i64 = dims.iter().product();
+        (0..count)
+            .map(|mut linear| {
+                let mut offset = 0;
+                for d in (0..dims.len()).rev() {
+                    offset += linear % dims[d] * strides[d];
+                    linear /= dims[d];
+                }
+                offset
+            })
+            .collect()
+    }
+
+    #[test]
+    fn reshape_bitcasts_agree_with_element_offsets() {
+        let all = all_dims();
+        let mut pairs = 0;
+        for from in &all {
+            for to in &all {
+                if from.iter().product::<i64>() != to.iter().product::<i64>() {
+                    continue;
+                }
+                for a in all_layouts(from.len()) {
+                    let from_shape = ArrayShape::new(crate::PrimitiveType::F32, from.clone())
+                        .with_layout(a.clone());
+                    let mut any = false;
+                    for b in all_layouts(to.len()) {
+                        let exact = offsets(from, &a) == offsets(to, &b);
+                        let to_shape = ArrayShape::new(crate::PrimitiveType::F32, to.clone())
+                            .with_layout(b.clone());
+                        assert_eq!(
+                            reshape_is_bitcast(&from_shape, &to_shape),
+                            exact,
+                            "{from_shape} -> {to_shape}"
+                        );
+                        any |= exact;
+                        pairs += 1;
+                    }
+                    let found = reshape_layout(&from_shape, to);
+                    assert_eq!(found.is_some(), any, "{from_shape} -> {to:?}");
+                    if let Some(b) = found {
+                        assert_eq!(offsets(from, &a), offsets(to, &b), "{from_shape} -> {b}");
+                    }
+                }
+            }
+        }
+        assert!(pairs > 10_000, "{pairs}");
+    }
+
+    #[test]
+    fn transpose_bitcasts_agree_with_element_offsets() {
+        for dims in all_dims() {
+            let rank = dims.len();
+            for permutation in all_layouts(rank) {
+                let permutation = permutation.minor_to_major;
+                let result: Vec<i64> = permutation.iter().map(|&p| dims[p as usize]).collect();
+                for a in all_layouts(rank) {
+                    // Offsets of the operand's elements, listed by result index.
+                    let operand = offsets(&dims, &a);
+                    let strides = Layout::default_for_rank(rank).dense_strides(&dims).unwrap();
+                    let transposed_strides: Vec<i64> =
+                        permutation.iter().map(|&p| strides[p as usize]).collect();
+                    let by_result: Vec<i64> = offsets(&result, &Layout::default_for_rank(rank))
+                        .iter()
+                        .enumerate()
+                        .map(|(linear, _)| {
+                            let mut rest = linear as i64;
+                            let mut logical = 0;
+                            for d in (0..rank).rev() {
+                                logical += rest % result[d] * transposed_strides[d];
+                                rest /= result[d];
+                            }
+                            operand[logical as usize]
+                        })
+                        .collect();
+                    let operand_shape = ArrayShape::new(crate::PrimitiveType::F32, dims.clone())
+                        .with_layout(a.clone());
+                    for b in all_layouts(rank) {
+                        let exact = by_result == offsets(&result, &b);
+                        let result_shape =
+                            ArrayShape::new(crate::PrimitiveType::F32, result.clone())
+                                .with_layout(b.clone());
+                        let ours =
+                            transpose_is_bitcast(&operand_shape, &result_shape, &permutation);
+                        assert_eq!(ours, exact, "{operand_shape} -> {result_shape}");
+                    }
+                    let b = transpose_result(&a, &permutation);
+                    assert_eq!(by_result, offsets(&result, &b), "{operand_shape} -> {b}");
+                    assert_eq!(transpose_operand(&b, &permutation), a);
+                }
+            }
+        }
     }
 
     #[test]
