@@ -43,8 +43,9 @@ impl fmt::Debug for PipelineOptions<'_> {
     }
 }
 
-/// Runs `pass` on `module` and then, if `verify` is set, the verifier; a
-/// verifier failure names the pass (`after cse: …`).
+/// Runs `pass` on `module` and then, if `verify` is set and the pass
+/// changed the module, the verifier; a verifier failure names the pass
+/// (`after cse: …`).
 pub fn run_pass<P: Pass>(pass: &mut P, module: &mut HloModule, verify: bool) -> Result<Changed> {
     let changed = pass.run(module)?;
     if verify && changed.is_yes() {
@@ -75,6 +76,7 @@ pub fn optimize(module: &mut HloModule, options: &PipelineOptions<'_>) -> Result
                 .collect(),
             result: signature.result.with_default_layouts(),
         });
+        changed = Changed::Yes;
     }
 
     // Inline calls first: JAX wraps named functions, custom_jvp rules and
