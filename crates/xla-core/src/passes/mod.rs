@@ -34,6 +34,7 @@
 //! entry signature depends on (parameters, the root's shape and layout)
 //! changes.
 
+mod constant_folding;
 mod cse;
 mod dce;
 mod edit;
@@ -46,6 +47,7 @@ mod simplify;
 
 use std::ops::{BitOr, BitOrAssign};
 
+pub use constant_folding::ConstantFolding;
 pub use cse::Cse;
 pub use dce::Dce;
 pub use error::PassError;

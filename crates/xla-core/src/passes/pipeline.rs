@@ -3,16 +3,24 @@
 use std::fmt;
 
 use super::layout_assignment::{LayoutAssignment, LayoutCleanup, LayoutConstraints, Unconstrained};
-use super::{AlgebraicSimplifier, Changed, Cse, Dce, InlineCalls, Looped, Pass, PassError};
+use super::{
+    AlgebraicSimplifier, Changed, ConstantFolding, Cse, Dce, InlineCalls, Looped, Pass, PassError,
+};
 use crate::hlo::{verify_module, ProgramShape};
 use crate::{HloModule, Result, Shape};
 
 /// What [`optimize`] does.
 #[derive(Clone)]
 pub struct PipelineOptions<'a> {
-    /// Most rounds of the simplification loop (each round: simplifier, CSE,
-    /// DCE); the loop stops earlier once a round changes nothing.
+    /// Most rounds of the simplification loop (each round: simplifier,
+    /// constant folding, CSE, DCE); the loop stops earlier once a round
+    /// changes nothing.
     pub max_iterations: usize,
+    /// Evaluate instructions whose operands are constants at compile time
+    /// ([`ConstantFolding`]).
+    pub constant_folding: bool,
+    /// The largest constant folding creates, in bytes.
+    pub max_folded_bytes: usize,
     /// Run the module verifier after every pass (and report
     /// `after <pass>: …`). On by default in debug builds and tests.
     pub verify: bool,
@@ -22,11 +30,14 @@ pub struct PipelineOptions<'a> {
 }
 
 impl Default for PipelineOptions<'_> {
-    /// 16 rounds at most, verification in debug builds, layouts assigned
-    /// for a backend that reads every layout ([`Unconstrained`]).
+    /// 16 rounds at most, folding into constants of up to 1 MiB,
+    /// verification in debug builds, layouts assigned for a backend that
+    /// reads every layout ([`Unconstrained`]).
     fn default() -> Self {
         PipelineOptions {
             max_iterations: 16,
+            constant_folding: true,
+            max_folded_bytes: 1 << 20,
             verify: cfg!(debug_assertions),
             layout_constraints: Some(&Unconstrained),
         }
@@ -37,6 +48,8 @@ impl fmt::Debug for PipelineOptions<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("PipelineOptions")
             .field("max_iterations", &self.max_iterations)
+            .field("constant_folding", &self.constant_folding)
+            .field("max_folded_bytes", &self.max_folded_bytes)
             .field("verify", &self.verify)
             .field("layout_constraints", &self.layout_constraints.is_some())
             .finish()
@@ -85,11 +98,17 @@ pub fn optimize(module: &mut HloModule, options: &PipelineOptions<'_>) -> Result
     changed |= run_pass(&mut InlineCalls, module, verify)?;
 
     // The simplification loop, to a fixed point: the simplifier removes
-    // work and exposes equal expressions (two broadcasts of one scalar
-    // after a sink), CSE merges them, which exposes more simplifications
-    // (`select(p, a, a)`); DCE last, so each round starts from live code
-    // and the inlined callees are gone.
-    let mut simplification = Looped::new(Simplification { verify }, options.max_iterations);
+    // work and turns element-wise ops of broadcast scalars into scalar ops,
+    // which constant folding then evaluates when their operands are
+    // constants; folded constants expose identities (`x * 1`) to the next
+    // round's simplifier and equal values to CSE, whose merges expose more
+    // simplifications (`select(p, a, a)`); DCE last, so each round starts
+    // from live code and the inlined callees are gone.
+    let folding = options
+        .constant_folding
+        .then(|| ConstantFolding::new(options.max_folded_bytes));
+    let round = Simplification { verify, folding };
+    let mut simplification = Looped::new(round, options.max_iterations);
     changed |= run_pass(&mut simplification, module, verify)?;
 
     let Some(constraints) = options.layout_constraints else {
@@ -108,6 +127,7 @@ pub fn optimize(module: &mut HloModule, options: &PipelineOptions<'_>) -> Result
 /// One round of the simplification loop, each pass verified on its own.
 struct Simplification {
     verify: bool,
+    folding: Option<ConstantFolding>,
 }
 
 impl Pass for Simplification {
@@ -116,6 +136,9 @@ impl Pass for Simplification {
     fn run(&mut self, module: &mut HloModule) -> Result<Changed> {
         let verify = self.verify;
         let mut changed = run_pass(&mut AlgebraicSimplifier, module, verify)?;
+        if let Some(folding) = &mut self.folding {
+            changed |= run_pass(folding, module, verify)?;
+        }
         changed |= run_pass(&mut Cse, module, verify)?;
         changed |= run_pass(&mut Dce, module, verify)?;
         Ok(changed)
