@@ -125,21 +125,48 @@ ENTRY e {
 }
 
 #[test]
-fn results_above_the_size_cap_stay() {
+fn results_and_operands_above_the_size_cap_stay() {
     let text = "HloModule m
 
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+
 ENTRY e {
-  a = f32[2] constant({1, 2})
-  ROOT n = f32[2] negate(a)
+  v = f32[4] constant({1, 2, 3, 4})
+  z = f32[] constant(0)
+  sum = f32[] reduce(v, z), dimensions={0}, to_apply=add
+  w = f32[2] constant({1, 2})
+  n = f32[2] negate(w)
+  ROOT t = (f32[], f32[2]) tuple(sum, n)
 }";
+    // The reduce reads 20 bytes, the negate reads and writes 8.
     unchanged(ConstantFolding::new(4), text);
     check(
         ConstantFolding::new(8),
         text,
+        &text.replace(
+            "  w = f32[2] constant({1, 2})\n  n = f32[2] negate(w)",
+            "  n = f32[2] constant({-1, -2})",
+        ),
+    );
+    check(
+        ConstantFolding::new(20),
+        text,
         "HloModule m
 
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+
 ENTRY e {
-  ROOT n = f32[2] constant({-1, -2})
+  sum = f32[] constant(10)
+  n = f32[2] constant({-1, -2})
+  ROOT t = (f32[], f32[2]) tuple(sum, n)
 }",
     );
 }

@@ -15,8 +15,10 @@ use crate::{Result, Shape};
 ///
 /// An instruction is folded when
 ///
-/// * it has operands, all of them `constant`s, and an array result of at
-///   most `max_bytes` bytes;
+/// * it has operands, all of them `constant`s, and an array result; neither
+///   the result nor the operands together exceed `max_bytes` bytes (a
+///   bound on both the module's growth and the time evaluation takes, as
+///   XLA's bound on elements);
 /// * it has no side effect, not even in a computation it calls
 ///   (`effects.rs`; this excludes `rng`), and its value does not depend on
 ///   the device: collectives, `replica-id` and `partition-id` stay;
@@ -82,17 +84,25 @@ impl ConstantFolding {
     /// except evaluation).
     fn foldable(&self, editor: &Editor, id: InstrId, effects: &SideEffects) -> bool {
         let instr = editor.instr(id);
-        let Shape::Array(shape) = &instr.shape else {
+        if !instr.shape.is_array() {
             return false;
-        };
-        let small = shape
-            .byte_size()
-            .is_ok_and(|bytes| bytes as u64 <= self.max_bytes as u64);
-        let constant_operands = !instr.operands.is_empty()
-            && instr
-                .operands
+        }
+        let bytes = |shape: &Shape| -> u64 {
+            shape
+                .array_leaves()
                 .iter()
-                .all(|&o| editor.instr(o).opcode == Opcode::Constant);
+                .map(|a| a.byte_size().map_or(u64::MAX, |b| b as u64))
+                .fold(0, u64::saturating_add)
+        };
+        let operands: Vec<&HloInstruction> =
+            instr.operands.iter().map(|&o| editor.instr(o)).collect();
+        let operand_bytes = operands
+            .iter()
+            .map(|o| bytes(&o.shape))
+            .fold(0, u64::saturating_add);
+        let small = bytes(&instr.shape).max(operand_bytes) <= self.max_bytes as u64;
+        let constant_operands =
+            !operands.is_empty() && operands.iter().all(|o| o.opcode == Opcode::Constant);
         small && constant_operands && worth_folding(instr.opcode) && !effects.instruction(instr)
     }
 
