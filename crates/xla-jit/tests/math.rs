@@ -28,7 +28,8 @@ fn bound(f: UnaryFn) -> (f64, f64) {
         UnaryFn::Logistic => (1.0, 1.0),
         UnaryFn::Tanh => (1.0, 2.0),
         UnaryFn::Erf => (1.2, 1.0),
-        UnaryFn::Sin | UnaryFn::Cos | UnaryFn::Tan => (0.51, 2.0),
+        UnaryFn::Sin | UnaryFn::Cos => (0.75, 1.0),
+        UnaryFn::Tan => (0.9, 1.0),
         UnaryFn::Cbrt => (0.51, 1.0),
         UnaryFn::Sqrt => (0.5, 0.0),
         UnaryFn::Rsqrt => (0.51, 1.0),
@@ -38,7 +39,7 @@ fn bound(f: UnaryFn) -> (f64, f64) {
 /// The documented maximum error of binary functions: `(f32, f64)`.
 fn bound2(f: BinaryFn) -> (f64, f64) {
     match f {
-        BinaryFn::Atan2 => (1.5, 2.0),
+        BinaryFn::Atan2 => (1.0, 1.0),
         BinaryFn::Pow => (0.51, 2.0),
     }
 }

@@ -24,10 +24,10 @@ pub(super) struct ExpParts {
     pub n: Value,
 }
 
-/// `x = n ln2 + r + r_lo`: returns `(n as float, n as integer lanes, r, r_lo)`.
-/// `x_lo` is an optional low part of the argument (a double-word input).
-/// Requires `|x| < 2^21`.
-fn reduce_ln2(l: &mut Lanes, x: Value, x_lo: Option<Value>) -> (Value, Value, Value, Value) {
+/// `x = n ln2 + r + r_lo`: returns `(n in integer lanes, r, r_lo)`. `x_lo`
+/// is an optional low part of the argument (a double-word input). Requires
+/// `|x| < 2^21`.
+fn reduce_ln2(l: &mut Lanes, x: Value, x_lo: Option<Value>) -> (Value, Value, Value) {
     let (n, bits) = l.round_mul(x, LOG2E);
     let ni = l.round_int(bits);
     let (ln2_hi, ln2_lo) = l.pick((LN2_HI_F32, LN2_LO_F32), (LN2_HI_F64, LN2_LO_F64));
@@ -40,7 +40,7 @@ fn reduce_ln2(l: &mut Lanes, x: Value, x_lo: Option<Value>) -> (Value, Value, Va
     if let Some(x_lo) = x_lo {
         r_lo = l.add(r_lo, x_lo);
     }
-    (n, ni, r, r_lo)
+    (ni, r, r_lo)
 }
 
 /// `e^r - 1 - r` for the reduced argument: `r^2 P(r)`; `f32_coeffs` is
@@ -61,7 +61,7 @@ fn expm1_tail(l: &mut Lanes, r: Value, f32_coeffs: &[f64]) -> Value {
 /// `e^(x + x_lo)` before scaling, for `x` already clamped to the range
 /// where the result is neither 0 nor infinite.
 pub(super) fn exp_parts(l: &mut Lanes, x: Value, x_lo: Option<Value>) -> ExpParts {
-    let (_, n, r, r_lo) = reduce_ln2(l, x, x_lo);
+    let (n, r, r_lo) = reduce_ln2(l, x, x_lo);
     let q = expm1_tail(l, r, &EXP_F32);
     let one = l.c(1.0);
     let (hi, s_lo) = l.fast_two_sum(one, r);
@@ -98,7 +98,7 @@ pub(super) fn expm1(l: &mut Lanes, x: Value) -> Value {
     let (lo, hi) = l.pick((-18.0, 89.0), (-38.0, 710.0));
     let xc = l.max_c(x, lo);
     let xc = l.min_c(xc, hi);
-    let (_, n, r, r_lo) = reduce_ln2(l, xc, None);
+    let (n, r, r_lo) = reduce_ln2(l, xc, None);
     let q = expm1_tail(l, r, &EXPM1_F32);
     // w = e^(r + r_lo) - 1 - r.
     let one = l.c(1.0);
@@ -182,11 +182,12 @@ fn log_kernel(l: &mut Lanes, kf: Value, f: Value, c: Option<Value>) -> Value {
     }
 }
 
-/// `log(x)`.
-pub(super) fn log(l: &mut Lanes, x: Value) -> Value {
-    // Subnormals are scaled into the normal range first.
+/// `(k, f)` with `x = 2^k (1 + f)` as in [`log_split`], `k` as a float,
+/// for any positive finite `x`: subnormals are scaled into the normal range
+/// first.
+fn log_reduce(l: &mut Lanes, x: Value) -> (Value, Value) {
     let (min_normal, scale, scale_log2) = l.pick(
-        (f32::MIN_POSITIVE as f64, 2f64.powi(23), 23.0),
+        (f64::from(f32::MIN_POSITIVE), 2f64.powi(23), 23.0),
         (f64::MIN_POSITIVE, 2f64.powi(54), 54.0),
     );
     let sub = l.cmp_c(FloatCC::LessThan, x, min_normal);
@@ -197,7 +198,12 @@ pub(super) fn log(l: &mut Lanes, x: Value) -> Value {
     let adj = l.c(scale_log2);
     let zero = l.c(0.0);
     let adj = l.select(sub, adj, zero);
-    let kf = l.sub(kf, adj);
+    (l.sub(kf, adj), f)
+}
+
+/// `log(x)`.
+pub(super) fn log(l: &mut Lanes, x: Value) -> Value {
+    let (kf, f) = log_reduce(l, x);
     let y = log_kernel(l, kf, f, None);
     log_specials(l, x, 0.0, y)
 }
@@ -245,15 +251,7 @@ pub(super) fn log1p(l: &mut Lanes, x: Value) -> Value {
 /// `hi = -inf`, `inf`, NaN (and a meaningless `lo`); negative `x` is not
 /// expected.
 pub(super) fn log_dd(l: &mut Lanes, x: Value) -> (Value, Value) {
-    let sub = l.cmp_c(FloatCC::LessThan, x, f64::MIN_POSITIVE);
-    let xs = l.mul_c(x, 2f64.powi(54));
-    let xs = l.select(sub, xs, x);
-    let (k, f) = log_split(l, xs);
-    let kf = l.int_to_float(k);
-    let adj = l.c(54.0);
-    let zero = l.c(0.0);
-    let adj = l.select(sub, adj, zero);
-    let kf = l.sub(kf, adj);
+    let (kf, f) = log_reduce(l, x);
     // s + s_lo = f / (2 + f): the residual f - s (2 + f) is exact.
     let d = l.add_c(f, 2.0);
     let s = l.div(f, d);

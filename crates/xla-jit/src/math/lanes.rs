@@ -17,7 +17,7 @@ pub(super) struct Lanes<'a, 'f> {
     /// `F32X4` or `F64X2`.
     pub ty: Type,
     /// Which of several independent copies of an algorithm this context
-    /// emits (see [`Lanes::c`]).
+    /// emits (see [`Lanes::vconst`]).
     pub copy: u8,
 }
 

@@ -43,8 +43,8 @@
 //! | tanh | `x + x^3 P(x^2)` below 0.875 (f32) / 0.5625 (f64), `1 - 2/(e^(2\|x\|) + 1)` above (f64: double-word quotient), sign restored last |
 //! | logistic | `e = e^-\|x\|`, `1/(1+e)` or `e/(1+e)` (no overflow, subnormal results), quotient corrected by its residual |
 //! | erf | `x + x P(x^2)` below 0.921875; above, `1 - exp(P(\|x\|))` (f32) or `1 - exp(-x^2 + P(t))` with `x^2` split exactly (f64) |
-//! | sin, cos, tan | f32 computed in f64 lanes; `x = j pi/2 + r` by a 33-bit Cody–Waite split for `\|x\| <= 2^20` (f64: 4 parts, double-word `r`), else Payne–Hanek with 1280 bits of 2/pi in a branch taken only when some lane needs it; sin/cos polynomials on `\|r\| <= pi/4`, `tan = sin/cos` |
-//! | atan2 | `t = min/max` of `\|x\|, \|y\|`, shifted next to 0, 1/2 or 1 (one division), odd polynomial on `\|t'\| <= 7/16`, octant `0, pi/2, pi` added in two parts |
+//! | sin, cos, tan | `x = j pi/2 + r` in f64 lanes (also for f32, then rounded to an f32 double-word) by a Cody–Waite split into 33-bit parts for `\|x\| <= 2^20` (f64: 4 parts), else Payne–Hanek with 1280 bits of 2/pi in a copy of the code behind a branch taken only when some lane needs it; sin/cos polynomials on `\|r\| <= pi/4` as double-words, `tan = sin/cos` corrected by its residual |
+//! | atan2 | `t = min/max` of `\|x\|, \|y\|`, shifted next to 0, 1/2 or 1 (one division, corrected by its residual), odd polynomial on `\|t'\| <= 7/16`, octant `0, pi/2, pi` added in two parts |
 //! | pow | f32 in f64 lanes: `exp(y log\|x\|)`; f64: double-word `log\|x\|` (~2^-100) times `y` fed to exp as a double-word, so exact results stay exact; C99 special cases by masks |
 //! | cbrt | `x = m 2^(3k+j)`, polynomial seed times `2^(j/3)`, Newton steps with an exact residual |
 //! | sqrt | the hardware instruction (correctly rounded) |
@@ -77,13 +77,13 @@
 //! | logistic | 0.862 (x = -86.264, subnormal result) | 0.611 (1) | 0.48 |
 //! | tanh | 0.996 (x = 0.97724) | 1.008 (2: glibc's tanh is 2.04 ulp off) | 0.70 |
 //! | erf | 1.192 (x = 1.0648) | 1.140 (1) | 0.50 |
-//! | sin | 0.500 | 0.728 (1) | 0.54 |
-//! | cos | 0.500 | 0.703 (1) | 0.57 |
-//! | tan | 0.500 | 0.831 (1) | 0.41 |
+//! | sin | 0.736, sampled | 0.728 (1) | 0.54 |
+//! | cos | 0.737, sampled | 0.703 (1) | 0.57 |
+//! | tan | 0.876, sampled | 0.831 (1) | 0.41 |
 //! | cbrt | 0.501 (x = 1.1104e-38) | 0.500 (1) | 0.65 |
 //! | sqrt | 0.500 | 0.500 (0) | 3.39 |
 //! | rsqrt | 0.500 | 0.499 (0) | 1.65 |
-//! | atan2 | 1.455 (y = -0.16219, x = 2.5931), sampled | 1.272 (1) | 0.38 |
+//! | atan2 | 0.924 (y = 1.3021, x = 0.89671), sampled | 0.833 (1) | 0.38 |
 //! | pow | 0.500, sampled | 0.651 (2) | 0.08 |
 //!
 //! The throughput column was measured with the machine shared with other
@@ -279,31 +279,59 @@ fn on_vectors(
 
 /// Evaluates an f32x4 computation in f64 lanes: each argument is widened
 /// into two f64x2 halves, `body` runs on both, and the results are rounded
-/// back to f32 (once) and joined.
+/// back to f32 (once) and joined. The second half is emitted as copy 1 (see
+/// [`Lanes::vconst`]).
 fn via_f64(l: &mut Lanes, args: &[Value], body: impl Fn(&mut Lanes, &[Value]) -> Value) -> Value {
-    let b = &mut *l.b;
-    let lanes_23: Vec<u8> = (8..16).chain(8..16).collect();
-    let high = b.func.dfg.immediates.push(ConstantData::from(lanes_23));
-    let mut lo_args = Vec::with_capacity(args.len());
-    let mut hi_args = Vec::with_capacity(args.len());
-    for &a in args {
-        lo_args.push(b.ins().fvpromote_low(a));
-        let bytes = b.ins().bitcast(types::I8X16, bitcast_flags(), a);
-        let upper = b.ins().shuffle(bytes, bytes, high);
-        let upper = b.ins().bitcast(types::F32X4, bitcast_flags(), upper);
-        hi_args.push(b.ins().fvpromote_low(upper));
-    }
-    let mut l64 = Lanes::new(b, types::F64X2);
+    let (lo_args, hi_args): (Vec<Value>, Vec<Value>) = args.iter().map(|&a| widen(l, a)).unzip();
+    let mut l64 = Lanes::new(&mut *l.b, types::F64X2);
     let lo = body(&mut l64, &lo_args);
     l64.copy = 1;
     let hi = body(&mut l64, &hi_args);
+    let lo = l.b.ins().fvdemote(lo);
+    let hi = l.b.ins().fvdemote(hi);
+    join_halves(l, lo, hi)
+}
+
+/// The f32x4 `x` as two f64x2 values: lanes 0, 1 and lanes 2, 3.
+fn widen(l: &mut Lanes, x: Value) -> (Value, Value) {
     let b = &mut *l.b;
-    let lo = b.ins().fvdemote(lo);
-    let hi = b.ins().fvdemote(hi);
-    let join: Vec<u8> = (0..8).chain(16..24).collect();
-    let join = b.func.dfg.immediates.push(ConstantData::from(join));
-    let lo = b.ins().bitcast(types::I8X16, bitcast_flags(), lo);
-    let hi = b.ins().bitcast(types::I8X16, bitcast_flags(), hi);
-    let v = b.ins().shuffle(lo, hi, join);
-    b.ins().bitcast(types::F32X4, bitcast_flags(), v)
+    let lanes_23: Vec<u8> = (8..16).chain(8..16).collect();
+    let high = b.func.dfg.immediates.push(ConstantData::from(lanes_23));
+    let lo = b.ins().fvpromote_low(x);
+    let bytes = b.ins().bitcast(types::I8X16, bitcast_flags(), x);
+    let upper = b.ins().shuffle(bytes, bytes, high);
+    let upper = b.ins().bitcast(types::F32X4, bitcast_flags(), upper);
+    (lo, b.ins().fvpromote_low(upper))
+}
+
+/// Lanes 0, 1 of `lo` and lanes 0, 1 of `hi` (both f32x4, as produced by
+/// `fvdemote`) as one f32x4.
+fn join_halves(l: &mut Lanes, lo: Value, hi: Value) -> Value {
+    shuffle_bytes(l, lo, hi, (0..8).chain(16..24), types::F32X4)
+}
+
+/// The low 32 bits of the two i64 lanes of `lo` and of `hi`, as one i32x4.
+fn join_low_words(l: &mut Lanes, lo: Value, hi: Value) -> Value {
+    let order = (0..4).chain(8..12).chain(16..20).chain(24..28);
+    shuffle_bytes(l, lo, hi, order, types::I32X4)
+}
+
+/// Bytes of `a` (0..16) and `b` (16..32) picked by `order`, typed `ty`.
+fn shuffle_bytes(
+    l: &mut Lanes,
+    a: Value,
+    b: Value,
+    order: impl Iterator<Item = u8>,
+    ty: Type,
+) -> Value {
+    let bld = &mut *l.b;
+    let mask = bld
+        .func
+        .dfg
+        .immediates
+        .push(ConstantData::from(order.collect::<Vec<u8>>()));
+    let a = bld.ins().bitcast(types::I8X16, bitcast_flags(), a);
+    let b = bld.ins().bitcast(types::I8X16, bitcast_flags(), b);
+    let v = bld.ins().shuffle(a, b, mask);
+    bld.ins().bitcast(ty, bitcast_flags(), v)
 }

@@ -458,12 +458,11 @@ def fits():
         Fit("ERF_LARGE_F64", "erf(x) = 1 - exp(-x^2 + P(t)) for x in [0.921875, 6]; weighted: "
             "effect on erf (erfc(x) / erf(x)).",
             lambda x: erfc(x).ln() + x * x, 22, ERF_SPLIT, 6, erf_large_w, "f64", centered=True),
-        Fit("SIN_F32", "sin(r) = r + r^3 P(r^2), |r| <= pi/4 (f32 results, evaluated in f64); "
-            "weighted: relative to sin(r).",
-            odd_rem(sin, -ONE / 6), 4, 0, Q * Q, sin_w, "f64"),
-        Fit("COS_F32", "cos(r) = 1 - r^2/2 + r^4 P(r^2), |r| <= pi/4 (f32 results, evaluated "
-            "in f64); weighted: relative to cos(r).",
-            cos_rem, 4, 0, Q * Q, lambda z: z * z / cos(z.sqrt()), "f64"),
+        Fit("SIN_F32", "sin(r) = r + r^3 P(r^2), |r| <= pi/4; weighted: relative to sin(r).",
+            odd_rem(sin, -ONE / 6), 4, 0, Q * Q, sin_w, "f32"),
+        Fit("COS_F32", "cos(r) = 1 - r^2/2 + r^4 P(r^2), |r| <= pi/4; weighted: relative to "
+            "cos(r).",
+            cos_rem, 4, 0, Q * Q, lambda z: z * z / cos(z.sqrt()), "f32"),
         Fit("SIN_F64", "sin(r) = r + r^3 P(r^2), |r| <= pi/4; weighted: relative to sin(r).",
             odd_rem(sin, -ONE / 6), 6, 0, Q * Q, sin_w, "f64"),
         Fit("COS_F64", "cos(r) = 1 - r^2/2 + r^4 P(r^2), |r| <= pi/4; weighted: relative to cos(r).",

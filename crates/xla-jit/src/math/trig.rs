@@ -1,11 +1,12 @@
 //! `sin`, `cos`, `tan` and `atan2`.
 //!
-//! sin/cos/tan: `x = j pi/2 + r` ([`reduce_pio2`]), both `sin(r)` and
-//! `cos(r)` by odd/even polynomials on `|r| <= pi/4`, then the quadrant
-//! `j mod 4` selects and signs them (`tan = sin/cos` or `-cos/sin`). f32
-//! arguments are computed in f64 lanes with shorter polynomials and rounded
-//! once at the end; f64 keeps `r` as a double-word and corrects the kernels
-//! with its low part (fdlibm's `__kernel_sin`/`__kernel_cos` forms).
+//! sin/cos/tan: `x = j pi/2 + r + r_lo` ([`reduce_pio2`], in f64 lanes also
+//! for f32 arguments, whose reduced value is then rounded to an f32
+//! double-word), both `sin(r)` and `cos(r)` by odd/even polynomials on
+//! `|r| <= pi/4` corrected by `r_lo` (fdlibm's `__kernel_sin`/
+//! `__kernel_cos` forms) and carried as double-words, then the quadrant
+//! `j mod 4` selects and signs them (`tan = sin/cos` or `-cos/sin`, a
+//! double-word quotient).
 //!
 //! atan2: `t = min(|x|,|y|) / max(|x|,|y|)` in `[0, 1]`, shifted next to
 //! `c` = 0, 1/2 or 1 (`atan(t) = atan(c) + atan((t - c) / (1 + c t))`, one
@@ -14,12 +15,12 @@
 //! sign of `y` restored last.
 
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
-use cranelift_codegen::ir::{InstBuilder, Value};
+use cranelift_codegen::ir::{types, InstBuilder, Value};
 
 use super::coefficients::*;
 use super::lanes::Lanes;
 use super::trig_reduce::{quadrant_odd, quadrant_sign, reduce_pio2, FAST_LIMIT};
-use super::via_f64;
+use super::{join_halves, join_low_words, widen};
 
 /// Which of the three functions of the reduced argument to produce.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -43,11 +44,13 @@ pub(super) fn trig(l: &mut Lanes, x: Value, which: Trig) -> Value {
     for (block, large) in [(fast, false), (slow, true)] {
         l.b.switch_to_block(block);
         l.b.seal_block(block);
-        let y = if l.is_f32() {
-            via_f64(l, &[x], |l, v| sin_cos_tan(l, v[0], which, true, large))
+        let (r, r_lo, q) = if l.is_f32() {
+            reduce_f32(l, x, large)
         } else {
-            sin_cos_tan(l, x, which, false, large)
+            let red = reduce_pio2(l, x, true, large);
+            (red.r, red.r_lo, red.q)
         };
+        let y = from_reduced(l, x, which, r, r_lo, q);
         l.b.ins().jump(merge, &[y.into()]);
     }
     l.b.switch_to_block(merge);
@@ -55,36 +58,44 @@ pub(super) fn trig(l: &mut Lanes, x: Value, which: Trig) -> Value {
     l.b.block_params(merge)[0]
 }
 
-/// `sin`, `cos` or `tan` of the f64x2 `x`; `f32_result` selects the
-/// shorter polynomials, enough for a result rounded to f32; `large` the
-/// large-argument reduction.
-fn sin_cos_tan(l: &mut Lanes, x: Value, which: Trig, f32_result: bool, large: bool) -> Value {
-    let red = reduce_pio2(l, x, !f32_result, large);
-    let ((s, s_lo), (c, c_lo)) = if f32_result {
-        let (s, c) = kernels_f32(l, red.r);
-        let zero = l.c(0.0);
-        ((s, zero), (c, zero))
-    } else {
-        kernels_f64(l, red.r, red.r_lo)
-    };
-    let odd = quadrant_odd(l, red.q);
+/// The reduction of the f32x4 `x`, done in f64 lanes (two halves), as an
+/// f32 double-word `r + r_lo` and the quadrant in i32 lanes.
+fn reduce_f32(l: &mut Lanes, x: Value, large: bool) -> (Value, Value, Value) {
+    let (lo, hi) = widen(l, x);
+    let mut l64 = Lanes::new(&mut *l.b, types::F64X2);
+    let mut halves = Vec::with_capacity(2);
+    for (copy, xd) in [lo, hi].into_iter().enumerate() {
+        l64.copy = copy as u8;
+        let red = reduce_pio2(&mut l64, xd, false, large);
+        let r = l64.b.ins().fvdemote(red.r);
+        let back = l64.b.ins().fvpromote_low(r);
+        let rest = l64.sub(red.r, back);
+        let r_lo = l64.b.ins().fvdemote(rest);
+        halves.push((r, r_lo, red.q));
+    }
+    let (a, b) = (halves[0], halves[1]);
+    (
+        join_halves(l, a.0, b.0),
+        join_halves(l, a.1, b.1),
+        join_low_words(l, a.2, b.2),
+    )
+}
+
+/// `sin`, `cos` or `tan` of `x` from its reduction `x = j pi/2 + r + r_lo`
+/// (`q` holds `j mod 4`).
+fn from_reduced(l: &mut Lanes, x: Value, which: Trig, r: Value, r_lo: Value, q: Value) -> Value {
+    let ((s, s_lo), (c, c_lo)) = kernels(l, r, r_lo);
+    let odd = quadrant_odd(l, q);
     let v = match which {
         Trig::Sin => {
             let v = l.select(odd, c, s);
-            let sign = quadrant_sign(l, red.q, 0);
+            let sign = quadrant_sign(l, q, 0);
             l.xor(v, sign)
         }
         Trig::Cos => {
             let v = l.select(odd, s, c);
-            let sign = quadrant_sign(l, red.q, 1);
-            l.xor(v, sign)
-        }
-        Trig::Tan if f32_result => {
-            let num = l.select(odd, c, s);
-            let den = l.select(odd, s, c);
-            let v = l.div(num, den);
-            let neg = l.neg(v);
-            l.select(odd, neg, v)
+            let sign = quadrant_sign(l, q, 1);
+            return l.xor(v, sign);
         }
         Trig::Tan => {
             // The quotient of the double-word kernels, corrected by its
@@ -99,34 +110,19 @@ fn sin_cos_tan(l: &mut Lanes, x: Value, which: Trig, f32_result: bool, large: bo
             l.select(odd, neg, v)
         }
     };
-    if which == Trig::Cos {
-        v
-    } else {
-        // sin and tan are odd: keep the sign of ±0.
-        let zero = l.cmp_c(FloatCC::Equal, x, 0.0);
-        l.select(zero, x, v)
-    }
-}
-
-/// `(sin r, cos r)` accurate to about 2^-37 (for f32 results).
-fn kernels_f32(l: &mut Lanes, r: Value) -> (Value, Value) {
-    let z = l.mul(r, r);
-    let sp = l.poly(z, &SIN_F32);
-    let v = l.mul(z, r);
-    let s = l.fma(v, sp, r);
-    let cp = l.poly(z, &COS_F32);
-    let z2 = l.mul(z, z);
-    let c0 = l.fma_cc(z, -0.5, 1.0);
-    let c = l.fma(z2, cp, c0);
-    (s, c)
+    // sin and tan are odd: keep the sign of ±0.
+    let zero = l.cmp_c(FloatCC::Equal, x, 0.0);
+    l.select(zero, x, v)
 }
 
 /// `(sin(r + r_lo), cos(r + r_lo))` for the double-word reduced argument,
-/// each as a double-word `(hi, lo)` (the rounding error of the last sum).
-fn kernels_f64(l: &mut Lanes, r: Value, r_lo: Value) -> ((Value, Value), (Value, Value)) {
+/// `|r| <= pi/4`, each as a double-word `(hi, lo)` (the rounding error of
+/// the last sum). fdlibm's `__kernel_sin`/`__kernel_cos` forms.
+fn kernels(l: &mut Lanes, r: Value, r_lo: Value) -> ((Value, Value), (Value, Value)) {
+    let (sin_p, cos_p) = l.pick((&SIN_F32[..], &COS_F32[..]), (&SIN_F64[..], &COS_F64[..]));
     let (z, z_lo) = l.two_prod(r, r);
     // sin: r + (r^3 S(z) + r_lo (1 - z/2)).
-    let sp = l.poly(z, &SIN_F64);
+    let sp = l.poly(z, sin_p);
     let v = l.mul(z, r);
     let nhz = l.mul_c(z, -0.5);
     let t = l.fma(nhz, r_lo, r_lo);
@@ -138,7 +134,7 @@ fn kernels_f64(l: &mut Lanes, r: Value, r_lo: Value) -> ((Value, Value), (Value,
     let w = l.add(one, nhz);
     let d = l.sub(one, w);
     let d = l.add(d, nhz);
-    let cp = l.poly(z, &COS_F64);
+    let cp = l.poly(z, cos_p);
     let z2 = l.mul(z, z);
     let half_zlo = l.mul_c(z_lo, 0.5);
     let rr = l.fma(r, r_lo, half_zlo);
@@ -156,13 +152,15 @@ pub(super) fn atan2(l: &mut Lanes, y: Value, x: Value) -> Value {
     let swap = l.cmp(FloatCC::GreaterThan, ay, ax);
     let num = l.select(swap, ax, ay);
     let den = l.select(swap, ay, ax);
-    // Tiny (subnormal) pairs are scaled up and huge ones down (so that
-    // den + num cannot overflow), which leaves num/den unchanged.
+    // Pairs with a tiny (near subnormal) numerator are scaled up, so that
+    // the quotient's residual below does not underflow, and huge ones down,
+    // so that den + num cannot overflow; num/den is unchanged (or, when den
+    // overflows, the result rounds to 0 anyway).
     let (tiny, up, huge) = l.pick(
         (2f64.powi(-99), 2f64.powi(27), 2f64.powi(125)),
         (2f64.powi(-966), 2f64.powi(56), 2f64.powi(1021)),
     );
-    let small = l.cmp_c(FloatCC::LessThan, den, tiny);
+    let small = l.cmp_c(FloatCC::LessThan, num, tiny);
     let big = l.cmp_c(FloatCC::GreaterThan, den, huge);
     let (c_up, c_down, c_one) = (l.c(up), l.c(0.25), l.c(1.0));
     let scale = l.select(small, c_up, c_one);
@@ -188,14 +186,21 @@ pub(super) fn atan2(l: &mut Lanes, y: Value, x: Value) -> Value {
     let nc = l.neg(c);
     let tn = l.fma(nc, den, num);
     let td = l.fma(c, num, den);
-    let t = l.div(tn, td);
+    // t + t_lo = tn / td to twice the working precision, so that the
+    // rounding of the quotient does not reach the result.
+    let (t, t_lo) = l.div_dd(tn, None, td, zero);
     let degenerate = l.or(num_inf, num_zero);
     let degenerate = l.or(degenerate, den_inf);
     let t = l.select(degenerate, zero, t);
+    let t_lo = l.select(degenerate, zero, t_lo);
+    // atan(t + t_lo) = t + t^3 P(t^2) + t_lo / (1 + t^2).
     let z = l.mul(t, t);
     let p = l.poly(z, l.pick(&ATAN_F32[..], &ATAN_F64[..]));
     let tz = l.mul(t, z);
-    let a = l.fma(tz, p, t);
+    let nz = l.neg(z);
+    let corr = l.fma(nz, t_lo, t_lo);
+    let a = l.fma(tz, p, corr);
+    let a = l.add(t, a);
     let (h_half, l_half, h_pio4, l_pio4) = l.pick(
         (ATAN_HALF_HI_F32, ATAN_HALF_LO_F32, PIO4_HI_F32, PIO4_LO_F32),
         (ATAN_HALF_HI_F64, ATAN_HALF_LO_F64, PIO4_HI_F64, PIO4_LO_F64),

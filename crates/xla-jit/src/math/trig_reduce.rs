@@ -114,7 +114,7 @@ pub(super) fn quadrant_odd(l: &mut Lanes, q: Value) -> Value {
 pub(super) fn quadrant_sign(l: &mut Lanes, q: Value, add: i64) -> Value {
     let q = if add == 0 { q } else { l.iadd_c(q, add) };
     let bit = l.iand_c(q, 2);
-    let s = l.shl(bit, 62);
+    let s = l.shl(bit, l.pick(30, 62));
     l.float_bits(s)
 }
 
