@@ -179,7 +179,7 @@ fn binary_samples(rng: &mut Rng, f: BinaryFn, n: usize, grid: usize) -> (Vec<f64
 
 /// Elements per nanosecond of the f32 kernel on an L2-resident buffer
 /// (best of 5 runs of 200 passes over 16384 elements), and the kernel's
-/// compile time in milliseconds.
+/// compile time in milliseconds (best of 3).
 fn throughput_f32(f: Option<UnaryFn>, g: Option<BinaryFn>) -> (f64, f64) {
     const N: usize = 16 * 1024;
     let mut rng = Rng::new(7);
@@ -191,17 +191,28 @@ fn throughput_f32(f: Option<UnaryFn>, g: Option<BinaryFn>) -> (f64, f64) {
     let x: Vec<f32> = (0..N).map(|_| rng.uniform(lo, hi) as f32).collect();
     let y: Vec<f32> = (0..N).map(|_| rng.uniform(-4.0, 4.0) as f32).collect();
     let mut out = vec![0f32; N];
-    let t = Instant::now();
-    let (seconds, compile) = match (f, g) {
+    // Compile three times and keep the fastest (the machine may be shared).
+    let mut compile = f64::INFINITY;
+    let seconds = match (f, g) {
         (Some(f), _) => {
-            let k = UnaryKernel::<f32>::compile(&options(), f).expect("compiles");
-            let compile = t.elapsed().as_secs_f64();
-            (best_time(|| k.map_into(&x, &mut out)), compile)
+            let mut kernel = None;
+            for _ in 0..3 {
+                let t = Instant::now();
+                kernel = Some(UnaryKernel::<f32>::compile(&options(), f).expect("compiles"));
+                compile = compile.min(t.elapsed().as_secs_f64());
+            }
+            let k = kernel.expect("compiled");
+            best_time(|| k.map_into(&x, &mut out))
         }
         (_, Some(g)) => {
-            let k = BinaryKernel::<f32>::compile(&options(), g).expect("compiles");
-            let compile = t.elapsed().as_secs_f64();
-            (best_time(|| k.map_into(&x, &y, &mut out)), compile)
+            let mut kernel = None;
+            for _ in 0..3 {
+                let t = Instant::now();
+                kernel = Some(BinaryKernel::<f32>::compile(&options(), g).expect("compiles"));
+                compile = compile.min(t.elapsed().as_secs_f64());
+            }
+            let k = kernel.expect("compiled");
+            best_time(|| k.map_into(&x, &y, &mut out))
         }
         _ => unreachable!("one function is given"),
     };

@@ -73,6 +73,18 @@ pub(super) fn exp_parts(l: &mut Lanes, x: Value, x_lo: Option<Value>) -> ExpPart
     ExpParts { hi, lo, n }
 }
 
+/// `e^x` for `x` in the normal-result range (no clamping, no subnormal
+/// results), rounded twice (`1 + r + r^2 P(r)`, then `2^n`): within about
+/// 1 ulp, for callers whose own error budget absorbs it.
+pub(super) fn exp_plain(l: &mut Lanes, x: Value) -> Value {
+    let (n, r, _) = reduce_ln2(l, x, None);
+    let q = expm1_tail(l, r, &EXP_F32);
+    let u = l.add(r, q);
+    let v = l.add_c(u, 1.0);
+    let s = l.pow2(n);
+    l.mul(v, s)
+}
+
 /// The clamping range of exp's argument: below it the result is +0, above
 /// it +inf, and `2^n` stays within [`Lanes::ldexp`]'s range.
 fn exp_range(l: &Lanes) -> (f64, f64) {

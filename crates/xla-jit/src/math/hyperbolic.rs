@@ -59,8 +59,9 @@ pub(super) fn tanh(l: &mut Lanes, x: Value) -> Value {
 
 /// `logistic(x) = 1 / (1 + e^-x)`.
 pub(super) fn logistic(l: &mut Lanes, x: Value) -> Value {
-    let a = l.abs(x);
-    let na = l.neg(a);
+    // -|x|: x with the sign bit set.
+    let m0 = l.c(-0.0);
+    let na = l.or(x, m0);
     // Below this e^-|x| is 0 (and logistic(x) for x < 0 too).
     let na = l.max_c(na, l.pick(-104.0, -746.0));
     let e = exp_parts(l, na, None);

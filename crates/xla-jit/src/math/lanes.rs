@@ -232,7 +232,7 @@ impl<'a, 'f> Lanes<'a, 'f> {
         self.b.ins().band(a, b)
     }
 
-    /// Lane-wise or of two masks.
+    /// Lane-wise or of two masks (or of bit patterns).
     pub fn or(&mut self, a: Value, b: Value) -> Value {
         self.b.ins().bor(a, b)
     }
