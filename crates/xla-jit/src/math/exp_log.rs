@@ -74,12 +74,14 @@ pub(super) fn exp_parts(l: &mut Lanes, x: Value, x_lo: Option<Value>) -> ExpPart
 }
 
 /// `e^x` for `x` in the normal-result range (no clamping, no subnormal
-/// results), rounded twice (`1 + r + r^2 P(r)`, then `2^n`): within about
-/// 1 ulp, for callers whose own error budget absorbs it.
-pub(super) fn exp_plain(l: &mut Lanes, x: Value) -> Value {
+/// results), rounded twice (`1 + r + r^2 P(r)` with the given polynomial,
+/// then `2^n`): within about 1 ulp for callers whose own error budget
+/// absorbs it, or far more accurate than f32 when computed in f64 lanes.
+pub(super) fn exp_plain(l: &mut Lanes, x: Value, coeffs: &[f64]) -> Value {
     let (n, r, _) = reduce_ln2(l, x, None);
-    let q = expm1_tail(l, r, &EXP_F32);
-    let u = l.add(r, q);
+    let r2 = l.mul(r, r);
+    let p = l.poly(r, coeffs);
+    let u = l.fma(r2, p, r);
     let v = l.add_c(u, 1.0);
     let s = l.pow2(n);
     l.mul(v, s)

@@ -1,7 +1,8 @@
 //! `pow`, `cbrt`, `sqrt` and `rsqrt`.
 //!
-//! pow: `|x|^y = exp(y log|x|)`. f32 computes in f64 lanes, where plain f64
-//! `log` and `exp` leave an error far below an f32 ulp; f64 multiplies `y` by
+//! pow: `|x|^y = exp(y log|x|)`. f32 computes in f64 lanes, where the f64
+//! `log` and a short `exp` polynomial leave an error far below an f32 ulp
+//! (about 2^-28 relative); f64 multiplies `y` by
 //! a double-word `log|x|` ([`log_dd`]) and feeds the double-word product to
 //! `exp`, so that exactly representable results (`pow(-2, 3) = -8`) come out
 //! exact. The C99 special cases are then applied by lane masks.
@@ -14,16 +15,23 @@ use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::{InstBuilder, Value};
 
 use super::coefficients::*;
-use super::exp_log::{exp, exp_parts, log, log_dd};
+use super::exp_log::{exp_parts, exp_plain, log, log_dd};
 use super::lanes::Lanes;
+use super::via_f64;
 
-/// `|x|^y` before the special cases, in f64 lanes; `f32_result` selects the
-/// plain f64 evaluation (enough for a result rounded to f32).
-fn pow_core(l: &mut Lanes, ax: Value, y: Value, f32_result: bool) -> Value {
-    if f32_result {
-        let lg = log(l, ax);
-        let p = l.mul(y, lg);
-        return exp(l, p);
+/// `|x|^y` before the special cases: f32 lanes compute it in f64 lanes
+/// (two halves), f64 lanes with a double-word logarithm.
+fn pow_core(l: &mut Lanes, ax: Value, y: Value) -> Value {
+    if l.is_f32() {
+        // |x|^y = e^p to about 2^-28 (EXPM1_F32 in f64 lanes); beyond the
+        // clamps the f32 result is 0 or inf.
+        return via_f64(l, &[ax, y], |l, v| {
+            let lg = log(l, v[0]);
+            let p = l.mul(v[1], lg);
+            let p = l.max_c(p, -104.0);
+            let p = l.min_c(p, 89.0);
+            exp_plain(l, p, &EXPM1_F32)
+        });
     }
     let (lh, ll) = log_dd(l, ax);
     let ph = l.mul(y, lh);
@@ -42,10 +50,11 @@ fn pow_core(l: &mut Lanes, ax: Value, y: Value, f32_result: bool) -> Value {
     l.ldexp(v, e.n)
 }
 
-/// `pow(x, y)` in f64 lanes (`f32_result` for f32 operands widened to f64).
-pub(super) fn pow(l: &mut Lanes, x: Value, y: Value, f32_result: bool) -> Value {
+/// `pow(x, y)`: the magnitude from [`pow_core`], then the C99 special
+/// cases by lane masks (in the lanes' own type).
+pub(super) fn pow(l: &mut Lanes, x: Value, y: Value) -> Value {
     let ax = l.abs(x);
-    let core = pow_core(l, ax, y, f32_result);
+    let core = pow_core(l, ax, y);
     let one = l.c(1.0);
     // (-1)^±inf = 1 (y log 1 = inf * 0 is NaN above).
     let ay = l.abs(y);

@@ -24,7 +24,7 @@ pub(super) fn erf(l: &mut Lanes, x: Value) -> Value {
         // erfc <= 0.19 here, so its rounding weighs at most 0.23 ulp of erf.
         let t = l.min_c(a, 4.0);
         let q = l.poly(t, &ERF_LARGE_F32);
-        exp_plain(l, q)
+        exp_plain(l, q, &EXP_F32)
     } else {
         let t = l.min_c(a, 6.0);
         let t = l.max_c(t, 0.921875);
