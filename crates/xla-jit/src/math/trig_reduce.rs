@@ -7,14 +7,17 @@
 //! Sterbenz's lemma (Cody–Waite). f64 arguments keep `r` as a double-word
 //! `r + r_lo` from four parts (152 bits of pi/2: the result is accurate even
 //! for the arguments closest to a multiple of pi/2); f32 arguments, whose
-//! reduced values stay far enough from 0, use two parts (86 bits).
+//! reduced values stay far enough from 0, use two parts (86 bits; the
+//! exhaustive f32 measurement confirms it).
 //!
 //! Large path, when any lane has `|x| > 2^20` (or is infinite): the caller
 //! branches, on a path not taken by ordinary data, to a copy of its code
 //! that calls [`reduce_large`] for each lane of the vector: Payne–Hanek
 //! reduction with 1280 bits of 2/pi in 128-bit integer arithmetic, exact to
 //! about 2^-125 for every finite f64. (Keeping the call out of the fast
-//! path's code keeps that code free of the spills a call forces.)
+//! path's code keeps that code free of the spills a call forces.) The code
+//! calls the function at its address in this process, so it is only valid
+//! in this process, like everything the in-process JIT produces.
 
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::{
