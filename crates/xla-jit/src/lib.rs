@@ -3,5 +3,6 @@
 
 pub mod codegen;
 mod error;
+pub mod math;
 
 pub use error::JitError;
