@@ -16,6 +16,14 @@ pub enum LoadError {
 }
 
 impl LoadError {
+    /// The message alone, for subcommands that exit with one status for
+    /// every failure.
+    pub fn into_message(self) -> String {
+        match self {
+            LoadError::Io(m) | LoadError::Invalid(m) => m,
+        }
+    }
+
     /// Prints the message and gives the exit status.
     pub fn report(self) -> ExitCode {
         let (message, code) = match self {

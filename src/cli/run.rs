@@ -1,13 +1,14 @@
 //! `xla run MODULE.hlo ARG.npy… --out DIR`: execute a module's entry
 //! computation on arrays and write its results.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use xla_core::interp::{DeviceAssignment, Interpreter};
 use xla_core::io::{encode_npy, read_npy, NpyOptions};
-use xla_core::text::parse_hlo_module;
 use xla_core::{HloModule, Literal, PrimitiveType, Shape};
+
+use super::module_file::{self, LoadError};
 
 /// Run an HLO module on `.npy` arrays and write every result leaf as
 /// `DIR/0.npy`, `DIR/1.npy`, … (tuples flattened in order). With several
@@ -47,7 +48,7 @@ enum Backend {
 /// an op the backend cannot run) returns `Err` (status 2) before anything
 /// is written to the output directory.
 pub fn run(args: Args) -> Result<ExitCode, String> {
-    let module = load(&args.module)?;
+    let module = module_file::load(&args.module, true).map_err(LoadError::into_message)?;
     let assignment = DeviceAssignment::new(
         args.num_replicas
             .unwrap_or(module.replica_count.max(1) as usize),
@@ -86,13 +87,6 @@ pub fn run(args: Args) -> Result<ExitCode, String> {
         println!("{}: {}", path.display(), shape.without_layouts());
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// Reads and parses the module; a parse error reads `file:line:col: …`.
-fn load(path: &Path) -> Result<HloModule, String> {
-    let shown = path.display();
-    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {shown}: {e}"))?;
-    parse_hlo_module(&text).map_err(|e| format!("{shown}:{e}"))
 }
 
 /// Reads the arrays for every device's parameters, checking each against
