@@ -98,6 +98,22 @@ pub enum ArgumentError {
         /// Its size there.
         second_size: i64,
     },
+    /// An argument dimension whose declared size `a * S + b` has no
+    /// solution `S ≥ 0`.
+    Unsolvable {
+        /// The function.
+        function: &'static str,
+        /// The parameter's name.
+        argument: &'static str,
+        /// The argument's shape.
+        shape: Shape,
+        /// The dimension.
+        dim: usize,
+        /// The declared size as written, `2 * H`.
+        declared: &'static str,
+        /// The name it was to bind.
+        symbol: &'static str,
+    },
     /// An argument dimension whose declared size is a constant or an
     /// expression (`N + 1`) that it does not have.
     Size {
@@ -166,6 +182,22 @@ impl fmt::Display for ArgumentError {
                 bare(&second.1),
                 second.2
             ),
+            ArgumentError::Unsolvable {
+                function,
+                argument,
+                shape,
+                dim,
+                declared,
+                symbol,
+            } => {
+                let bare = bare(shape);
+                let size = bare.as_array().map_or(0, |a| a.dims()[*dim]);
+                write!(
+                    f,
+                    "{function}: dimension {dim} of argument `{argument}` {bare} is {size}, \
+                     which is not {declared} for any size {symbol}"
+                )
+            }
             ArgumentError::Size {
                 function,
                 argument,
@@ -227,6 +259,18 @@ pub enum Size {
     Const(i64),
     /// The function's dimension name number `n`, `N`.
     Symbol(usize),
+    /// `scale * S + offset` for the name number `symbol`, as written; the
+    /// place the name is solved from when it never stands alone.
+    Linear {
+        /// The name's number.
+        symbol: usize,
+        /// The factor (not 0).
+        scale: i64,
+        /// The constant term.
+        offset: i64,
+        /// The size as written, `2 * H`.
+        text: &'static str,
+    },
     /// An expression over the dimension names (`N + 1`), as written, and
     /// its value given the sizes of the names.
     Expr(&'static str, fn(&[i64]) -> i64),
@@ -259,9 +303,10 @@ pub struct Signature {
 
 impl Signature {
     /// The size of each dimension name, from the argument shapes. Every
-    /// argument must be an array of its parameter's element type and rank;
-    /// every occurrence of a name must have one size; constant and
-    /// expression sizes must match.
+    /// argument must be an array of its parameter's element type and rank.
+    /// Names standing alone bind first (every occurrence must have one
+    /// size), then names solved from a linear size (`2 * H` with size 8
+    /// gives `H = 4`); then constant and expression sizes must match.
     pub fn bind(&self, shapes: &[&Shape]) -> Result<Vec<i64>, DslError> {
         let function = self.function;
         if shapes.len() != self.params.len() {
@@ -311,27 +356,61 @@ impl Signature {
                         }
                         Some(_) => {}
                     },
-                    Size::Const(_) | Size::Expr(..) => {}
+                    Size::Const(_) | Size::Linear { .. } | Size::Expr(..) => {}
                 }
+            }
+        }
+        for (p, (param, shape)) in self.params.iter().zip(shapes).enumerate() {
+            let array = shape.as_array().expect("checked above");
+            for (d, (size, &actual)) in param.dims.iter().zip(array.dims()).enumerate() {
+                let Size::Linear {
+                    symbol,
+                    scale,
+                    offset,
+                    text,
+                } = *size
+                else {
+                    continue;
+                };
+                if bound[symbol].is_some() {
+                    continue;
+                }
+                let rest = actual - offset;
+                if rest % scale != 0 || rest / scale < 0 {
+                    return Err(ArgumentError::Unsolvable {
+                        function,
+                        argument: param.name,
+                        shape: (*shape).clone(),
+                        dim: d,
+                        declared: text,
+                        symbol: self.symbols[symbol],
+                    }
+                    .into());
+                }
+                bound[symbol] = Some((rest / scale, p, d));
             }
         }
         let values: Vec<i64> = bound
             .iter()
-            .map(|b| {
-                b.expect("the macro checks that every name is some parameter's size")
-                    .0
-            })
+            .map(|b| b.expect("the macro checks that every name can be bound").0)
             .collect();
         for (p, (param, shape)) in self.params.iter().zip(shapes).enumerate() {
             let array = shape.as_array().expect("checked above");
             for (d, (size, &actual)) in param.dims.iter().zip(array.dims()).enumerate() {
-                if let Size::Expr(text, value) = size {
-                    let expected = value(&values);
-                    if expected != actual {
-                        return Err(self
-                            .size_mismatch(p, shape, d, text.to_string(), expected)
-                            .into());
-                    }
+                let (text, expected) = match *size {
+                    Size::Expr(text, value) => (text, value(&values)),
+                    Size::Linear {
+                        symbol,
+                        scale,
+                        offset,
+                        text,
+                    } => (text, scale * values[symbol] + offset),
+                    Size::Const(_) | Size::Symbol(_) => continue,
+                };
+                if expected != actual {
+                    return Err(self
+                        .size_mismatch(p, shape, d, text.to_string(), expected)
+                        .into());
                 }
             }
         }

@@ -3,7 +3,7 @@
 use xla::prelude::*;
 
 xla! {
-    fn only_in_expression(x: f32[N + 1]) -> f32[N + 1] {
+    fn only_in_expression(x: f32[N * M]) -> f32[N * M] {
         x
     }
 

@@ -107,6 +107,40 @@ impl DimExpr {
         }
     }
 
+    /// `a * S + b` for one symbol `S` and constants `a ≠ 0`, `b`: a size a
+    /// call can solve for `S` (`2 * H` binds `H` to half the size).
+    pub fn linear(&self) -> Option<(syn::Ident, i64, i64)> {
+        /// `(symbol, a, b)` with no symbol for a constant.
+        fn walk(e: &DimExpr) -> Option<(Option<syn::Ident>, i64, i64)> {
+            Some(match e {
+                DimExpr::Const(v, _) => (None, 0, *v),
+                DimExpr::Symbol(s) => (Some(s.clone()), 1, 0),
+                DimExpr::Binary(op, l, r) => {
+                    let ((ls, la, lb), (rs, ra, rb)) = (walk(l)?, walk(r)?);
+                    match op {
+                        DimOp::Add | DimOp::Sub => {
+                            let sign = if *op == DimOp::Sub { -1 } else { 1 };
+                            let symbol = match (ls, rs) {
+                                (Some(a), Some(b)) if a != b => return None,
+                                (a, b) => a.or(b),
+                            };
+                            (symbol, la + sign * ra, lb + sign * rb)
+                        }
+                        DimOp::Mul => match (ls, rs) {
+                            (Some(_), Some(_)) => return None,
+                            (Some(s), None) => (Some(s), la * rb, lb * rb),
+                            (None, s) => (s, ra * lb, rb * lb),
+                        },
+                    }
+                }
+            })
+        }
+        match walk(self)? {
+            (Some(s), a, b) if a != 0 => Some((s, a, b)),
+            _ => None,
+        }
+    }
+
     /// Every symbol the expression mentions, in order.
     pub fn symbols(&self, out: &mut Vec<syn::Ident>) {
         match self {

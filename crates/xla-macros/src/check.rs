@@ -12,6 +12,7 @@
 //! builder calls.
 
 mod args;
+mod call;
 mod control;
 mod data_movement;
 mod dot;
@@ -19,6 +20,7 @@ mod elementwise;
 mod expr;
 mod indexing;
 mod literal;
+mod operators;
 mod ops;
 mod reduce;
 mod scope;
@@ -179,7 +181,11 @@ impl Signature {
                 match d {
                     DimExpr::Symbol(s) if !symbols.contains(s) => symbols.push(s.clone()),
                     DimExpr::Symbol(_) | DimExpr::Const(..) => {}
-                    DimExpr::Binary(..) => d.symbols(&mut mentioned),
+                    DimExpr::Binary(..) => match d.linear() {
+                        Some((s, ..)) if !symbols.contains(&s) => symbols.push(s),
+                        Some(_) => {}
+                        None => d.symbols(&mut mentioned),
+                    },
                 }
                 if let DimExpr::Const(v, range) = d {
                     if *v < 0 {
@@ -198,8 +204,8 @@ impl Signature {
                 errors.push(syn::Error::new(
                     s.span(),
                     format!(
-                        "the dimension `{s}` appears only inside a size expression; give some parameter \
-                         a dimension that is exactly `{s}`, so that calls can bind it"
+                        "the dimension `{s}` cannot be bound from the arguments: give some parameter \
+                         a dimension that is `{s}`, or `a * {s} + b` with constants `a`, `b`"
                     ),
                 ));
             }

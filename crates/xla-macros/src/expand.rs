@@ -274,42 +274,69 @@ fn items(
 fn signature_const(f: &FunctionIr, param_texts: &[String]) -> TokenStream {
     let name_text = f.name.to_string();
     let symbols: Vec<String> = f.symbols.iter().map(|s| s.to_string()).collect();
-    let params = f.params.iter().zip(param_texts).map(|(p, text)| {
+    let index = |s: &syn::Ident| {
+        f.symbols
+            .iter()
+            .position(|x| x == s)
+            .expect("a declared symbol")
+    };
+    // A name never standing alone is solved from its first linear size.
+    let standing: Vec<&syn::Ident> = f
+        .params
+        .iter()
+        .flat_map(|p| &p.dims)
+        .filter_map(|d| match d {
+            DimExpr::Symbol(s) => Some(s),
+            _ => None,
+        })
+        .collect();
+    let mut solved: Vec<syn::Ident> = Vec::new();
+    let mut params = Vec::new();
+    for (p, text) in f.params.iter().zip(param_texts) {
         let name = p.name.to_string();
         let ty = body::element_type(p.element_type.expect("checked"));
-        let dims = p.dims.iter().map(|dim| match dim {
-            DimExpr::Const(v, _) => quote!(::xla::dsl::Size::Const(#v)),
-            DimExpr::Symbol(s) => {
-                let index = f
-                    .symbols
-                    .iter()
-                    .position(|x| x == s)
-                    .expect("a declared symbol");
-                quote!(::xla::dsl::Size::Symbol(#index))
-            }
-            DimExpr::Binary(..) => {
-                let text = size_text(dim);
-                let value = size(dim);
-                let d = internal("d");
-                let fields = f.symbols.iter().enumerate().map(|(i, s)| {
-                    let field = syn::Ident::new(&s.to_string(), Span::mixed_site());
-                    quote!(#field: values[#i])
-                });
-                quote!(::xla::dsl::Size::Expr(#text, |values| {
-                    let #d = Dims { #(#fields),* };
-                    #value
-                }))
-            }
-        });
-        quote! {
+        let mut dims = Vec::new();
+        for dim in &p.dims {
+            dims.push(match dim {
+                DimExpr::Const(v, _) => quote!(::xla::dsl::Size::Const(#v)),
+                DimExpr::Symbol(s) => {
+                    let index = index(s);
+                    quote!(::xla::dsl::Size::Symbol(#index))
+                }
+                DimExpr::Binary(..) if linear_solves(dim, &standing, &mut solved) => {
+                    let (s, scale, offset) = dim.linear().expect("linear");
+                    let (symbol, text) = (index(&s), size_text(dim));
+                    quote!(::xla::dsl::Size::Linear {
+                        symbol: #symbol,
+                        scale: #scale,
+                        offset: #offset,
+                        text: #text,
+                    })
+                }
+                DimExpr::Binary(..) => {
+                    let text = size_text(dim);
+                    let value = size(dim);
+                    let d = internal("d");
+                    let fields = f.symbols.iter().enumerate().map(|(i, s)| {
+                        let field = syn::Ident::new(&s.to_string(), Span::mixed_site());
+                        quote!(#field: values[#i])
+                    });
+                    quote!(::xla::dsl::Size::Expr(#text, |values| {
+                        let #d = Dims { #(#fields),* };
+                        #value
+                    }))
+                }
+            });
+        }
+        params.push(quote! {
             ::xla::dsl::Param {
                 name: #name,
                 element_type: #ty,
                 text: #text,
                 dims: &[#(#dims),*],
             }
-        }
-    });
+        });
+    }
     quote! {
         /// The parameter types, for binding the dimensions at run time.
         pub const SIGNATURE: ::xla::dsl::Signature = ::xla::dsl::Signature {
@@ -317,6 +344,18 @@ fn signature_const(f: &FunctionIr, param_texts: &[String]) -> TokenStream {
             symbols: &[#(#symbols),*],
             params: &[#(#params),*],
         };
+    }
+}
+
+/// Whether `dim` is where its name is solved: it is linear in a name that
+/// never stands alone and is not solved yet.
+fn linear_solves(dim: &DimExpr, standing: &[&syn::Ident], solved: &mut Vec<syn::Ident>) -> bool {
+    match dim.linear() {
+        Some((s, ..)) if !standing.contains(&&s) && !solved.contains(&s) => {
+            solved.push(s);
+            true
+        }
+        _ => false,
     }
 }
 

@@ -1,8 +1,6 @@
 //! Expressions, statements and blocks; calls of the invocation's own
 //! functions.
 
-use std::collections::HashMap;
-
 use crate::types::ExactDim;
 use xla_core::infer;
 use xla_core::Shape;
@@ -12,7 +10,6 @@ use super::Checker;
 use crate::ast::{Block, DimExpr, Expr, ExprKind, Pat, Range, Stmt, TypeSpec, UnOp};
 use crate::ir::Instr;
 use crate::suggest::did_you_mean;
-use crate::types::{element_type, eval_dim};
 
 impl Checker<'_> {
     /// Checks an expression that produces a value.
@@ -377,182 +374,6 @@ impl Checker<'_> {
                 ),
             );
         }
-    }
-
-    /// A call of another function of this invocation: the arguments bind
-    /// its dimensions; the result is its declared result type under that
-    /// binding.
-    fn function_call(&mut self, name: &syn::Ident, args: &[Expr], range: Range) -> Val {
-        let callee = name.to_string();
-        let values: Vec<Val> = args.iter().map(|a| self.expr(a)).collect();
-        self.calls.push((callee.clone(), range));
-        let sig = &self.signatures[&callee];
-        if !sig.valid {
-            return Val::error(range);
-        }
-        if values.len() != sig.params.len() {
-            let params: Vec<String> = sig.params.iter().map(|p| p.name.to_string()).collect();
-            self.error(
-                range,
-                format!(
-                    "`{callee}` takes {} ({}), but {} given",
-                    plural(params.len(), "argument"),
-                    params.join(", "),
-                    match values.len() {
-                        1 => "1 was".to_string(),
-                        n => format!("{n} were"),
-                    }
-                ),
-            );
-            return Val::error(range);
-        }
-        let mut binding: HashMap<String, (ExactDim, String)> = HashMap::new();
-        let mut ids = Vec::new();
-        let mut failed = false;
-        // Plain symbols bind first; then compound sizes are compared.
-        for pass in 0..2 {
-            for (p, v) in sig.params.iter().zip(&values) {
-                let ty = p.element_type.expect("a valid signature");
-                let v = if pass == 0 {
-                    self.materialize(v, ty)
-                } else {
-                    v.clone()
-                };
-                let a = match &v.ty {
-                    Ty::Shape(Shape::Array(a)) => a.clone(),
-                    Ty::Error => {
-                        failed = true;
-                        continue;
-                    }
-                    _ => {
-                        if pass == 0 {
-                            self.error(
-                                v.range,
-                                format!(
-                                    "mismatched types: `{callee}` takes `{}: {}`, but this is {}",
-                                    p.name,
-                                    declared_text(p),
-                                    shape_text(&v)
-                                ),
-                            );
-                        }
-                        failed = true;
-                        continue;
-                    }
-                };
-                if pass == 0 {
-                    ids.push(v.id.expect("a value"));
-                }
-                let declared = declared_text(p);
-                if a.element_type() != ty || a.rank() != p.dims.len() {
-                    if pass == 0 {
-                        self.error(v.range, format!("mismatched types: `{callee}` takes `{}: {declared}`, but this is {a}", p.name));
-                    }
-                    failed = true;
-                    continue;
-                }
-                for (d, (expr, size)) in p.dims.iter().zip(a.dims()).enumerate() {
-                    let expected = match (pass, expr) {
-                        (0, DimExpr::Symbol(s)) => match binding.get(&s.to_string()) {
-                            None => {
-                                binding.insert(
-                                    s.to_string(),
-                                    (size.clone(), format!("`{}`: {a}", p.name)),
-                                );
-                                continue;
-                            }
-                            Some((bound, _)) => bound.clone(),
-                        },
-                        (0, _) | (_, DimExpr::Symbol(_)) => continue,
-                        _ => match sym_dim_bound(expr, &binding) {
-                            Some(s) => s,
-                            None => continue,
-                        },
-                    };
-                    if &expected != size {
-                        let origin = match expr {
-                            DimExpr::Symbol(s) => format!(
-                                "where {s} is {expected} (from {})",
-                                binding[&s.to_string()].1
-                            ),
-                            _ => format!("whose dimension {d} is {expected} here"),
-                        };
-                        self.error(
-                            v.range,
-                            format!(
-                                "mismatched dimension: `{callee}` takes `{}: {declared}`, {origin}, but this is {a}",
-                                p.name
-                            ),
-                        );
-                        failed = true;
-                    }
-                }
-            }
-        }
-        if failed {
-            return Val::error(range);
-        }
-        let bound = |ty: &TypeSpec| result_shape(ty, &binding);
-        let Some(shape) = bound(&sig.ret) else {
-            return Val::error(range);
-        };
-        let id = self.frames.push_instr(Instr::Function(name.clone(), ids));
-        Val::shape(shape, id, range)
-    }
-}
-
-/// A size expression of the callee under the binding of its symbols.
-fn sym_dim_bound(
-    expr: &DimExpr,
-    binding: &HashMap<String, (ExactDim, String)>,
-) -> Option<ExactDim> {
-    eval_dim(expr, &|s| {
-        binding.get(&s.to_string()).map(|(v, _)| v.clone())
-    })
-}
-
-fn result_shape(
-    ty: &TypeSpec,
-    binding: &HashMap<String, (ExactDim, String)>,
-) -> Option<Shape<ExactDim>> {
-    match ty {
-        TypeSpec::Array {
-            element_type: e,
-            dims,
-            ..
-        } => {
-            let ty = element_type(e).ok()?;
-            let dims: Option<Vec<ExactDim>> =
-                dims.iter().map(|d| sym_dim_bound(d, binding)).collect();
-            Some(Shape::array(ty, dims?))
-        }
-        TypeSpec::Tuple { elements, .. } => {
-            let shapes: Option<Vec<_>> =
-                elements.iter().map(|e| result_shape(e, binding)).collect();
-            Some(Shape::Tuple(shapes?))
-        }
-    }
-}
-
-/// The declared type of a parameter, printed as shapes print.
-fn declared_text(p: &crate::ir::ParamIr) -> String {
-    let dims: Option<Vec<ExactDim>> = p
-        .dims
-        .iter()
-        .map(|d| eval_dim(d, &|s| Some(ExactDim::symbol(s.to_string()))))
-        .collect();
-    match (p.element_type, dims) {
-        (Some(ty), Some(dims)) => Shape::array(ty, dims).to_string(),
-        _ => "?".to_string(),
-    }
-}
-
-/// `1 argument`, `2 arguments`.
-fn plural(n: usize, noun: &str) -> String {
-    if n == 1 {
-        format!("1 {noun}")
-    } else {
-        format!("{n} {noun}s")
     }
 }
 
