@@ -1,6 +1,6 @@
 //! The `xla!` macro: tensor programs in Rust syntax, with shape errors at
-//! compile time. Users reach it as `xla::xla!`; the language is documented
-//! there (`src/dsl.rs` of the `xla` crate re-exports this documentation).
+//! compile time. Users reach it as `xla::xla!`, whose documentation is the
+//! language's reference (`src/language.md`).
 //!
 //! The macro runs in three phases, one file each: [`parse`] (syn, into
 //! [`ast`]), [`check`] (xla-core's shape inference on symbolic sizes,
@@ -16,8 +16,7 @@ mod types;
 
 use proc_macro::TokenStream;
 
-/// Tensor programs in Rust syntax, checked at compile time. See the `xla`
-/// crate's documentation of `xla!` for the language.
+#[doc = include_str!("language.md")]
 #[proc_macro]
 pub fn xla(input: TokenStream) -> TokenStream {
     let program = syn::parse_macro_input!(input as ast::Program);
