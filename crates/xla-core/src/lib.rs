@@ -19,6 +19,7 @@ mod element_type;
 mod error;
 pub mod hlo;
 pub mod infer;
+pub mod interp;
 pub mod io;
 pub mod layout;
 pub mod literal;
