@@ -8,6 +8,7 @@
 //! once, compiles it once per backend (the cache is keyed by backend,
 //! function and binding), and executes it.
 
+mod backend;
 #[doc(hidden)]
 pub mod rt;
 
@@ -16,6 +17,8 @@ use std::fmt;
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 use xla_core::{Literal, PrimitiveType, Shape, XlaComputation};
+
+pub use backend::default_backend;
 
 /// Something that compiles and runs computations: the reference
 /// interpreter, or the JIT.

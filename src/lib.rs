@@ -21,7 +21,8 @@ pub use xla_macros::xla;
 
 /// The names a program using the [`xla!`] macro needs.
 pub mod prelude {
-    pub use crate::dsl::{Backend, DslError};
+    pub use crate::dsl::{default_backend, Backend, DslError};
     pub use crate::xla;
+    pub use xla_core::interp::Interpreter;
     pub use xla_core::{Literal, PrimitiveType, Shape, XlaBuilder, XlaComputation, XlaOp};
 }
