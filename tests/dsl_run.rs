@@ -65,6 +65,24 @@ xla! {
         steps
     }
 
+    pub fn square(v: f32) -> f32 {
+        v * v
+    }
+
+    /// Helpers inside sub-computations: a named reduction and a size in a
+    /// loop, a call in a closure and in a branch.
+    pub fn nested(x: f32[N], flag: pred) -> (f32, f32[N], f32[N]) {
+        let mut total = 0.0;
+        let mut i = 0;
+        while i < 2 {
+            total = total + x.reduce_sum([0]) * N;
+            i += 1;
+        }
+        let squares = x.map(|v| square(v));
+        let chosen = if flag { squares.max(x.reduce_max([0]).broadcast([N])) } else { x.map(|v| square(v) + 1.0) };
+        (total, squares, chosen)
+    }
+
     pub fn relu_or_negate(x: f32[N], relu: pred) -> f32[N] {
         if relu { x.max(0.0) } else { -x }
     }
@@ -230,6 +248,13 @@ fn loops_and_branches() {
     assert_eq!(vals::<f32>(&same), [1.0, 2.0, -3.0]);
     let steps = collatz_steps::call(&run(), &Literal::scalar(27i64)).unwrap();
     assert_eq!(vals::<i64>(&steps), [111]);
+    let y = f32s(&[3], &[1.0, 2.0, 3.0]);
+    let (total, squares, chosen) = nested::call(&run(), &y, &Literal::scalar(true)).unwrap();
+    assert_eq!(vals::<f32>(&total), [36.0]);
+    assert_eq!(vals::<f32>(&squares), [1.0, 4.0, 9.0]);
+    assert_eq!(vals::<f32>(&chosen), [3.0, 4.0, 9.0]);
+    let (_, _, chosen) = nested::call(&run(), &y, &Literal::scalar(false)).unwrap();
+    assert_eq!(vals::<f32>(&chosen), [2.0, 5.0, 10.0]);
     let relu = relu_or_negate::call(&run(), &x, &Literal::scalar(true)).unwrap();
     assert_eq!(vals::<f32>(&relu), [1.0, 2.0, 0.0]);
     let negated = relu_or_negate::call(&run(), &x, &Literal::scalar(false)).unwrap();

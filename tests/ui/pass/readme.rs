@@ -1,3 +1,4 @@
+// The example of crates/xla-macros/README.md.
 use xla::prelude::*;
 
 xla! {
@@ -7,6 +8,7 @@ xla! {
         y.max(0.0)
     }
 
+    /// Row-wise softmax.
     pub fn softmax(x: f32[B, N]) -> f32[B, N] {
         let m = x.reduce_max([1]);
         let e = (x - m.broadcast_in_dim([B, N], [0])).exp();
@@ -14,6 +16,9 @@ xla! {
     }
 }
 
-fn main() {
-    let _ = softmax::computation(softmax::Dims { B: 2, N: 3 });
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let x = Literal::from_vec(&[2, 3], vec![1.0f32, 2.0, 3.0, 0.0, 0.0, 0.0])?;
+    let y = softmax::call(default_backend(), &x)?;
+    println!("{y}");
+    Ok(())
 }

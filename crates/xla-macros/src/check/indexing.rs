@@ -157,13 +157,13 @@ impl Checker<'_> {
             let text = field.to_string();
             let Some(key) = required.iter().chain(optional).find(|k| **k == text) else {
                 let all: Vec<&str> = required.iter().chain(optional).copied().collect();
-                let hint = crate::suggest::did_you_mean(&text, all.iter().copied());
+                let hint = match crate::suggest::closest(&text, all.iter().copied()) {
+                    Some(name) => format!("did you mean `{name}`?"),
+                    None => format!("its fields are {}", all.join(", ")),
+                };
                 self.error(
                     Range::single(field.span()),
-                    format!(
-                        "`{name}` has no field `{text}`{hint}; its fields are {}",
-                        all.join(", ")
-                    ),
+                    format!("`{name}` has no field `{text}`; {hint}"),
                 );
                 ok = false;
                 continue;

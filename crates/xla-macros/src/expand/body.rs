@@ -85,6 +85,8 @@ fn sub_computation(comp: &Comp, depth: usize) -> TokenStream {
 
 fn instr_expr(comp: &Comp, instr: &Instr, depth: usize, b: &syn::Ident) -> TokenStream {
     let v = |id: &usize| value(depth, *id);
+    // The function's builder is a reference; a sub-computation's is owned.
+    let b_ref = if depth == 0 { quote!(#b) } else { quote!(&#b) };
     match instr {
         Instr::Param(n) if depth == 0 => {
             let p = internal(&format!("p{n}"));
@@ -103,7 +105,7 @@ fn instr_expr(comp: &Comp, instr: &Instr, depth: usize, b: &syn::Ident) -> Token
         Instr::SizeConstant(ty, dim) => {
             let ty = element_type(*ty);
             let n = size(dim);
-            quote!(::xla::dsl::rt::size_constant(#b, #ty, #n)?)
+            quote!(::xla::dsl::rt::size_constant(#b_ref, #ty, #n)?)
         }
         Instr::Builder(method, args) => {
             let method = format_ident!("{}", method);
@@ -113,11 +115,11 @@ fn instr_expr(comp: &Comp, instr: &Instr, depth: usize, b: &syn::Ident) -> Token
         Instr::Runtime(function, args) => {
             let function = format_ident!("{}", function);
             let args = args.iter().map(|a| arg(a, depth));
-            quote!(::xla::dsl::rt::#function(#b, #(#args),*)?)
+            quote!(::xla::dsl::rt::#function(#b_ref, #(#args),*)?)
         }
         Instr::Function(name, args) => {
             let args = args.iter().map(v);
-            quote!(super::#name::build(#b, #(#args),*)?)
+            quote!(super::#name::build(#b_ref, #(#args),*)?)
         }
         Instr::Tuple(ids) => {
             let ids = ids.iter().map(v);
