@@ -83,6 +83,32 @@ xla! {
         (total, squares, chosen)
     }
 
+    /// `if` statements assign `let mut` variables; `else` is optional.
+    pub fn running_stats(x: f32[N]) -> (f32, f32, s32, s32) {
+        let mut best = f32::NEG_INFINITY;
+        let mut worst = f32::INFINITY;
+        let mut at = -1;
+        let mut evens = 0;
+        let mut i = 0;
+        while i < N {
+            let v = x.dynamic_slice([i], [1]).reshape([]);
+            if v > best {
+                best = v;
+                at = i;
+            }
+            if v < worst { worst = v; } else if i % 2 == 0 { evens += 1; }
+            i += 1;
+        }
+        (best, worst, at, evens)
+    }
+
+    /// An `if` giving a value and assigning a variable.
+    pub fn value_and_assignment(x: f32[N], p: pred) -> (f32[N], f32[N]) {
+        let mut y = x;
+        let z = if p { y = x * 2.0; y + 1.0 } else { y - 1.0 };
+        (y, z)
+    }
+
     pub fn relu_or_negate(x: f32[N], relu: pred) -> f32[N] {
         if relu { x.max(0.0) } else { -x }
     }
@@ -255,6 +281,19 @@ fn loops_and_branches() {
     assert_eq!(vals::<f32>(&chosen), [3.0, 4.0, 9.0]);
     let (_, _, chosen) = nested::call(&run(), &y, &Literal::scalar(false)).unwrap();
     assert_eq!(vals::<f32>(&chosen), [2.0, 5.0, 10.0]);
+    let data = f32s(&[6], &[3.0, 1.0, 4.0, 1.0, 5.0, 9.0]);
+    let (best, worst, at, evens) = running_stats::call(&run(), &data).unwrap();
+    assert_eq!(vals::<f32>(&best), [9.0]);
+    assert_eq!(vals::<f32>(&worst), [1.0]);
+    assert_eq!(vals::<i32>(&at), [5]);
+    // Not a new minimum at i = 2 (4) and i = 4 (5).
+    assert_eq!(vals::<i32>(&evens), [2]);
+    let (y, z) = value_and_assignment::call(&run(), &x, &Literal::scalar(true)).unwrap();
+    assert_eq!(vals::<f32>(&y), [2.0, 4.0, -6.0]);
+    assert_eq!(vals::<f32>(&z), [3.0, 5.0, -5.0]);
+    let (y, z) = value_and_assignment::call(&run(), &x, &Literal::scalar(false)).unwrap();
+    assert_eq!(vals::<f32>(&y), [1.0, 2.0, -3.0]);
+    assert_eq!(vals::<f32>(&z), [0.0, 1.0, -4.0]);
     let relu = relu_or_negate::call(&run(), &x, &Literal::scalar(true)).unwrap();
     assert_eq!(vals::<f32>(&relu), [1.0, 2.0, 0.0]);
     let negated = relu_or_negate::call(&run(), &x, &Literal::scalar(false)).unwrap();

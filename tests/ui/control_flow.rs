@@ -35,10 +35,20 @@ xla! {
         if p { x }
     }
 
-    fn assign_in_branch(x: f32[N], p: pred) -> f32[N] {
+    fn assign_changes_type(x: f32[N], p: pred) -> f32[N] {
         let mut y = x;
-        let z = if p { y = x * 2.0; y } else { y };
-        z
+        if p {
+            y = y.reduce_sum([0]);
+        }
+        y
+    }
+
+    fn closure_assigns(x: f32[N]) -> f32[N] {
+        let mut count = 0;
+        x.map(|v| {
+            count = count + 1;
+            v
+        })
     }
 
     fn array_predicate(x: f32[N]) -> f32[N] {

@@ -12,6 +12,7 @@
 //! builder calls.
 
 mod args;
+mod branch;
 mod call;
 mod control;
 mod data_movement;

@@ -35,6 +35,22 @@ xla! {
     pub fn relu_or_negate(x: f32[N], relu: pred) -> f32[N] {
         if relu { x.max(0.0) } else { -x }
     }
+
+    /// The largest element of `x` and its index, by a scan.
+    pub fn scan_max(x: f32[N]) -> (f32, s32) {
+        let mut best = f32::NEG_INFINITY;
+        let mut at = -1;
+        let mut i = 0;
+        while i < N {
+            let v = x.dynamic_slice([i], [1]).reshape([]);
+            if v > best {
+                best = v;
+                at = i;
+            }
+            i += 1;
+        }
+        (best, at)
+    }
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -47,5 +63,6 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     pool::computation(pool::Dims { B: 1, H: 2, W: 3, C: 4 })?;
     power::computation(power::Dims { N: 4 })?;
     relu_or_negate::computation(relu_or_negate::Dims { N: 4 })?;
+    scan_max::computation(scan_max::Dims { N: 4 })?;
     Ok(())
 }

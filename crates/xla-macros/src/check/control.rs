@@ -10,7 +10,7 @@ use crate::types::ExactDim;
 use xla_core::infer::{self, Signature};
 use xla_core::{PrimitiveType, Shape};
 
-use super::scope::{Binding, Capture, Frame, FrameKind, Ty, Val};
+use super::scope::{Binding, Capture, Frame, FrameKind, Ty};
 use super::spans::OpSpans;
 use super::Checker;
 use crate::ast::{Block, Expr, ExprKind, Range, Stmt};
@@ -23,7 +23,7 @@ const PENDING: ParamShape = ParamShape::Scalar(PrimitiveType::Pred);
 impl Checker<'_> {
     /// Opens a loop or branch frame whose parameter is the state tuple,
     /// with `seed` captures already in it.
-    fn open_state_frame(&mut self, kind: FrameKind, name: String, seed: &[Capture]) {
+    pub fn open_state_frame(&mut self, kind: FrameKind, name: String, seed: &[Capture]) {
         let mut frame = Frame::new(kind, name);
         let state = frame.param(PENDING);
         frame.state = Some(state);
@@ -54,7 +54,7 @@ impl Checker<'_> {
             &cond_frame.captures,
         );
         let before = self.errors.len();
-        self.loop_body(body);
+        self.statements(body, "a loop body");
         let mut body_frame = self.frames.stack.pop().expect("the body's frame");
         if c.is_error() || self.errors.len() > before {
             return;
@@ -132,9 +132,10 @@ impl Checker<'_> {
         }
     }
 
-    /// A loop body: statements only (a trailing assignment or loop needs
-    /// no `;`).
-    fn loop_body(&mut self, body: &Block) {
+    /// A block of statements only, such as a loop body (a trailing
+    /// assignment, loop or `if` needs no `;`); `what` names it in the
+    /// error for a trailing value.
+    pub fn statements(&mut self, body: &Block, what: &str) {
         self.frames.open_scope();
         for stmt in &body.stmts {
             match stmt {
@@ -143,128 +144,37 @@ impl Checker<'_> {
             }
         }
         if let Some(tail) = &body.tail {
-            match &tail.kind {
-                ExprKind::Assign { .. } | ExprKind::While { .. } => self.statement(tail),
-                _ => {
-                    let v = self.expr(tail);
-                    if !v.is_error() {
-                        self.error(
-                            tail.range,
-                            "a loop body has no value; assign the result to a `let mut` variable",
-                        );
-                    }
+            if is_statement(tail) {
+                self.statement(tail);
+            } else {
+                let v = self.expr(tail);
+                if !v.is_error() {
+                    self.error(
+                        tail.range,
+                        format!("{what} has no value; assign the result to a `let mut` variable"),
+                    );
                 }
             }
         }
         self.frames.close_scope();
     }
 
-    /// `if cond { a } else { b }`.
-    pub fn if_else(
-        &mut self,
-        cond: &Expr,
-        then: &Block,
-        otherwise: Option<&Expr>,
-        range: Range,
-    ) -> Val {
-        let pred = self.expr(cond);
-        let pred = self.concrete(pred);
-        let Some(otherwise) = otherwise else {
-            self.error(
-                range,
-                "an `if` without `else` has no value; add an `else` branch",
-            );
-            self.block(then);
-            return Val::error(range);
-        };
-        let name = self.computation_name("if");
-        self.open_state_frame(FrameKind::Branch, format!("{name}_true"), &[]);
-        let t = self.block(then);
-        let then_frame = self.frames.stack.pop().expect("the branch's frame");
-        self.open_state_frame(FrameKind::Branch, format!("{name}_false"), &[]);
-        let f = self.expr(otherwise);
-        let else_frame = self.frames.stack.pop().expect("the branch's frame");
-        // Literal branches take the other branch's type.
-        let (t, then_frame) = self.in_frame(then_frame, |this| match &f.ty {
-            Ty::Shape(s) => match s.element_type() {
-                Some(ty) => this.materialize(&t, ty),
-                None => t.clone(),
-            },
-            _ => this.concrete(t.clone()),
-        });
-        let (f, else_frame) = self.in_frame(else_frame, |this| match &t.ty {
-            Ty::Shape(s) => match s.element_type() {
-                Some(ty) => this.materialize(&f, ty),
-                None => f.clone(),
-            },
-            _ => this.concrete(f.clone()),
-        });
-        if pred.is_error() || t.is_error() || f.is_error() {
-            return Val::error(range);
-        }
-        let (Ty::Shape(p), Ty::Shape(ts), Ty::Shape(fs)) = (&pred.ty, &t.ty, &f.ty) else {
-            return Val::error(range);
-        };
-        let operand_shape = |frame: &Frame| {
-            Shape::Tuple(
-                frame
-                    .captures
-                    .iter()
-                    .map(|c| match &c.current.ty {
-                        Ty::Shape(s) => s.clone(),
-                        Ty::Weak(_) | Ty::Error => unreachable!("captures are checked values"),
-                    })
-                    .collect(),
-            )
-        };
-        let (to, fo) = (operand_shape(&then_frame), operand_shape(&else_frame));
-        let (tp, fp) = ([to.clone()], [fo.clone()]);
-        let sigs = [
-            Signature {
-                parameters: &tp,
-                result: ts,
-            },
-            Signature {
-                parameters: &fp,
-                result: fs,
-            },
-        ];
-        let spans = OpSpans::new(range, vec![pred.range])
-            .attr("branch_computations[0]", t.range, vec![])
-            .attr("branch_computations[1]", f.range, vec![]);
-        if let Err(err) = infer::conditional(p, &sigs, &[&to, &fo]) {
-            self.report(err, &spans);
-            return Val::error(range);
-        }
-        if ts != fs {
-            self.error(
-                f.range,
-                format!("mismatched types: the `if` branch gives {ts}, but the `else` branch gives {fs}"),
-            );
-            return Val::error(range);
-        }
-        let shape = ts.clone();
-        let mut branches = Vec::new();
-        for (frame, value) in [(then_frame, &t), (else_frame, &f)] {
-            let outer: Vec<usize> = frame.captures.iter().map(|c| c.outer).collect();
-            let operand = self.frames.push_instr(Instr::Tuple(outer));
-            let mut frame = frame;
-            frame.params[0] = ParamShape::Like(operand);
-            branches.push((operand, frame.finish(value.id.expect("a value"))));
-        }
-        let id = self.frames.push_instr(Instr::Conditional {
-            pred: pred.id.expect("a value"),
-            branches,
-        });
-        Val::shape(shape, id, range)
-    }
-
     /// Runs `f` with `frame` on top of the stack again; returns its result
     /// and the frame.
-    fn in_frame<T>(&mut self, frame: Frame, f: impl FnOnce(&mut Self) -> T) -> (T, Frame) {
+    pub fn in_frame<T>(&mut self, frame: Frame, f: impl FnOnce(&mut Self) -> T) -> (T, Frame) {
         self.frames.stack.push(frame);
         let out = f(self);
         let frame = self.frames.stack.pop().expect("the frame pushed above");
         (out, frame)
+    }
+}
+
+/// Whether an expression is a statement rather than a value: an
+/// assignment, a loop, or an `if` whose branches end in statements.
+pub fn is_statement(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Assign { .. } | ExprKind::While { .. } => true,
+        ExprKind::If { then, .. } => then.tail.as_deref().is_none_or(is_statement),
+        _ => false,
     }
 }

@@ -240,6 +240,13 @@ impl Checker<'_> {
         match &e.kind {
             ExprKind::Assign { target, op, value } => self.assign(target, *op, value, e.range),
             ExprKind::While { cond, body } => self.while_loop(cond, body, e.range),
+            ExprKind::If {
+                cond,
+                then,
+                otherwise,
+            } if super::control::is_statement(e) => {
+                self.if_statement(cond, then, otherwise.as_deref(), e.range)
+            }
             _ => {
                 self.expr(e);
             }
@@ -322,12 +329,22 @@ impl Checker<'_> {
     ) {
         let name = target.to_string();
         let target_range = Range::single(target.span());
+        // A target that cannot be found reports once; the value, which
+        // would repeat the mistake, is not checked.
         let current = match self.frames.lookup(&name) {
             Ok(b) => b,
-            Err(_) => {
-                let v = self.variable(target, target_range);
-                debug_assert!(v.is_error());
-                self.expr(value);
+            Err(LookupError::Captured { closure }) => {
+                self.error(
+                    target_range,
+                    format!(
+                        "the {closure} closure cannot assign `{name}`: it is a computation of its own \
+                         that sees only its parameters"
+                    ),
+                );
+                return;
+            }
+            Err(LookupError::Unknown) => {
+                self.variable(target, target_range);
                 return;
             }
         };
@@ -369,8 +386,7 @@ impl Checker<'_> {
             self.error(
                 target_range,
                 format!(
-                    "`{name}` belongs to the enclosing computation and cannot be assigned here: \
-                     an `if` branch or closure returns values instead (`{name} = if c {{ … }} else {{ … }};`)"
+                    "`{name}` belongs to the enclosing computation and cannot be assigned in a closure"
                 ),
             );
         }

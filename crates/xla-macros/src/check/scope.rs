@@ -254,8 +254,9 @@ impl Frames {
 
     /// Rebinds `name` to `value` in the innermost frame (an assignment).
     /// The caller has checked that the variable exists, is mutable and
-    /// keeps its type. Returns `false` if the frame cannot carry the
-    /// assignment out (a branch or closure assigning an outer variable).
+    /// keeps its type. A loop or branch carries an outer variable's new
+    /// value out (it is marked assigned). Returns `false` if the frame
+    /// cannot (a closure assigning an outer variable).
     pub fn assign(&mut self, name: &str, value: Binding) -> bool {
         let f = self.stack.len() - 1;
         self.assign_in(f, name, value)
@@ -267,7 +268,7 @@ impl Frames {
             b.id = value.id;
             return true;
         }
-        if !matches!(self.stack[f].kind, FrameKind::Loop) {
+        if !matches!(self.stack[f].kind, FrameKind::Loop | FrameKind::Branch) {
             return false;
         }
         if self.lookup_in(f, name).is_err() {
