@@ -320,3 +320,26 @@ impl BinOp {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::DimExpr;
+
+    fn linear(text: &str) -> Option<(String, i64, i64)> {
+        let e: DimExpr = syn::parse_str(text).unwrap();
+        e.linear().map(|(s, a, b)| (s.to_string(), a, b))
+    }
+
+    #[test]
+    fn linear_sizes_solve_for_their_name() {
+        assert_eq!(linear("2 * H"), Some(("H".to_string(), 2, 0)));
+        assert_eq!(linear("H * 2 + 1"), Some(("H".to_string(), 2, 1)));
+        assert_eq!(linear("3 - N"), Some(("N".to_string(), -1, 3)));
+        assert_eq!(linear("(N + 1) * 4 - N"), Some(("N".to_string(), 3, 4)));
+        assert_eq!(linear("N - N + 2"), None);
+        assert_eq!(linear("N * M"), None);
+        assert_eq!(linear("N + M"), None);
+        assert_eq!(linear("N * N"), None);
+        assert_eq!(linear("4"), None);
+    }
+}

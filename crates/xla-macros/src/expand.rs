@@ -218,7 +218,6 @@ fn items(
             /// names the argument and dimension that disagree.
             pub fn of(shapes: &[&::xla::Shape]) -> ::core::result::Result<Self, ::xla::dsl::DslError> {
                 let #values = SIGNATURE.bind(shapes)?;
-                let _ = &#values;
                 ::core::result::Result::Ok(Dims { #(#field_inits),* })
             }
         }
@@ -259,7 +258,6 @@ fn items(
             ::core::result::Result::Ok(#result)
         }
 
-        #[allow(clippy::too_many_arguments, unused_variables)]
         fn body(
             #b: &::xla::XlaBuilder,
             #d: &Dims,

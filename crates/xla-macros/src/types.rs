@@ -165,3 +165,33 @@ pub fn eval_dim(
         }
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn exact_sizes_differ_unless_equal_polynomials() {
+        let (b, n) = (ExactDim::symbol("B"), ExactDim::symbol("N"));
+        assert!(b.known_ne(&n));
+        assert!(!b.mul(&n).known_ne(&n.mul(&b)));
+        assert!(b.known_ne(&ExactDim::constant(4)));
+        // Orderings stay what is known: `B < N` is not.
+        assert_eq!(b.known_cmp(&n), None);
+        assert!(n.sub(&ExactDim::constant(1)).known_lt(&n));
+        assert_eq!(
+            b.mul(&n).add(&ExactDim::constant(1)).to_string(),
+            "B * N + 1"
+        );
+    }
+
+    #[test]
+    fn names_and_suffixes() {
+        assert_eq!(suffix_type("i32"), Some(PrimitiveType::S32));
+        assert_eq!(suffix_type("bf16"), Some(PrimitiveType::Bf16));
+        assert_eq!(suffix_type("usize"), None);
+        let ident = syn::Ident::new("f23", proc_macro2::Span::call_site());
+        let err = element_type(&ident).unwrap_err().to_string();
+        assert_eq!(err, "unknown element type `f23`; did you mean `f32`?");
+    }
+}
