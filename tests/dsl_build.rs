@@ -200,3 +200,17 @@ fn call_compiles_once_per_binding() {
     );
     assert_eq!(backend.compiles.load(Ordering::SeqCst), 3);
 }
+
+#[test]
+fn concurrent_calls_compile_once() {
+    let backend = Counting {
+        compiles: AtomicUsize::new(0),
+    };
+    let x = Literal::from_vec(&[4, 5], vec![0f32; 20]).unwrap();
+    std::thread::scope(|s| {
+        for _ in 0..8 {
+            s.spawn(|| softmax::call(&backend, &x).unwrap());
+        }
+    });
+    assert_eq!(backend.compiles.load(Ordering::SeqCst), 1);
+}

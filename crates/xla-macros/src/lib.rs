@@ -2,9 +2,10 @@
 //! compile time. Users reach it as `xla::xla!`, whose documentation is the
 //! language's reference (`src/language.md`).
 //!
-//! The macro runs in three phases, one file each: [`parse`] (syn, into
-//! [`ast`]), [`check`] (xla-core's shape inference on symbolic sizes,
-//! producing [`ir`]) and [`expand`] (quote, into builder calls).
+//! The macro runs in three phases, one file each: `parse` (syn, into the
+//! syntax tree of `ast`), `check` (xla-core's shape inference on symbolic
+//! sizes, producing the IR of `ir`) and `expand` (quote, into builder
+//! calls).
 
 mod ast;
 mod check;
