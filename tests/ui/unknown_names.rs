@@ -11,6 +11,10 @@ xla! {
         sofmax(x)
     }
 
+    fn function_as_method(x: f32[N]) -> f32[N] {
+        x.softmax()
+    }
+
     fn variable(input: f32[N]) -> f32[N] {
         inptu.exp()
     }

@@ -175,6 +175,16 @@ impl Checker<'_> {
     pub fn op(&mut self, name: &syn::Ident, args: Vec<&Expr>, range: Range, method: bool) -> Val {
         let text = name.to_string();
         let Some((op, usage)) = lookup(&text) else {
+            if method && self.signatures.contains_key(&text) {
+                self.error(
+                    Range::single(name.span()),
+                    format!("`{text}` is a function of this `xla!` invocation, not a method: call it as `{text}(…)`"),
+                );
+                for a in args {
+                    self.argument_for_errors(a);
+                }
+                return Val::error(range);
+            }
             let what = if method { "method" } else { "function" };
             let mut candidates: Vec<&str> = OPS.iter().map(|(n, ..)| *n).collect();
             if !method {
