@@ -128,8 +128,8 @@ pub enum ArgumentError {
         shape: Shape,
         /// The dimension.
         dim: usize,
-        /// The declared size as written.
-        declared: String,
+        /// The declared size as written, if it is an expression (`N + 1`).
+        declared: Option<&'static str>,
         /// Its value under the binding.
         expected: i64,
     },
@@ -209,15 +209,17 @@ impl fmt::Display for ArgumentError {
                 declared,
                 expected,
             } => {
-                write!(
-                    f,
-                    "{function}: dimension {dim} of argument `{argument}` {} must be {declared}",
-                    bare(shape)
-                )?;
-                if declared.parse::<i64>().is_err() {
-                    write!(f, " = {expected}")?;
+                let shape = bare(shape);
+                match declared {
+                    Some(text) => write!(
+                        f,
+                        "{function}: dimension {dim} of argument `{argument}` {shape} must be {text} = {expected}"
+                    ),
+                    None => write!(
+                        f,
+                        "{function}: dimension {dim} of argument `{argument}` {shape} must be {expected}"
+                    ),
                 }
-                Ok(())
             }
         }
     }
@@ -342,7 +344,7 @@ impl Signature {
             for (d, (size, &actual)) in param.dims.iter().zip(array.dims()).enumerate() {
                 match *size {
                     Size::Const(c) if c != actual => {
-                        return Err(self.size_mismatch(p, shape, d, c.to_string(), c).into());
+                        return Err(self.size_mismatch(p, shape, d, None, c).into());
                     }
                     Size::Symbol(s) => match bound[s] {
                         None => bound[s] = Some((actual, p, d)),
@@ -411,9 +413,7 @@ impl Signature {
                     Size::Const(_) | Size::Symbol(_) => continue,
                 };
                 if expected != actual {
-                    return Err(self
-                        .size_mismatch(p, shape, d, text.to_string(), expected)
-                        .into());
+                    return Err(self.size_mismatch(p, shape, d, Some(text), expected).into());
                 }
             }
         }
@@ -425,7 +425,7 @@ impl Signature {
         p: usize,
         shape: &Shape,
         dim: usize,
-        declared: String,
+        declared: Option<&'static str>,
         expected: i64,
     ) -> ArgumentError {
         ArgumentError::Size {
