@@ -1,0 +1,206 @@
+//! Literals: `2.0`, `-1`, `true`, `2.0f32`, `f32::INFINITY`, and sizes used
+//! as values (`x / N`).
+//!
+//! An unsuffixed number is *weak*: it takes the element type of the
+//! operand it meets (`x * 2` with `x: f32[N]` multiplies by `2f32`), and
+//! must be a valid value of that type (`x + 2.5` with `x: s32[N]` is an
+//! error, as is `x + 300` with `x: u8[N]`). Where nothing gives it a type,
+//! it defaults as in JAX: `s32` for integers, `f32` for floats.
+
+use xla_core::{PrimitiveType, Shape};
+
+use super::scope::{Ty, Val, Weak};
+use super::Checker;
+use crate::ast::{LitValue, Range};
+use crate::ir::Instr;
+use crate::types::{element_type, suffix_type};
+
+/// The type a weak literal gets when nothing else decides.
+pub fn default_type(weak: &Weak) -> PrimitiveType {
+    match weak {
+        Weak::Int(_) | Weak::Size(_) => PrimitiveType::S32,
+        Weak::Float(_) => PrimitiveType::F32,
+    }
+}
+
+/// The largest finite value of a floating-point type.
+fn float_max(ty: PrimitiveType) -> f64 {
+    match ty {
+        PrimitiveType::F16 => 65504.0,
+        PrimitiveType::Bf16 => 3.389_531_389_251_535e38,
+        PrimitiveType::F32 | PrimitiveType::C64 => f32::MAX as f64,
+        _ => f64::MAX,
+    }
+}
+
+/// The smallest and largest value of an integral type.
+fn int_range(ty: PrimitiveType) -> (i128, i128) {
+    let bits = ty.bit_width() as u32;
+    if ty.is_signed_integral() {
+        (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1)
+    } else {
+        (0, (1i128 << bits) - 1)
+    }
+}
+
+/// `value` as a constant of `ty`, or why it is not one.
+fn convert(weak: &Weak, ty: PrimitiveType) -> Result<Option<LitValue>, String> {
+    match weak {
+        Weak::Size(_) if ty.is_pred() => Err("a size is not a pred value".to_string()),
+        Weak::Size(_) => Ok(None),
+        Weak::Int(_) if ty.is_pred() => {
+            Err("pred values are `true` and `false`, not integers".to_string())
+        }
+        Weak::Int(v) if ty.is_integral() => {
+            let (lo, hi) = int_range(ty);
+            if (lo..=hi).contains(v) {
+                Ok(Some(LitValue::Int(*v)))
+            } else {
+                Err(format!("it is out of range for {ty} ({lo} to {hi})"))
+            }
+        }
+        Weak::Int(v) => Ok(Some(LitValue::Float(*v as f64))),
+        Weak::Float(_) if !(ty.is_floating() || ty.is_complex()) => Err(format!(
+            "{ty} is not a floating-point type; write an integer"
+        )),
+        Weak::Float(v) if v.is_finite() && v.abs() > float_max(ty) => Err(format!(
+            "it overflows {ty} (largest finite value {})",
+            float_max(ty)
+        )),
+        Weak::Float(v) => Ok(Some(LitValue::Float(*v))),
+    }
+}
+
+fn describe(weak: &Weak) -> String {
+    match weak {
+        Weak::Int(v) => v.to_string(),
+        Weak::Float(v) => format!("{v:?}"),
+        Weak::Size(_) => "the size".to_string(),
+    }
+}
+
+impl Checker<'_> {
+    /// A literal as written: suffixed literals have their type now,
+    /// `true`/`false` are `pred`, other numbers are weak.
+    pub fn literal(&mut self, value: &LitValue, suffix: Option<&str>, range: Range) -> Val {
+        let weak = match value {
+            LitValue::Bool(_) => {
+                let id = self
+                    .frames
+                    .push_instr(Instr::Constant(PrimitiveType::Pred, value.clone()));
+                return Val::shape(Shape::scalar(PrimitiveType::Pred), id, range);
+            }
+            LitValue::Int(v) => Weak::Int(*v),
+            LitValue::Float(v) => Weak::Float(*v),
+        };
+        let val = Val {
+            ty: Ty::Weak(weak),
+            id: None,
+            range,
+        };
+        match suffix {
+            None => val,
+            Some(suffix) => match suffix_type(suffix) {
+                Some(ty) => self.materialize(&val, ty),
+                None => {
+                    self.error(range, format!("unknown literal suffix `{suffix}`; use an element type such as `f32` or `s32`"));
+                    Val::error(range)
+                }
+            },
+        }
+    }
+
+    /// A weak value as a scalar constant of `ty` (reports values that do
+    /// not fit). Other values are returned as they are.
+    pub fn materialize(&mut self, value: &Val, ty: PrimitiveType) -> Val {
+        let Ty::Weak(weak) = &value.ty else {
+            return value.clone();
+        };
+        let instr = match convert(weak, ty) {
+            Ok(Some(lit)) => Instr::Constant(ty, lit),
+            Ok(None) => {
+                let Weak::Size(size) = weak else {
+                    unreachable!("only sizes convert without a value")
+                };
+                Instr::SizeConstant(ty, size.clone())
+            }
+            Err(why) => {
+                let text = format!("the literal {} is not a valid {ty}: {why}", describe(weak));
+                self.error(value.range, text);
+                return Val::error(value.range);
+            }
+        };
+        let id = self.frames.push_instr(instr);
+        Val::shape(Shape::scalar(ty), id, value.range)
+    }
+
+    /// A weak value with its default type; other values as they are.
+    pub fn concrete(&mut self, value: Val) -> Val {
+        match &value.ty {
+            Ty::Weak(weak) => {
+                let ty = default_type(weak);
+                self.materialize(&value, ty)
+            }
+            Ty::Shape(_) | Ty::Error => value,
+        }
+    }
+
+    /// `f32::INFINITY`, `s32::MAX` and friends.
+    pub fn path_constant(&mut self, ty: &syn::Ident, item: &syn::Ident, range: Range) -> Val {
+        let ty = match element_type(ty) {
+            Ok(t) => t,
+            Err(e) => {
+                self.errors.push(e);
+                return Val::error(range);
+            }
+        };
+        let name = item.to_string();
+        let value = if ty.is_floating() {
+            let max = float_max(ty);
+            match name.as_str() {
+                "INFINITY" => Some(f64::INFINITY),
+                "NEG_INFINITY" => Some(f64::NEG_INFINITY),
+                "NAN" => Some(f64::NAN),
+                "MAX" => Some(max),
+                "MIN" => Some(-max),
+                "EPSILON" => ty.float_bits().map(|(_, m)| 2f64.powi(-(m as i32))),
+                _ => None,
+            }
+            .map(LitValue::Float)
+        } else if ty.is_integral() {
+            let (lo, hi) = int_range(ty);
+            match name.as_str() {
+                "MAX" => Some(LitValue::Int(hi)),
+                "MIN" => Some(LitValue::Int(lo)),
+                _ => None,
+            }
+        } else {
+            None
+        };
+        let Some(value) = value else {
+            let names = if ty.is_floating() {
+                "INFINITY, NEG_INFINITY, NAN, MAX, MIN, EPSILON"
+            } else if ty.is_integral() {
+                "MAX, MIN"
+            } else {
+                "none"
+            };
+            self.error(
+                Range::single(item.span()),
+                format!("no constant `{ty}::{name}`; the constants of {ty} are: {names}"),
+            );
+            return Val::error(range);
+        };
+        let id = self.frames.push_instr(Instr::Constant(ty, value));
+        Val::shape(Shape::scalar(ty), id, range)
+    }
+
+    /// The shape of a dimension used as a value: a weak size.
+    pub fn size_value(&mut self, size: crate::ast::DimExpr, range: Range) -> Val {
+        Val {
+            ty: Ty::Weak(Weak::Size(size)),
+            id: None,
+            range,
+        }
+    }
+}

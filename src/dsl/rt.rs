@@ -1,0 +1,226 @@
+//! Lowerings the `xla!` expansion calls: each builds a few builder calls
+//! that would otherwise be repeated in every expansion (a reduction's init
+//! value and computation, a literal broadcast to a shape). They take the
+//! builder first and return its `Result`.
+
+use xla_core::builder::{create_scalar_computation, ConvConfig, XlaBuilder, XlaComputation, XlaOp};
+use xla_core::hlo::{ConvDimensionNumbers, Window, WindowDim};
+use xla_core::infer::{make_padding, PaddingKind};
+use xla_core::{Literal, PrimitiveType, Result, Shape};
+
+use super::DslError;
+
+/// The element type of `x` (an array).
+fn element_type(b: &XlaBuilder, x: XlaOp) -> Result<PrimitiveType> {
+    let shape = b.get_shape(x)?;
+    Ok(shape
+        .element_type()
+        .expect("the macro checked that reduction operands are arrays"))
+}
+
+/// A scalar constant of type `ty` converted from `value`.
+fn scalar<T: xla_core::NativeType>(b: &XlaBuilder, ty: PrimitiveType, value: T) -> Result<XlaOp> {
+    b.constant(&Literal::scalar(value).convert(ty)?)
+}
+
+/// `reduce(x, init, to_apply=op)` over `dims`, with `op`'s identity as init.
+fn reduce_by(
+    b: &XlaBuilder,
+    x: XlaOp,
+    dims: &[i64],
+    name: &str,
+    init: impl FnOnce(PrimitiveType) -> Result<XlaOp>,
+    op: fn(&XlaBuilder, XlaOp, XlaOp, &[i64]) -> Result<XlaOp>,
+) -> Result<XlaOp> {
+    let ty = element_type(b, x)?;
+    let init = init(ty)?;
+    let computation = create_scalar_computation(name, ty, |b, l, r| op(b, l, r, &[]))?;
+    b.reduce(&[x], &[init], &computation, dims)
+}
+
+/// The sum over `dims` (init 0).
+pub fn reduce_sum(b: &XlaBuilder, x: XlaOp, dims: &[i64]) -> Result<XlaOp> {
+    reduce_by(b, x, dims, "add", |ty| scalar(b, ty, 0i64), XlaBuilder::add)
+}
+
+/// The product over `dims` (init 1).
+pub fn reduce_prod(b: &XlaBuilder, x: XlaOp, dims: &[i64]) -> Result<XlaOp> {
+    reduce_by(b, x, dims, "mul", |ty| scalar(b, ty, 1i64), XlaBuilder::mul)
+}
+
+/// The maximum over `dims` (init −∞, the type's minimum, or `false`).
+pub fn reduce_max(b: &XlaBuilder, x: XlaOp, dims: &[i64]) -> Result<XlaOp> {
+    let init = |ty: PrimitiveType| match ty {
+        PrimitiveType::Pred => scalar(b, ty, false),
+        // Converting −∞ saturates to an integer type's minimum.
+        _ => scalar(b, ty, f64::NEG_INFINITY),
+    };
+    reduce_by(b, x, dims, "max", init, XlaBuilder::max)
+}
+
+/// The minimum over `dims` (init +∞, the type's maximum, or `true`).
+pub fn reduce_min(b: &XlaBuilder, x: XlaOp, dims: &[i64]) -> Result<XlaOp> {
+    let init = |ty: PrimitiveType| match ty {
+        PrimitiveType::Pred => scalar(b, ty, true),
+        _ => scalar(b, ty, f64::INFINITY),
+    };
+    reduce_by(b, x, dims, "min", init, XlaBuilder::min)
+}
+
+/// The logical (pred) or bitwise (integers) and over `dims` (init all
+/// ones: `−1` wraps to every bit set).
+pub fn reduce_and(b: &XlaBuilder, x: XlaOp, dims: &[i64]) -> Result<XlaOp> {
+    reduce_by(
+        b,
+        x,
+        dims,
+        "and",
+        |ty| scalar(b, ty, -1i64),
+        XlaBuilder::and,
+    )
+}
+
+/// The logical or bitwise or over `dims` (init 0).
+pub fn reduce_or(b: &XlaBuilder, x: XlaOp, dims: &[i64]) -> Result<XlaOp> {
+    reduce_by(b, x, dims, "or", |ty| scalar(b, ty, 0i64), XlaBuilder::or)
+}
+
+/// A dimension's size used as a value: a scalar of type `ty`.
+pub fn size_constant(b: &XlaBuilder, ty: PrimitiveType, size: i64) -> Result<XlaOp> {
+    scalar(b, ty, size)
+}
+
+/// The scalar `x` broadcast to the dimensions of `like`.
+pub fn broadcast_like(b: &XlaBuilder, x: XlaOp, like: XlaOp) -> Result<XlaOp> {
+    let shape = b.get_shape(like)?;
+    let dims = shape
+        .as_array()
+        .map(|a| a.dims().to_vec())
+        .unwrap_or_default();
+    b.broadcast(x, &dims)
+}
+
+/// `reduce_window` with explicit `(low, high)` padding per dimension.
+pub fn reduce_window_padded(
+    b: &XlaBuilder,
+    operands: &[XlaOp],
+    init_values: &[XlaOp],
+    computation: &XlaComputation,
+    window_dimensions: &[i64],
+    window_strides: &[i64],
+    padding: &[(i64, i64)],
+) -> Result<XlaOp> {
+    let dims = window_dimensions
+        .iter()
+        .zip(window_strides)
+        .zip(padding)
+        .map(|((&size, &stride), &(low, high))| WindowDim {
+            size,
+            stride,
+            padding_low: low,
+            padding_high: high,
+            ..WindowDim::default()
+        })
+        .collect();
+    b.reduce_window_with_general_padding(operands, init_values, computation, &Window { dims })
+}
+
+/// A convolution's padding: SAME or VALID, or explicit pairs.
+pub enum ConvPadding<'a> {
+    /// SAME or VALID, computed from the sizes.
+    Kind(PaddingKind),
+    /// `(low, high)` per spatial dimension.
+    Pairs(&'a [(i64, i64)]),
+}
+
+impl From<PaddingKind> for ConvPadding<'_> {
+    fn from(kind: PaddingKind) -> Self {
+        ConvPadding::Kind(kind)
+    }
+}
+
+impl<'a> From<&'a [(i64, i64)]> for ConvPadding<'a> {
+    fn from(pairs: &'a [(i64, i64)]) -> Self {
+        ConvPadding::Pairs(pairs)
+    }
+}
+
+impl<'a, const N: usize> From<&'a [(i64, i64); N]> for ConvPadding<'a> {
+    fn from(pairs: &'a [(i64, i64); N]) -> Self {
+        ConvPadding::Pairs(pairs)
+    }
+}
+
+/// `(x − 1)·d + 1`: the extent of `x` points `d` apart (0 stays 0).
+fn dilate(x: i64, d: i64) -> i64 {
+    if x == 0 {
+        0
+    } else {
+        (x - 1) * d + 1
+    }
+}
+
+/// A general convolution; SAME padding is computed on the dilated input
+/// and kernel sizes, as the macro computed it.
+#[allow(clippy::too_many_arguments)]
+pub fn conv<'a>(
+    b: &XlaBuilder,
+    lhs: XlaOp,
+    rhs: XlaOp,
+    window_strides: &[i64],
+    padding: impl Into<ConvPadding<'a>>,
+    lhs_dilation: &[i64],
+    rhs_dilation: &[i64],
+    dims: &ConvDimensionNumbers,
+    feature_group_count: i64,
+    batch_group_count: i64,
+) -> Result<XlaOp> {
+    let padding = match padding.into() {
+        ConvPadding::Pairs(pairs) => pairs.to_vec(),
+        ConvPadding::Kind(kind) => {
+            let (input, kernel) = (b.get_shape(lhs)?, b.get_shape(rhs)?);
+            let dilation = |list: &[i64], i: usize| list.get(i).copied().unwrap_or(1);
+            let size = |shape: &Shape, d: i64| shape.as_array().map_or(0, |a| a.dims()[d as usize]);
+            let base: Vec<i64> = (0..dims.input_spatial.len())
+                .map(|i| {
+                    dilate(
+                        size(&input, dims.input_spatial[i]),
+                        dilation(lhs_dilation, i),
+                    )
+                })
+                .collect();
+            let window: Vec<i64> = (0..dims.kernel_spatial.len())
+                .map(|i| {
+                    dilate(
+                        size(&kernel, dims.kernel_spatial[i]),
+                        dilation(rhs_dilation, i),
+                    )
+                })
+                .collect();
+            make_padding(&base, &window, window_strides, kind)
+        }
+    };
+    let config = ConvConfig {
+        lhs_dilation: lhs_dilation.to_vec(),
+        rhs_dilation: rhs_dilation.to_vec(),
+        feature_group_count,
+        batch_group_count,
+        ..ConvConfig::new(window_strides, &padding)
+    };
+    b.conv_general_dilated(lhs, rhs, &config, dims)
+}
+
+/// The `n` elements of a tuple result.
+pub fn untuple(value: Literal, n: usize) -> std::result::Result<Vec<Literal>, DslError> {
+    let shape = value.shape().clone();
+    match value.into_tuple_elements() {
+        Some(elements) if elements.len() == n => Ok(elements),
+        _ => Err(DslError::Backend(
+            format!(
+                "expected a result tuple of {n} elements, got {}",
+                shape.without_layouts()
+            )
+            .into(),
+        )),
+    }
+}
