@@ -2,6 +2,8 @@
 #![warn(missing_docs)]
 
 pub mod codegen;
+pub mod emit;
 mod error;
+pub mod fusion;
 
 pub use error::JitError;
