@@ -18,13 +18,25 @@ use cranelift_codegen::ir::Value;
 use xla_core::hlo::{ComputationId, HloComputation, InstrId};
 use xla_core::{HloModule, Literal, Opcode, PrimitiveType, Shape};
 
-use super::access::{pack, read, BufferSpec};
+use super::access::{pack, read, splat_elem, BufferSpec};
 use super::convert::{bitcast_convert, convert, reduce_precision};
 use super::elementwise::{self, splat_pred};
 use super::index::Index;
 use super::kernel::KernelBuilder;
 use super::repr::{constant, Const};
 use super::{data_movement, Unsupported};
+
+/// A value computed by the kernel itself rather than by a generator.
+#[derive(Clone, Copy, Debug)]
+pub enum Bound {
+    /// The same value at every index the generator is asked for (a reduce
+    /// result at the current row), as a scalar.
+    Uniform(Value),
+    /// The value at the index about to be evaluated, in register form (a
+    /// dot result loaded from its output block; the planner guarantees the
+    /// epilogue reads it only at the index it computes).
+    Here(Value),
+}
 
 /// The generators of one fusion.
 pub struct Elemental<'m> {
@@ -34,6 +46,7 @@ pub struct Elemental<'m> {
     pub comp: &'m HloComputation,
     /// Inputs read from buffers: their spec and base pointer.
     inputs: HashMap<InstrId, (BufferSpec, Value)>,
+    bound: HashMap<InstrId, Bound>,
 }
 
 impl<'m> Elemental<'m> {
@@ -47,7 +60,13 @@ impl<'m> Elemental<'m> {
             module,
             comp,
             inputs,
+            bound: HashMap::new(),
         }
+    }
+
+    /// Makes `id` evaluate to `value` from now on.
+    pub fn bind(&mut self, id: InstrId, value: Bound) {
+        self.bound.insert(id, value);
     }
 
     /// The element type of `id`.
@@ -119,6 +138,11 @@ impl<'m> Elemental<'m> {
     ) -> Result<Value, Unsupported> {
         if let Some((spec, base)) = self.inputs.get(&id) {
             return Ok(read(kb, spec, *base, idx));
+        }
+        match self.bound.get(&id) {
+            Some(&Bound::Uniform(v)) => return Ok(splat_elem(kb, self.ty(id), v, idx.lanes)),
+            Some(&Bound::Here(v)) => return Ok(v),
+            None => {}
         }
         let instr = self.comp.instr(id);
         let lanes = idx.lanes;

@@ -156,47 +156,35 @@ impl IterSpace {
         walker: &mut impl Walker<E>,
     ) -> Result<(), E> {
         let n = self.inner.map_or(1, |(_, n)| n);
-        let mut result = Ok(());
         match self.chunking {
-            Chunking::Chunks { chunk, per_row } => {
-                kb.for_range(start, end, 1, |kb, it| {
-                    result = (|| {
-                        walker.begin(kb, it)?;
-                        let row = kb.b.ins().udiv_imm_u(it, per_row);
-                        let first = kb.b.ins().imul_imm_s(row, per_row);
-                        let c = kb.b.ins().isub(it, first);
-                        let c0 = kb.b.ins().imul_imm_s(c, chunk);
-                        let c1 = kb.b.ins().iadd_imm_s(c0, chunk);
-                        let limit = kb.iconst(n);
-                        let c1 = kb.b.ins().smin(c1, limit);
-                        let idx = self.row_index(kb, row);
-                        walker.segment(kb, &idx, c0, c1)?;
-                        walker.end(kb, it)
-                    })();
-                });
-            }
-            Chunking::Rows { per_iter } => {
-                kb.for_range(start, end, 1, |kb, it| {
-                    result = (|| {
-                        walker.begin(kb, it)?;
-                        let r0 = kb.b.ins().imul_imm_s(it, per_iter);
-                        let r1 = kb.b.ins().iadd_imm_s(r0, per_iter);
-                        let rows = kb.iconst(self.rows);
-                        let r1 = kb.b.ins().smin(r1, rows);
-                        let mut inner = Ok(());
-                        kb.for_range(r0, r1, 1, |kb, row| {
-                            let idx = self.row_index(kb, row);
-                            let c0 = kb.iconst(0);
-                            let c1 = kb.iconst(n);
-                            inner = walker.segment(kb, &idx, c0, c1);
-                        });
-                        inner?;
-                        walker.end(kb, it)
-                    })();
-                });
-            }
+            Chunking::Chunks { chunk, per_row } => kb.try_for_range(start, end, 1, |kb, it| {
+                walker.begin(kb, it)?;
+                let row = kb.b.ins().udiv_imm_u(it, per_row);
+                let first = kb.b.ins().imul_imm_s(row, per_row);
+                let c = kb.b.ins().isub(it, first);
+                let c0 = kb.b.ins().imul_imm_s(c, chunk);
+                let c1 = kb.b.ins().iadd_imm_s(c0, chunk);
+                let limit = kb.iconst(n);
+                let c1 = kb.b.ins().smin(c1, limit);
+                let idx = self.row_index(kb, row);
+                walker.segment(kb, &idx, c0, c1)?;
+                walker.end(kb, it)
+            }),
+            Chunking::Rows { per_iter } => kb.try_for_range(start, end, 1, |kb, it| {
+                walker.begin(kb, it)?;
+                let r0 = kb.b.ins().imul_imm_s(it, per_iter);
+                let r1 = kb.b.ins().iadd_imm_s(r0, per_iter);
+                let rows = kb.iconst(self.rows);
+                let r1 = kb.b.ins().smin(r1, rows);
+                kb.try_for_range(r0, r1, 1, |kb, row| {
+                    let idx = self.row_index(kb, row);
+                    let c0 = kb.iconst(0);
+                    let c1 = kb.iconst(n);
+                    walker.segment(kb, &idx, c0, c1)
+                })?;
+                walker.end(kb, it)
+            }),
         }
-        result
     }
 
     /// The index of row `row` (outer dimensions decoded, others 0).
@@ -280,7 +268,6 @@ pub fn emit_inner<E>(
     unroll: u32,
     mut body: impl FnMut(&mut KernelBuilder, IndexDim, u32) -> Result<(), E>,
 ) -> Result<(), E> {
-    let mut result = Ok(());
     let mut tail_start = begin;
     if lanes > 1 {
         let step = (unroll * lanes) as i64;
@@ -288,37 +275,30 @@ pub fn emit_inner<E>(
         let steps = kb.b.ins().udiv_imm_u(len, step);
         let main_len = kb.b.ins().imul_imm_s(steps, step);
         let main_end = kb.b.ins().iadd(begin, main_len);
-        kb.for_range(begin, main_end, step, |kb, j| {
-            for u in 0..unroll {
+        kb.try_for_range(begin, main_end, step, |kb, j| {
+            (0..unroll).try_for_each(|u| {
                 let idx = IndexDim {
                     var: Some(j),
                     offset: (u * lanes) as i64,
                     lane_stride: 1,
                     aligned: true,
                 };
-                if result.is_ok() {
-                    result = body(kb, idx, lanes);
-                }
-            }
-        });
+                body(kb, idx, lanes)
+            })
+        })?;
         tail_start = main_end;
         if unroll > 1 {
             let rest = kb.b.ins().isub(end, main_end);
             let vectors = kb.b.ins().udiv_imm_u(rest, lanes as i64);
             let vec_len = kb.b.ins().imul_imm_s(vectors, lanes as i64);
             let vec_end = kb.b.ins().iadd(main_end, vec_len);
-            kb.for_range(main_end, vec_end, lanes as i64, |kb, j| {
-                if result.is_ok() {
-                    result = body(kb, IndexDim::consecutive(j, true), lanes);
-                }
-            });
+            kb.try_for_range(main_end, vec_end, lanes as i64, |kb, j| {
+                body(kb, IndexDim::consecutive(j, true), lanes)
+            })?;
             tail_start = vec_end;
         }
     }
-    kb.for_range(tail_start, end, 1, |kb, j| {
-        if result.is_ok() {
-            result = body(kb, IndexDim::uniform(j), 1);
-        }
-    });
-    result
+    kb.try_for_range(tail_start, end, 1, |kb, j| {
+        body(kb, IndexDim::uniform(j), 1)
+    })
 }

@@ -141,6 +141,19 @@ impl<'a, 'b> KernelBuilder<'a, 'b> {
         self.pop_scope();
     }
 
+    /// [`KernelBuilder::for_range`] with a body that can fail.
+    pub fn try_for_range<E>(
+        &mut self,
+        start: Value,
+        end: Value,
+        step: i64,
+        body: impl FnOnce(&mut Self, Value) -> Result<(), E>,
+    ) -> Result<(), E> {
+        let mut result = Ok(());
+        self.for_range(start, end, step, |kb, i| result = body(kb, i));
+        result
+    }
+
     /// `if cond { then } else { otherwise }`, merging the values both arms
     /// return (of types `tys`). Generator results computed inside an arm
     /// are not visible after it.
@@ -168,6 +181,32 @@ impl<'a, 'b> KernelBuilder<'a, 'b> {
         self.b.switch_to_block(join);
         self.b.seal_block(join);
         Ok(self.b.block_params(join).to_vec())
+    }
+
+    /// `if cond { arm(true) } else { arm(false) }` for statements: one
+    /// closure emits both arms (useful when both need the same mutable
+    /// state).
+    pub fn branch<E>(
+        &mut self,
+        cond: Value,
+        mut arm: impl FnMut(&mut Self, bool) -> Result<(), E>,
+    ) -> Result<(), E> {
+        let then_block = self.b.create_block();
+        let else_block = self.b.create_block();
+        let join = self.b.create_block();
+        self.b.ins().brif(cond, then_block, &[], else_block, &[]);
+        for (block, taken) in [(then_block, true), (else_block, false)] {
+            self.b.switch_to_block(block);
+            self.b.seal_block(block);
+            self.push_scope();
+            let result = arm(self, taken);
+            self.pop_scope();
+            result?;
+            self.b.ins().jump(join, &[]);
+        }
+        self.b.switch_to_block(join);
+        self.b.seal_block(join);
+        Ok(())
     }
 
     fn arm<E>(

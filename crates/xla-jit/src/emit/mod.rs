@@ -27,6 +27,7 @@ mod cost;
 mod data_movement;
 mod elemental;
 mod elementwise;
+mod epilogue;
 mod float16;
 mod host;
 mod index;
@@ -36,6 +37,7 @@ mod loop_kernel;
 mod math;
 mod reduce;
 mod repr;
+mod row;
 
 use std::fmt;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -327,9 +329,7 @@ fn kernel_plans(info: &KernelInfo) -> Result<Vec<KernelPlan>, Unsupported> {
     match info.fusion.kind {
         FusionKind::Loop => loop_kernel::plan(info),
         FusionKind::Reduction => reduce::plan(info),
-        FusionKind::Row | FusionKind::DotEpilogue => Err(Unsupported {
-            op: None,
-            what: format!("{} fusions are not compiled yet", info.fusion.kind.name()),
-        }),
+        FusionKind::Row => row::plan(info),
+        FusionKind::DotEpilogue => epilogue::plan(info),
     }
 }

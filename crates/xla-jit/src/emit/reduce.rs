@@ -288,7 +288,7 @@ fn reduced_dims(el: &Elemental, reduce: &HloInstruction) -> Vec<(usize, i64)> {
 
 /// The operand index of output index `out` (kept dimensions in order,
 /// reduced dimensions at 0).
-fn operand_index(reduce: &HloInstruction, rank: usize, out: &Index) -> Index {
+pub(super) fn operand_index(reduce: &HloInstruction, rank: usize, out: &Index) -> Index {
     let reduced = reduce.attrs.dimensions.clone().unwrap_or_default();
     let mut kept = out.dims.iter();
     let dims = (0..rank as i64)
@@ -372,13 +372,11 @@ fn nest(
         }
         [(d, size), rest @ ..] => {
             let (zero, end) = (kb.iconst(0), kb.iconst(*size));
-            let mut result = Ok(());
-            kb.for_range(zero, end, 1, |kb, i| {
+            kb.try_for_range(zero, end, 1, |kb, i| {
                 let mut at = idx.clone();
                 at[*d] = IndexDim::uniform(i);
-                result = nest(kb, rest, at, lanes, unroll, body);
-            });
-            result
+                nest(kb, rest, at, lanes, unroll, body)
+            })
         }
     }
 }
@@ -489,15 +487,11 @@ fn row_kernel(
         };
         match inner {
             None => one(kb, Index::new(1, row.to_vec())),
-            Some((d, _)) => {
-                let mut result = Ok(());
-                kb.for_range(c0, c1, 1, |kb, c| {
-                    let mut idx = row.to_vec();
-                    idx[d] = IndexDim::uniform(c);
-                    result = one(kb, Index::new(1, idx));
-                });
-                result
-            }
+            Some((d, _)) => kb.try_for_range(c0, c1, 1, |kb, c| {
+                let mut idx = row.to_vec();
+                idx[d] = IndexDim::uniform(c);
+                one(kb, Index::new(1, idx))
+            }),
         }
     })
 }
@@ -622,19 +616,15 @@ fn full_reduction(
                 let outs = info.fusion.inputs.len();
                 let (start, end) = (kb.param(1), kb.param(2));
                 let out_rank = info.buffers[outs].dims.len();
-                let mut result = Ok(());
-                kb.for_range(start, end, 1, |kb, _| {
-                    result = (|| {
-                        let base = Index::new(1, vec![IndexDim::constant(0); rank]);
-                        let vals = reduce_at(&el, kb, &comb, reduce, &base, 1)?;
-                        let out = Index::new(1, vec![IndexDim::constant(0); out_rank]);
-                        for (k, v) in vals.into_iter().enumerate() {
-                            write(kb, &info.buffers[outs + k], kb.buffer(outs + k), &out, v);
-                        }
-                        Ok(())
-                    })();
-                });
-                result
+                kb.try_for_range(start, end, 1, |kb, _| {
+                    let base = Index::new(1, vec![IndexDim::constant(0); rank]);
+                    let vals = reduce_at(&el, kb, &comb, reduce, &base, 1)?;
+                    let out = Index::new(1, vec![IndexDim::constant(0); out_rank]);
+                    for (k, v) in vals.into_iter().enumerate() {
+                        write(kb, &info.buffers[outs + k], kb.buffer(outs + k), &out, v);
+                    }
+                    Ok(())
+                })
             }),
         }]);
     }
@@ -783,35 +773,27 @@ fn combine_kernel(
     let scratch = kb.buffer(info.buffers.len());
     let (start, end) = (kb.param(1), kb.param(2));
     let out_rank = info.buffers[outs].dims.len();
-    let mut result = Ok(());
-    kb.for_range(start, end, 1, |kb, _| {
-        result = (|| {
-            let init = el.gen(kb, reduce.operands[1], &Index::scalar(1))?;
-            let var = kb.b.declare_var(kb.ty(init));
-            kb.b.def_var(var, init);
-            let (zero, count) = (kb.iconst(0), kb.iconst(partials));
-            let mut inner = Ok(());
-            kb.for_range(zero, count, 1, |kb, p| {
-                inner = (|| {
-                    let x = read_from(
-                        kb,
-                        &spec,
-                        scratch,
-                        &Index::new(1, vec![IndexDim::uniform(p)]),
-                        Access::Output,
-                    );
-                    let acc = kb.b.use_var(var);
-                    let r = comb.combine(kb, &[acc], &[x], 1)?;
-                    kb.b.def_var(var, r[0]);
-                    Ok(())
-                })();
-            });
-            inner?;
-            let v = kb.b.use_var(var);
-            let out = Index::new(1, vec![IndexDim::constant(0); out_rank]);
-            write(kb, &info.buffers[outs], kb.buffer(outs), &out, v);
+    kb.try_for_range(start, end, 1, |kb, _| {
+        let init = el.gen(kb, reduce.operands[1], &Index::scalar(1))?;
+        let var = kb.b.declare_var(kb.ty(init));
+        kb.b.def_var(var, init);
+        let (zero, count) = (kb.iconst(0), kb.iconst(partials));
+        kb.try_for_range(zero, count, 1, |kb, p| {
+            let x = read_from(
+                kb,
+                &spec,
+                scratch,
+                &Index::new(1, vec![IndexDim::uniform(p)]),
+                Access::Output,
+            );
+            let acc = kb.b.use_var(var);
+            let r = comb.combine(kb, &[acc], &[x], 1)?;
+            kb.b.def_var(var, r[0]);
             Ok(())
-        })();
-    });
-    result
+        })?;
+        let v = kb.b.use_var(var);
+        let out = Index::new(1, vec![IndexDim::constant(0); out_rank]);
+        write(kb, &info.buffers[outs], kb.buffer(outs), &out, v);
+        Ok(())
+    })
 }

@@ -216,6 +216,17 @@ pub struct DotOperands {
     pub rhs: DotOperand,
 }
 
+/// A reduce a row kernel computes once per row.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct RowPass {
+    /// The `reduce`.
+    pub reduce: InstrId,
+    /// For each dimension of the reduce's result, the root dimension it is
+    /// read at (`None` for dimensions of size 1). Softmax over
+    /// `f32[4096,1024]` reads its reductions `f32[4096]` at `[Some(0)]`.
+    pub dims: Vec<Option<usize>>,
+}
+
 /// A group of instructions computed by one kernel (or one dot call with its
 /// epilogue).
 #[derive(Clone, PartialEq, Debug)]
@@ -239,6 +250,9 @@ pub struct Fusion {
     pub in_place: Option<InPlace>,
     /// Set for [`FusionKind::DotEpilogue`].
     pub dot: Option<DotOperands>,
+    /// For [`FusionKind::Row`] (and reductions): the reduces, in the order
+    /// the kernel computes them (a root reduce last).
+    pub passes: Vec<RowPass>,
 }
 
 impl Fusion {

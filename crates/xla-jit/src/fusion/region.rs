@@ -12,7 +12,9 @@ use xla_core::{HloModule, Opcode, Shape};
 
 use super::classify::{classify, Role};
 use super::dims::{self, DimRef};
-use super::{DotOperand, DotOperands, Fusion, FusionDecision, FusionKind, InPlace, Reason};
+use super::{
+    DotOperand, DotOperands, Fusion, FusionDecision, FusionKind, InPlace, Reason, RowPass,
+};
 
 /// Rows longer than this many bytes are not fused into row kernels: one row
 /// must stay in the L2 cache between the passes.
@@ -384,6 +386,21 @@ impl Region<'_> {
                 rhs: operand(1),
             }
         });
+        let mut reduces = self.reduces.clone();
+        reduces.sort();
+        let passes = reduces
+            .iter()
+            .map(|&r| RowPass {
+                reduce: r,
+                dims: self.maps[&r]
+                    .iter()
+                    .map(|m| match m {
+                        DimRef::Root(k) => Some(*k),
+                        _ => None,
+                    })
+                    .collect(),
+            })
+            .collect();
         Fusion {
             kind,
             root: self.root,
@@ -393,6 +410,7 @@ impl Region<'_> {
             decisions: self.decisions,
             in_place,
             dot,
+            passes,
         }
     }
 }

@@ -1,0 +1,184 @@
+//! Row fusions (reduce–broadcast–consume): softmax, layernorm,
+//! log-softmax, variance, … as one kernel over rows.
+//!
+//! The runtime's iterations cover groups of rows (a row = one index of the
+//! root's row dimensions, the ones the reduces keep). For each row the
+//! kernel runs one pass per reduce, in order: the pass reduces the row
+//! (vector accumulators, as a row reduction) and binds the result, so
+//! later passes and the output see it as a value that is the same at
+//! every index of the row. The output pass then walks the row's remaining
+//! (column) dimensions in vectors and stores the root. A softmax row of
+//! 1024 floats is read three times, but from L1: `x` comes from memory
+//! once.
+//!
+//! Example (softmax over `f32[4096,1024]{1,0}`): 4096 rows, 16 per
+//! iteration; per row: `max` pass, `sum(exp(x − max))` pass, then
+//! `exp(x − max) / sum` stored for the 1024 columns.
+
+use xla_core::hlo::InstrId;
+use xla_core::Shape;
+
+use super::access::write;
+use super::elemental::Bound;
+use super::index::{Index, IndexDim};
+use super::iterate::{emit_inner, unroll_for, IterSpace, TARGET_ELEMENTS};
+use super::kernel::KernelBuilder;
+use super::loop_kernel::{elemental, fusion_lanes};
+use super::reduce::{operand_index, reduce_at, Combiner};
+use super::{cost, KernelInfo, KernelPlan, Unsupported};
+use crate::fusion::RowPass;
+
+/// The kernel of a row fusion.
+pub(super) fn plan(info: &KernelInfo) -> Result<Vec<KernelPlan>, Unsupported> {
+    let fusion = info.fusion;
+    let root = info.comp.instr(fusion.root);
+    let shape = match &root.shape {
+        Shape::Array(a) => a.clone(),
+        _ => return Err(Unsupported::layout("a row fusion with a tuple result")),
+    };
+    let dims = shape.dims().to_vec();
+    let rows: Vec<usize> = fusion
+        .passes
+        .iter()
+        .flat_map(|p| p.dims.iter().flatten().copied())
+        .collect();
+    // The row space: the root with its column dimensions collapsed to 1.
+    let row_dims: Vec<i64> = (0..dims.len())
+        .map(|d| if rows.contains(&d) { dims[d] } else { 1 })
+        .collect();
+    let layout = shape.layout_or_default();
+    let columns: Vec<(usize, i64)> = layout
+        .major_to_minor()
+        .filter(|&d| !rows.contains(&d) && dims[d] != 1)
+        .map(|d| (d, dims[d]))
+        .collect();
+    let row_elements: i64 = fusion
+        .passes
+        .iter()
+        .map(|p| reduced_elements(info, p.reduce))
+        .chain(std::iter::once(columns.iter().map(|&(_, n)| n).product()))
+        .max()
+        .unwrap_or(1);
+    let space = IterSpace::new(
+        &row_dims,
+        &layout,
+        (TARGET_ELEMENTS / row_elements.max(1)).max(1),
+    );
+    let lanes = fusion_lanes(info);
+    let passes_cost = (fusion.passes.len() + 1) as f64;
+    let cost_per_iteration = (space.elements_per_iteration() * row_elements) as f64
+        * cost::per_element(info, lanes)
+        * passes_cost;
+    let passes = fusion.passes.clone();
+    let root_id = fusion.root;
+    Ok(vec![KernelPlan {
+        part: "row",
+        iterations: space.iterations(),
+        cost_per_iteration,
+        scratch_bytes: 0,
+        epilogue: false,
+        emit: Box::new(move |kb, info| {
+            row_kernel(kb, info, root_id, &space, &passes, &columns, lanes)
+        }),
+    }])
+}
+
+/// Elements a reduce reduces per result.
+fn reduced_elements(info: &KernelInfo, reduce: InstrId) -> i64 {
+    let instr = info.comp.instr(reduce);
+    let operand = info.comp.instr(instr.operands[0]);
+    let total = operand.shape.as_array().map_or(1, |a| a.element_count());
+    let out = instr.shape.as_array().map_or(1, |a| a.element_count());
+    total / out.max(1)
+}
+
+fn row_kernel(
+    kb: &mut KernelBuilder,
+    info: &KernelInfo,
+    root: InstrId,
+    space: &IterSpace,
+    passes: &[RowPass],
+    columns: &[(usize, i64)],
+    lanes: u32,
+) -> Result<(), Unsupported> {
+    let mut el = elemental(info, kb);
+    let combiners = passes
+        .iter()
+        .map(|p| Combiner::new(info.module, &el, info.comp.instr(p.reduce)))
+        .collect::<Result<Vec<_>, _>>()?;
+    let out = info.fusion.inputs.len();
+    let spec = info.buffers[out].clone();
+    let (start, end) = (kb.param(1), kb.param(2));
+    let mut one_row = |kb: &mut KernelBuilder, row: Vec<IndexDim>| -> Result<(), Unsupported> {
+        for (pass, comb) in passes.iter().zip(&combiners) {
+            let reduce = info.comp.instr(pass.reduce);
+            let kept: Vec<IndexDim> = pass
+                .dims
+                .iter()
+                .map(|d| d.map_or(IndexDim::constant(0), |k| row[k]))
+                .collect();
+            let rank = info
+                .comp
+                .instr(reduce.operands[0])
+                .shape
+                .as_array()
+                .map_or(0, |a| a.rank());
+            let base = operand_index(reduce, rank, &Index::new(1, kept));
+            let v = reduce_at(&el, kb, comb, reduce, &base, lanes)?;
+            el.bind(pass.reduce, Bound::Uniform(v[0]));
+        }
+        let base = kb.buffer(out);
+        if columns.is_empty() {
+            let v = el.gen(kb, root, &Index::new(1, row.clone()))?;
+            write(kb, &spec, base, &Index::new(1, row), v);
+            return Ok(());
+        }
+        let (last, outer) = columns.split_last().expect("columns");
+        let lanes = if last.1 >= lanes as i64 { lanes } else { 1 };
+        let unroll = unroll_for(last.1, lanes);
+        nest_columns(kb, outer, row, &mut |kb, idx| {
+            let (zero, n) = (kb.iconst(0), kb.iconst(last.1));
+            emit_inner(kb, zero, n, lanes, unroll, |kb, inner, l| {
+                let mut at = idx.clone();
+                at[last.0] = inner;
+                let at = Index::new(l, at);
+                let v = el.gen(kb, root, &at)?;
+                write(kb, &spec, base, &at, v);
+                Ok(())
+            })
+        })
+    };
+    let inner = space.inner;
+    space.emit(kb, start, end, |kb, row, c0, c1| match inner {
+        None => one_row(kb, row.to_vec()),
+        Some((d, _)) => kb.try_for_range(c0, c1, 1, |kb, c| {
+            let mut idx = row.to_vec();
+            idx[d] = IndexDim::uniform(c);
+            one_row(kb, idx)
+        }),
+    })
+}
+
+/// A loop body receiving the index of one position.
+type PositionBody<'a> =
+    dyn FnMut(&mut KernelBuilder, Vec<IndexDim>) -> Result<(), Unsupported> + 'a;
+
+/// Scalar loops over the outer column dimensions.
+fn nest_columns(
+    kb: &mut KernelBuilder,
+    dims: &[(usize, i64)],
+    idx: Vec<IndexDim>,
+    body: &mut PositionBody,
+) -> Result<(), Unsupported> {
+    match dims.split_first() {
+        None => body(kb, idx),
+        Some((&(d, n), rest)) => {
+            let (zero, end) = (kb.iconst(0), kb.iconst(n));
+            kb.try_for_range(zero, end, 1, |kb, i| {
+                let mut at = idx.clone();
+                at[d] = IndexDim::uniform(i);
+                nest_columns(kb, rest, at, body)
+            })
+        }
+    }
+}
