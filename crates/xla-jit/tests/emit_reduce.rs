@@ -36,7 +36,15 @@ fn reduce_module(
 
 #[test]
 fn row_column_and_full_sums() {
-    for &(rows, cols) in &[(7usize, 13usize), (33, 1000), (4, 4), (1, 70000), (3, 1)] {
+    for &(rows, cols) in &[
+        (7usize, 13usize),
+        (33, 1000),
+        (4, 4),
+        (1, 70000),
+        (3, 1),
+        (300, 50),
+        (1000, 3),
+    ] {
         let x = data(rows, cols);
         let lit = Literal::from_vec(&[rows as i64, cols as i64], x.clone()).unwrap();
         let shape = format!("f32[{rows},{cols}]{{1,0}}");
@@ -179,19 +187,20 @@ argmax {
   ROOT t = (f32[], s32[]) tuple(v, i)
 }
 ENTRY e {
-  x = f32[6,10]{1,0} parameter(0)
-  iota = s32[6,10]{1,0} iota(), iota_dimension=DIM
+  x = f32[ROWS,10]{1,0} parameter(0)
+  iota = s32[ROWS,10]{1,0} iota(), iota_dimension=DIM
   lo = f32[] constant(-inf)
   zero = s32[] constant(0)
   ROOT r = (f32[OUT]{0}, s32[OUT]{0}) reduce(x, iota, lo, zero), dimensions={DIM}, to_apply=argmax
 }";
-    let x: Vec<f32> = (0..60).map(|i| ((i * 37) % 11) as f32).collect();
-    let lit = Literal::from_vec(&[6, 10], x.clone()).unwrap();
-    for (dim, out) in [(1usize, 6usize), (0, 10)] {
+    for (rows, dim, out) in [(6usize, 1usize, 6usize), (6, 0, 10), (200, 0, 10)] {
+        let x: Vec<f32> = (0..rows * 10).map(|i| ((i * 37) % 11) as f32).collect();
+        let lit = Literal::from_vec(&[rows as i64, 10], x.clone()).unwrap();
         let c = compile(
             &text
                 .replace("DIM", &dim.to_string())
-                .replace("OUT", &out.to_string()),
+                .replace("OUT", &out.to_string())
+                .replace("ROWS", &rows.to_string()),
         );
         let result = run(&c, &[&lit]);
         let parts = result.tuple_elements().unwrap();
@@ -201,7 +210,7 @@ ENTRY e {
             let elems: Vec<f32> = if dim == 1 {
                 x[o * 10..o * 10 + 10].to_vec()
             } else {
-                (0..6).map(|r| x[r * 10 + o]).collect()
+                (0..rows).map(|r| x[r * 10 + o]).collect()
             };
             let best = elems.iter().cloned().fold(f32::NEG_INFINITY, f32::max);
             let first = elems.iter().position(|&v| v == best).unwrap() as i32;
@@ -310,4 +319,43 @@ ENTRY e {
     assert!(got[1].is_nan());
     // Row 2 holds -18..-26 and a flushed +1e-40: the maximum is +0.
     assert_eq!(got[2].to_bits(), 0.0f32.to_bits());
+}
+
+#[test]
+fn float_extrema_signed_zeros_nan_and_subnormals() {
+    let text = |op: &str, init: &str| {
+        format!(
+            "HloModule m\nr {{\n  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n  ROOT s = f32[] {op}(a, b)\n}}\n\
+             ENTRY e {{\n  x = f32[40]{{0}} parameter(0)\n  z = f32[] constant({init})\n  \
+             ROOT o = f32[] reduce(x, z), dimensions={{0}}, to_apply=r\n}}"
+        )
+    };
+    let max = compile(&text("maximum", "-inf"));
+    let min = compile(&text("minimum", "inf"));
+    let run1 = |c: &Compiled, x: &[f32]| run(c, &[&Literal::vector(x)]).to_vec::<f32>().unwrap()[0];
+    // Signed zeros: max is +0 and min is -0 whatever the order.
+    let mut x = vec![-0.0f32; 40];
+    x[17] = 0.0;
+    assert_eq!(run1(&max, &x).to_bits(), 0.0f32.to_bits());
+    assert_eq!(run1(&min, &x).to_bits(), (-0.0f32).to_bits());
+    let x = vec![-0.0f32; 40];
+    assert_eq!(run1(&max, &x).to_bits(), (-0.0f32).to_bits());
+    // Subnormals count as zeros of their sign.
+    let mut x = vec![-5.0f32; 40];
+    x[3] = 1e-40;
+    assert_eq!(run1(&max, &x).to_bits(), 0.0f32.to_bits());
+    let mut x = vec![5.0f32; 40];
+    x[38] = -1e-40;
+    assert_eq!(run1(&min, &x).to_bits(), (-0.0f32).to_bits());
+    // NaN anywhere (vector part or tail) wins; negative NaN too.
+    for at in [0usize, 21, 39] {
+        let mut x: Vec<f32> = (0..40).map(|i| i as f32).collect();
+        x[at] = -f32::NAN;
+        assert!(run1(&max, &x).is_nan(), "{at}");
+        assert!(run1(&min, &x).is_nan(), "{at}");
+    }
+    let x: Vec<f32> = (0..40).map(|i| (i as f32 - 20.0) * 1.5).collect();
+    assert_eq!(run1(&max, &x), 28.5);
+    assert_eq!(run1(&min, &x), -30.0);
+    assert_eq!(run1(&max, &[f32::NEG_INFINITY; 40]), f32::NEG_INFINITY);
 }

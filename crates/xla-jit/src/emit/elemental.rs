@@ -21,10 +21,11 @@ use xla_core::{HloModule, Literal, Opcode, PrimitiveType, Shape};
 use super::access::{pack, read, splat_elem, BufferSpec};
 use super::convert::{bitcast_convert, convert, reduce_precision};
 use super::elementwise::{self, splat_pred};
-use super::index::Index;
+use super::index::{Index, IndexDim};
 use super::kernel::KernelBuilder;
 use super::repr::{constant, Const};
 use super::{data_movement, Unsupported};
+use crate::fusion::RowPass;
 
 /// A value computed by the kernel itself rather than by a generator.
 #[derive(Clone, Copy, Debug)]
@@ -74,7 +75,9 @@ impl<'m> Elemental<'m> {
         element_type(&self.comp.instr(id).shape)
     }
 
-    /// The value of `id` at `idx`, in register form.
+    /// The value of `id` at `idx`, in register form. At an index that is
+    /// the same in every lane the value is computed once, as a scalar, and
+    /// splatted.
     pub fn gen(
         &self,
         kb: &mut KernelBuilder,
@@ -85,9 +88,55 @@ impl<'m> Elemental<'m> {
         if let Some(v) = kb.cached(&key) {
             return Ok(v);
         }
-        let v = self.compute(kb, id, idx)?;
+        let v = if idx.lanes > 1 && idx.is_uniform() {
+            let scalar = self.gen(kb, id, &Index::new(1, idx.dims.clone()))?;
+            splat_elem(kb, self.ty(id), scalar, idx.lanes)
+        } else {
+            self.compute(kb, id, idx)?
+        };
         kb.cache(key, v);
         Ok(v)
+    }
+
+    /// Computes `inv` for the row at `row` (the root's index, outer
+    /// dimensions set) and pins it, so loops over the row reuse it instead
+    /// of recomputing it.
+    pub fn precompute(
+        &self,
+        kb: &mut KernelBuilder,
+        inv: &RowPass,
+        row: &[IndexDim],
+    ) -> Result<(), Unsupported> {
+        let dims = inv
+            .dims
+            .iter()
+            .map(|d| d.map_or(IndexDim::constant(0), |k| row[k]))
+            .collect();
+        let idx = Index::new(1, dims);
+        let v = self.gen(kb, inv.instr, &idx)?;
+        let pinned = kb.pin(v);
+        kb.cache(idx.key(inv.instr.0), pinned);
+        Ok(())
+    }
+
+    /// The reduces of the fusion that `id`'s value depends on (through
+    /// instructions that are not inputs).
+    pub fn reduces_under(&self, id: InstrId) -> Vec<InstrId> {
+        let mut out = Vec::new();
+        let mut stack = vec![id];
+        let mut seen = std::collections::HashSet::new();
+        while let Some(i) = stack.pop() {
+            if !seen.insert(i) || self.inputs.contains_key(&i) {
+                continue;
+            }
+            let instr = self.comp.instr(i);
+            if instr.opcode == Opcode::Reduce {
+                out.push(i);
+                continue;
+            }
+            stack.extend(instr.operands.iter().copied());
+        }
+        out
     }
 
     /// The value of `id` at `idx` computed lane by lane (for index maps

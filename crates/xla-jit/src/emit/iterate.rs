@@ -187,6 +187,30 @@ impl IterSpace {
         }
     }
 
+    /// The one segment of iteration `it` (row index, inner range), for walks
+    /// whose iterations cover one segment each (chunks, or one row per
+    /// iteration).
+    pub fn segment_of(&self, kb: &mut KernelBuilder, it: Value) -> (Vec<IndexDim>, Value, Value) {
+        let n = self.inner.map_or(1, |(_, n)| n);
+        match self.chunking {
+            Chunking::Chunks { chunk, per_row } => {
+                let row = kb.b.ins().udiv_imm_u(it, per_row);
+                let first = kb.b.ins().imul_imm_s(row, per_row);
+                let c = kb.b.ins().isub(it, first);
+                let c0 = kb.b.ins().imul_imm_s(c, chunk);
+                let c1 = kb.b.ins().iadd_imm_s(c0, chunk);
+                let limit = kb.iconst(n);
+                let c1 = kb.b.ins().smin(c1, limit);
+                (self.row_index(kb, row), c0, c1)
+            }
+            Chunking::Rows { per_iter } => {
+                debug_assert_eq!(per_iter, 1, "one row per iteration");
+                let (c0, c1) = (kb.iconst(0), kb.iconst(n));
+                (self.row_index(kb, it), c0, c1)
+            }
+        }
+    }
+
     /// The index of row `row` (outer dimensions decoded, others 0).
     pub fn row_index(&self, kb: &mut KernelBuilder, row: Value) -> Vec<IndexDim> {
         let mut idx = vec![IndexDim::constant(0); self.rank];

@@ -319,6 +319,22 @@ impl<'a, 'b> KernelBuilder<'a, 'b> {
         self.b.inst_results(call).to_vec()
     }
 
+    /// `v` recomputed nowhere else: stored to a stack slot and loaded
+    /// back, so the optimizer, which places pure values at their uses (it
+    /// does not hoist them out of loops), computes `v` here, before the
+    /// loops that use it.
+    pub fn pin(&mut self, v: Value) -> Value {
+        let ty = self.ty(v);
+        let slot = self.b.create_sized_stack_slot(ir::StackSlotData::new(
+            ir::StackSlotKind::ExplicitSlot,
+            ty.bytes(),
+            ty.bytes().trailing_zeros() as u8,
+        ));
+        let ptr = self.ptr;
+        self.b.ins().stack_store(ptr, v, slot, 0);
+        self.b.ins().stack_load(ptr, ty, slot, 0)
+    }
+
     /// The type of `v`.
     pub fn ty(&self, v: Value) -> Type {
         self.b.func.dfg.value_type(v)

@@ -84,28 +84,44 @@ pub(super) fn plan(info: &KernelInfo) -> Result<Vec<KernelPlan>, Unsupported> {
             let spec = &info.buffers[out];
             let base = kb.buffer(out);
             let (start, end) = (kb.param(1), kb.param(2));
-            walk(kb, &space, start, end, lanes, |kb, idx| {
-                let v = el.gen(kb, root, idx)?;
-                write(kb, spec, base, idx, v);
-                Ok(())
-            })
+            let invariants = &info.fusion.invariants;
+            walk(
+                kb,
+                &space,
+                start,
+                end,
+                lanes,
+                |kb, row| {
+                    invariants
+                        .iter()
+                        .try_for_each(|inv| el.precompute(kb, inv, row))
+                },
+                |kb, idx| {
+                    let v = el.gen(kb, root, idx)?;
+                    write(kb, spec, base, idx, v);
+                    Ok(())
+                },
+            )
         }),
     }])
 }
 
-/// Walks iterations `[start, end)` of `space`, calling `body` for each
-/// vector (and tail element) with its index.
+/// Walks iterations `[start, end)` of `space`: `row` runs once per row
+/// (with the row's index), then `body` for each vector (and tail element)
+/// of the row with its index.
 pub(super) fn walk(
     kb: &mut KernelBuilder,
     space: &IterSpace,
     start: Value,
     end: Value,
     lanes: u32,
+    mut row: impl FnMut(&mut KernelBuilder, &[IndexDim]) -> Result<(), Unsupported>,
     mut body: impl FnMut(&mut KernelBuilder, &Index) -> Result<(), Unsupported>,
 ) -> Result<(), Unsupported> {
     match space.inner {
-        None => space.emit(kb, start, end, |kb, row, _, _| {
-            body(kb, &Index::new(1, row.to_vec()))
+        None => space.emit(kb, start, end, |kb, at, _, _| {
+            row(kb, at)?;
+            body(kb, &Index::new(1, at.to_vec()))
         }),
         Some((dim, n)) => {
             let step_span = match space.chunking {
@@ -114,9 +130,10 @@ pub(super) fn walk(
             };
             let lanes = if n >= lanes as i64 { lanes } else { 1 };
             let unroll = unroll_for(step_span, lanes);
-            space.emit(kb, start, end, |kb, row, c0, c1| {
+            space.emit(kb, start, end, |kb, at, c0, c1| {
+                row(kb, at)?;
                 emit_inner(kb, c0, c1, lanes, unroll, |kb, inner, l| {
-                    let mut idx = Index::new(l, row.to_vec());
+                    let mut idx = Index::new(l, at.to_vec());
                     idx.dims[dim] = inner;
                     body(kb, &idx)
                 })
@@ -160,24 +177,32 @@ fn in_place_update(
                 .map(|d| clamped_start(&el, kb, dus.operands[d + 2], out_dims[d] - upd_dims[d]))
                 .collect::<Result<Vec<_>, _>>()?;
             let (start, end) = (kb.param(1), kb.param(2));
-            walk(kb, &space, start, end, lanes, |kb, idx| {
-                let v = el.gen(kb, update, idx)?;
-                let dims = idx
-                    .dims
-                    .iter()
-                    .zip(&starts)
-                    .map(|(x, &s)| IndexDim {
-                        var: Some(match x.var {
-                            Some(v) => kb.b.ins().iadd(v, s),
-                            None => s,
-                        }),
-                        aligned: false,
-                        ..*x
-                    })
-                    .collect();
-                write(kb, spec, base, &Index::new(idx.lanes, dims), v);
-                Ok(())
-            })
+            walk(
+                kb,
+                &space,
+                start,
+                end,
+                lanes,
+                |_, _| Ok(()),
+                |kb, idx| {
+                    let v = el.gen(kb, update, idx)?;
+                    let dims = idx
+                        .dims
+                        .iter()
+                        .zip(&starts)
+                        .map(|(x, &s)| IndexDim {
+                            var: Some(match x.var {
+                                Some(v) => kb.b.ins().iadd(v, s),
+                                None => s,
+                            }),
+                            aligned: false,
+                            ..*x
+                        })
+                        .collect();
+                    write(kb, spec, base, &Index::new(idx.lanes, dims), v);
+                    Ok(())
+                },
+            )
         }),
     }])
 }

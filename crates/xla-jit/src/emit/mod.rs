@@ -22,6 +22,8 @@
 
 mod access;
 mod check;
+mod column;
+mod combine;
 mod convert;
 mod cost;
 mod data_movement;

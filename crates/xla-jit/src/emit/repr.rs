@@ -161,6 +161,17 @@ pub fn mask_as(kb: &mut KernelBuilder, m: Value, bits: u32) -> Value {
     )
 }
 
+/// `v` as register type `ty`: pred masks are re-widened (a generic
+/// reducer may return a mask of another width than its accumulator's);
+/// other values must already have type `ty`.
+pub fn fit(kb: &mut KernelBuilder, v: Value, ty: Type) -> Value {
+    if kb.ty(v) == ty || !ty.is_vector() {
+        return v;
+    }
+    let m = mask_as(kb, v, ty.lane_bits());
+    kb.bitcast(ty, m)
+}
+
 /// `cond ? a : b` lane by lane, for a pred `cond` (0/1 scalar or mask).
 pub fn select(kb: &mut KernelBuilder, cond: Value, a: Value, b: Value) -> Value {
     let ty = kb.ty(a);

@@ -19,12 +19,12 @@ use xla_core::hlo::InstrId;
 use xla_core::Shape;
 
 use super::access::write;
-use super::elemental::Bound;
+use super::combine::{operand_index, reduce_at, Combiner};
+use super::elemental::{Bound, Elemental};
 use super::index::{Index, IndexDim};
 use super::iterate::{emit_inner, unroll_for, IterSpace, TARGET_ELEMENTS};
 use super::kernel::KernelBuilder;
 use super::loop_kernel::{elemental, fusion_lanes};
-use super::reduce::{operand_index, reduce_at, Combiner};
 use super::{cost, KernelInfo, KernelPlan, Unsupported};
 use crate::fusion::RowPass;
 
@@ -55,7 +55,7 @@ pub(super) fn plan(info: &KernelInfo) -> Result<Vec<KernelPlan>, Unsupported> {
     let row_elements: i64 = fusion
         .passes
         .iter()
-        .map(|p| reduced_elements(info, p.reduce))
+        .map(|p| reduced_elements(info, p.instr))
         .chain(std::iter::once(columns.iter().map(|&(_, n)| n).product()))
         .max()
         .unwrap_or(1);
@@ -104,14 +104,34 @@ fn row_kernel(
     let mut el = elemental(info, kb);
     let combiners = passes
         .iter()
-        .map(|p| Combiner::new(info.module, &el, info.comp.instr(p.reduce)))
+        .map(|p| Combiner::new(info.module, &el, info.comp.instr(p.instr)))
         .collect::<Result<Vec<_>, _>>()?;
     let out = info.fusion.inputs.len();
     let spec = info.buffers[out].clone();
     let (start, end) = (kb.param(1), kb.param(2));
+    // Row-invariant values, each computed as soon as the reduces it reads
+    // are bound (before the pass or output loop that needs it).
+    let needs: Vec<Vec<InstrId>> = info
+        .fusion
+        .invariants
+        .iter()
+        .map(|inv| el.reduces_under(inv.instr))
+        .collect();
     let mut one_row = |kb: &mut KernelBuilder, row: Vec<IndexDim>| -> Result<(), Unsupported> {
+        let mut bound: Vec<InstrId> = Vec::new();
+        let mut done = vec![false; needs.len()];
+        let mut ready = |kb: &mut KernelBuilder, el: &Elemental, bound: &[InstrId]| {
+            for (k, inv) in info.fusion.invariants.iter().enumerate() {
+                if !done[k] && needs[k].iter().all(|r| bound.contains(r)) {
+                    el.precompute(kb, inv, &row)?;
+                    done[k] = true;
+                }
+            }
+            Ok::<(), Unsupported>(())
+        };
+        ready(kb, &el, &bound)?;
         for (pass, comb) in passes.iter().zip(&combiners) {
-            let reduce = info.comp.instr(pass.reduce);
+            let reduce = info.comp.instr(pass.instr);
             let kept: Vec<IndexDim> = pass
                 .dims
                 .iter()
@@ -125,7 +145,10 @@ fn row_kernel(
                 .map_or(0, |a| a.rank());
             let base = operand_index(reduce, rank, &Index::new(1, kept));
             let v = reduce_at(&el, kb, comb, reduce, &base, lanes)?;
-            el.bind(pass.reduce, Bound::Uniform(v[0]));
+            let v = kb.pin(v[0]);
+            el.bind(pass.instr, Bound::Uniform(v));
+            bound.push(pass.instr);
+            ready(kb, &el, &bound)?;
         }
         let base = kb.buffer(out);
         if columns.is_empty() {

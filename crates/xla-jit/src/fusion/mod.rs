@@ -216,14 +216,16 @@ pub struct DotOperands {
     pub rhs: DotOperand,
 }
 
-/// A reduce a row kernel computes once per row.
+/// A fused value a kernel computes once per row: a reduce of a row kernel,
+/// or any member whose value does not change along the kernel's inner
+/// loop.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct RowPass {
-    /// The `reduce`.
-    pub reduce: InstrId,
-    /// For each dimension of the reduce's result, the root dimension it is
-    /// read at (`None` for dimensions of size 1). Softmax over
-    /// `f32[4096,1024]` reads its reductions `f32[4096]` at `[Some(0)]`.
+    /// The instruction.
+    pub instr: InstrId,
+    /// For each of its dimensions, the root dimension it is read at
+    /// (`None` for dimensions of size 1). Softmax over `f32[4096,1024]`
+    /// reads its reductions `f32[4096]` at `[Some(0)]`.
     pub dims: Vec<Option<usize>>,
 }
 
@@ -253,6 +255,12 @@ pub struct Fusion {
     /// For [`FusionKind::Row`] (and reductions): the reduces, in the order
     /// the kernel computes them (a root reduce last).
     pub passes: Vec<RowPass>,
+    /// Members (other than reduces) whose value is the same all along the
+    /// kernel's inner loop: read only at root dimensions that index rows
+    /// (row kernels) or at dimensions other than the root's minor-most
+    /// (loop kernels). Kernels compute them once per row, in this
+    /// (topological) order. Example: layernorm's `rsqrt(var + ε)`.
+    pub invariants: Vec<RowPass>,
 }
 
 impl Fusion {

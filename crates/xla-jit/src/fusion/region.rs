@@ -335,6 +335,68 @@ impl Region<'_> {
         }
     }
 
+    /// Members whose value does not change along the inner loop of the
+    /// kernel (see [`Fusion::invariants`]): every dimension is read at an
+    /// outer root dimension or has size 1, and computing it costs more
+    /// than index arithmetic.
+    fn invariants(&self, kind: FusionKind) -> Vec<RowPass> {
+        let root = self.comp.instr(self.root);
+        let Shape::Array(shape) = &root.shape else {
+            return Vec::new();
+        };
+        let outer: Vec<usize> = match kind {
+            FusionKind::Row => self.rows.clone().unwrap_or_default(),
+            FusionKind::Loop => {
+                let dims = shape.dims();
+                let minor = shape
+                    .layout_or_default()
+                    .minor_to_major
+                    .iter()
+                    .map(|&d| d as usize)
+                    .find(|&d| dims[d] != 1);
+                (0..dims.len()).filter(|&d| Some(d) != minor).collect()
+            }
+            FusionKind::Reduction | FusionKind::DotEpilogue => return Vec::new(),
+        };
+        self.members
+            .iter()
+            .filter(|&&m| m != self.root && !self.reduces.contains(&m))
+            .filter(|&&m| {
+                let instr = self.comp.instr(m);
+                let computes = !matches!(
+                    instr.opcode,
+                    Opcode::Constant
+                        | Opcode::Broadcast
+                        | Opcode::Reshape
+                        | Opcode::Bitcast
+                        | Opcode::Transpose
+                        | Opcode::Copy
+                        | Opcode::Iota
+                );
+                computes
+                    && self.maps.get(&m).is_some_and(|map| {
+                        map.iter()
+                            .zip(dims::dims_of(instr))
+                            .all(|(r, &size)| match r {
+                                DimRef::Root(k) => outer.contains(k),
+                                DimRef::Zero => true,
+                                _ => size == 1,
+                            })
+                    })
+            })
+            .map(|&m| RowPass {
+                instr: m,
+                dims: self.maps[&m]
+                    .iter()
+                    .map(|r| match r {
+                        DimRef::Root(k) => Some(*k),
+                        _ => None,
+                    })
+                    .collect(),
+            })
+            .collect()
+    }
+
     fn finish(self, in_place_operand: Option<InstrId>) -> Fusion {
         let kind = if self.dot.is_some() {
             FusionKind::DotEpilogue
@@ -388,19 +450,23 @@ impl Region<'_> {
         });
         let mut reduces = self.reduces.clone();
         reduces.sort();
+        let read_at = |id: InstrId| -> Vec<Option<usize>> {
+            self.maps[&id]
+                .iter()
+                .map(|m| match m {
+                    DimRef::Root(k) => Some(*k),
+                    _ => None,
+                })
+                .collect()
+        };
         let passes = reduces
             .iter()
             .map(|&r| RowPass {
-                reduce: r,
-                dims: self.maps[&r]
-                    .iter()
-                    .map(|m| match m {
-                        DimRef::Root(k) => Some(*k),
-                        _ => None,
-                    })
-                    .collect(),
+                instr: r,
+                dims: read_at(r),
             })
             .collect();
+        let invariants = self.invariants(kind);
         Fusion {
             kind,
             root: self.root,
@@ -411,6 +477,7 @@ impl Region<'_> {
             in_place,
             dot,
             passes,
+            invariants,
         }
     }
 }
