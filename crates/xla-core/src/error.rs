@@ -4,6 +4,7 @@
 //! inference rules, which the `xla!` macro reuses with symbolic sizes, stay
 //! self-contained); `Error` gathers them for callers.
 
+use crate::builder::BuilderError;
 use crate::hlo::VerifyError;
 use crate::infer::InferError;
 use crate::io::IoError;
@@ -36,6 +37,11 @@ pub enum Error {
     /// A `.npy` or safetensors file that could not be read or written.
     #[error(transparent)]
     Io(#[from] IoError),
+
+    // === builder ===
+    /// A mistake in using the `XlaBuilder` itself.
+    #[error(transparent)]
+    Builder(#[from] BuilderError),
 
     // === verifier ===
     /// A module that breaks an invariant of the IR.

@@ -14,16 +14,19 @@
 //! ```
 #![warn(missing_docs)]
 
+pub mod builder;
 mod element_type;
 mod error;
 pub mod hlo;
 pub mod infer;
+pub mod interp;
 pub mod io;
 pub mod layout;
 pub mod literal;
 pub mod shape;
 pub mod text;
 
+pub use builder::{XlaBuilder, XlaComputation, XlaOp};
 pub use element_type::{NativeType, PrimitiveType, TypeKind, UnknownElementType, C128, C64};
 pub use error::{Error, Result};
 pub use hlo::{HloComputation, HloInstruction, HloModule, Opcode};

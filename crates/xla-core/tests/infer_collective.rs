@@ -2,7 +2,8 @@
 
 use xla_core::hlo::ProgramShape;
 use xla_core::infer::{self, InferError, Signature};
-use xla_core::{ArrayShape, Shape};
+use xla_core::shape::sym::SymDim;
+use xla_core::{ArrayShape, Dim, PrimitiveType, Shape};
 
 fn sh(text: &str) -> Shape {
     text.parse().unwrap()
@@ -162,5 +163,26 @@ fn collective_permute_and_ids() {
             .unwrap_err()
             .to_string(),
         "all-gather: replica_groups[1] has 2 replicas, but 3 are needed"
+    );
+}
+
+#[test]
+fn symbolic_collectives() {
+    let n = SymDim::symbol("N");
+    let x: Shape<SymDim> =
+        ArrayShape::new(PrimitiveType::F32, [n.clone(), SymDim::constant(8)]).into();
+    assert_eq!(
+        infer::all_gather(&[&x], 0, 4).unwrap().to_string(),
+        "f32[4 * N, 8]"
+    );
+    let four_n = ArrayShape::new(PrimitiveType::F32, [n.mul(&SymDim::constant(4))]);
+    assert_eq!(
+        infer::all_to_all(&four_n, 0, 0, 4).unwrap().to_string(),
+        "f32[4 * N]"
+    );
+    let plain = ArrayShape::new(PrimitiveType::F32, [n]);
+    assert_eq!(
+        infer::all_to_all(&plain, 0, 0, 4).unwrap_err().to_string(),
+        "all-to-all: the size of dimension 0 of the result, N / 4, cannot be expressed"
     );
 }

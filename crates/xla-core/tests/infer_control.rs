@@ -3,7 +3,8 @@
 
 use xla_core::hlo::ProgramShape;
 use xla_core::infer::{self, InferError, Signature};
-use xla_core::Shape;
+use xla_core::shape::sym::SymDim;
+use xla_core::{ArrayShape, PrimitiveType, Shape};
 
 fn sh(text: &str) -> Shape {
     text.parse().unwrap()
@@ -177,5 +178,35 @@ fn tuples() {
     assert_eq!(
         infer::optimization_barrier(&tuple).to_string(),
         "(f32[2], token[])"
+    );
+}
+
+#[test]
+fn symbolic_loop_state() {
+    let v: Shape<SymDim> = ArrayShape::new(PrimitiveType::F32, [SymDim::symbol("N")]).into();
+    let state = Shape::Tuple(vec![Shape::scalar(PrimitiveType::S32), v.clone()]);
+    let params = [state.clone()];
+    let pred = Shape::scalar(PrimitiveType::Pred);
+    let cond = Signature {
+        parameters: &params,
+        result: &pred,
+    };
+    let body = Signature {
+        parameters: &params,
+        result: &state,
+    };
+    let out = infer::while_loop(cond, body, &state).unwrap();
+    assert_eq!(out.to_string(), "(s32[], f32[N])");
+    let shorter: Shape<SymDim> = ArrayShape::new(PrimitiveType::F32, [SymDim::symbol("M")]).into();
+    let wrong = Shape::Tuple(vec![Shape::scalar(PrimitiveType::S32), shorter]);
+    let body = Signature {
+        parameters: &params,
+        result: &wrong,
+    };
+    // N against M cannot be decided: no error.
+    assert!(infer::while_loop(cond, body, &state).is_ok());
+    assert_eq!(
+        infer::get_tuple_element(&state, 1).unwrap().to_string(),
+        "f32[N]"
     );
 }

@@ -333,8 +333,8 @@ fn convolution_constraints() {
             "convolution: window stride = {0} is invalid: window strides must be at least 1",
         ),
         (
-            conv("f32[1,1,3]", "f64[1,1,2]", &w1, (1, 1)),
-            "convolution: operand 1 f64[1,1,2] must have the element type of operand 0 f32[1,1,3]",
+            conv("f32[1,1,3]", "s32[1,1,2]", &w1, (1, 1)),
+            "convolution: operand 1 s32[1,1,2] must have the element type of operand 0 f32[1,1,3]",
         ),
     ];
     for (result, message) in errors {
@@ -373,4 +373,51 @@ fn symbolic_convolution() {
     let w = window(&[3, 3], &[1, 1], &[(0, 0), (0, 0)], 1, 1);
     let out = infer::convolution(&x, &k, &w, &canonical(2), 1, 1).unwrap();
     assert_eq!(out.to_string(), "f32[B, 8, H - 2, W - 2]");
+}
+
+#[test]
+fn mixed_precision_operands_and_preferred_element_type() {
+    use xla_core::hlo::Opcode;
+    let contract = dims(&[], &[], &[1], &[0]);
+    // Floats of different precision mix; the result takes the wider one.
+    assert_eq!(
+        general("bf16[4,3]", "f32[3,2]", &contract),
+        Ok("f32[4,2]".into())
+    );
+    assert_eq!(
+        general("f16[4,3]", "bf16[3,2]", &contract),
+        Ok("f16[4,2]".into())
+    );
+    assert_eq!(
+        general("s8[4,3]", "s32[3,2]", &contract),
+        Err("dot: operand 1 s32[3,2] must have the element type of operand 0 s8[4,3]".into())
+    );
+    let upcast = |shape: &str, to| {
+        show(infer::with_preferred_element_type(
+            Opcode::Dot,
+            a(shape),
+            Some(to),
+        ))
+    };
+    assert_eq!(
+        upcast("bf16[4,2]", PrimitiveType::F32),
+        Ok("f32[4,2]".into())
+    );
+    assert_eq!(upcast("s8[4,2]", PrimitiveType::S32), Ok("s32[4,2]".into()));
+    assert_eq!(
+        upcast("f32[4,2]", PrimitiveType::Bf16),
+        Ok("bf16[4,2]".into())
+    );
+    assert_eq!(
+        upcast("s32[4,2]", PrimitiveType::S8),
+        Err("dot: preferred element type s8 must not be narrower than the operands' s32".into())
+    );
+    assert_eq!(
+        show(infer::with_preferred_element_type(
+            Opcode::Dot,
+            a("s8[4]"),
+            None
+        )),
+        Ok("s8[4]".into())
+    );
 }

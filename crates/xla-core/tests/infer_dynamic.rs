@@ -1,7 +1,8 @@
 //! Dynamic-dimension rules (`spec/OPS.md` §3.9).
 
 use xla_core::infer::{self, InferError};
-use xla_core::ArrayShape;
+use xla_core::shape::sym::SymDim;
+use xla_core::{ArrayShape, PrimitiveType};
 
 fn a(text: &str) -> ArrayShape {
     text.parse().unwrap()
@@ -40,5 +41,19 @@ fn get_and_set_dimension_size() {
     assert_eq!(
         show(infer::set_dimension_size(&a("f32[10]"), &a("s32[]"), -1)).unwrap_err(),
         "set-dimension-size: dimensions[0] = -1 is out of range [0, 1)"
+    );
+}
+
+#[test]
+fn symbolic_bound() {
+    let x = ArrayShape::new(PrimitiveType::F32, [SymDim::symbol("N")]);
+    let size = ArrayShape::new(PrimitiveType::S32, Vec::<SymDim>::new());
+    assert_eq!(
+        infer::set_dimension_size(&x, &size, 0).unwrap().to_string(),
+        "f32[<=N]"
+    );
+    assert_eq!(
+        infer::get_dimension_size(&x, 0).unwrap().to_string(),
+        "s32[]"
     );
 }

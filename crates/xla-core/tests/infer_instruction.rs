@@ -354,6 +354,11 @@ fn defaults_for_optional_attributes() {
         infer(Opcode::While, &["f32[]"], &none, &[pred, body], "f32[]").unwrap(),
         "f32[]"
     );
+    let negate = program(&["f32[]"], "f32[]");
+    assert_eq!(
+        infer(Opcode::Map, &["f32[2,3]"], &none, &[negate], "f32[2,3]").unwrap(),
+        "f32[2,3]"
+    );
     let calls = program(&["f32[2]"], "f32[2]");
     assert_eq!(
         infer(Opcode::CustomCall, &["f32[2]"], &none, &[calls], "f32[2]").unwrap(),

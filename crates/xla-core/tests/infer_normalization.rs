@@ -1,7 +1,8 @@
 //! Batch-normalisation rules (`spec/OPS.md` §2.13).
 
 use xla_core::infer::{self, InferError};
-use xla_core::ArrayShape;
+use xla_core::shape::sym::SymDim;
+use xla_core::{ArrayShape, Dim, PrimitiveType};
 
 fn a(text: &str) -> ArrayShape {
     text.parse().unwrap()
@@ -79,5 +80,22 @@ fn grad() {
     assert_eq!(
         show(infer::batch_norm_grad(&x, &c, &c, &c, &a("f16[4,2]"), 1)).unwrap_err(),
         "batch-norm-grad: operand 4 f16[4,2] must have the element type of operand 0 f32[4,2]"
+    );
+}
+
+#[test]
+fn symbolic_features() {
+    let (b, c) = (SymDim::symbol("B"), SymDim::symbol("C"));
+    let x = ArrayShape::new(PrimitiveType::F32, [b, c.clone()]);
+    let per_feature = ArrayShape::new(PrimitiveType::F32, [c.clone()]);
+    let out = infer::batch_norm_training(&x, &per_feature, &per_feature, 1).unwrap();
+    assert_eq!(out.to_string(), "(f32[B, C], f32[C], f32[C])");
+    let more = ArrayShape::new(PrimitiveType::F32, [c.add(&SymDim::constant(1))]);
+    assert_eq!(
+        infer::batch_norm_training(&x, &more, &per_feature, 1)
+            .unwrap_err()
+            .to_string(),
+        "batch-norm-training: dimension 1 of operand 0 f32[B, C] has size C, \
+         but dimension 0 of operand 1 f32[C + 1] has size C + 1"
     );
 }

@@ -2,7 +2,8 @@
 
 use xla_core::hlo::{RngAlgorithm, RngDistribution};
 use xla_core::infer::{self, InferError};
-use xla_core::ArrayShape;
+use xla_core::shape::sym::SymDim;
+use xla_core::{ArrayShape, Dim, PrimitiveType};
 
 fn a(text: &str) -> ArrayShape {
     text.parse().unwrap()
@@ -102,4 +103,19 @@ fn rng_bit_generator_states() {
         .unwrap_err(),
         "rng-bit-generator: the instruction's shape f32[4] must be an array of unsigned integers"
     );
+}
+
+#[test]
+fn symbolic_shapes() {
+    let scalar = ArrayShape::<SymDim>::new(PrimitiveType::F32, Vec::new());
+    let shape = ArrayShape::new(
+        PrimitiveType::F32,
+        [SymDim::symbol("B"), SymDim::symbol("N")],
+    );
+    let out = infer::rng(RngDistribution::Normal, &scalar, &scalar, &shape).unwrap();
+    assert_eq!(out.to_string(), "f32[B, N]");
+    let state = ArrayShape::new(PrimitiveType::U64, [SymDim::constant(2)]);
+    let bits = shape.with_element_type(PrimitiveType::U32);
+    let out = infer::rng_bit_generator(RngAlgorithm::ThreeFry, &state, &bits).unwrap();
+    assert_eq!(out.to_string(), "(u64[2], u32[B, N])");
 }

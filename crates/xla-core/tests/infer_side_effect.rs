@@ -1,7 +1,8 @@
 //! Token and side-effect rules (`spec/OPS.md` §3.7), with XLA's HLO shapes.
 
 use xla_core::infer::{self, InferError};
-use xla_core::Shape;
+use xla_core::shape::sym::SymDim;
+use xla_core::{ArrayShape, PrimitiveType, Shape};
 
 fn sh(text: &str) -> Shape {
     text.parse().unwrap()
@@ -26,6 +27,11 @@ fn tokens() {
 fn infeed_and_outfeed() {
     let (t, x) = (sh("token[]"), sh("f32[2,3]{0,1}"));
     assert_eq!(show(infer::infeed(&t, &x)).unwrap(), "(f32[2,3], token[])");
+    assert_eq!(show(infer::infeed(&t, &sh("()"))).unwrap(), "((), token[])");
+    assert_eq!(
+        show(infer::infeed(&t, &sh("(f32[2], (s32[]))"))).unwrap_err(),
+        "infeed: the instruction's shape (f32[2], (s32[])) must be an array or a tuple of arrays"
+    );
     assert_eq!(
         show(infer::infeed(&x, &x)).unwrap_err(),
         "infeed: operand 0 must be a token, but is f32[2,3]"
@@ -75,4 +81,16 @@ fn send_and_recv() {
         show(infer::send_done(&x)).unwrap_err(),
         "send-done: operand 0 must be a send or recv context (data, u32[], token[]), but is f32[4]"
     );
+}
+
+#[test]
+fn symbolic_data() {
+    let data: Shape<SymDim> = ArrayShape::new(PrimitiveType::F32, [SymDim::symbol("B")]).into();
+    let token = Shape::Token;
+    assert_eq!(
+        infer::infeed(&token, &data).unwrap().to_string(),
+        "(f32[B], token[])"
+    );
+    let context = infer::send(&data, &token).unwrap();
+    assert_eq!(context.to_string(), "(f32[B], u32[], token[])");
 }

@@ -299,3 +299,27 @@ fn roots_and_entry_exist() {
         "the entry computation #2 does not exist (the module has 2)"
     );
 }
+
+#[test]
+fn dot_and_convolution_results_may_take_a_preferred_element_type() {
+    let module: HloModule = "HloModule m\n\nENTRY e {\n  a = bf16[4,3]{1,0} parameter(0)\n  \
+        b = bf16[3,2]{1,0} parameter(1)\n  \
+        d = f32[4,2]{1,0} dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n  \
+        i = s8[1,2,5]{2,1,0} parameter(2)\n  k = s8[3,2,2]{2,1,0} parameter(3)\n  \
+        c = s32[1,3,4]{2,1,0} convolution(i, k), window={size=2}, dim_labels=bf0_oi0->bf0\n  \
+        ROOT t = (f32[4,2]{1,0}, s32[1,3,4]{2,1,0}) tuple(d, c)\n}\n"
+        .parse()
+        .unwrap();
+    verify_module(&module).unwrap();
+    let narrow: HloModule = module
+        .to_string()
+        .replace("s8[1,2,5]", "s32[1,2,5]")
+        .replace("s8[3,2,2]", "s32[3,2,2]")
+        .replace("s32[1,3,4]", "s8[1,3,4]")
+        .parse()
+        .unwrap();
+    assert_eq!(
+        verify_module(&narrow).unwrap_err().to_string(),
+        "instruction c: convolution: preferred element type s8 must not be narrower than the operands' s32"
+    );
+}

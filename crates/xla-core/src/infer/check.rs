@@ -4,7 +4,7 @@
 use super::error::InferError;
 use super::parts::{Attr, Callee, Count, DimList, Kind, TypeClass};
 use super::Signature;
-use crate::{ArrayShape, Dim, Shape};
+use crate::{ArrayShape, Dim, PrimitiveType, Shape};
 
 /// `shape` without layouts, for error messages.
 pub(crate) fn bare<D: Dim>(shape: &Shape<D>) -> Box<Shape<D>> {
@@ -109,6 +109,27 @@ pub(crate) fn same_element_type<D: Dim>(
             other: bare_array(other),
         })
     }
+}
+
+/// Dot and convolution operands: equal element types, except that two
+/// floating-point types of different precision may be mixed (XLA's
+/// `SameElementTypeIgnoringFpPrecision`). Returns the higher-precision type.
+pub(crate) fn same_type_ignoring_fp_precision<D: Dim>(
+    op: &'static str,
+    index: usize,
+    shape: &ArrayShape<D>,
+    other_index: usize,
+    other: &ArrayShape<D>,
+) -> Result<PrimitiveType, InferError<D>> {
+    let (a, b) = (shape.element_type(), other.element_type());
+    if a == b {
+        return Ok(a);
+    }
+    if a.is_floating() && b.is_floating() {
+        let precision = |t: PrimitiveType| (t.bit_width(), t.float_bits().map_or(0, |(_, m)| m));
+        return Ok(if precision(a) >= precision(b) { a } else { b });
+    }
+    same_element_type(op, index, shape, other_index, other).map(|()| a)
 }
 
 /// Operand `index` must have the dimensions of operand `other_index`

@@ -5,7 +5,39 @@ use super::error::InferError;
 use super::parts::RankRule;
 use super::window::{check_window, window_output};
 use crate::hlo::{ConvDimensionNumbers, DotDimensionNumbers, Opcode, Window};
-use crate::{ArrayShape, Dim};
+use crate::{ArrayShape, Dim, PrimitiveType};
+
+/// The result of a dot or convolution whose caller asks for
+/// `preferred_element_type` (JAX's `preferred_element_type`; in HLO text, the
+/// instruction's own element type): XLA's `MaybeUpcast`. Floating-point
+/// results may take any type; an integer result must not be narrower than
+/// the operands' type (`s8·s8 → s32` is fine, `s32·s32 → s8` is not).
+///
+/// | operands | preferred | result |
+/// |---|---|---|
+/// | `bf16`, `bf16` | `f32` | `f32` |
+/// | `s8`, `s8` | `s32` | `s32` |
+/// | `f32`, `f32` | `bf16` | `bf16` |
+/// | `s32`, `s32` | `s8` | error |
+pub fn with_preferred_element_type<D: Dim>(
+    op: Opcode,
+    shape: ArrayShape<D>,
+    preferred: Option<PrimitiveType>,
+) -> Result<ArrayShape<D>, InferError<D>> {
+    let from = shape.element_type();
+    match preferred {
+        None => Ok(shape),
+        Some(to) if to == from => Ok(shape),
+        Some(to) if !from.is_floating() && to.bit_width() < from.bit_width() => {
+            Err(InferError::NarrowPreferredType {
+                op: op.name(),
+                from,
+                to,
+            })
+        }
+        Some(to) => Ok(shape.with_element_type(to)),
+    }
+}
 
 /// `Dot(lhs, rhs)` (`spec/OPS.md` §2.4.1): ranks 1 or 2; contracts the last
 /// dimension of `lhs` with the first of `rhs`.
@@ -60,7 +92,7 @@ pub fn dot_general<D: Dim>(
     dims: &DotDimensionNumbers,
 ) -> Result<ArrayShape<D>, InferError<D>> {
     let op = Opcode::Dot.name();
-    check::same_element_type(op, 1, rhs, 0, lhs)?;
+    let element_type = check::same_type_ignoring_fp_precision(op, 1, rhs, 0, lhs)?;
     let lists = [
         ("lhs_contracting_dims", &dims.lhs_contracting, lhs),
         ("rhs_contracting_dims", &dims.rhs_contracting, rhs),
@@ -145,7 +177,7 @@ pub fn dot_general<D: Dim>(
         out.push(shape.dims()[d].clone());
         dynamic.push(shape.is_dynamic_dim(d));
     }
-    Ok(check::with_dynamic(lhs.element_type(), out, &dynamic))
+    Ok(check::with_dynamic(element_type, out, &dynamic))
 }
 
 /// `convolution(lhs, rhs), window=…, dim_labels=…,
@@ -174,7 +206,7 @@ pub fn convolution<D: Dim>(
     batch_group_count: i64,
 ) -> Result<ArrayShape<D>, InferError<D>> {
     let op = Opcode::Convolution.name();
-    check::same_element_type(op, 1, rhs, 0, lhs)?;
+    let element_type = check::same_type_ignoring_fp_precision(op, 1, rhs, 0, lhs)?;
     for (attribute, value) in [
         ("feature_group_count", feature_group_count),
         ("batch_group_count", batch_group_count),
@@ -306,5 +338,5 @@ pub fn convolution<D: Dim>(
     for (&d, size) in dims.output_spatial.iter().zip(positions) {
         out[d as usize] = size;
     }
-    Ok(ArrayShape::new(lhs.element_type(), out))
+    Ok(ArrayShape::new(element_type, out))
 }

@@ -157,6 +157,17 @@ pub enum InferError<D: Dim = i64> {
         /// The accepted types.
         expected: TypeClass,
     },
+    /// A dot or convolution asked for an integer result narrower than its
+    /// operands.
+    #[error("{op}: preferred element type {to} must not be narrower than the operands' {from}")]
+    NarrowPreferredType {
+        /// The op.
+        op: &'static str,
+        /// The operands' element type.
+        from: PrimitiveType,
+        /// The requested result type.
+        to: PrimitiveType,
+    },
     /// A comparison type that does not fit the operands' element type.
     #[error("{op}: comparison type {comparison_type} cannot compare {element_type} values")]
     ComparisonType {

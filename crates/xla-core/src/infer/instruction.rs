@@ -117,6 +117,11 @@ impl<'a> Context<'a> {
         Ok(self.calls(Count::Exactly(1))?[0])
     }
 
+    /// The element type the instruction declares for itself, if an array.
+    fn declared_element_type(&self) -> Option<crate::PrimitiveType> {
+        self.declared.element_type()
+    }
+
     fn declared_array(&self) -> Result<&'a ArrayShape, InferError> {
         self.declared
             .as_array()
@@ -263,8 +268,11 @@ fn infer(opcode: Opcode, cx: &Context<'_>) -> Result<Shape, InferError> {
         }
         Map => {
             cx.count(Count::AtLeast(1))?;
-            let dimensions = cx.attr(&attrs.dimensions, "dimensions")?;
-            map(&cx.arrays(0)?, cx.call()?, dimensions)?.into()
+            let arrays = cx.arrays(0)?;
+            // XLA's text may omit `dimensions`: a map applies to all of them.
+            let all: Vec<i64> = (0..arrays[0].rank() as i64).collect();
+            let dimensions = attrs.dimensions.as_deref().unwrap_or(&all);
+            map(&arrays, cx.call()?, dimensions)?.into()
         }
         Bitcast => {
             exactly(1)?;
@@ -372,7 +380,8 @@ fn infer(opcode: Opcode, cx: &Context<'_>) -> Result<Shape, InferError> {
             exactly(2)?;
             let none = DotDimensionNumbers::default();
             let dims = attrs.dot_dims.as_ref().unwrap_or(&none);
-            dot_general(cx.array(0)?, cx.array(1)?, dims)?.into()
+            let shape = dot_general(cx.array(0)?, cx.array(1)?, dims)?;
+            with_preferred_element_type(Dot, shape, cx.declared_element_type())?.into()
         }
         Convolution => {
             exactly(2)?;
@@ -382,7 +391,8 @@ fn infer(opcode: Opcode, cx: &Context<'_>) -> Result<Shape, InferError> {
             let feature_groups = attrs.feature_group_count.unwrap_or(1);
             let batch_groups = attrs.batch_group_count.unwrap_or(1);
             let (lhs, rhs) = (cx.array(0)?, cx.array(1)?);
-            convolution(lhs, rhs, window, dims, feature_groups, batch_groups)?.into()
+            let shape = convolution(lhs, rhs, window, dims, feature_groups, batch_groups)?;
+            with_preferred_element_type(Convolution, shape, cx.declared_element_type())?.into()
         }
         Call => call(cx.operands, cx.call()?)?,
         Fusion => fusion(cx.operands, cx.call()?)?,

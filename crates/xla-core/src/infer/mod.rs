@@ -69,7 +69,7 @@ pub use control::{
 pub use data_movement::{
     bitcast, collapse, concatenate, copy, iota, pad, reshape, reverse, slice, transpose, PadAmounts,
 };
-pub use dot::{convolution, dot, dot_general};
+pub use dot::{convolution, dot, dot_general, with_preferred_element_type};
 pub use dynamic::{get_dimension_size, set_dimension_size};
 pub use elementwise::{
     binary, bitcast_convert, clamp, compare, convert, default_comparison_type, is_binary, is_unary,

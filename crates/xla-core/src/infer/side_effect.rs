@@ -49,9 +49,24 @@ fn context<D: Dim>(data: &Shape<D>) -> Shape<D> {
     ])
 }
 
-/// `infeed(token)` reading `shape`: `(shape, token[])`.
+/// `infeed(token)` reading `shape`: `(shape, token[])`. The data is an
+/// array or a tuple of arrays (nested tuples are not supported; the empty
+/// tuple reads nothing).
 pub fn infeed<D: Dim>(token: &Shape<D>, shape: &Shape<D>) -> Result<Shape<D>, InferError<D>> {
-    check::token(Opcode::Infeed.name(), 0, token)?;
+    let op = Opcode::Infeed.name();
+    check::token(op, 0, token)?;
+    let flat = match shape {
+        Shape::Array(_) => true,
+        Shape::Tuple(elements) => elements.iter().all(Shape::is_array),
+        Shape::Token | Shape::Opaque => false,
+    };
+    if !flat {
+        return Err(InferError::DeclaredShape {
+            op,
+            shape: bare(shape),
+            expected: "an array or a tuple of arrays",
+        });
+    }
     Ok(Shape::Tuple(vec![plain(shape), Shape::Token]))
 }
 

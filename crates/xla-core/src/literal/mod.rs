@@ -48,6 +48,17 @@ pub enum LiteralError {
         /// The literal's shape.
         shape: Shape,
     },
+    /// A runtime size outside `[0, static size]`, or for a dimension the
+    /// literal does not have.
+    #[error("dimension {dim} of {shape} cannot have the runtime size {size}")]
+    DynamicSize {
+        /// The literal's shape.
+        shape: Shape,
+        /// The dimension.
+        dim: usize,
+        /// The runtime size asked for.
+        size: i64,
+    },
     /// A multi-index with the wrong number of entries.
     #[error(
         "index {} has {} entries, but the literal of shape {shape} has rank {}",
@@ -133,6 +144,9 @@ enum Payload {
 pub struct Literal {
     shape: Shape,
     payload: Payload,
+    /// Runtime sizes of dynamic dimensions (`set-dimension-size`), one per
+    /// dimension; `None` when every dimension has its static size.
+    dynamic_sizes: Option<Box<[i64]>>,
 }
 
 impl Literal {
@@ -153,6 +167,7 @@ impl Literal {
         Ok(Literal {
             shape: shape.clone(),
             payload,
+            dynamic_sizes: None,
         })
     }
 
@@ -191,6 +206,7 @@ impl Literal {
         Ok(Literal {
             shape,
             payload: Payload::Array(Storage::Owned(AlignedBytes::copy_from(bytes))),
+            dynamic_sizes: None,
         })
     }
 
@@ -221,6 +237,7 @@ impl Literal {
         Literal {
             shape: Shape::Tuple(elements.iter().map(|e| e.shape.clone()).collect()),
             payload: Payload::Tuple(elements),
+            dynamic_sizes: None,
         }
     }
 
@@ -229,6 +246,7 @@ impl Literal {
         Literal {
             shape: Shape::Token,
             payload: Payload::Token,
+            dynamic_sizes: None,
         }
     }
 
@@ -256,6 +274,7 @@ impl Literal {
         let literal = Literal {
             shape: shape.into(),
             payload: Payload::Array(storage),
+            dynamic_sizes: None,
         };
         literal.check_pred_bytes()?;
         Ok(literal)
@@ -293,6 +312,44 @@ impl Literal {
         let mut dst = AlignedBytes::zeroed(src.len() / from.byte_size() * to.byte_size());
         convert::convert_elements(src, from, dst.as_mut_slice(), to)?;
         Literal::from_storage(shape.clone().with_element_type(to), Storage::Owned(dst))
+    }
+
+    /// The runtime size of dimension `dim`: the size `set-dimension-size`
+    /// gave it, else its static size. Dimensions out of range give 0.
+    pub fn dynamic_size(&self, dim: usize) -> i64 {
+        match &self.dynamic_sizes {
+            Some(sizes) => sizes.get(dim).copied().unwrap_or(0),
+            None => self
+                .shape
+                .as_array()
+                .and_then(|a| a.dims().get(dim).copied())
+                .unwrap_or(0),
+        }
+    }
+
+    /// `true` if some dimension has a runtime size below its static size.
+    pub fn has_dynamic_sizes(&self) -> bool {
+        self.dynamic_sizes.is_some()
+    }
+
+    /// The same literal with dimension `dim`'s runtime size set to `size`
+    /// (at most its static size); the static shape and the buffer are unchanged.
+    pub fn with_dynamic_size(mut self, dim: usize, size: i64) -> Result<Self, LiteralError> {
+        let dims = self.array_shape()?.dims().to_vec();
+        if !dims
+            .get(dim)
+            .is_some_and(|&bound| (0..=bound).contains(&size))
+        {
+            return Err(LiteralError::DynamicSize {
+                shape: self.shape.clone(),
+                dim,
+                size,
+            });
+        }
+        let mut sizes = self.dynamic_sizes.take().map_or(dims, Vec::from);
+        sizes[dim] = size;
+        self.dynamic_sizes = Some(sizes.into_boxed_slice());
+        Ok(self)
     }
 
     /// The shape, with layout.
@@ -420,7 +477,7 @@ impl PartialEq for Literal {
     /// Bitwise equality of shape (layouts included) and buffer; a NaN equals
     /// a NaN with the same bits.
     fn eq(&self, other: &Self) -> bool {
-        if self.shape != other.shape {
+        if self.shape != other.shape || self.dynamic_sizes != other.dynamic_sizes {
             return false;
         }
         match (&self.payload, &other.payload) {
@@ -445,6 +502,21 @@ impl fmt::Display for Literal {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn dynamic_sizes() {
+        let v = Literal::vector(&[1.0f32, 2.0, 3.0]);
+        assert!(!v.has_dynamic_sizes());
+        assert_eq!(v.dynamic_size(0), 3);
+        let d = v.clone().with_dynamic_size(0, 2).unwrap();
+        assert_eq!(d.dynamic_size(0), 2);
+        assert_ne!(d, v);
+        assert_eq!(
+            v.clone().with_dynamic_size(0, 4).unwrap_err().to_string(),
+            "dimension 0 of f32[3]{0} cannot have the runtime size 4"
+        );
+        assert!(v.with_dynamic_size(1, 0).is_err());
+    }
 
     #[test]
     fn build_and_read_back() {

@@ -1,0 +1,383 @@
+//! Element-wise ops: the array kernels (`spec/OPS.md` §3.1–§3.3, §3.6 map).
+//!
+//! Each kernel dispatches on the element type once and runs a typed loop
+//! over row-major buffers; what an op computes per element comes from the
+//! semantics table in [`table`].
+
+mod bits;
+mod complex;
+pub(super) mod float;
+mod int;
+pub(crate) mod table;
+
+pub(super) use bits::{bitcast_convert, reduce_precision};
+
+use table::{apply1, apply2, Elem, Scalar};
+
+use super::array::{result_shape, with_element_size, zeros};
+use super::eval::{invalid, row_major, unsupported, Ctx};
+use super::scalar::{literal_of, Elements, ScalarFn};
+use super::InterpError;
+use crate::hlo::{ComparisonDirection, ComparisonType, HloInstruction, Opcode};
+use crate::{dispatch_native, ArrayShape, Literal, NativeType, PrimitiveType, C128, C64};
+
+/// Element-wise unary functions.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub(crate) enum Unary {
+    Abs,
+    Cbrt,
+    Ceil,
+    Clz,
+    Cos,
+    Erf,
+    Exp,
+    Expm1,
+    Floor,
+    Imag,
+    IsFinite,
+    Log,
+    Log1p,
+    Logistic,
+    Negate,
+    Not,
+    PopulationCount,
+    Real,
+    RoundNearestAfz,
+    RoundNearestEven,
+    Rsqrt,
+    Sign,
+    Sin,
+    Sqrt,
+    Tan,
+    Tanh,
+}
+
+/// Element-wise binary functions (comparisons are separate).
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub(crate) enum Binary {
+    Add,
+    And,
+    Atan2,
+    Complex,
+    Divide,
+    Maximum,
+    Minimum,
+    Multiply,
+    Or,
+    Power,
+    Remainder,
+    ShiftLeft,
+    ShiftRightArithmetic,
+    ShiftRightLogical,
+    Subtract,
+    Xor,
+}
+
+impl Unary {
+    /// The unary function an opcode computes, if it is one.
+    pub(crate) fn of(op: Opcode) -> Option<Unary> {
+        use Opcode::*;
+        Some(match op {
+            Abs => Unary::Abs,
+            Cbrt => Unary::Cbrt,
+            Ceil => Unary::Ceil,
+            Clz => Unary::Clz,
+            Cos => Unary::Cos,
+            Erf => Unary::Erf,
+            Exp => Unary::Exp,
+            Expm1 => Unary::Expm1,
+            Floor => Unary::Floor,
+            Imag => Unary::Imag,
+            IsFinite => Unary::IsFinite,
+            Log => Unary::Log,
+            Log1p => Unary::Log1p,
+            Logistic => Unary::Logistic,
+            Negate => Unary::Negate,
+            Not => Unary::Not,
+            PopulationCount => Unary::PopulationCount,
+            Real => Unary::Real,
+            RoundNearestAfz => Unary::RoundNearestAfz,
+            RoundNearestEven => Unary::RoundNearestEven,
+            Rsqrt => Unary::Rsqrt,
+            Sign => Unary::Sign,
+            Sin => Unary::Sin,
+            Sqrt => Unary::Sqrt,
+            Tan => Unary::Tan,
+            Tanh => Unary::Tanh,
+            Add | AfterAll | AllGather | AllReduce | AllToAll | And | Atan2 | BatchNormGrad
+            | BatchNormInference | BatchNormTraining | Bitcast | BitcastConvert | Broadcast
+            | Call | Cholesky | Clamp | CollectivePermute | Compare | Complex | Concatenate
+            | Conditional | Constant | Convert | Convolution | Copy | CustomCall | Divide | Dot
+            | DynamicSlice | DynamicUpdateSlice | Fft | Fusion | Gather | GetDimensionSize
+            | GetTupleElement | Infeed | Iota | Map | Maximum | Minimum | Multiply
+            | OptimizationBarrier | Or | Outfeed | Pad | Parameter | PartitionId | Power | Recv
+            | RecvDone | Reduce | ReducePrecision | ReduceScatter | ReduceWindow | Remainder
+            | ReplicaId | Reshape | Reverse | Rng | RngBitGenerator | Scatter | Select
+            | SelectAndScatter | Send | SendDone | SetDimensionSize | ShiftLeft
+            | ShiftRightArithmetic | ShiftRightLogical | Slice | Sort | Subtract | TopK
+            | Transpose | TriangularSolve | Tuple | While | Xor => return None,
+        })
+    }
+}
+
+impl Binary {
+    /// The binary function an opcode computes, if it is one.
+    pub(crate) fn of(op: Opcode) -> Option<Binary> {
+        use Opcode::*;
+        Some(match op {
+            Add => Binary::Add,
+            And => Binary::And,
+            Atan2 => Binary::Atan2,
+            Complex => Binary::Complex,
+            Divide => Binary::Divide,
+            Maximum => Binary::Maximum,
+            Minimum => Binary::Minimum,
+            Multiply => Binary::Multiply,
+            Or => Binary::Or,
+            Power => Binary::Power,
+            Remainder => Binary::Remainder,
+            ShiftLeft => Binary::ShiftLeft,
+            ShiftRightArithmetic => Binary::ShiftRightArithmetic,
+            ShiftRightLogical => Binary::ShiftRightLogical,
+            Subtract => Binary::Subtract,
+            Xor => Binary::Xor,
+            Abs | AfterAll | AllGather | AllReduce | AllToAll | BatchNormGrad
+            | BatchNormInference | BatchNormTraining | Bitcast | BitcastConvert | Broadcast
+            | Call | Cbrt | Ceil | Cholesky | Clamp | Clz | CollectivePermute | Compare
+            | Concatenate | Conditional | Constant | Convert | Convolution | Copy | Cos
+            | CustomCall | Dot | DynamicSlice | DynamicUpdateSlice | Erf | Exp | Expm1 | Fft
+            | Floor | Fusion | Gather | GetDimensionSize | GetTupleElement | Imag | Infeed
+            | Iota | IsFinite | Log | Log1p | Logistic | Map | Negate | Not
+            | OptimizationBarrier | Outfeed | Pad | Parameter | PartitionId | PopulationCount
+            | Real | Recv | RecvDone | Reduce | ReducePrecision | ReduceScatter | ReduceWindow
+            | ReplicaId | Reshape | Reverse | Rng | RngBitGenerator | RoundNearestAfz
+            | RoundNearestEven | Rsqrt | Scatter | Select | SelectAndScatter | Send | SendDone
+            | SetDimensionSize | Sign | Sin | Slice | Sort | Sqrt | Tan | Tanh | TopK
+            | Transpose | TriangularSolve | Tuple | While => return None,
+        })
+    }
+
+    /// `true` if `op(a, b) = op(b, a)` for all values.
+    pub(crate) fn is_commutative(self) -> bool {
+        use Binary::*;
+        matches!(self, Add | And | Maximum | Minimum | Multiply | Or | Xor)
+    }
+}
+
+/// `out[i] = f(x[i])` over the row-major buffer of `x`.
+fn map1<S: NativeType, D: NativeType>(
+    x: &Literal,
+    shape: &ArrayShape,
+    f: impl Fn(S) -> D,
+) -> Result<Literal, InterpError> {
+    let mut out = zeros(shape)?;
+    for (d, &s) in out.data_mut::<D>()?.iter_mut().zip(x.data::<S>()?) {
+        *d = f(s);
+    }
+    Ok(out)
+}
+
+/// `out[i] = f(a[i], b[i])` over row-major buffers of equal length.
+fn map2<A: NativeType, B: NativeType, D: NativeType>(
+    a: &Literal,
+    b: &Literal,
+    shape: &ArrayShape,
+    f: impl Fn(A, B) -> D,
+) -> Result<Literal, InterpError> {
+    let mut out = zeros(shape)?;
+    let (a, b) = (a.data::<A>()?, b.data::<B>()?);
+    for ((d, &x), &y) in out.data_mut::<D>()?.iter_mut().zip(a).zip(b) {
+        *d = f(x, y);
+    }
+    Ok(out)
+}
+
+fn element_type(x: &Literal) -> Result<PrimitiveType, InterpError> {
+    Ok(x.array_shape()?.element_type())
+}
+
+fn undefined(instr: &HloInstruction, ty: PrimitiveType) -> InterpError {
+    unsupported(instr, format!("{} of {ty}", instr.opcode))
+}
+
+/// A unary element-wise op.
+pub(super) fn unary(
+    instr: &HloInstruction,
+    operands: &[&Literal],
+    op: Unary,
+) -> Result<Literal, InterpError> {
+    let x = row_major(operands[0])?;
+    let shape = result_shape(instr)?;
+    let ty = element_type(&x)?;
+    let to_real = matches!(op, Unary::Abs | Unary::Real | Unary::Imag);
+    match ty {
+        PrimitiveType::C64 if to_real => {
+            let f = complex::to_real::<f32>(op).ok_or_else(|| undefined(instr, ty))?;
+            map1::<C64, f32>(&x, &shape, f)
+        }
+        PrimitiveType::C128 if to_real => {
+            let f = complex::to_real::<f64>(op).ok_or_else(|| undefined(instr, ty))?;
+            map1::<C128, f64>(&x, &shape, f)
+        }
+        _ if op == Unary::IsFinite => dispatch_native!(ty, T => {
+            let f = T::is_finite_fn().ok_or_else(|| undefined(instr, ty))?;
+            map1::<T, bool>(&x, &shape, |v| f(v.widen()))
+        }),
+        _ => dispatch_native!(ty, T => {
+            let f = T::unary(op).ok_or_else(|| undefined(instr, ty))?;
+            map1::<T, T>(&x, &shape, |v| apply1(f, v))
+        }),
+    }
+}
+
+/// A binary element-wise op (operands of equal dimensions).
+pub(super) fn binary(
+    instr: &HloInstruction,
+    operands: &[&Literal],
+    op: Binary,
+) -> Result<Literal, InterpError> {
+    let (a, b) = (row_major(operands[0])?, row_major(operands[1])?);
+    let shape = result_shape(instr)?;
+    let ty = element_type(&a)?;
+    match (op, ty) {
+        (Binary::Complex, PrimitiveType::F32) => map2(&a, &b, &shape, C64::new),
+        (Binary::Complex, PrimitiveType::F64) => map2(&a, &b, &shape, C128::new),
+        _ => dispatch_native!(ty, T => {
+            let f = T::binary(op).ok_or_else(|| undefined(instr, ty))?;
+            map2::<T, T, T>(&a, &b, &shape, |x, y| apply2(f, x, y))
+        }),
+    }
+}
+
+/// `compare`, with `type=TOTALORDER` selecting the total order of floats.
+pub(super) fn compare(
+    instr: &HloInstruction,
+    operands: &[&Literal],
+) -> Result<Literal, InterpError> {
+    let (a, b) = (row_major(operands[0])?, row_major(operands[1])?);
+    let shape = result_shape(instr)?;
+    let ty = element_type(&a)?;
+    let direction = instr
+        .attrs
+        .comparison_direction
+        .ok_or_else(|| invalid(instr, "compare without a direction"))?;
+    let total = instr.attrs.comparison_type == Some(ComparisonType::TotalOrder);
+    dispatch_native!(ty, T => compare_typed::<T>(instr, &a, &b, &shape, direction, total))
+}
+
+fn compare_typed<T: Elem>(
+    instr: &HloInstruction,
+    a: &Literal,
+    b: &Literal,
+    shape: &ArrayShape,
+    direction: ComparisonDirection,
+    total: bool,
+) -> Result<Literal, InterpError> {
+    if let (true, Some(key)) = (total, T::total_order_key()) {
+        let cmp = table::key_compare(direction);
+        return map2::<T, T, bool>(a, b, shape, |x, y| cmp(key(x), key(y)));
+    }
+    let f = T::compare(direction).ok_or_else(|| {
+        unsupported(
+            instr,
+            format!("compare direction={direction} of {}", T::TYPE),
+        )
+    })?;
+    map2::<T, T, bool>(a, b, shape, |x, y| f(x.widen(), y.widen()))
+}
+
+/// `select(pred, on_true, on_false)`: element-wise with an array `pred`,
+/// the whole of one operand (array or tuple) with a scalar `pred`. Bit
+/// patterns are kept.
+pub(super) fn select(
+    instr: &HloInstruction,
+    operands: &[&Literal],
+) -> Result<Literal, InterpError> {
+    let pred = row_major(operands[0])?;
+    if pred.array_shape()?.rank() == 0 {
+        let chosen = if pred.get::<bool>(&[])? {
+            operands[1]
+        } else {
+            operands[2]
+        };
+        return Ok(chosen.clone());
+    }
+    let (t, f) = (row_major(operands[1])?, row_major(operands[2])?);
+    let shape = result_shape(instr)?;
+    let mut out = zeros(&shape)?;
+    let p = pred.data::<bool>()?;
+    let size = shape.element_type().byte_size();
+    with_element_size!(size, N => {
+        let (t, _) = t.bytes()?.as_chunks::<N>();
+        let (f, _) = f.bytes()?.as_chunks::<N>();
+        let (o, _) = out.bytes_mut()?.as_chunks_mut::<N>();
+        for (i, o) in o.iter_mut().enumerate() {
+            *o = if p[i] { t[i] } else { f[i] };
+        }
+    });
+    Ok(out)
+}
+
+/// `clamp(min, operand, max) = min(max(min, operand), max)`, with `min` and
+/// `max` scalars or arrays of the operand's dimensions.
+pub(super) fn clamp(instr: &HloInstruction, operands: &[&Literal]) -> Result<Literal, InterpError> {
+    let lo = row_major(operands[0])?;
+    let x = row_major(operands[1])?;
+    let hi = row_major(operands[2])?;
+    let shape = result_shape(instr)?;
+    let ty = element_type(&x)?;
+    dispatch_native!(ty, T => {
+        let max = T::binary(Binary::Maximum).ok_or_else(|| undefined(instr, ty))?;
+        let min = T::binary(Binary::Minimum).ok_or_else(|| undefined(instr, ty))?;
+        let (lo, x, hi) = (lo.data::<T>()?, x.data::<T>()?, hi.data::<T>()?);
+        let at = |bound: &[T], i: usize| if bound.len() == 1 { bound[0] } else { bound[i] };
+        let mut out = zeros(&shape)?;
+        for (i, o) in out.data_mut::<T>()?.iter_mut().enumerate() {
+            *o = apply2(min, apply2(max, at(lo, i), x[i]), at(hi, i));
+        }
+        Ok(out)
+    })
+}
+
+/// `convert` (`spec/OPS.md` §3.2, rules in [`crate::literal::convert`]).
+pub(super) fn convert(
+    instr: &HloInstruction,
+    operands: &[&Literal],
+) -> Result<Literal, InterpError> {
+    let to = result_shape(instr)?.element_type();
+    Ok(operands[0].convert(to)?)
+}
+
+/// `map`: the called computation on each element of the operands.
+pub(super) fn map(
+    ctx: &mut Ctx<'_>,
+    instr: &HloInstruction,
+    operands: &[&Literal],
+) -> Result<Literal, InterpError> {
+    let callee = *instr
+        .called
+        .first()
+        .ok_or_else(|| invalid(instr, "map without a computation"))?;
+    let mut f = ScalarFn::new(ctx.module, callee, instr);
+    let inputs = operands
+        .iter()
+        .map(|o| row_major(o))
+        .collect::<Result<Vec<_>, _>>()?;
+    let views = inputs
+        .iter()
+        .map(|o| Elements::of(o))
+        .collect::<Result<Vec<_>, _>>()?;
+    let shape = result_shape(instr)?;
+    let n = shape.element_count() as usize;
+    let mut args = vec![Scalar::Pred(false); views.len()];
+    let mut result = [Scalar::Pred(false)];
+    let mut values = Vec::with_capacity(n);
+    for i in 0..n {
+        for (arg, view) in args.iter_mut().zip(&views) {
+            *arg = view.get(i);
+        }
+        f.call(ctx, &args, &mut result)?;
+        values.push(result[0]);
+    }
+    literal_of(&shape, &values, instr)
+}

@@ -1,0 +1,93 @@
+//! The interpreter's error type.
+
+use crate::hlo::Opcode;
+use crate::infer::InferError;
+use crate::literal::LiteralError;
+use crate::Shape;
+
+/// An error while evaluating a module.
+#[derive(Debug, thiserror::Error)]
+pub enum InterpError {
+    // === arguments ===
+    /// The wrong number of arguments for the entry computation.
+    #[error("the entry computation takes {expected} arguments, but {actual} were given")]
+    ArgumentCount {
+        /// Parameters of the entry computation.
+        expected: usize,
+        /// Arguments given.
+        actual: usize,
+    },
+    /// An argument whose shape does not match its parameter (layouts ignored).
+    #[error("argument {index} has shape {actual}, but parameter {index} ({name}) is {expected}")]
+    ArgumentShape {
+        /// The parameter number.
+        index: usize,
+        /// The parameter instruction's name.
+        name: String,
+        /// The parameter's shape.
+        expected: Box<Shape>,
+        /// The argument's shape.
+        actual: Box<Shape>,
+    },
+
+    // === operations ===
+    /// An op (or a case of it) the interpreter does not implement.
+    #[error("{instruction} ({op}): {what} is not supported by the interpreter")]
+    Unsupported {
+        /// The instruction's name.
+        instruction: String,
+        /// The op.
+        op: Opcode,
+        /// What exactly is unsupported.
+        what: String,
+    },
+    /// An instruction whose operands or attributes are invalid at run time
+    /// (e.g. a module that was not verified).
+    #[error("{instruction} ({op}): {message}")]
+    Invalid {
+        /// The instruction's name.
+        instruction: String,
+        /// The op.
+        op: Opcode,
+        /// What is wrong.
+        message: String,
+    },
+    /// A custom call to a target nobody registered.
+    #[error("{instruction}: no custom-call target named `{target}` is registered")]
+    UnknownCustomCall {
+        /// The instruction's name.
+        instruction: String,
+        /// The target name.
+        target: String,
+    },
+    /// A registered custom-call target failed.
+    #[error("{instruction}: custom call `{target}` failed: {message}")]
+    CustomCallFailed {
+        /// The instruction's name.
+        instruction: String,
+        /// The target name.
+        target: String,
+        /// The target's message.
+        message: String,
+    },
+
+    // === devices ===
+    /// A collective or channel whose participants did not all arrive in time.
+    #[error("{instruction} ({op}): {message}")]
+    Collective {
+        /// The instruction's name.
+        instruction: String,
+        /// The op.
+        op: Opcode,
+        /// What went wrong (which participants are missing).
+        message: String,
+    },
+
+    // === wrapped ===
+    /// A literal operation failed.
+    #[error(transparent)]
+    Literal(#[from] LiteralError),
+    /// Shape inference rejected an instruction.
+    #[error(transparent)]
+    Infer(#[from] InferError<i64>),
+}

@@ -1,0 +1,352 @@
+//! Reduce, reduce-window and select-and-scatter (`spec/OPS.md` §2.5–§2.7,
+//! §3.9).
+//!
+//! Each runs a typed loop when the called computation is one binary op of
+//! its two parameters (add, max, …), and otherwise calls the computation on
+//! [`Scalar`]s. Reductions fold in the reference order: a left fold over
+//! the operand elements in row-major (lexicographic) order.
+
+use super::array::{next_index, result_shape, row_major_strides, Walk};
+use super::elementwise::table::{apply2, Elem, Scalar};
+use super::eval::{invalid, row_major, Ctx};
+use super::scalar::{literal_of, Elements, ScalarFn};
+use super::InterpError;
+use crate::hlo::{HloInstruction, WindowDim};
+use crate::{dispatch_native, Literal};
+
+/// The first called computation.
+fn callee(instr: &HloInstruction, index: usize) -> Result<crate::hlo::ComputationId, InterpError> {
+    instr
+        .called
+        .get(index)
+        .copied()
+        .ok_or_else(|| invalid(instr, "missing called computation"))
+}
+
+/// The value of each (scalar) init operand.
+fn scalars(instr: &HloInstruction, operands: &[&Literal]) -> Result<Vec<Scalar>, InterpError> {
+    operands
+        .iter()
+        .map(|o| {
+            Scalar::from_literal(o).ok_or_else(|| invalid(instr, "init values must be scalars"))
+        })
+        .collect()
+}
+
+/// `Collate`: the single result, or a tuple of them.
+fn collate(mut results: Vec<Literal>) -> Literal {
+    if results.len() == 1 {
+        results.remove(0)
+    } else {
+        Literal::tuple(results)
+    }
+}
+
+/// `reduce(operands…, inits…), dimensions=…, to_apply=…`. Elements at an
+/// index at or beyond a dimension's runtime size (`set-dimension-size`)
+/// are not reduced; results at such indices are the init values.
+pub(super) fn reduce(
+    ctx: &mut Ctx<'_>,
+    instr: &HloInstruction,
+    operands: &[&Literal],
+) -> Result<Literal, InterpError> {
+    let n = operands.len() / 2;
+    let inits = scalars(instr, &operands[n..])?;
+    let inputs = operands[..n]
+        .iter()
+        .map(|o| row_major(o))
+        .collect::<Result<Vec<_>, _>>()?;
+    let dims = inputs[0].array_shape()?.dims().to_vec();
+    let extent: Vec<i64> = (0..dims.len())
+        .map(|d| operands[0].dynamic_size(d))
+        .collect();
+    let reduced = instr
+        .attrs
+        .dimensions
+        .as_deref()
+        .ok_or_else(|| invalid(instr, "reduce without dimensions"))?;
+    let kept: Vec<usize> = (0..dims.len())
+        .filter(|&d| !reduced.contains(&(d as i64)))
+        .collect();
+    let out_dims: Vec<i64> = kept.iter().map(|&d| dims[d]).collect();
+    let out_strides = row_major_strides(&out_dims);
+    let mut strides = vec![0i64; dims.len()];
+    for (k, &d) in kept.iter().enumerate() {
+        strides[d] = out_strides[k];
+    }
+    let from = Walk::of(&row_major_strides(&dims));
+    let to = Walk::of(&strides);
+    let out_count = out_dims.iter().product::<i64>() as usize;
+    let shapes: Vec<_> = match &instr.shape {
+        crate::Shape::Tuple(t) => t.iter().filter_map(|s| s.as_array().cloned()).collect(),
+        other => other.as_array().cloned().into_iter().collect(),
+    };
+    if shapes.len() != n {
+        return Err(invalid(instr, "the result does not match the operands"));
+    }
+    let mut f = ScalarFn::new(ctx.module, callee(instr, 0)?, instr);
+    if let (1, Some(op)) = (n, f.as_binary()) {
+        let typed = dispatch_native!(inits[0].element_type(), T => {
+            match (T::binary(op), inits[0].get::<T>()) {
+                (Some(func), Some(init)) => {
+                    let src = inputs[0].data::<T>()?;
+                    let mut acc = vec![init; out_count];
+                    from.for_each_run(&to, &extent, |a, b, len| {
+                        if b.step == 0 {
+                            let mut v = acc[b.start];
+                            for &x in &src[a.start..a.start + len] {
+                                v = apply2(func, v, x);
+                            }
+                            acc[b.start] = v;
+                        } else {
+                            for i in 0..len {
+                                let o = b.at(i);
+                                acc[o] = apply2(func, acc[o], src[a.start + i]);
+                            }
+                        }
+                    });
+                    let shape = shapes[0].clone().with_default_layout();
+                    Some(Literal::from_vec(shape.dims(), acc)?)
+                }
+                _ => None,
+            }
+        });
+        if let Some(result) = typed {
+            return Ok(result);
+        }
+    }
+    let views = inputs
+        .iter()
+        .map(|i| Elements::of(i))
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut acc: Vec<Scalar> = (0..out_count).flat_map(|_| inits.iter().copied()).collect();
+    let mut args = vec![Scalar::Pred(false); 2 * n];
+    let mut failure = None;
+    from.for_each_pair(&to, &extent, |a, b| {
+        if failure.is_some() {
+            return;
+        }
+        args[..n].copy_from_slice(&acc[b * n..(b + 1) * n]);
+        for (arg, view) in args[n..].iter_mut().zip(&views) {
+            *arg = view.get(a);
+        }
+        if let Err(e) = f.call(ctx, &args, &mut acc[b * n..(b + 1) * n]) {
+            failure = Some(e);
+        }
+    });
+    if let Some(e) = failure {
+        return Err(e);
+    }
+    let results = (0..n)
+        .map(|i| {
+            let values: Vec<Scalar> = acc.iter().skip(i).step_by(n).copied().collect();
+            literal_of(&shapes[i], &values, instr)
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(collate(results))
+}
+
+/// Per dimension, for every (output index, window index), the operand
+/// index the window reads, or `None` for padding and base-dilation holes:
+/// padded position `p = o·stride + k·window_dilation − padding_low` reads
+/// operand index `p / base_dilation` when that divides evenly and is in
+/// range.
+///
+/// Example: size 5, window 3, stride 2, padding `(1,1)`: output 0 reads
+/// `[None, 0, 1]`, output 2 reads `[3, 4, None]`.
+fn window_taps(dims: &[i64], out_dims: &[i64], window: &[WindowDim]) -> Vec<Vec<Vec<Option<i64>>>> {
+    window
+        .iter()
+        .enumerate()
+        .map(|(d, w)| {
+            (0..out_dims[d])
+                .map(|o| {
+                    (0..w.size)
+                        .map(|k| {
+                            let p = o * w.stride + k * w.window_dilation - w.padding_low;
+                            let q = p / w.base_dilation;
+                            (p >= 0 && p % w.base_dilation == 0 && q < dims[d]).then_some(q)
+                        })
+                        .collect()
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// Calls `f(output index, window taps)` for every output position: the
+/// taps are the operand offsets (row-major, `None` for padding) of the
+/// window in lexicographic order.
+fn for_each_window(
+    dims: &[i64],
+    out_dims: &[i64],
+    window: &[WindowDim],
+    mut f: impl FnMut(usize, &[Option<usize>]) -> Result<(), InterpError>,
+) -> Result<(), InterpError> {
+    let taps = window_taps(dims, out_dims, window);
+    let strides = row_major_strides(dims);
+    let sizes: Vec<i64> = window.iter().map(|w| w.size).collect();
+    if out_dims.contains(&0) {
+        return Ok(());
+    }
+    let mut o = vec![0i64; dims.len()];
+    let mut window_offsets = Vec::new();
+    let mut out = 0;
+    loop {
+        window_offsets.clear();
+        if !sizes.contains(&0) {
+            let mut k = vec![0i64; dims.len()];
+            loop {
+                let offset = (0..dims.len()).try_fold(0usize, |acc, d| {
+                    taps[d][o[d] as usize][k[d] as usize].map(|q| acc + (q * strides[d]) as usize)
+                });
+                window_offsets.push(offset);
+                if !next_index(&mut k, &sizes) {
+                    break;
+                }
+            }
+        }
+        f(out, &window_offsets)?;
+        out += 1;
+        if !next_index(&mut o, out_dims) {
+            return Ok(());
+        }
+    }
+}
+
+/// `reduce-window(operands…, inits…), window=…, to_apply=…`: padding and
+/// base-dilation holes read as the init values (`spec/OPS.md` §2.6).
+pub(super) fn reduce_window(
+    ctx: &mut Ctx<'_>,
+    instr: &HloInstruction,
+    operands: &[&Literal],
+) -> Result<Literal, InterpError> {
+    let n = operands.len() / 2;
+    let inits = scalars(instr, &operands[n..])?;
+    let inputs = operands[..n]
+        .iter()
+        .map(|o| row_major(o))
+        .collect::<Result<Vec<_>, _>>()?;
+    let dims = inputs[0].array_shape()?.dims().to_vec();
+    let window = &instr
+        .attrs
+        .window
+        .as_ref()
+        .ok_or_else(|| invalid(instr, "reduce-window without a window"))?
+        .dims;
+    let shapes: Vec<_> = match &instr.shape {
+        crate::Shape::Tuple(t) => t.iter().filter_map(|s| s.as_array().cloned()).collect(),
+        other => other.as_array().cloned().into_iter().collect(),
+    };
+    if shapes.len() != n || window.len() != dims.len() {
+        return Err(invalid(
+            instr,
+            "the window or result does not match the operands",
+        ));
+    }
+    let out_dims = shapes[0].dims().to_vec();
+    let mut f = ScalarFn::new(ctx.module, callee(instr, 0)?, instr);
+    if let (1, Some(op)) = (n, f.as_binary()) {
+        let typed = dispatch_native!(inits[0].element_type(), T => {
+            match (T::binary(op), inits[0].get::<T>()) {
+                (Some(func), Some(init)) => {
+                    let src = inputs[0].data::<T>()?;
+                    let mut out = Vec::with_capacity(out_dims.iter().product::<i64>() as usize);
+                    for_each_window(&dims, &out_dims, window, |_, taps| {
+                        let mut v = init;
+                        for tap in taps {
+                            v = apply2(func, v, tap.map_or(init, |o| src[o]));
+                        }
+                        out.push(v);
+                        Ok(())
+                    })?;
+                    Some(Literal::from_vec(&out_dims, out)?)
+                }
+                _ => None,
+            }
+        });
+        if let Some(result) = typed {
+            return Ok(result);
+        }
+    }
+    let views = inputs
+        .iter()
+        .map(|i| Elements::of(i))
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut values: Vec<Vec<Scalar>> = vec![Vec::new(); n];
+    let mut args = vec![Scalar::Pred(false); 2 * n];
+    let mut acc = inits.clone();
+    for_each_window(&dims, &out_dims, window, |_, taps| {
+        acc.copy_from_slice(&inits);
+        for tap in taps {
+            args[..n].copy_from_slice(&acc);
+            for i in 0..n {
+                args[n + i] = tap.map_or(inits[i], |o| views[i].get(o));
+            }
+            f.call(ctx, &args, &mut acc)?;
+        }
+        for (v, a) in values.iter_mut().zip(&acc) {
+            v.push(*a);
+        }
+        Ok(())
+    })?;
+    let results = values
+        .iter()
+        .zip(&shapes)
+        .map(|(v, s)| literal_of(s, v, instr))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(collate(results))
+}
+
+/// `select-and-scatter(operand, source, init), window=…, select=…,
+/// scatter=…` (`spec/OPS.md` §2.7): per window the element `select` keeps
+/// (the first of equals for `≥`; padding is never selected) receives the
+/// window's source value through `scatter`.
+pub(super) fn select_and_scatter(
+    ctx: &mut Ctx<'_>,
+    instr: &HloInstruction,
+    operands: &[&Literal],
+) -> Result<Literal, InterpError> {
+    let operand = row_major(operands[0])?;
+    let source = row_major(operands[1])?;
+    let init = scalars(instr, &operands[2..3])?[0];
+    let dims = operand.array_shape()?.dims().to_vec();
+    let source_dims = source.array_shape()?.dims().to_vec();
+    let window = &instr
+        .attrs
+        .window
+        .as_ref()
+        .ok_or_else(|| invalid(instr, "select-and-scatter without a window"))?
+        .dims;
+    if window.len() != dims.len() {
+        return Err(invalid(instr, "the window does not match the operand"));
+    }
+    let mut select = ScalarFn::new(ctx.module, callee(instr, 0)?, instr);
+    let mut scatter = ScalarFn::new(ctx.module, callee(instr, 1)?, instr);
+    let (values, sources) = (Elements::of(&operand)?, Elements::of(&source)?);
+    let count = dims.iter().product::<i64>() as usize;
+    let mut out = vec![init; count];
+    let mut chosen = [Scalar::Pred(false)];
+    let mut combined = [init];
+    for_each_window(&dims, &source_dims, window, |w, taps| {
+        let mut selected: Option<usize> = None;
+        for &p in taps.iter().flatten() {
+            let keep = match selected {
+                None => false,
+                Some(s) => {
+                    select.call(ctx, &[values.get(s), values.get(p)], &mut chosen)?;
+                    chosen[0].is_true()
+                }
+            };
+            if !keep {
+                selected = Some(p);
+            }
+        }
+        if let Some(s) = selected {
+            scatter.call(ctx, &[out[s], sources.get(w)], &mut combined)?;
+            out[s] = combined[0];
+        }
+        Ok(())
+    })?;
+    literal_of(&result_shape(instr)?, &out, instr)
+}
