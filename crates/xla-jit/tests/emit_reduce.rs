@@ -359,3 +359,42 @@ fn float_extrema_signed_zeros_nan_and_subnormals() {
     assert_eq!(run1(&min, &x), -30.0);
     assert_eq!(run1(&max, &[f32::NEG_INFINITY; 40]), f32::NEG_INFINITY);
 }
+
+#[test]
+fn every_type_and_reducer_against_the_interpreter() {
+    use xla_core::PrimitiveType as P;
+    let types = [
+        P::S8,
+        P::S32,
+        P::U64,
+        P::F16,
+        P::Bf16,
+        P::F32,
+        P::F64,
+        P::Pred,
+    ];
+    let mut checked = 0;
+    for ty in types {
+        let t = ty.name();
+        let ops: &[&str] = match ty {
+            P::Pred => &["and", "or", "maximum"],
+            _ if ty.is_floating() => &["add", "maximum", "minimum"],
+            _ => &["add", "multiply", "maximum", "minimum", "xor"],
+        };
+        for op in ops {
+            for (dims, out) in [("1", "[9]{0}"), ("0", "[37]{0}"), ("0,1", "[]")] {
+                let init = if ty == P::Pred { "true" } else { "1" };
+                let text = format!(
+                    "HloModule m\nr {{\n  a = {t}[] parameter(0)\n  b = {t}[] parameter(1)\n  ROOT s = {t}[] {op}(a, b)\n}}\n\
+                     ENTRY e {{\n  x = {t}[9,37]{{1,0}} parameter(0)\n  z = {t}[] constant({init})\n  \
+                     ROOT o = {t}{out} reduce(x, z), dimensions={{{dims}}}, to_apply=r\n}}"
+                );
+                let x: Vec<f64> = (0..9 * 37).map(|i| ((i * 5) % 7) as f64 - 3.0).collect();
+                let x = Literal::from_vec(&[9, 37], x).unwrap().convert(ty).unwrap();
+                assert_eq!(check(&text, &[&x]), Checked::Same, "{text}");
+                checked += 1;
+            }
+        }
+    }
+    assert_eq!(checked, 3 * (5 * 3 + 4 * 3 + 3));
+}

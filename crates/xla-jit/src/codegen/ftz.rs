@@ -68,6 +68,24 @@ impl Drop for FtzGuard {
     }
 }
 
+/// Runs `f` with DAZ and FTZ cleared (restoring the mode afterwards): host
+/// helpers called from kernels use it where the rule they implement keeps
+/// subnormals (`f64 → bf16` can produce one).
+#[cfg(target_arch = "x86_64")]
+pub fn without_ftz<T>(f: impl FnOnce() -> T) -> T {
+    let saved = read_mxcsr();
+    write_mxcsr(saved & !(DAZ | FTZ));
+    let r = f();
+    write_mxcsr(saved);
+    r
+}
+
+/// Runs `f` (targets without MXCSR have no flush mode to clear).
+#[cfg(not(target_arch = "x86_64"))]
+pub fn without_ftz<T>(f: impl FnOnce() -> T) -> T {
+    f()
+}
+
 /// The current thread's MXCSR.
 #[cfg(target_arch = "x86_64")]
 pub fn read_mxcsr() -> u32 {
@@ -105,6 +123,9 @@ mod tests {
             assert_eq!(x * x, 0.0);
             let sub = std::hint::black_box(-1e-40f32);
             assert!(sub + 0.0 == 0.0);
+            let kept = without_ftz(|| std::hint::black_box(sub) * 1.0);
+            assert_eq!(kept, -1e-40);
+            assert_eq!(read_mxcsr() & (DAZ | FTZ), DAZ | FTZ);
         }
         assert_eq!(read_mxcsr(), before);
     }

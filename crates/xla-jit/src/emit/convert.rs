@@ -380,19 +380,19 @@ pub(super) fn reduce_precision(
         P::Bf16 => f32_to_bf16(kb, x),
         _ => kb.bitcast(fty.as_int(), x),
     };
-    let c = |kb: &mut KernelBuilder, v: i64| const_like(kb, bits, Const::Bits(v as u64));
-    let full = c(kb, if width == 64 { -1 } else { (1i64 << width) - 1 });
-    let sign_bit = 1i64 << (width - 1);
+    let c = |kb: &mut KernelBuilder, v: u64| const_like(kb, bits, Const::Bits(v));
+    let full = c(kb, u64::MAX >> (64 - width));
+    let sign_bit = 1u64 << (width - 1);
     let abs_mask = c(kb, sign_bit - 1);
-    let exp_mask_v = ((1i64 << e_src) - 1) << m_src;
+    let exp_mask_v = ((1u64 << e_src) - 1) << m_src;
     let abs = kb.b.ins().band(bits, abs_mask);
     let exp_mask = c(kb, exp_mask_v);
     let is_nan = kb.b.ins().icmp(IntCC::SignedGreaterThan, abs, exp_mask);
     let mut v = bits;
     if mantissa_bits < m_src {
         let shift = m_src - mantissa_bits;
-        let last_bit_mask = 1i64 << shift;
-        let base_bias = (last_bit_mask >> 1) - 1;
+        let last_bit_mask = 1u64 << shift;
+        let base_bias = (last_bit_mask >> 1).wrapping_sub(1);
         let lbm = c(kb, last_bit_mask);
         let last = kb.b.ins().band(v, lbm);
         let last = kb.b.ins().ushr_imm_u(last, shift);
@@ -404,8 +404,8 @@ pub(super) fn reduce_precision(
         v = kb.b.ins().band(r, full);
     }
     if exponent_bits < e_src {
-        let bias = (1i64 << (e_src - 1)) - 1;
-        let red_bias = (1i64 << (exponent_bits - 1)) - 1;
+        let bias = (1u64 << (e_src - 1)) - 1;
+        let red_bias = (1u64 << (exponent_bits - 1)) - 1;
         let max_exp = c(kb, (bias + red_bias) << m_src);
         let min_exp = c(kb, (bias - red_bias) << m_src);
         let e = kb.b.ins().band(v, exp_mask);

@@ -200,12 +200,12 @@ pub(super) fn unary(
         return Ok(r);
     }
     if t == PrimitiveType::Pred {
+        let vector = kb.ty(x).is_vector();
         return match op {
-            Not => Ok(if kb.ty(x).is_vector() {
-                kb.b.ins().bnot(x)
-            } else {
-                kb.b.ins().bxor_imm_u(x, 1)
-            }),
+            Not if vector => Ok(kb.b.ins().bnot(x)),
+            Not => Ok(kb.b.ins().bxor_imm_u(x, 1)),
+            Real => Ok(x),
+            Imag => Ok(const_like(kb, x, Const::Bits(0))),
             _ => Err(Unsupported::new(op, "not defined on pred")),
         };
     }
@@ -302,8 +302,8 @@ pub(super) fn binary(
             y
         };
         return Ok(match op {
-            And | Minimum => kb.b.ins().band(x, y),
-            Or | Maximum => kb.b.ins().bor(x, y),
+            And | Minimum | Multiply => kb.b.ins().band(x, y),
+            Or | Maximum | Add => kb.b.ins().bor(x, y),
             Xor => kb.b.ins().bxor(x, y),
             _ => return Err(Unsupported::new(op, "not defined on pred")),
         });

@@ -10,6 +10,8 @@ use xla_core::half::{bf16, f16};
 use xla_core::literal::convert::convert_value;
 use xla_core::NativeType;
 
+use crate::codegen::ftz::without_ftz;
+
 /// `fmod(x, y)` on `f32`.
 pub extern "C" fn fmod_f32(x: f32, y: f32) -> f32 {
     x % y
@@ -54,10 +56,15 @@ pub extern "C" fn ipow(base: i64, exp: i64, signed: bool, bits: u32) -> i64 {
     }
 }
 
+/// The conversion under the default floating-point mode: the kernel's
+/// flush-to-zero mode would flush the `f32` subnormals that `bf16`
+/// results can be.
 fn to_bits<S: NativeType, D: NativeType + HalfBits>(x: S) -> u16 {
-    convert_value::<S, D>(x)
-        .expect("numeric conversions to f16/bf16 always exist")
-        .bits()
+    without_ftz(|| {
+        convert_value::<S, D>(x)
+            .expect("numeric conversions to f16/bf16 always exist")
+            .bits()
+    })
 }
 
 /// The bit pattern of a 16-bit float.

@@ -183,11 +183,11 @@ pub fn select(kb: &mut KernelBuilder, cond: Value, a: Value, b: Value) -> Value 
     kb.b.ins().bitselect(m, a, b)
 }
 
-/// Converts a scalar pred result (0/1 in any integer type) to the pred
-/// register form of one lane: `i8` 0/1.
+/// Converts a scalar pred (0/1 in any integer type, or a lane of a mask:
+/// 0/−1) to the pred register form of one lane: `i8` 0/1.
 pub fn scalar_pred(kb: &mut KernelBuilder, v: Value) -> Value {
     if kb.ty(v) == types::I8 {
-        return v;
+        return kb.b.ins().band_imm_u(v, 1);
     }
     kb.b.ins()
         .icmp_imm_s(cranelift_codegen::ir::condcodes::IntCC::NotEqual, v, 0)

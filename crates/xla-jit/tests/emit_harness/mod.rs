@@ -190,3 +190,90 @@ pub fn f32_edges() -> Vec<f32> {
         -1e10,
     ]
 }
+
+/// The reference interpreter's result for the compiled module, or `None`
+/// if the interpreter rejects the module (an op not defined on the type).
+pub fn interpret(c: &Compiled, args: &[&Literal]) -> Option<Literal> {
+    xla_core::interp::Interpreter::new()
+        .run(&c.module, args)
+        .ok()
+}
+
+/// `true` if the `size`-byte element `bits` of type `ty` is a NaN.
+fn is_nan_bits(ty: xla_core::PrimitiveType, bits: u64) -> bool {
+    use xla_core::PrimitiveType as P;
+    match ty {
+        P::F16 => bits & 0x7C00 == 0x7C00 && bits & 0x3FF != 0,
+        P::Bf16 => bits & 0x7F80 == 0x7F80 && bits & 0x7F != 0,
+        P::F32 => f32::from_bits(bits as u32).is_nan(),
+        P::F64 => f64::from_bits(bits).is_nan(),
+        _ => false,
+    }
+}
+
+/// Asserts `got` equals `want` element by element, bit for bit (any NaN
+/// equals any NaN), whatever their layouts.
+pub fn assert_same(got: &Literal, want: &Literal, what: &str) {
+    match (got.tuple_elements(), want.tuple_elements()) {
+        (Some(g), Some(w)) => {
+            assert_eq!(g.len(), w.len(), "{what}: tuple sizes");
+            for (k, (g, w)) in g.iter().zip(w).enumerate() {
+                assert_same(g, w, &format!("{what} (tuple element {k})"));
+            }
+            return;
+        }
+        (None, None) => {}
+        _ => panic!("{what}: tuple and array"),
+    }
+    let shape = want.array_shape().unwrap();
+    let ty = shape.element_type();
+    let default = xla_core::Layout::default_for_rank(shape.rank());
+    let (g, w) = (
+        got.relayout(&default).unwrap(),
+        want.relayout(&default).unwrap(),
+    );
+    let size = ty.byte_size();
+    let (gb, wb) = (g.bytes().unwrap(), w.bytes().unwrap());
+    assert_eq!(gb.len(), wb.len(), "{what}: sizes");
+    let read = |b: &[u8], i: usize| {
+        let mut raw = [0u8; 8];
+        raw[..size].copy_from_slice(&b[i * size..(i + 1) * size]);
+        u64::from_le_bytes(raw)
+    };
+    for i in 0..gb.len() / size {
+        let (x, y) = (read(gb, i), read(wb, i));
+        let same = x == y || (is_nan_bits(ty, x) && is_nan_bits(ty, y));
+        assert!(
+            same,
+            "{what}: element {i} is {x:#x}, the interpreter says {y:#x}"
+        );
+    }
+}
+
+/// What [`check`] did.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum Checked {
+    /// Kernels and interpreter agree.
+    Same,
+    /// The interpreter rejects the module (an op not defined on a type).
+    Rejected,
+    /// The plan leaves some instruction to the interpreter.
+    Interpreted,
+}
+
+/// Compiles `text`, runs it on `args` with the kernels and the
+/// interpreter, and asserts the results are the same.
+pub fn check(text: &str, args: &[&Literal]) -> Checked {
+    let module: HloModule = text.parse().unwrap_or_else(|e| panic!("{e}\n{text}"));
+    let Ok(want) = xla_core::interp::Interpreter::new().run(&module, args) else {
+        return Checked::Rejected;
+    };
+    let plan = fusion::plan(&module, module.entry);
+    if plan.fallback_ops().next().is_some() {
+        return Checked::Interpreted;
+    }
+    let c = compile(text);
+    let got = run(&c, args);
+    assert_same(&got, &want, text);
+    Checked::Same
+}
