@@ -14,7 +14,7 @@
 
 use std::collections::HashMap;
 
-use cranelift_codegen::ir::Value;
+use cranelift_codegen::ir::{SourceLoc, Value};
 use xla_core::hlo::{ComputationId, HloComputation, InstrId};
 use xla_core::{HloModule, Literal, Opcode, PrimitiveType, Shape};
 
@@ -92,7 +92,13 @@ impl<'m> Elemental<'m> {
             let scalar = self.gen(kb, id, &Index::new(1, idx.dims.clone()))?;
             splat_elem(kb, self.ty(id), scalar, idx.lanes)
         } else {
-            self.compute(kb, id, idx)?
+            // Tag the instruction's code with its position (`@0005` in the
+            // CLIF is instruction 4), for dumps and verifier reports.
+            let outer = kb.b.srcloc();
+            kb.b.set_srcloc(SourceLoc::new(id.0 + 1));
+            let v = self.compute(kb, id, idx);
+            kb.b.set_srcloc(outer);
+            v?
         };
         kb.cache(key, v);
         Ok(v)

@@ -292,34 +292,56 @@ pub fn emit_inner<E>(
     unroll: u32,
     mut body: impl FnMut(&mut KernelBuilder, IndexDim, u32) -> Result<(), E>,
 ) -> Result<(), E> {
+    // With constant bounds, loops that would run zero times are not
+    // emitted (a 1024-element row needs no tail): less code to compile.
+    let known = kb.constant(begin).zip(kb.constant(end)).map(|(b, e)| e - b);
+    let l = lanes as i64;
     let mut tail_start = begin;
     if lanes > 1 {
-        let step = (unroll * lanes) as i64;
-        let len = kb.b.ins().isub(end, begin);
-        let steps = kb.b.ins().udiv_imm_u(len, step);
-        let main_len = kb.b.ins().imul_imm_s(steps, step);
-        let main_end = kb.b.ins().iadd(begin, main_len);
-        kb.try_for_range(begin, main_end, step, |kb, j| {
-            (0..unroll).try_for_each(|u| {
-                let idx = IndexDim {
-                    var: Some(j),
-                    offset: (u * lanes) as i64,
-                    lane_stride: 1,
-                    aligned: true,
-                };
-                body(kb, idx, lanes)
-            })
-        })?;
+        let step = unroll as i64 * l;
+        let (main_end, rest) = match known {
+            Some(len) => {
+                let main = len / step * step;
+                (kb.b.ins().iadd_imm_s(begin, main), Some(len - main))
+            }
+            None => {
+                let len = kb.b.ins().isub(end, begin);
+                let steps = kb.b.ins().udiv_imm_u(len, step);
+                let main_len = kb.b.ins().imul_imm_s(steps, step);
+                (kb.b.ins().iadd(begin, main_len), None)
+            }
+        };
+        if known.is_none_or(|len| len >= step) {
+            kb.try_for_range(begin, main_end, step, |kb, j| {
+                (0..unroll).try_for_each(|u| {
+                    let idx = IndexDim {
+                        var: Some(j),
+                        offset: (u * lanes) as i64,
+                        lane_stride: 1,
+                        aligned: true,
+                    };
+                    body(kb, idx, lanes)
+                })
+            })?;
+        }
         tail_start = main_end;
-        if unroll > 1 {
-            let rest = kb.b.ins().isub(end, main_end);
-            let vectors = kb.b.ins().udiv_imm_u(rest, lanes as i64);
-            let vec_len = kb.b.ins().imul_imm_s(vectors, lanes as i64);
-            let vec_end = kb.b.ins().iadd(main_end, vec_len);
-            kb.try_for_range(main_end, vec_end, lanes as i64, |kb, j| {
+        if unroll > 1 && rest.is_none_or(|r| r >= l) {
+            let vec_end = match rest {
+                Some(r) => kb.b.ins().iadd_imm_s(main_end, r / l * l),
+                None => {
+                    let rest = kb.b.ins().isub(end, main_end);
+                    let vectors = kb.b.ins().udiv_imm_u(rest, l);
+                    let vec_len = kb.b.ins().imul_imm_s(vectors, l);
+                    kb.b.ins().iadd(main_end, vec_len)
+                }
+            };
+            kb.try_for_range(main_end, vec_end, l, |kb, j| {
                 body(kb, IndexDim::consecutive(j, true), lanes)
             })?;
             tail_start = vec_end;
+        }
+        if rest.is_some_and(|r| r % l == 0) {
+            return Ok(());
         }
     }
     kb.try_for_range(tail_start, end, 1, |kb, j| {

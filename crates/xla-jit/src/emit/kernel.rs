@@ -335,6 +335,18 @@ impl<'a, 'b> KernelBuilder<'a, 'b> {
         self.b.ins().stack_load(ptr, ty, slot, 0)
     }
 
+    /// The value of `v` if it is an integer constant.
+    pub fn constant(&self, v: Value) -> Option<i64> {
+        let inst = self.b.func.dfg.value_def(v).inst()?;
+        match self.b.func.dfg.insts[inst] {
+            ir::InstructionData::UnaryImm {
+                opcode: ir::Opcode::Iconst,
+                imm,
+            } => Some(imm.bits()),
+            _ => None,
+        }
+    }
+
     /// The type of `v`.
     pub fn ty(&self, v: Value) -> Type {
         self.b.func.dfg.value_type(v)

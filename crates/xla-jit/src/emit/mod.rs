@@ -335,3 +335,27 @@ fn kernel_plans(info: &KernelInfo) -> Result<Vec<KernelPlan>, Unsupported> {
         FusionKind::DotEpilogue => epilogue::plan(info),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn verifier_reports_name_hlo_instructions() {
+        let module: HloModule = "HloModule m\nENTRY e {\n  x = f32[4]{0} parameter(0)\n  \
+                                 n = f32[4]{0} negate(x)\n  ROOT a = f32[4]{0} abs(n)\n}"
+            .parse()
+            .unwrap();
+        let report = "function u0:0 {\n@0002 v3 = fneg v2\n; error: bad\n}".to_string();
+        let e = annotate(
+            JitError::Verifier {
+                function: "k".into(),
+                report,
+            },
+            module.entry_computation(),
+        );
+        let text = e.to_string();
+        assert!(text.contains("@0002 = n"), "{text}");
+        assert!(!text.contains("@0003 = a"), "{text}");
+    }
+}
