@@ -119,3 +119,36 @@ ENTRY e {
         assert_eq!(got[r], var, "row {r}");
     }
 }
+
+#[test]
+fn expensive_values_are_kept_for_the_row() {
+    // y = x / 4 is computed by the sum pass and needed by the output: it is
+    // kept in a stack buffer (the CLIF divides once per element).
+    let text = "HloModule m
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+ENTRY e {
+  x = f32[5,70]{1,0} parameter(0)
+  c = f32[] constant(4)
+  cb = f32[5,70]{1,0} broadcast(c), dimensions={}
+  y = f32[5,70]{1,0} divide(x, cb)
+  z = f32[] constant(0)
+  s = f32[5]{0} reduce(y, z), dimensions={1}, to_apply=add
+  sb = f32[5,70]{1,0} broadcast(s), dimensions={0}
+  ROOT o = f32[5,70]{1,0} divide(y, sb)
+}";
+    let x: Vec<f32> = (0..350).map(|i| ((i * 13) % 17) as f32 + 1.0).collect();
+    let x = Literal::from_vec(&[5, 70], x).unwrap();
+    assert_eq!(check(text, &[&x]), Checked::Same);
+    let c = compile(text);
+    assert_eq!(c.plan.fusions.len(), 1);
+    let clif = &c.jit.clif()[0].1;
+    // One vector division for y per unrolled copy and the vector tail in
+    // the pass, and the same for o in the output pass: no recomputation
+    // of y in the output pass.
+    let divides = clif.matches("fdiv").count();
+    assert_eq!(divides, 2 * (4 + 1 + 1), "{clif}");
+}

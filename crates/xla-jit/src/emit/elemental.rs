@@ -18,7 +18,7 @@ use cranelift_codegen::ir::{SourceLoc, Value};
 use xla_core::hlo::{ComputationId, HloComputation, InstrId};
 use xla_core::{HloModule, Literal, Opcode, PrimitiveType, Shape};
 
-use super::access::{pack, read, splat_elem, BufferSpec};
+use super::access::{pack, read, read_from, splat_elem, write, Access, BufferSpec};
 use super::convert::{bitcast_convert, convert, reduce_precision};
 use super::elementwise::{self, splat_pred};
 use super::index::{Index, IndexDim};
@@ -48,6 +48,9 @@ pub struct Elemental<'m> {
     /// Inputs read from buffers: their spec and base pointer.
     inputs: HashMap<InstrId, (BufferSpec, Value)>,
     bound: HashMap<InstrId, Bound>,
+    /// Values kept in a buffer while a row is processed: stored where
+    /// they are computed (`true`) or read back (`false`).
+    kept: HashMap<InstrId, (BufferSpec, Value, bool)>,
 }
 
 impl<'m> Elemental<'m> {
@@ -62,12 +65,19 @@ impl<'m> Elemental<'m> {
             comp,
             inputs,
             bound: HashMap::new(),
+            kept: HashMap::new(),
         }
     }
 
     /// Makes `id` evaluate to `value` from now on.
     pub fn bind(&mut self, id: InstrId, value: Bound) {
         self.bound.insert(id, value);
+    }
+
+    /// Keeps `id`'s values in the buffer `spec` at `base`: computed and
+    /// stored there (`store`), or read back from it.
+    pub fn keep(&mut self, id: InstrId, spec: BufferSpec, base: Value, store: bool) {
+        self.kept.insert(id, (spec, base, store));
     }
 
     /// The element type of `id`.
@@ -199,6 +209,24 @@ impl<'m> Elemental<'m> {
             Some(&Bound::Here(v)) => return Ok(v),
             None => {}
         }
+        if let Some((spec, base, store)) = self.kept.get(&id) {
+            if !store {
+                return Ok(read_from(kb, spec, *base, idx, Access::Output));
+            }
+            let v = self.compute_op(kb, id, idx)?;
+            write(kb, spec, *base, idx, v);
+            return Ok(v);
+        }
+        self.compute_op(kb, id, idx)
+    }
+
+    /// The value of member `id` from its operands' values.
+    fn compute_op(
+        &self,
+        kb: &mut KernelBuilder,
+        id: InstrId,
+        idx: &Index,
+    ) -> Result<Value, Unsupported> {
         let instr = self.comp.instr(id);
         let lanes = idx.lanes;
         use Opcode::*;

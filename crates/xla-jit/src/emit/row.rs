@@ -11,22 +11,117 @@
 //! 1024 floats is read three times, but from L1: `x` comes from memory
 //! once.
 //!
+//! Expensive values that a pass computes element by element and a later
+//! pass or the output needs again (softmax's `exp(x − max)`) are kept in a
+//! stack buffer for the row (up to [`KEPT_BYTES`]) instead of being
+//! recomputed.
+//!
 //! Example (softmax over `f32[4096,1024]{1,0}`): 4096 rows, 16 per
-//! iteration; per row: `max` pass, `sum(exp(x − max))` pass, then
-//! `exp(x − max) / sum` stored for the 1024 columns.
+//! iteration; per row: `max` pass, `sum(exp(x − max))` pass storing each
+//! `exp(x − max)` in a 4 KiB stack buffer, then `e / sum` stored for the
+//! 1024 columns.
 
+use cranelift_codegen::ir::{InstBuilder, StackSlot, StackSlotData, StackSlotKind, Value};
 use xla_core::hlo::InstrId;
 use xla_core::Shape;
 
-use super::access::write;
+use super::access::{write, Addressing, BufferSpec};
 use super::combine::{operand_index, reduce_at, Combiner};
-use super::elemental::{Bound, Elemental};
+use super::elemental::{element_type, Bound, Elemental};
 use super::index::{Index, IndexDim};
 use super::iterate::{emit_inner, unroll_for, IterSpace, TARGET_ELEMENTS};
 use super::kernel::KernelBuilder;
 use super::loop_kernel::{elemental, fusion_lanes};
 use super::{cost, KernelInfo, KernelPlan, Unsupported};
 use crate::fusion::RowPass;
+
+/// Bytes of stack a row kernel may use to keep values of the row.
+pub const KEPT_BYTES: i64 = 128 * 1024;
+
+/// A value kept in a stack buffer for the current row.
+#[derive(Clone)]
+struct Kept {
+    instr: InstrId,
+    /// The phase that computes it (a pass index); later phases read it.
+    first: usize,
+    spec: BufferSpec,
+    bytes: u32,
+}
+
+/// Expensive members (same shape as the root) that two phases of the row
+/// compute at the same elements: reachable through same-shape elementwise
+/// ops both from a pass's reduce operand and from a later pass or the root.
+fn kept_values(info: &KernelInfo, passes: &[RowPass], rows: &[usize]) -> Vec<Kept> {
+    let comp = info.comp;
+    let root = comp.instr(info.fusion.root);
+    let Shape::Array(shape) = &root.shape else {
+        return Vec::new();
+    };
+    let dims = shape.dims();
+    let chain = |start: InstrId| -> Vec<InstrId> {
+        let mut out = Vec::new();
+        let mut stack = vec![start];
+        while let Some(i) = stack.pop() {
+            let instr = comp.instr(i);
+            let same_shape = instr.shape.as_array().is_some_and(|a| a.dims() == dims);
+            let elementwise = instr.opcode.family() == xla_core::hlo::Family::Elementwise;
+            if out.contains(&i) || !info.fusion.contains(i) || !same_shape || !elementwise {
+                continue;
+            }
+            out.push(i);
+            stack.extend(instr.operands.iter().copied());
+        }
+        out
+    };
+    let mut phases: Vec<Vec<InstrId>> = passes
+        .iter()
+        .map(|p| chain(comp.instr(p.instr).operands[0]))
+        .collect();
+    phases.push(chain(info.fusion.root));
+    let expensive = |i: InstrId| {
+        matches!(
+            crate::fusion::classify(info.module, comp, i),
+            crate::fusion::Role::Elementwise { expensive: true }
+        )
+    };
+    // Column strides in the root's physical order (row dimensions 0).
+    let mut strides = vec![0i64; dims.len()];
+    let mut elements = 1i64;
+    for &d in &shape.layout_or_default().minor_to_major {
+        let d = d as usize;
+        if !rows.contains(&d) {
+            strides[d] = elements;
+            elements *= dims[d];
+        }
+    }
+    let mut budget = KEPT_BYTES;
+    let mut kept = Vec::new();
+    for (first, phase) in phases.iter().enumerate() {
+        for &m in phase {
+            let later = phases[first + 1..].iter().any(|p| p.contains(&m));
+            if !later || !expensive(m) || kept.iter().any(|k: &Kept| k.instr == m) {
+                continue;
+            }
+            let ty = element_type(&comp.instr(m).shape);
+            let bytes = elements * ty.byte_size() as i64;
+            if bytes > budget {
+                continue;
+            }
+            budget -= bytes;
+            kept.push(Kept {
+                instr: m,
+                first,
+                spec: BufferSpec {
+                    ty,
+                    dims: dims.to_vec(),
+                    addressing: Addressing::Dense(strides.clone()),
+                },
+                bytes: bytes as u32,
+            });
+        }
+    }
+    kept
+}
 
 /// The kernel of a row fusion.
 pub(super) fn plan(info: &KernelInfo) -> Result<Vec<KernelPlan>, Unsupported> {
@@ -71,6 +166,7 @@ pub(super) fn plan(info: &KernelInfo) -> Result<Vec<KernelPlan>, Unsupported> {
         * passes_cost;
     let passes = fusion.passes.clone();
     let root_id = fusion.root;
+    let kept = kept_values(info, &passes, &rows);
     Ok(vec![KernelPlan {
         part: "row",
         iterations: space.iterations(),
@@ -78,7 +174,14 @@ pub(super) fn plan(info: &KernelInfo) -> Result<Vec<KernelPlan>, Unsupported> {
         scratch_bytes: 0,
         epilogue: false,
         emit: Box::new(move |kb, info| {
-            row_kernel(kb, info, root_id, &space, &passes, &columns, lanes)
+            let layout = RowLayout {
+                root: root_id,
+                space: &space,
+                passes: &passes,
+                columns: &columns,
+                kept: &kept,
+            };
+            row_kernel(kb, info, &layout, lanes)
         }),
     }])
 }
@@ -92,16 +195,40 @@ fn reduced_elements(info: &KernelInfo, reduce: InstrId) -> i64 {
     total / out.max(1)
 }
 
+/// What a row kernel walks.
+struct RowLayout<'a> {
+    root: InstrId,
+    space: &'a IterSpace,
+    passes: &'a [RowPass],
+    /// The root's column dimensions (size > 1), physical order.
+    columns: &'a [(usize, i64)],
+    kept: &'a [Kept],
+}
+
 fn row_kernel(
     kb: &mut KernelBuilder,
     info: &KernelInfo,
-    root: InstrId,
-    space: &IterSpace,
-    passes: &[RowPass],
-    columns: &[(usize, i64)],
+    layout: &RowLayout,
     lanes: u32,
 ) -> Result<(), Unsupported> {
+    let RowLayout {
+        root,
+        space,
+        passes,
+        columns,
+        kept,
+    } = *layout;
     let mut el = elemental(info, kb);
+    let slots: Vec<StackSlot> = kept
+        .iter()
+        .map(|k| {
+            kb.b.create_sized_stack_slot(StackSlotData::new(
+                StackSlotKind::ExplicitSlot,
+                k.bytes,
+                4,
+            ))
+        })
+        .collect();
     let combiners = passes
         .iter()
         .map(|p| Combiner::new(info.module, &el, info.comp.instr(p.instr)))
@@ -130,7 +257,19 @@ fn row_kernel(
             Ok::<(), Unsupported>(())
         };
         ready(kb, &el, &bound)?;
-        for (pass, comb) in passes.iter().zip(&combiners) {
+        let bases: Vec<Value> = slots
+            .iter()
+            .map(|&slot| kb.b.ins().stack_addr(kb.ptr, slot, 0))
+            .collect();
+        let phase = |el: &mut Elemental, p: usize| {
+            for (k, &base) in kept.iter().zip(&bases) {
+                if k.first <= p {
+                    el.keep(k.instr, k.spec.clone(), base, k.first == p);
+                }
+            }
+        };
+        for (p, (pass, comb)) in passes.iter().zip(&combiners).enumerate() {
+            phase(&mut el, p);
             let reduce = info.comp.instr(pass.instr);
             let kept: Vec<IndexDim> = pass
                 .dims
@@ -150,6 +289,7 @@ fn row_kernel(
             bound.push(pass.instr);
             ready(kb, &el, &bound)?;
         }
+        phase(&mut el, passes.len());
         let base = kb.buffer(out);
         if columns.is_empty() {
             let v = el.gen(kb, root, &Index::new(1, row.clone()))?;
