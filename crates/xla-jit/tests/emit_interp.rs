@@ -380,3 +380,27 @@ ENTRY e {
     ];
     assert_eq!(check(text, &args), Checked::Same);
 }
+
+#[test]
+fn map_applies_its_computation_elementwise() {
+    let text = "HloModule m
+f {
+  a = f32[] parameter(0)
+  b = s32[] parameter(1)
+  c = f32[] convert(b)
+  p = f32[] multiply(a, c)
+  one = f32[] constant(1)
+  ROOT r = f32[] add(p, one)
+}
+ENTRY e {
+  x = f32[19]{0} parameter(0)
+  y = s32[19]{0} parameter(1)
+  ROOT m = f32[19]{0} map(x, y), dimensions={0}, to_apply=f
+}";
+    let x: Vec<f32> = (0..19).map(|i| i as f32 * 0.75 - 3.0).collect();
+    let y: Vec<i32> = (0..19).map(|i| 9 - i).collect();
+    assert_eq!(
+        check(text, &[&Literal::vector(&x), &Literal::vector(&y)]),
+        Checked::Same
+    );
+}

@@ -380,3 +380,57 @@ ENTRY e {
     assert_eq!(fallback.len(), 1);
     assert_eq!(fallback[0].instr, id(&m, "n"));
 }
+
+#[test]
+fn loop_bodies_plan_like_any_computation() {
+    let m = parse(
+        "HloModule m
+cond {
+  s = (s32[], f32[8]{0}) parameter(0)
+  i = s32[] get-tuple-element(s), index=0
+  n = s32[] constant(10)
+  ROOT lt = pred[] compare(i, n), direction=LT
+}
+body {
+  s = (s32[], f32[8]{0}) parameter(0)
+  i = s32[] get-tuple-element(s), index=0
+  v = f32[8]{0} get-tuple-element(s), index=1
+  one = s32[] constant(1)
+  j = s32[] add(i, one)
+  h = f32[] constant(0.5)
+  hb = f32[8]{0} broadcast(h), dimensions={}
+  w = f32[8]{0} multiply(v, hb)
+  ROOT t = (s32[], f32[8]{0}) tuple(j, w)
+}
+ENTRY e {
+  x = f32[8]{0} parameter(0)
+  z = s32[] constant(0)
+  t = (s32[], f32[8]{0}) tuple(z, x)
+  ROOT w = (s32[], f32[8]{0}) while(t), condition=cond, body=body
+}",
+    );
+    let entry = plan(&m, m.entry);
+    assert!(entry.fusions.is_empty());
+    let reasons: Vec<_> = entry.standalone.iter().map(|s| s.reason.clone()).collect();
+    assert_eq!(
+        reasons,
+        [
+            StandaloneReason::Parameter,
+            StandaloneReason::Constant,
+            StandaloneReason::Thunk(xla_core::Opcode::Tuple),
+            StandaloneReason::Thunk(xla_core::Opcode::While),
+        ]
+    );
+    let body = m.find_computation("body").unwrap();
+    let p = plan(&m, body);
+    // j and w are separate kernels (different shapes, both feed the tuple).
+    assert_eq!(kinds(&p), [FusionKind::Loop, FusionKind::Loop]);
+    let cond = m.find_computation("cond").unwrap();
+    let p = plan(&m, cond);
+    assert_eq!(kinds(&p), [FusionKind::Loop]);
+    assert_eq!(
+        p.fusions[0].instructions.len(),
+        2,
+        "the compare and its constant"
+    );
+}
