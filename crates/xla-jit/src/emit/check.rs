@@ -5,6 +5,7 @@ use xla_core::hlo::{ComputationId, HloComputation, InstrId};
 use xla_core::layout::COMBINE_DIM;
 use xla_core::{HloModule, Opcode, PrimitiveType, Shape};
 
+use super::ops::{op_of, Op};
 use super::{math, Unsupported};
 
 /// `Ok` if instruction `id` of `comp` can be computed inside a kernel (as
@@ -36,7 +37,7 @@ pub fn check(module: &HloModule, comp: &HloComputation, id: InstrId) -> Result<(
         Power if first.is_some_and(|t| t.is_integral()) => Ok(()),
         Atan2 | Cbrt | Cos | Erf | Exp | Expm1 | Log | Log1p | Logistic | Power | Sin | Tan
         | Tanh => {
-            if math::available(op) {
+            if math::AVAILABLE {
                 Ok(())
             } else {
                 Err(Unsupported::new(
@@ -122,15 +123,22 @@ fn check_scalar_computation(
     for id in comp.ids() {
         let instr = comp.instr(id);
         let scalar = instr.shape.as_array().is_some_and(|a| a.rank() == 0);
-        let ok = match instr.opcode {
-            Opcode::Parameter | Opcode::Constant => scalar,
-            Opcode::Tuple => id == comp.root,
-            _ => {
-                scalar
-                    && instr.opcode.family() == xla_core::hlo::Family::Elementwise
-                    && !matches!(instr.opcode, Opcode::Map | Opcode::ReducePrecision)
-                    && check(module, comp, id).is_ok()
-            }
+        let ok = if instr.opcode == Opcode::Parameter || instr.opcode == Opcode::Constant {
+            scalar
+        } else if instr.opcode == Opcode::Tuple {
+            id == comp.root
+        } else {
+            let elementwise = match op_of(instr.opcode) {
+                Op::Unary(_)
+                | Op::Binary(_)
+                | Op::Compare
+                | Op::Select
+                | Op::Clamp
+                | Op::Convert
+                | Op::BitcastConvert => true,
+                Op::ReducePrecision | Op::Map | Op::Complex | Op::Other => false,
+            };
+            scalar && elementwise && check(module, comp, id).is_ok()
         };
         if !ok {
             return Err(Unsupported::new(

@@ -20,6 +20,7 @@ use super::elementwise;
 use super::index::{Index, IndexDim};
 use super::iterate::{emit_inner, unroll_for};
 use super::kernel::KernelBuilder;
+use super::ops::{op_of, Binary, Op};
 use super::repr::{constant, fit, Const};
 use super::Unsupported;
 
@@ -28,7 +29,7 @@ pub(super) struct Combiner<'m> {
     module: &'m HloModule,
     to_apply: ComputationId,
     /// `Some(op)` when `to_apply` is `op(p0, p1)` of a single value.
-    op: Option<Opcode>,
+    op: Option<Binary>,
     /// Element types of the reduced values.
     pub tys: Vec<PrimitiveType>,
 }
@@ -49,24 +50,19 @@ impl<'m> Combiner<'m> {
         let comp = module.computation(to_apply);
         let root = comp.root_instr();
         let params = |i: usize| comp.instr(root.operands[i]).opcode == Opcode::Parameter;
-        let op = (n == 1
-            && root.operands.len() == 2
-            && params(0)
-            && params(1)
-            && root.operands[0] != root.operands[1])
-            .then_some(root.opcode)
-            .filter(|op| {
-                matches!(
-                    op,
-                    Opcode::Add
-                        | Opcode::Multiply
-                        | Opcode::Maximum
-                        | Opcode::Minimum
-                        | Opcode::And
-                        | Opcode::Or
-                        | Opcode::Xor
-                ) && identity(*op, tys[0]).is_some()
-            });
+        let op = match op_of(root.opcode) {
+            Op::Binary(b)
+                if n == 1
+                    && root.operands.len() == 2
+                    && params(0)
+                    && params(1)
+                    && root.operands[0] != root.operands[1]
+                    && identity(b, tys[0]).is_some() =>
+            {
+                Some(b)
+            }
+            _ => None,
+        };
         Ok(Combiner {
             module,
             to_apply,
@@ -78,7 +74,7 @@ impl<'m> Combiner<'m> {
     /// `true` for float maximum and minimum computed in `f32` registers,
     /// which vector accumulators reduce through order keys.
     pub fn keyed(&self) -> bool {
-        matches!(self.op, Some(Opcode::Maximum | Opcode::Minimum))
+        matches!(self.op, Some(Binary::Maximum | Binary::Minimum))
             && matches!(
                 self.tys[0],
                 PrimitiveType::F32 | PrimitiveType::F16 | PrimitiveType::Bf16
@@ -120,7 +116,7 @@ impl<'m> Combiner<'m> {
 
 /// The identity of `op` on `ty` (`−0` for float sums, so an all-`−0` sum
 /// stays `−0`).
-fn identity(op: Opcode, ty: PrimitiveType) -> Option<Const> {
+fn identity(op: Binary, ty: PrimitiveType) -> Option<Const> {
     let float = ty.is_floating();
     let bits = ty.bit_width() as u32;
     let all_ones = if bits >= 64 {
@@ -130,18 +126,26 @@ fn identity(op: Opcode, ty: PrimitiveType) -> Option<Const> {
     };
     let signed = ty.is_signed_integral();
     Some(match op {
-        Opcode::Add | Opcode::Or | Opcode::Xor if float => Const::Float(-0.0),
-        Opcode::Add | Opcode::Or | Opcode::Xor => Const::Bits(0),
-        Opcode::Multiply if float => Const::Float(1.0),
-        Opcode::Multiply => Const::Bits(1),
-        Opcode::Maximum if float => Const::Float(f64::NEG_INFINITY),
-        Opcode::Maximum if signed => Const::Bits(1u64 << (bits - 1)),
-        Opcode::Maximum => Const::Bits(0),
-        Opcode::Minimum if float => Const::Float(f64::INFINITY),
-        Opcode::Minimum if signed => Const::Bits((1u64 << (bits - 1)) - 1),
-        Opcode::Minimum => Const::Bits(all_ones),
-        Opcode::And if !float => Const::Bits(all_ones),
-        _ => return None,
+        Binary::Add | Binary::Or | Binary::Xor if float => Const::Float(-0.0),
+        Binary::Add | Binary::Or | Binary::Xor => Const::Bits(0),
+        Binary::Multiply if float => Const::Float(1.0),
+        Binary::Multiply => Const::Bits(1),
+        Binary::Maximum if float => Const::Float(f64::NEG_INFINITY),
+        Binary::Maximum if signed => Const::Bits(1u64 << (bits - 1)),
+        Binary::Maximum => Const::Bits(0),
+        Binary::Minimum if float => Const::Float(f64::INFINITY),
+        Binary::Minimum if signed => Const::Bits((1u64 << (bits - 1)) - 1),
+        Binary::Minimum => Const::Bits(all_ones),
+        Binary::And if !float => Const::Bits(all_ones),
+        Binary::And
+        | Binary::Subtract
+        | Binary::Divide
+        | Binary::Remainder
+        | Binary::ShiftLeft
+        | Binary::ShiftRightLogical
+        | Binary::ShiftRightArithmetic
+        | Binary::Power
+        | Binary::Atan2 => return None,
     })
 }
 
@@ -210,7 +214,7 @@ impl Accumulators {
             .collect();
         let keyed = lanes > 1 && comb.keyed();
         if keyed {
-            let max = comb.op == Some(Opcode::Maximum);
+            let max = comb.op == Some(Binary::Maximum);
             let identity = if max {
                 f32::NEG_INFINITY
             } else {
@@ -288,7 +292,7 @@ impl Accumulators {
             let bits = kb.bitcast(types::I32X4, x);
             let key = keys_of(kb, bits);
             let acc = kb.b.use_var(vars[0]);
-            let r = if comb.op == Some(Opcode::Maximum) {
+            let r = if comb.op == Some(Binary::Maximum) {
                 kb.b.ins().smax(acc, key)
             } else {
                 kb.b.ins().smin(acc, key)
@@ -350,7 +354,7 @@ impl Accumulators {
         nan: Variable,
         total: Vec<Value>,
     ) -> Result<Vec<Value>, Unsupported> {
-        let max = comb.op == Some(Opcode::Maximum);
+        let max = comb.op == Some(Binary::Maximum);
         let pick = |kb: &mut KernelBuilder, a: Value, b: Value| {
             if max {
                 kb.b.ins().smax(a, b)

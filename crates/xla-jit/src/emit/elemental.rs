@@ -23,6 +23,7 @@ use super::convert::{bitcast_convert, convert, reduce_precision};
 use super::elementwise::{self, splat_pred};
 use super::index::{Index, IndexDim};
 use super::kernel::KernelBuilder;
+use super::ops::{op_of, Op};
 use super::repr::{constant, Const};
 use super::{data_movement, Unsupported};
 use crate::fusion::RowPass;
@@ -256,20 +257,23 @@ impl<'m> Elemental<'m> {
                 };
                 elementwise::emit(kb, instr, &tys, &args, lanes)
             }
-            Convert | BitcastConvert | ReducePrecision => {
+            Convert => {
                 let x = self.gen(kb, instr.operands[0], idx)?;
-                let (from, to) = (self.ty(instr.operands[0]), self.ty(id));
-                match instr.opcode {
-                    Convert => convert(kb, from, to, x, lanes),
-                    BitcastConvert => bitcast_convert(kb, from, to, x, lanes),
-                    _ => reduce_precision(
-                        kb,
-                        to,
-                        x,
-                        instr.attrs.exponent_bits.unwrap_or(8),
-                        instr.attrs.mantissa_bits.unwrap_or(23),
-                    ),
-                }
+                convert(kb, self.ty(instr.operands[0]), self.ty(id), x, lanes)
+            }
+            BitcastConvert => {
+                let x = self.gen(kb, instr.operands[0], idx)?;
+                bitcast_convert(kb, self.ty(instr.operands[0]), self.ty(id), x, lanes)
+            }
+            ReducePrecision => {
+                let x = self.gen(kb, instr.operands[0], idx)?;
+                reduce_precision(
+                    kb,
+                    self.ty(id),
+                    x,
+                    instr.attrs.exponent_bits.unwrap_or(8),
+                    instr.attrs.mantissa_bits.unwrap_or(23),
+                )
             }
             Map => {
                 let args = (0..instr.operands.len())
@@ -359,50 +363,47 @@ pub fn emit_computation(
     let mut values: HashMap<InstrId, Value> = HashMap::new();
     for iid in comp.ids() {
         let instr = comp.instr(iid);
-        let v = match instr.opcode {
-            Opcode::Parameter => {
-                let n = instr.attrs.parameter_number.unwrap_or(0) as usize;
-                args.get(n)
-                    .ok_or_else(|| Unsupported::new(Opcode::Parameter, "missing argument"))?
-                    .0
-            }
-            Opcode::Tuple => continue,
-            Opcode::Constant => {
-                let literal = instr
-                    .attrs
-                    .literal
-                    .as_ref()
-                    .ok_or_else(|| Unsupported::new(Opcode::Constant, "no literal"))?;
-                constant(
-                    kb,
-                    element_type(&instr.shape),
-                    scalar_constant(literal)?,
-                    lanes,
-                )
-            }
-            Opcode::Convert | Opcode::BitcastConvert => {
-                let from = element_type(&comp.instr(instr.operands[0]).shape);
-                let to = element_type(&instr.shape);
-                let x = values[&instr.operands[0]];
-                if instr.opcode == Opcode::Convert {
-                    convert(kb, from, to, x, lanes)?
-                } else {
-                    bitcast_convert(kb, from, to, x, lanes)?
+        let operand_types: Vec<PrimitiveType> = instr
+            .operands
+            .iter()
+            .map(|&o| element_type(&comp.instr(o).shape))
+            .collect();
+        let v = if instr.opcode == Opcode::Parameter {
+            let n = instr.attrs.parameter_number.unwrap_or(0) as usize;
+            args.get(n)
+                .ok_or_else(|| Unsupported::new(Opcode::Parameter, "missing argument"))?
+                .0
+        } else if instr.opcode == Opcode::Tuple {
+            continue;
+        } else if instr.opcode == Opcode::Constant {
+            let literal = instr
+                .attrs
+                .literal
+                .as_ref()
+                .ok_or_else(|| Unsupported::new(Opcode::Constant, "no literal"))?;
+            constant(
+                kb,
+                element_type(&instr.shape),
+                scalar_constant(literal)?,
+                lanes,
+            )
+        } else {
+            let to = element_type(&instr.shape);
+            let ops: Vec<Value> = instr.operands.iter().map(|o| values[o]).collect();
+            match op_of(instr.opcode) {
+                Op::Convert => convert(kb, operand_types[0], to, ops[0], lanes)?,
+                Op::BitcastConvert => bitcast_convert(kb, operand_types[0], to, ops[0], lanes)?,
+                Op::Select | Op::Clamp => {
+                    let tys = [operand_types[1], operand_types[1], operand_types[2]];
+                    elementwise::emit(kb, instr, &tys, &ops, lanes)?
                 }
-            }
-            _ => {
-                let tys: Vec<PrimitiveType> = instr
-                    .operands
-                    .iter()
-                    .map(|&o| element_type(&comp.instr(o).shape))
-                    .collect();
-                let ops: Vec<Value> = instr.operands.iter().map(|o| values[o]).collect();
-                let tys = if matches!(instr.opcode, Opcode::Select | Opcode::Clamp) {
-                    vec![tys[1], tys[1], tys[2]]
-                } else {
-                    tys
-                };
-                elementwise::emit(kb, instr, &tys, &ops, lanes)?
+                Op::Unary(_)
+                | Op::Binary(_)
+                | Op::Compare
+                | Op::ReducePrecision
+                | Op::Map
+                | Op::Complex
+                | Op::Other => elementwise::emit(kb, instr, &operand_types, &ops, lanes)?,
             }
         };
         values.insert(iid, v);

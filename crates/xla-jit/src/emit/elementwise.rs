@@ -18,6 +18,7 @@ use xla_core::{Opcode, PrimitiveType};
 use super::float16::round_to;
 use super::host;
 use super::kernel::KernelBuilder;
+use super::ops::{op_of, Binary, Op, Unary};
 use super::repr::{mask_as, per_lane, select, splat, Const};
 use super::{math, Unsupported};
 
@@ -95,9 +96,10 @@ pub(super) fn emit(
 ) -> Result<Value, Unsupported> {
     let out = instr.shape.element_type().expect("an array result");
     let t = tys[0];
-    match args.len() {
-        1 => unary(kb, instr.opcode, t, out, args[0], lanes),
-        2 if instr.opcode == Opcode::Compare => {
+    match op_of(instr.opcode) {
+        Op::Unary(u) => unary(kb, u, t, out, args[0], lanes),
+        Op::Binary(b) => binary(kb, b, t, args[0], args[1], lanes),
+        Op::Compare => {
             let dir = instr
                 .attrs
                 .comparison_direction
@@ -111,13 +113,17 @@ pub(super) fn emit(
                 args[1],
             ))
         }
-        2 => binary(kb, instr.opcode, t, args[0], args[1], lanes),
-        3 if instr.opcode == Opcode::Select => Ok(select(kb, args[0], args[1], args[2])),
-        3 if instr.opcode == Opcode::Clamp => {
-            let lo = binary(kb, Opcode::Maximum, t, args[0], args[1], lanes)?;
-            binary(kb, Opcode::Minimum, t, lo, args[2], lanes)
+        Op::Select => Ok(select(kb, args[0], args[1], args[2])),
+        Op::Clamp => {
+            let lo = binary(kb, Binary::Maximum, t, args[0], args[1], lanes)?;
+            binary(kb, Binary::Minimum, t, lo, args[2], lanes)
         }
-        _ => Err(Unsupported::new(instr.opcode, "not an elementwise op")),
+        Op::Convert
+        | Op::BitcastConvert
+        | Op::ReducePrecision
+        | Op::Map
+        | Op::Complex
+        | Op::Other => Err(Unsupported::new(instr.opcode, "not a plain elementwise op")),
     }
 }
 
@@ -128,15 +134,19 @@ fn is_float(ty: PrimitiveType) -> bool {
 /// A unary op; `t` is the operand type, `out` the result type.
 pub(super) fn unary(
     kb: &mut KernelBuilder,
-    op: Opcode,
+    op: Unary,
     t: PrimitiveType,
     out: PrimitiveType,
     x: Value,
     lanes: u32,
 ) -> Result<Value, Unsupported> {
-    use Opcode::*;
+    use Unary::*;
+    let undefined = || Unsupported {
+        op: None,
+        what: format!("{op:?} is not defined on {}", t.name()),
+    };
     if is_float(t) {
-        let r = match op {
+        return Ok(match op {
             Abs => kb.b.ins().fabs(x),
             Negate => kb.b.ins().fneg(x),
             Ceil => {
@@ -186,18 +196,14 @@ pub(super) fn unary(
             }
             Real => x,
             Imag => const_like(kb, x, Const::Float(0.0)),
-            Exp | Expm1 | Log | Log1p | Logistic | Tanh | Erf | Sin | Cos | Tan | Cbrt => {
-                let f = flush(kb, x);
-                let r = math::unary(kb, op, f)?;
+            Math(f) => {
+                let x = flush(kb, x);
+                let r = math::unary(kb, f, x)?;
                 let r = flush(kb, r);
                 round_to(kb, out, r)
             }
-            Convert | BitcastConvert | ReducePrecision => {
-                return Err(Unsupported::new(op, "handled by convert"));
-            }
-            _ => return Err(Unsupported::new(op, format!("not defined on {}", t.name()))),
-        };
-        return Ok(r);
+            Not | PopulationCount | Clz => return Err(undefined()),
+        });
     }
     if t == PrimitiveType::Pred {
         let vector = kb.ty(x).is_vector();
@@ -206,7 +212,8 @@ pub(super) fn unary(
             Not => Ok(kb.b.ins().bxor_imm_u(x, 1)),
             Real => Ok(x),
             Imag => Ok(const_like(kb, x, Const::Bits(0))),
-            _ => Err(Unsupported::new(op, "not defined on pred")),
+            Abs | Negate | Ceil | Floor | RoundNearestEven | RoundNearestAfz | Sign | Sqrt
+            | Rsqrt | IsFinite | PopulationCount | Clz | Math(_) => Err(undefined()),
         };
     }
     let signed = t.is_signed_integral();
@@ -229,7 +236,8 @@ pub(super) fn unary(
         PopulationCount => per_lane(kb, lanes, &[(x, t)], out, |kb, a| kb.b.ins().popcnt(a[0])),
         Real => x,
         Imag => const_like(kb, x, Const::Bits(0)),
-        _ => return Err(Unsupported::new(op, format!("not defined on {}", t.name()))),
+        Sign | Ceil | Floor | RoundNearestEven | RoundNearestAfz | Sqrt | Rsqrt | IsFinite
+        | Math(_) => return Err(undefined()),
     })
 }
 
@@ -251,13 +259,17 @@ fn round_afz(kb: &mut KernelBuilder, x: Value) -> Value {
 /// A binary arithmetic, bitwise or shift op on operands of type `t`.
 pub(super) fn binary(
     kb: &mut KernelBuilder,
-    op: Opcode,
+    op: Binary,
     t: PrimitiveType,
     x: Value,
     y: Value,
     lanes: u32,
 ) -> Result<Value, Unsupported> {
-    use Opcode::*;
+    use Binary::*;
+    let undefined = || Unsupported {
+        op: None,
+        what: format!("{op:?} is not defined on {}", t.name()),
+    };
     if is_float(t) {
         let r = match op {
             Add => kb.b.ins().fadd(x, y),
@@ -290,7 +302,9 @@ pub(super) fn binary(
                 let r = math::binary(kb, op, fx, fy)?;
                 flush(kb, r)
             }
-            _ => return Err(Unsupported::new(op, format!("not defined on {}", t.name()))),
+            And | Or | Xor | ShiftLeft | ShiftRightLogical | ShiftRightArithmetic => {
+                return Err(undefined())
+            }
         };
         return Ok(round_to(kb, t, r));
     }
@@ -305,7 +319,8 @@ pub(super) fn binary(
             And | Minimum | Multiply => kb.b.ins().band(x, y),
             Or | Maximum | Add => kb.b.ins().bor(x, y),
             Xor => kb.b.ins().bxor(x, y),
-            _ => return Err(Unsupported::new(op, "not defined on pred")),
+            Subtract | Divide | Remainder | ShiftLeft | ShiftRightLogical
+            | ShiftRightArithmetic | Power | Atan2 => return Err(undefined()),
         });
     }
     let signed = t.is_signed_integral();
@@ -333,14 +348,14 @@ pub(super) fn binary(
             scalarize(kb, &|kb, a, b| shift(kb, op, a, b))
         }
         Power => scalarize(kb, &|kb, a, b| int_pow(kb, signed, a, b)),
-        _ => return Err(Unsupported::new(op, format!("not defined on {}", t.name()))),
+        Atan2 => return Err(undefined()),
     })
 }
 
-fn int_max_min(kb: &mut KernelBuilder, op: Opcode, signed: bool, a: Value, b: Value) -> Value {
+fn int_max_min(kb: &mut KernelBuilder, op: Binary, signed: bool, a: Value, b: Value) -> Value {
     match (op, signed) {
-        (Opcode::Maximum, true) => kb.b.ins().smax(a, b),
-        (Opcode::Maximum, false) => kb.b.ins().umax(a, b),
+        (Binary::Maximum, true) => kb.b.ins().smax(a, b),
+        (Binary::Maximum, false) => kb.b.ins().umax(a, b),
         (_, true) => kb.b.ins().smin(a, b),
         (_, false) => kb.b.ins().umin(a, b),
     }
@@ -349,7 +364,7 @@ fn int_max_min(kb: &mut KernelBuilder, op: Opcode, signed: bool, a: Value, b: Va
 /// Scalar integer division or remainder by the project rules, without
 /// trapping: the divisor is replaced by 1 where it is 0 or where the
 /// quotient would overflow, and the special results are selected.
-fn int_div_rem(kb: &mut KernelBuilder, op: Opcode, signed: bool, x: Value, y: Value) -> Value {
+fn int_div_rem(kb: &mut KernelBuilder, op: Binary, signed: bool, x: Value, y: Value) -> Value {
     let ty = kb.ty(x);
     let zero = kb.b.ins().icmp_imm_s(IntCC::Equal, y, 0);
     let mut bad = zero;
@@ -365,7 +380,7 @@ fn int_div_rem(kb: &mut KernelBuilder, op: Opcode, signed: bool, x: Value, y: Va
     let safe = kb.b.ins().select(bad, one, y);
     // With divisor 1: MIN / 1 = MIN and MIN rem 1 = 0, as the rules want.
     match (op, signed) {
-        (Opcode::Divide, s) => {
+        (Binary::Divide, s) => {
             let q = if s {
                 kb.b.ins().sdiv(x, safe)
             } else {
@@ -387,19 +402,19 @@ fn int_div_rem(kb: &mut KernelBuilder, op: Opcode, signed: bool, x: Value, y: Va
 
 /// Scalar shift; the amount is unsigned, and amounts of at least the bit
 /// width give 0 (left, logical) or the sign fill (arithmetic).
-fn shift(kb: &mut KernelBuilder, op: Opcode, x: Value, amount: Value) -> Value {
+fn shift(kb: &mut KernelBuilder, op: Binary, x: Value, amount: Value) -> Value {
     let ty = kb.ty(x);
     let width = ty.bits() as i64;
     let too_far =
         kb.b.ins()
             .icmp_imm_s(IntCC::UnsignedGreaterThanOrEqual, amount, width);
     match op {
-        Opcode::ShiftLeft => {
+        Binary::ShiftLeft => {
             let s = kb.b.ins().ishl(x, amount);
             let zero = kb.b.ins().iconst(ty, 0);
             kb.b.ins().select(too_far, zero, s)
         }
-        Opcode::ShiftRightLogical => {
+        Binary::ShiftRightLogical => {
             let s = kb.b.ins().ushr(x, amount);
             let zero = kb.b.ins().iconst(ty, 0);
             kb.b.ins().select(too_far, zero, s)

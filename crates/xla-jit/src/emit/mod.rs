@@ -37,6 +37,7 @@ mod iterate;
 mod kernel;
 mod loop_kernel;
 mod math;
+mod ops;
 mod reduce;
 mod repr;
 mod row;

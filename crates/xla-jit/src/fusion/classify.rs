@@ -71,27 +71,19 @@ fn is_cheap(comp: &HloComputation, id: InstrId) -> bool {
     let instr = comp.instr(id);
     let operand_is_cheap = |k: usize| {
         let op = instr.operands[k];
-        match comp.instr(op).opcode {
-            Opcode::Parameter | Opcode::Constant => true,
-            _ => is_cheap(comp, op),
-        }
+        matches!(comp.instr(op).opcode, Opcode::Parameter | Opcode::Constant) || is_cheap(comp, op)
     };
-    match instr.opcode {
-        Opcode::Iota => true,
-        Opcode::Broadcast
-        | Opcode::Reshape
-        | Opcode::Transpose
-        | Opcode::Copy
-        | Opcode::Bitcast => operand_is_cheap(0),
-        Opcode::Convert => {
-            comp.instr(instr.operands[0])
-                .shape
-                .as_array()
-                .is_some_and(|a| a.rank() == 0)
-                && operand_is_cheap(0)
-        }
-        _ => false,
-    }
+    let index_only = matches!(
+        instr.opcode,
+        Opcode::Broadcast | Opcode::Reshape | Opcode::Transpose | Opcode::Copy | Opcode::Bitcast
+    );
+    let scalar_convert = instr.opcode == Opcode::Convert
+        && comp
+            .instr(instr.operands[0])
+            .shape
+            .as_array()
+            .is_some_and(|a| a.rank() == 0);
+    instr.opcode == Opcode::Iota || ((index_only || scalar_convert) && operand_is_cheap(0))
 }
 
 /// The role an opcode has before looking at shapes and operands.

@@ -63,14 +63,12 @@ pub(super) fn grow(
         heap: BinaryHeap::new(),
         asked_by: BTreeMap::new(),
     };
-    match root_instr.opcode {
-        Opcode::Reduce => {
-            r.reduces.push(root);
-            let dims = dims::dims_of(root_instr);
-            r.rows = Some((0..rank).filter(|&d| dims[d] != 1).collect());
-        }
-        Opcode::Dot => r.dot = Some(root),
-        _ => {}
+    if root_instr.opcode == Opcode::Reduce {
+        r.reduces.push(root);
+        let dims = dims::dims_of(root_instr);
+        r.rows = Some((0..rank).filter(|&d| dims[d] != 1).collect());
+    } else if root_instr.opcode == Opcode::Dot {
+        r.dot = Some(root);
     }
     let in_place_operand =
         (root_instr.opcode == Opcode::DynamicUpdateSlice).then(|| root_instr.operands[0]);
@@ -309,10 +307,14 @@ impl Region<'_> {
                     .as_array()
                     .is_some_and(|a| a.layout_or_default().is_dense())
             });
-            let reason = match instr.opcode {
-                Opcode::Transpose if dense_source => Some(Reason::TransposeAbsorbed),
-                Opcode::Copy if dense_source => Some(Reason::CopyAbsorbed),
-                _ => None,
+            let reason = if !dense_source {
+                None
+            } else if instr.opcode == Opcode::Transpose {
+                Some(Reason::TransposeAbsorbed)
+            } else if instr.opcode == Opcode::Copy {
+                Some(Reason::CopyAbsorbed)
+            } else {
+                None
             };
             match reason {
                 Some(reason) => {
