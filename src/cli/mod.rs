@@ -4,6 +4,7 @@ mod check;
 mod layout;
 mod module_file;
 mod print;
+mod run;
 
 use std::process::ExitCode;
 
@@ -22,6 +23,7 @@ enum Command {
     Check(check::Args),
     Layout(layout::Args),
     Print(print::Args),
+    Run(run::Args),
 }
 
 impl Cli {
@@ -31,6 +33,7 @@ impl Cli {
             Command::Check(args) => check::run(args),
             Command::Layout(args) => layout::run(args),
             Command::Print(args) => print::run(args),
+            Command::Run(args) => run::run(args),
         };
         match result {
             Ok(code) => code,

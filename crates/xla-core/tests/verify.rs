@@ -141,9 +141,11 @@ fn called_signature_is_checked() {
 fn names_are_unique() {
     let mut m = row_sum();
     m.computations[1].instructions[0].name = "r.1".to_string();
+    verify_module(&m).expect("a name may be reused in another computation");
+    m.computations[1].instructions[1].name = "r.1".to_string();
     assert_eq!(
         err(&m),
-        "instruction name r.1 is used in computation region and again in main"
+        "instruction name r.1 is used twice in computation main"
     );
     let mut m = row_sum();
     m.computations[1].name = "region".to_string();

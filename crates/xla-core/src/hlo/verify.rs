@@ -4,7 +4,8 @@
 //! It checks, in order: the entry exists; computation names are unique;
 //! every computation has a root, operands that come before their users,
 //! called computations that exist, and parameters numbered `0…k−1`;
-//! instruction names are unique in the module; no computation calls itself
+//! instruction names are unique in each computation (XLA accepts the same
+//! name in two computations, and so do we); no computation calls itself
 //! (directly or not); the entry matches `entry_computation_layout`; every
 //! layout fits its shape; and every instruction's shape is the inferred one.
 //!
@@ -36,15 +37,13 @@ pub enum VerifyError {
         /// The name.
         name: String,
     },
-    /// Two instructions share a name.
-    #[error("instruction name {name} is used in computation {first} and again in {second}")]
+    /// Two instructions of one computation share a name.
+    #[error("instruction name {name} is used twice in computation {computation}")]
     DuplicateInstruction {
         /// The name.
         name: String,
-        /// The computation of its first use.
-        first: String,
-        /// The computation of its second use.
-        second: String,
+        /// The computation.
+        computation: String,
     },
     /// A computation without instructions.
     #[error("computation {computation} has no instructions")]
@@ -194,14 +193,13 @@ pub fn verify_module(module: &HloModule) -> Result<(), VerifyError> {
         }
         verify_structure(c, count)?;
     }
-    let mut instruction_names: HashMap<&str, &str> = HashMap::new();
     for c in &module.computations {
+        let mut names = std::collections::HashSet::new();
         for instr in &c.instructions {
-            if let Some(first) = instruction_names.insert(&instr.name, &c.name) {
+            if !names.insert(instr.name.as_str()) {
                 return Err(VerifyError::DuplicateInstruction {
                     name: instr.name.clone(),
-                    first: first.to_string(),
-                    second: c.name.clone(),
+                    computation: c.name.clone(),
                 });
             }
         }

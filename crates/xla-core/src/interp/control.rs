@@ -1,4 +1,4 @@
-//! Constants, tuples, calls, loops, conditionals and custom calls.
+//! Constants, tuples, calls, loops and conditionals.
 
 use super::eval::{invalid, Ctx};
 use super::InterpError;
@@ -119,38 +119,4 @@ pub(super) fn conditional(
         ));
     };
     ctx.call(callee, &[arg])
-}
-
-/// `custom-call`, `custom_call_target="…"`: the target registered under
-/// that name, given the operands and the declared result shape.
-pub(super) fn custom_call(
-    ctx: &mut Ctx<'_>,
-    instr: &HloInstruction,
-    operands: &[&Literal],
-) -> Result<Literal, InterpError> {
-    let target = instr.attrs.custom_call_target.clone().unwrap_or_default();
-    let Some(function) = ctx.interp.custom_calls().get(&target) else {
-        return Err(InterpError::UnknownCustomCall {
-            instruction: instr.name.clone(),
-            target,
-        });
-    };
-    let result =
-        function(operands, &instr.shape).map_err(|message| InterpError::CustomCallFailed {
-            instruction: instr.name.clone(),
-            target: target.clone(),
-            message,
-        })?;
-    if !result.shape().eq_ignoring_layout(&instr.shape) {
-        return Err(InterpError::CustomCallFailed {
-            instruction: instr.name.clone(),
-            target,
-            message: format!(
-                "returned a value of shape {}, but the instruction's shape is {}",
-                result.shape().clone().without_layouts(),
-                instr.shape.clone().without_layouts()
-            ),
-        });
-    }
-    Ok(result)
 }

@@ -24,10 +24,29 @@ pub enum InterpError {
         index: usize,
         /// The parameter instruction's name.
         name: String,
-        /// The parameter's shape.
+        /// The parameter's shape (boxed: keeps the error small).
         expected: Box<Shape>,
         /// The argument's shape.
         actual: Box<Shape>,
+    },
+
+    /// A device assignment without devices.
+    #[error("a run needs at least one replica and one partition, not {replicas} × {partitions}")]
+    NoDevices {
+        /// Replicas asked for.
+        replicas: usize,
+        /// Partitions asked for.
+        partitions: usize,
+    },
+    /// Per-device data for a different number of devices than the run has.
+    #[error("the run has {expected} devices, but {actual} {what} were given")]
+    DeviceCount {
+        /// What was given per device.
+        what: &'static str,
+        /// Devices of the run.
+        expected: usize,
+        /// Entries given.
+        actual: usize,
     },
 
     // === operations ===
@@ -83,6 +102,18 @@ pub enum InterpError {
         message: String,
     },
 
+    /// An infeed, outfeed or host transfer whose data the caller did not
+    /// supply, or supplied with the wrong shape.
+    #[error("{instruction} ({op}): {message}")]
+    Feed {
+        /// The instruction's name.
+        instruction: String,
+        /// The op.
+        op: Opcode,
+        /// What is missing or wrong.
+        message: String,
+    },
+
     // === wrapped ===
     /// A literal operation failed.
     #[error(transparent)]
@@ -90,4 +121,7 @@ pub enum InterpError {
     /// Shape inference rejected an instruction.
     #[error(transparent)]
     Infer(#[from] InferError<i64>),
+    /// The module is invalid.
+    #[error(transparent)]
+    Verify(#[from] crate::hlo::VerifyError),
 }

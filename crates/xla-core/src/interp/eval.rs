@@ -5,11 +5,10 @@ use std::borrow::Cow;
 
 use super::elementwise::{Binary, Unary};
 use super::{
-    collective, control, data_movement, dot, dynamic, elementwise, indexing, linalg, normalization,
-    random, reduce, side_effect, sort, InterpError, Interpreter,
+    collective, control, custom_call, data_movement, dot, dynamic, elementwise, fft, indexing,
+    linalg, normalization, random, reduce, side_effect, sort, InterpError, Interpreter,
 };
-use crate::hlo::{ComputationId, HloInstruction, InstrId, Opcode, ProgramShape};
-use crate::infer::infer_instruction;
+use crate::hlo::{ComputationId, HloInstruction, InstrId, Opcode};
 use crate::{HloModule, Literal, Shape};
 
 /// What an op's rule may use besides its operands.
@@ -21,8 +20,7 @@ pub(super) struct Ctx<'a> {
     /// The device this evaluation runs on (replica, partition, collectives).
     pub device: collective::Device,
     /// Infeed/outfeed queues and send/recv channels.
-    #[allow(dead_code, reason = "read by the side-effect rules")]
-    pub io: side_effect::Io,
+    pub io: side_effect::Io<'a>,
 }
 
 /// Runs the entry computation on one device.
@@ -31,6 +29,7 @@ pub(super) fn run_entry(
     module: &HloModule,
     args: &[&Literal],
     device: collective::Device,
+    io: side_effect::Io<'_>,
 ) -> Result<Literal, InterpError> {
     let entry = module.entry_computation();
     let params = entry.parameters();
@@ -56,7 +55,7 @@ pub(super) fn run_entry(
         interp,
         module,
         device,
-        io: side_effect::Io::default(),
+        io,
     };
     let result = ctx.call(module.entry, args)?;
     with_layouts(result, &module.entry_program_shape().result)
@@ -177,45 +176,10 @@ fn forward(
     None
 }
 
-/// Checks every instruction's declared shape against shape inference, so
-/// that the rules can rely on their operands' shapes and attributes.
+/// Runs the module verifier, so that the rules can rely on their operands'
+/// shapes and attributes.
 fn verify(module: &HloModule) -> Result<(), InterpError> {
-    for computation in &module.computations {
-        for instr in &computation.instructions {
-            let operands: Vec<&Shape> = instr
-                .operands
-                .iter()
-                .map(|&o| &computation.instr(o).shape)
-                .collect();
-            let called: Vec<ProgramShape> = instr
-                .called
-                .iter()
-                .map(|&c| module.computation(c).program_shape())
-                .collect();
-            let mut inferred =
-                infer_instruction(instr.opcode, &operands, &instr.attrs, &called, &instr.shape)
-                    .map_err(|e| invalid(instr, e.to_string()))?;
-            // XLA lets dot and convolution declare another result element
-            // type (`preferred_element_type`): the operands are converted.
-            if let (Opcode::Dot | Opcode::Convolution, Some(ty)) =
-                (instr.opcode, instr.shape.element_type())
-            {
-                if let Shape::Array(a) = &mut inferred {
-                    *a = a.clone().with_element_type(ty);
-                }
-            }
-            if !inferred.eq_ignoring_layout(&instr.shape) {
-                return Err(invalid(
-                    instr,
-                    format!(
-                        "the shape is {}, but the operands give {inferred}",
-                        instr.shape
-                    ),
-                ));
-            }
-        }
-    }
-    Ok(())
+    Ok(crate::hlo::verify_module(module)?)
 }
 
 /// `true` if every array leaf of `value` has the layout of the matching
@@ -368,7 +332,7 @@ fn dispatch(
         Call | Fusion => control::call(ctx, instr, operands),
         Conditional => control::conditional(ctx, instr, operands),
         Constant => control::constant(instr),
-        CustomCall => control::custom_call(ctx, instr, operands),
+        CustomCall => custom_call::custom_call(ctx, instr, operands),
         GetTupleElement => control::get_tuple_element(instr, operands),
         OptimizationBarrier => control::optimization_barrier(operands),
         Parameter => unreachable!("parameters are bound by Ctx::call"),
@@ -391,11 +355,11 @@ fn dispatch(
         Send => side_effect::send(ctx, instr, operands),
         SendDone => side_effect::send_done(ctx, instr, operands),
         // random numbers
-        Rng => random::rng(instr, operands),
+        Rng => random::rng(ctx, instr, operands),
         RngBitGenerator => random::rng_bit_generator(instr, operands),
         // linear algebra
         Cholesky => linalg::cholesky(instr, operands),
-        Fft => linalg::fft(instr, operands),
+        Fft => fft::fft(instr, operands),
         TriangularSolve => linalg::triangular_solve(instr, operands),
         // batch normalisation
         BatchNormGrad => normalization::batch_norm_grad(instr, operands),

@@ -30,21 +30,26 @@ mod collective;
 mod control;
 mod custom_call;
 mod data_movement;
+mod devices;
 mod dot;
 mod dynamic;
 pub(crate) mod elementwise;
 mod error;
 mod eval;
+mod fft;
 mod indexing;
+mod lapack;
 mod linalg;
 mod normalization;
 mod random;
 mod reduce;
+mod rendezvous;
 mod scalar;
 mod side_effect;
 mod sort;
 
-pub use custom_call::{CustomCallFn, CustomCallRegistry};
+pub use custom_call::{CustomCallAbiFn, CustomCallArgs, CustomCallFn, CustomCallRegistry};
+pub use devices::{DeviceAssignment, Feeds, RunOptions};
 pub use error::InterpError;
 
 use crate::{HloModule, Literal};
@@ -56,7 +61,8 @@ pub struct Interpreter {
 }
 
 impl Interpreter {
-    /// An interpreter with no custom calls registered.
+    /// An interpreter with the built-in custom calls (JAX's CPU LAPACK
+    /// targets) registered.
     pub fn new() -> Self {
         Self::default()
     }
@@ -75,6 +81,68 @@ impl Interpreter {
     /// partition 0). Arguments may have any layout; the result has the
     /// layouts of the entry result (`entry_computation_layout` when given).
     pub fn run(&self, module: &HloModule, args: &[&Literal]) -> Result<Literal, InterpError> {
-        eval::run_entry(self, module, args, collective::Device::single())
+        let mut results = devices::run(
+            self,
+            module,
+            &[args.to_vec()],
+            DeviceAssignment::single(),
+            &RunOptions::default(),
+            &mut [],
+        )?;
+        Ok(results.swap_remove(0))
+    }
+
+    /// Runs the entry computation of `module` on every replica × partition
+    /// of `assignment`, each on its own thread: `args_per_device[d]` are the
+    /// arguments of device `d = replica · num_partitions + partition`, and
+    /// the results come in the same order. Collectives connect the devices;
+    /// a device that waits for one that never comes fails with
+    /// [`InterpError::Collective`] instead of hanging.
+    ///
+    /// ```
+    /// use xla_core::{interp::{DeviceAssignment, Interpreter}, HloModule, Literal};
+    ///
+    /// let module: HloModule = "HloModule m\n\nENTRY e {\n  x = f32[2] parameter(0)\n  \
+    ///     ROOT y = f32[4] all-gather(x), dimensions={0}, replica_groups={}\n}".parse()?;
+    /// let args = vec![
+    ///     vec![Literal::vector(&[1.0f32, 2.5])],
+    ///     vec![Literal::vector(&[3.0f32, 5.25])],
+    /// ];
+    /// let results = Interpreter::new().run_partitioned(&module, args, DeviceAssignment::new(2, 1))?;
+    /// assert_eq!(results[1].to_vec::<f32>()?, [1.0, 2.5, 3.0, 5.25]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn run_partitioned(
+        &self,
+        module: &HloModule,
+        args_per_device: Vec<Vec<Literal>>,
+        assignment: DeviceAssignment,
+    ) -> Result<Vec<Literal>, InterpError> {
+        self.execute(
+            module,
+            &args_per_device,
+            assignment,
+            &RunOptions::default(),
+            &mut [],
+        )
+    }
+
+    /// Runs `module` like [`run_partitioned`](Self::run_partitioned), with
+    /// `options` (rng seed, timeout, channel routes) and `feeds[d]` as
+    /// device `d`'s infeed/outfeed and host transfers (an empty slice: no
+    /// host data). The feeds' outputs are filled in even when the run fails.
+    pub fn execute(
+        &self,
+        module: &HloModule,
+        args_per_device: &[Vec<Literal>],
+        assignment: DeviceAssignment,
+        options: &RunOptions,
+        feeds: &mut [Feeds],
+    ) -> Result<Vec<Literal>, InterpError> {
+        let args: Vec<Vec<&Literal>> = args_per_device
+            .iter()
+            .map(|device| device.iter().collect())
+            .collect();
+        devices::run(self, module, &args, assignment, options, feeds)
     }
 }

@@ -1,0 +1,162 @@
+//! The LAPACK custom calls JAX emits on CPU (jaxlib's typed-FFI targets),
+//! built into every interpreter:
+//!
+//! * `lapack_{s,d,c,z}potrf_ffi(a)`, `backend_config={uplo = 76 : ui8}`:
+//!   `(factor, info)` — the Cholesky factor in the `uplo` triangle (`'L'` =
+//!   76 or `'U'` = 85), the other triangle left as the operand's, and
+//!   `info` (`s32`, one per matrix): 0, or `j + 1` for the first pivot `j`
+//!   that is not positive (LAPACK's rule, unlike the HLO `cholesky`, also
+//!   flags a zero pivot). After a failure the factor's contents are
+//!   unspecified; JAX replaces them with NaN.
+//! * `lapack_{s,d,c,z}trsm_ffi(a, b[, alpha])`, `backend_config={diag, side,
+//!   trans_x, uplo}`: the triangular solve `op(a)·x = alpha·b` (`side` `'L'`)
+//!   or `x·op(a) = alpha·b` (`'R'`), `trans_x` `'N'`, `'T'` or `'C'`,
+//!   `diag` `'U'` (unit) or `'N'`, computed like the HLO `triangular-solve`.
+
+use super::custom_call::{CustomCallArgs, CustomCallRegistry};
+use super::linalg::{cholesky_factor, literal, solve_matrix, values, Scalar};
+use crate::hlo::{TransposeKind, TriangularSolveOptions};
+use crate::{Literal, C128};
+
+/// Adds the LAPACK targets to `registry`.
+pub(super) fn register(registry: &mut CustomCallRegistry) {
+    for prefix in ["s", "d", "c", "z"] {
+        registry.register_with_args(format!("lapack_{prefix}potrf_ffi"), potrf);
+        registry.register_with_args(format!("lapack_{prefix}trsm_ffi"), trsm);
+    }
+}
+
+/// The integer of a `key = value : type` entry of an MLIR dictionary such
+/// as `{diag = 85 : ui8, side = 76 : ui8}`.
+fn attribute(config: &str, key: &str) -> Result<u8, String> {
+    config
+        .trim()
+        .trim_start_matches('{')
+        .trim_end_matches('}')
+        .split(',')
+        .filter_map(|entry| entry.split_once('='))
+        .find(|(k, _)| k.trim() == key)
+        .and_then(|(_, v)| v.split(':').next()?.trim().parse().ok())
+        .ok_or_else(|| format!("backend_config `{config}` has no integer `{key}`"))
+}
+
+/// `(batch dims, M)` of a `[…, M, M]` operand.
+fn square(a: &Literal) -> Result<(Vec<i64>, usize), String> {
+    let dims = a.array_shape().map_err(|e| e.to_string())?.dims().to_vec();
+    match dims.as_slice() {
+        [batch @ .., m, n] if m == n => Ok((batch.to_vec(), *m as usize)),
+        _ => Err(format!(
+            "operand 0 {} is not a batch of square matrices",
+            a.shape()
+        )),
+    }
+}
+
+fn potrf(args: &CustomCallArgs<'_>) -> Result<Literal, String> {
+    let lower = match attribute(args.backend_config, "uplo")? {
+        b'L' => true,
+        b'U' => false,
+        other => return Err(format!("uplo {other} is neither 'L' nor 'U'")),
+    };
+    let a = args.operands.first().ok_or("no operand")?;
+    if a.element_type().is_some_and(|t| t.is_complex()) {
+        potrf_batch::<C128>(a, lower)
+    } else {
+        potrf_batch::<f64>(a, lower)
+    }
+    .map_err(|e| e.to_string())
+}
+
+fn potrf_batch<S: Scalar>(a: &Literal, lower: bool) -> Result<Literal, String> {
+    let (batch, m) = square(a)?;
+    let shape = a.array_shape().map_err(|e| e.to_string())?;
+    let mut data = values::<S>(a).map_err(|e| e.to_string())?;
+    let mut info = vec![0; batch.iter().product::<i64>() as usize];
+    for (matrix, info) in data.chunks_exact_mut((m * m).max(1)).zip(&mut info) {
+        let (factor, pivots) = cholesky_factor(matrix, m, lower);
+        *info = pivots
+            .iter()
+            .position(|&p| p <= 0.0 || p.is_nan())
+            .map_or(0, |j| j as i32 + 1);
+        for (e, v) in matrix.iter_mut().enumerate() {
+            let (i, j) = (e / m, e % m);
+            if (lower && i >= j) || (!lower && i <= j) {
+                *v = factor[e];
+            }
+        }
+    }
+    Ok(Literal::tuple(vec![
+        literal(shape.dims(), data, shape.element_type()).map_err(|e| e.to_string())?,
+        Literal::from_vec(&batch, info).map_err(|e| e.to_string())?,
+    ]))
+}
+
+fn trsm(args: &CustomCallArgs<'_>) -> Result<Literal, String> {
+    let config = args.backend_config;
+    let letter = |key| attribute(config, key);
+    let options = TriangularSolveOptions {
+        left_side: letter("side")? == b'L',
+        lower: letter("uplo")? == b'L',
+        unit_diagonal: letter("diag")? == b'U',
+        transpose_a: match letter("trans_x")? {
+            b'N' => TransposeKind::NoTranspose,
+            b'T' => TransposeKind::Transpose,
+            b'C' => TransposeKind::Adjoint,
+            other => return Err(format!("trans_x {other} is not 'N', 'T' or 'C'")),
+        },
+    };
+    let [a, b, rest @ ..] = args.operands else {
+        return Err(format!(
+            "needs 2 or 3 operands, got {}",
+            args.operands.len()
+        ));
+    };
+    if a.element_type().is_some_and(|t| t.is_complex()) {
+        trsm_batch::<C128>(a, b, rest.first().copied(), &options)
+    } else {
+        trsm_batch::<f64>(a, b, rest.first().copied(), &options)
+    }
+}
+
+fn trsm_batch<S: Scalar>(
+    a: &Literal,
+    b: &Literal,
+    alpha: Option<&Literal>,
+    options: &TriangularSolveOptions,
+) -> Result<Literal, String> {
+    let (_, m) = square(a)?;
+    let b_shape = b.array_shape().map_err(|e| e.to_string())?;
+    let b_dims = b_shape.dims();
+    let rank = b_dims.len();
+    if rank < 2 {
+        return Err(format!(
+            "operand 1 {} is not a batch of matrices",
+            b.shape()
+        ));
+    }
+    let k = b_dims[if options.left_side {
+        rank - 1
+    } else {
+        rank - 2
+    }] as usize;
+    let a_values = values::<S>(a).map_err(|e| e.to_string())?;
+    let mut x = values::<S>(b).map_err(|e| e.to_string())?;
+    if let Some(alpha) = alpha {
+        let alpha = values::<S>(alpha).map_err(|e| e.to_string())?;
+        let alpha = *alpha.first().ok_or("alpha is empty")?;
+        x.iter_mut().for_each(|v| *v = alpha * *v);
+    }
+    if a_values.len() / (m * m).max(1) * m * k != x.len() {
+        return Err(format!(
+            "operand 1 {} does not fit operand 0 {}",
+            b.shape(),
+            a.shape()
+        ));
+    }
+    if m > 0 && k > 0 {
+        for (a, x) in a_values.chunks_exact(m * m).zip(x.chunks_exact_mut(m * k)) {
+            solve_matrix(a, x, m, k, options);
+        }
+    }
+    literal(b_dims, x, b_shape.element_type()).map_err(|e| e.to_string())
+}

@@ -1,0 +1,167 @@
+//! `xla run MODULE.hlo ARG.npy… --out DIR`: execute a module's entry
+//! computation on arrays and write its results.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use xla_core::interp::{DeviceAssignment, Interpreter};
+use xla_core::io::{encode_npy, read_npy, NpyOptions};
+use xla_core::text::parse_hlo_module;
+use xla_core::{HloModule, Literal, PrimitiveType, Shape};
+
+/// Run an HLO module on `.npy` arrays and write every result leaf as
+/// `DIR/0.npy`, `DIR/1.npy`, … (tuples flattened in order). With several
+/// devices the arguments are given device by device (all of device 0's,
+/// then device 1's, …; device `d` is replica `d / P`, partition `d % P`)
+/// and device `d`'s results go to `DIR/r<d>/<j>.npy`. A bf16 parameter reads
+/// `<V2`, `|V2` or `<u2` files; bf16 results are written as `<V2`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// The HLO text file (as JAX's `.as_text(dialect="hlo")` prints it).
+    module: PathBuf,
+    /// One `.npy` file per entry parameter (per device).
+    arrays: Vec<PathBuf>,
+    /// The directory the results are written to (created if needed).
+    #[arg(long)]
+    out: PathBuf,
+    /// Which engine runs the module.
+    #[arg(long, value_enum, default_value_t = Backend::Interp)]
+    backend: Backend,
+    /// Partitions of an SPMD run (default: the module's `num_partitions`).
+    #[arg(long)]
+    num_partitions: Option<usize>,
+    /// Replicas (default: the module's `replica_count`).
+    #[arg(long)]
+    num_replicas: Option<usize>,
+}
+
+/// The engines `xla run` can use.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum Backend {
+    /// The reference interpreter.
+    Interp,
+}
+
+/// Runs the subcommand. Every failure (unreadable or invalid module,
+/// wrong number of arrays, an array of the wrong shape or element type,
+/// an op the backend cannot run) returns `Err` (status 2) before anything
+/// is written to the output directory.
+pub fn run(args: Args) -> Result<ExitCode, String> {
+    let module = load(&args.module)?;
+    let assignment = DeviceAssignment::new(
+        args.num_replicas
+            .unwrap_or(module.replica_count.max(1) as usize),
+        args.num_partitions
+            .unwrap_or(module.num_partitions.max(1) as usize),
+    );
+    let arguments = read_arguments(&module, &args.arrays, assignment)?;
+    let results = match args.backend {
+        Backend::Interp => Interpreter::new()
+            .run_partitioned(&module, arguments, assignment)
+            .map_err(|e| e.to_string())?,
+    };
+    let several = results.len() > 1;
+    let mut files = Vec::new();
+    for (device, result) in results.iter().enumerate() {
+        let dir = if several {
+            args.out.join(format!("r{device}"))
+        } else {
+            args.out.clone()
+        };
+        let mut leaves = Vec::new();
+        flatten(result, &mut leaves);
+        for (j, leaf) in leaves.into_iter().enumerate() {
+            let bytes = encode_npy(leaf, None).map_err(|e| e.to_string())?;
+            files.push((dir.join(format!("{j}.npy")), bytes, leaf.shape().clone()));
+        }
+    }
+    for (path, bytes, shape) in files {
+        let dir = path
+            .parent()
+            .expect("files are inside the output directory");
+        std::fs::create_dir_all(dir)
+            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+        std::fs::write(&path, bytes)
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        println!("{}: {}", path.display(), shape.without_layouts());
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Reads and parses the module; a parse error reads `file:line:col: …`.
+fn load(path: &Path) -> Result<HloModule, String> {
+    let shown = path.display();
+    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {shown}: {e}"))?;
+    parse_hlo_module(&text).map_err(|e| format!("{shown}:{e}"))
+}
+
+/// Reads the arrays for every device's parameters, checking each against
+/// its parameter (element type and dimensions; any layout is accepted).
+fn read_arguments(
+    module: &HloModule,
+    files: &[PathBuf],
+    assignment: DeviceAssignment,
+) -> Result<Vec<Vec<Literal>>, String> {
+    let entry = module.entry_computation();
+    let parameters: Vec<(&str, Shape)> = entry
+        .parameters()
+        .into_iter()
+        .map(|id| {
+            let p = entry.instr(id);
+            (p.name.as_str(), p.shape.clone().without_layouts())
+        })
+        .collect();
+    let devices = assignment.device_count();
+    let expected = parameters.len() * devices;
+    if files.len() != expected {
+        let per_device = if devices > 1 {
+            format!(" for each of {devices} devices")
+        } else {
+            String::new()
+        };
+        return Err(format!(
+            "the entry computation takes {} arrays{per_device} ({expected} in all), but {} were given",
+            parameters.len(),
+            files.len()
+        ));
+    }
+    let mut arguments = Vec::with_capacity(devices);
+    for device in files.chunks(parameters.len().max(1)).take(devices) {
+        let mut literals = Vec::with_capacity(parameters.len());
+        for (number, (file, (name, shape))) in device.iter().zip(&parameters).enumerate() {
+            let Some(array) = shape.as_array() else {
+                return Err(format!(
+                    "parameter {number} ({name}) is {shape}; xla run passes arrays only"
+                ));
+            };
+            let ty = array.element_type();
+            let options = NpyOptions {
+                as_type: (ty == PrimitiveType::Bf16).then_some(ty),
+            };
+            let literal = read_npy(file, &options).map_err(|e| e.to_string())?;
+            if !literal.shape().eq_ignoring_layout(shape) {
+                return Err(format!(
+                    "{} holds {}, but parameter {number} ({name}) is {shape}",
+                    file.display(),
+                    literal.shape().clone().without_layouts()
+                ));
+            }
+            literals.push(literal);
+        }
+        arguments.push(literals);
+    }
+    if parameters.is_empty() {
+        arguments.resize(devices, Vec::new());
+    }
+    Ok(arguments)
+}
+
+/// The array leaves of a result, tuples flattened in order (tokens have no
+/// data and are skipped).
+fn flatten<'a>(value: &'a Literal, leaves: &mut Vec<&'a Literal>) {
+    match value.tuple_elements() {
+        Some(elements) => elements.iter().for_each(|e| flatten(e, leaves)),
+        None if value.shape().is_array() => leaves.push(value),
+        None => {}
+    }
+}

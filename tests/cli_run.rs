@@ -1,0 +1,240 @@
+//! `xla run`, as a user runs it: results written as `.npy`, bf16 files,
+//! several partitions, and errors that exit with status 2 without writing.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use xla::interp::Interpreter;
+use xla::io::{read_npy, write_npy, NpyOptions};
+use xla::{Literal, PrimitiveType};
+
+fn xla(args: &[&Path]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_xla"))
+        .arg("run")
+        .args(args)
+        .output()
+        .expect("the xla binary runs")
+}
+
+/// A fresh, empty directory for one test.
+fn scratch(test: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join("cli_run")
+        .join(test);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+fn array(dir: &Path, name: &str, literal: &Literal) -> PathBuf {
+    let path = dir.join(name);
+    write_npy(&path, literal).unwrap();
+    path
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+const CHOLESKY_AND_PASS: &str = "HloModule m\n\nENTRY e {\n  x = f32[2,2] parameter(0)\n  \
+    y = bf16[3] parameter(1)\n  c = f32[2,2] cholesky(x), lower=true\n  \
+    ROOT t = (f32[2,2], bf16[3]) tuple(c, y)\n}\n";
+
+fn bf16s(values: &[f32]) -> Literal {
+    Literal::vector(
+        &values
+            .iter()
+            .map(|&v| xla::half::bf16::from_f32(v))
+            .collect::<Vec<_>>(),
+    )
+}
+
+#[test]
+fn writes_every_result_leaf() {
+    let dir = scratch("leaves");
+    let module = write(&dir, "m.hlo", CHOLESKY_AND_PASS);
+    let x = array(
+        &dir,
+        "x.npy",
+        &Literal::matrix(&[[4.0f32, 2.0], [2.0, 3.0]]),
+    );
+    let y = array(&dir, "y.npy", &bf16s(&[1.5, -2.0, 0.25]));
+    let out_dir = dir.join("out");
+    let out = xla(&[&module, &x, &y, Path::new("--out"), &out_dir]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        format!(
+            "{0}/0.npy: f32[2,2]\n{0}/1.npy: bf16[3]\n",
+            out_dir.display()
+        )
+    );
+    let c = read_npy(out_dir.join("0.npy"), &NpyOptions::default()).unwrap();
+    assert_eq!(
+        c.to_vec::<f32>().unwrap(),
+        [2.0, 0.0, 1.0, std::f32::consts::SQRT_2]
+    );
+    // bf16 is written as `<V2`, and read back as bf16 only when asked.
+    let bytes = std::fs::read(out_dir.join("1.npy")).unwrap();
+    assert!(String::from_utf8_lossy(&bytes[..64]).contains("'descr': '<V2'"));
+    let bf16 = NpyOptions {
+        as_type: Some(PrimitiveType::Bf16),
+    };
+    assert_eq!(
+        read_npy(out_dir.join("1.npy"), &bf16).unwrap(),
+        bf16s(&[1.5, -2.0, 0.25])
+    );
+}
+
+/// A bf16 parameter also takes `<u2` (the raw bits as uint16).
+#[test]
+fn bf16_from_uint16_bits() {
+    let dir = scratch("bf16_u2");
+    let module = write(&dir, "m.hlo", CHOLESKY_AND_PASS);
+    let x = array(
+        &dir,
+        "x.npy",
+        &Literal::matrix(&[[1.0f32, 0.0], [0.0, 1.0]]),
+    );
+    let bits: Vec<u16> = [1.5f32, -2.0, 0.25]
+        .iter()
+        .map(|&v| xla::half::bf16::from_f32(v).to_bits())
+        .collect();
+    let y = array(&dir, "y.npy", &Literal::vector(&bits));
+    let out_dir = dir.join("out");
+    let out = xla(&[&module, &x, &y, Path::new("--out"), &out_dir]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let bf16 = NpyOptions {
+        as_type: Some(PrimitiveType::Bf16),
+    };
+    assert_eq!(
+        read_npy(out_dir.join("1.npy"), &bf16).unwrap(),
+        bf16s(&[1.5, -2.0, 0.25])
+    );
+}
+
+#[test]
+fn several_partitions() {
+    let dir = scratch("partitions");
+    let module = write(
+        &dir,
+        "m.hlo",
+        "HloModule m\n\nENTRY e {\n  x = f32[2] parameter(0)\n  p = u32[] partition-id()\n  \
+         g = f32[4] all-gather(x), channel_id=1, dimensions={0}, replica_groups={{1,0}}, \
+         use_global_device_ids=true\n  ROOT t = (u32[], f32[4]) tuple(p, g)\n}\n",
+    );
+    let a = array(&dir, "a.npy", &Literal::vector(&[1.0f32, 2.0]));
+    let b = array(&dir, "b.npy", &Literal::vector(&[3.0f32, 4.0]));
+    let out_dir = dir.join("out");
+    let out = xla(&[
+        Path::new("--num-partitions"),
+        Path::new("2"),
+        &module,
+        &a,
+        &b,
+        Path::new("--out"),
+        &out_dir,
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    for device in 0..2u32 {
+        let d = out_dir.join(format!("r{device}"));
+        let id = read_npy(d.join("0.npy"), &NpyOptions::default()).unwrap();
+        assert_eq!(id, Literal::scalar(device));
+        let g = read_npy(d.join("1.npy"), &NpyOptions::default()).unwrap();
+        assert_eq!(g.to_vec::<f32>().unwrap(), [3.0, 4.0, 1.0, 2.0]);
+    }
+}
+
+/// The run fails with status 2 and the message; the output directory is
+/// not created.
+fn fails(test: &str, args: &[&Path], out_dir: &Path) -> String {
+    let out = xla(&[args, &[Path::new("--out"), out_dir]].concat());
+    assert_eq!(out.status.code(), Some(2), "{test}: {}", stdout(&out));
+    assert!(!out_dir.exists(), "{test} wrote {}", out_dir.display());
+    stderr(&out)
+}
+
+#[test]
+fn errors_exit_with_status_2_and_write_nothing() {
+    let dir = scratch("errors");
+    let module = write(&dir, "m.hlo", CHOLESKY_AND_PASS);
+    let x = array(
+        &dir,
+        "x.npy",
+        &Literal::matrix(&[[4.0f32, 2.0], [2.0, 3.0]]),
+    );
+    let y = array(&dir, "y.npy", &bf16s(&[1.0, 2.0, 3.0]));
+    let out_dir = dir.join("out");
+    assert_eq!(
+        fails("count", &[&module, &x], &out_dir),
+        "error: the entry computation takes 2 arrays (2 in all), but 1 were given\n"
+    );
+    let wrong_dims = array(&dir, "w.npy", &Literal::vector(&[1.0f32, 2.0]));
+    assert_eq!(
+        fails("dims", &[&module, &wrong_dims, &y], &out_dir),
+        format!(
+            "error: {} holds f32[2], but parameter 0 (x) is f32[2,2]\n",
+            wrong_dims.display()
+        )
+    );
+    let wrong_type = array(&dir, "i.npy", &Literal::matrix(&[[4i32, 2], [2, 3]]));
+    assert_eq!(
+        fails("type", &[&module, &wrong_type, &y], &out_dir),
+        format!(
+            "error: {} holds s32[2,2], but parameter 0 (x) is f32[2,2]\n",
+            wrong_type.display()
+        )
+    );
+    let missing = dir.join("missing.npy");
+    assert!(fails("missing", &[&module, &missing, &y], &out_dir)
+        .starts_with(&format!("error: {}: cannot open", missing.display())));
+    let devices = [Path::new("--num-replicas"), Path::new("2"), &module, &x, &y];
+    assert_eq!(
+        fails("devices", &devices, &out_dir),
+        "error: the entry computation takes 2 arrays for each of 2 devices (4 in all), but 2 were \
+         given\n"
+    );
+    let unknown = write(
+        &dir,
+        "c.hlo",
+        "HloModule m\n\nENTRY e {\n  x = f32[2,2] parameter(0)\n  \
+         ROOT r = f32[2,2] custom-call(x), custom_call_target=\"mystery\"\n}\n",
+    );
+    assert_eq!(
+        fails("unsupported", &[&unknown, &x], &out_dir),
+        "error: r: no custom-call target named `mystery` is registered\n"
+    );
+    let bad = write(
+        &dir,
+        "bad.hlo",
+        "HloModule m\n\nENTRY e {\n  ROOT x = f32[ parameter(0)\n}\n",
+    );
+    assert!(fails("parse", &[&bad], &out_dir).starts_with(&format!("error: {}:4:", bad.display())));
+}
+
+/// The binary computes what the library computes.
+#[test]
+fn matches_the_library() {
+    let dir = scratch("library");
+    let module = write(&dir, "m.hlo", CHOLESKY_AND_PASS);
+    let x = Literal::matrix(&[[9.0f32, 3.0], [3.0, 5.0]]);
+    let y = bf16s(&[0.5, 0.75, 1.0]);
+    let paths = [array(&dir, "x.npy", &x), array(&dir, "y.npy", &y)];
+    let out_dir = dir.join("out");
+    let out = xla(&[&module, &paths[0], &paths[1], Path::new("--out"), &out_dir]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let parsed = std::fs::read_to_string(&module).unwrap().parse().unwrap();
+    let want = Interpreter::new().run(&parsed, &[&x, &y]).unwrap();
+    let got = read_npy(out_dir.join("0.npy"), &NpyOptions::default()).unwrap();
+    assert_eq!(got, want.tuple_elements().unwrap()[0]);
+}
