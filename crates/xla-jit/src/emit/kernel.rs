@@ -79,10 +79,12 @@ impl<'a, 'b> KernelBuilder<'a, 'b> {
     ) -> Self {
         let entry = b.current_block().expect("positioned in the entry block");
         let array = b.block_params(entry)[0];
+        // Plain loads stay where they are (the optimizer would sink movable
+        // ones into every loop that uses them): each pointer is read once.
         let buffers = (0..buffers)
             .map(|i| {
                 b.ins()
-                    .load(ptr, load_flags(), array, (i * ptr.bytes() as usize) as i32)
+                    .load(ptr, store_flags(), array, (i * ptr.bytes() as usize) as i32)
             })
             .collect();
         KernelBuilder {
