@@ -434,3 +434,25 @@ ENTRY e {
         "the compare and its constant"
     );
 }
+
+#[test]
+fn dynamic_dimensions_are_left_to_the_interpreter() {
+    let m = parse(
+        "HloModule m
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+ENTRY e {
+  x = f32[10]{0} parameter(0)
+  n = s32[] parameter(1)
+  d = f32[<=10]{0} set-dimension-size(x, n), dimensions={0}
+  z = f32[] constant(0)
+  ROOT r = f32[] reduce(d, z), dimensions={0}, to_apply=add
+}",
+    );
+    let p = plan(&m, m.entry);
+    assert!(p.fusions.is_empty(), "{}", p.display(m.entry_computation()));
+    assert_eq!(p.fallback_ops().next().unwrap().instr, id(&m, "r"));
+}

@@ -97,6 +97,12 @@ fn check_shape(op: Opcode, shape: &Shape) -> Result<(), Unsupported> {
         if ty.is_complex() {
             return Err(Unsupported::new(op, format!("{} values", ty.name())));
         }
+        if a.is_dynamic() {
+            return Err(Unsupported::new(
+                op,
+                format!("{shape} has dynamic dimension sizes, which kernels do not read"),
+            ));
+        }
         let layout = a.layout_or_default();
         if layout.tiles.iter().any(|t| t.dims.contains(&COMBINE_DIM)) {
             return Err(Unsupported::new(

@@ -155,7 +155,9 @@ pub struct CompiledKernel {
     /// Size of the iteration space split across threads (1 for epilogues).
     pub iterations: i64,
     /// Estimated cost of one iteration in nanoseconds, for the parallelism
-    /// cost model.
+    /// cost model (for an epilogue: per element of a block). Rough: bytes
+    /// streamed at 20 GB/s plus a per-op cost per vector
+    /// (see `emit/cost.rs`).
     pub cost_per_iteration: f64,
     /// Bytes of the scratch buffer passed after the outputs (0: none);
     /// shared by the fusion's kernels.
