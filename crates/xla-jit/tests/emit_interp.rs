@@ -404,3 +404,30 @@ ENTRY e {
         Checked::Same
     );
 }
+
+#[test]
+fn shifts_by_a_broadcast_amount() {
+    for ty in [P::S8, P::U8, P::S16, P::U32, P::S32, P::S64, P::U64] {
+        let t = ty.name();
+        let x = edges(ty);
+        let n = len(&x);
+        for op in [
+            "shift-left",
+            "shift-right-logical",
+            "shift-right-arithmetic",
+        ] {
+            for amount in [0i64, 1, 3, 7, 8, 31, 32, 63, 64, -1] {
+                let a = Literal::scalar(amount).convert(ty).unwrap();
+                let text = format!(
+                    "HloModule m\nENTRY e {{\n  x = {t}[{n}]{{0}} parameter(0)\n  a = {t}[] parameter(1)\n  \
+                     ab = {t}[{n}]{{0}} broadcast(a), dimensions={{}}\n  ROOT r = {t}[{n}]{{0}} {op}(x, ab)\n}}"
+                );
+                assert_eq!(
+                    check(&text, &[&x, &a]),
+                    Checked::Same,
+                    "{op} {t} by {amount}"
+                );
+            }
+        }
+    }
+}

@@ -344,9 +344,11 @@ pub(super) fn binary(
         }
         Maximum | Minimum => int_max_min(kb, op, signed, x, y),
         Divide | Remainder => scalarize(kb, &|kb, a, b| int_div_rem(kb, op, signed, a, b)),
-        ShiftLeft | ShiftRightLogical | ShiftRightArithmetic => {
-            scalarize(kb, &|kb, a, b| shift(kb, op, a, b))
-        }
+        ShiftLeft | ShiftRightLogical | ShiftRightArithmetic => match kb.splat_source(y) {
+            // The same amount in every lane: one vector shift.
+            Some(amount) if vector => shift(kb, op, x, amount),
+            _ => scalarize(kb, &|kb, a, b| shift(kb, op, a, b)),
+        },
         Power => scalarize(kb, &|kb, a, b| int_pow(kb, signed, a, b)),
         Atan2 => return Err(undefined()),
     })
@@ -402,21 +404,23 @@ fn int_div_rem(kb: &mut KernelBuilder, op: Binary, signed: bool, x: Value, y: Va
 
 /// Scalar shift; the amount is unsigned, and amounts of at least the bit
 /// width give 0 (left, logical) or the sign fill (arithmetic).
+/// Shift of `x` (a scalar, or a vector shifted by the scalar `amount` in
+/// every lane); the amount is unsigned, and amounts of at least the bit
+/// width give 0 (left, logical) or the sign fill (arithmetic).
 fn shift(kb: &mut KernelBuilder, op: Binary, x: Value, amount: Value) -> Value {
     let ty = kb.ty(x);
-    let width = ty.bits() as i64;
+    let width = ty.lane_bits() as i64;
     let too_far =
         kb.b.ins()
             .icmp_imm_s(IntCC::UnsignedGreaterThanOrEqual, amount, width);
+    let zero = const_like(kb, x, Const::Bits(0));
     match op {
         Binary::ShiftLeft => {
             let s = kb.b.ins().ishl(x, amount);
-            let zero = kb.b.ins().iconst(ty, 0);
             kb.b.ins().select(too_far, zero, s)
         }
         Binary::ShiftRightLogical => {
             let s = kb.b.ins().ushr(x, amount);
-            let zero = kb.b.ins().iconst(ty, 0);
             kb.b.ins().select(too_far, zero, s)
         }
         _ => {

@@ -337,6 +337,18 @@ impl<'a, 'b> KernelBuilder<'a, 'b> {
         self.b.ins().stack_load(ptr, ty, slot, 0)
     }
 
+    /// The scalar `s` if `v` is `splat(s)`.
+    pub fn splat_source(&self, v: Value) -> Option<Value> {
+        let inst = self.b.func.dfg.value_def(v).inst()?;
+        match self.b.func.dfg.insts[inst] {
+            ir::InstructionData::Unary {
+                opcode: ir::Opcode::Splat,
+                arg,
+            } => Some(arg),
+            _ => None,
+        }
+    }
+
     /// The value of `v` if it is an integer constant.
     pub fn constant(&self, v: Value) -> Option<i64> {
         let inst = self.b.func.dfg.value_def(v).inst()?;
