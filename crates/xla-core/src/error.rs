@@ -10,6 +10,7 @@ use crate::infer::InferError;
 use crate::io::IoError;
 use crate::layout::LayoutError;
 use crate::literal::LiteralError;
+use crate::passes::PassError;
 use crate::text::ParseError;
 
 /// Any error of `xla-core`.
@@ -47,6 +48,11 @@ pub enum Error {
     /// A module that breaks an invariant of the IR.
     #[error(transparent)]
     Verify(#[from] VerifyError),
+
+    // === passes ===
+    /// A pass that could not run, or that broke the module.
+    #[error(transparent)]
+    Pass(#[from] PassError),
 }
 
 /// `Result` with [`Error`].

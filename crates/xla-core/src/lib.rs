@@ -23,6 +23,7 @@ pub mod interp;
 pub mod io;
 pub mod layout;
 pub mod literal;
+pub mod passes;
 pub mod shape;
 pub mod text;
 

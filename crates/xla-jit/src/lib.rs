@@ -5,5 +5,6 @@ pub mod codegen;
 pub mod emit;
 mod error;
 pub mod fusion;
+pub mod math;
 
 pub use error::JitError;

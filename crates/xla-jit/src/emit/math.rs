@@ -1,25 +1,35 @@
-//! Transcendental ops: the bridge from HLO opcodes to the vectorized math
-//! library `crate::math`.
-//!
-//! Until that library is part of the crate, [`AVAILABLE`] is `false`, so
-//! the planner leaves these ops to the interpreter (reported as fallbacks)
-//! and the emitters never reach [`unary`] or [`binary`].
+//! Transcendental ops: the bridge to the vectorized math library
+//! [`crate::math`] (polynomial approximations on `f32x4`, `f64x2` and
+//! scalars, no libm calls; accuracy measured and documented there, at most
+//! about 1.2 ulp). The elementwise emitter flushes subnormal inputs and
+//! results around these calls, as the project rule wants.
 
 use cranelift_codegen::ir::Value;
 
 use super::kernel::KernelBuilder;
 use super::ops::{Binary, MathUnary};
 use super::Unsupported;
+use crate::math::{emit_binary, emit_unary, BinaryFn, UnaryFn};
 
-/// `true` if the math library is there to emit transcendentals.
-pub(super) const AVAILABLE: bool = false;
+/// `true`: the math library is part of the crate.
+pub(super) const AVAILABLE: bool = true;
 
 /// Emits the transcendental `f` on a float register value.
 pub(super) fn unary(kb: &mut KernelBuilder, f: MathUnary, x: Value) -> Result<Value, Unsupported> {
-    let _ = (kb, x);
-    Err(Unsupported::layout(format!(
-        "{f:?}: the vectorized math library is not available"
-    )))
+    let f = match f {
+        MathUnary::Exp => UnaryFn::Exp,
+        MathUnary::Expm1 => UnaryFn::Expm1,
+        MathUnary::Log => UnaryFn::Log,
+        MathUnary::Log1p => UnaryFn::Log1p,
+        MathUnary::Logistic => UnaryFn::Logistic,
+        MathUnary::Tanh => UnaryFn::Tanh,
+        MathUnary::Erf => UnaryFn::Erf,
+        MathUnary::Sin => UnaryFn::Sin,
+        MathUnary::Cos => UnaryFn::Cos,
+        MathUnary::Tan => UnaryFn::Tan,
+        MathUnary::Cbrt => UnaryFn::Cbrt,
+    };
+    Ok(emit_unary(kb.b, f, x))
 }
 
 /// Emits the binary transcendental `op` (power, atan2) on float values.
@@ -29,8 +39,26 @@ pub(super) fn binary(
     x: Value,
     y: Value,
 ) -> Result<Value, Unsupported> {
-    let _ = (kb, x, y);
-    Err(Unsupported::layout(format!(
-        "{op:?}: the vectorized math library is not available"
-    )))
+    let f = match op {
+        Binary::Power => BinaryFn::Pow,
+        Binary::Atan2 => BinaryFn::Atan2,
+        Binary::Add
+        | Binary::Subtract
+        | Binary::Multiply
+        | Binary::Divide
+        | Binary::Remainder
+        | Binary::Maximum
+        | Binary::Minimum
+        | Binary::And
+        | Binary::Or
+        | Binary::Xor
+        | Binary::ShiftLeft
+        | Binary::ShiftRightLogical
+        | Binary::ShiftRightArithmetic => {
+            return Err(Unsupported::layout(format!(
+                "{op:?} is not a math function"
+            )))
+        }
+    };
+    Ok(emit_binary(kb.b, f, x, y))
 }

@@ -1,0 +1,195 @@
+//! Constant folding through the reference interpreter.
+
+use std::collections::HashMap;
+
+use super::edit::Editor;
+use super::effects::SideEffects;
+use super::{Changed, Pass};
+use crate::hlo::{ComputationId, HloComputation, HloInstruction, HloModule, InstrId, Opcode};
+use crate::interp::Interpreter;
+use crate::{Result, Shape};
+
+/// Replaces an instruction whose operands are all constants by the constant
+/// it computes, evaluated by the reference interpreter (so folding follows
+/// exactly the semantics the program would have at run time).
+///
+/// An instruction is folded when
+///
+/// * it has operands, all of them `constant`s, and an array result; neither
+///   the result nor the operands together exceed `max_bytes` bytes (a
+///   bound on both the module's growth and the time evaluation takes, as
+///   XLA's bound on elements);
+/// * it has no side effect, not even in a computation it calls
+///   (`effects.rs`; this excludes `rng`), and its value does not depend on
+///   the device: collectives, `replica-id` and `partition-id` stay;
+/// * its op is worth folding: `broadcast` and `iota` only make constants
+///   bigger (the simplifier already turns a constant of one repeated value
+///   into a broadcast, which the JIT splats), `fft` and `while` can take
+///   long to evaluate, `custom-call` runs user code, `tuple` constants are
+///   not something a backend wants, and `after-all` makes tokens
+///   (XLA's `HloConstantFolding` skips the same ops);
+/// * the interpreter evaluates it. An instruction it does not support, or
+///   whose evaluation fails, stays as it is and behaves at run time exactly
+///   as it would have.
+#[derive(Clone)]
+pub struct ConstantFolding {
+    max_bytes: usize,
+    interpreter: Interpreter,
+}
+
+impl ConstantFolding {
+    /// Folding into constants of at most `max_bytes` bytes.
+    pub fn new(max_bytes: usize) -> Self {
+        ConstantFolding {
+            max_bytes,
+            interpreter: Interpreter::new(),
+        }
+    }
+}
+
+impl Pass for ConstantFolding {
+    const NAME: &'static str = "constant-folding";
+
+    fn run(&mut self, module: &mut HloModule) -> Result<Changed> {
+        let effects = SideEffects::of(module);
+        let mut changed = Changed::No;
+        for id in module.computation_ids() {
+            let mut editor = Editor::open(module, id);
+            for i in 0..editor.len() as u32 {
+                let id = InstrId(i);
+                editor.resolve_operands(id);
+                if !self.foldable(&editor, id, &effects) {
+                    continue;
+                }
+                let Some(literal) = self.evaluate(module, &editor, id) else {
+                    continue;
+                };
+                let instr = editor.instr_mut(id);
+                instr.opcode = Opcode::Constant;
+                instr.operands.clear();
+                instr.called.clear();
+                instr.attrs = crate::hlo::Attrs {
+                    literal: Some(literal),
+                    ..Default::default()
+                };
+            }
+            changed |= editor.close(module, &effects);
+        }
+        Ok(changed)
+    }
+}
+
+impl ConstantFolding {
+    /// Whether `id` may be folded (the rules in the type's documentation,
+    /// except evaluation).
+    fn foldable(&self, editor: &Editor, id: InstrId, effects: &SideEffects) -> bool {
+        let instr = editor.instr(id);
+        if !instr.shape.is_array() {
+            return false;
+        }
+        let bytes = |shape: &Shape| -> u64 {
+            shape
+                .array_leaves()
+                .iter()
+                .map(|a| a.byte_size().map_or(u64::MAX, |b| b as u64))
+                .fold(0, u64::saturating_add)
+        };
+        let operands: Vec<&HloInstruction> =
+            instr.operands.iter().map(|&o| editor.instr(o)).collect();
+        let operand_bytes = operands
+            .iter()
+            .map(|o| bytes(&o.shape))
+            .fold(0, u64::saturating_add);
+        let small = bytes(&instr.shape).max(operand_bytes) <= self.max_bytes as u64;
+        let constant_operands =
+            !operands.is_empty() && operands.iter().all(|o| o.opcode == Opcode::Constant);
+        small && constant_operands && worth_folding(instr.opcode) && !effects.instruction(instr)
+    }
+
+    /// The value of `id`, computed by the interpreter on a module made of
+    /// its constant operands, itself and the computations it calls.
+    fn evaluate(&self, module: &HloModule, editor: &Editor, id: InstrId) -> Option<crate::Literal> {
+        let instr = editor.instr(id);
+        let mut computations = Vec::new();
+        let mut renumbered = HashMap::new();
+        for &callee in &instr.called {
+            copy_callees(module, callee, &mut computations, &mut renumbered);
+        }
+        // One constant per distinct operand: `add(c, c)` reads `c` twice.
+        let mut instructions: Vec<HloInstruction> = Vec::new();
+        let mut operand_ids: Vec<InstrId> = Vec::new();
+        let mut folded = instr.clone();
+        for operand in &mut folded.operands {
+            let position = match operand_ids.iter().position(|o| o == operand) {
+                Some(position) => position,
+                None => {
+                    operand_ids.push(*operand);
+                    instructions.push(editor.instr(*operand).clone());
+                    instructions.len() - 1
+                }
+            };
+            *operand = InstrId(position as u32);
+        }
+        folded.called = instr.called.iter().map(|c| renumbered[c]).collect();
+        instructions.push(folded);
+        let root = InstrId(instructions.len() as u32 - 1);
+        computations.push(HloComputation {
+            name: format!("fold.{}", instr.name),
+            instructions,
+            root,
+        });
+        let entry = ComputationId(computations.len() as u32 - 1);
+        let tiny = HloModule::new("constant_folding", computations, entry);
+        self.interpreter.run(&tiny, &[]).ok()
+    }
+}
+
+/// Copies `id` and every computation it calls (transitively) into
+/// `computations`, recording their new ids in `renumbered`.
+fn copy_callees(
+    module: &HloModule,
+    id: ComputationId,
+    computations: &mut Vec<HloComputation>,
+    renumbered: &mut HashMap<ComputationId, ComputationId>,
+) {
+    if renumbered.contains_key(&id) {
+        return;
+    }
+    let computation = module.computation(id);
+    for instr in &computation.instructions {
+        for &callee in &instr.called {
+            copy_callees(module, callee, computations, renumbered);
+        }
+    }
+    let mut copy = computation.clone();
+    for instr in &mut copy.instructions {
+        for callee in &mut instr.called {
+            *callee = renumbered[callee];
+        }
+    }
+    renumbered.insert(id, ComputationId(computations.len() as u32));
+    computations.push(copy);
+}
+
+/// Ops whose folding pays off (see [`ConstantFolding`]); device-dependent
+/// and side-effecting ops are excluded here too, whatever their operands.
+fn worth_folding(opcode: Opcode) -> bool {
+    use Opcode::*;
+    match opcode {
+        Abs | Add | And | Atan2 | BatchNormGrad | BatchNormInference | BatchNormTraining
+        | Bitcast | BitcastConvert | Call | Cbrt | Ceil | Cholesky | Clamp | Clz | Compare
+        | Complex | Concatenate | Conditional | Convert | Convolution | Copy | Cos | Divide
+        | Dot | DynamicSlice | DynamicUpdateSlice | Erf | Exp | Expm1 | Floor | Fusion | Gather
+        | GetDimensionSize | GetTupleElement | Imag | IsFinite | Log | Log1p | Logistic | Map
+        | Maximum | Minimum | Multiply | Negate | Not | OptimizationBarrier | Or | Pad
+        | PopulationCount | Power | Real | Reduce | ReducePrecision | ReduceWindow | Remainder
+        | Reshape | Reverse | RoundNearestAfz | RoundNearestEven | Rsqrt | Scatter | Select
+        | SelectAndScatter | SetDimensionSize | ShiftLeft | ShiftRightArithmetic
+        | ShiftRightLogical | Sign | Sin | Slice | Sort | Sqrt | Subtract | Tan | Tanh | TopK
+        | Transpose | TriangularSolve | Xor => true,
+        AfterAll | AllGather | AllReduce | AllToAll | Broadcast | CollectivePermute | Constant
+        | CustomCall | Fft | Infeed | Iota | Outfeed | Parameter | PartitionId | Recv
+        | RecvDone | ReduceScatter | ReplicaId | Rng | RngBitGenerator | Send | SendDone
+        | Tuple | While => false,
+    }
+}

@@ -1,0 +1,106 @@
+//! Side effects: which instructions must stay even when their value is
+//! unused, and which must never be merged (CSE) or evaluated at compile time
+//! (constant folding).
+//!
+//! The rule follows XLA's `HloInstruction::HasSideEffect`: an instruction
+//! has a side effect if its op does (below) or if any computation it calls
+//! contains one, transitively.
+
+use crate::hlo::{HloInstruction, HloModule, Opcode};
+
+/// Which computations of a module contain a side effect (transitively),
+/// computed once per pass.
+pub(crate) struct SideEffects {
+    computations: Vec<bool>,
+}
+
+impl SideEffects {
+    /// The side-effect table of `module` (whose call graph is acyclic, as
+    /// the verifier guarantees).
+    pub fn of(module: &HloModule) -> Self {
+        let count = module.computations.len();
+        let mut memo: Vec<Option<bool>> = vec![None; count];
+        for id in module.computation_ids() {
+            // Iterative post-order walk of the call graph.
+            let mut stack = vec![(id, false)];
+            while let Some((c, expanded)) = stack.pop() {
+                if memo[c.index()].is_some() {
+                    continue;
+                }
+                let callees = module
+                    .computation(c)
+                    .instructions
+                    .iter()
+                    .flat_map(|i| i.called.iter().copied());
+                if !expanded {
+                    stack.push((c, true));
+                    stack.extend(
+                        callees
+                            .filter(|k| memo[k.index()].is_none())
+                            .map(|k| (k, false)),
+                    );
+                    continue;
+                }
+                let effect = module.computation(c).instructions.iter().any(|i| {
+                    op_has_side_effect(i) || i.called.iter().any(|k| memo[k.index()] == Some(true))
+                });
+                memo[c.index()] = Some(effect);
+            }
+        }
+        SideEffects {
+            computations: memo.into_iter().map(|m| m.unwrap_or(false)).collect(),
+        }
+    }
+
+    /// `true` if `instr` has a side effect, itself or through a called
+    /// computation.
+    pub fn instruction(&self, instr: &HloInstruction) -> bool {
+        op_has_side_effect(instr)
+            || instr
+                .called
+                .iter()
+                .any(|c| self.computations.get(c.index()).copied().unwrap_or(true))
+    }
+}
+
+/// Whether the instruction itself (not its callees) has a side effect.
+///
+/// | ops                                                   | side effect                      |
+/// |-------------------------------------------------------|----------------------------------|
+/// | infeed, outfeed, send, send-done, recv, recv-done      | always (they talk to the host)   |
+/// | rng                                                   | always (it draws from a stream)  |
+/// | custom-call                                           | `custom_call_has_side_effect`    |
+/// | all-reduce, all-gather, all-to-all, reduce-scatter    | `constrain_layout`, or a channel |
+/// | collective-permute                                    | a channel                        |
+/// | everything else                                       | never                            |
+///
+/// XLA counts a collective with a channel as side-effecting only outside
+/// SPMD partitioning; we do not track that mode, so we keep the
+/// conservative answer. `rng` is side-effecting in XLA's classic rule (a
+/// dead draw still advances the generator), and it must never be merged or
+/// folded either way.
+fn op_has_side_effect(instr: &HloInstruction) -> bool {
+    use Opcode::*;
+    let attrs = &instr.attrs;
+    match instr.opcode {
+        Infeed | Outfeed | Send | SendDone | Recv | RecvDone | Rng => true,
+        CustomCall => attrs.custom_call_has_side_effect,
+        AllGather | AllReduce | AllToAll | ReduceScatter => {
+            attrs.constrain_layout || attrs.channel_id.is_some()
+        }
+        CollectivePermute => attrs.channel_id.is_some(),
+        Abs | Add | AfterAll | And | Atan2 | BatchNormGrad | BatchNormInference
+        | BatchNormTraining | Bitcast | BitcastConvert | Broadcast | Call | Cbrt | Ceil
+        | Cholesky | Clamp | Clz | Compare | Complex | Concatenate | Conditional | Constant
+        | Convert | Convolution | Copy | Cos | Divide | Dot | DynamicSlice | DynamicUpdateSlice
+        | Erf | Exp | Expm1 | Fft | Floor | Fusion | Gather | GetDimensionSize
+        | GetTupleElement | Imag | Iota | IsFinite | Log | Log1p | Logistic | Map | Maximum
+        | Minimum | Multiply | Negate | Not | OptimizationBarrier | Or | Pad | Parameter
+        | PartitionId | PopulationCount | Power | Real | Reduce | ReducePrecision
+        | ReduceWindow | Remainder | ReplicaId | Reshape | Reverse | RngBitGenerator
+        | RoundNearestAfz | RoundNearestEven | Rsqrt | Scatter | Select | SelectAndScatter
+        | SetDimensionSize | ShiftLeft | ShiftRightArithmetic | ShiftRightLogical | Sign | Sin
+        | Slice | Sort | Sqrt | Subtract | Tan | Tanh | TopK | Transpose | TriangularSolve
+        | Tuple | While | Xor => false,
+    }
+}

@@ -1,0 +1,68 @@
+//! Call inlining.
+
+use super::edit::{Editor, Names};
+use super::effects::SideEffects;
+use super::{Changed, Pass};
+use crate::hlo::{HloModule, InstrId, Opcode};
+use crate::Result;
+
+/// Replaces every `call` by a copy of the callee's body.
+///
+/// The callee's parameters become the call's operands and its root becomes
+/// the call's value; the copied instructions get fresh names (`add.3` in
+/// the callee becomes, say, `add.7`). Calls inside the inlined body are
+/// inlined too. Callees left without callers stay until [`Dce`](super::Dce)
+/// removes them. `fusion` instructions are kept: a fusion is a backend's
+/// decision about kernels, not a function boundary of the program.
+#[derive(Copy, Clone, Debug, Default)]
+pub struct InlineCalls;
+
+impl Pass for InlineCalls {
+    const NAME: &'static str = "inline-calls";
+
+    fn run(&mut self, module: &mut HloModule) -> Result<Changed> {
+        let effects = SideEffects::of(module);
+        let mut names = Names::of(module);
+        let mut changed = Changed::No;
+        for id in module.computation_ids() {
+            let has_calls = module
+                .computation(id)
+                .instructions
+                .iter()
+                .any(|i| i.opcode == Opcode::Call);
+            if !has_calls {
+                continue;
+            }
+            let mut editor = Editor::open(module, id);
+            // Inlined bodies are appended, so this loop also reaches the
+            // calls they contain.
+            let mut i = 0;
+            while i < editor.len() {
+                let call = InstrId(i as u32);
+                i += 1;
+                if editor.instr(call).opcode != Opcode::Call || editor.is_replaced(call) {
+                    continue;
+                }
+                let callee = module.computation(editor.instr(call).called[0]);
+                let mut map = Vec::with_capacity(callee.instructions.len());
+                for instr in &callee.instructions {
+                    let new = if instr.opcode == Opcode::Parameter {
+                        let number = instr.attrs.parameter_number.unwrap_or(0) as usize;
+                        editor.operand(call, number)
+                    } else {
+                        let mut copy = instr.clone();
+                        copy.name = names.fresh(&instr.name);
+                        for op in &mut copy.operands {
+                            *op = map[op.index()];
+                        }
+                        editor.add(call, copy)
+                    };
+                    map.push(new);
+                }
+                editor.replace(call, map[callee.root.index()]);
+            }
+            changed |= editor.close(module, &effects);
+        }
+        Ok(changed)
+    }
+}

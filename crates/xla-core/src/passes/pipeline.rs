@@ -1,0 +1,146 @@
+//! The pass pipeline: which passes run, in which order, and why.
+
+use std::fmt;
+
+use super::layout_assignment::{LayoutAssignment, LayoutCleanup, LayoutConstraints, Unconstrained};
+use super::{
+    AlgebraicSimplifier, Changed, ConstantFolding, Cse, Dce, InlineCalls, Looped, Pass, PassError,
+};
+use crate::hlo::{verify_module, ProgramShape};
+use crate::{HloModule, Result, Shape};
+
+/// What [`optimize`] does.
+#[derive(Clone)]
+pub struct PipelineOptions<'a> {
+    /// Most rounds of the simplification loop (each round: simplifier,
+    /// constant folding, CSE, DCE); the loop stops earlier once a round
+    /// changes nothing.
+    pub max_iterations: usize,
+    /// Evaluate instructions whose operands are constants at compile time
+    /// ([`ConstantFolding`]).
+    pub constant_folding: bool,
+    /// The largest constant folding creates, in bytes.
+    pub max_folded_bytes: usize,
+    /// Run the module verifier after every pass (and report
+    /// `after <pass>: …`). On by default in debug builds and tests.
+    pub verify: bool,
+    /// The backend's layout constraints; `None` skips layout assignment
+    /// (layouts then stay as written).
+    pub layout_constraints: Option<&'a dyn LayoutConstraints>,
+}
+
+impl Default for PipelineOptions<'_> {
+    /// 16 rounds at most, folding into constants of up to 1 MiB,
+    /// verification in debug builds, layouts assigned for a backend that
+    /// reads every layout ([`Unconstrained`]).
+    fn default() -> Self {
+        PipelineOptions {
+            max_iterations: 16,
+            constant_folding: true,
+            max_folded_bytes: 1 << 20,
+            verify: cfg!(debug_assertions),
+            layout_constraints: Some(&Unconstrained),
+        }
+    }
+}
+
+impl fmt::Debug for PipelineOptions<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("PipelineOptions")
+            .field("max_iterations", &self.max_iterations)
+            .field("constant_folding", &self.constant_folding)
+            .field("max_folded_bytes", &self.max_folded_bytes)
+            .field("verify", &self.verify)
+            .field("layout_constraints", &self.layout_constraints.is_some())
+            .finish()
+    }
+}
+
+/// Runs `pass` on `module` and then, if `verify` is set and the pass
+/// changed the module, the verifier; a verifier failure names the pass
+/// (`after cse: …`).
+pub fn run_pass<P: Pass>(pass: &mut P, module: &mut HloModule, verify: bool) -> Result<Changed> {
+    let changed = pass.run(module)?;
+    if verify && changed.is_yes() {
+        verify_module(module).map_err(|source| PassError::Verify {
+            pass: P::NAME,
+            source: Box::new(source),
+        })?;
+    }
+    Ok(changed)
+}
+
+/// The optimization pipeline. The module must verify; afterwards it
+/// computes the same values, and its entry signature (parameters, result
+/// shape and layout) is unchanged: when the module has no
+/// `entry_computation_layout`, the current entry signature is recorded
+/// as one first, so later passes can restore it.
+pub fn optimize(module: &mut HloModule, options: &PipelineOptions<'_>) -> Result<Changed> {
+    verify_module(module).map_err(|e| PassError::InvalidInput(Box::new(e)))?;
+    let verify = options.verify;
+    let mut changed = Changed::No;
+    if module.entry_layout.is_none() {
+        let signature = module.entry_program_shape();
+        module.entry_layout = Some(ProgramShape {
+            parameters: signature
+                .parameters
+                .into_iter()
+                .map(Shape::with_default_layouts)
+                .collect(),
+            result: signature.result.with_default_layouts(),
+        });
+        changed = Changed::Yes;
+    }
+
+    // Inline calls first: JAX wraps named functions, custom_jvp rules and
+    // checkpointed regions in `call`s, and every later pass then sees one
+    // flat computation instead of stopping at call boundaries.
+    changed |= run_pass(&mut InlineCalls, module, verify)?;
+
+    // The simplification loop, to a fixed point: the simplifier removes
+    // work and turns element-wise ops of broadcast scalars into scalar ops,
+    // which constant folding then evaluates when their operands are
+    // constants; folded constants expose identities (`x * 1`) to the next
+    // round's simplifier and equal values to CSE, whose merges expose more
+    // simplifications (`select(p, a, a)`); DCE last, so each round starts
+    // from live code and the inlined callees are gone.
+    let folding = options
+        .constant_folding
+        .then(|| ConstantFolding::new(options.max_folded_bytes));
+    let round = Simplification { verify, folding };
+    let mut simplification = Looped::new(round, options.max_iterations);
+    changed |= run_pass(&mut simplification, module, verify)?;
+
+    let Some(constraints) = options.layout_constraints else {
+        return Ok(changed);
+    };
+    // Layouts last: every rewrite above is layout-insensitive, and the
+    // layouts chosen here (to make transposes and reshapes free) must not
+    // be disturbed by later rewrites that do not know about them.
+    changed |= run_pass(&mut LayoutAssignment::new(constraints), module, verify)?;
+    // Only now can a transpose or reshape be recognized as a bitcast, and a
+    // copy as one between equal layouts.
+    changed |= run_pass(&mut LayoutCleanup, module, verify)?;
+    Ok(changed)
+}
+
+/// One round of the simplification loop, each pass verified on its own.
+struct Simplification {
+    verify: bool,
+    folding: Option<ConstantFolding>,
+}
+
+impl Pass for Simplification {
+    const NAME: &'static str = "simplification";
+
+    fn run(&mut self, module: &mut HloModule) -> Result<Changed> {
+        let verify = self.verify;
+        let mut changed = run_pass(&mut AlgebraicSimplifier, module, verify)?;
+        if let Some(folding) = &mut self.folding {
+            changed |= run_pass(folding, module, verify)?;
+        }
+        changed |= run_pass(&mut Cse, module, verify)?;
+        changed |= run_pass(&mut Dce, module, verify)?;
+        Ok(changed)
+    }
+}

@@ -1,0 +1,318 @@
+//! Rules for data movement, conversion, reduction and tuples.
+
+use super::splat::Splat;
+use super::Rewriter;
+use crate::hlo::{Attrs, HloInstruction, InstrId, Opcode, SliceDim};
+use crate::{PrimitiveType, Shape};
+
+/// The dimensions of an array instruction.
+fn dims_of(instr: &HloInstruction) -> Option<&[i64]> {
+    instr.shape.as_array().map(|a| a.dims())
+}
+
+/// A new instruction with the given attributes.
+fn with_attrs(
+    opcode: Opcode,
+    shape: Shape,
+    operands: Vec<InstrId>,
+    attrs: Attrs,
+) -> HloInstruction {
+    let mut instr = HloInstruction::new(String::new(), opcode, shape, operands);
+    instr.attrs = attrs;
+    instr
+}
+
+/// `reshape(x) → x` when `x` already has the result's dimensions;
+/// `reshape(reshape(x)) → reshape(x)` (a reshape refills the row-major
+/// element sequence, so two in a row are one); and
+/// `reshape(broadcast(s)) → broadcast(s)` for a scalar `s`.
+pub(super) fn reshape(cx: &mut Rewriter<'_>, id: InstrId) -> Option<InstrId> {
+    let instr = cx.instr(id);
+    let operand = cx.operand_instr(id, 0);
+    if dims_of(operand) == dims_of(instr) {
+        return Some(cx.operand(id, 0));
+    }
+    let shape = instr.shape.clone();
+    match operand.opcode {
+        Opcode::Reshape => {
+            let source = cx.operand(cx.operand(id, 0), 0);
+            Some(cx.add(Opcode::Reshape, shape, vec![source]))
+        }
+        Opcode::Broadcast if dims_of(cx.operand_instr(cx.operand(id, 0), 0)) == Some(&[]) => {
+            let source = cx.operand(cx.operand(id, 0), 0);
+            let attrs = Attrs {
+                dimensions: Some(Vec::new()),
+                ..Attrs::default()
+            };
+            Some(cx.add_with(with_attrs(Opcode::Broadcast, shape, vec![source], attrs)))
+        }
+        _ => None,
+    }
+}
+
+/// `transpose(x), dimensions={0,1,…} → x`, and
+/// `transpose(transpose(x, p), q) → transpose(x, p∘q)` where result
+/// dimension `i` is dimension `p[q[i]]` of `x` (dropped entirely when that
+/// is the identity).
+pub(super) fn transpose(cx: &mut Rewriter<'_>, id: InstrId) -> Option<InstrId> {
+    let instr = cx.instr(id);
+    let outer = instr.attrs.dimensions.as_ref()?;
+    if is_identity(outer) {
+        return Some(cx.operand(id, 0));
+    }
+    let operand = cx.operand_instr(id, 0);
+    if operand.opcode != Opcode::Transpose {
+        return None;
+    }
+    let inner = operand.attrs.dimensions.as_ref()?;
+    let composed: Vec<i64> = outer.iter().map(|&q| inner[q as usize]).collect();
+    let source = cx.operand(cx.operand(id, 0), 0);
+    if is_identity(&composed) {
+        return Some(source);
+    }
+    let attrs = Attrs {
+        dimensions: Some(composed),
+        ..Attrs::default()
+    };
+    let shape = instr.shape.clone();
+    Some(cx.add_with(with_attrs(Opcode::Transpose, shape, vec![source], attrs)))
+}
+
+fn is_identity(permutation: &[i64]) -> bool {
+    permutation.iter().enumerate().all(|(i, &p)| p == i as i64)
+}
+
+/// `broadcast(x) → x` when it maps every dimension of `x` to itself (same
+/// dimensions, `dimensions={0,1,…}`), and
+/// `broadcast(broadcast(x, d1), d2) → broadcast(x, d2∘d1)`: dimension `j`
+/// of `x` lands in dimension `d2[d1[j]]` of the result.
+pub(super) fn broadcast(cx: &mut Rewriter<'_>, id: InstrId) -> Option<InstrId> {
+    let instr = cx.instr(id);
+    let outer = instr.attrs.dimensions.as_ref()?;
+    let operand = cx.operand_instr(id, 0);
+    if dims_of(operand) == dims_of(instr) && is_identity(outer) {
+        return Some(cx.operand(id, 0));
+    }
+    if operand.opcode != Opcode::Broadcast {
+        return None;
+    }
+    let inner = operand.attrs.dimensions.as_ref()?;
+    let composed: Vec<i64> = inner.iter().map(|&d| outer[d as usize]).collect();
+    let source = cx.operand(cx.operand(id, 0), 0);
+    let attrs = Attrs {
+        dimensions: Some(composed),
+        ..Attrs::default()
+    };
+    let shape = instr.shape.clone();
+    Some(cx.add_with(with_attrs(Opcode::Broadcast, shape, vec![source], attrs)))
+}
+
+/// A constant array of two or more equal elements becomes
+/// `broadcast(scalar constant)`: the module holds one value instead of
+/// many, and the JIT splats it into vector registers.
+pub(super) fn constant(cx: &mut Rewriter<'_>, id: InstrId) -> Option<InstrId> {
+    let instr = cx.instr(id);
+    let shape = instr.shape.as_array()?;
+    if shape.element_count() < 2 {
+        return None;
+    }
+    let splat = Splat::of_literal(instr.attrs.literal.as_ref()?)?;
+    let mut scalar = HloInstruction::new(
+        String::new(),
+        Opcode::Constant,
+        Shape::scalar(splat.element_type()),
+        Vec::new(),
+    );
+    scalar.attrs.literal = Some(splat.to_scalar());
+    let shape = instr.shape.clone();
+    let scalar = cx.add_with(scalar);
+    let attrs = Attrs {
+        dimensions: Some(Vec::new()),
+        ..Attrs::default()
+    };
+    Some(cx.add_with(with_attrs(Opcode::Broadcast, shape, vec![scalar], attrs)))
+}
+
+/// `slice(x) → x` when it takes every element (`[0:size:1]` in every
+/// dimension), and `slice(slice(x))` → one slice: element `i` of the outer
+/// slice is element `start₁ + (start₂ + i·stride₂)·stride₁` of `x`, so the
+/// composed slice has start `start₁ + start₂·stride₁` and stride
+/// `stride₁·stride₂`, and ends just past its last element.
+pub(super) fn slice(cx: &mut Rewriter<'_>, id: InstrId) -> Option<InstrId> {
+    let instr = cx.instr(id);
+    let outer = instr.attrs.slice.as_ref()?;
+    let operand = cx.operand_instr(id, 0);
+    let operand_dims = dims_of(operand)?;
+    let full = outer
+        .iter()
+        .zip(operand_dims)
+        .all(|(s, &size)| s.start == 0 && s.limit == size && s.stride == 1);
+    if full {
+        return Some(cx.operand(id, 0));
+    }
+    if operand.opcode != Opcode::Slice {
+        return None;
+    }
+    let inner = operand.attrs.slice.as_ref()?;
+    let result_dims = dims_of(instr)?;
+    let composed: Vec<SliceDim> = inner
+        .iter()
+        .zip(outer)
+        .zip(result_dims)
+        .map(|((a, b), &count)| {
+            let start = a.start + b.start * a.stride;
+            let stride = a.stride * b.stride;
+            if count == 0 {
+                SliceDim {
+                    start: a.start,
+                    limit: a.start,
+                    stride: 1,
+                }
+            } else {
+                SliceDim {
+                    start,
+                    limit: start + (count - 1) * stride + 1,
+                    stride,
+                }
+            }
+        })
+        .collect();
+    let source = cx.operand(cx.operand(id, 0), 0);
+    let attrs = Attrs {
+        slice: Some(composed),
+        ..Attrs::default()
+    };
+    let shape = instr.shape.clone();
+    Some(cx.add_with(with_attrs(Opcode::Slice, shape, vec![source], attrs)))
+}
+
+/// `pad(x, v) → x` when every dimension's config is `0_0_0`.
+pub(super) fn pad(cx: &mut Rewriter<'_>, id: InstrId) -> Option<InstrId> {
+    let config = cx.instr(id).attrs.padding.as_ref()?;
+    config
+        .iter()
+        .all(|p| p.low == 0 && p.high == 0 && p.interior == 0)
+        .then(|| cx.operand(id, 0))
+}
+
+/// `concatenate(x) → x` (a single operand).
+pub(super) fn concatenate(cx: &mut Rewriter<'_>, id: InstrId) -> Option<InstrId> {
+    (cx.instr(id).operands.len() == 1).then(|| cx.operand(id, 0))
+}
+
+/// `copy(x) → x` when `x` has the copy's layout already: a copy only
+/// changes layouts.
+pub(super) fn copy(cx: &mut Rewriter<'_>, id: InstrId) -> Option<InstrId> {
+    let instr = cx.instr(id);
+    let operand = cx.operand_instr(id, 0);
+    operand
+        .shape
+        .eq_with_layout(&instr.shape)
+        .then(|| cx.operand(id, 0))
+}
+
+/// `get-tuple-element(tuple(a, b, …), index=k)` → the `k`-th operand.
+pub(super) fn get_tuple_element(cx: &mut Rewriter<'_>, id: InstrId) -> Option<InstrId> {
+    let index = cx.instr(id).attrs.tuple_index?;
+    let operand = cx.operand(id, 0);
+    (cx.instr(operand).opcode == Opcode::Tuple).then(|| cx.operand(operand, index as usize))
+}
+
+/// `reduce(x, init), dimensions={} → x` (and `tuple(x₀, x₁, …)` for a
+/// variadic reduce). Each result element is `f(init, x[i])`, which is
+/// `x[i]` because an init value must be an identity of the reducer
+/// (`spec/OPS.md` §1.1, row 39); XLA relies on the same rule.
+pub(super) fn reduce(cx: &mut Rewriter<'_>, id: InstrId) -> Option<InstrId> {
+    let instr = cx.instr(id);
+    if !instr.attrs.dimensions.as_ref()?.is_empty() {
+        return None;
+    }
+    let inputs = instr.operands.len() / 2;
+    if inputs == 1 && instr.shape.is_array() {
+        return Some(cx.operand(id, 0));
+    }
+    let shape = instr.shape.clone();
+    let operands = (0..inputs).map(|k| cx.operand(id, k)).collect();
+    Some(cx.add(Opcode::Tuple, shape, operands))
+}
+
+/// `convert(x) → x` when `x` already has the target type, and
+/// `convert(convert(x: A → B) → C) → convert(x: A → C)` when the first
+/// conversion loses nothing and the second then treats every value as the
+/// direct conversion would ([`passes_through`]).
+pub(super) fn convert(cx: &mut Rewriter<'_>, id: InstrId) -> Option<InstrId> {
+    let target = cx.instr(id).shape.element_type()?;
+    let operand = cx.operand_instr(id, 0);
+    let middle = operand.shape.element_type()?;
+    if middle == target {
+        return Some(cx.operand(id, 0));
+    }
+    if operand.opcode != Opcode::Convert {
+        return None;
+    }
+    let source_id = cx.operand(cx.operand(id, 0), 0);
+    let source = cx.instr(source_id).shape.element_type()?;
+    if !passes_through(source, middle, target) {
+        return None;
+    }
+    if source == target {
+        return Some(source_id);
+    }
+    let shape = cx.instr(id).shape.clone();
+    Some(cx.add(Opcode::Convert, shape, vec![source_id]))
+}
+
+/// Whether `convert(convert(x: a → b) → c)` equals `convert(x: a → c)` for
+/// every `x`, under the conversion rules of `spec/OPS.md` §3.2 (and the
+/// subnormal flushes in `literal::convert`):
+///
+/// | a                | b                                   | c                       |
+/// |------------------|-------------------------------------|-------------------------|
+/// | pred             | any                                 | any                     |
+/// | integer          | an integer holding every `a` value  | any                     |
+/// | integer          | a float holding every `a` exactly   | float, complex, pred    |
+/// | f16              | f32, f64                            | any                     |
+/// | bf16             | f32                                 | any but f64, c128       |
+///
+/// Counter-examples the table excludes: `u8 200 → f32 → s8` saturates to
+/// 127 while `u8 → s8` wraps to −56; `f32 → f64` flushes an f32 subnormal
+/// that `f32 → f32` keeps; `bf16 → f32 → f64` flushes a bf16 subnormal
+/// that `bf16 → f64` keeps exactly.
+pub(super) fn passes_through(a: PrimitiveType, b: PrimitiveType, c: PrimitiveType) -> bool {
+    use PrimitiveType::*;
+    if a == Pred {
+        return true;
+    }
+    if a.is_integral() && b.is_integral() {
+        return holds_integers(b, a);
+    }
+    if a.is_integral() && b.is_floating() {
+        let mantissa = b.float_bits().map_or(0, |(_, m)| m as usize + 1);
+        return value_bits(a) <= mantissa && (c.is_floating() || c.is_complex() || c == Pred);
+    }
+    match (a, b) {
+        (F16, F32 | F64) => true,
+        (Bf16, F32) => !matches!(c, F64 | C128),
+        _ => false,
+    }
+}
+
+/// Bits needed for the magnitude of every value of integer type `t`
+/// (`s8`: 7, since −128 = −2⁷ is a power of two; `u8`: 8).
+fn value_bits(t: PrimitiveType) -> usize {
+    if t.is_signed_integral() {
+        t.bit_width() - 1
+    } else {
+        t.bit_width()
+    }
+}
+
+/// Whether integer type `wide` represents every value of integer type
+/// `narrow`.
+fn holds_integers(wide: PrimitiveType, narrow: PrimitiveType) -> bool {
+    match (narrow.is_signed_integral(), wide.is_signed_integral()) {
+        (true, true) | (false, false) => wide.bit_width() >= narrow.bit_width(),
+        (false, true) => wide.bit_width() > narrow.bit_width(),
+        (true, false) => false,
+    }
+}

@@ -1,0 +1,405 @@
+//! `Lanes`: the emission context of the math library. It wraps the
+//! `FunctionBuilder` with the value type being computed (`f32x4` or `f64x2`)
+//! and offers the few dozen operations the algorithms are written in, each
+//! chosen to lower to one or two SSE/AVX instructions.
+
+use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
+use cranelift_codegen::ir::{
+    types, ConstantData, Endianness, InstBuilder, MemFlagsData, Type, Value,
+};
+use cranelift_frontend::FunctionBuilder;
+
+/// The emission context: a builder and the vector type every value of the
+/// algorithm has (`f32x4` or `f64x2`; integer views use `i32x4`/`i64x2`).
+pub(super) struct Lanes<'a, 'f> {
+    /// The function being built.
+    pub b: &'a mut FunctionBuilder<'f>,
+    /// `F32X4` or `F64X2`.
+    pub ty: Type,
+    /// Which of several independent copies of an algorithm this context
+    /// emits (see [`Lanes::vconst`]).
+    pub copy: u8,
+}
+
+/// Flags for lane-type-changing bitcasts (required for vectors; the lanes'
+/// byte order is the host's, little-endian).
+pub(super) fn bitcast_flags() -> MemFlagsData {
+    MemFlagsData::new().with_endianness(Endianness::Little)
+}
+
+impl<'a, 'f> Lanes<'a, 'f> {
+    /// A context computing in `ty` (`F32X4` or `F64X2`).
+    pub fn new(b: &'a mut FunctionBuilder<'f>, ty: Type) -> Self {
+        debug_assert!(ty == types::F32X4 || ty == types::F64X2, "math lanes: {ty}");
+        Lanes { b, ty, copy: 0 }
+    }
+
+    /// `true` for `f32x4`.
+    pub fn is_f32(&self) -> bool {
+        self.ty == types::F32X4
+    }
+
+    /// The integer vector type of the same lane width (`i32x4` or `i64x2`).
+    pub fn int_ty(&self) -> Type {
+        self.ty.as_int()
+    }
+
+    /// Mantissa bits of the lane type (23 or 52).
+    pub fn mant_bits(&self) -> i64 {
+        if self.is_f32() {
+            23
+        } else {
+            52
+        }
+    }
+
+    /// Exponent bias of the lane type (127 or 1023).
+    pub fn bias(&self) -> i64 {
+        if self.is_f32() {
+            127
+        } else {
+            1023
+        }
+    }
+
+    /// Picks the f32 or the f64 variant of a constant or coefficient table.
+    pub fn pick<T>(&self, f32: T, f64: T) -> T {
+        if self.is_f32() {
+            f32
+        } else {
+            f64
+        }
+    }
+
+    // === constants ===
+
+    /// A vector constant. Copy 1 of an algorithm (the second f64 half of
+    /// an f32x4 computation) spells its constants as a `vconst` of the other
+    /// type plus a free `bitcast`: Cranelift would otherwise merge the two
+    /// copies' constants and keep them live, then spill them, across the
+    /// whole first copy.
+    fn vconst(&mut self, ty: Type, bytes: Vec<u8>) -> Value {
+        let handle = self.b.func.dfg.constants.insert(ConstantData::from(bytes));
+        if self.copy == 0 {
+            return self.b.ins().vconst(ty, handle);
+        }
+        let other = if ty.lane_type().is_float() {
+            ty.as_int()
+        } else {
+            self.ty
+        };
+        let v = self.b.ins().vconst(other, handle);
+        self.b.ins().bitcast(ty, bitcast_flags(), v)
+    }
+
+    /// `v` (rounded to the lane type) in every lane.
+    pub fn c(&mut self, v: f64) -> Value {
+        let bytes: Vec<u8> = if self.is_f32() {
+            (0..4).flat_map(|_| (v as f32).to_le_bytes()).collect()
+        } else {
+            (0..2).flat_map(|_| v.to_le_bytes()).collect()
+        };
+        self.vconst(self.ty, bytes)
+    }
+
+    /// The integer `v` in every lane of the integer view.
+    pub fn ci(&mut self, v: i64) -> Value {
+        let bytes: Vec<u8> = if self.is_f32() {
+            (0..4).flat_map(|_| (v as i32).to_le_bytes()).collect()
+        } else {
+            (0..2).flat_map(|_| v.to_le_bytes()).collect()
+        };
+        self.vconst(self.int_ty(), bytes)
+    }
+
+    // === float arithmetic ===
+
+    pub fn add(&mut self, a: Value, b: Value) -> Value {
+        self.b.ins().fadd(a, b)
+    }
+
+    pub fn sub(&mut self, a: Value, b: Value) -> Value {
+        self.b.ins().fsub(a, b)
+    }
+
+    pub fn mul(&mut self, a: Value, b: Value) -> Value {
+        self.b.ins().fmul(a, b)
+    }
+
+    pub fn div(&mut self, a: Value, b: Value) -> Value {
+        self.b.ins().fdiv(a, b)
+    }
+
+    /// `a * b + c` with one rounding.
+    pub fn fma(&mut self, a: Value, b: Value, c: Value) -> Value {
+        self.b.ins().fma(a, b, c)
+    }
+
+    pub fn neg(&mut self, a: Value) -> Value {
+        self.b.ins().fneg(a)
+    }
+
+    pub fn abs(&mut self, a: Value) -> Value {
+        self.b.ins().fabs(a)
+    }
+
+    pub fn sqrt(&mut self, a: Value) -> Value {
+        self.b.ins().sqrt(a)
+    }
+
+    /// `a + c` for a constant `c`.
+    pub fn add_c(&mut self, a: Value, c: f64) -> Value {
+        let c = self.c(c);
+        self.add(a, c)
+    }
+
+    /// `a * c` for a constant `c`.
+    pub fn mul_c(&mut self, a: Value, c: f64) -> Value {
+        let c = self.c(c);
+        self.mul(a, c)
+    }
+
+    /// `a * c + d` for constants `c`, `d`.
+    pub fn fma_cc(&mut self, a: Value, c: f64, d: f64) -> Value {
+        let (c, d) = (self.c(c), self.c(d));
+        self.fma(a, c, d)
+    }
+
+    /// `a * c + d` for a constant `c`.
+    pub fn fma_c(&mut self, a: Value, c: f64, d: Value) -> Value {
+        let c = self.c(c);
+        self.fma(a, c, d)
+    }
+
+    /// `sum coeffs[k] * t^k` by Horner's rule (FMA at every step).
+    pub fn poly(&mut self, t: Value, coeffs: &[f64]) -> Value {
+        let (&last, rest) = coeffs.split_last().expect("a polynomial has coefficients");
+        let mut acc = self.c(last);
+        for &ck in rest.iter().rev() {
+            let ck = self.c(ck);
+            acc = self.fma(acc, t, ck);
+        }
+        acc
+    }
+
+    // === comparisons and selection ===
+
+    /// Lane mask (all ones where `a cc b` holds) in the integer view.
+    pub fn cmp(&mut self, cc: FloatCC, a: Value, b: Value) -> Value {
+        self.b.ins().fcmp(cc, a, b)
+    }
+
+    /// Lane mask of `a cc c` for a constant `c`.
+    pub fn cmp_c(&mut self, cc: FloatCC, a: Value, c: f64) -> Value {
+        let c = self.c(c);
+        self.cmp(cc, a, c)
+    }
+
+    /// Lane mask of an integer comparison.
+    pub fn icmp(&mut self, cc: IntCC, a: Value, b: Value) -> Value {
+        self.b.ins().icmp(cc, a, b)
+    }
+
+    /// Per lane: `mask ? a : b` (a blend; `mask` lanes are all ones or zeros).
+    pub fn select(&mut self, mask: Value, a: Value, b: Value) -> Value {
+        let ty = self.b.func.dfg.value_type(a);
+        let mask = if self.b.func.dfg.value_type(mask) == ty {
+            mask
+        } else {
+            self.b.ins().bitcast(ty, bitcast_flags(), mask)
+        };
+        self.b.ins().bitselect(mask, a, b)
+    }
+
+    /// `min(x, c)` for a constant `c`, returning `x` when `x` is NaN (one
+    /// `minps`/`minpd`: the instruction returns its second operand when
+    /// unordered).
+    pub fn min_c(&mut self, x: Value, c: f64) -> Value {
+        let c = self.c(c);
+        let lt = self.cmp(FloatCC::LessThan, c, x);
+        self.select(lt, c, x)
+    }
+
+    /// `max(x, c)` for a constant `c`, returning `x` when `x` is NaN.
+    pub fn max_c(&mut self, x: Value, c: f64) -> Value {
+        let c = self.c(c);
+        let lt = self.cmp(FloatCC::LessThan, x, c);
+        self.select(lt, c, x)
+    }
+
+    /// Lane-wise and of two masks.
+    pub fn and(&mut self, a: Value, b: Value) -> Value {
+        self.b.ins().band(a, b)
+    }
+
+    /// Lane-wise or of two masks (or of bit patterns).
+    pub fn or(&mut self, a: Value, b: Value) -> Value {
+        self.b.ins().bor(a, b)
+    }
+
+    /// Lane-wise xor (masks, integer views or float bit patterns).
+    pub fn xor(&mut self, a: Value, b: Value) -> Value {
+        self.b.ins().bxor(a, b)
+    }
+
+    /// `mag` with the sign bit of `sign` or-ed in (`mag` must be non-negative).
+    pub fn or_sign(&mut self, mag: Value, sign: Value) -> Value {
+        let s = self.sign_bit(sign);
+        self.b.ins().bor(mag, s)
+    }
+
+    /// The sign bit of `x` alone (`-0.0` or `+0.0`).
+    pub fn sign_bit(&mut self, x: Value) -> Value {
+        let m = self.c(-0.0);
+        self.b.ins().band(x, m)
+    }
+
+    // === bit patterns and integer views ===
+
+    /// The bit pattern of each lane as an integer.
+    pub fn bits(&mut self, x: Value) -> Value {
+        let ty = self.int_ty();
+        self.b.ins().bitcast(ty, bitcast_flags(), x)
+    }
+
+    /// The float with the bit pattern `i`.
+    pub fn float_bits(&mut self, i: Value) -> Value {
+        self.b.ins().bitcast(self.ty, bitcast_flags(), i)
+    }
+
+    pub fn iadd(&mut self, a: Value, b: Value) -> Value {
+        self.b.ins().iadd(a, b)
+    }
+
+    pub fn isub(&mut self, a: Value, b: Value) -> Value {
+        self.b.ins().isub(a, b)
+    }
+
+    /// `a + c` on the integer view, for a constant `c`.
+    pub fn iadd_c(&mut self, a: Value, c: i64) -> Value {
+        let c = self.ci(c);
+        self.iadd(a, c)
+    }
+
+    pub fn shl(&mut self, a: Value, n: i64) -> Value {
+        self.b.ins().ishl_imm_u(a, n)
+    }
+
+    /// Arithmetic shift right.
+    pub fn sshr(&mut self, a: Value, n: i64) -> Value {
+        self.b.ins().sshr_imm_u(a, n)
+    }
+
+    /// `a & c` on the integer view, for a constant `c`.
+    pub fn iand_c(&mut self, a: Value, c: i64) -> Value {
+        let c = self.ci(c);
+        self.b.ins().band(a, c)
+    }
+
+    // === rounding to integers and powers of two ===
+
+    /// `1.5 * 2^mant_bits`: adding it to `|v| < 2^(mant_bits - 1)` rounds `v`
+    /// to an integer `n` (ties to even) and leaves `bits(magic) + n` in the
+    /// integer view.
+    pub fn magic(&self) -> f64 {
+        self.pick(12582912.0, 6755399441055744.0)
+    }
+
+    /// `(n, i)` with `n = round(x * c)` as a float and `i = bits(t)` where
+    /// `t = x * c + magic`: the low bits of `i` hold `n` in two's complement
+    /// (so `i << mant_bits == n << mant_bits`). Requires `|x * c| < 2^22`.
+    pub fn round_mul(&mut self, x: Value, c: f64) -> (Value, Value) {
+        let magic = self.magic();
+        let t = self.fma_cc(x, c, magic);
+        let m = self.c(magic);
+        let n = self.sub(t, m);
+        (n, self.bits(t))
+    }
+
+    /// The integer value of lanes produced by [`Lanes::round_mul`].
+    pub fn round_int(&mut self, i: Value) -> Value {
+        let magic_bits = self.magic_bits();
+        self.iadd_c(i, -magic_bits)
+    }
+
+    fn magic_bits(&self) -> i64 {
+        self.pick(0x4b40_0000, 0x4338_0000_0000_0000)
+    }
+
+    /// The float value of small integer lanes `|k| < 2^22` (exact).
+    pub fn int_to_float(&mut self, k: Value) -> Value {
+        let magic_bits = self.magic_bits();
+        let t = self.iadd_c(k, magic_bits);
+        let t = self.float_bits(t);
+        let m = self.c(self.magic());
+        self.sub(t, m)
+    }
+
+    /// `2^k` for integer lanes `k` in the normal exponent range.
+    pub fn pow2(&mut self, k: Value) -> Value {
+        let bias = self.bias();
+        let e = self.iadd_c(k, bias);
+        let e = self.shl(e, self.mant_bits());
+        self.float_bits(e)
+    }
+
+    /// `p * 2^n` for `p` in `[0.5, 2)` and integer lanes `n` in
+    /// `[-2 * bias - mant_bits, 2 * bias + 2]`, with one rounding: the scale
+    /// is applied in two halves so that neither half leaves the normal
+    /// range, and the second multiplication rounds a subnormal result once.
+    /// (Multiplications, not exponent arithmetic on `p`'s bits, so that a
+    /// NaN `p` stays NaN.)
+    pub fn ldexp(&mut self, p: Value, n: Value) -> Value {
+        let n1 = self.sshr(n, 1);
+        let n2 = self.isub(n, n1);
+        let s1 = self.pow2(n1);
+        let s2 = self.pow2(n2);
+        let p1 = self.mul(p, s1);
+        self.mul(p1, s2)
+    }
+
+    // === error-free transformations ===
+
+    /// `(s, e)` with `s = a + b` rounded and `s + e == a + b` exactly
+    /// (Knuth's TwoSum; no condition on the magnitudes).
+    pub fn two_sum(&mut self, a: Value, b: Value) -> (Value, Value) {
+        let s = self.add(a, b);
+        let bb = self.sub(s, a);
+        let ab = self.sub(s, bb);
+        let eb = self.sub(b, bb);
+        let ea = self.sub(a, ab);
+        (s, self.add(ea, eb))
+    }
+
+    /// `(s, e)` with `s + e == a + b` exactly, when `|a| >= |b|` or `a == 0`
+    /// (Dekker's Fast2Sum).
+    pub fn fast_two_sum(&mut self, a: Value, b: Value) -> (Value, Value) {
+        let s = self.add(a, b);
+        let d = self.sub(a, s);
+        (s, self.add(d, b))
+    }
+
+    /// `(p, e)` with `p = a * b` rounded and `p + e == a * b` exactly.
+    pub fn two_prod(&mut self, a: Value, b: Value) -> (Value, Value) {
+        let p = self.mul(a, b);
+        let np = self.neg(p);
+        (p, self.fma(a, b, np))
+    }
+
+    /// `(q, q_lo)` with `q + q_lo ~ (nh + nl) / (dh + dl)` to about twice the
+    /// working precision (`dh + dl` a normalized double-word): `q = nh / dh`
+    /// through a reciprocal, then the residual `n - q d` (exact by FMA)
+    /// divided by `d`.
+    pub fn div_dd(&mut self, nh: Value, nl: Option<Value>, dh: Value, dl: Value) -> (Value, Value) {
+        let one = self.c(1.0);
+        let r = self.div(one, dh);
+        let q = self.mul(nh, r);
+        let nq = self.neg(q);
+        let mut res = self.fma(nq, dh, nh);
+        if let Some(nl) = nl {
+            res = self.add(res, nl);
+        }
+        let res = self.fma(nq, dl, res);
+        (q, self.mul(res, r))
+    }
+}

@@ -1,0 +1,244 @@
+//! `sin`, `cos`, `tan` and `atan2`.
+//!
+//! sin/cos/tan: `x = j pi/2 + r + r_lo` ([`reduce_pio2`], in f64 lanes also
+//! for f32 arguments, whose reduced value is then rounded to an f32
+//! double-word), both `sin(r)` and `cos(r)` by odd/even polynomials on
+//! `|r| <= pi/4` corrected by `r_lo` (fdlibm's `__kernel_sin`/
+//! `__kernel_cos` forms) and carried as double-words, then the quadrant
+//! `j mod 4` selects and signs them (`tan = sin/cos` or `-cos/sin`, a
+//! double-word quotient).
+//!
+//! atan2: `t = min(|x|,|y|) / max(|x|,|y|)` in `[0, 1]`, shifted next to
+//! `c` = 0, 1/2 or 1 (`atan(t) = atan(c) + atan((t - c) / (1 + c t))`, one
+//! division in all), an odd polynomial on `|t'| <= 7/16`, and the octant
+//! added as `0`, `pi/2` or `pi`, all constants in two parts (hi + lo), the
+//! sign of `y` restored last.
+
+use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
+use cranelift_codegen::ir::{types, InstBuilder, Value};
+
+use super::coefficients::*;
+use super::lanes::Lanes;
+use super::trig_reduce::{quadrant_odd, quadrant_sign, reduce_pio2, FAST_LIMIT};
+use super::{join_halves, join_low_words, widen};
+
+/// Which of the three functions of the reduced argument to produce.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Trig {
+    Sin,
+    Cos,
+    Tan,
+}
+
+/// `sin`, `cos` or `tan` of `x` (f32x4 or f64x2): one copy of the code for
+/// ordinary arguments and one, behind a branch taken only when some lane
+/// exceeds [`FAST_LIMIT`] (or is infinite), with the large-argument
+/// reduction.
+pub(super) fn trig(l: &mut Lanes, x: Value, which: Trig) -> Value {
+    let ax = l.abs(x);
+    let big = l.cmp_c(FloatCC::GreaterThan, ax, FAST_LIMIT);
+    let any_big = l.b.ins().vany_true(big);
+    let (fast, slow, merge) = (l.b.create_block(), l.b.create_block(), l.b.create_block());
+    l.b.append_block_param(merge, l.ty);
+    l.b.ins().brif(any_big, slow, &[], fast, &[]);
+    for (block, large) in [(fast, false), (slow, true)] {
+        l.b.switch_to_block(block);
+        l.b.seal_block(block);
+        let (r, r_lo, q) = if l.is_f32() {
+            reduce_f32(l, x, large)
+        } else {
+            let red = reduce_pio2(l, x, true, large);
+            (red.r, red.r_lo, red.q)
+        };
+        let y = from_reduced(l, x, which, r, r_lo, q);
+        l.b.ins().jump(merge, &[y.into()]);
+    }
+    l.b.switch_to_block(merge);
+    l.b.seal_block(merge);
+    l.b.block_params(merge)[0]
+}
+
+/// The reduction of the f32x4 `x`, done in f64 lanes (two halves), as an
+/// f32 double-word `r + r_lo` and the quadrant in i32 lanes.
+fn reduce_f32(l: &mut Lanes, x: Value, large: bool) -> (Value, Value, Value) {
+    let (lo, hi) = widen(l, x);
+    let mut l64 = Lanes::new(&mut *l.b, types::F64X2);
+    let mut halves = Vec::with_capacity(2);
+    for (copy, xd) in [lo, hi].into_iter().enumerate() {
+        l64.copy = copy as u8;
+        let red = reduce_pio2(&mut l64, xd, false, large);
+        let r = l64.b.ins().fvdemote(red.r);
+        let back = l64.b.ins().fvpromote_low(r);
+        let rest = l64.sub(red.r, back);
+        let r_lo = l64.b.ins().fvdemote(rest);
+        halves.push((r, r_lo, red.q));
+    }
+    let (a, b) = (halves[0], halves[1]);
+    (
+        join_halves(l, a.0, b.0),
+        join_halves(l, a.1, b.1),
+        join_low_words(l, a.2, b.2),
+    )
+}
+
+/// `sin`, `cos` or `tan` of `x` from its reduction `x = j pi/2 + r + r_lo`
+/// (`q` holds `j mod 4`).
+fn from_reduced(l: &mut Lanes, x: Value, which: Trig, r: Value, r_lo: Value, q: Value) -> Value {
+    let ((s, s_lo), (c, c_lo)) = kernels(l, r, r_lo);
+    let odd = quadrant_odd(l, q);
+    let v = match which {
+        Trig::Sin => {
+            let v = l.select(odd, c, s);
+            let sign = quadrant_sign(l, q, 0);
+            l.xor(v, sign)
+        }
+        Trig::Cos => {
+            let v = l.select(odd, s, c);
+            let sign = quadrant_sign(l, q, 1);
+            return l.xor(v, sign);
+        }
+        Trig::Tan => {
+            // The quotient of the double-word kernels, corrected by its
+            // residual: one rounding instead of three.
+            let nh = l.select(odd, c, s);
+            let nl = l.select(odd, c_lo, s_lo);
+            let dh = l.select(odd, s, c);
+            let dl = l.select(odd, s_lo, c_lo);
+            let (q, q_lo) = l.div_dd(nh, Some(nl), dh, dl);
+            let v = l.add(q, q_lo);
+            let neg = l.neg(v);
+            l.select(odd, neg, v)
+        }
+    };
+    // sin and tan are odd: keep the sign of ±0.
+    let zero = l.cmp_c(FloatCC::Equal, x, 0.0);
+    l.select(zero, x, v)
+}
+
+/// `(sin(r + r_lo), cos(r + r_lo))` for the double-word reduced argument,
+/// `|r| <= pi/4`, each as a double-word `(hi, lo)` (the rounding error of
+/// the last sum). fdlibm's `__kernel_sin`/`__kernel_cos` forms.
+fn kernels(l: &mut Lanes, r: Value, r_lo: Value) -> ((Value, Value), (Value, Value)) {
+    let (sin_p, cos_p) = l.pick((&SIN_F32[..], &COS_F32[..]), (&SIN_F64[..], &COS_F64[..]));
+    let (z, z_lo) = l.two_prod(r, r);
+    // sin: r + (r^3 S(z) + r_lo (1 - z/2)).
+    let sp = l.poly(z, sin_p);
+    let v = l.mul(z, r);
+    let nhz = l.mul_c(z, -0.5);
+    let t = l.fma(nhz, r_lo, r_lo);
+    let t = l.fma(v, sp, t);
+    let sin = l.fast_two_sum(r, t);
+    // cos: w + (((1 - w) - z/2) + (z^2 C(z) - (r r_lo + z_lo/2))) with
+    // w = 1 - z/2, so that the rounding of w is recovered.
+    let one = l.c(1.0);
+    let w = l.add(one, nhz);
+    let d = l.sub(one, w);
+    let d = l.add(d, nhz);
+    let cp = l.poly(z, cos_p);
+    let z2 = l.mul(z, z);
+    let half_zlo = l.mul_c(z_lo, 0.5);
+    let rr = l.fma(r, r_lo, half_zlo);
+    let nrr = l.neg(rr);
+    let t = l.fma(z2, cp, nrr);
+    let t = l.add(d, t);
+    let cos = l.fast_two_sum(w, t);
+    (sin, cos)
+}
+
+/// `atan2(y, x)`: the angle of the point `(x, y)`, in `[-pi, pi]`.
+pub(super) fn atan2(l: &mut Lanes, y: Value, x: Value) -> Value {
+    let ax = l.abs(x);
+    let ay = l.abs(y);
+    let swap = l.cmp(FloatCC::GreaterThan, ay, ax);
+    let num = l.select(swap, ax, ay);
+    let den = l.select(swap, ay, ax);
+    // Pairs with a tiny (near subnormal) numerator are scaled up, so that
+    // the quotient's residual below does not underflow, and huge ones down,
+    // so that den + num cannot overflow; num/den is unchanged (or, when den
+    // overflows, the result rounds to 0 anyway).
+    let (tiny, up, huge) = l.pick(
+        (2f64.powi(-99), 2f64.powi(27), 2f64.powi(125)),
+        (2f64.powi(-966), 2f64.powi(56), 2f64.powi(1021)),
+    );
+    let small = l.cmp_c(FloatCC::LessThan, num, tiny);
+    let big = l.cmp_c(FloatCC::GreaterThan, den, huge);
+    let (c_up, c_down, c_one) = (l.c(up), l.c(0.25), l.c(1.0));
+    let scale = l.select(small, c_up, c_one);
+    let scale = l.select(big, c_down, scale);
+    let num = l.mul(num, scale);
+    let den = l.mul(den, scale);
+    // t = num/den in [0, 1] is moved next to c = 0, 1/2 or 1 by
+    // atan(t) = atan(c) + atan((t - c) / (1 + c t)), |t'| <= 7/16, with
+    // num - c den exact where it cancels (Sterbenz).
+    let d7 = l.mul_c(den, 7.0 / 16.0);
+    let d11 = l.mul_c(den, 11.0 / 16.0);
+    let m1 = l.cmp(FloatCC::GreaterThan, num, d7);
+    let m2 = l.cmp(FloatCC::GreaterThan, num, d11);
+    // Both infinite: the diagonal (c = 1, t' = 0); num = 0 or den = inf
+    // (and num finite): angle 0 (c = 0, t' = 0).
+    let num_inf = l.cmp_c(FloatCC::Equal, num, f64::INFINITY);
+    let num_zero = l.cmp_c(FloatCC::Equal, num, 0.0);
+    let den_inf = l.cmp_c(FloatCC::Equal, den, f64::INFINITY);
+    let (zero, half, one) = (l.c(0.0), l.c(0.5), l.c(1.0));
+    let c = l.select(m1, half, zero);
+    let c = l.select(m2, one, c);
+    let c = l.select(num_inf, one, c);
+    let nc = l.neg(c);
+    let tn = l.fma(nc, den, num);
+    let td = l.fma(c, num, den);
+    // t + t_lo = tn / td to twice the working precision, so that the
+    // rounding of the quotient does not reach the result.
+    let (t, t_lo) = l.div_dd(tn, None, td, zero);
+    let degenerate = l.or(num_inf, num_zero);
+    let degenerate = l.or(degenerate, den_inf);
+    let t = l.select(degenerate, zero, t);
+    let t_lo = l.select(degenerate, zero, t_lo);
+    // atan(t + t_lo) = t + t^3 P(t^2) + t_lo / (1 + t^2).
+    let z = l.mul(t, t);
+    let p = l.poly(z, l.pick(&ATAN_F32[..], &ATAN_F64[..]));
+    let tz = l.mul(t, z);
+    let nz = l.neg(z);
+    let corr = l.fma(nz, t_lo, t_lo);
+    let a = l.fma(tz, p, corr);
+    let a = l.add(t, a);
+    let (h_half, l_half, h_pio4, l_pio4) = l.pick(
+        (ATAN_HALF_HI_F32, ATAN_HALF_LO_F32, PIO4_HI_F32, PIO4_LO_F32),
+        (ATAN_HALF_HI_F64, ATAN_HALF_LO_F64, PIO4_HI_F64, PIO4_LO_F64),
+    );
+    let (ch_half, cl_half, ch_pio4, cl_pio4) = (l.c(h_half), l.c(l_half), l.c(h_pio4), l.c(l_pio4));
+    let m2c = l.or(m2, num_inf);
+    let at_hi = l.select(m1, ch_half, zero);
+    let at_hi = l.select(m2c, ch_pio4, at_hi);
+    let at_lo = l.select(m1, cl_half, zero);
+    let at_lo = l.select(m2c, cl_pio4, at_lo);
+    let at_lo = l.add(at_lo, a);
+    // The octant: angle = base ± atan(t), base 0, pi/2 (swapped) or pi
+    // (x < 0, including -0), summed with the constants' rounding kept.
+    let xb = l.bits(x);
+    let izero = l.ci(0);
+    let x_neg = l.icmp(IntCC::SignedLessThan, xb, izero);
+    let flip = l.xor(swap, x_neg);
+    let n_hi = l.neg(at_hi);
+    let at_hi = l.select(flip, n_hi, at_hi);
+    let n_lo = l.neg(at_lo);
+    let at_lo = l.select(flip, n_lo, at_lo);
+    let (pio2_hi, pio2_lo, pi_hi, pi_lo) = l.pick(
+        (PIO2_HI_F32, PIO2_LO_F32, PI_HI_F32, PI_LO_F32),
+        (PIO2_HI_F64, PIO2_LO_F64, PI_HI_F64, PI_LO_F64),
+    );
+    let (c_pio2_hi, c_pio2_lo) = (l.c(pio2_hi), l.c(pio2_lo));
+    let (c_pi_hi, c_pi_lo) = (l.c(pi_hi), l.c(pi_lo));
+    let b_hi = l.select(x_neg, c_pi_hi, zero);
+    let b_lo = l.select(x_neg, c_pi_lo, zero);
+    let b_hi = l.select(swap, c_pio2_hi, b_hi);
+    let b_lo = l.select(swap, c_pio2_lo, b_lo);
+    let (s, e) = l.two_sum(b_hi, at_hi);
+    let lo = l.add(b_lo, at_lo);
+    let lo = l.add(lo, e);
+    let v = l.add(s, lo);
+    let v = l.or_sign(v, y);
+    // NaN in either operand gives NaN.
+    let nan = l.cmp(FloatCC::Unordered, x, y);
+    let sum = l.add(x, y);
+    l.select(nan, sum, v)
+}
