@@ -19,4 +19,11 @@ pub enum JitError {
         /// The verifier's report with the function's CLIF.
         report: String,
     },
+
+    // === kernels ===
+    /// An instruction the kernel emitters cannot compile (the fusion
+    /// planner leaves such instructions to the interpreter, so this is
+    /// reached only with a plan made elsewhere).
+    #[error("cannot compile {0}")]
+    Unsupported(crate::emit::Unsupported),
 }

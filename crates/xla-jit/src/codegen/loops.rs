@@ -1,19 +1,28 @@
 //! Structured loops. Op code never wires blocks by hand.
 
+use std::borrow::BorrowMut;
+
 use cranelift_codegen::ir::{condcodes::IntCC, InstBuilder, Value};
 use cranelift_frontend::FunctionBuilder;
 
 /// Emits `for i in (start..end).step_by(step) { body(i) }` over pointer-sized
 /// integers. `step` must be positive. The body is emitted once; the header is
 /// sealed only after the back edge exists.
-pub fn for_range(
-    b: &mut FunctionBuilder<'_>,
+///
+/// `cx` is a [`FunctionBuilder`] or a context struct that owns one (such as
+/// the kernel emitters' `KernelBuilder`); the body receives it back, so
+/// loop bodies can use the context's helpers. Values that change across
+/// iterations live in Cranelift `Variable`s: the header is sealed after the
+/// back edge, so their block parameters are complete.
+pub fn for_range<'f, C: BorrowMut<FunctionBuilder<'f>>>(
+    cx: &mut C,
     start: Value,
     end: Value,
     step: i64,
-    body: impl FnOnce(&mut FunctionBuilder<'_>, Value),
+    body: impl FnOnce(&mut C, Value),
 ) {
     debug_assert!(step > 0, "for_range needs a positive step");
+    let b: &mut FunctionBuilder<'f> = cx.borrow_mut();
     let ty = b.func.dfg.value_type(start);
     let header = b.create_block();
     let body_block = b.create_block();
@@ -28,7 +37,8 @@ pub fn for_range(
 
     b.switch_to_block(body_block);
     b.seal_block(body_block);
-    body(b, i);
+    body(cx, i);
+    let b: &mut FunctionBuilder<'f> = cx.borrow_mut();
     let next = b.ins().iadd_imm_s(i, step);
     b.ins().jump(header, &[next.into()]);
     b.seal_block(header);

@@ -1,6 +1,7 @@
 //! Cranelift plumbing shared by every emitter: the host ISA, a JIT module
 //! that owns compiled code, and structured loops.
 
+pub mod ftz;
 mod loops;
 
 use cranelift_codegen::ir::{self, types, Type};
@@ -65,6 +66,7 @@ pub struct Jit {
     fctx: FunctionBuilderContext,
     options: CodegenOptions,
     clif: Vec<(String, String)>,
+    tables: Vec<Box<[i64]>>,
 }
 
 impl Jit {
@@ -79,6 +81,7 @@ impl Jit {
             fctx: FunctionBuilderContext::new(),
             options,
             clif: Vec::new(),
+            tables: Vec::new(),
         })
     }
 
@@ -175,6 +178,21 @@ impl Jit {
     /// The CLIF of every function compiled with `keep_clif`, by name.
     pub fn clif(&self) -> &[(String, String)] {
         &self.clif
+    }
+
+    /// The options this JIT compiles with.
+    pub fn options(&self) -> &CodegenOptions {
+        &self.options
+    }
+
+    /// Keeps `table` alive as long as this JIT (and so its code) and returns
+    /// its address, for kernels that read constant tables (the offset
+    /// tables of tiled layouts).
+    pub fn keep_table(&mut self, table: Vec<i64>) -> usize {
+        let table = table.into_boxed_slice();
+        let address = table.as_ptr() as usize;
+        self.tables.push(table);
+        address
     }
 }
 

@@ -1,0 +1,160 @@
+//! What the emitters can compile, asked by the fusion planner before it
+//! fuses anything: whatever fails here runs through the interpreter.
+
+use xla_core::hlo::{ComputationId, HloComputation, InstrId};
+use xla_core::layout::COMBINE_DIM;
+use xla_core::{HloModule, Opcode, PrimitiveType, Shape};
+
+use super::ops::{op_of, Op};
+use super::{math, Unsupported};
+
+/// `Ok` if instruction `id` of `comp` can be computed inside a kernel (as
+/// a fusion member or root).
+pub fn check(module: &HloModule, comp: &HloComputation, id: InstrId) -> Result<(), Unsupported> {
+    let instr = comp.instr(id);
+    let op = instr.opcode;
+    check_shape(op, &instr.shape)?;
+    for &o in &instr.operands {
+        check_shape(op, &comp.instr(o).shape)?;
+    }
+    let out = instr.shape.element_type();
+    let first = instr
+        .operands
+        .first()
+        .and_then(|&o| comp.instr(o).shape.element_type());
+    use Opcode::*;
+    match op {
+        Constant => match &instr.shape {
+            Shape::Array(a) if a.rank() == 0 => Ok(()),
+            _ => Err(Unsupported::new(op, "array constants live in buffers")),
+        },
+        Abs | Add | And | Ceil | Clamp | Clz | Compare | Convert | Divide | Floor | Imag
+        | IsFinite | Maximum | Minimum | Multiply | Negate | Not | Or | PopulationCount | Real
+        | ReducePrecision | Remainder | RoundNearestAfz | RoundNearestEven | Rsqrt | Select
+        | ShiftLeft | ShiftRightArithmetic | ShiftRightLogical | Sign | Sqrt | Subtract | Xor => {
+            Ok(())
+        }
+        Power if first.is_some_and(|t| t.is_integral()) => Ok(()),
+        Atan2 | Cbrt | Cos | Erf | Exp | Expm1 | Log | Log1p | Logistic | Power | Sin | Tan
+        | Tanh => {
+            if math::AVAILABLE {
+                Ok(())
+            } else {
+                Err(Unsupported::new(
+                    op,
+                    "the vectorized math library is not available",
+                ))
+            }
+        }
+        BitcastConvert => {
+            let (from, to) = (
+                first.unwrap_or(PrimitiveType::Pred),
+                out.unwrap_or(PrimitiveType::Pred),
+            );
+            if from.byte_size() == to.byte_size() {
+                Ok(())
+            } else {
+                Err(Unsupported::new(
+                    op,
+                    format!("{} to {} changes the element width", from.name(), to.name()),
+                ))
+            }
+        }
+        Map => check_scalar_computation(module, op, instr.called.first().copied()),
+        Reduce => check_scalar_computation(module, op, instr.called.first().copied()),
+        Broadcast | Concatenate | Copy | DynamicSlice | DynamicUpdateSlice | Iota | Pad
+        | Reshape | Reverse | Slice | Transpose => Ok(()),
+        Bitcast => {
+            let dense = |s: &Shape| {
+                s.as_array()
+                    .is_some_and(|a| a.layout_or_default().is_dense())
+            };
+            let operand = instr.operands.first().map(|&o| &comp.instr(o).shape);
+            if dense(&instr.shape) && operand.is_some_and(dense) {
+                Ok(())
+            } else {
+                Err(Unsupported::new(
+                    op,
+                    "bitcast between tiled or padded layouts",
+                ))
+            }
+        }
+        Complex => Err(Unsupported::new(op, "complex values")),
+        Dot | Parameter | AfterAll | AllGather | AllReduce | AllToAll | BatchNormGrad
+        | BatchNormInference | BatchNormTraining | Call | Cholesky | CollectivePermute
+        | Conditional | Convolution | CustomCall | Fft | Fusion | Gather | GetDimensionSize
+        | GetTupleElement | Infeed | OptimizationBarrier | Outfeed | PartitionId | Recv
+        | RecvDone | ReduceScatter | ReduceWindow | ReplicaId | Rng | RngBitGenerator | Scatter
+        | SelectAndScatter | Send | SendDone | SetDimensionSize | Sort | TopK | TriangularSolve
+        | Tuple | While => Err(Unsupported::new(op, "not computed by kernels")),
+    }
+}
+
+/// Element types the kernels handle, and layouts they can address.
+fn check_shape(op: Opcode, shape: &Shape) -> Result<(), Unsupported> {
+    for a in shape.array_leaves() {
+        let ty = a.element_type();
+        if ty.is_complex() {
+            return Err(Unsupported::new(op, format!("{} values", ty.name())));
+        }
+        if a.is_dynamic() {
+            return Err(Unsupported::new(
+                op,
+                format!("{shape} has dynamic dimension sizes, which kernels do not read"),
+            ));
+        }
+        let layout = a.layout_or_default();
+        if layout.tiles.iter().any(|t| t.dims.contains(&COMBINE_DIM)) {
+            return Err(Unsupported::new(
+                op,
+                format!("layout of {shape} combines dimensions in a tile"),
+            ));
+        }
+    }
+    if shape.is_token() {
+        return Err(Unsupported::new(op, "token values"));
+    }
+    Ok(())
+}
+
+/// A reducer or map computation: scalar parameters, scalar constants and
+/// elementwise ops the kernels compile.
+fn check_scalar_computation(
+    module: &HloModule,
+    op: Opcode,
+    called: Option<ComputationId>,
+) -> Result<(), Unsupported> {
+    let called = called.ok_or_else(|| Unsupported::new(op, "no called computation"))?;
+    let comp = module.computation(called);
+    for id in comp.ids() {
+        let instr = comp.instr(id);
+        let scalar = instr.shape.as_array().is_some_and(|a| a.rank() == 0);
+        let ok = if instr.opcode == Opcode::Parameter || instr.opcode == Opcode::Constant {
+            scalar
+        } else if instr.opcode == Opcode::Tuple {
+            id == comp.root
+        } else {
+            let elementwise = match op_of(instr.opcode) {
+                Op::Unary(_)
+                | Op::Binary(_)
+                | Op::Compare
+                | Op::Select
+                | Op::Clamp
+                | Op::Convert
+                | Op::BitcastConvert => true,
+                Op::ReducePrecision | Op::Map | Op::Complex | Op::Other => false,
+            };
+            scalar && elementwise && check(module, comp, id).is_ok()
+        };
+        if !ok {
+            return Err(Unsupported::new(
+                op,
+                format!(
+                    "computation `{}` uses `{}` ({}), which kernels do not compile",
+                    comp.name, instr.name, instr.opcode
+                ),
+            ));
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,494 @@
+//! Reducers applied to register values: a reduce's `to_apply` as a
+//! [`Combiner`], running [`Accumulators`], and [`reduce_at`], the loops
+//! that reduce everything belonging to one output position. Shared by
+//! reduction kernels (`reduce.rs`, `column.rs`) and row kernels (`row.rs`).
+//!
+//! Vector accumulators need the combiner's identity (add, multiply, max,
+//! min, and, or, xor recognized in `to_apply`); other reducers (variadic
+//! ones such as argmax, or arbitrary computations) fold one element at a
+//! time from the init value.
+
+use cranelift_codegen::ir::condcodes::FloatCC;
+use cranelift_codegen::ir::{types, InstBuilder, Value};
+use cranelift_frontend::Variable;
+use xla_core::hlo::{ComputationId, HloInstruction};
+use xla_core::{HloModule, Opcode, PrimitiveType, Shape};
+
+use super::access::lane_scalar;
+use super::elemental::{emit_computation, Elemental};
+use super::elementwise;
+use super::index::{Index, IndexDim};
+use super::iterate::{emit_inner, unroll_for};
+use super::kernel::KernelBuilder;
+use super::ops::{op_of, Binary, Op};
+use super::repr::{constant, fit, Const};
+use super::Unsupported;
+
+/// A reduce's `to_apply`, applied to register values.
+pub(super) struct Combiner<'m> {
+    module: &'m HloModule,
+    to_apply: ComputationId,
+    /// `Some(op)` when `to_apply` is `op(p0, p1)` of a single value.
+    op: Option<Binary>,
+    /// Element types of the reduced values.
+    pub tys: Vec<PrimitiveType>,
+}
+
+impl<'m> Combiner<'m> {
+    /// The combiner of `reduce`.
+    pub fn new(
+        module: &'m HloModule,
+        el: &Elemental,
+        reduce: &HloInstruction,
+    ) -> Result<Self, Unsupported> {
+        let to_apply = *reduce
+            .called
+            .first()
+            .ok_or_else(|| Unsupported::new(Opcode::Reduce, "no to_apply"))?;
+        let n = reduce.operands.len() / 2;
+        let tys: Vec<PrimitiveType> = reduce.operands[..n].iter().map(|&o| el.ty(o)).collect();
+        let comp = module.computation(to_apply);
+        let root = comp.root_instr();
+        let params = |i: usize| comp.instr(root.operands[i]).opcode == Opcode::Parameter;
+        let op = match op_of(root.opcode) {
+            Op::Binary(b)
+                if n == 1
+                    && root.operands.len() == 2
+                    && params(0)
+                    && params(1)
+                    && root.operands[0] != root.operands[1]
+                    && identity(b, tys[0]).is_some() =>
+            {
+                Some(b)
+            }
+            _ => None,
+        };
+        Ok(Combiner {
+            module,
+            to_apply,
+            op,
+            tys,
+        })
+    }
+
+    /// `true` for float maximum and minimum computed in `f32` registers,
+    /// which vector accumulators reduce through order keys.
+    pub fn keyed(&self) -> bool {
+        matches!(self.op, Some(Binary::Maximum | Binary::Minimum))
+            && matches!(
+                self.tys[0],
+                PrimitiveType::F32 | PrimitiveType::F16 | PrimitiveType::Bf16
+            )
+    }
+
+    /// The identity of a recognized combiner, if any.
+    pub fn identity(&self) -> Option<Const> {
+        self.op.and_then(|op| identity(op, self.tys[0]))
+    }
+
+    /// `to_apply(accs, xs)`, lane-wise.
+    pub fn combine(
+        &self,
+        kb: &mut KernelBuilder,
+        accs: &[Value],
+        xs: &[Value],
+        lanes: u32,
+    ) -> Result<Vec<Value>, Unsupported> {
+        if let Some(op) = self.op {
+            return Ok(vec![elementwise::binary(
+                kb,
+                op,
+                self.tys[0],
+                accs[0],
+                xs[0],
+                lanes,
+            )?]);
+        }
+        let args: Vec<(Value, PrimitiveType)> = accs
+            .iter()
+            .chain(xs)
+            .zip(self.tys.iter().chain(&self.tys))
+            .map(|(&v, &t)| (v, t))
+            .collect();
+        emit_computation(kb, self.module, self.to_apply, &args, lanes)
+    }
+}
+
+/// The identity of `op` on `ty` (`−0` for float sums, so an all-`−0` sum
+/// stays `−0`).
+fn identity(op: Binary, ty: PrimitiveType) -> Option<Const> {
+    let float = ty.is_floating();
+    let bits = ty.bit_width() as u32;
+    let all_ones = if bits >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << bits) - 1
+    };
+    let signed = ty.is_signed_integral();
+    Some(match op {
+        Binary::Add | Binary::Or | Binary::Xor if float => Const::Float(-0.0),
+        Binary::Add | Binary::Or | Binary::Xor => Const::Bits(0),
+        Binary::Multiply if float => Const::Float(1.0),
+        Binary::Multiply => Const::Bits(1),
+        Binary::Maximum if float => Const::Float(f64::NEG_INFINITY),
+        Binary::Maximum if signed => Const::Bits(1u64 << (bits - 1)),
+        Binary::Maximum => Const::Bits(0),
+        Binary::Minimum if float => Const::Float(f64::INFINITY),
+        Binary::Minimum if signed => Const::Bits((1u64 << (bits - 1)) - 1),
+        Binary::Minimum => Const::Bits(all_ones),
+        Binary::And if !float => Const::Bits(all_ones),
+        Binary::And
+        | Binary::Subtract
+        | Binary::Divide
+        | Binary::Remainder
+        | Binary::ShiftLeft
+        | Binary::ShiftRightLogical
+        | Binary::ShiftRightArithmetic
+        | Binary::Power
+        | Binary::Atan2 => return None,
+    })
+}
+
+/// Running results of one reduction: `unroll` vector accumulators and one
+/// scalar accumulator per reduced value, as Cranelift variables.
+///
+/// Float maximum and minimum over `f32` registers accumulate *order keys*
+/// instead (`i32` lanes: the bits, with all but the sign flipped when
+/// negative, so integer order is float order with `−0 < +0`) plus a mask of
+/// lanes that saw a NaN: one `pmaxsd` and three cheap ops per vector
+/// instead of the eight-instruction NaN- and zero-aware float maximum and
+/// a flush, whose latency chain made the loop three times slower. The
+/// result is the element with the largest key (NaN if any lane saw one),
+/// flushed once at the end: flushing commutes with max and min.
+pub(super) struct Accumulators {
+    vectors: Vec<Vec<Variable>>,
+    scalars: Vec<Variable>,
+    lanes: u32,
+    unroll: u32,
+    next: usize,
+    /// Key mode: the NaN mask.
+    nan: Option<Variable>,
+}
+
+/// The order key of an `f32` bit pattern (see [`Accumulators`]).
+fn order_key(bits: u32) -> i32 {
+    let b = bits as i32;
+    if b < 0 {
+        b ^ 0x7FFF_FFFF
+    } else {
+        b
+    }
+}
+
+/// The order keys of `x` (`f32` or `f32x4`, as `i32`/`i32x4`); the same
+/// transform maps keys back to bits.
+fn keys_of(kb: &mut KernelBuilder, bits: Value) -> Value {
+    let sign = kb.b.ins().sshr_imm_u(bits, 31);
+    let flip = kb.b.ins().ushr_imm_u(sign, 1);
+    kb.b.ins().bxor(bits, flip)
+}
+
+impl Accumulators {
+    /// Accumulators starting at the combiner's identity (vectors) — or at
+    /// `init` for scalar folds (`lanes == 1`).
+    pub fn new(
+        kb: &mut KernelBuilder,
+        comb: &Combiner,
+        lanes: u32,
+        unroll: u32,
+        init: &[Value],
+    ) -> Self {
+        let scalars = comb
+            .tys
+            .iter()
+            .enumerate()
+            .map(|(k, &t)| {
+                let v = match comb.identity() {
+                    Some(c) => constant(kb, t, c, 1),
+                    None => init[k],
+                };
+                let var = kb.b.declare_var(kb.ty(v));
+                kb.b.def_var(var, v);
+                var
+            })
+            .collect();
+        let keyed = lanes > 1 && comb.keyed();
+        if keyed {
+            let max = comb.op == Some(Binary::Maximum);
+            let identity = if max {
+                f32::NEG_INFINITY
+            } else {
+                f32::INFINITY
+            };
+            let key = order_key(identity.to_bits());
+            let vectors = (0..unroll)
+                .map(|_| {
+                    let v = elementwise::const_of(kb, types::I32X4, Const::Bits(key as u32 as u64));
+                    let var = kb.b.declare_var(types::I32X4);
+                    kb.b.def_var(var, v);
+                    vec![var]
+                })
+                .collect();
+            let zero = kb.vconst(types::I32X4, vec![0; 16]);
+            let nan = kb.b.declare_var(types::I32X4);
+            kb.b.def_var(nan, zero);
+            return Accumulators {
+                vectors,
+                scalars,
+                lanes,
+                unroll,
+                next: 0,
+                nan: Some(nan),
+            };
+        }
+        let vectors = if lanes > 1 {
+            let c = comb
+                .identity()
+                .expect("vector accumulators need an identity");
+            (0..unroll)
+                .map(|_| {
+                    comb.tys
+                        .iter()
+                        .map(|&t| {
+                            let v = constant(kb, t, c, lanes);
+                            let var = kb.b.declare_var(kb.ty(v));
+                            kb.b.def_var(var, v);
+                            var
+                        })
+                        .collect()
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
+        Accumulators {
+            vectors,
+            scalars,
+            lanes,
+            unroll,
+            next: 0,
+            nan: None,
+        }
+    }
+
+    /// Folds `xs` (at `lanes` lanes: a full vector or one element) into
+    /// the accumulators.
+    pub fn add(
+        &mut self,
+        kb: &mut KernelBuilder,
+        comb: &Combiner,
+        xs: &[Value],
+        lanes: u32,
+    ) -> Result<(), Unsupported> {
+        let vars = if lanes == 1 {
+            self.scalars.clone()
+        } else {
+            let k = self.next % self.unroll as usize;
+            self.next += 1;
+            self.vectors[k].clone()
+        };
+        if let (Some(nan), true) = (self.nan, lanes > 1) {
+            let x = xs[0];
+            let bits = kb.bitcast(types::I32X4, x);
+            let key = keys_of(kb, bits);
+            let acc = kb.b.use_var(vars[0]);
+            let r = if comb.op == Some(Binary::Maximum) {
+                kb.b.ins().smax(acc, key)
+            } else {
+                kb.b.ins().smin(acc, key)
+            };
+            kb.b.def_var(vars[0], r);
+            let unordered = kb.b.ins().fcmp(FloatCC::Unordered, x, x);
+            let unordered = kb.bitcast(types::I32X4, unordered);
+            let seen = kb.b.use_var(nan);
+            let seen = kb.b.ins().bor(seen, unordered);
+            kb.b.def_var(nan, seen);
+            return Ok(());
+        }
+        let accs: Vec<Value> = vars.iter().map(|&v| kb.b.use_var(v)).collect();
+        let r = comb.combine(kb, &accs, xs, lanes)?;
+        for ((&var, v), &old) in vars.iter().zip(r).zip(&accs) {
+            let ty = kb.ty(old);
+            let v = fit(kb, v, ty);
+            kb.b.def_var(var, v);
+        }
+        Ok(())
+    }
+
+    /// The reduction of everything added, one scalar per value (not yet
+    /// combined with the init value when an identity was used).
+    pub fn finish(
+        &self,
+        kb: &mut KernelBuilder,
+        comb: &Combiner,
+    ) -> Result<Vec<Value>, Unsupported> {
+        let mut total: Vec<Value> = self.scalars.iter().map(|&v| kb.b.use_var(v)).collect();
+        if self.lanes == 1 {
+            return Ok(total);
+        }
+        if let Some(nan) = self.nan {
+            return self.finish_keys(kb, comb, nan, total);
+        }
+        let mut vec: Vec<Value> = self.vectors[0].iter().map(|&v| kb.b.use_var(v)).collect();
+        for u in 1..self.unroll as usize {
+            let other: Vec<Value> = self.vectors[u].iter().map(|&v| kb.b.use_var(v)).collect();
+            vec = comb.combine(kb, &vec, &other, self.lanes)?;
+        }
+        for l in 0..self.lanes {
+            let xs: Vec<Value> = vec
+                .iter()
+                .zip(&comb.tys)
+                .map(|(&v, &t)| lane_scalar(kb, t, v, l))
+                .collect();
+            total = comb.combine(kb, &total, &xs, 1)?;
+        }
+        Ok(total)
+    }
+}
+
+impl Accumulators {
+    fn finish_keys(
+        &self,
+        kb: &mut KernelBuilder,
+        comb: &Combiner,
+        nan: Variable,
+        total: Vec<Value>,
+    ) -> Result<Vec<Value>, Unsupported> {
+        let max = comb.op == Some(Binary::Maximum);
+        let pick = |kb: &mut KernelBuilder, a: Value, b: Value| {
+            if max {
+                kb.b.ins().smax(a, b)
+            } else {
+                kb.b.ins().smin(a, b)
+            }
+        };
+        let mut keys = kb.b.use_var(self.vectors[0][0]);
+        for u in 1..self.unroll as usize {
+            let other = kb.b.use_var(self.vectors[u][0]);
+            keys = pick(kb, keys, other);
+        }
+        let mut key = kb.b.ins().extractlane(keys, 0);
+        for l in 1..self.lanes {
+            let k = kb.b.ins().extractlane(keys, l as u8);
+            key = pick(kb, key, k);
+        }
+        let bits = keys_of(kb, key);
+        let value = kb.bitcast(types::F32, bits);
+        let seen = kb.b.use_var(nan);
+        let any = kb.b.ins().vany_true(seen);
+        let quiet = kb.b.ins().f32const(f32::NAN);
+        let value = kb.b.ins().select(any, quiet, value);
+        let value = elementwise::flush(kb, value);
+        comb.combine(kb, &total, &[value], 1)
+    }
+}
+
+/// The reduced dimensions of `reduce`'s operand of size > 1, in the
+/// operand's physical order (most major first).
+pub(super) fn reduced_dims(el: &Elemental, reduce: &HloInstruction) -> Vec<(usize, i64)> {
+    let operand = el.comp.instr(reduce.operands[0]);
+    let Shape::Array(a) = &operand.shape else {
+        return Vec::new();
+    };
+    let reduced = reduce.attrs.dimensions.clone().unwrap_or_default();
+    a.layout_or_default()
+        .major_to_minor()
+        .filter(|&d| reduced.contains(&(d as i64)) && a.dims()[d] != 1)
+        .map(|d| (d, a.dims()[d]))
+        .collect()
+}
+
+/// The operand index of output index `out` (kept dimensions in order,
+/// reduced dimensions at 0).
+pub(super) fn operand_index(reduce: &HloInstruction, rank: usize, out: &Index) -> Index {
+    let reduced = reduce.attrs.dimensions.clone().unwrap_or_default();
+    let mut kept = out.dims.iter();
+    let dims = (0..rank as i64)
+        .map(|d| {
+            if reduced.contains(&d) {
+                IndexDim::constant(0)
+            } else {
+                *kept
+                    .next()
+                    .expect("one output dimension per kept dimension")
+            }
+        })
+        .collect();
+    Index::new(out.lanes, dims)
+}
+
+/// Reduces `reduce` over all its reduced dimensions at one output position
+/// (`base`: the operand index with reduced dimensions at 0); returns one
+/// scalar per reduced value, combined with the init values.
+pub(super) fn reduce_at(
+    el: &Elemental,
+    kb: &mut KernelBuilder,
+    comb: &Combiner,
+    reduce: &HloInstruction,
+    base: &Index,
+    lanes: u32,
+) -> Result<Vec<Value>, Unsupported> {
+    let n = comb.tys.len();
+    let init = (0..n)
+        .map(|k| el.gen(kb, reduce.operands[n + k], &Index::scalar(1)))
+        .collect::<Result<Vec<_>, _>>()?;
+    let reduced = reduced_dims(el, reduce);
+    let lanes = if comb.identity().is_some() { lanes } else { 1 };
+    let inner_len = reduced.last().map_or(1, |&(_, s)| s);
+    let lanes = if inner_len >= lanes as i64 { lanes } else { 1 };
+    let unroll = unroll_for(inner_len, lanes);
+    let mut acc = Accumulators::new(kb, comb, lanes, unroll, &init);
+    let operands = &reduce.operands[..n];
+    let body = |kb: &mut KernelBuilder, idx: &Index, acc: &mut Accumulators| {
+        let xs = operands
+            .iter()
+            .map(|&o| el.gen(kb, o, idx))
+            .collect::<Result<Vec<_>, _>>()?;
+        acc.add(kb, comb, &xs, idx.lanes)
+    };
+    nest(
+        kb,
+        &reduced,
+        base.dims.clone(),
+        lanes,
+        unroll,
+        &mut |kb, idx| body(kb, idx, &mut acc),
+    )?;
+    let total = acc.finish(kb, comb)?;
+    if comb.identity().is_some() {
+        comb.combine(kb, &init, &total, 1)
+    } else {
+        Ok(total)
+    }
+}
+
+/// Nested loops over `dims` (physical order): scalar loops over all but the
+/// last, the last in vectors. With no dimensions, `body` runs once.
+pub(super) fn nest(
+    kb: &mut KernelBuilder,
+    dims: &[(usize, i64)],
+    idx: Vec<IndexDim>,
+    lanes: u32,
+    unroll: u32,
+    body: &mut dyn FnMut(&mut KernelBuilder, &Index) -> Result<(), Unsupported>,
+) -> Result<(), Unsupported> {
+    match dims {
+        [] => body(kb, &Index::new(1, idx)),
+        [(d, size)] => {
+            let (zero, end) = (kb.iconst(0), kb.iconst(*size));
+            emit_inner(kb, zero, end, lanes, unroll, |kb, inner, l| {
+                let mut at = idx.clone();
+                at[*d] = inner;
+                body(kb, &Index::new(l, at))
+            })
+        }
+        [(d, size), rest @ ..] => {
+            let (zero, end) = (kb.iconst(0), kb.iconst(*size));
+            kb.try_for_range(zero, end, 1, |kb, i| {
+                let mut at = idx.clone();
+                at[*d] = IndexDim::uniform(i);
+                nest(kb, rest, at, lanes, unroll, body)
+            })
+        }
+    }
+}

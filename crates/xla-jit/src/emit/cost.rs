@@ -1,0 +1,61 @@
+//! Cost estimates for the runtime's parallelism decision: nanoseconds per
+//! element of a kernel's iteration space, from the bytes it streams and the
+//! ops it computes. Rough by design; the runtime compares the product with
+//! a threshold measured on the machine.
+
+use xla_core::{Opcode, Shape};
+
+use super::KernelInfo;
+
+/// Streaming bandwidth of one core, bytes per nanosecond (about 20 GB/s
+/// once caches miss; see `bench/README.md`).
+const BYTES_PER_NS: f64 = 20.0;
+
+/// Estimated nanoseconds per output element of a fusion's kernel at
+/// `lanes` lanes.
+pub(super) fn per_element(info: &KernelInfo, lanes: u32) -> f64 {
+    let element_bytes = |shape: &Shape| -> f64 {
+        shape
+            .array_leaves()
+            .iter()
+            .filter(|a| a.element_count() > 1)
+            .map(|a| a.element_type().byte_size() as f64)
+            .sum()
+    };
+    let mut bytes = 0.0;
+    for &id in info.fusion.inputs.iter().chain(&info.fusion.outputs) {
+        bytes += element_bytes(&info.comp.instr(id).shape);
+    }
+    let compute: f64 = info
+        .fusion
+        .instructions
+        .iter()
+        .map(|&id| op_cost(info.comp.instr(id).opcode))
+        .sum();
+    bytes / BYTES_PER_NS + compute / lanes as f64
+}
+
+/// Nanoseconds per vector operation (scalarized ops count per lane).
+fn op_cost(op: Opcode) -> f64 {
+    use Opcode::*;
+    match op {
+        Parameter | Constant | Broadcast | Reshape | Transpose | Copy | Bitcast | Slice
+        | Reverse | Iota | Tuple | GetTupleElement => 0.0,
+        Abs | Add | And | Ceil | Clamp | Compare | Convert | BitcastConvert | Floor | Imag
+        | IsFinite | Maximum | Minimum | Multiply | Negate | Not | Or | Real | RoundNearestAfz
+        | RoundNearestEven | Select | Sign | Subtract | Xor | ReducePrecision | Pad
+        | Concatenate | DynamicSlice | DynamicUpdateSlice | Reduce => 0.1,
+        Divide | Sqrt | Rsqrt | Clz | PopulationCount | ShiftLeft | ShiftRightArithmetic
+        | ShiftRightLogical => 0.5,
+        Exp | Expm1 | Log | Log1p | Logistic | Tanh | Erf | Sin | Cos | Tan | Cbrt | Atan2
+        | Map => 2.0,
+        Remainder | Power => 8.0,
+        Complex | Dot | AfterAll | AllGather | AllReduce | AllToAll | BatchNormGrad
+        | BatchNormInference | BatchNormTraining | Call | Cholesky | CollectivePermute
+        | Conditional | Convolution | CustomCall | Fft | Fusion | Gather | GetDimensionSize
+        | Infeed | OptimizationBarrier | Outfeed | PartitionId | Recv | RecvDone
+        | ReduceScatter | ReduceWindow | ReplicaId | Rng | RngBitGenerator | Scatter
+        | SelectAndScatter | Send | SendDone | SetDimensionSize | Sort | TopK | TriangularSolve
+        | While => 1.0,
+    }
+}

@@ -1,0 +1,131 @@
+//! Host functions kernels call for rare scalar operations that have no
+//! short instruction sequence: floating remainder (C `fmod`), integer
+//! power, and the conversions whose single rounding needs more than one
+//! hardware step (`f64` and wide integers → `f16`/`bf16`). Each is exactly
+//! the rule of `spec/OPS.md` (conversions call `literal::convert`, the one
+//! place those rules live), so kernels agree with the interpreter bit for
+//! bit. They run per element, in vector loops once per lane.
+
+use xla_core::half::{bf16, f16};
+use xla_core::literal::convert::convert_value;
+use xla_core::NativeType;
+
+use crate::codegen::ftz::without_ftz;
+
+/// `fmod(x, y)` on `f32`.
+pub extern "C" fn fmod_f32(x: f32, y: f32) -> f32 {
+    x % y
+}
+
+/// `fmod(x, y)` on `f64`.
+pub extern "C" fn fmod_f64(x: f64, y: f64) -> f64 {
+    x % y
+}
+
+/// Integer power by squaring, wrapping; a negative exponent gives 0 unless
+/// the base is ±1 (`spec/OPS.md` §1.6 `Pow`). Operands are sign- or
+/// zero-extended to 64 bits by the caller; `bits` is the type's width, the
+/// result is truncated to it.
+pub extern "C" fn ipow(base: i64, exp: i64, signed: bool, bits: u32) -> i64 {
+    let negative = signed && exp < 0;
+    if negative {
+        return match base {
+            1 => 1,
+            -1 if exp % 2 == 0 => 1,
+            -1 => -1,
+            _ => 0,
+        };
+    }
+    let mut result: i64 = 1;
+    let mut b = base;
+    let mut e = exp as u64;
+    while e > 0 {
+        if e & 1 == 1 {
+            result = result.wrapping_mul(b);
+        }
+        b = b.wrapping_mul(b);
+        e >>= 1;
+    }
+    let shift = 64 - bits;
+    if shift == 0 {
+        result
+    } else if signed {
+        (result << shift) >> shift
+    } else {
+        ((result as u64) << shift >> shift) as i64
+    }
+}
+
+/// The conversion under the default floating-point mode: the kernel's
+/// flush-to-zero mode would flush the `f32` subnormals that `bf16`
+/// results can be.
+fn to_bits<S: NativeType, D: NativeType + HalfBits>(x: S) -> u16 {
+    without_ftz(|| {
+        convert_value::<S, D>(x)
+            .expect("numeric conversions to f16/bf16 always exist")
+            .bits()
+    })
+}
+
+/// The bit pattern of a 16-bit float.
+trait HalfBits {
+    fn bits(self) -> u16;
+}
+
+impl HalfBits for f16 {
+    fn bits(self) -> u16 {
+        self.to_bits()
+    }
+}
+
+impl HalfBits for bf16 {
+    fn bits(self) -> u16 {
+        self.to_bits()
+    }
+}
+
+/// `f64` → `f16` bits, one rounding.
+pub extern "C" fn f64_to_f16(x: f64) -> u16 {
+    to_bits::<f64, f16>(x)
+}
+
+/// `f64` → `bf16` bits, one rounding.
+pub extern "C" fn f64_to_bf16(x: f64) -> u16 {
+    to_bits::<f64, bf16>(x)
+}
+
+/// `s64` → `bf16` bits, one rounding.
+pub extern "C" fn s64_to_bf16(x: i64) -> u16 {
+    to_bits::<i64, bf16>(x)
+}
+
+/// `u64` → `bf16` bits, one rounding.
+pub extern "C" fn u64_to_bf16(x: u64) -> u16 {
+    to_bits::<u64, bf16>(x)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn integer_power() {
+        assert_eq!(ipow(3, 4, true, 32), 81);
+        assert_eq!(ipow(2, -1, true, 32), 0);
+        assert_eq!(ipow(-1, -3, true, 32), -1);
+        assert_eq!(ipow(-1, -4, true, 32), 1);
+        assert_eq!(ipow(2, 31, true, 32), i32::MIN as i64);
+        assert_eq!(ipow(2, 8, false, 8), 0);
+        assert_eq!(ipow(3, 5, false, 8), 243);
+        assert_eq!(ipow(3, 5, true, 8), -13);
+    }
+
+    #[test]
+    fn half_conversions_round_once() {
+        // 1 + 2^-11 + 2^-40 is above the f16 tie: rounds up from f64, but a
+        // detour through f32 would drop 2^-40 and round the tie to even.
+        let x = 1.0 + 2f64.powi(-11) + 2f64.powi(-40);
+        assert_eq!(f64_to_f16(x), f16::from_f32(1.0).to_bits() + 1);
+        assert_eq!(s64_to_bf16((1 << 24) + (1 << 16) + 1), 0x4B81);
+    }
+}

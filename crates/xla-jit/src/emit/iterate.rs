@@ -1,0 +1,350 @@
+//! Iteration spaces: how a kernel walks an array and how the runtime splits
+//! that walk across threads.
+//!
+//! An array is walked in physical order. Its dimensions of size > 1, most
+//! major first, are the *outer* dimensions and the *inner* one (the
+//! minor-most); the inner loop runs in vectors. The runtime's iteration
+//! space `[0, iterations)` is made of
+//!
+//! * row groups (`Chunking::Rows`): each iteration covers `per_iter` whole
+//!   rows (a row = one index of the outer dimensions), when rows are short;
+//! * chunks (`Chunking::Chunks`): each iteration covers `chunk` elements of
+//!   one row, when rows are long (a 1-D array of 16M elements has one row).
+//!
+//! Example: `f32[4096,1024]{1,0}` with a 16384-element target gives rows of
+//! 1024 elements, 16 rows per iteration, 256 iterations; `f32[16777216]`
+//! gives one row in 1024 chunks of 16384.
+
+use cranelift_codegen::ir::{InstBuilder, Value};
+use xla_core::layout::Layout;
+
+use super::index::IndexDim;
+use super::kernel::KernelBuilder;
+
+/// Elements one iteration aims to cover: large enough to amortize the
+/// per-iteration work and a task switch, small enough to balance threads.
+pub const TARGET_ELEMENTS: i64 = 16384;
+
+/// How iterations map to the array.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Chunking {
+    /// `per_iter` whole rows per iteration.
+    Rows {
+        /// Rows per iteration.
+        per_iter: i64,
+    },
+    /// `chunk` inner elements (a multiple of every vector step) per
+    /// iteration, `per_row` iterations per row.
+    Chunks {
+        /// Elements per iteration.
+        chunk: i64,
+        /// Iterations per row.
+        per_row: i64,
+    },
+}
+
+/// A walk over an array in physical order.
+#[derive(Clone, Debug)]
+pub struct IterSpace {
+    /// Rank of the array.
+    pub rank: usize,
+    /// Outer dimensions (logical dimension, size), most major first.
+    pub outer: Vec<(usize, i64)>,
+    /// The inner (vectorized) dimension; `None` if every dimension has
+    /// size 1.
+    pub inner: Option<(usize, i64)>,
+    /// Number of rows (product of the outer sizes; 0 for an empty array).
+    pub rows: i64,
+    /// How iterations are formed.
+    pub chunking: Chunking,
+}
+
+impl IterSpace {
+    /// The walk over an array of `dims` under `layout` (its
+    /// `minor_to_major` order), aiming at `target` elements per iteration.
+    pub fn new(dims: &[i64], layout: &Layout, target: i64) -> Self {
+        let phys: Vec<usize> = layout.major_to_minor().filter(|&d| dims[d] != 1).collect();
+        let empty = dims.contains(&0);
+        let (outer, inner) = match phys.split_last() {
+            Some((&last, rest)) => (
+                rest.iter().map(|&d| (d, dims[d])).collect::<Vec<_>>(),
+                Some((last, dims[last])),
+            ),
+            None => (Vec::new(), None),
+        };
+        let rows = if empty {
+            0
+        } else {
+            outer.iter().map(|&(_, n)| n).product()
+        };
+        let n = inner.map_or(1, |(_, n)| n);
+        let chunking = if n >= 2 * target {
+            let chunk = (target / 64).max(1) * 64;
+            Chunking::Chunks {
+                chunk,
+                per_row: (n + chunk - 1) / chunk,
+            }
+        } else {
+            Chunking::Rows {
+                per_iter: (target / n.max(1)).max(1),
+            }
+        };
+        IterSpace {
+            rank: dims.len(),
+            outer,
+            inner,
+            rows,
+            chunking,
+        }
+    }
+
+    /// The walk over an array of `dims` under `layout` in iterations of at
+    /// most `chunk` inner elements (a multiple of 64), one row per
+    /// iteration when rows are shorter.
+    pub fn with_chunk(dims: &[i64], layout: &Layout, chunk: i64) -> Self {
+        let mut space = Self::new(dims, layout, chunk);
+        let n = space.inner.map_or(1, |(_, n)| n);
+        space.chunking = if n > chunk {
+            Chunking::Chunks {
+                chunk,
+                per_row: (n + chunk - 1) / chunk,
+            }
+        } else {
+            Chunking::Rows { per_iter: 1 }
+        };
+        space
+    }
+
+    /// The size of the runtime's iteration space.
+    pub fn iterations(&self) -> i64 {
+        match self.chunking {
+            Chunking::Rows { per_iter } => (self.rows + per_iter - 1) / per_iter,
+            Chunking::Chunks { per_row, .. } => self.rows * per_row,
+        }
+    }
+
+    /// Elements one iteration covers (at most).
+    pub fn elements_per_iteration(&self) -> i64 {
+        let n = self.inner.map_or(1, |(_, n)| n);
+        match self.chunking {
+            Chunking::Rows { per_iter } => per_iter * n,
+            Chunking::Chunks { chunk, .. } => chunk,
+        }
+    }
+
+    /// Emits the walk over iterations `[start, end)`: `segment` runs once
+    /// per (row, inner range) with the row's index (the inner dimension
+    /// and size-1 dimensions at constant 0) and the inner range
+    /// `[begin, end)`.
+    pub fn emit<E>(
+        &self,
+        kb: &mut KernelBuilder,
+        start: Value,
+        end: Value,
+        segment: impl FnMut(&mut KernelBuilder, &[IndexDim], Value, Value) -> Result<(), E>,
+    ) -> Result<(), E> {
+        self.walk(kb, start, end, &mut Segments(segment))
+    }
+
+    /// Emits the walk over iterations `[start, end)` with per-iteration
+    /// hooks (see [`Walker`]).
+    pub fn walk<E>(
+        &self,
+        kb: &mut KernelBuilder,
+        start: Value,
+        end: Value,
+        walker: &mut impl Walker<E>,
+    ) -> Result<(), E> {
+        let n = self.inner.map_or(1, |(_, n)| n);
+        match self.chunking {
+            Chunking::Chunks { chunk, per_row } => kb.try_for_range(start, end, 1, |kb, it| {
+                walker.begin(kb, it)?;
+                let row = kb.b.ins().udiv_imm_u(it, per_row);
+                let first = kb.b.ins().imul_imm_s(row, per_row);
+                let c = kb.b.ins().isub(it, first);
+                let c0 = kb.b.ins().imul_imm_s(c, chunk);
+                let c1 = kb.b.ins().iadd_imm_s(c0, chunk);
+                let limit = kb.iconst(n);
+                let c1 = kb.b.ins().smin(c1, limit);
+                let idx = self.row_index(kb, row);
+                walker.segment(kb, &idx, c0, c1)?;
+                walker.end(kb, it)
+            }),
+            Chunking::Rows { per_iter } => kb.try_for_range(start, end, 1, |kb, it| {
+                walker.begin(kb, it)?;
+                let r0 = kb.b.ins().imul_imm_s(it, per_iter);
+                let r1 = kb.b.ins().iadd_imm_s(r0, per_iter);
+                let rows = kb.iconst(self.rows);
+                let r1 = kb.b.ins().smin(r1, rows);
+                kb.try_for_range(r0, r1, 1, |kb, row| {
+                    let idx = self.row_index(kb, row);
+                    let c0 = kb.iconst(0);
+                    let c1 = kb.iconst(n);
+                    walker.segment(kb, &idx, c0, c1)
+                })?;
+                walker.end(kb, it)
+            }),
+        }
+    }
+
+    /// The one segment of iteration `it` (row index, inner range), for walks
+    /// whose iterations cover one segment each (chunks, or one row per
+    /// iteration).
+    pub fn segment_of(&self, kb: &mut KernelBuilder, it: Value) -> (Vec<IndexDim>, Value, Value) {
+        let n = self.inner.map_or(1, |(_, n)| n);
+        match self.chunking {
+            Chunking::Chunks { chunk, per_row } => {
+                let row = kb.b.ins().udiv_imm_u(it, per_row);
+                let first = kb.b.ins().imul_imm_s(row, per_row);
+                let c = kb.b.ins().isub(it, first);
+                let c0 = kb.b.ins().imul_imm_s(c, chunk);
+                let c1 = kb.b.ins().iadd_imm_s(c0, chunk);
+                let limit = kb.iconst(n);
+                let c1 = kb.b.ins().smin(c1, limit);
+                (self.row_index(kb, row), c0, c1)
+            }
+            Chunking::Rows { per_iter } => {
+                debug_assert_eq!(per_iter, 1, "one row per iteration");
+                let (c0, c1) = (kb.iconst(0), kb.iconst(n));
+                (self.row_index(kb, it), c0, c1)
+            }
+        }
+    }
+
+    /// The index of row `row` (outer dimensions decoded, others 0).
+    pub fn row_index(&self, kb: &mut KernelBuilder, row: Value) -> Vec<IndexDim> {
+        let mut idx = vec![IndexDim::constant(0); self.rank];
+        let mut rest = row;
+        for (k, &(d, size)) in self.outer.iter().enumerate().rev() {
+            if k == 0 {
+                idx[d] = IndexDim::uniform(rest);
+            } else {
+                let i = kb.b.ins().urem_imm_u(rest, size);
+                idx[d] = IndexDim::uniform(i);
+                rest = kb.b.ins().udiv_imm_u(rest, size);
+            }
+        }
+        idx
+    }
+}
+
+/// What a walk does at each iteration: `begin`, then `segment` for each
+/// (row, inner range) of the iteration, then `end`.
+pub trait Walker<E> {
+    /// Before the first segment of iteration `it`.
+    fn begin(&mut self, kb: &mut KernelBuilder, it: Value) -> Result<(), E> {
+        let _ = (kb, it);
+        Ok(())
+    }
+    /// One row's inner range `[begin, end)`.
+    fn segment(
+        &mut self,
+        kb: &mut KernelBuilder,
+        row: &[IndexDim],
+        begin: Value,
+        end: Value,
+    ) -> Result<(), E>;
+    /// After the last segment of iteration `it`.
+    fn end(&mut self, kb: &mut KernelBuilder, it: Value) -> Result<(), E> {
+        let _ = (kb, it);
+        Ok(())
+    }
+}
+
+/// A [`Walker`] that only handles segments.
+struct Segments<F>(F);
+
+impl<E, F> Walker<E> for Segments<F>
+where
+    F: FnMut(&mut KernelBuilder, &[IndexDim], Value, Value) -> Result<(), E>,
+{
+    fn segment(
+        &mut self,
+        kb: &mut KernelBuilder,
+        row: &[IndexDim],
+        begin: Value,
+        end: Value,
+    ) -> Result<(), E> {
+        (self.0)(kb, row, begin, end)
+    }
+}
+
+/// The vector unroll factor for an inner dimension of `n` elements at
+/// `lanes` lanes: up to 4 vectors per loop step.
+pub fn unroll_for(n: i64, lanes: u32) -> u32 {
+    let l = lanes as i64;
+    match n / l.max(1) {
+        v if v >= 4 => 4,
+        v if v >= 2 => 2,
+        _ => 1,
+    }
+}
+
+/// Emits the inner loop over `[begin, end)`: `unroll` vectors of `lanes`
+/// per step while a full step fits, then single vectors, then single
+/// elements. `body` receives the inner dimension's index and the lane
+/// count (1 in the tail). `begin` must be a multiple of `unroll · lanes`.
+pub fn emit_inner<E>(
+    kb: &mut KernelBuilder,
+    begin: Value,
+    end: Value,
+    lanes: u32,
+    unroll: u32,
+    mut body: impl FnMut(&mut KernelBuilder, IndexDim, u32) -> Result<(), E>,
+) -> Result<(), E> {
+    // With constant bounds, loops that would run zero times are not
+    // emitted (a 1024-element row needs no tail): less code to compile.
+    let known = kb.constant(begin).zip(kb.constant(end)).map(|(b, e)| e - b);
+    let l = lanes as i64;
+    let mut tail_start = begin;
+    if lanes > 1 {
+        let step = unroll as i64 * l;
+        let (main_end, rest) = match known {
+            Some(len) => {
+                let main = len / step * step;
+                (kb.b.ins().iadd_imm_s(begin, main), Some(len - main))
+            }
+            None => {
+                let len = kb.b.ins().isub(end, begin);
+                let steps = kb.b.ins().udiv_imm_u(len, step);
+                let main_len = kb.b.ins().imul_imm_s(steps, step);
+                (kb.b.ins().iadd(begin, main_len), None)
+            }
+        };
+        if known.is_none_or(|len| len >= step) {
+            kb.try_for_range(begin, main_end, step, |kb, j| {
+                (0..unroll).try_for_each(|u| {
+                    let idx = IndexDim {
+                        var: Some(j),
+                        offset: (u * lanes) as i64,
+                        lane_stride: 1,
+                        aligned: true,
+                    };
+                    body(kb, idx, lanes)
+                })
+            })?;
+        }
+        tail_start = main_end;
+        if unroll > 1 && rest.is_none_or(|r| r >= l) {
+            let vec_end = match rest {
+                Some(r) => kb.b.ins().iadd_imm_s(main_end, r / l * l),
+                None => {
+                    let rest = kb.b.ins().isub(end, main_end);
+                    let vectors = kb.b.ins().udiv_imm_u(rest, l);
+                    let vec_len = kb.b.ins().imul_imm_s(vectors, l);
+                    kb.b.ins().iadd(main_end, vec_len)
+                }
+            };
+            kb.try_for_range(main_end, vec_end, l, |kb, j| {
+                body(kb, IndexDim::consecutive(j, true), lanes)
+            })?;
+            tail_start = vec_end;
+        }
+        if rest.is_some_and(|r| r % l == 0) {
+            return Ok(());
+        }
+    }
+    kb.try_for_range(tail_start, end, 1, |kb, j| {
+        body(kb, IndexDim::uniform(j), 1)
+    })
+}

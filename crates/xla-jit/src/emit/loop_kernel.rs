@@ -1,0 +1,208 @@
+//! Loop fusions: one loop nest over the root's elements, each computed by
+//! the root's generator and stored; and in-place dynamic-update-slice,
+//! which walks only the update window of a buffer that already holds the
+//! operand.
+
+use std::collections::HashMap;
+
+use cranelift_codegen::ir::{InstBuilder, Value};
+use xla_core::hlo::InstrId;
+use xla_core::{ArrayShape, Opcode, PrimitiveType};
+
+use super::access::{write, BufferSpec};
+use super::data_movement::clamped_start;
+use super::elemental::Elemental;
+use super::index::{Index, IndexDim};
+use super::iterate::{emit_inner, unroll_for, IterSpace, TARGET_ELEMENTS};
+use super::kernel::KernelBuilder;
+use super::repr::lanes_for;
+use super::{cost, KernelInfo, KernelPlan, Unsupported};
+
+/// The generators of a fusion, reading its inputs from the kernel's
+/// buffers.
+pub(super) fn elemental<'m>(info: &KernelInfo<'m>, kb: &KernelBuilder) -> Elemental<'m> {
+    let inputs: HashMap<InstrId, (BufferSpec, Value)> = info
+        .fusion
+        .inputs
+        .iter()
+        .enumerate()
+        .map(|(i, &id)| (id, (info.buffers[i].clone(), kb.buffer(i))))
+        .collect();
+    Elemental::new(info.module, info.comp, inputs)
+}
+
+/// The lane count of a fusion: a 128-bit vector of the widest type it
+/// computes or reads.
+pub(super) fn fusion_lanes(info: &KernelInfo) -> u32 {
+    let types = info
+        .fusion
+        .instructions
+        .iter()
+        .chain(&info.fusion.inputs)
+        .flat_map(|&id| {
+            info.comp
+                .instr(id)
+                .shape
+                .array_leaves()
+                .into_iter()
+                .map(|a| a.element_type())
+                .collect::<Vec<PrimitiveType>>()
+        });
+    lanes_for(types)
+}
+
+fn array_shape<'a>(info: &'a KernelInfo, id: InstrId) -> Result<&'a ArrayShape, Unsupported> {
+    let instr = info.comp.instr(id);
+    instr
+        .shape
+        .as_array()
+        .ok_or_else(|| Unsupported::new(instr.opcode, format!("`{}` is not an array", instr.name)))
+}
+
+/// The kernel of a loop fusion.
+pub(super) fn plan(info: &KernelInfo) -> Result<Vec<KernelPlan>, Unsupported> {
+    let fusion = info.fusion;
+    let root = fusion.root;
+    if let Some(in_place) = fusion.in_place {
+        return in_place_update(info, in_place.input);
+    }
+    let shape = array_shape(info, root)?;
+    let space = IterSpace::new(shape.dims(), &shape.layout_or_default(), TARGET_ELEMENTS);
+    let lanes = fusion_lanes(info);
+    let per_element = cost::per_element(info, lanes);
+    let iterations = space.iterations();
+    let cost_per_iteration = space.elements_per_iteration() as f64 * per_element;
+    let out = fusion.inputs.len();
+    Ok(vec![KernelPlan {
+        part: "loop",
+        iterations,
+        cost_per_iteration,
+        scratch_bytes: 0,
+        epilogue: false,
+        emit: Box::new(move |kb, info| {
+            let el = elemental(info, kb);
+            let spec = &info.buffers[out];
+            let base = kb.buffer(out);
+            let (start, end) = (kb.param(1), kb.param(2));
+            let invariants = &info.fusion.invariants;
+            walk(
+                kb,
+                &space,
+                start,
+                end,
+                lanes,
+                |kb, row| {
+                    invariants
+                        .iter()
+                        .try_for_each(|inv| el.precompute(kb, inv, row))
+                },
+                |kb, idx| {
+                    let v = el.gen(kb, root, idx)?;
+                    write(kb, spec, base, idx, v);
+                    Ok(())
+                },
+            )
+        }),
+    }])
+}
+
+/// Walks iterations `[start, end)` of `space`: `row` runs once per row
+/// (with the row's index), then `body` for each vector (and tail element)
+/// of the row with its index.
+pub(super) fn walk(
+    kb: &mut KernelBuilder,
+    space: &IterSpace,
+    start: Value,
+    end: Value,
+    lanes: u32,
+    mut row: impl FnMut(&mut KernelBuilder, &[IndexDim]) -> Result<(), Unsupported>,
+    mut body: impl FnMut(&mut KernelBuilder, &Index) -> Result<(), Unsupported>,
+) -> Result<(), Unsupported> {
+    match space.inner {
+        None => space.emit(kb, start, end, |kb, at, _, _| {
+            row(kb, at)?;
+            body(kb, &Index::new(1, at.to_vec()))
+        }),
+        Some((dim, n)) => {
+            let step_span = match space.chunking {
+                super::iterate::Chunking::Chunks { chunk, .. } => chunk,
+                super::iterate::Chunking::Rows { .. } => n,
+            };
+            let lanes = if n >= lanes as i64 { lanes } else { 1 };
+            let unroll = unroll_for(step_span, lanes);
+            space.emit(kb, start, end, |kb, at, c0, c1| {
+                row(kb, at)?;
+                emit_inner(kb, c0, c1, lanes, unroll, |kb, inner, l| {
+                    let mut idx = Index::new(l, at.to_vec());
+                    idx.dims[dim] = inner;
+                    body(kb, &idx)
+                })
+            })
+        }
+    }
+}
+
+/// An in-place dynamic-update-slice: the output buffer already holds the
+/// operand (the runtime aliases or copies it); the kernel writes the update
+/// window only, walking the update in the output's physical order.
+fn in_place_update(
+    info: &KernelInfo,
+    operand_input: usize,
+) -> Result<Vec<KernelPlan>, Unsupported> {
+    let fusion = info.fusion;
+    let dus = info.comp.instr(fusion.root);
+    debug_assert_eq!(dus.opcode, Opcode::DynamicUpdateSlice);
+    debug_assert_eq!(fusion.inputs[operand_input], dus.operands[0]);
+    let update = dus.operands[1];
+    let out_shape = array_shape(info, fusion.root)?;
+    let upd_dims = array_shape(info, update)?.dims().to_vec();
+    let space = IterSpace::new(&upd_dims, &out_shape.layout_or_default(), TARGET_ELEMENTS);
+    let lanes = fusion_lanes(info);
+    let per_element = cost::per_element(info, lanes);
+    let out_dims = out_shape.dims().to_vec();
+    let root = fusion.root;
+    let out = fusion.inputs.len();
+    Ok(vec![KernelPlan {
+        part: "update_in_place",
+        iterations: space.iterations(),
+        cost_per_iteration: space.elements_per_iteration() as f64 * per_element,
+        scratch_bytes: 0,
+        epilogue: false,
+        emit: Box::new(move |kb, info| {
+            let el = elemental(info, kb);
+            let dus = info.comp.instr(root);
+            let spec = &info.buffers[out];
+            let base = kb.buffer(out);
+            let starts = (0..out_dims.len())
+                .map(|d| clamped_start(&el, kb, dus.operands[d + 2], out_dims[d] - upd_dims[d]))
+                .collect::<Result<Vec<_>, _>>()?;
+            let (start, end) = (kb.param(1), kb.param(2));
+            walk(
+                kb,
+                &space,
+                start,
+                end,
+                lanes,
+                |_, _| Ok(()),
+                |kb, idx| {
+                    let v = el.gen(kb, update, idx)?;
+                    let dims = idx
+                        .dims
+                        .iter()
+                        .zip(&starts)
+                        .map(|(x, &s)| IndexDim {
+                            var: Some(match x.var {
+                                Some(v) => kb.b.ins().iadd(v, s),
+                                None => s,
+                            }),
+                            aligned: false,
+                            ..*x
+                        })
+                        .collect();
+                    write(kb, spec, base, &Index::new(idx.lanes, dims), v);
+                    Ok(())
+                },
+            )
+        }),
+    }])
+}

@@ -1,0 +1,354 @@
+//! Reduction fusions: a `reduce` root whose operands' producers are
+//! computed inside the reduction loop.
+//!
+//! Three shapes of kernel, by where the reduced dimensions lie in the
+//! operand's layout:
+//!
+//! * **row** (the operand's minor-most dimension is reduced, e.g. summing
+//!   each row of `f32[4096,4096]{1,0}`): the runtime's iterations cover
+//!   output elements; each streams its reduced elements through `unroll`
+//!   vector accumulators, combines them lane by lane and stores one value.
+//! * **column** (the minor-most dimension is kept and is also the output's
+//!   minor-most, e.g. summing the columns): see `column.rs`.
+//! * **full** (every dimension of size > 1 is reduced): two kernels sharing a
+//!   scratch buffer: the first reduces each of its iterations' chunks to a
+//!   partial result in `scratch[iteration]`, the second (one iteration)
+//!   folds the partials into the init value in order. The result does not
+//!   depend on how the runtime splits the first kernel's iterations.
+
+use cranelift_codegen::ir::Value;
+use xla_core::hlo::{HloInstruction, InstrId};
+use xla_core::{Opcode, PrimitiveType, Shape};
+
+use super::access::{read_from, write, Access};
+use super::combine::{operand_index, reduce_at, Accumulators, Combiner};
+use super::elemental::Elemental;
+use super::index::{Index, IndexDim};
+use super::iterate::{emit_inner, unroll_for, IterSpace, Walker, TARGET_ELEMENTS};
+use super::kernel::KernelBuilder;
+use super::loop_kernel::{elemental, fusion_lanes};
+use super::{column, cost, KernelInfo, KernelPlan, Unsupported};
+
+/// The kernels of a reduction fusion.
+pub(super) fn plan(info: &KernelInfo) -> Result<Vec<KernelPlan>, Unsupported> {
+    let root = info.comp.instr(info.fusion.root);
+    let operand = info.comp.instr(root.operands[0]);
+    let (Shape::Array(op_shape), out_shapes) = (&operand.shape, root.shape.array_leaves()) else {
+        return Err(Unsupported::new(Opcode::Reduce, "operand is not an array"));
+    };
+    let out_shape = out_shapes[0];
+    let out_dims = out_shape.dims();
+    let out_layout = out_shape.layout_or_default();
+    let op_layout = op_shape.layout_or_default();
+    let op_minor = op_layout
+        .minor_to_major
+        .iter()
+        .map(|&d| d as usize)
+        .find(|&d| op_shape.dims()[d] != 1);
+    let reduced = root.attrs.dimensions.clone().unwrap_or_default();
+    let lanes = fusion_lanes(info);
+    let per_element = cost::per_element(info, lanes);
+    let reduced_count: i64 = op_shape.element_count() / out_shape.element_count().max(1);
+    let full = out_dims.iter().all(|&d| d == 1);
+    let column = match op_minor {
+        Some(m) if !reduced.contains(&(m as i64)) => {
+            // The output dimension of kept operand dimension `m`.
+            let out_dim = (0..m).filter(|d| !reduced.contains(&(*d as i64))).count();
+            let out_minor = out_layout
+                .minor_to_major
+                .iter()
+                .map(|&d| d as usize)
+                .find(|&d| out_dims[d] != 1);
+            (out_minor == Some(out_dim)).then_some(out_dim)
+        }
+        _ => None,
+    };
+    let root_id = info.fusion.root;
+    if full {
+        return full_reduction(
+            info,
+            root_id,
+            op_shape.dims(),
+            &op_layout,
+            lanes,
+            per_element,
+        );
+    }
+    if let Some(out_dim) = column {
+        return column::plan(info, root_id, out_dim, lanes, per_element);
+    }
+    let target = (TARGET_ELEMENTS / reduced_count.max(1)).max(1);
+    let space = IterSpace::new(out_dims, &out_layout, target);
+    let cost_per_iteration = (space.elements_per_iteration() * reduced_count) as f64 * per_element;
+    Ok(vec![KernelPlan {
+        part: "row_reduce",
+        iterations: space.iterations(),
+        cost_per_iteration,
+        scratch_bytes: 0,
+        epilogue: false,
+        emit: Box::new(move |kb, info| row_kernel(kb, info, root_id, &space, lanes)),
+    }])
+}
+
+fn row_kernel(
+    kb: &mut KernelBuilder,
+    info: &KernelInfo,
+    root: InstrId,
+    space: &IterSpace,
+    lanes: u32,
+) -> Result<(), Unsupported> {
+    let el = elemental(info, kb);
+    let reduce = info.comp.instr(root);
+    let comb = Combiner::new(info.module, &el, reduce)?;
+    let rank = el
+        .comp
+        .instr(reduce.operands[0])
+        .shape
+        .as_array()
+        .map_or(0, |a| a.rank());
+    let outs = info.fusion.inputs.len();
+    let (start, end) = (kb.param(1), kb.param(2));
+    let inner = space.inner;
+    space.emit(kb, start, end, |kb, row, c0, c1| {
+        let one = |kb: &mut KernelBuilder, out: Index| -> Result<(), Unsupported> {
+            let base = operand_index(reduce, rank, &out);
+            let vals = reduce_at(&el, kb, &comb, reduce, &base, lanes)?;
+            for (k, v) in vals.into_iter().enumerate() {
+                let spec = &info.buffers[outs + k];
+                let ptr = kb.buffer(outs + k);
+                write(kb, spec, ptr, &out, v);
+            }
+            Ok(())
+        };
+        match inner {
+            None => one(kb, Index::new(1, row.to_vec())),
+            Some((d, _)) => kb.try_for_range(c0, c1, 1, |kb, c| {
+                let mut idx = row.to_vec();
+                idx[d] = IndexDim::uniform(c);
+                one(kb, Index::new(1, idx))
+            }),
+        }
+    })
+}
+
+/// A full reduction: per-iteration partials into the scratch buffer, then
+/// their fold into the init value. Without an identity (generic reducers)
+/// the whole operand is folded by one iteration of one kernel.
+fn full_reduction(
+    info: &KernelInfo,
+    root: InstrId,
+    dims: &[i64],
+    layout: &xla_core::Layout,
+    lanes: u32,
+    per_element: f64,
+) -> Result<Vec<KernelPlan>, Unsupported> {
+    let reduce = info.comp.instr(root);
+    let n = reduce.operands.len() / 2;
+    let recognized = n == 1 && {
+        let el = Elemental::new(info.module, info.comp, Default::default());
+        Combiner::new(info.module, &el, reduce)?
+            .identity()
+            .is_some()
+    };
+    let total = dims.iter().product::<i64>() as f64;
+    if !recognized {
+        return Ok(vec![KernelPlan {
+            part: "reduce_all",
+            iterations: 1,
+            cost_per_iteration: total * per_element,
+            scratch_bytes: 0,
+            epilogue: false,
+            emit: Box::new(move |kb, info| {
+                let el = elemental(info, kb);
+                let reduce = info.comp.instr(root);
+                let comb = Combiner::new(info.module, &el, reduce)?;
+                let rank = el
+                    .comp
+                    .instr(reduce.operands[0])
+                    .shape
+                    .as_array()
+                    .map_or(0, |a| a.rank());
+                let outs = info.fusion.inputs.len();
+                let (start, end) = (kb.param(1), kb.param(2));
+                let out_rank = info.buffers[outs].dims.len();
+                kb.try_for_range(start, end, 1, |kb, _| {
+                    let base = Index::new(1, vec![IndexDim::constant(0); rank]);
+                    let vals = reduce_at(&el, kb, &comb, reduce, &base, 1)?;
+                    let out = Index::new(1, vec![IndexDim::constant(0); out_rank]);
+                    for (k, v) in vals.into_iter().enumerate() {
+                        write(kb, &info.buffers[outs + k], kb.buffer(outs + k), &out, v);
+                    }
+                    Ok(())
+                })
+            }),
+        }]);
+    }
+    let space = IterSpace::new(dims, layout, TARGET_ELEMENTS);
+    let partials = space.iterations();
+    let ty = element_of(reduce);
+    let size = ty.byte_size();
+    let scratch_bytes = (partials.max(1) as usize) * size;
+    let partial_space = space.clone();
+    Ok(vec![
+        KernelPlan {
+            part: "reduce_partials",
+            iterations: partials,
+            cost_per_iteration: space.elements_per_iteration() as f64 * per_element,
+            scratch_bytes,
+            epilogue: false,
+            emit: Box::new(move |kb, info| partial_kernel(kb, info, root, &partial_space, lanes)),
+        },
+        KernelPlan {
+            part: "reduce_combine",
+            iterations: 1,
+            cost_per_iteration: partials as f64 * 2.0,
+            scratch_bytes,
+            epilogue: false,
+            emit: Box::new(move |kb, info| combine_kernel(kb, info, root, partials)),
+        },
+    ])
+}
+
+fn element_of(reduce: &HloInstruction) -> PrimitiveType {
+    reduce.shape.array_leaves()[0].element_type()
+}
+
+/// The scratch buffer as a vector of partials.
+fn scratch_spec(ty: PrimitiveType, partials: i64) -> super::access::BufferSpec {
+    super::access::BufferSpec {
+        ty,
+        dims: vec![partials],
+        addressing: super::access::Addressing::Dense(vec![1]),
+    }
+}
+
+struct Partials<'a, 'm> {
+    el: &'a Elemental<'m>,
+    comb: &'a Combiner<'m>,
+    reduce: &'a HloInstruction,
+    space: &'a IterSpace,
+    lanes: u32,
+    unroll: u32,
+    acc: Option<Accumulators>,
+    scratch: (super::access::BufferSpec, Value),
+}
+
+impl Walker<Unsupported> for Partials<'_, '_> {
+    fn begin(&mut self, kb: &mut KernelBuilder, _it: Value) -> Result<(), Unsupported> {
+        self.acc = Some(Accumulators::new(
+            kb,
+            self.comb,
+            self.lanes,
+            self.unroll,
+            &[],
+        ));
+        Ok(())
+    }
+
+    fn segment(
+        &mut self,
+        kb: &mut KernelBuilder,
+        row: &[IndexDim],
+        begin: Value,
+        end: Value,
+    ) -> Result<(), Unsupported> {
+        let acc = self.acc.as_mut().expect("begin ran");
+        match self.space.inner {
+            None => {
+                let x = self
+                    .el
+                    .gen(kb, self.reduce.operands[0], &Index::new(1, row.to_vec()))?;
+                acc.add(kb, self.comb, &[x], 1)
+            }
+            Some((d, _)) => emit_inner(kb, begin, end, self.lanes, self.unroll, |kb, inner, l| {
+                let mut idx = row.to_vec();
+                idx[d] = inner;
+                let x = self
+                    .el
+                    .gen(kb, self.reduce.operands[0], &Index::new(l, idx))?;
+                acc.add(kb, self.comb, &[x], l)
+            }),
+        }
+    }
+
+    fn end(&mut self, kb: &mut KernelBuilder, it: Value) -> Result<(), Unsupported> {
+        let acc = self.acc.take().expect("begin ran");
+        let total = acc.finish(kb, self.comb)?;
+        let (spec, base) = &self.scratch;
+        write(
+            kb,
+            spec,
+            *base,
+            &Index::new(1, vec![IndexDim::uniform(it)]),
+            total[0],
+        );
+        Ok(())
+    }
+}
+
+fn partial_kernel(
+    kb: &mut KernelBuilder,
+    info: &KernelInfo,
+    root: InstrId,
+    space: &IterSpace,
+    lanes: u32,
+) -> Result<(), Unsupported> {
+    let el = elemental(info, kb);
+    let reduce = info.comp.instr(root);
+    let comb = Combiner::new(info.module, &el, reduce)?;
+    let n_inner = space.inner.map_or(1, |(_, n)| n);
+    let lanes = if n_inner >= lanes as i64 { lanes } else { 1 };
+    let unroll = unroll_for(space.elements_per_iteration().min(n_inner), lanes);
+    let scratch = kb.buffer(info.buffers.len());
+    let mut walker = Partials {
+        el: &el,
+        comb: &comb,
+        reduce,
+        space,
+        lanes,
+        unroll,
+        acc: None,
+        scratch: (scratch_spec(comb.tys[0], space.iterations()), scratch),
+    };
+    let (start, end) = (kb.param(1), kb.param(2));
+    space.walk(kb, start, end, &mut walker)
+}
+
+fn combine_kernel(
+    kb: &mut KernelBuilder,
+    info: &KernelInfo,
+    root: InstrId,
+    partials: i64,
+) -> Result<(), Unsupported> {
+    let el = elemental(info, kb);
+    let reduce = info.comp.instr(root);
+    let comb = Combiner::new(info.module, &el, reduce)?;
+    let outs = info.fusion.inputs.len();
+    let spec = scratch_spec(comb.tys[0], partials);
+    let scratch = kb.buffer(info.buffers.len());
+    let (start, end) = (kb.param(1), kb.param(2));
+    let out_rank = info.buffers[outs].dims.len();
+    kb.try_for_range(start, end, 1, |kb, _| {
+        let init = el.gen(kb, reduce.operands[1], &Index::scalar(1))?;
+        let var = kb.b.declare_var(kb.ty(init));
+        kb.b.def_var(var, init);
+        let (zero, count) = (kb.iconst(0), kb.iconst(partials));
+        kb.try_for_range(zero, count, 1, |kb, p| {
+            let x = read_from(
+                kb,
+                &spec,
+                scratch,
+                &Index::new(1, vec![IndexDim::uniform(p)]),
+                Access::Output,
+            );
+            let acc = kb.b.use_var(var);
+            let r = comb.combine(kb, &[acc], &[x], 1)?;
+            kb.b.def_var(var, r[0]);
+            Ok(())
+        })?;
+        let v = kb.b.use_var(var);
+        let out = Index::new(1, vec![IndexDim::constant(0); out_rank]);
+        write(kb, &info.buffers[outs], kb.buffer(outs), &out, v);
+        Ok(())
+    })
+}

@@ -1,0 +1,115 @@
+//! What each op is to the fusion planner.
+
+use xla_core::hlo::{HloComputation, InstrId};
+use xla_core::{HloModule, Opcode};
+
+use crate::emit::{self, Unsupported};
+
+/// An instruction's role in fusion planning.
+#[derive(Clone, PartialEq, Debug)]
+pub enum Role {
+    /// A parameter: read from the caller's buffer.
+    Parameter,
+    /// A non-scalar constant: read from a buffer holding its literal.
+    Buffer,
+    /// A scalar constant: an immediate in every kernel that uses it.
+    ScalarConstant,
+    /// Duplicated into every consumer: `iota`, or a broadcast, reshape,
+    /// transpose, copy, bitcast or scalar convert of a parameter, a constant
+    /// or another cheap value.
+    Cheap,
+    /// Elementwise; `expensive` ops (transcendentals, division, power) are
+    /// not recomputed through broadcasts.
+    Elementwise {
+        /// Costs much more than a load.
+        expensive: bool,
+    },
+    /// Index arithmetic only (broadcast, reshape, transpose, slice, pad, …).
+    DataMovement,
+    /// A `reduce`.
+    Reduce,
+    /// A `dot`.
+    Dot,
+    /// Runs as its own thunk (control flow, tuples, sort, gather, …).
+    Thunk,
+    /// The emitters cannot compile it; the runtime interprets it.
+    Unsupported(Unsupported),
+}
+
+/// The role of instruction `id` of `comp`.
+pub fn classify(module: &HloModule, comp: &HloComputation, id: InstrId) -> Role {
+    let instr = comp.instr(id);
+    let role = role_of_opcode(instr.opcode);
+    let role = match role {
+        Role::Buffer if instr.shape.as_array().is_some_and(|a| a.rank() == 0) => {
+            Role::ScalarConstant
+        }
+        Role::DataMovement if is_cheap(comp, id) => Role::Cheap,
+        Role::Elementwise { .. } if is_cheap(comp, id) => Role::Cheap,
+        other => other,
+    };
+    match role {
+        Role::Elementwise { .. } | Role::DataMovement | Role::Reduce | Role::Cheap => {
+            match emit::check(module, comp, id) {
+                Ok(()) => role,
+                Err(u) => Role::Unsupported(u),
+            }
+        }
+        Role::ScalarConstant => match emit::check(module, comp, id) {
+            Ok(()) => role,
+            // A constant the kernels cannot embed is still a buffer.
+            Err(_) => Role::Buffer,
+        },
+        other => other,
+    }
+}
+
+/// `true` for values that are free to recompute in every consumer: iota and
+/// chains of broadcast/reshape/transpose/copy/bitcast (and converts of
+/// scalars) over parameters and constants.
+fn is_cheap(comp: &HloComputation, id: InstrId) -> bool {
+    let instr = comp.instr(id);
+    let operand_is_cheap = |k: usize| {
+        let op = instr.operands[k];
+        matches!(comp.instr(op).opcode, Opcode::Parameter | Opcode::Constant) || is_cheap(comp, op)
+    };
+    let index_only = matches!(
+        instr.opcode,
+        Opcode::Broadcast | Opcode::Reshape | Opcode::Transpose | Opcode::Copy | Opcode::Bitcast
+    );
+    let scalar_convert = instr.opcode == Opcode::Convert
+        && comp
+            .instr(instr.operands[0])
+            .shape
+            .as_array()
+            .is_some_and(|a| a.rank() == 0);
+    instr.opcode == Opcode::Iota || ((index_only || scalar_convert) && operand_is_cheap(0))
+}
+
+/// The role an opcode has before looking at shapes and operands.
+fn role_of_opcode(op: Opcode) -> Role {
+    use Opcode::*;
+    let ew = |expensive| Role::Elementwise { expensive };
+    match op {
+        Parameter => Role::Parameter,
+        Constant => Role::Buffer,
+        Abs | Add | And | Ceil | Clamp | Clz | Compare | Convert | BitcastConvert | Floor
+        | Imag | IsFinite | Maximum | Minimum | Multiply | Negate | Not | Or | PopulationCount
+        | Real | ReducePrecision | RoundNearestAfz | RoundNearestEven | Select | ShiftLeft
+        | ShiftRightArithmetic | ShiftRightLogical | Sign | Subtract | Xor | Complex => ew(false),
+        Atan2 | Cbrt | Cos | Divide | Erf | Exp | Expm1 | Log | Log1p | Logistic | Map | Power
+        | Remainder | Rsqrt | Sin | Sqrt | Tan | Tanh => ew(true),
+        Bitcast | Broadcast | Concatenate | Copy | DynamicSlice | DynamicUpdateSlice | Iota
+        | Pad | Reshape | Reverse | Slice | Transpose => Role::DataMovement,
+        Reduce => Role::Reduce,
+        Dot => Role::Dot,
+        AfterAll | AllGather | AllReduce | AllToAll | BatchNormGrad | BatchNormInference
+        | BatchNormTraining | Call | Cholesky | CollectivePermute | Conditional | Convolution
+        | CustomCall | Fft | Fusion | Gather | GetDimensionSize | GetTupleElement | Infeed
+        | OptimizationBarrier | Outfeed | PartitionId | Recv | RecvDone | ReduceScatter
+        | ReduceWindow | ReplicaId | Rng | RngBitGenerator | Scatter | SelectAndScatter | Send
+        | SendDone | SetDimensionSize | Sort | TopK | TriangularSolve | Tuple | While => {
+            Role::Thunk
+        }
+    }
+}

@@ -1,0 +1,403 @@
+//! Fusion planning: which instructions of a computation share one kernel.
+//!
+//! [`plan`] walks a computation from its root towards its parameters and
+//! grows a *region* from every value that must exist in memory: a producer
+//! joins the region of its consumers when the emitters can compute it per
+//! element inside their loop nest (elementwise ops and data movement cost
+//! index arithmetic, not memory) and every user of the producer is in the
+//! region. Each decision is recorded with its [`Reason`], printed by
+//! `xla dump` and asserted in tests.
+//!
+//! ```
+//! use xla_core::HloModule;
+//! use xla_jit::fusion::{plan, FusionKind};
+//!
+//! let module: HloModule = "HloModule m
+//! ENTRY e {
+//!   a = f32[] parameter(0)
+//!   x = f32[8]{0} parameter(1)
+//!   ax = f32[8]{0} broadcast(a), dimensions={}
+//!   m = f32[8]{0} multiply(ax, x)
+//!   ROOT n = f32[8]{0} negate(m)
+//! }".parse()?;
+//! let plan = plan(&module, module.entry);
+//! assert_eq!(plan.fusions.len(), 1);
+//! assert_eq!(plan.fusions[0].kind, FusionKind::Loop);
+//! assert_eq!(plan.fusions[0].instructions.len(), 3); // ax, m, n
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! Kinds (see `JIT.md`):
+//!
+//! * [`FusionKind::Loop`]: the root is elementwise or data movement; one
+//!   loop nest over the root's elements.
+//! * [`FusionKind::Reduction`]: the root is a `reduce`; its operand's
+//!   producers are computed inside the reduction loop (input fusion).
+//! * [`FusionKind::Row`]: reduce results broadcast back along the reduced
+//!   dimensions feed elementwise consumers (softmax, layernorm): one kernel
+//!   iterating over rows, one pass per reduction over the row, then the
+//!   output pass.
+//! * [`FusionKind::DotEpilogue`]: a `dot` and the elementwise consumers of
+//!   its result, which the dot engine runs on each finished output block;
+//!   transposes and copies of the dot's operands become operand strides.
+//!
+//! Cheap producers (scalar constants, `iota`, and `broadcast`/`reshape`/
+//! `transpose`/`convert` chains over parameters and constants) are
+//! duplicated into every consumer region instead of being materialized.
+
+mod classify;
+mod dims;
+mod display;
+mod region;
+
+use std::collections::BTreeSet;
+
+use xla_core::hlo::{ComputationId, InstrId};
+use xla_core::{HloModule, Opcode};
+
+pub use classify::{classify, Role};
+pub use display::PlanDisplay;
+
+use crate::emit::Unsupported;
+
+/// What kind of kernel a fusion becomes.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum FusionKind {
+    /// One loop nest over the root's elements.
+    Loop,
+    /// A `reduce` root with its operand's producers fused (input fusion).
+    Reduction,
+    /// Reduce–broadcast–consume over rows (softmax, layernorm).
+    Row,
+    /// A `dot` with its elementwise epilogue (possibly empty).
+    DotEpilogue,
+}
+
+impl FusionKind {
+    /// Lower-case name for dumps: `loop`, `reduction`, `row`, `dot`.
+    pub fn name(self) -> &'static str {
+        match self {
+            FusionKind::Loop => "loop",
+            FusionKind::Reduction => "reduction",
+            FusionKind::Row => "row",
+            FusionKind::DotEpilogue => "dot",
+        }
+    }
+}
+
+/// Why a producer was or was not fused into a consumer's region.
+#[derive(Clone, PartialEq, Debug)]
+pub enum Reason {
+    // === fused ===
+    /// An elementwise producer whose users are all in the region.
+    Elementwise,
+    /// A data-movement producer (index arithmetic only).
+    DataMovement,
+    /// A cheap producer (scalar constant, iota, broadcast/reshape of a
+    /// parameter or constant), duplicated into each consumer.
+    CheapDuplicated,
+    /// A producer of a reduction's operand, computed inside the reduction
+    /// loop.
+    ReductionInput,
+    /// A reduce whose result is only used at the current row: one pass of a
+    /// row kernel.
+    RowPass,
+    /// The dot whose output block the region's epilogue transforms.
+    DotEpilogue,
+    /// A transpose of a dot operand, read through permuted strides.
+    TransposeAbsorbed,
+    /// A layout-changing copy of a dot operand, read through the source's
+    /// strides.
+    CopyAbsorbed,
+
+    // === not fused ===
+    /// The producer has a user outside the region, so its value must be in
+    /// memory anyway.
+    UsersOutside {
+        /// A user outside the region.
+        user: InstrId,
+    },
+    /// The producer is a parameter or a non-scalar constant: a buffer.
+    Buffer,
+    /// The producer runs as its own thunk (control flow, tuples, dot, sort,
+    /// gather, …).
+    NotFusible(Opcode),
+    /// The emitters cannot compile the producer.
+    Unsupported(Unsupported),
+    /// An expensive producer whose value the region would recompute for
+    /// every index of a broadcast dimension.
+    ExpensiveReused,
+    /// The operand of an in-place dynamic-update-slice: its buffer becomes
+    /// the output.
+    InPlaceOperand,
+    /// A reduce that cannot be a row pass (the text says why).
+    NotRowPass(String),
+    /// A dot that cannot take this epilogue (the text says why).
+    NotEpilogue(String),
+}
+
+/// One planning decision: a producer fused into (or kept out of) the region
+/// of a consumer.
+#[derive(Clone, PartialEq, Debug)]
+pub enum FusionDecision {
+    /// `producer` is computed inside the region of `consumer`.
+    Fuse {
+        /// The fused instruction.
+        producer: InstrId,
+        /// The member of the region that uses it.
+        consumer: InstrId,
+        /// Why.
+        reason: Reason,
+    },
+    /// `producer` is read from a buffer by the region of `consumer`.
+    Forbid {
+        /// The instruction kept out.
+        producer: InstrId,
+        /// The member of the region that uses it.
+        consumer: InstrId,
+        /// Why.
+        reason: Reason,
+    },
+}
+
+impl FusionDecision {
+    /// The producer the decision is about.
+    pub fn producer(&self) -> InstrId {
+        match self {
+            FusionDecision::Fuse { producer, .. } | FusionDecision::Forbid { producer, .. } => {
+                *producer
+            }
+        }
+    }
+
+    /// The reason.
+    pub fn reason(&self) -> &Reason {
+        match self {
+            FusionDecision::Fuse { reason, .. } | FusionDecision::Forbid { reason, .. } => reason,
+        }
+    }
+}
+
+/// An in-place fusion: the output buffer must be the input buffer's memory
+/// (the runtime aliases it when the input dies at this fusion, and copies
+/// the input into the output first otherwise). The kernel writes only part
+/// of the output (a dynamic-update-slice writes only the update window).
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub struct InPlace {
+    /// Index into [`Fusion::inputs`].
+    pub input: usize,
+    /// Index into [`Fusion::outputs`].
+    pub output: usize,
+}
+
+/// How the dot engine reads one operand of a [`FusionKind::DotEpilogue`]
+/// fusion.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct DotOperand {
+    /// Index into [`Fusion::inputs`] of the buffer holding the data.
+    pub input: usize,
+    /// The dot's operand is `transpose(inputs[input], permutation)`:
+    /// operand dimension `i` is dimension `permutation[i]` of the buffer's
+    /// shape, so its stride is the buffer's stride of that dimension. `None`
+    /// when the operand is the buffer itself (a copy absorbed also gives
+    /// `None`: the copy changes the layout, not the logical array).
+    pub permutation: Option<Vec<i64>>,
+}
+
+/// The dot of a [`FusionKind::DotEpilogue`] fusion and where its operands
+/// come from.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct DotOperands {
+    /// The `dot` instruction.
+    pub dot: InstrId,
+    /// Its lhs.
+    pub lhs: DotOperand,
+    /// Its rhs.
+    pub rhs: DotOperand,
+}
+
+/// A fused value a kernel computes once per row: a reduce of a row kernel,
+/// or any member whose value does not change along the kernel's inner
+/// loop.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct RowPass {
+    /// The instruction.
+    pub instr: InstrId,
+    /// For each of its dimensions, the root dimension it is read at
+    /// (`None` for dimensions of size 1). Softmax over `f32[4096,1024]`
+    /// reads its reductions `f32[4096]` at `[Some(0)]`.
+    pub dims: Vec<Option<usize>>,
+}
+
+/// A group of instructions computed by one kernel (or one dot call with its
+/// epilogue).
+#[derive(Clone, PartialEq, Debug)]
+pub struct Fusion {
+    /// The kind of kernel.
+    pub kind: FusionKind,
+    /// The instruction whose value the fusion computes.
+    pub root: InstrId,
+    /// Every instruction the kernel computes, in topological order (root
+    /// last). Duplicated cheap producers may appear in several fusions.
+    pub instructions: Vec<InstrId>,
+    /// The values the kernel writes to buffers (the root). A tuple-shaped
+    /// output (variadic reduce) contributes one buffer per tuple element.
+    pub outputs: Vec<InstrId>,
+    /// The values the kernel reads from buffers, in buffer order.
+    pub inputs: Vec<InstrId>,
+    /// Why each producer was fused or not.
+    pub decisions: Vec<FusionDecision>,
+    /// Set when the output aliases an input (in-place
+    /// dynamic-update-slice).
+    pub in_place: Option<InPlace>,
+    /// Set for [`FusionKind::DotEpilogue`].
+    pub dot: Option<DotOperands>,
+    /// For [`FusionKind::Row`] (and reductions): the reduces, in the order
+    /// the kernel computes them (a root reduce last).
+    pub passes: Vec<RowPass>,
+    /// Members (other than reduces) whose value is the same all along the
+    /// kernel's inner loop: read only at root dimensions that index rows
+    /// (row kernels) or at dimensions other than the root's minor-most
+    /// (loop kernels). Kernels compute them once per row, in this
+    /// (topological) order. Example: layernorm's `rsqrt(var + ε)`.
+    pub invariants: Vec<RowPass>,
+}
+
+impl Fusion {
+    /// `true` if `id` is computed by this fusion.
+    pub fn contains(&self, id: InstrId) -> bool {
+        self.instructions.binary_search(&id).is_ok()
+    }
+
+    /// The buffer position of an input, if `id` is one.
+    pub fn input_index(&self, id: InstrId) -> Option<usize> {
+        self.inputs.iter().position(|&i| i == id)
+    }
+}
+
+/// Why an instruction is not computed by a fusion kernel.
+#[derive(Clone, PartialEq, Debug)]
+pub enum StandaloneReason {
+    /// A parameter: the caller's buffer.
+    Parameter,
+    /// A constant whose value lives in a buffer.
+    Constant,
+    /// Control flow, tuples and other ops that run as their own thunk.
+    Thunk(Opcode),
+    /// An op the emitters cannot compile: the runtime interprets it.
+    Unsupported(Unsupported),
+    /// No user and not the root: nothing to run.
+    Unused,
+}
+
+/// An instruction outside every fusion.
+#[derive(Clone, PartialEq, Debug)]
+pub struct Standalone {
+    /// The instruction.
+    pub instr: InstrId,
+    /// Why it stands alone.
+    pub reason: StandaloneReason,
+}
+
+/// The fusion plan of one computation.
+#[derive(Clone, PartialEq, Debug)]
+pub struct FusionPlan {
+    /// The planned computation.
+    pub computation: ComputationId,
+    /// The fusions, in an order where producers come before consumers.
+    pub fusions: Vec<Fusion>,
+    /// Instructions outside every fusion, in instruction order.
+    pub standalone: Vec<Standalone>,
+}
+
+/// Where an instruction's value comes from at run time.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum Placement {
+    /// Written to a buffer by this fusion.
+    Output(usize),
+    /// A standalone op (see [`FusionPlan::standalone`]).
+    Standalone(usize),
+    /// Only computed inside fusions; never in memory.
+    Fused,
+}
+
+impl FusionPlan {
+    /// Where `id`'s value comes from.
+    pub fn placement(&self, id: InstrId) -> Placement {
+        if let Some(f) = self.fusions.iter().position(|f| f.outputs.contains(&id)) {
+            return Placement::Output(f);
+        }
+        match self.standalone.iter().position(|s| s.instr == id) {
+            Some(s) => Placement::Standalone(s),
+            None => Placement::Fused,
+        }
+    }
+
+    /// The instructions the runtime must run through the interpreter.
+    pub fn fallback_ops(&self) -> impl Iterator<Item = &Standalone> {
+        self.standalone
+            .iter()
+            .filter(|s| matches!(s.reason, StandaloneReason::Unsupported(_)))
+    }
+}
+
+/// Plans the fusions of one computation of `module` (after passes and layout
+/// assignment: every array shape should carry its layout; missing layouts
+/// read as the default).
+pub fn plan(module: &HloModule, computation: ComputationId) -> FusionPlan {
+    let comp = module.computation(computation);
+    let users = comp.users();
+    let mut fusions: Vec<Fusion> = Vec::new();
+    let mut standalone = Vec::new();
+    // For each instruction, the fusions that compute it.
+    let mut member_of: Vec<BTreeSet<usize>> = vec![BTreeSet::new(); comp.instructions.len()];
+    let mut standalone_ids = vec![false; comp.instructions.len()];
+    for index in (0..comp.instructions.len() as u32).rev() {
+        let id = InstrId(index);
+        let instr = comp.instr(id);
+        let consumers = &users[id.index()];
+        let read_from_memory = id == comp.root
+            || consumers.iter().any(|&u| {
+                standalone_ids[u.index()]
+                    || member_of[u.index()]
+                        .iter()
+                        .any(|&f| !fusions[f].contains(id))
+            });
+        if !read_from_memory {
+            if consumers.is_empty() {
+                standalone.push(Standalone {
+                    instr: id,
+                    reason: StandaloneReason::Unused,
+                });
+                standalone_ids[id.index()] = true;
+            }
+            continue;
+        }
+        let reason = match classify(module, comp, id) {
+            Role::Parameter => Some(StandaloneReason::Parameter),
+            Role::Buffer | Role::ScalarConstant if instr.opcode == Opcode::Constant => {
+                Some(StandaloneReason::Constant)
+            }
+            Role::Thunk => Some(StandaloneReason::Thunk(instr.opcode)),
+            Role::Unsupported(u) => Some(StandaloneReason::Unsupported(u)),
+            _ => None,
+        };
+        if let Some(reason) = reason {
+            standalone.push(Standalone { instr: id, reason });
+            standalone_ids[id.index()] = true;
+            continue;
+        }
+        let fusion = region::grow(module, comp, &users, id);
+        for &m in &fusion.instructions {
+            member_of[m.index()].insert(fusions.len());
+        }
+        fusions.push(fusion);
+    }
+    fusions.reverse();
+    standalone.reverse();
+    FusionPlan {
+        computation,
+        fusions,
+        standalone,
+    }
+}

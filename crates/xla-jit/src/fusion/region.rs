@@ -1,0 +1,485 @@
+//! Growing one fusion region from its root towards the parameters.
+//!
+//! Producers are visited from the highest instruction id down, so when a
+//! producer is considered every user that will ever join the region already
+//! has (ids grow from operands to users): the "all users inside" test is
+//! final.
+
+use std::collections::{BTreeMap, BTreeSet, BinaryHeap, HashMap};
+
+use xla_core::hlo::{HloComputation, InstrId};
+use xla_core::{HloModule, Opcode, Shape};
+
+use super::classify::{classify, Role};
+use super::dims::{self, DimRef};
+use super::{
+    DotOperand, DotOperands, Fusion, FusionDecision, FusionKind, InPlace, Reason, RowPass,
+};
+
+/// Rows longer than this many bytes are not fused into row kernels: one row
+/// must stay in the L2 cache between the passes.
+pub(super) const ROW_BYTES_LIMIT: i64 = 512 * 1024;
+
+struct Region<'a> {
+    module: &'a HloModule,
+    comp: &'a HloComputation,
+    users: &'a [Vec<InstrId>],
+    root: InstrId,
+    members: BTreeSet<InstrId>,
+    maps: HashMap<InstrId, Vec<DimRef>>,
+    /// Root dimensions (size > 1) that index rows, once a reduce fixed them.
+    rows: Option<Vec<usize>>,
+    reduces: Vec<InstrId>,
+    dot: Option<InstrId>,
+    inputs: BTreeSet<InstrId>,
+    decisions: Vec<FusionDecision>,
+    /// Producer → the member user that first asked for it.
+    heap: BinaryHeap<InstrId>,
+    asked_by: BTreeMap<InstrId, InstrId>,
+}
+
+/// Grows the region rooted at `root` (which must be fusible: elementwise,
+/// data movement, reduce or dot).
+pub(super) fn grow(
+    module: &HloModule,
+    comp: &HloComputation,
+    users: &[Vec<InstrId>],
+    root: InstrId,
+) -> Fusion {
+    let root_instr = comp.instr(root);
+    let rank = dims::dims_of(root_instr).len();
+    let mut r = Region {
+        module,
+        comp,
+        users,
+        root,
+        members: BTreeSet::from([root]),
+        maps: HashMap::from([(root, (0..rank).map(DimRef::Root).collect())]),
+        rows: None,
+        reduces: Vec::new(),
+        dot: None,
+        inputs: BTreeSet::new(),
+        decisions: Vec::new(),
+        heap: BinaryHeap::new(),
+        asked_by: BTreeMap::new(),
+    };
+    if root_instr.opcode == Opcode::Reduce {
+        r.reduces.push(root);
+        let dims = dims::dims_of(root_instr);
+        r.rows = Some((0..rank).filter(|&d| dims[d] != 1).collect());
+    } else if root_instr.opcode == Opcode::Dot {
+        r.dot = Some(root);
+    }
+    let in_place_operand =
+        (root_instr.opcode == Opcode::DynamicUpdateSlice).then(|| root_instr.operands[0]);
+    if root_instr.opcode == Opcode::Dot {
+        r.absorb_dot_operands(root);
+    } else {
+        r.push_operands(root);
+    }
+    while let Some(p) = r.heap.pop() {
+        if r.members.contains(&p) || r.inputs.contains(&p) {
+            continue;
+        }
+        let consumer = r.asked_by[&p];
+        if Some(p) == in_place_operand {
+            r.forbid(p, consumer, Reason::InPlaceOperand);
+            continue;
+        }
+        match r.decide(p) {
+            Ok(reason) => {
+                r.decisions.push(FusionDecision::Fuse {
+                    producer: p,
+                    consumer,
+                    reason,
+                });
+                r.members.insert(p);
+                if r.dot == Some(p) {
+                    r.absorb_dot_operands(p);
+                } else {
+                    r.push_operands(p);
+                }
+            }
+            Err(reason) => r.forbid(p, consumer, reason),
+        }
+    }
+    r.finish(in_place_operand)
+}
+
+impl Region<'_> {
+    fn forbid(&mut self, producer: InstrId, consumer: InstrId, reason: Reason) {
+        self.decisions.push(FusionDecision::Forbid {
+            producer,
+            consumer,
+            reason,
+        });
+        self.inputs.insert(producer);
+    }
+
+    fn push_operands(&mut self, id: InstrId) {
+        let instr = self.comp.instr(id);
+        for &op in &instr.operands {
+            self.asked_by.entry(op).or_insert(id);
+            self.heap.push(op);
+        }
+    }
+
+    /// The map `p` gets from all its member users (all users are members
+    /// when this is called, except for duplicated cheap producers).
+    fn map_of(&self, p: InstrId) -> Vec<DimRef> {
+        let mut merged: Option<Vec<DimRef>> = None;
+        for &u in &self.users[p.index()] {
+            let Some(map) = self.maps.get(&u) else {
+                continue;
+            };
+            let user = self.comp.instr(u);
+            for (k, &op) in user.operands.iter().enumerate() {
+                if op == p {
+                    let m = dims::operand_map(self.comp, user, k, map);
+                    merged = Some(match merged {
+                        None => m,
+                        Some(prev) => dims::merge(&prev, &m),
+                    });
+                }
+            }
+        }
+        merged.unwrap_or_else(|| vec![DimRef::Other; dims::dims_of(self.comp.instr(p)).len()])
+    }
+
+    /// Whether producer `p` joins the region, and why.
+    fn decide(&mut self, p: InstrId) -> Result<Reason, Reason> {
+        let role = classify(self.module, self.comp, p);
+        let outside = self.users[p.index()]
+            .iter()
+            .copied()
+            .find(|u| !self.members.contains(u));
+        match role {
+            Role::Parameter | Role::Buffer => return Err(Reason::Buffer),
+            Role::Thunk => return Err(Reason::NotFusible(self.comp.instr(p).opcode)),
+            Role::Unsupported(u) => return Err(Reason::Unsupported(u)),
+            Role::ScalarConstant | Role::Cheap => {
+                let map = self.map_of(p);
+                self.maps.insert(p, map);
+                return Ok(Reason::CheapDuplicated);
+            }
+            Role::Elementwise { .. } | Role::DataMovement | Role::Reduce | Role::Dot => {}
+        }
+        if let Some(user) = outside {
+            return Err(Reason::UsersOutside { user });
+        }
+        let map = self.map_of(p);
+        let reason = match role {
+            Role::Elementwise { expensive } => {
+                if expensive
+                    && self.rows.is_none()
+                    && dims::recomputed_along_broadcast(self.comp, self.root, &map)
+                {
+                    return Err(Reason::ExpensiveReused);
+                }
+                self.producer_reason(Reason::Elementwise)
+            }
+            Role::DataMovement => self.producer_reason(Reason::DataMovement),
+            Role::Reduce => {
+                self.check_row_pass(p, &map).map_err(Reason::NotRowPass)?;
+                self.reduces.push(p);
+                Reason::RowPass
+            }
+            Role::Dot => {
+                self.check_epilogue(p, &map).map_err(Reason::NotEpilogue)?;
+                self.dot = Some(p);
+                Reason::DotEpilogue
+            }
+            _ => unreachable!("handled above"),
+        };
+        self.maps.insert(p, map);
+        Ok(reason)
+    }
+
+    /// Inside a reduction's operand, producers are reduction inputs.
+    fn producer_reason(&self, default: Reason) -> Reason {
+        if self.comp.instr(self.root).opcode == Opcode::Reduce && self.reduces.len() == 1 {
+            Reason::ReductionInput
+        } else {
+            default
+        }
+    }
+
+    /// A reduce can be a row pass if it is read only at the row the root is
+    /// computing, all reduces agree on the rows, and a row fits in cache.
+    fn check_row_pass(&mut self, p: InstrId, map: &[DimRef]) -> Result<(), String> {
+        if self.dot.is_some() {
+            return Err("the region holds a dot".into());
+        }
+        let reduce = self.comp.instr(p);
+        let Shape::Array(out) = &reduce.shape else {
+            return Err("a variadic reduce's tuple is read through get-tuple-element".into());
+        };
+        let rows = dims::row_dims(map, out.dims())
+            .ok_or("the reduce is read at indices other than the current row")?;
+        let root = self.comp.instr(self.root);
+        let Shape::Array(root_shape) = &root.shape else {
+            return Err("the root is not an array".into());
+        };
+        if let Some(existing) = &self.rows {
+            if *existing != rows {
+                return Err(format!(
+                    "it is read along root dimensions {rows:?}, another reduce along {existing:?}"
+                ));
+            }
+        } else {
+            let root_dims = root_shape.dims();
+            let cols: Vec<usize> = (0..root_dims.len())
+                .filter(|&d| root_dims[d] != 1 && !rows.contains(&d))
+                .collect();
+            let minor: Vec<usize> = root_shape
+                .layout_or_default()
+                .minor_to_major
+                .iter()
+                .map(|&d| d as usize)
+                .filter(|&d| root_dims[d] != 1)
+                .take(cols.len())
+                .collect();
+            let mut sorted_minor = minor.clone();
+            sorted_minor.sort_unstable();
+            if sorted_minor != cols {
+                return Err(format!(
+                    "the reduced dimensions {cols:?} are not the minor-most dimensions of {}",
+                    root.shape
+                ));
+            }
+            let row_elements: i64 = cols.iter().map(|&d| root_dims[d]).product();
+            let bytes = row_elements * root_shape.element_type().byte_size() as i64;
+            if bytes > ROW_BYTES_LIMIT {
+                return Err(format!(
+                    "a row of {bytes} bytes exceeds the {ROW_BYTES_LIMIT}-byte cache budget"
+                ));
+            }
+        }
+        let operand = self.comp.instr(reduce.operands[0]);
+        let reduced: i64 = dims::dims_of(operand).iter().product::<i64>()
+            / out.dims().iter().product::<i64>().max(1);
+        let bytes = reduced * out.element_type().byte_size() as i64;
+        if bytes > ROW_BYTES_LIMIT {
+            return Err(format!(
+                "a reduced row of {bytes} bytes exceeds the {ROW_BYTES_LIMIT}-byte cache budget"
+            ));
+        }
+        self.rows = Some(rows);
+        Ok(())
+    }
+
+    /// A dot can take the region as its epilogue if the region only applies
+    /// elementwise work to it at the same index and keeps its element type.
+    fn check_epilogue(&self, p: InstrId, map: &[DimRef]) -> Result<(), String> {
+        if !self.reduces.is_empty() {
+            return Err("the region holds a reduce".into());
+        }
+        let dot = self.comp.instr(p);
+        let root = self.comp.instr(self.root);
+        let identity = map.iter().enumerate().all(|(i, &m)| m == DimRef::Root(i));
+        if !identity || map.len() != dims::dims_of(root).len() {
+            return Err("the epilogue reads the dot's result at other indices".into());
+        }
+        if dot.shape.element_type() != root.shape.element_type() {
+            return Err(format!(
+                "the epilogue changes the element type ({} to {}); it runs in place",
+                dot.shape, root.shape
+            ));
+        }
+        let dense = root
+            .shape
+            .as_array()
+            .is_some_and(|a| a.layout_or_default().is_dense());
+        if !dense {
+            return Err(format!("the output layout of {} is not dense", root.shape));
+        }
+        Ok(())
+    }
+
+    /// Makes transposes and copies of the dot's operands members and the
+    /// arrays they read inputs.
+    fn absorb_dot_operands(&mut self, dot: InstrId) {
+        for &op in &self.comp.instr(dot).operands {
+            let instr = self.comp.instr(op);
+            let source = instr.operands.first().map(|&s| self.comp.instr(s));
+            let dense_source = source.is_some_and(|s| {
+                s.shape
+                    .as_array()
+                    .is_some_and(|a| a.layout_or_default().is_dense())
+            });
+            let reason = if !dense_source {
+                None
+            } else if instr.opcode == Opcode::Transpose {
+                Some(Reason::TransposeAbsorbed)
+            } else if instr.opcode == Opcode::Copy {
+                Some(Reason::CopyAbsorbed)
+            } else {
+                None
+            };
+            match reason {
+                Some(reason) => {
+                    self.decisions.push(FusionDecision::Fuse {
+                        producer: op,
+                        consumer: dot,
+                        reason,
+                    });
+                    self.members.insert(op);
+                    self.inputs.insert(instr.operands[0]);
+                }
+                None => {
+                    let reason = match classify(self.module, self.comp, op) {
+                        Role::Parameter | Role::Buffer => Reason::Buffer,
+                        _ => Reason::NotFusible(Opcode::Dot),
+                    };
+                    self.forbid(op, dot, reason);
+                }
+            }
+        }
+    }
+
+    /// Members whose value does not change along the inner loop of the
+    /// kernel (see [`Fusion::invariants`]): every dimension is read at an
+    /// outer root dimension or has size 1, and computing it costs more
+    /// than index arithmetic.
+    fn invariants(&self, kind: FusionKind) -> Vec<RowPass> {
+        let root = self.comp.instr(self.root);
+        let Shape::Array(shape) = &root.shape else {
+            return Vec::new();
+        };
+        let outer: Vec<usize> = match kind {
+            FusionKind::Row => self.rows.clone().unwrap_or_default(),
+            FusionKind::Loop => {
+                let dims = shape.dims();
+                let minor = shape
+                    .layout_or_default()
+                    .minor_to_major
+                    .iter()
+                    .map(|&d| d as usize)
+                    .find(|&d| dims[d] != 1);
+                (0..dims.len()).filter(|&d| Some(d) != minor).collect()
+            }
+            FusionKind::Reduction | FusionKind::DotEpilogue => return Vec::new(),
+        };
+        self.members
+            .iter()
+            .filter(|&&m| m != self.root && !self.reduces.contains(&m))
+            .filter(|&&m| {
+                let instr = self.comp.instr(m);
+                let computes = !matches!(
+                    instr.opcode,
+                    Opcode::Constant
+                        | Opcode::Broadcast
+                        | Opcode::Reshape
+                        | Opcode::Bitcast
+                        | Opcode::Transpose
+                        | Opcode::Copy
+                        | Opcode::Iota
+                );
+                computes
+                    && self.maps.get(&m).is_some_and(|map| {
+                        map.iter()
+                            .zip(dims::dims_of(instr))
+                            .all(|(r, &size)| match r {
+                                DimRef::Root(k) => outer.contains(k),
+                                DimRef::Zero => true,
+                                _ => size == 1,
+                            })
+                    })
+            })
+            .map(|&m| RowPass {
+                instr: m,
+                dims: self.maps[&m]
+                    .iter()
+                    .map(|r| match r {
+                        DimRef::Root(k) => Some(*k),
+                        _ => None,
+                    })
+                    .collect(),
+            })
+            .collect()
+    }
+
+    fn finish(self, in_place_operand: Option<InstrId>) -> Fusion {
+        let kind = if self.dot.is_some() {
+            FusionKind::DotEpilogue
+        } else if self.reduces.len() == 1 && self.reduces[0] == self.root {
+            FusionKind::Reduction
+        } else if !self.reduces.is_empty() {
+            FusionKind::Row
+        } else {
+            FusionKind::Loop
+        };
+        let inputs: Vec<InstrId> = self.inputs.iter().copied().collect();
+        let in_place = in_place_operand.and_then(|operand| {
+            // Only if nothing but the update-slice reads the operand: a
+            // kernel writing into the operand's buffer must not read it.
+            let read_elsewhere = self
+                .members
+                .iter()
+                .any(|&m| m != self.root && self.comp.instr(m).operands.contains(&operand));
+            (!read_elsewhere).then(|| InPlace {
+                input: inputs
+                    .iter()
+                    .position(|&i| i == operand)
+                    .expect("operand is an input"),
+                output: 0,
+            })
+        });
+        let dot = self.dot.map(|d| {
+            let operand = |k: usize| {
+                let op = self.comp.instr(d).operands[k];
+                let instr = self.comp.instr(op);
+                let (source, permutation) = if self.members.contains(&op) {
+                    let perm = (instr.opcode == Opcode::Transpose)
+                        .then(|| instr.attrs.dimensions.clone().unwrap_or_default());
+                    (instr.operands[0], perm)
+                } else {
+                    (op, None)
+                };
+                DotOperand {
+                    input: inputs
+                        .iter()
+                        .position(|&i| i == source)
+                        .expect("dot operand is an input"),
+                    permutation,
+                }
+            };
+            DotOperands {
+                dot: d,
+                lhs: operand(0),
+                rhs: operand(1),
+            }
+        });
+        let mut reduces = self.reduces.clone();
+        reduces.sort();
+        let read_at = |id: InstrId| -> Vec<Option<usize>> {
+            self.maps[&id]
+                .iter()
+                .map(|m| match m {
+                    DimRef::Root(k) => Some(*k),
+                    _ => None,
+                })
+                .collect()
+        };
+        let passes = reduces
+            .iter()
+            .map(|&r| RowPass {
+                instr: r,
+                dims: read_at(r),
+            })
+            .collect();
+        let invariants = self.invariants(kind);
+        Fusion {
+            kind,
+            root: self.root,
+            instructions: self.members.into_iter().collect(),
+            outputs: vec![self.root],
+            inputs,
+            decisions: self.decisions,
+            in_place,
+            dot,
+            passes,
+            invariants,
+        }
+    }
+}

@@ -1,0 +1,505 @@
+#![allow(clippy::needless_range_loop)] // element-by-element comparisons
+
+//! Elementwise kernels against hand-written references of `spec/OPS.md`
+//! §3.1 (with the project's flush-to-zero rule), on edge values: ±0, ±∞,
+//! NaN, subnormals, extremes of each integer type, and lengths that are
+//! not a multiple of the vector width.
+
+mod emit_harness;
+
+use emit_harness::*;
+use xla_core::{Literal, NativeType};
+
+/// The project rule: f32 subnormals read and write as zeros of the same
+/// sign.
+fn ftz(x: f32) -> f32 {
+    if x != 0.0 && x.abs() < f32::MIN_POSITIVE {
+        0.0f32.copysign(x)
+    } else {
+        x
+    }
+}
+
+fn ftz64(x: f64) -> f64 {
+    if x != 0.0 && x.abs() < f64::MIN_POSITIVE {
+        0.0f64.copysign(x)
+    } else {
+        x
+    }
+}
+
+/// All pairs of `values`, as two vectors.
+fn pairs<T: Copy>(values: &[T]) -> (Vec<T>, Vec<T>) {
+    let mut a = Vec::new();
+    let mut b = Vec::new();
+    for &x in values {
+        for &y in values {
+            a.push(x);
+            b.push(y);
+        }
+    }
+    (a, b)
+}
+
+fn binary_module(op: &str, ty: &str, out: &str, n: usize, attrs: &str) -> String {
+    format!(
+        "HloModule m\nENTRY e {{\n  x = {ty}[{n}]{{0}} parameter(0)\n  y = {ty}[{n}]{{0}} parameter(1)\n  \
+         ROOT r = {out}[{n}]{{0}} {op}(x, y){attrs}\n}}"
+    )
+}
+
+fn unary_module(op: &str, ty: &str, out: &str, n: usize) -> String {
+    format!(
+        "HloModule m\nENTRY e {{\n  x = {ty}[{n}]{{0}} parameter(0)\n  ROOT r = {out}[{n}]{{0}} {op}(x)\n}}"
+    )
+}
+
+fn run_binary<T: NativeType, U: NativeType>(op: &str, attrs: &str, a: &[T], b: &[T]) -> Vec<U> {
+    let text = binary_module(op, T::TYPE.name(), U::TYPE.name(), a.len(), attrs);
+    let c = compile(&text);
+    run(&c, &[&Literal::vector(a), &Literal::vector(b)])
+        .to_vec::<U>()
+        .unwrap()
+}
+
+fn run_unary<T: NativeType, U: NativeType>(op: &str, a: &[T]) -> Vec<U> {
+    let c = compile(&unary_module(op, T::TYPE.name(), U::TYPE.name(), a.len()));
+    run(&c, &[&Literal::vector(a)]).to_vec::<U>().unwrap()
+}
+
+fn max_rule(x: f32, y: f32) -> f32 {
+    let (x, y) = (ftz(x), ftz(y));
+    if x.is_nan() || y.is_nan() {
+        f32::NAN
+    } else if x == y {
+        if x.is_sign_negative() {
+            y
+        } else {
+            x
+        }
+    } else {
+        x.max(y)
+    }
+}
+
+fn min_rule(x: f32, y: f32) -> f32 {
+    let (x, y) = (ftz(x), ftz(y));
+    if x.is_nan() || y.is_nan() {
+        f32::NAN
+    } else if x == y {
+        if x.is_sign_negative() {
+            x
+        } else {
+            y
+        }
+    } else {
+        x.min(y)
+    }
+}
+
+#[test]
+fn f32_arithmetic_on_edge_values() {
+    let (a, b) = pairs(&f32_edges());
+    type Rule = fn(f32, f32) -> f32;
+    let cases: [(&str, Rule); 7] = [
+        ("add", |x, y| ftz(ftz(x) + ftz(y))),
+        ("subtract", |x, y| ftz(ftz(x) - ftz(y))),
+        ("multiply", |x, y| ftz(ftz(x) * ftz(y))),
+        ("divide", |x, y| ftz(ftz(x) / ftz(y))),
+        ("maximum", max_rule),
+        ("minimum", min_rule),
+        ("remainder", |x, y| ftz(ftz(x) % ftz(y))),
+    ];
+    for (op, rule) in cases {
+        let got: Vec<f32> = run_binary(op, "", &a, &b);
+        for i in 0..a.len() {
+            let want = rule(a[i], b[i]);
+            assert!(
+                same_f32(got[i], want),
+                "{op}({:e}, {:e}) = {:e}, want {want:e}",
+                a[i],
+                b[i],
+                got[i]
+            );
+        }
+    }
+}
+
+#[test]
+fn f64_arithmetic_on_edge_values() {
+    let edges: Vec<f64> = [
+        0.0,
+        -0.0,
+        1.0,
+        -2.5,
+        1e-310,
+        -1e-310,
+        1e300,
+        f64::INFINITY,
+        f64::NAN,
+        0.1,
+    ]
+    .to_vec();
+    let (a, b) = pairs(&edges);
+    type Rule = fn(f64, f64) -> f64;
+    let cases: [(&str, Rule); 4] = [
+        ("add", |x, y| ftz64(ftz64(x) + ftz64(y))),
+        ("multiply", |x, y| ftz64(ftz64(x) * ftz64(y))),
+        ("divide", |x, y| ftz64(ftz64(x) / ftz64(y))),
+        ("remainder", |x, y| ftz64(ftz64(x) % ftz64(y))),
+    ];
+    for (op, rule) in cases {
+        let got: Vec<f64> = run_binary(op, "", &a, &b);
+        for i in 0..a.len() {
+            let want = rule(a[i], b[i]);
+            assert!(
+                same_f64(got[i], want),
+                "{op}({:e}, {:e}) = {:e}, want {want:e}",
+                a[i],
+                b[i],
+                got[i]
+            );
+        }
+    }
+    let got: Vec<f64> = run_binary("maximum", "", &[1e-310, -0.0, f64::NAN], &[0.0, 0.0, 1.0]);
+    assert_eq!(got[0].to_bits(), 0.0f64.to_bits());
+    assert_eq!(got[1].to_bits(), 0.0f64.to_bits());
+    assert!(got[2].is_nan());
+}
+
+#[test]
+fn f32_comparisons() {
+    let (a, b) = pairs(&f32_edges());
+    let total_key = |x: f32| {
+        let b = x.to_bits() as i32;
+        if b < 0 {
+            b ^ 0x7FFF_FFFF
+        } else {
+            b
+        }
+    };
+    for (dir, rule) in [
+        ("EQ", (|x: f32, y: f32| x == y) as fn(f32, f32) -> bool),
+        ("NE", |x, y| x != y),
+        ("LT", |x, y| x < y),
+        ("LE", |x, y| x <= y),
+        ("GT", |x, y| x > y),
+        ("GE", |x, y| x >= y),
+    ] {
+        let got: Vec<bool> = run_binary("compare", &format!(", direction={dir}"), &a, &b);
+        for i in 0..a.len() {
+            assert_eq!(
+                got[i],
+                rule(ftz(a[i]), ftz(b[i])),
+                "{dir} {:e} {:e}",
+                a[i],
+                b[i]
+            );
+        }
+        let got: Vec<bool> = run_binary(
+            "compare",
+            &format!(", direction={dir}, type=TOTALORDER"),
+            &a,
+            &b,
+        );
+        for i in 0..a.len() {
+            let (x, y) = (total_key(a[i]), total_key(b[i]));
+            let want = match dir {
+                "EQ" => x == y,
+                "NE" => x != y,
+                "LT" => x < y,
+                "LE" => x <= y,
+                "GT" => x > y,
+                _ => x >= y,
+            };
+            assert_eq!(got[i], want, "total {dir} {:e} {:e}", a[i], b[i]);
+        }
+    }
+}
+
+#[test]
+fn f32_unary_functions() {
+    let x = f32_edges();
+    type Rule = fn(f32) -> f32;
+    let afz = |v: f32| {
+        let v = ftz(v);
+        let t = v.trunc();
+        if (v - t).abs() >= 0.5 {
+            t + 1f32.copysign(v)
+        } else {
+            t
+        }
+    };
+    let cases: [(&str, Rule); 10] = [
+        ("abs", |v| v.abs()),
+        ("negate", |v| -v),
+        ("floor", |v| ftz(v).floor()),
+        ("ceil", |v| ftz(v).ceil()),
+        ("round-nearest-even", |v| ftz(v).round_ties_even()),
+        ("round-nearest-afz", afz),
+        ("sign", |v| {
+            let v = ftz(v);
+            if v > 0.0 {
+                1.0
+            } else if v < 0.0 {
+                -1.0
+            } else {
+                v
+            }
+        }),
+        ("sqrt", |v| ftz(ftz(v).sqrt())),
+        ("rsqrt", |v| ftz(1.0 / ftz(v).sqrt())),
+        ("real", |v| v),
+    ];
+    for (op, rule) in cases {
+        let got: Vec<f32> = run_unary(op, &x);
+        for i in 0..x.len() {
+            let want = rule(x[i]);
+            assert!(
+                same_f32(got[i], want),
+                "{op}({:e}) = {:e}, want {want:e}",
+                x[i],
+                got[i]
+            );
+        }
+    }
+    let finite: Vec<bool> = run_unary("is-finite", &x);
+    for i in 0..x.len() {
+        assert_eq!(finite[i], x[i].is_finite(), "{:e}", x[i]);
+    }
+    // The worked examples of OPS.md §3.1.4.
+    let r: Vec<f32> = run_unary("round-nearest-afz", &[0.5f32, 1.5, 2.5, -0.5, -2.5, 2.4]);
+    assert_eq!(r, [1.0, 2.0, 3.0, -1.0, -3.0, 2.0]);
+    let r: Vec<f32> = run_unary("round-nearest-even", &[0.5f32, 1.5, 2.5, -0.5, -2.5]);
+    assert_eq!(
+        r.iter().map(|v| v.to_bits()).collect::<Vec<_>>(),
+        [0.0f32, 2.0, 2.0, -0.0, -2.0].map(f32::to_bits)
+    );
+    let r: Vec<f32> = run_unary("floor", &[-1e-40f32]);
+    assert_eq!(r[0].to_bits(), (-0.0f32).to_bits());
+}
+
+fn int_values<T: Copy + TryFrom<i128>>(v: &[i128]) -> Vec<T> {
+    v.iter().filter_map(|&x| T::try_from(x).ok()).collect()
+}
+
+macro_rules! int_ops {
+    ($name:ident, $t:ty, $signed:expr) => {
+        #[test]
+        fn $name() {
+            let raw: Vec<i128> = vec![
+                0,
+                1,
+                -1,
+                2,
+                -2,
+                3,
+                7,
+                -7,
+                100,
+                -128,
+                127,
+                255,
+                300,
+                -32768,
+                32767,
+                65535,
+                i32::MIN as i128,
+                i32::MAX as i128,
+                u32::MAX as i128,
+                i64::MIN as i128,
+                i64::MAX as i128,
+                u64::MAX as i128,
+                31,
+                32,
+                63,
+                64,
+                8,
+                16,
+            ];
+            let v: Vec<$t> = int_values(&raw);
+            let (a, b) = pairs(&v);
+            let bits = <$t>::BITS;
+            type Rule = fn($t, $t) -> $t;
+            let cases: Vec<(&str, Rule)> = vec![
+                ("add", |x, y| x.wrapping_add(y)),
+                ("subtract", |x, y| x.wrapping_sub(y)),
+                ("multiply", |x, y| x.wrapping_mul(y)),
+                ("divide", |x, y| if y == 0 { !0 } else { x.wrapping_div(y) }),
+                (
+                    "remainder",
+                    |x, y| if y == 0 { x } else { x.wrapping_rem(y) },
+                ),
+                ("maximum", |x, y| x.max(y)),
+                ("minimum", |x, y| x.min(y)),
+                ("and", |x, y| x & y),
+                ("or", |x, y| x | y),
+                ("xor", |x, y| x ^ y),
+                ("shift-left", |x, y| {
+                    let s = y as u64;
+                    if s >= <$t>::BITS as u64 {
+                        0
+                    } else {
+                        x << s
+                    }
+                }),
+                ("shift-right-logical", |x, y| {
+                    let s = y as u64;
+                    let u = x as u64 & (u64::MAX >> (64 - <$t>::BITS));
+                    if s >= <$t>::BITS as u64 {
+                        0
+                    } else {
+                        (u >> s) as $t
+                    }
+                }),
+                ("shift-right-arithmetic", |x, y| {
+                    let s = y as u64;
+                    let w = <$t>::BITS;
+                    let sx = ((x as i64) << (64 - w)) >> (64 - w);
+                    let r = if s >= w as u64 {
+                        sx >> (w - 1)
+                    } else {
+                        sx >> s
+                    };
+                    r as $t
+                }),
+            ];
+            for (op, rule) in cases {
+                let got: Vec<$t> = run_binary(op, "", &a, &b);
+                for i in 0..a.len() {
+                    assert_eq!(
+                        got[i],
+                        rule(a[i], b[i]),
+                        "{op}({}, {}) bits {bits}",
+                        a[i],
+                        b[i]
+                    );
+                }
+            }
+            let lt: Vec<bool> = run_binary("compare", ", direction=LT", &a, &b);
+            for i in 0..a.len() {
+                assert_eq!(lt[i], a[i] < b[i]);
+            }
+            let neg: Vec<$t> = run_unary("negate", &v);
+            let not: Vec<$t> = run_unary("not", &v);
+            let pop: Vec<$t> = run_unary("popcnt", &v);
+            let clz: Vec<$t> = run_unary("count-leading-zeros", &v);
+            for i in 0..v.len() {
+                assert_eq!(neg[i], v[i].wrapping_neg());
+                assert_eq!(not[i], !v[i]);
+                assert_eq!(pop[i], v[i].count_ones() as $t);
+                assert_eq!(clz[i], v[i].leading_zeros() as $t);
+            }
+            if $signed {
+                let abs: Vec<$t> = run_unary("abs", &v);
+                let sign: Vec<$t> = run_unary("sign", &v);
+                for i in 0..v.len() {
+                    assert_eq!(abs[i], v[i].wrapping_abs_like());
+                    assert_eq!(sign[i], v[i].signum_like());
+                }
+            }
+        }
+    };
+}
+
+/// Signed helpers usable from the macro for every integer type.
+trait IntLike: Sized {
+    fn wrapping_abs_like(self) -> Self;
+    fn signum_like(self) -> Self;
+}
+
+macro_rules! int_like {
+    (signed $($t:ty),*) => {$(
+        impl IntLike for $t {
+            fn wrapping_abs_like(self) -> Self { self.wrapping_abs() }
+            fn signum_like(self) -> Self { self.signum() }
+        }
+    )*};
+    (unsigned $($t:ty),*) => {$(
+        impl IntLike for $t {
+            fn wrapping_abs_like(self) -> Self { self }
+            fn signum_like(self) -> Self { self.min(1) }
+        }
+    )*};
+}
+int_like!(signed i8, i16, i32, i64);
+int_like!(unsigned u8, u16, u32, u64);
+
+int_ops!(s8_ops, i8, true);
+int_ops!(s16_ops, i16, true);
+int_ops!(s32_ops, i32, true);
+int_ops!(s64_ops, i64, true);
+int_ops!(u8_ops, u8, false);
+int_ops!(u16_ops, u16, false);
+int_ops!(u32_ops, u32, false);
+int_ops!(u64_ops, u64, false);
+
+#[test]
+fn integer_division_worked_examples() {
+    let got: Vec<i32> = run_binary("divide", "", &[7, -7, 7, 5, i32::MIN], &[2, 2, -2, 0, -1]);
+    assert_eq!(got, [3, -3, -3, -1, i32::MIN]);
+    let got: Vec<i32> = run_binary(
+        "remainder",
+        "",
+        &[7, -7, 7, -7, 5, i32::MIN],
+        &[3, 3, -3, -3, 0, -1],
+    );
+    assert_eq!(got, [1, -1, 1, -1, 5, 0]);
+    let got: Vec<u8> = run_binary("divide", "", &[9], &[0]);
+    assert_eq!(got, [255]);
+    let got: Vec<u32> = run_binary("shift-right-arithmetic", "", &[0x8000_0000u32], &[31u32]);
+    assert_eq!(got, [0xFFFF_FFFF]);
+}
+
+#[test]
+fn pred_logic_and_select_clamp() {
+    let a = [false, false, true, true, true];
+    let b = [false, true, false, true, true];
+    let and: Vec<bool> = run_binary("and", "", &a, &b);
+    let or: Vec<bool> = run_binary("or", "", &a, &b);
+    let xor: Vec<bool> = run_binary("xor", "", &a, &b);
+    let not: Vec<bool> = run_unary("not", &a);
+    for i in 0..a.len() {
+        assert_eq!(and[i], a[i] & b[i]);
+        assert_eq!(or[i], a[i] | b[i]);
+        assert_eq!(xor[i], a[i] ^ b[i]);
+        assert_eq!(not[i], !a[i]);
+    }
+    let c = compile(
+        "HloModule m
+ENTRY e {
+  p = pred[6]{0} parameter(0)
+  x = f32[6]{0} parameter(1)
+  y = f32[6]{0} parameter(2)
+  s = f32[6]{0} select(p, x, y)
+  lo = f32[] constant(0)
+  hi = f32[] constant(6)
+  ROOT c = f32[6]{0} clamp(lo, s, hi)
+}",
+    );
+    let out = run(
+        &c,
+        &[
+            &Literal::vector(&[true, false, false, true, true, false]),
+            &Literal::vector(&[1.0f32, 2.0, 3.0, -4.0, 9.0, 0.0]),
+            &Literal::vector(&[100.0f32, 200.0, f32::NAN, 400.0, 500.0, -0.0]),
+        ],
+    );
+    let got = out.to_vec::<f32>().unwrap();
+    let want = [1.0, 6.0, f32::NAN, 0.0, 6.0, 0.0];
+    for i in 0..6 {
+        assert!(same_f32(got[i], want[i]), "{i}: {} vs {}", got[i], want[i]);
+    }
+    // Clamp(5, [0,3,9], 2) = [2,2,2] (min > max gives max).
+    let c = compile(
+        "HloModule m
+ENTRY e {
+  x = s32[3]{0} parameter(0)
+  lo = s32[] constant(5)
+  hi = s32[] constant(2)
+  ROOT c = s32[3]{0} clamp(lo, x, hi)
+}",
+    );
+    let out = run(&c, &[&Literal::vector(&[0i32, 3, 9])]);
+    assert_eq!(out.to_vec::<i32>().unwrap(), [2, 2, 2]);
+}

@@ -1,0 +1,89 @@
+//! Golden CLIF: the exact code the emitters generate for a few small
+//! kernels, so that codegen changes show up in review. Regenerate with
+//! `XLA_UPDATE_GOLDEN=1 cargo test -p xla-jit --test emit_golden` and
+//! read the diff.
+
+mod emit_harness;
+
+use emit_harness::*;
+
+fn golden(name: &str, text: &str) {
+    let c = compile(text);
+    let clif: String = c
+        .jit
+        .clif()
+        .iter()
+        .map(|(_, clif)| clif.clone())
+        .collect::<Vec<_>>()
+        .join("\n");
+    let path = format!(
+        "{}/tests/emit_golden/{name}.clif",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    if std::env::var_os("XLA_UPDATE_GOLDEN").is_some() {
+        std::fs::write(&path, &clif).unwrap();
+        return;
+    }
+    let want = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    if clif != want {
+        let first = clif
+            .lines()
+            .zip(want.lines())
+            .position(|(a, b)| a != b)
+            .unwrap_or(clif.lines().count().min(want.lines().count()));
+        panic!(
+            "{name}: generated CLIF differs from {path} at line {}:\n  now:    {:?}\n  golden: {:?}\n\
+             (set XLA_UPDATE_GOLDEN=1 to accept)",
+            first + 1,
+            clif.lines().nth(first),
+            want.lines().nth(first)
+        );
+    }
+}
+
+#[test]
+fn scaled_sum_loop() {
+    golden(
+        "axpy",
+        "HloModule m
+ENTRY e {
+  a = f32[] parameter(0)
+  x = f32[10]{0} parameter(1)
+  y = f32[10]{0} parameter(2)
+  ab = f32[10]{0} broadcast(a), dimensions={}
+  m = f32[10]{0} multiply(ab, x)
+  ROOT r = f32[10]{0} add(m, y)
+}",
+    );
+}
+
+#[test]
+fn row_sum() {
+    golden(
+        "row_sum",
+        "HloModule m
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+ENTRY e {
+  x = f32[3,8]{1,0} parameter(0)
+  z = f32[] constant(0)
+  ROOT r = f32[3]{0} reduce(x, z), dimensions={1}, to_apply=add
+}",
+    );
+}
+
+#[test]
+fn half_precision_negate_of_transpose() {
+    golden(
+        "f16_transpose",
+        "HloModule m
+ENTRY e {
+  x = f16[4,2]{1,0} parameter(0)
+  t = f16[2,4]{1,0} transpose(x), dimensions={1,0}
+  ROOT n = f16[2,4]{1,0} multiply(t, t)
+}",
+    );
+}

@@ -1,0 +1,279 @@
+//! A small sequential executor for kernel tests: plans and compiles a
+//! module's entry computation, then runs its fusions in order on literals
+//! (parameters and constants are the only standalone ops it accepts). The
+//! runtime helper builds the real `Executable`; this harness calls the
+//! kernels directly, splitting each iteration space in two calls so the
+//! `[start, end)` handling is exercised.
+
+#![allow(dead_code)]
+
+use std::collections::HashMap;
+
+use xla_core::hlo::InstrId;
+use xla_core::{HloModule, Literal, Shape};
+use xla_jit::codegen::ftz::FtzGuard;
+use xla_jit::codegen::{CodegenOptions, Jit};
+use xla_jit::emit::{self, CompiledKernel, KernelEntry};
+use xla_jit::fusion::{self, FusionPlan, StandaloneReason};
+
+/// A compiled module.
+pub struct Compiled {
+    pub module: HloModule,
+    pub plan: FusionPlan,
+    pub kernels: Vec<CompiledKernel>,
+    pub jit: Jit,
+}
+
+/// Parses, plans and compiles `text` (with the CLIF verifier on).
+pub fn compile(text: &str) -> Compiled {
+    let module: HloModule = text.parse().unwrap_or_else(|e| panic!("{e}\n{text}"));
+    let plan = fusion::plan(&module, module.entry);
+    let mut jit = Jit::new(CodegenOptions {
+        verify: true,
+        keep_clif: true,
+    })
+    .unwrap();
+    let kernels = emit::compile(&mut jit, &module, module.entry, &plan)
+        .unwrap_or_else(|e| panic!("{e}\nplan:\n{}", plan.display(module.entry_computation())));
+    Compiled {
+        module,
+        plan,
+        kernels,
+        jit,
+    }
+}
+
+/// The plan as text.
+pub fn plan_text(c: &Compiled) -> String {
+    c.plan.display(c.module.entry_computation()).to_string()
+}
+
+/// Runs the compiled entry computation on `args` (any layouts).
+pub fn run(c: &Compiled, args: &[&Literal]) -> Literal {
+    let comp = c.module.entry_computation();
+    let mut values: HashMap<InstrId, Literal> = HashMap::new();
+    for s in &c.plan.standalone {
+        let instr = comp.instr(s.instr);
+        let layout = instr.shape.as_array().map(|a| a.layout_or_default());
+        let lit = match &s.reason {
+            StandaloneReason::Parameter => {
+                (*args[instr.attrs.parameter_number.unwrap() as usize]).clone()
+            }
+            StandaloneReason::Constant => instr.attrs.literal.clone().unwrap(),
+            StandaloneReason::Unused => continue,
+            other => panic!("the harness cannot run {other:?}"),
+        };
+        let lit = match layout {
+            Some(l) => lit.relayout(&l).unwrap(),
+            None => lit,
+        };
+        values.insert(s.instr, lit);
+    }
+    let _ftz = FtzGuard::new();
+    for (f, fusion) in c.plan.fusions.iter().enumerate() {
+        let mut outputs: Vec<Literal> = fusion
+            .outputs
+            .iter()
+            .map(|&o| Literal::zeros(&with_layouts(&comp.instr(o).shape)).unwrap())
+            .collect();
+        if let Some(ip) = fusion.in_place {
+            outputs[ip.output] = values[&fusion.inputs[ip.input]].clone();
+        }
+        let kernels: Vec<&CompiledKernel> = c.kernels.iter().filter(|k| k.fusion == f).collect();
+        let scratch_bytes = kernels.iter().map(|k| k.scratch_bytes).max().unwrap_or(0);
+        let mut scratch = vec![0u64; scratch_bytes.div_ceil(8)];
+        let mut ptrs: Vec<*mut u8> = fusion
+            .inputs
+            .iter()
+            .flat_map(|i| leaves(&values[i]))
+            .map(|p| p as *mut u8)
+            .collect();
+        for out in outputs.iter_mut() {
+            ptrs.extend(leaves_mut(out));
+        }
+        if scratch_bytes > 0 {
+            ptrs.push(scratch.as_mut_ptr() as *mut u8);
+        }
+        for k in kernels {
+            match k.entry {
+                KernelEntry::Range(func) => {
+                    let n = k.iterations;
+                    let mid = n / 2;
+                    // SAFETY: the buffers match the fusion's inputs and
+                    // outputs in order, shapes and layouts.
+                    unsafe {
+                        func(ptrs.as_ptr(), 0, mid);
+                        func(ptrs.as_ptr(), mid, n);
+                    }
+                }
+                KernelEntry::Epilogue(_) => panic!("dot epilogues run through the dot engine"),
+            }
+        }
+        for (&o, lit) in fusion.outputs.iter().zip(outputs) {
+            values.insert(o, lit);
+        }
+    }
+    values.remove(&comp.root).expect("the root was computed")
+}
+
+fn with_layouts(shape: &Shape) -> Shape {
+    match shape {
+        Shape::Array(a) => Shape::Array(a.clone().with_layout(a.layout_or_default())),
+        Shape::Tuple(t) => Shape::Tuple(t.iter().map(with_layouts).collect()),
+        other => other.clone(),
+    }
+}
+
+fn leaves(l: &Literal) -> Vec<*const u8> {
+    match l.tuple_elements() {
+        Some(elements) => elements.iter().flat_map(leaves).collect(),
+        None => vec![l.bytes().unwrap().as_ptr()],
+    }
+}
+
+fn leaves_mut(l: &mut Literal) -> Vec<*mut u8> {
+    if l.tuple_elements().is_some() {
+        let elements = std::mem::replace(l, Literal::token())
+            .into_tuple_elements()
+            .unwrap();
+        let mut elements = elements;
+        let ptrs = elements.iter_mut().flat_map(leaves_mut).collect();
+        *l = Literal::tuple(elements);
+        return ptrs;
+    }
+    vec![l.bytes_mut().unwrap().as_mut_ptr()]
+}
+
+/// `true` if `a` and `b` are the same float (bitwise), or both NaN.
+pub fn same_f32(a: f32, b: f32) -> bool {
+    a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan())
+}
+
+/// `true` if `a` and `b` are the same float (bitwise), or both NaN.
+pub fn same_f64(a: f64, b: f64) -> bool {
+    a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan())
+}
+
+/// Edge values of f32: zeros, infinities, NaN, extremes, subnormals, ties.
+pub fn f32_edges() -> Vec<f32> {
+    vec![
+        0.0,
+        -0.0,
+        1.0,
+        -1.0,
+        0.5,
+        -0.5,
+        1.5,
+        2.5,
+        -2.5,
+        0.3,
+        -0.3,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        f32::NAN,
+        -f32::NAN,
+        f32::MAX,
+        f32::MIN,
+        f32::MIN_POSITIVE,
+        -f32::MIN_POSITIVE,
+        1e-40,
+        -1e-40,
+        3.0e9,
+        -3.0e9,
+        123.456,
+        -7.5,
+        65504.0,
+        65520.0,
+        1e-5,
+        16777217.0,
+        0.1,
+        -1e10,
+    ]
+}
+
+/// The reference interpreter's result for the compiled module, or `None`
+/// if the interpreter rejects the module (an op not defined on the type).
+pub fn interpret(c: &Compiled, args: &[&Literal]) -> Option<Literal> {
+    xla_core::interp::Interpreter::new()
+        .run(&c.module, args)
+        .ok()
+}
+
+/// `true` if the `size`-byte element `bits` of type `ty` is a NaN.
+fn is_nan_bits(ty: xla_core::PrimitiveType, bits: u64) -> bool {
+    use xla_core::PrimitiveType as P;
+    match ty {
+        P::F16 => bits & 0x7C00 == 0x7C00 && bits & 0x3FF != 0,
+        P::Bf16 => bits & 0x7F80 == 0x7F80 && bits & 0x7F != 0,
+        P::F32 => f32::from_bits(bits as u32).is_nan(),
+        P::F64 => f64::from_bits(bits).is_nan(),
+        _ => false,
+    }
+}
+
+/// Asserts `got` equals `want` element by element, bit for bit (any NaN
+/// equals any NaN), whatever their layouts.
+pub fn assert_same(got: &Literal, want: &Literal, what: &str) {
+    match (got.tuple_elements(), want.tuple_elements()) {
+        (Some(g), Some(w)) => {
+            assert_eq!(g.len(), w.len(), "{what}: tuple sizes");
+            for (k, (g, w)) in g.iter().zip(w).enumerate() {
+                assert_same(g, w, &format!("{what} (tuple element {k})"));
+            }
+            return;
+        }
+        (None, None) => {}
+        _ => panic!("{what}: tuple and array"),
+    }
+    let shape = want.array_shape().unwrap();
+    let ty = shape.element_type();
+    let default = xla_core::Layout::default_for_rank(shape.rank());
+    let (g, w) = (
+        got.relayout(&default).unwrap(),
+        want.relayout(&default).unwrap(),
+    );
+    let size = ty.byte_size();
+    let (gb, wb) = (g.bytes().unwrap(), w.bytes().unwrap());
+    assert_eq!(gb.len(), wb.len(), "{what}: sizes");
+    let read = |b: &[u8], i: usize| {
+        let mut raw = [0u8; 8];
+        raw[..size].copy_from_slice(&b[i * size..(i + 1) * size]);
+        u64::from_le_bytes(raw)
+    };
+    for i in 0..gb.len() / size {
+        let (x, y) = (read(gb, i), read(wb, i));
+        let same = x == y || (is_nan_bits(ty, x) && is_nan_bits(ty, y));
+        assert!(
+            same,
+            "{what}: element {i} is {x:#x}, the interpreter says {y:#x}"
+        );
+    }
+}
+
+/// What [`check`] did.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum Checked {
+    /// Kernels and interpreter agree.
+    Same,
+    /// The interpreter rejects the module (an op not defined on a type).
+    Rejected,
+    /// The plan leaves some instruction to the interpreter.
+    Interpreted,
+}
+
+/// Compiles `text`, runs it on `args` with the kernels and the
+/// interpreter, and asserts the results are the same.
+pub fn check(text: &str, args: &[&Literal]) -> Checked {
+    let module: HloModule = text.parse().unwrap_or_else(|e| panic!("{e}\n{text}"));
+    let Ok(want) = xla_core::interp::Interpreter::new().run(&module, args) else {
+        return Checked::Rejected;
+    };
+    let plan = fusion::plan(&module, module.entry);
+    if plan.fallback_ops().next().is_some() {
+        return Checked::Interpreted;
+    }
+    let c = compile(text);
+    let got = run(&c, args);
+    assert_same(&got, &want, text);
+    Checked::Same
+}

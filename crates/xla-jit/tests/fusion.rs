@@ -1,0 +1,458 @@
+//! Fusion plans of the benchmark modules and of the planner's edge cases:
+//! kernel counts, kinds, and the reasons recorded for each decision.
+
+use xla_core::hlo::InstrId;
+use xla_core::HloModule;
+use xla_jit::fusion::{
+    plan, FusionDecision, FusionKind, FusionPlan, Placement, Reason, StandaloneReason,
+};
+
+fn bench(name: &str) -> HloModule {
+    let path = format!(
+        "{}/../../../shared/bench/hlo/{name}.hlo",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let text = std::fs::read_to_string(&path)
+        .or_else(|_| std::fs::read_to_string(format!("/work/shared/bench/hlo/{name}.hlo")))
+        .unwrap_or_else(|e| panic!("{path}: {e}"));
+    text.parse().unwrap()
+}
+
+fn parse(text: &str) -> HloModule {
+    text.parse().unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn id(m: &HloModule, name: &str) -> InstrId {
+    let comp = m.entry_computation();
+    comp.ids()
+        .find(|&i| comp.instr(i).name == name)
+        .unwrap_or_else(|| panic!("no instruction {name}"))
+}
+
+fn kinds(p: &FusionPlan) -> Vec<FusionKind> {
+    p.fusions.iter().map(|f| f.kind).collect()
+}
+
+fn reason_for(p: &FusionPlan, producer: InstrId) -> Vec<&FusionDecision> {
+    p.fusions
+        .iter()
+        .flat_map(|f| &f.decisions)
+        .filter(|d| d.producer() == producer)
+        .collect()
+}
+
+/// Every instruction is an output of one fusion, a standalone op, or only
+/// fused (never in memory); fusions never list an input they compute.
+fn assert_consistent(m: &HloModule, p: &FusionPlan) {
+    let comp = m.entry_computation();
+    for id in comp.ids() {
+        let outputs = p.fusions.iter().filter(|f| f.outputs.contains(&id)).count();
+        let standalone = p.standalone.iter().filter(|s| s.instr == id).count();
+        assert!(
+            outputs + standalone <= 1,
+            "{} placed twice",
+            comp.instr(id).name
+        );
+    }
+    for f in &p.fusions {
+        for i in &f.inputs {
+            assert!(
+                !f.contains(*i),
+                "{} is input and member",
+                comp.instr(*i).name
+            );
+            assert!(
+                !matches!(p.placement(*i), Placement::Fused),
+                "input {} is never materialized",
+                comp.instr(*i).name
+            );
+        }
+    }
+}
+
+#[test]
+#[ignore = "needs the vectorized math library (branch jitmath)"]
+fn elementwise_benchmarks_are_one_loop_kernel() {
+    for name in ["ew_axpby", "ew_chain", "ew_gelu"] {
+        let m = bench(name);
+        let p = plan(&m, m.entry);
+        assert_consistent(&m, &p);
+        assert_eq!(kinds(&p), [FusionKind::Loop], "{name}");
+        let comp = m.entry_computation();
+        // Every non-parameter instruction is computed by the one kernel.
+        let computed = comp
+            .ids()
+            .filter(|&i| comp.instr(i).opcode != xla_core::Opcode::Parameter);
+        for i in computed {
+            assert!(p.fusions[0].contains(i), "{name}: {}", comp.instr(i).name);
+        }
+        assert!(p.fusions[0]
+            .inputs
+            .iter()
+            .all(|&i| comp.instr(i).opcode == xla_core::Opcode::Parameter));
+    }
+    let m = bench("ew_axpby");
+    let p = plan(&m, m.entry);
+    let mul4 = id(&m, "mul.4");
+    assert!(matches!(
+        reason_for(&p, mul4)[0],
+        FusionDecision::Fuse {
+            reason: Reason::CheapDuplicated,
+            ..
+        }
+    ));
+    let mul5 = id(&m, "mul.5");
+    assert!(matches!(
+        reason_for(&p, mul5)[0],
+        FusionDecision::Fuse {
+            reason: Reason::Elementwise,
+            ..
+        }
+    ));
+    let x = id(&m, "x.1");
+    assert!(matches!(
+        reason_for(&p, x)[0],
+        FusionDecision::Forbid {
+            reason: Reason::Buffer,
+            ..
+        }
+    ));
+}
+
+#[test]
+fn reductions_are_one_kernel() {
+    for name in ["reduce_row_sum", "reduce_col_sum", "reduce_all_max"] {
+        let m = bench(name);
+        let p = plan(&m, m.entry);
+        assert_consistent(&m, &p);
+        assert_eq!(kinds(&p), [FusionKind::Reduction], "{name}");
+        assert_eq!(p.fusions[0].inputs, [id(&m, "x.1")], "{name}");
+    }
+}
+
+#[test]
+#[ignore = "needs the vectorized math library (branch jitmath)"]
+fn softmax_and_layernorm_are_one_row_kernel() {
+    for name in ["softmax", "layernorm"] {
+        let m = bench(name);
+        let p = plan(&m, m.entry);
+        assert_consistent(&m, &p);
+        assert_eq!(
+            kinds(&p),
+            [FusionKind::Row],
+            "{name}\n{}",
+            p.display(m.entry_computation())
+        );
+        // x is read from memory by the one kernel, and nothing else is.
+        let inputs: Vec<&str> = p.fusions[0]
+            .inputs
+            .iter()
+            .map(|&i| m.entry_computation().instr(i).name.as_str())
+            .collect();
+        let expected: &[&str] = if name == "softmax" {
+            &["x.1"]
+        } else {
+            &["x.1", "scale.1", "bias.1"]
+        };
+        assert_eq!(inputs, expected, "{name}");
+    }
+    let m = bench("softmax");
+    let p = plan(&m, m.entry);
+    for r in ["reduce_max.7", "reduce_sum.7"] {
+        assert!(matches!(
+            reason_for(&p, id(&m, r))[0],
+            FusionDecision::Fuse {
+                reason: Reason::RowPass,
+                ..
+            }
+        ));
+    }
+}
+
+#[test]
+fn mlp_is_two_dots_with_fused_epilogues() {
+    let m = bench("mlp");
+    let p = plan(&m, m.entry);
+    assert_consistent(&m, &p);
+    assert_eq!(
+        kinds(&p),
+        [FusionKind::DotEpilogue, FusionKind::DotEpilogue]
+    );
+    let first = &p.fusions[0];
+    assert_eq!(first.root, id(&m, "max.3"));
+    let dot = first.dot.as_ref().unwrap();
+    assert_eq!(dot.dot, id(&m, "dot_general.2"));
+    assert_eq!(first.inputs[dot.lhs.input], id(&m, "x.1"));
+    assert_eq!(first.inputs[dot.rhs.input], id(&m, "W1.1"));
+    assert!(first.contains(id(&m, "add.11")) && first.contains(id(&m, "add.10")));
+    let second = &p.fusions[1];
+    assert_eq!(second.root, id(&m, "add.15"));
+    assert_eq!(second.dot.as_ref().unwrap().dot, id(&m, "dot_general.3"));
+    assert_eq!(
+        second.inputs[second.dot.as_ref().unwrap().lhs.input],
+        id(&m, "max.3")
+    );
+}
+
+#[test]
+fn plain_dots_are_one_dot_fusion() {
+    for name in ["dot_256", "dot_1024", "dot_2048", "matvec", "bmm"] {
+        let m = bench(name);
+        let p = plan(&m, m.entry);
+        assert_eq!(kinds(&p), [FusionKind::DotEpilogue], "{name}");
+        assert_eq!(p.fusions[0].instructions, [m.entry_computation().root]);
+    }
+}
+
+#[test]
+#[ignore = "needs the vectorized math library (branch jitmath)"]
+fn shared_producers_are_materialized() {
+    let m = parse(
+        "HloModule m
+ENTRY e {
+  x = f32[8]{0} parameter(0)
+  e = f32[8]{0} exponential(x)
+  a = f32[8]{0} negate(e)
+  b = f32[8]{0} abs(e)
+  ROOT t = (f32[8]{0}, f32[8]{0}) tuple(a, b)
+}",
+    );
+    let p = plan(&m, m.entry);
+    assert_consistent(&m, &p);
+    // a and b feed a tuple (a thunk), e feeds both: three kernels.
+    assert_eq!(p.fusions.len(), 3, "{}", p.display(m.entry_computation()));
+    let e = id(&m, "e");
+    assert_eq!(p.placement(e), Placement::Output(0));
+    let kept = reason_for(&p, e);
+    assert!(kept.iter().all(|d| matches!(
+        d,
+        FusionDecision::Forbid {
+            reason: Reason::UsersOutside { .. },
+            ..
+        }
+    )));
+    let t = id(&m, "t");
+    assert!(p
+        .standalone
+        .iter()
+        .any(|s| s.instr == t && s.reason == StandaloneReason::Thunk(xla_core::Opcode::Tuple)));
+}
+
+#[test]
+#[ignore = "needs the vectorized math library (branch jitmath)"]
+fn expensive_producers_are_not_recomputed_along_broadcasts() {
+    let m = parse(
+        "HloModule m
+ENTRY e {
+  b = f32[64]{0} parameter(0)
+  x = f32[32,64]{1,0} parameter(1)
+  e = f32[64]{0} exponential(b)
+  eb = f32[32,64]{1,0} broadcast(e), dimensions={1}
+  ROOT y = f32[32,64]{1,0} add(x, eb)
+}",
+    );
+    let p = plan(&m, m.entry);
+    assert_consistent(&m, &p);
+    let e = id(&m, "e");
+    assert!(
+        matches!(
+            reason_for(&p, e)[0],
+            FusionDecision::Forbid {
+                reason: Reason::ExpensiveReused,
+                ..
+            }
+        ),
+        "{}",
+        p.display(m.entry_computation())
+    );
+    // Broadcast along the minor dimension instead: the value is invariant
+    // in the inner loop, so it is fused.
+    let m = parse(
+        "HloModule m
+ENTRY e {
+  b = f32[32]{0} parameter(0)
+  x = f32[32,64]{1,0} parameter(1)
+  e = f32[32]{0} exponential(b)
+  eb = f32[32,64]{1,0} broadcast(e), dimensions={0}
+  ROOT y = f32[32,64]{1,0} add(x, eb)
+}",
+    );
+    let p = plan(&m, m.entry);
+    assert_eq!(p.fusions.len(), 1);
+}
+
+#[test]
+fn dynamic_update_slice_is_in_place() {
+    let m = parse(
+        "HloModule m
+ENTRY e {
+  x = f32[16]{0} parameter(0)
+  u = f32[4]{0} parameter(1)
+  i = s32[] parameter(2)
+  n = f32[4]{0} negate(u)
+  ROOT d = f32[16]{0} dynamic-update-slice(x, n, i)
+}",
+    );
+    let p = plan(&m, m.entry);
+    let f = &p.fusions[0];
+    assert_eq!(f.kind, FusionKind::Loop);
+    let ip = f.in_place.unwrap();
+    assert_eq!(f.inputs[ip.input], id(&m, "x"));
+    assert!(f.contains(id(&m, "n")));
+    assert!(matches!(
+        reason_for(&p, id(&m, "x"))[0],
+        FusionDecision::Forbid {
+            reason: Reason::InPlaceOperand,
+            ..
+        }
+    ));
+}
+
+#[test]
+fn row_fusion_needs_the_reduced_dimensions_minor() {
+    // The reduce runs over dimension 0, which is major: not a row pass.
+    let m = parse(
+        "HloModule m
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+ENTRY e {
+  x = f32[32,64]{1,0} parameter(0)
+  z = f32[] constant(0)
+  r = f32[64]{0} reduce(x, z), dimensions={0}, to_apply=add
+  rb = f32[32,64]{1,0} broadcast(r), dimensions={1}
+  ROOT y = f32[32,64]{1,0} subtract(x, rb)
+}",
+    );
+    let p = plan(&m, m.entry);
+    assert_consistent(&m, &p);
+    assert_eq!(kinds(&p), [FusionKind::Reduction, FusionKind::Loop]);
+    assert!(matches!(
+        reason_for(&p, id(&m, "r"))[0],
+        FusionDecision::Forbid {
+            reason: Reason::NotRowPass(_),
+            ..
+        }
+    ));
+}
+
+#[test]
+fn transposed_dot_operands_are_absorbed() {
+    let m = parse(
+        "HloModule m
+ENTRY e {
+  a = f32[8,4]{1,0} parameter(0)
+  b = f32[8,6]{1,0} parameter(1)
+  at = f32[4,8]{1,0} transpose(a), dimensions={1,0}
+  ROOT d = f32[4,6]{1,0} dot(at, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+}",
+    );
+    let p = plan(&m, m.entry);
+    assert_eq!(p.fusions.len(), 1);
+    let f = &p.fusions[0];
+    let dot = f.dot.as_ref().unwrap();
+    assert_eq!(f.inputs[dot.lhs.input], id(&m, "a"));
+    assert_eq!(dot.lhs.permutation, Some(vec![1, 0]));
+    assert_eq!(dot.rhs.permutation, None);
+    assert!(matches!(
+        reason_for(&p, id(&m, "at"))[0],
+        FusionDecision::Fuse {
+            reason: Reason::TransposeAbsorbed,
+            ..
+        }
+    ));
+}
+
+#[test]
+fn unsupported_ops_are_left_to_the_interpreter() {
+    let m = parse(
+        "HloModule m
+ENTRY e {
+  x = c64[8]{0} parameter(0)
+  ROOT n = c64[8]{0} negate(x)
+}",
+    );
+    let p = plan(&m, m.entry);
+    assert!(p.fusions.is_empty());
+    let fallback: Vec<_> = p.fallback_ops().collect();
+    assert_eq!(fallback.len(), 1);
+    assert_eq!(fallback[0].instr, id(&m, "n"));
+}
+
+#[test]
+fn loop_bodies_plan_like_any_computation() {
+    let m = parse(
+        "HloModule m
+cond {
+  s = (s32[], f32[8]{0}) parameter(0)
+  i = s32[] get-tuple-element(s), index=0
+  n = s32[] constant(10)
+  ROOT lt = pred[] compare(i, n), direction=LT
+}
+body {
+  s = (s32[], f32[8]{0}) parameter(0)
+  i = s32[] get-tuple-element(s), index=0
+  v = f32[8]{0} get-tuple-element(s), index=1
+  one = s32[] constant(1)
+  j = s32[] add(i, one)
+  h = f32[] constant(0.5)
+  hb = f32[8]{0} broadcast(h), dimensions={}
+  w = f32[8]{0} multiply(v, hb)
+  ROOT t = (s32[], f32[8]{0}) tuple(j, w)
+}
+ENTRY e {
+  x = f32[8]{0} parameter(0)
+  z = s32[] constant(0)
+  t = (s32[], f32[8]{0}) tuple(z, x)
+  ROOT w = (s32[], f32[8]{0}) while(t), condition=cond, body=body
+}",
+    );
+    let entry = plan(&m, m.entry);
+    assert!(entry.fusions.is_empty());
+    let reasons: Vec<_> = entry.standalone.iter().map(|s| s.reason.clone()).collect();
+    assert_eq!(
+        reasons,
+        [
+            StandaloneReason::Parameter,
+            StandaloneReason::Constant,
+            StandaloneReason::Thunk(xla_core::Opcode::Tuple),
+            StandaloneReason::Thunk(xla_core::Opcode::While),
+        ]
+    );
+    let body = m.find_computation("body").unwrap();
+    let p = plan(&m, body);
+    // j and w are separate kernels (different shapes, both feed the tuple).
+    assert_eq!(kinds(&p), [FusionKind::Loop, FusionKind::Loop]);
+    let cond = m.find_computation("cond").unwrap();
+    let p = plan(&m, cond);
+    assert_eq!(kinds(&p), [FusionKind::Loop]);
+    assert_eq!(
+        p.fusions[0].instructions.len(),
+        2,
+        "the compare and its constant"
+    );
+}
+
+#[test]
+fn dynamic_dimensions_are_left_to_the_interpreter() {
+    let m = parse(
+        "HloModule m
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+ENTRY e {
+  x = f32[10]{0} parameter(0)
+  n = s32[] parameter(1)
+  d = f32[<=10]{0} set-dimension-size(x, n), dimensions={0}
+  z = f32[] constant(0)
+  ROOT r = f32[] reduce(d, z), dimensions={0}, to_apply=add
+}",
+    );
+    let p = plan(&m, m.entry);
+    assert!(p.fusions.is_empty(), "{}", p.display(m.entry_computation()));
+    assert_eq!(p.fallback_ops().next().unwrap().instr, id(&m, "r"));
+}
