@@ -2,6 +2,8 @@
 #![warn(missing_docs)]
 
 pub mod codegen;
+pub mod dot;
 mod error;
+pub mod runtime;
 
 pub use error::JitError;
