@@ -120,15 +120,20 @@ fn pool_overhead(pool: &ThreadPool) {
             });
         }
     });
-    let cold = median(51, || {
-        std::thread::sleep(Duration::from_millis(2));
-        pool.parallel_for(pool.threads(), |t| {
-            black_box(t);
-        });
-    });
-    let cold = cold.saturating_sub(Duration::from_millis(2));
+    let mut cold: Vec<Duration> = (0..51)
+        .map(|_| {
+            std::thread::sleep(Duration::from_millis(2));
+            let start = Instant::now();
+            pool.parallel_for(pool.threads(), |t| {
+                black_box(t);
+            });
+            start.elapsed()
+        })
+        .collect();
+    cold.sort();
+    let cold = cold[cold.len() / 2];
     println!(
-        "pool dispatch ({} threads): {:.0} ns back to back, {:.1} µs after 2 ms idle (includes the sleep's overshoot)",
+        "pool dispatch ({} threads): {:.0} ns back to back, {:.1} µs after 2 ms idle (workers asleep)",
         pool.threads(),
         hot.as_nanos() as f64 / 10_000.0,
         cold.as_nanos() as f64 / 1000.0

@@ -81,7 +81,7 @@ pub(crate) unsafe fn run<S: Widen<T>, T: Float>(
     let (row_units, col_units) = (m.div_ceil(mr), n.div_ceil(nr));
     let split_rows = row_units >= col_units;
     let units = if split_rows { row_units } else { col_units };
-    let parts = threads.div_ceil(batch).min(units);
+    let parts = parts_per_matrix(threads, batch, units);
     let part = |task: usize| {
         let (b, p) = (task / parts, task % parts);
         let (u0, u1) = (p * units / parts, (p + 1) * units / parts);
@@ -110,6 +110,16 @@ pub(crate) unsafe fn run<S: Widen<T>, T: Float>(
             with_buffers(|buffers| run_part(kernel, problem, part(task), epilogue, buffers))
         });
     }
+}
+
+/// How many parts to cut each of `batch` matrices into for `threads`
+/// threads: the fewest that give every thread the same number of tasks
+/// (3 matrices on 2 threads: 2 parts each, 6 tasks), at most `units`.
+pub(crate) fn parts_per_matrix(threads: usize, batch: usize, units: usize) -> usize {
+    let parts = (threads.div_ceil(batch)..threads)
+        .find(|p| (batch * p).is_multiple_of(threads))
+        .unwrap_or(threads);
+    parts.min(units).max(1)
 }
 
 /// The serial loop nest for one part of the output.
@@ -270,4 +280,19 @@ fn with_buffers<R>(f: impl FnOnce(&mut PackBuffers) -> R) -> R {
     let result = f(&mut buffers);
     BUFFERS.set(Some(buffers));
     result
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn parts_balance_the_threads() {
+        use super::parts_per_matrix;
+        assert_eq!(parts_per_matrix(2, 1, 100), 2);
+        assert_eq!(parts_per_matrix(2, 3, 100), 2);
+        assert_eq!(parts_per_matrix(2, 64, 100), 1);
+        assert_eq!(parts_per_matrix(8, 3, 100), 8);
+        assert_eq!(parts_per_matrix(8, 6, 100), 4);
+        assert_eq!(parts_per_matrix(2, 1, 1), 1);
+        assert_eq!(parts_per_matrix(1, 5, 100), 1);
+    }
 }

@@ -18,7 +18,7 @@ use cranelift_frontend::{FunctionBuilder, Variable};
 use cranelift_module::FuncId;
 
 use super::epilogue::{Epilogue, OutputBlock};
-use super::gemm::{Float, Problem};
+use super::gemm::{parts_per_matrix, Float, Problem};
 use super::matrix::{MatrixLayout, StridedMatrixMut};
 use super::pack::Strided;
 use crate::codegen::{for_range, vector_of, Jit};
@@ -351,8 +351,7 @@ pub(crate) unsafe fn try_run<T: Float>(
         (VECTORS * 16 / size_of::<T>(), AXPY_CHUNK)
     };
     let units = g.len.div_ceil(unit);
-    let parts = threads
-        .div_ceil(p.batch)
+    let parts = parts_per_matrix(threads, p.batch, units)
         .max(g.len.div_ceil(max_part))
         .min(units);
     let task = |task: usize| {

@@ -82,12 +82,20 @@ pub struct DotConfig {
 }
 
 impl Default for DotConfig {
-    /// The choices measured best on Zen 5 (see `examples/gemm.rs`).
+    /// The choices measured best on Zen 5 (48 KiB L1d, 1 MiB L2 per core,
+    /// 32 MiB L3; `examples/gemm.rs -- --sweep` measures the alternatives).
     ///
-    /// Blocking for f32 (48 KiB L1d, 1 MiB L2 per core): a `kc = 256` panel
-    /// of `A` with its 4 broadcast copies is `6·256·16 B = 24 KiB` and stays
-    /// in L1 while the kernel streams `B` panels of `256·8·4 B = 8 KiB`; the
-    /// `kc×nc` block of `B` is `256·1024·4 B = 1 MiB`... see `nc` below.
+    /// f32, `kc = 256`: the `A` panel with its 4 broadcast copies is
+    /// `6·256·16 B = 24 KiB` and stays in L1 while the kernel streams `B`
+    /// panels of `256·8·4 B = 8 KiB` past it. `nc = 512`: the `kc×nc` block
+    /// of `B` (`512 KiB`) stays in L2 while every `A` panel sweeps it.
+    /// `mc = 72` (12 panels, 288 KiB packed) only sets how much of `A` is
+    /// packed at a time. On dot_1024/2048 (one thread), `kc` from 128 to 256
+    /// and `nc` from 512 to 4096 are within 3% of each other; `kc ≥ 384`
+    /// loses 3–8% (the `A` panel outgrows L1 next to the `B` stream).
+    ///
+    /// f64 keeps the same byte sizes: `6×4` tiles, `kc = 256` (`A` panel
+    /// `6·256·16 B`), `nc = 256` (`B` block `512 KiB`).
     fn default() -> Self {
         DotConfig {
             f32: KernelConfig {
@@ -138,8 +146,10 @@ enum PoolRef {
     Shared(Arc<ThreadPool>),
 }
 
-/// Owns the machine code of the kernels.
-struct Code(#[allow(dead_code)] Jit);
+/// Owns the machine code of the kernels (freed when the engine drops).
+struct Code {
+    _jit: Jit,
+}
 
 // SAFETY: after construction the module is never used again, only dropped
 // (which frees the code); the function pointers into it are plain data.
@@ -229,7 +239,7 @@ impl DotEngine {
             config,
             pool,
             disasm: jit.disasm().to_vec(),
-            _code: Code(jit),
+            _code: Code { _jit: jit },
         })
     }
 

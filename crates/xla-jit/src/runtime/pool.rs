@@ -33,12 +33,24 @@ pub struct ThreadPool {
     workers: Vec<JoinHandle<()>>,
 }
 
+/// A value alone on its cache line, so that threads writing it do not
+/// invalidate their neighbours' reads.
+#[repr(align(64))]
+struct Padded<T>(T);
+
+impl<T> std::ops::Deref for Padded<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}
+
 /// One `parallel_for` call, on the caller's stack while workers may read it.
 struct Job<'f> {
     task: &'f (dyn Fn(usize) + Sync),
     n_tasks: usize,
     /// The next task index to hand out.
-    next: AtomicUsize,
+    next: Padded<AtomicUsize>,
     /// The first panic of a task.
     panic: Mutex<Option<Box<dyn Any + Send>>>,
 }
@@ -52,8 +64,8 @@ struct Job<'f> {
 /// is counted in `active` before the job is cleared, or sees it cleared.
 struct Shared {
     job: AtomicPtr<Job<'static>>,
-    epoch: AtomicU64,
-    active: AtomicUsize,
+    epoch: Padded<AtomicU64>,
+    active: Padded<AtomicUsize>,
     busy: AtomicBool,
     shutdown: AtomicBool,
     /// Workers sleeping (or about to sleep) on `work`.
@@ -72,8 +84,8 @@ impl ThreadPool {
     pub fn new(threads: usize) -> ThreadPool {
         let shared = Arc::new(Shared {
             job: AtomicPtr::new(std::ptr::null_mut()),
-            epoch: AtomicU64::new(0),
-            active: AtomicUsize::new(0),
+            epoch: Padded(AtomicU64::new(0)),
+            active: Padded(AtomicUsize::new(0)),
             busy: AtomicBool::new(false),
             shutdown: AtomicBool::new(false),
             sleepers: AtomicUsize::new(0),
@@ -122,7 +134,7 @@ impl ThreadPool {
         let job = Job {
             task: &task,
             n_tasks,
-            next: AtomicUsize::new(0),
+            next: Padded(AtomicUsize::new(0)),
             panic: Mutex::new(None),
         };
         // SAFETY (lifetime erasure): workers dereference the pointer only
