@@ -22,8 +22,8 @@
 //! Paths, by element type and shape:
 //!
 //! * **f32, f64**: matrix × vector (`n == 1` or `m == 1`) runs the streaming
-//!   GEMV kernels ([`gemv`]); everything else runs the BLIS-style GEMM
-//!   ([`gemm`]): operands packed into panels ([`pack`]), a register-blocked
+//!   GEMV kernels (`gemv.rs`); everything else runs the BLIS-style GEMM
+//!   (`gemm.rs`): operands packed into panels (`pack.rs`), a register-blocked
 //!   Cranelift micro-kernel ([`kernel`]), cache blocking sized for Zen 5, and
 //!   tasks over the output for the thread pool. An output whose columns are
 //!   strided but whose rows are contiguous is computed as `Cᵀ = Bᵀ·Aᵀ`.

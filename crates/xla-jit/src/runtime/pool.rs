@@ -5,12 +5,13 @@
 //! pool of `threads` threads has `threads - 1` workers. Tasks are claimed one
 //! at a time from a shared counter, so uneven tasks balance themselves.
 //!
-//! Cost (2-core Zen 5, measured by `examples/gemm.rs`): a call whose workers
-//! are still spinning from the previous call costs about 0.2–0.5 µs; a call
-//! that must wake a sleeping worker costs a futex wake-up, about 5–20 µs.
-//! Workers spin for about 50 µs after each job before they sleep, so the
-//! kernels of one executable run back to back without paying the wake-up.
-//! A call allocates nothing.
+//! Cost (2-core Zen 5, `examples/gemm.rs`): a call whose workers are still
+//! spinning from the previous call costs about 0.2–0.8 µs (claiming tasks
+//! moves a few cache lines between the cores); a call that must wake a
+//! sleeping worker costs about 4 µs (a futex wake-up). Workers spin for
+//! about 100 µs after each job before they sleep, so the kernels of one
+//! executable run back to back without paying the wake-up. A call allocates
+//! nothing. Work below ~10 µs per task is not worth splitting.
 //!
 //! Only one job runs at a time. A `parallel_for` issued while the pool is busy
 //! (from inside a task, or from another thread) runs its tasks inline on the
@@ -24,8 +25,9 @@ use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU64, AtomicUsize, Ordering:
 use std::sync::{Arc, Condvar, Mutex, OnceLock};
 use std::thread::JoinHandle;
 
-/// Spin iterations (`spin_loop` hints, a few ns each) before a thread sleeps.
-const SPIN_ITERATIONS: u32 = 1 << 13;
+/// Spin iterations before a thread sleeps: a `spin_loop` hint (`pause`)
+/// takes about 25 ns on Zen 5, so about 100 µs.
+const SPIN_ITERATIONS: u32 = 1 << 12;
 
 /// A pool of threads that run the tasks of one job at a time.
 pub struct ThreadPool {
