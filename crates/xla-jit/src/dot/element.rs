@@ -82,31 +82,6 @@ fn output<T: Copy>(c: &mut StridedMatrixMut<'_, T>) -> (Strided<*mut T>, usize) 
     )
 }
 
-impl<S: Copy, T> Problem<S, T> {
-    /// `Cᵀ = Bᵀ·Aᵀ`: the same products with rows and columns swapped.
-    fn transposed(self) -> Self {
-        let t = |s: Strided<*const S>| Strided {
-            ptr: s.ptr,
-            rs: s.cs,
-            cs: s.rs,
-        };
-        Problem {
-            m: self.n,
-            n: self.m,
-            a: t(self.b),
-            a_batch_stride: self.b_batch_stride,
-            b: t(self.a),
-            b_batch_stride: self.a_batch_stride,
-            c: Strided {
-                ptr: self.c.ptr,
-                rs: self.c.cs,
-                cs: self.c.rs,
-            },
-            ..self
-        }
-    }
-}
-
 /// f32 and f64: GEMV or GEMM on the compiled kernels.
 unsafe fn dot_float<T: Float>(
     engine: &DotEngine,

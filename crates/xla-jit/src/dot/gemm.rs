@@ -42,6 +42,31 @@ pub(crate) struct Problem<S, T> {
     pub c_batch_stride: usize,
 }
 
+impl<S: Copy, T> Problem<S, T> {
+    /// `Cᵀ = Bᵀ·Aᵀ`: the same products with rows and columns swapped.
+    pub fn transposed(self) -> Self {
+        let t = |s: Strided<*const S>| Strided {
+            ptr: s.ptr,
+            rs: s.cs,
+            cs: s.rs,
+        };
+        Problem {
+            m: self.n,
+            n: self.m,
+            a: t(self.b),
+            a_batch_stride: self.b_batch_stride,
+            b: t(self.a),
+            b_batch_stride: self.a_batch_stride,
+            c: Strided {
+                ptr: self.c.ptr,
+                rs: self.c.cs,
+                cs: self.c.rs,
+            },
+            ..self
+        }
+    }
+}
+
 /// One task: a rectangle of one output matrix.
 #[derive(Clone, Copy, Debug)]
 struct Part {
