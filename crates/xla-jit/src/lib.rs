@@ -2,9 +2,11 @@
 #![warn(missing_docs)]
 
 pub mod codegen;
+pub mod dot;
 pub mod emit;
 mod error;
 pub mod fusion;
 pub mod math;
+pub mod runtime;
 
 pub use error::JitError;

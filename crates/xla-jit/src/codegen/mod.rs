@@ -35,11 +35,32 @@ impl Default for CodegenOptions {
     }
 }
 
+/// Cranelift's mid-end optimization level.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OptLevel {
+    /// No mid-end: instructions are lowered in the order they were emitted.
+    /// For hand-scheduled kernels: the optimizer's elaboration places pure
+    /// instructions at their last use, after every load of a loop body, so a
+    /// register-blocked loop (e.g. the GEMM micro-kernel) would spill.
+    None,
+    /// The e-graph mid-end (GVN, LICM, constant folding, algebraic rewrites).
+    Speed,
+}
+
 /// The host ISA with every vector extension the CPU has (FMA, AVX, …) enabled.
 pub fn host_isa(options: &CodegenOptions) -> Result<OwnedTargetIsa, JitError> {
+    host_isa_at(options, OptLevel::Speed)
+}
+
+/// [`host_isa`] at a chosen [`OptLevel`].
+pub fn host_isa_at(options: &CodegenOptions, level: OptLevel) -> Result<OwnedTargetIsa, JitError> {
     let mut flags = settings::builder();
+    let opt_level = match level {
+        OptLevel::None => "none",
+        OptLevel::Speed => "speed",
+    };
     let settings = [
-        ("opt_level", "speed"),
+        ("opt_level", opt_level),
         (
             "enable_verifier",
             if options.verify { "true" } else { "false" },
@@ -67,12 +88,19 @@ pub struct Jit {
     options: CodegenOptions,
     clif: Vec<(String, String)>,
     tables: Vec<Box<[i64]>>,
+    keep_disasm: bool,
+    disasm: Vec<(String, String)>,
 }
 
 impl Jit {
     /// A JIT for the host.
     pub fn new(options: CodegenOptions) -> Result<Self, JitError> {
-        let isa = host_isa(&options)?;
+        Self::with_opt_level(options, OptLevel::Speed)
+    }
+
+    /// A JIT for the host whose functions compile at `level`.
+    pub fn with_opt_level(options: CodegenOptions, level: OptLevel) -> Result<Self, JitError> {
+        let isa = host_isa_at(&options, level)?;
         let module = JITModule::new(JITBuilder::with_isa(isa, default_libcall_names()));
         let ctx = module.make_context();
         Ok(Jit {
@@ -82,6 +110,8 @@ impl Jit {
             options,
             clif: Vec::new(),
             tables: Vec::new(),
+            keep_disasm: false,
+            disasm: Vec::new(),
         })
     }
 
@@ -156,10 +186,16 @@ impl Jit {
             self.clif
                 .push((name.to_string(), self.ctx.func.display().to_string()));
         }
+        self.ctx.set_disasm(self.keep_disasm);
         let module = self.module.as_mut().expect("module lives until drop");
         module
             .define_function(id, &mut self.ctx)
             .map_err(|e| JitError::Module(format!("{name}: {e:?}")))?;
+        if self.keep_disasm {
+            let vcode = self.ctx.compiled_code().and_then(|code| code.vcode.clone());
+            self.disasm
+                .push((name.to_string(), vcode.unwrap_or_default()));
+        }
         Ok(id)
     }
 
@@ -193,6 +229,19 @@ impl Jit {
         let address = table.as_ptr() as usize;
         self.tables.push(table);
         address
+    }
+
+    /// Keeps the machine code listing (Cranelift's register-allocated VCode
+    /// with x86-64 mnemonics) of every function compiled from now on, for
+    /// checking what a hot loop compiled to.
+    pub fn keep_disasm(&mut self, on: bool) {
+        self.keep_disasm = on;
+    }
+
+    /// The machine code listing of every function compiled while
+    /// [`Jit::keep_disasm`] was on, by name.
+    pub fn disasm(&self) -> &[(String, String)] {
+        &self.disasm
     }
 }
 

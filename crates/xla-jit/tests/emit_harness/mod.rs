@@ -250,6 +250,78 @@ pub fn assert_same(got: &Literal, want: &Literal, what: &str) {
     }
 }
 
+/// The distance in ulp between the float bit patterns `x` and `y` of
+/// type `ty` (0 if both are NaN, `u64::MAX` if only one is).
+fn ulp_distance(ty: xla_core::PrimitiveType, x: u64, y: u64) -> u64 {
+    use xla_core::PrimitiveType as P;
+    let bits = match ty {
+        P::F16 | P::Bf16 => 16,
+        P::F32 => 32,
+        _ => 64,
+    };
+    match (is_nan_bits(ty, x), is_nan_bits(ty, y)) {
+        (true, true) => return 0,
+        (false, false) => {}
+        _ => return u64::MAX,
+    }
+    // Order keys: negative floats below positive ones, -0 next to +0.
+    let key = |v: u64| -> i128 {
+        let sign = 1u64 << (bits - 1);
+        if v & sign != 0 {
+            -((v & (sign - 1)) as i128)
+        } else {
+            v as i128
+        }
+    };
+    key(x).abs_diff(key(y)) as u64
+}
+
+/// Asserts that `got` and `want` (float arrays of the same shape) differ
+/// by at most `ulps` units in the last place element by element; NaN
+/// matches only NaN, infinities only themselves.
+pub fn assert_within_ulps(got: &Literal, want: &Literal, ulps: u64, what: &str) {
+    let shape = want.array_shape().unwrap();
+    let ty = shape.element_type();
+    let default = xla_core::Layout::default_for_rank(shape.rank());
+    let (g, w) = (
+        got.relayout(&default).unwrap(),
+        want.relayout(&default).unwrap(),
+    );
+    let size = ty.byte_size();
+    let (gb, wb) = (g.bytes().unwrap(), w.bytes().unwrap());
+    assert_eq!(gb.len(), wb.len(), "{what}: sizes");
+    let read = |b: &[u8], i: usize| {
+        let mut raw = [0u8; 8];
+        raw[..size].copy_from_slice(&b[i * size..(i + 1) * size]);
+        u64::from_le_bytes(raw)
+    };
+    for i in 0..gb.len() / size {
+        let (x, y) = (read(gb, i), read(wb, i));
+        let d = ulp_distance(ty, x, y);
+        assert!(
+            d <= ulps,
+            "{what}: element {i} is {x:#x}, the interpreter says {y:#x} ({d} ulp apart, at most {ulps} allowed)"
+        );
+    }
+}
+
+/// Like [`check`], for approximated functions: the kernel's results may
+/// differ from the interpreter's by `ulps` units in the last place.
+pub fn check_within_ulps(text: &str, args: &[&Literal], ulps: u64) -> Checked {
+    let module: HloModule = text.parse().unwrap_or_else(|e| panic!("{e}\n{text}"));
+    let Ok(want) = xla_core::interp::Interpreter::new().run(&module, args) else {
+        return Checked::Rejected;
+    };
+    let plan = fusion::plan(&module, module.entry);
+    if plan.fallback_ops().next().is_some() {
+        return Checked::Interpreted;
+    }
+    let c = compile(text);
+    let got = run(&c, args);
+    assert_within_ulps(&got, &want, ulps, text);
+    Checked::Same
+}
+
 /// What [`check`] did.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
 pub enum Checked {

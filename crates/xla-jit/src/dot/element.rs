@@ -1,0 +1,309 @@
+//! The dot of each element type: f32/f64 through the compiled kernels,
+//! f16/bf16 through the f32 kernel with one rounding at the end, integers
+//! and complex numbers through a plain loop.
+
+use half::{bf16, f16};
+use xla_core::{NativeType, C128, C64};
+
+use super::epilogue::{Epilogue, OutputBlock, Transposed};
+use super::gemm::{self, Float, Problem};
+use super::gemv;
+use super::matrix::{MatrixLayout, StridedMatrix, StridedMatrixMut};
+use super::pack::{Strided, Widen};
+use super::{DotEngine, FloatKernels};
+
+mod sealed {
+    pub trait Sealed {}
+}
+
+/// An element type [`DotEngine::gemm`] supports: every numeric type (not
+/// `pred`).
+pub trait DotElement: NativeType + sealed::Sealed {
+    /// Runs the dot.
+    ///
+    /// # Safety
+    ///
+    /// The sizes of `a` (`[batch, m, k]`), `b` (`[batch, k, n]`) and `c`
+    /// (`[batch, m, n]`) must agree, as [`DotEngine::gemm`] checks.
+    #[doc(hidden)]
+    unsafe fn dot(
+        engine: &DotEngine,
+        a: StridedMatrix<'_, Self>,
+        b: StridedMatrix<'_, Self>,
+        c: StridedMatrixMut<'_, Self>,
+        epilogue: Option<&dyn Epilogue<Self>>,
+    );
+}
+
+/// The problem of a validated call, with `C` of element type `T`.
+fn problem<S, T>(
+    a: &StridedMatrix<'_, S>,
+    b: &StridedMatrix<'_, S>,
+    c: Strided<*mut T>,
+    c_batch_stride: usize,
+) -> Problem<S, T>
+where
+    S: Copy,
+{
+    let (la, lb) = (a.layout(), b.layout());
+    Problem {
+        batch: la.batch,
+        m: la.rows,
+        n: lb.cols,
+        k: la.cols,
+        a: Strided {
+            ptr: a.as_ptr(),
+            rs: la.row_stride,
+            cs: la.col_stride,
+        },
+        a_batch_stride: la.batch_stride,
+        b: Strided {
+            ptr: b.as_ptr(),
+            rs: lb.row_stride,
+            cs: lb.col_stride,
+        },
+        b_batch_stride: lb.batch_stride,
+        c,
+        c_batch_stride,
+    }
+}
+
+/// The output view as raw parts.
+fn output<T: Copy>(c: &mut StridedMatrixMut<'_, T>) -> (Strided<*mut T>, usize) {
+    let l = c.layout();
+    let ptr = c.as_mut_ptr();
+    (
+        Strided {
+            ptr,
+            rs: l.row_stride,
+            cs: l.col_stride,
+        },
+        l.batch_stride,
+    )
+}
+
+/// f32 and f64: GEMV or GEMM on the compiled kernels.
+unsafe fn dot_float<T: Float>(
+    engine: &DotEngine,
+    kernels: &FloatKernels<T>,
+    a: StridedMatrix<'_, T>,
+    b: StridedMatrix<'_, T>,
+    mut c: StridedMatrixMut<'_, T>,
+    epilogue: Option<&dyn Epilogue<T>>,
+) {
+    if c.layout().is_empty() {
+        return;
+    }
+    let (c_strided, c_batch_stride) = output(&mut c);
+    let mut problem = problem(&a, &b, c_strided, c_batch_stride);
+    let config = engine.config();
+    let pool = engine.pool();
+    if gemv::try_run(
+        pool,
+        &kernels.gemv,
+        &problem,
+        epilogue,
+        config.parallel_min_bytes,
+    ) {
+        return;
+    }
+    let transposed;
+    let mut epilogue = epilogue;
+    if problem.c.cs != 1 && problem.c.rs == 1 {
+        problem = problem.transposed();
+        transposed = epilogue.map(Transposed);
+        epilogue = transposed.as_ref().map(|t| t as &dyn Epilogue<T>);
+    }
+    gemm::run(
+        pool,
+        &kernels.micro,
+        &problem,
+        epilogue,
+        config.parallel_min_flops,
+    );
+}
+
+/// A 16-bit float: converted to f32 for the products, back once at the end.
+trait Half: Widen<f32> + NativeType {
+    fn narrow(value: f32) -> Self;
+}
+
+impl Half for f16 {
+    fn narrow(value: f32) -> Self {
+        f16::from_f32(value)
+    }
+}
+
+impl Half for bf16 {
+    fn narrow(value: f32) -> Self {
+        bf16::from_f32(value)
+    }
+}
+
+/// Rounds each finished f32 block into the 16-bit output, then runs the
+/// caller's epilogue on the rounded block.
+struct Narrow<'e, H> {
+    out: Strided<*mut H>,
+    batch_stride: usize,
+    epilogue: Option<&'e dyn Epilogue<H>>,
+}
+
+impl<H: Half> Epilogue<f32> for Narrow<'_, H> {
+    fn apply(&self, block: OutputBlock<'_, f32>) {
+        let layout = block.c.layout();
+        // SAFETY: the block's position is inside the output, which the
+        // engine validated; blocks are disjoint across threads.
+        unsafe {
+            let out = Strided {
+                ptr: self.out.ptr.add(block.batch * self.batch_stride),
+                ..self.out
+            }
+            .at(block.row0, block.col0);
+            for i in 0..layout.rows {
+                for j in 0..layout.cols {
+                    *out.ptr.add(i * out.rs + j * out.cs) = H::narrow(block.c.get(0, i, j));
+                }
+            }
+            if let Some(epilogue) = self.epilogue {
+                let rows_cols = MatrixLayout::new(layout.rows, layout.cols, out.rs, out.cs);
+                epilogue.apply(OutputBlock {
+                    c: StridedMatrixMut::from_raw(out.ptr, rows_cols),
+                    batch: block.batch,
+                    row0: block.row0,
+                    col0: block.col0,
+                });
+            }
+        }
+    }
+}
+
+/// f16 and bf16: the f32 GEMM into a scratch matrix, rounded per block.
+unsafe fn dot_half<H: Half>(
+    engine: &DotEngine,
+    a: StridedMatrix<'_, H>,
+    b: StridedMatrix<'_, H>,
+    mut c: StridedMatrixMut<'_, H>,
+    epilogue: Option<&dyn Epilogue<H>>,
+) {
+    let l = c.layout();
+    if l.is_empty() {
+        return;
+    }
+    let mut scratch = vec![0f32; l.batch * l.rows * l.cols];
+    let scratch_c = Strided {
+        ptr: scratch.as_mut_ptr(),
+        rs: l.cols,
+        cs: 1,
+    };
+    let problem = problem(&a, &b, scratch_c, l.rows * l.cols);
+    let (out, batch_stride) = output(&mut c);
+    let narrow = Narrow {
+        out,
+        batch_stride,
+        epilogue,
+    };
+    let config = engine.config();
+    gemm::run(
+        engine.pool(),
+        &engine.f32.micro,
+        &problem,
+        Some(&narrow),
+        config.parallel_min_flops,
+    );
+}
+
+/// Multiply-accumulate in the element type (integers wrap).
+trait Ring: NativeType {
+    fn mul_add(self, a: Self, b: Self) -> Self;
+}
+
+macro_rules! wrapping_ring {
+    ($($t:ty),*) => {$(
+        impl Ring for $t {
+            fn mul_add(self, a: Self, b: Self) -> Self {
+                self.wrapping_add(a.wrapping_mul(b))
+            }
+        }
+    )*};
+}
+wrapping_ring!(i8, i16, i32, i64, u8, u16, u32, u64);
+
+impl Ring for C64 {
+    fn mul_add(self, a: Self, b: Self) -> Self {
+        self + a * b
+    }
+}
+
+impl Ring for C128 {
+    fn mul_add(self, a: Self, b: Self) -> Self {
+        self + a * b
+    }
+}
+
+/// Integers and complex numbers: `C[b,i,j] = Σ_p A[b,i,p]·B[b,p,j]` in order.
+unsafe fn dot_loop<T: Ring>(
+    a: StridedMatrix<'_, T>,
+    b: StridedMatrix<'_, T>,
+    mut c: StridedMatrixMut<'_, T>,
+    epilogue: Option<&dyn Epilogue<T>>,
+) {
+    let (la, lb, lc) = (a.layout(), b.layout(), c.layout());
+    let (pa, pb, pc) = (a.as_ptr(), b.as_ptr(), c.as_mut_ptr());
+    for batch in 0..lc.batch {
+        for i in 0..lc.rows {
+            for j in 0..lc.cols {
+                let mut acc = T::default();
+                for p in 0..la.cols {
+                    acc = acc.mul_add(
+                        *pa.add(la.offset(batch, i, p)),
+                        *pb.add(lb.offset(batch, p, j)),
+                    );
+                }
+                *pc.add(lc.offset(batch, i, j)) = acc;
+            }
+        }
+        if let Some(epilogue) = epilogue {
+            let matrix = MatrixLayout::new(lc.rows, lc.cols, lc.row_stride, lc.col_stride);
+            epilogue.apply(OutputBlock {
+                c: StridedMatrixMut::from_raw(pc.add(batch * lc.batch_stride), matrix),
+                batch,
+                row0: 0,
+                col0: 0,
+            });
+        }
+    }
+}
+
+macro_rules! dot_elements {
+    ($($t:ty => |$engine:ident, $a:ident, $b:ident, $c:ident, $e:ident| $body:expr;)*) => {$(
+        impl sealed::Sealed for $t {}
+        impl DotElement for $t {
+            unsafe fn dot(
+                $engine: &DotEngine,
+                $a: StridedMatrix<'_, Self>,
+                $b: StridedMatrix<'_, Self>,
+                $c: StridedMatrixMut<'_, Self>,
+                $e: Option<&dyn Epilogue<Self>>,
+            ) {
+                $body
+            }
+        }
+    )*};
+}
+
+dot_elements! {
+    f32 => |engine, a, b, c, e| dot_float(engine, &engine.f32, a, b, c, e);
+    f64 => |engine, a, b, c, e| dot_float(engine, &engine.f64, a, b, c, e);
+    f16 => |engine, a, b, c, e| dot_half(engine, a, b, c, e);
+    bf16 => |engine, a, b, c, e| dot_half(engine, a, b, c, e);
+    i8 => |_engine, a, b, c, e| dot_loop(a, b, c, e);
+    i16 => |_engine, a, b, c, e| dot_loop(a, b, c, e);
+    i32 => |_engine, a, b, c, e| dot_loop(a, b, c, e);
+    i64 => |_engine, a, b, c, e| dot_loop(a, b, c, e);
+    u8 => |_engine, a, b, c, e| dot_loop(a, b, c, e);
+    u16 => |_engine, a, b, c, e| dot_loop(a, b, c, e);
+    u32 => |_engine, a, b, c, e| dot_loop(a, b, c, e);
+    u64 => |_engine, a, b, c, e| dot_loop(a, b, c, e);
+    C64 => |_engine, a, b, c, e| dot_loop(a, b, c, e);
+    C128 => |_engine, a, b, c, e| dot_loop(a, b, c, e);
+}

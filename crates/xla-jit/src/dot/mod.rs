@@ -1,0 +1,336 @@
+//! The dot engine: `C = A·B` for a batch of matrices read through any
+//! strides, after a `dot_general` has been canonicalized to
+//! `[batch, m, k] · [batch, k, n] → [batch, m, n]`.
+//!
+//! ```
+//! use xla_jit::dot::{DotEngine, MatrixLayout, Operand, StridedMatrix, StridedMatrixMut};
+//!
+//! let engine = DotEngine::global()?;
+//! let a = [1.0f32, 2.0, 3.0, 4.0]; // [[1,2],[3,4]]
+//! let b = [5.0f32, 7.0, 6.0, 8.0]; // [[5,6],[7,8]] stored column-major
+//! let mut c = [0.0f32; 4];
+//! engine.gemm(
+//!     StridedMatrix::new(Operand::Lhs, &a, MatrixLayout::row_major(2, 2))?,
+//!     StridedMatrix::new(Operand::Rhs, &b, MatrixLayout::col_major(2, 2))?,
+//!     StridedMatrixMut::new(&mut c, MatrixLayout::row_major(2, 2))?,
+//!     None,
+//! )?;
+//! assert_eq!(c, [19.0, 22.0, 43.0, 50.0]);
+//! # Ok::<(), xla_jit::JitError>(())
+//! ```
+//!
+//! Paths, by element type and shape:
+//!
+//! * **f32, f64**: matrix × vector (`n == 1` or `m == 1`) runs the streaming
+//!   GEMV kernels (`gemv.rs`); everything else runs the BLIS-style GEMM
+//!   (`gemm.rs`): operands packed into panels (`pack.rs`), a register-blocked
+//!   Cranelift micro-kernel ([`kernel`]), cache blocking sized for Zen 5, and
+//!   tasks over the output for the thread pool. An output whose columns are
+//!   strided but whose rows are contiguous is computed as `Cᵀ = Bᵀ·Aᵀ`.
+//! * **f16, bf16**: packing widens to f32, the f32 kernel accumulates in f32
+//!   into a scratch matrix, and each finished block is rounded once to the
+//!   16-bit type (the project rule of OPS.md §2.3.5).
+//! * **integers, complex**: a plain loop; integers wrap in their own type.
+//!
+//! An [`Epilogue`] runs on each finished output block while it is in cache.
+
+mod element;
+mod epilogue;
+mod gemm;
+mod gemv;
+pub mod kernel;
+mod matrix;
+mod pack;
+
+use std::sync::{Arc, OnceLock};
+
+use cranelift_codegen::ir::types;
+
+pub use element::DotElement;
+pub use epilogue::{Epilogue, OutputBlock};
+pub use kernel::{ABroadcast, Accumulate, Blocking, KernelShape, MicroKernel};
+pub use matrix::{MatrixLayout, Operand, StridedMatrix, StridedMatrixMut};
+
+use crate::codegen::{CodegenOptions, Jit, OptLevel};
+use crate::runtime::pool::ThreadPool;
+use crate::JitError;
+use gemv::GemvKernels;
+
+/// The micro-kernel and cache blocking of one element type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct KernelConfig {
+    /// Register blocking and instruction choices.
+    pub shape: KernelShape,
+    /// Cache blocking.
+    pub blocking: Blocking,
+}
+
+/// How the engine compiles its kernels and splits work.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DotConfig {
+    /// The f32 kernel (also used by f16 and bf16).
+    pub f32: KernelConfig,
+    /// The f64 kernel.
+    pub f64: KernelConfig,
+    /// GEMMs of fewer flops (`2·batch·m·n·k`) run on the calling thread.
+    pub parallel_min_flops: usize,
+    /// Matrix-vector products reading fewer matrix bytes run on the calling
+    /// thread.
+    pub parallel_min_bytes: usize,
+    /// Keep the machine code listing of every kernel ([`DotEngine::disasm`]).
+    pub keep_disasm: bool,
+}
+
+impl Default for DotConfig {
+    /// The choices measured best on Zen 5 (48 KiB L1d, 1 MiB L2 per core,
+    /// 32 MiB L3; `examples/gemm.rs -- --sweep` measures the alternatives).
+    ///
+    /// f32, `kc = 256`: the `A` panel with its 4 broadcast copies is
+    /// `6·256·16 B = 24 KiB` and stays in L1 while the kernel streams `B`
+    /// panels of `256·8·4 B = 8 KiB` past it. `nc = 512`: the `kc×nc` block
+    /// of `B` (`512 KiB`) stays in L2 while every `A` panel sweeps it.
+    /// `mc = 72` (12 panels, 288 KiB packed) only sets how much of `A` is
+    /// packed at a time. On dot_1024/2048 (one thread), `kc` from 128 to 256
+    /// and `nc` from 512 to 4096 are within 3% of each other; `kc ≥ 384`
+    /// loses 3–8% (the `A` panel outgrows L1 next to the `B` stream).
+    ///
+    /// f64 keeps the same byte sizes: `6×4` tiles, `kc = 256` (`A` panel
+    /// `6·256·16 B`), `nc = 256` (`B` block `512 KiB`).
+    fn default() -> Self {
+        DotConfig {
+            f32: KernelConfig {
+                shape: KernelShape {
+                    mr: 6,
+                    nr: 8,
+                    unroll: 2,
+                    accumulate: Accumulate::MulAdd,
+                    a_broadcast: ABroadcast::Packed,
+                },
+                blocking: Blocking {
+                    kc: 256,
+                    mc: 72,
+                    nc: 512,
+                },
+            },
+            f64: KernelConfig {
+                shape: KernelShape {
+                    mr: 6,
+                    nr: 4,
+                    unroll: 2,
+                    accumulate: Accumulate::MulAdd,
+                    a_broadcast: ABroadcast::Packed,
+                },
+                blocking: Blocking {
+                    kc: 256,
+                    mc: 72,
+                    nc: 256,
+                },
+            },
+            parallel_min_flops: 1 << 22,
+            parallel_min_bytes: 1 << 20,
+            keep_disasm: false,
+        }
+    }
+}
+
+/// The compiled kernels of one float type.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct FloatKernels<T> {
+    pub micro: MicroKernel<T>,
+    pub gemv: GemvKernels<T>,
+}
+
+/// The thread pool an engine runs on.
+enum PoolRef {
+    Global,
+    Shared(Arc<ThreadPool>),
+}
+
+/// Owns the machine code of the kernels (freed when the engine drops).
+struct Code {
+    _jit: Jit,
+}
+
+// SAFETY: after construction the module is never used again, only dropped
+// (which frees the code); the function pointers into it are plain data.
+unsafe impl Send for Code {}
+// SAFETY: as above; no method of `Jit` is reachable through `&Code`.
+unsafe impl Sync for Code {}
+
+/// Compiled dot kernels plus the thread pool they run on.
+pub struct DotEngine {
+    pub(crate) f32: FloatKernels<f32>,
+    pub(crate) f64: FloatKernels<f64>,
+    config: DotConfig,
+    pool: PoolRef,
+    disasm: Vec<(String, String)>,
+    _code: Code,
+}
+
+impl DotEngine {
+    /// Compiles the kernels of `config`; dots run on the global pool.
+    pub fn new(config: DotConfig) -> Result<Self, JitError> {
+        Self::build(config, PoolRef::Global)
+    }
+
+    /// Compiles the kernels of `config`; dots run on `pool`.
+    pub fn with_pool(config: DotConfig, pool: Arc<ThreadPool>) -> Result<Self, JitError> {
+        Self::build(config, PoolRef::Shared(pool))
+    }
+
+    /// The process-wide engine: the default configuration on the global
+    /// pool, compiled on first use.
+    pub fn global() -> Result<&'static DotEngine, JitError> {
+        static GLOBAL: OnceLock<Result<DotEngine, String>> = OnceLock::new();
+        GLOBAL
+            .get_or_init(|| DotEngine::new(DotConfig::default()).map_err(|e| e.to_string()))
+            .as_ref()
+            .map_err(|e| JitError::Host(e.clone()))
+    }
+
+    fn build(config: DotConfig, pool: PoolRef) -> Result<Self, JitError> {
+        check_config("f32", &config.f32, 4)?;
+        check_config("f64", &config.f64, 2)?;
+        let mut jit = Jit::with_opt_level(CodegenOptions::default(), OptLevel::None)?;
+        jit.keep_disasm(config.keep_disasm);
+        let ids = [
+            kernel::emit_micro_kernel(&mut jit, "gemm_f32", types::F32, config.f32.shape)?,
+            kernel::emit_micro_kernel(&mut jit, "gemm_f64", types::F64, config.f64.shape)?,
+            gemv::emit_dot_rows(&mut jit, "gemv_dot_f32", types::F32)?,
+            gemv::emit_dot_rows(&mut jit, "gemv_dot_f64", types::F64)?,
+            gemv::emit_axpy_rows(&mut jit, "gemv_axpy_f32", types::F32)?,
+            gemv::emit_axpy_rows(&mut jit, "gemv_axpy_f64", types::F64)?,
+        ];
+        jit.finalize()?;
+        let ptrs = ids.map(|id| jit.function_ptr(id));
+        // SAFETY: each pointer is the function compiled above with the
+        // matching signature; `Code` keeps it alive as long as the engine.
+        let (f32, f64) = unsafe {
+            use std::mem::transmute;
+            let f32 = FloatKernels {
+                micro: MicroKernel::from_raw(
+                    config.f32.shape,
+                    config.f32.blocking,
+                    4,
+                    transmute::<*const u8, kernel::KernelFn<f32>>(ptrs[0]),
+                ),
+                gemv: GemvKernels {
+                    dot: transmute::<*const u8, gemv::DotRowsFn<f32>>(ptrs[2]),
+                    axpy: transmute::<*const u8, gemv::AxpyRowsFn<f32>>(ptrs[4]),
+                },
+            };
+            let f64 = FloatKernels {
+                micro: MicroKernel::from_raw(
+                    config.f64.shape,
+                    config.f64.blocking,
+                    2,
+                    transmute::<*const u8, kernel::KernelFn<f64>>(ptrs[1]),
+                ),
+                gemv: GemvKernels {
+                    dot: transmute::<*const u8, gemv::DotRowsFn<f64>>(ptrs[3]),
+                    axpy: transmute::<*const u8, gemv::AxpyRowsFn<f64>>(ptrs[5]),
+                },
+            };
+            (f32, f64)
+        };
+        Ok(DotEngine {
+            f32,
+            f64,
+            config,
+            pool,
+            disasm: jit.disasm().to_vec(),
+            _code: Code { _jit: jit },
+        })
+    }
+
+    /// `C[b] = A[b]·B[b]` for every matrix `b` of the batch, then
+    /// `epilogue` on each finished block of `C`.
+    ///
+    /// `a` is `[batch, m, k]`, `b` is `[batch, k, n]`, `c` is
+    /// `[batch, m, n]` (see [`MatrixLayout`]); a batch stride of 0 reuses one
+    /// input matrix for the whole batch. `k = 0` gives zeros. Errors name
+    /// the dimension whose sizes disagree.
+    pub fn gemm<T: DotElement>(
+        &self,
+        a: StridedMatrix<'_, T>,
+        b: StridedMatrix<'_, T>,
+        c: StridedMatrixMut<'_, T>,
+        epilogue: Option<&dyn Epilogue<T>>,
+    ) -> Result<(), JitError> {
+        let (la, lb, lc) = (a.layout(), b.layout(), c.layout());
+        let lhs = [la.batch, la.rows, la.cols];
+        let rhs = [lb.batch, lb.rows, lb.cols];
+        let out = [lc.batch, lc.rows, lc.cols];
+        let checks = [
+            ("batch", la.batch == lc.batch && lb.batch == lc.batch),
+            ("m", la.rows == lc.rows),
+            ("n", lb.cols == lc.cols),
+            ("k", la.cols == lb.rows),
+        ];
+        if let Some((dimension, _)) = checks.into_iter().find(|(_, ok)| !ok) {
+            return Err(JitError::DotSizeMismatch {
+                dimension,
+                lhs,
+                rhs,
+                out,
+            });
+        }
+        // SAFETY: the views are valid (checked at construction) and their
+        // sizes agree (checked above).
+        unsafe { T::dot(self, a, b, c, epilogue) };
+        Ok(())
+    }
+
+    /// The engine's configuration.
+    pub fn config(&self) -> &DotConfig {
+        &self.config
+    }
+
+    /// The pool dots run on.
+    pub fn pool(&self) -> &ThreadPool {
+        match &self.pool {
+            PoolRef::Global => ThreadPool::global(),
+            PoolRef::Shared(pool) => pool,
+        }
+    }
+
+    /// The machine code listing of each kernel, by name, if the engine was
+    /// configured with `keep_disasm`.
+    pub fn disasm(&self) -> &[(String, String)] {
+        &self.disasm
+    }
+}
+
+fn check_config(name: &str, config: &KernelConfig, lanes: usize) -> Result<(), JitError> {
+    let KernelConfig { shape, blocking } = config;
+    let problems = [
+        (shape.mr == 0 || shape.nr == 0, "mr and nr must be positive"),
+        (
+            shape.nr % lanes != 0,
+            "nr must be a multiple of the vector lanes",
+        ),
+        (
+            shape.mr * shape.nr > gemm::MAX_TILE,
+            "mr·nr must be at most 256",
+        ),
+        (
+            !shape.unroll.is_power_of_two(),
+            "unroll must be a power of two",
+        ),
+        (blocking.kc == 0, "kc must be positive"),
+        (
+            blocking.mc == 0 || !blocking.mc.is_multiple_of(shape.mr),
+            "mc must be a positive multiple of mr",
+        ),
+        (
+            blocking.nc == 0 || !blocking.nc.is_multiple_of(shape.nr),
+            "nc must be a positive multiple of nr",
+        ),
+    ];
+    match problems.into_iter().find(|(bad, _)| *bad) {
+        Some((_, why)) => Err(JitError::InvalidConfig(format!(
+            "{name} dot kernel {shape:?} {blocking:?}: {why}"
+        ))),
+        None => Ok(()),
+    }
+}

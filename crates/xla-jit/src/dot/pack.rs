@@ -1,0 +1,328 @@
+//! Packing: copying a block of an operand, read through any strides, into
+//! the contiguous panel order the micro-kernel streams.
+//!
+//! Both packed formats are tiled layouts (TILING.md) of the block they copy;
+//! tiles that overrun the block are padded with zeros, so edge panels run
+//! the full kernel and contribute nothing from the padding.
+//!
+//! **Packed `A`**: an `mc×kc` block, as `MR`-row panels, each value repeated
+//! `copies` times (the kernel's broadcast, see
+//! [`KernelShape::a_copies`](super::kernel::KernelShape::a_copies)). With
+//! `copies = 1` it is `f32[mc,kc]{0,1:T(kc,MR)}`: physical order `[k, m]`,
+//! one tile per panel, inside a tile `k`-major. With copies it is the same
+//! tiling of `A` broadcast along a new minor dimension,
+//! `f32[mc,kc,copies]{2,0,1:T(kc,MR,copies)}`. Element `A[i, p]` is at
+//! `((i / MR)·kc + p)·MR·copies + (i % MR)·copies + l` for `l < copies`.
+//!
+//! Worked example, `MR = 2`, `copies = 1`, a `3×2` block `[[a,b],[c,d],[e,f]]`:
+//! panel 0 (rows 0–1) is `a c b d`, panel 1 (row 2 + a zero row) is `e 0 f 0`;
+//! buffer `a c b d e 0 f 0`. `A[2,1] = f` is at `(1·2 + 1)·2 + 0 = 6`.
+//!
+//! **Packed `B`**: a `kc×nc` block as `NR`-column panels,
+//! `f32[kc,nc]{1,0:T(kc,NR)}`: `B[p, j]` is at `((j / NR)·kc + p)·NR + j % NR`.
+//! Worked example, `NR = 2`, the `2×3` block `[[a,b,c],[d,e,f]]`: panel 0 is
+//! `a b d e`, panel 1 is `c 0 f 0`; `B[1,2] = f` is at `(1·2 + 1)·2 + 0 = 6`.
+
+use half::{bf16, f16};
+
+/// An element type packing converts to the kernel's type `T` (f16 and bf16
+/// widen to f32, so their products accumulate in f32).
+pub(crate) trait Widen<T>: Copy + Send + Sync + 'static {
+    fn widen(self) -> T;
+}
+
+impl Widen<f32> for f32 {
+    fn widen(self) -> f32 {
+        self
+    }
+}
+
+impl Widen<f64> for f64 {
+    fn widen(self) -> f64 {
+        self
+    }
+}
+
+impl Widen<f32> for f16 {
+    fn widen(self) -> f32 {
+        self.to_f32()
+    }
+}
+
+impl Widen<f32> for bf16 {
+    fn widen(self) -> f32 {
+        self.to_f32()
+    }
+}
+
+/// A strided matrix in memory: element `(i, j)` at `ptr + i·rs + j·cs`
+/// (in elements). The GEMM driver's internal form of a view.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Strided<P> {
+    pub ptr: P,
+    pub rs: usize,
+    pub cs: usize,
+}
+
+// SAFETY: a `Strided` is an address plus strides; the drivers hand each
+// thread disjoint output elements and read inputs only.
+unsafe impl<P> Send for Strided<P> {}
+// SAFETY: as above.
+unsafe impl<P> Sync for Strided<P> {}
+
+impl<S> Strided<*const S> {
+    /// The same matrix starting at element `(i, j)`.
+    ///
+    /// # Safety
+    ///
+    /// `(i, j)` must be inside the allocation.
+    pub unsafe fn at(self, i: usize, j: usize) -> Self {
+        Strided {
+            ptr: self.ptr.add(i * self.rs + j * self.cs),
+            ..self
+        }
+    }
+}
+
+impl<T> Strided<*mut T> {
+    /// The same matrix starting at element `(i, j)`.
+    ///
+    /// # Safety
+    ///
+    /// `(i, j)` must be inside the allocation.
+    pub unsafe fn at(self, i: usize, j: usize) -> Self {
+        Strided {
+            ptr: self.ptr.add(i * self.rs + j * self.cs),
+            ..self
+        }
+    }
+}
+
+/// Packs the `rows×kc` block of `A` at `src` into `dst` as `MR`-row panels
+/// with `copies` copies of each value; `dst` holds
+/// `⌈rows/MR⌉·kc·MR·copies` elements.
+///
+/// # Safety
+///
+/// Every element `(i < rows, p < kc)` of `src` must be readable.
+pub(crate) unsafe fn pack_a<S: Widen<T>, T: Copy + Default>(
+    src: Strided<*const S>,
+    rows: usize,
+    kc: usize,
+    mr: usize,
+    copies: usize,
+    dst: &mut [T],
+) {
+    let panel_len = kc * mr * copies;
+    debug_assert!(dst.len() >= rows.div_ceil(mr) * panel_len);
+    for (panel, out) in dst
+        .chunks_exact_mut(panel_len)
+        .take(rows.div_ceil(mr))
+        .enumerate()
+    {
+        let r0 = panel * mr;
+        let height = mr.min(rows - r0);
+        let src = src.at(r0, 0);
+        match (height == mr, mr, copies) {
+            (true, 6, 4) => pack_a_panel::<S, T, 6, 4>(src, kc, out),
+            (true, 6, 2) => pack_a_panel::<S, T, 6, 2>(src, kc, out),
+            (true, 6, 1) => pack_a_panel::<S, T, 6, 1>(src, kc, out),
+            _ => pack_a_edge(src, height, kc, mr, copies, out),
+        }
+    }
+}
+
+/// One full `MR`-row panel, with the sizes known at compile time.
+unsafe fn pack_a_panel<S: Widen<T>, T: Copy, const MR: usize, const COPIES: usize>(
+    src: Strided<*const S>,
+    kc: usize,
+    out: &mut [T],
+) {
+    let rows: [*const S; MR] = std::array::from_fn(|i| src.ptr.add(i * src.rs));
+    let out = out.as_mut_ptr().cast::<[[T; COPIES]; MR]>();
+    for p in 0..kc {
+        let offset = p * src.cs;
+        let step: [[T; COPIES]; MR] =
+            std::array::from_fn(|i| [(*rows[i].add(offset)).widen(); COPIES]);
+        out.add(p).write_unaligned(step);
+    }
+}
+
+/// A panel of any shape, zero-padded below `height` rows.
+unsafe fn pack_a_edge<S: Widen<T>, T: Copy + Default>(
+    src: Strided<*const S>,
+    height: usize,
+    kc: usize,
+    mr: usize,
+    copies: usize,
+    out: &mut [T],
+) {
+    for p in 0..kc {
+        for i in 0..mr {
+            let value = if i < height {
+                (*src.ptr.add(i * src.rs + p * src.cs)).widen()
+            } else {
+                T::default()
+            };
+            let at = (p * mr + i) * copies;
+            out[at..at + copies].fill(value);
+        }
+    }
+}
+
+/// Packs the `kc×cols` block of `B` at `src` into `dst` as `NR`-column
+/// panels; `dst` holds `⌈cols/NR⌉·kc·NR` elements.
+///
+/// # Safety
+///
+/// Every element `(p < kc, j < cols)` of `src` must be readable.
+pub(crate) unsafe fn pack_b<S: Widen<T>, T: Copy + Default>(
+    src: Strided<*const S>,
+    kc: usize,
+    cols: usize,
+    nr: usize,
+    dst: &mut [T],
+) {
+    let panel_len = kc * nr;
+    debug_assert!(dst.len() >= cols.div_ceil(nr) * panel_len);
+    for (panel, out) in dst
+        .chunks_exact_mut(panel_len)
+        .take(cols.div_ceil(nr))
+        .enumerate()
+    {
+        let c0 = panel * nr;
+        let width = nr.min(cols - c0);
+        let src = src.at(0, c0);
+        match (width == nr, nr) {
+            (true, 8) => pack_b_panel::<S, T, 8>(src, kc, out),
+            (true, 4) => pack_b_panel::<S, T, 4>(src, kc, out),
+            _ => pack_b_edge(src, width, kc, nr, out),
+        }
+    }
+}
+
+/// One full `NR`-column panel, with `NR` known at compile time.
+unsafe fn pack_b_panel<S: Widen<T>, T: Copy, const NR: usize>(
+    src: Strided<*const S>,
+    kc: usize,
+    out: &mut [T],
+) {
+    let out = out.as_mut_ptr().cast::<[T; NR]>();
+    if src.cs == 1 {
+        for p in 0..kc {
+            let row = src.ptr.add(p * src.rs).cast::<[S; NR]>().read_unaligned();
+            out.add(p).write_unaligned(row.map(Widen::widen));
+        }
+    } else {
+        let cols: [*const S; NR] = std::array::from_fn(|j| src.ptr.add(j * src.cs));
+        for p in 0..kc {
+            let offset = p * src.rs;
+            out.add(p)
+                .write_unaligned(std::array::from_fn(|j| (*cols[j].add(offset)).widen()));
+        }
+    }
+}
+
+/// A panel of any width, zero-padded right of `width` columns.
+unsafe fn pack_b_edge<S: Widen<T>, T: Copy + Default>(
+    src: Strided<*const S>,
+    width: usize,
+    kc: usize,
+    nr: usize,
+    out: &mut [T],
+) {
+    for p in 0..kc {
+        for j in 0..nr {
+            out[p * nr + j] = if j < width {
+                (*src.ptr.add(p * src.rs + j * src.cs)).widen()
+            } else {
+                T::default()
+            };
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn strided(data: &[f32], rs: usize, cs: usize) -> Strided<*const f32> {
+        Strided {
+            ptr: data.as_ptr(),
+            rs,
+            cs,
+        }
+    }
+
+    #[test]
+    fn packs_a_as_in_the_worked_example() {
+        // [[1,2],[3,4],[5,6]] row-major; MR = 2, no copies.
+        let a = [1.0, 2.0, 3.0, 4.0, 5.0, 6.0];
+        let mut dst = [f32::NAN; 8];
+        unsafe { pack_a(strided(&a, 2, 1), 3, 2, 2, 1, &mut dst) };
+        assert_eq!(dst, [1.0, 3.0, 2.0, 4.0, 5.0, 0.0, 6.0, 0.0]);
+        // The same block read from column-major storage, with 2 copies.
+        let a_t = [1.0, 3.0, 5.0, 2.0, 4.0, 6.0];
+        let mut dst = [f32::NAN; 16];
+        unsafe { pack_a(strided(&a_t, 1, 3), 3, 2, 2, 2, &mut dst) };
+        let expected = [
+            1., 1., 3., 3., 2., 2., 4., 4., 5., 5., 0., 0., 6., 6., 0., 0.,
+        ];
+        assert_eq!(dst, expected);
+    }
+
+    #[test]
+    fn packs_full_panels_like_edge_panels() {
+        let a: Vec<f32> = (0..7 * 5).map(|x| x as f32).collect();
+        for (rs, cs) in [(5, 1), (1, 7)] {
+            let mut fast = vec![f32::NAN; 2 * 5 * 6 * 4];
+            let mut slow = fast.clone();
+            unsafe {
+                pack_a(strided(&a, rs, cs), 7, 5, 6, 4, &mut fast);
+                pack_a_edge(strided(&a, rs, cs), 6, 5, 6, 4, &mut slow[..120]);
+                pack_a_edge(strided(&a, rs, cs).at(6, 0), 1, 5, 6, 4, &mut slow[120..]);
+            }
+            assert_eq!(fast, slow);
+        }
+    }
+
+    #[test]
+    fn packs_b_as_in_the_worked_example() {
+        // [[1,2,3],[4,5,6]] row-major; NR = 2.
+        let b = [1.0, 2.0, 3.0, 4.0, 5.0, 6.0];
+        let mut dst = [f32::NAN; 8];
+        unsafe { pack_b(strided(&b, 3, 1), 2, 3, 2, &mut dst) };
+        assert_eq!(dst, [1.0, 2.0, 4.0, 5.0, 3.0, 0.0, 6.0, 0.0]);
+        // 8-wide panels from row-major and column-major storage agree.
+        let b: Vec<f32> = (0..3 * 9).map(|x| x as f32).collect();
+        let b_t: Vec<f32> = (0..9 * 3).map(|x| ((x % 3) * 9 + x / 3) as f32).collect();
+        let (mut row, mut col) = (vec![0.0; 48], vec![0.0; 48]);
+        unsafe {
+            pack_b(strided(&b, 9, 1), 3, 9, 8, &mut row);
+            pack_b(strided(&b_t, 1, 3), 3, 9, 8, &mut col);
+        }
+        assert_eq!(row, col);
+        assert_eq!(&row[..8], &[0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0]);
+        assert_eq!(&row[24..27], &[8.0, 0.0, 0.0]);
+    }
+
+    #[test]
+    fn widens_half_precision() {
+        let a = [f16::from_f32(1.5), f16::from_f32(-2.0)];
+        let mut dst = [0f32; 2];
+        unsafe {
+            pack_b(
+                Strided {
+                    ptr: a.as_ptr(),
+                    rs: 2,
+                    cs: 1,
+                },
+                1,
+                2,
+                2,
+                &mut dst,
+            )
+        };
+        assert_eq!(dst, [1.5, -2.0]);
+    }
+}

@@ -1,0 +1,3 @@
+//! What compiled code needs at run time: the thread pool.
+
+pub mod pool;
