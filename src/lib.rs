@@ -26,3 +26,4 @@ pub mod prelude {
     pub use xla_core::interp::Interpreter;
     pub use xla_core::{Literal, PrimitiveType, Shape, XlaBuilder, XlaComputation, XlaOp};
 }
+pub use xla_jit::{Client, CompileOptions, Executable};

@@ -1,6 +1,8 @@
 //! Subcommands of the `xla` tool, one file each.
 
+mod bench;
 mod check;
+mod dump;
 mod layout;
 mod module_file;
 mod print;
@@ -20,7 +22,9 @@ pub struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
+    Bench(bench::Args),
     Check(check::Args),
+    Dump(dump::Args),
     Layout(layout::Args),
     Print(print::Args),
     Run(run::Args),
@@ -30,7 +34,9 @@ impl Cli {
     /// Runs the chosen subcommand. Usage errors exit with status 2.
     pub fn run(self) -> ExitCode {
         let result = match self.command {
+            Command::Bench(args) => bench::run(args),
             Command::Check(args) => check::run(args),
+            Command::Dump(args) => dump::run(args),
             Command::Layout(args) => layout::run(args),
             Command::Print(args) => print::run(args),
             Command::Run(args) => run::run(args),

@@ -7,6 +7,7 @@ use std::process::ExitCode;
 use xla_core::interp::{DeviceAssignment, Interpreter};
 use xla_core::io::{encode_npy, read_npy, NpyOptions};
 use xla_core::{HloModule, Literal, PrimitiveType, Shape};
+use xla_jit::Client;
 
 use super::module_file::{self, LoadError};
 
@@ -26,7 +27,7 @@ pub struct Args {
     #[arg(long)]
     out: PathBuf,
     /// Which engine runs the module.
-    #[arg(long, value_enum, default_value_t = Backend::Interp)]
+    #[arg(long, value_enum, default_value_t = Backend::Jit)]
     backend: Backend,
     /// Partitions of an SPMD run (default: the module's `num_partitions`).
     #[arg(long)]
@@ -39,6 +40,9 @@ pub struct Args {
 /// The engines `xla run` can use.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 enum Backend {
+    /// The Cranelift JIT (single-device runs; a run on several devices
+    /// uses the interpreter, which has the collectives, and says so).
+    Jit,
     /// The reference interpreter.
     Interp,
 }
@@ -56,10 +60,23 @@ pub fn run(args: Args) -> Result<ExitCode, String> {
             .unwrap_or(module.num_partitions.max(1) as usize),
     );
     let arguments = read_arguments(&module, &args.arrays, assignment)?;
+    let devices = assignment.device_count();
     let results = match args.backend {
-        Backend::Interp => Interpreter::new()
-            .run_partitioned(&module, arguments, assignment)
-            .map_err(|e| e.to_string())?,
+        Backend::Jit if devices == 1 => {
+            let executable = Client::cpu()
+                .and_then(|client| client.compile(&module))
+                .map_err(|e| e.to_string())?;
+            let refs: Vec<&Literal> = arguments[0].iter().collect();
+            vec![executable.execute(&refs).map_err(|e| e.to_string())?]
+        }
+        Backend::Jit | Backend::Interp => {
+            if args.backend == Backend::Jit {
+                eprintln!("note: {devices} devices: the JIT runs single-device modules; using the interpreter");
+            }
+            Interpreter::new()
+                .run_partitioned(&module, arguments, assignment)
+                .map_err(|e| e.to_string())?
+        }
     };
     let several = results.len() > 1;
     let mut files = Vec::new();

@@ -29,6 +29,7 @@ pub enum JitError {
     /// reached only with a plan made elsewhere).
     #[error("cannot compile {0}")]
     Unsupported(crate::emit::Unsupported),
+
     // === dot operands ===
     /// A dot operand's view reaches past the end of its buffer.
     #[error(
@@ -65,4 +66,70 @@ pub enum JitError {
         /// The output sizes `[batch, m, n]`.
         out: [usize; 3],
     },
+
+    // === compiling and running modules ===
+    /// The module or a literal was rejected by xla-core (verifier, layout,
+    /// literal access).
+    #[error(transparent)]
+    Core(#[from] xla_core::Error),
+    /// The reference interpreter failed on an instruction the JIT runs
+    /// through it.
+    #[error(transparent)]
+    Interp(#[from] xla_core::interp::InterpError),
+    /// The wrong number of arguments.
+    #[error("the entry computation takes {expected} arguments, but {actual} were given")]
+    ArgumentCount {
+        /// Parameters of the entry computation.
+        expected: usize,
+        /// Arguments given.
+        actual: usize,
+    },
+    /// An argument whose shape does not match its parameter (layouts may
+    /// differ: such an argument is relaid).
+    #[error("argument {index} has shape {actual}, but parameter {index} ({name}) is {expected}")]
+    ArgumentShape {
+        /// The parameter number.
+        index: usize,
+        /// The parameter instruction's name.
+        name: String,
+        /// The parameter's shape.
+        expected: Box<xla_core::Shape>,
+        /// The argument's shape.
+        actual: Box<xla_core::Shape>,
+    },
+    /// `execute_into` got the wrong number of output literals.
+    #[error("the result has {expected} leaves (one output literal each), but {actual} outputs were given")]
+    OutputCount {
+        /// Leaves of the result.
+        expected: usize,
+        /// Output literals given.
+        actual: usize,
+    },
+    /// An output literal whose shape (with layout) is not the result leaf's.
+    #[error("output {index} has shape {actual}, but result leaf {index} is {expected}")]
+    OutputShape {
+        /// The leaf number.
+        index: usize,
+        /// The result leaf's shape.
+        expected: Box<xla_core::Shape>,
+        /// The output literal's shape.
+        actual: Box<xla_core::Shape>,
+    },
 }
+
+/// `?` on xla-core's area errors inside the runtime.
+macro_rules! from_core {
+    ($($error:ty),*) => {$(
+        impl From<$error> for JitError {
+            fn from(e: $error) -> Self {
+                JitError::Core(e.into())
+            }
+        }
+    )*};
+}
+
+from_core!(
+    xla_core::literal::LiteralError,
+    xla_core::layout::LayoutError,
+    xla_core::hlo::VerifyError
+);

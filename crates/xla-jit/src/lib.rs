@@ -1,6 +1,7 @@
 //! The Cranelift JIT backend of xla-rs.
 #![warn(missing_docs)]
 
+mod client;
 pub mod codegen;
 pub mod dot;
 pub mod emit;
@@ -9,4 +10,6 @@ pub mod fusion;
 pub mod math;
 pub mod runtime;
 
+pub use client::{Client, Computation};
 pub use error::JitError;
+pub use runtime::{CompileOptions, Executable};

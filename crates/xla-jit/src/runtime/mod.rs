@@ -1,3 +1,21 @@
-//! What compiled code needs at run time: the thread pool.
+//! What compiled code needs at run time: the compile pipeline, buffer
+//! assignment, thunks, executables and the interpreter fallback.
 
+mod buffers;
+mod compile;
+mod dot;
+mod executable;
+mod interpret;
+mod layout;
+mod lower;
+mod plan;
 pub mod pool;
+mod program;
+mod run;
+mod thunk;
+
+pub(crate) use compile::compile;
+pub use compile::CompileOptions;
+pub use executable::{CompileStats, Executable, KernelStats};
+pub use interpret::FallbackOp;
+pub use layout::CpuLayoutConstraints;

@@ -1,0 +1,261 @@
+//! The compile pipeline: verify → optimize (simplification passes, then
+//! layout assignment under [`CpuLayoutConstraints`]) → plan fusions → emit
+//! kernels (all in one [`Jit`]) → lower to thunks and assign buffers.
+
+use std::collections::HashMap;
+use std::fmt::Write as _;
+use std::time::{Duration, Instant};
+
+use xla_core::hlo::{verify_module, ComputationId, Opcode};
+use xla_core::passes::{optimize, PipelineOptions};
+use xla_core::HloModule;
+
+use super::executable::{CompileStats, Executable, KernelStats};
+use super::layout::CpuLayoutConstraints;
+use super::lower::{Lowering, Parallelism};
+use super::plan::{ComputationPlan, FusionRun, PlannedFusion, PlannedKernel};
+use super::pool::ThreadPool;
+use super::program::Program;
+use crate::codegen::{CodegenOptions, Jit};
+use crate::emit::{self, KernelEntry};
+use crate::fusion::{self, Fusion, FusionKind, FusionPlan, StandaloneReason};
+use crate::JitError;
+
+/// Options of one compilation.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct CompileOptions {
+    /// Skip the client's compile cache (neither read nor fill it), e.g. to
+    /// measure cold compiles.
+    pub bypass_cache: bool,
+    /// Keep each kernel's CLIF for [`Executable::dump`].
+    pub keep_clif: bool,
+}
+
+/// Kernels whose work is below this many nanoseconds run inline on the
+/// caller: handing a job to the pool costs 0.2–0.5 µs while its workers
+/// still spin from the previous job and 5–20 µs when one must be woken
+/// (the pool's own measurements), so splitting only pays for work well
+/// above that.
+const PARALLEL_MIN_NS: f64 = 30_000.0;
+
+/// Pool tasks per thread: a few, so that uneven tasks balance.
+const TASKS_PER_THREAD: usize = 4;
+
+/// The CPU cost model: work above [`PARALLEL_MIN_NS`] is split into
+/// [`TASKS_PER_THREAD`] tasks per pool thread.
+struct CpuParallelism {
+    threads: usize,
+}
+
+impl Parallelism for CpuParallelism {
+    fn tasks(&self, iterations: i64, cost_per_iteration: f64) -> usize {
+        let work = iterations as f64 * cost_per_iteration;
+        if self.threads <= 1 || work < PARALLEL_MIN_NS || iterations < 2 {
+            return 1;
+        }
+        (self.threads * TASKS_PER_THREAD).min(iterations as usize)
+    }
+}
+
+/// Compiles `module` for the host CPU.
+pub(crate) fn compile(
+    module: &HloModule,
+    options: &CompileOptions,
+) -> Result<Executable, JitError> {
+    let started = Instant::now();
+    let mut phases = Phases {
+        times: Vec::new(),
+        since: started,
+    };
+    verify_module(module)?;
+    phases.end("verify");
+    let mut module = module.clone();
+    let pipeline = PipelineOptions {
+        verify: cfg!(debug_assertions),
+        layout_constraints: Some(&CpuLayoutConstraints),
+        ..PipelineOptions::default()
+    };
+    let _changed = optimize(&mut module, &pipeline)?;
+    phases.end("optimize and assign layouts");
+    let mut jit = Jit::new(CodegenOptions {
+        keep_clif: options.keep_clif,
+        ..CodegenOptions::default()
+    })?;
+    let mut plans = HashMap::new();
+    let mut report = String::new();
+    let mut kernels = Vec::new();
+    for id in thunk_computations(&module) {
+        let plan = fusion::plan(&module, id);
+        let _ = write!(
+            report,
+            "computation {}\n{}",
+            module.computation(id).name,
+            plan.display(module.computation(id))
+        );
+        let planned = compile_plan(&mut jit, &module, id, &plan, &mut report)?;
+        for fusion in &planned.fusions {
+            if let FusionRun::Kernels { kernels: ks, .. } = &fusion.run {
+                kernels.extend(ks.iter().map(|k| KernelStats {
+                    name: k.name.clone(),
+                    compile_time: k.compile_time,
+                }));
+            }
+        }
+        plans.insert(id, planned);
+    }
+    phases.end("fusion and kernels");
+    let parallelism = CpuParallelism {
+        threads: ThreadPool::global().threads(),
+    };
+    let program = Program::lower(Lowering::new(&module, &plans, &parallelism), &module)?;
+    phases.end("buffer assignment");
+    let stats = CompileStats {
+        total: started.elapsed(),
+        phases: phases.times,
+        kernels,
+    };
+    Ok(Executable::new(program, jit, module, report, stats))
+}
+
+struct Phases {
+    times: Vec<(&'static str, Duration)>,
+    since: Instant,
+}
+
+impl Phases {
+    fn end(&mut self, name: &'static str) {
+        let now = Instant::now();
+        self.times.push((name, now - self.since));
+        self.since = now;
+    }
+}
+
+/// The computations that run as thunk sequences: the entry and, from it,
+/// the bodies of loops, conditionals and calls (not the computations
+/// applied inside ops, such as a reduce's `to_apply`).
+fn thunk_computations(module: &HloModule) -> Vec<ComputationId> {
+    let mut order = vec![module.entry];
+    let mut next = 0;
+    while next < order.len() {
+        let computation = module.computation(order[next]);
+        next += 1;
+        for instr in &computation.instructions {
+            let runs_called = matches!(
+                instr.opcode,
+                Opcode::While | Opcode::Conditional | Opcode::Call
+            );
+            for &called in instr.called.iter().filter(|_| runs_called) {
+                if !order.contains(&called) {
+                    order.push(called);
+                }
+            }
+        }
+    }
+    order
+}
+
+/// Compiles the kernels of each fusion of `plan`; a fusion the emitters
+/// cannot compile runs through the interpreter (recorded in `report`).
+fn compile_plan(
+    jit: &mut Jit,
+    module: &HloModule,
+    computation: ComputationId,
+    plan: &FusionPlan,
+    report: &mut String,
+) -> Result<ComputationPlan, JitError> {
+    let mut fusions = Vec::new();
+    for fusion in &plan.fusions {
+        let single = FusionPlan {
+            computation,
+            fusions: vec![fusion.clone()],
+            standalone: Vec::new(),
+        };
+        let compiled = match emit::compile(jit, module, computation, &single) {
+            Ok(kernels) => Ok(kernels),
+            Err(JitError::Unsupported(u)) => Err(u.to_string()),
+            Err(other) => return Err(other),
+        };
+        let run = fusion_run(fusion, compiled);
+        let root = &module.computation(computation).instr(fusion.root).name;
+        let _ = match &run {
+            FusionRun::Kernels { kernels, .. } => {
+                let names: Vec<&str> = kernels.iter().map(|k| k.name.as_str()).collect();
+                writeln!(report, "  fusion {root} runs kernels {}", names.join(", "))
+            }
+            FusionRun::Dot { epilogue, .. } => writeln!(
+                report,
+                "  fusion {root} runs on the dot engine{}",
+                if epilogue.is_some() {
+                    " with its epilogue kernel"
+                } else {
+                    ""
+                }
+            ),
+            FusionRun::Interpret { reason } => {
+                writeln!(
+                    report,
+                    "  fusion {root} falls back to the interpreter: {reason}"
+                )
+            }
+        };
+        fusions.push(PlannedFusion {
+            root: fusion.root,
+            instructions: fusion.instructions.clone(),
+            inputs: fusion.inputs.clone(),
+            outputs: fusion.outputs.clone(),
+            in_place: fusion.in_place.map(|p| (p.input, p.output)),
+            run,
+        });
+    }
+    let standalone = plan
+        .standalone
+        .iter()
+        .filter(|s| s.reason != StandaloneReason::Unused)
+        .map(|s| s.instr)
+        .collect();
+    Ok(ComputationPlan {
+        fusions,
+        standalone,
+    })
+}
+
+/// How a fusion runs given what the emitters produced for it.
+fn fusion_run(fusion: &Fusion, compiled: Result<Vec<emit::CompiledKernel>, String>) -> FusionRun {
+    if let (FusionKind::DotEpilogue, Some(dot)) = (fusion.kind, &fusion.dot) {
+        let epilogue = compiled.ok().and_then(|ks| {
+            ks.iter().find_map(|k| match k.entry {
+                KernelEntry::Epilogue(f) => Some(f),
+                KernelEntry::Range(_) => None,
+            })
+        });
+        return FusionRun::Dot {
+            dot: dot.dot,
+            lhs: (dot.lhs.input, dot.lhs.permutation.clone()),
+            rhs: (dot.rhs.input, dot.rhs.permutation.clone()),
+            epilogue,
+        };
+    }
+    match compiled {
+        Ok(kernels) => {
+            let scratch_bytes = kernels.iter().map(|k| k.scratch_bytes).max().unwrap_or(0);
+            let kernels = kernels
+                .into_iter()
+                .filter_map(|k| match k.entry {
+                    KernelEntry::Range(func) => Some(PlannedKernel {
+                        name: k.name,
+                        func,
+                        iterations: k.iterations,
+                        cost_per_iteration: k.cost_per_iteration,
+                        compile_time: k.compile_time,
+                    }),
+                    KernelEntry::Epilogue(_) => None,
+                })
+                .collect();
+            FusionRun::Kernels {
+                kernels,
+                scratch_bytes,
+            }
+        }
+        Err(reason) => FusionRun::Interpret { reason },
+    }
+}

@@ -1,0 +1,391 @@
+//! Dot thunks: a `dot` canonicalized to the engine's
+//! `[batch, m, k] · [batch, k, n] → [batch, m, n]` over strided views of
+//! its operand buffers.
+
+use xla_core::hlo::DotDimensionNumbers;
+use xla_core::{ArrayShape, PrimitiveType};
+
+use super::buffers::BufferId;
+use super::run::Pointers;
+use crate::codegen::ftz::FtzGuard;
+use crate::dot::{
+    DotElement, DotEngine, Epilogue, MatrixLayout, Operand, OutputBlock, StridedMatrix,
+    StridedMatrixMut,
+};
+use crate::emit::{EpilogueBlock, EpilogueFn};
+use crate::JitError;
+
+/// One matrix operand of the engine: sizes `[batch, rows, cols]` and their
+/// strides, in elements.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) struct MatrixView {
+    pub sizes: [usize; 3],
+    pub strides: [usize; 3],
+}
+
+/// A dot as the engine computes it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) struct DotGeometry {
+    /// `[batch, m, k]`.
+    pub lhs: MatrixView,
+    /// `[batch, k, n]`.
+    pub rhs: MatrixView,
+    /// `[batch, m, n]`.
+    pub out: MatrixView,
+}
+
+/// An operand as the dot reads it: a buffer's shape, possibly through a
+/// transpose the fusion absorbed (operand dimension `i` is buffer dimension
+/// `permutation[i]`).
+pub(crate) struct DotInput<'a> {
+    pub shape: &'a ArrayShape,
+    pub permutation: Option<&'a [i64]>,
+}
+
+impl DotInput<'_> {
+    /// `(size, stride)` of each operand dimension; `None` for layouts that
+    /// are not dense (tiled or padded).
+    fn dims(&self) -> Option<Vec<(i64, i64)>> {
+        let dims = self.shape.dims();
+        let strides = self.shape.layout_or_default().dense_strides(dims)?;
+        Some(match self.permutation {
+            None => dims.iter().copied().zip(strides).collect(),
+            Some(p) => p
+                .iter()
+                .map(|&d| (dims[d as usize], strides[d as usize]))
+                .collect(),
+        })
+    }
+}
+
+/// Canonicalizes `out = dot(lhs, rhs)`: each group of dimensions (batch,
+/// lhs free = m, rhs free = n, contracting = k) must collapse into one
+/// strided dimension, which holds when, in the group's order, each
+/// dimension's stride is the next one's stride times its size (sizes of 1
+/// do not count). `None` when a group does not collapse or a layout is not
+/// dense (the dot then runs through the interpreter).
+///
+/// Example: `f32[64,128,64]{2,1,0} · f32[64,64,128]{2,1,0}` with batch
+/// dimensions `{0}/{0}` and contracting `{2}/{1}` into `f32[64,128,128]`
+/// gives lhs `[64,128,64]` strides `[8192,64,1]`, rhs `[64,64,128]` strides
+/// `[8192,128,1]`, out `[64,128,128]` strides `[16384,128,1]`.
+pub(crate) fn canonicalize(
+    lhs: &DotInput<'_>,
+    rhs: &DotInput<'_>,
+    dims: &DotDimensionNumbers,
+    out: &ArrayShape,
+) -> Option<DotGeometry> {
+    let (l, r) = (lhs.dims()?, rhs.dims()?);
+    let o: Vec<(i64, i64)> = out
+        .dims()
+        .iter()
+        .copied()
+        .zip(out.layout_or_default().dense_strides(out.dims())?)
+        .collect();
+    let pick = |all: &[(i64, i64)], which: &[i64]| -> Vec<(i64, i64)> {
+        which.iter().map(|&d| all[d as usize]).collect()
+    };
+    let free = |all: &[(i64, i64)], batch: &[i64], contracting: &[i64]| -> Vec<(i64, i64)> {
+        (0..all.len() as i64)
+            .filter(|d| !batch.contains(d) && !contracting.contains(d))
+            .map(|d| all[d as usize])
+            .collect()
+    };
+    let lhs_free = free(&l, &dims.lhs_batch, &dims.lhs_contracting);
+    let rhs_free = free(&r, &dims.rhs_batch, &dims.rhs_contracting);
+    let (nb, nm) = (dims.lhs_batch.len(), lhs_free.len());
+    let batch = collapse(&pick(&l, &dims.lhs_batch))?;
+    let m = collapse(&lhs_free)?;
+    let k = collapse(&pick(&l, &dims.lhs_contracting))?;
+    let rhs_batch = collapse(&pick(&r, &dims.rhs_batch))?;
+    let rhs_k = collapse(&pick(&r, &dims.rhs_contracting))?;
+    let n = collapse(&rhs_free)?;
+    let out_batch = collapse(&o[..nb])?;
+    let out_m = collapse(&o[nb..nb + nm])?;
+    let out_n = collapse(&o[nb + nm..])?;
+    let view = |a: (i64, i64), b: (i64, i64), c: (i64, i64)| MatrixView {
+        sizes: [a.0 as usize, b.0 as usize, c.0 as usize],
+        strides: [a.1 as usize, b.1 as usize, c.1 as usize],
+    };
+    Some(DotGeometry {
+        lhs: view(batch, m, k),
+        rhs: view(rhs_batch, rhs_k, n),
+        out: view(out_batch, out_m, out_n),
+    })
+}
+
+/// One `(size, stride)` for a group of dimensions (see [`canonicalize`]);
+/// an empty group is `(1, 0)`, a group with a size-0 dimension `(0, 0)`.
+fn collapse(group: &[(i64, i64)]) -> Option<(i64, i64)> {
+    if group.iter().any(|&(size, _)| size == 0) {
+        return Some((0, 0));
+    }
+    let group: Vec<(i64, i64)> = group.iter().copied().filter(|&(s, _)| s != 1).collect();
+    let Some(&(_, innermost)) = group.last() else {
+        return Some((1, 0));
+    };
+    let contiguous = group.windows(2).all(|w| w[0].1 == w[1].1 * w[1].0);
+    contiguous.then(|| (group.iter().map(|&(s, _)| s).product(), innermost))
+}
+
+impl MatrixView {
+    fn layout(&self) -> MatrixLayout {
+        let [batch, rows, cols] = self.sizes;
+        let [batch_stride, row_stride, col_stride] = self.strides;
+        MatrixLayout::new(rows, cols, row_stride, col_stride).batched(batch, batch_stride)
+    }
+}
+
+/// A dot run by the engine.
+pub(crate) struct DotThunk {
+    /// The `dot` instruction, for dumps.
+    pub name: String,
+    pub lhs: BufferId,
+    pub rhs: BufferId,
+    pub out: BufferId,
+    /// Elements in each buffer (`lhs`, `rhs`, `out`).
+    pub lens: [usize; 3],
+    pub geometry: DotGeometry,
+    pub element_type: PrimitiveType,
+    /// The compiled epilogue and where its pointer array (the fusion's
+    /// inputs, then its output) starts in the run's kernel arguments.
+    pub epilogue: Option<(EpilogueFn, usize)>,
+}
+
+/// A compiled epilogue over the fusion's buffers, applied to each finished
+/// block (on whichever pool thread finished it).
+struct CompiledEpilogue {
+    func: EpilogueFn,
+    buffers: *const *mut u8,
+}
+
+// SAFETY: the pointer array is only read, while the dot runs.
+unsafe impl Sync for CompiledEpilogue {}
+
+impl<T: Copy> Epilogue<T> for CompiledEpilogue {
+    fn apply(&self, mut block: OutputBlock<'_, T>) {
+        let layout = block.c.layout();
+        let region = EpilogueBlock {
+            c: block.c.as_mut_ptr().cast(),
+            row_stride: layout.row_stride as i64,
+            col_stride: layout.col_stride as i64,
+            rows: layout.rows as i64,
+            cols: layout.cols as i64,
+            batch: block.batch as i64,
+            row0: block.row0 as i64,
+            col0: block.col0 as i64,
+        };
+        let _ftz = FtzGuard::new();
+        // SAFETY: the block is finished and exclusively ours; the fusion's
+        // buffers are live for the whole dot.
+        unsafe { (self.func)(self.buffers, &region) }
+    }
+}
+
+/// `true` if the engine computes dots of this element type (all of lhs,
+/// rhs and result).
+pub(crate) fn engine_supports(ty: PrimitiveType) -> bool {
+    match ty {
+        PrimitiveType::F32
+        | PrimitiveType::F64
+        | PrimitiveType::F16
+        | PrimitiveType::Bf16
+        | PrimitiveType::S8
+        | PrimitiveType::S16
+        | PrimitiveType::S32
+        | PrimitiveType::S64
+        | PrimitiveType::U8
+        | PrimitiveType::U16
+        | PrimitiveType::U32
+        | PrimitiveType::U64
+        | PrimitiveType::C64
+        | PrimitiveType::C128 => true,
+        PrimitiveType::Pred => false,
+    }
+}
+
+impl DotThunk {
+    pub fn run(&self, engine: &DotEngine, pointers: &Pointers) -> Result<(), JitError> {
+        let epilogue = self.epilogue.map(|(func, args_at)| CompiledEpilogue {
+            func,
+            buffers: pointers.kernel_args(args_at),
+        });
+        let epilogue = epilogue.as_ref();
+        use xla_core::half::{bf16, f16};
+        use xla_core::{C128, C64};
+        match self.element_type {
+            PrimitiveType::F32 => self.run_typed::<f32>(engine, pointers, epilogue),
+            PrimitiveType::F64 => self.run_typed::<f64>(engine, pointers, epilogue),
+            PrimitiveType::F16 => self.run_typed::<f16>(engine, pointers, epilogue),
+            PrimitiveType::Bf16 => self.run_typed::<bf16>(engine, pointers, epilogue),
+            PrimitiveType::S8 => self.run_typed::<i8>(engine, pointers, epilogue),
+            PrimitiveType::S16 => self.run_typed::<i16>(engine, pointers, epilogue),
+            PrimitiveType::S32 => self.run_typed::<i32>(engine, pointers, epilogue),
+            PrimitiveType::S64 => self.run_typed::<i64>(engine, pointers, epilogue),
+            PrimitiveType::U8 => self.run_typed::<u8>(engine, pointers, epilogue),
+            PrimitiveType::U16 => self.run_typed::<u16>(engine, pointers, epilogue),
+            PrimitiveType::U32 => self.run_typed::<u32>(engine, pointers, epilogue),
+            PrimitiveType::U64 => self.run_typed::<u64>(engine, pointers, epilogue),
+            PrimitiveType::C64 => self.run_typed::<C64>(engine, pointers, epilogue),
+            PrimitiveType::C128 => self.run_typed::<C128>(engine, pointers, epilogue),
+            PrimitiveType::Pred => unreachable!("lowering checked `engine_supports`"),
+        }
+    }
+
+    fn run_typed<T: DotElement>(
+        &self,
+        engine: &DotEngine,
+        pointers: &Pointers,
+        epilogue: Option<&CompiledEpilogue>,
+    ) -> Result<(), JitError> {
+        let [lhs_len, rhs_len, out_len] = self.lens;
+        // SAFETY: each buffer is live and holds `len` elements of `T`
+        // (aligned: buffers are 64-byte aligned); the output is written by
+        // this thunk alone and overlaps neither operand (distinct buffers
+        // with overlapping live ranges never share bytes).
+        let (lhs, rhs, out) = unsafe {
+            (
+                std::slice::from_raw_parts(pointers.get(self.lhs).cast::<T>(), lhs_len),
+                std::slice::from_raw_parts(pointers.get(self.rhs).cast::<T>(), rhs_len),
+                std::slice::from_raw_parts_mut(pointers.get(self.out).cast::<T>(), out_len),
+            )
+        };
+        let g = &self.geometry;
+        let _ftz = FtzGuard::new();
+        engine.gemm(
+            StridedMatrix::new(Operand::Lhs, lhs, g.lhs.layout())?,
+            StridedMatrix::new(Operand::Rhs, rhs, g.rhs.layout())?,
+            StridedMatrixMut::new(out, g.out.layout())?,
+            epilogue.map(|e| e as &dyn Epilogue<T>),
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn shape(text: &str) -> ArrayShape {
+        text.parse::<xla_core::Shape>()
+            .unwrap()
+            .as_array()
+            .unwrap()
+            .clone()
+    }
+
+    fn dims(lb: &[i64], rb: &[i64], lc: &[i64], rc: &[i64]) -> DotDimensionNumbers {
+        DotDimensionNumbers {
+            lhs_batch: lb.to_vec(),
+            rhs_batch: rb.to_vec(),
+            lhs_contracting: lc.to_vec(),
+            rhs_contracting: rc.to_vec(),
+        }
+    }
+
+    fn input(shape: &ArrayShape) -> DotInput<'_> {
+        DotInput {
+            shape,
+            permutation: None,
+        }
+    }
+
+    #[test]
+    fn batched_matmul() {
+        let (a, b) = (
+            shape("f32[64,128,64]{2,1,0}"),
+            shape("f32[64,64,128]{2,1,0}"),
+        );
+        let out = shape("f32[64,128,128]{2,1,0}");
+        let g = canonicalize(&input(&a), &input(&b), &dims(&[0], &[0], &[2], &[1]), &out).unwrap();
+        assert_eq!(
+            g.lhs,
+            MatrixView {
+                sizes: [64, 128, 64],
+                strides: [8192, 64, 1]
+            }
+        );
+        assert_eq!(
+            g.rhs,
+            MatrixView {
+                sizes: [64, 64, 128],
+                strides: [8192, 128, 1]
+            }
+        );
+        assert_eq!(
+            g.out,
+            MatrixView {
+                sizes: [64, 128, 128],
+                strides: [16384, 128, 1]
+            }
+        );
+    }
+
+    #[test]
+    fn column_major_operands_and_matvec() {
+        let (a, v) = (shape("f32[3,5]{0,1}"), shape("f32[5]{0}"));
+        let out = shape("f32[3]{0}");
+        let g = canonicalize(&input(&a), &input(&v), &dims(&[], &[], &[1], &[0]), &out).unwrap();
+        assert_eq!(
+            g.lhs,
+            MatrixView {
+                sizes: [1, 3, 5],
+                strides: [0, 1, 3]
+            }
+        );
+        assert_eq!(
+            g.rhs,
+            MatrixView {
+                sizes: [1, 5, 1],
+                strides: [0, 1, 0]
+            }
+        );
+        assert_eq!(
+            g.out,
+            MatrixView {
+                sizes: [1, 3, 1],
+                strides: [0, 1, 0]
+            }
+        );
+    }
+
+    #[test]
+    fn absorbed_transpose_and_collapsed_free_dims() {
+        // lhs is transpose(buffer f32[5,2,3]{2,1,0}, {1,2,0}) = f32[2,3,5]:
+        // its free dims {0,1} collapse (strides 3, 1), k has stride 6.
+        let buffer = shape("f32[5,2,3]{2,1,0}");
+        let lhs = DotInput {
+            shape: &buffer,
+            permutation: Some(&[1, 2, 0]),
+        };
+        let rhs_shape = shape("f32[5,4]{1,0}");
+        let out = shape("f32[2,3,4]{2,1,0}");
+        let g = canonicalize(&lhs, &input(&rhs_shape), &dims(&[], &[], &[2], &[0]), &out).unwrap();
+        assert_eq!(
+            g.lhs,
+            MatrixView {
+                sizes: [1, 6, 5],
+                strides: [0, 1, 6]
+            }
+        );
+        assert_eq!(
+            g.out,
+            MatrixView {
+                sizes: [1, 6, 4],
+                strides: [0, 4, 1]
+            }
+        );
+    }
+
+    #[test]
+    fn groups_that_do_not_collapse_are_rejected() {
+        // Free dims {0,1} of f32[2,3,5]{0,1,2}: strides 1 and 2 are not
+        // nested in logical order.
+        let a = shape("f32[2,3,5]{0,1,2}");
+        let b = shape("f32[5,4]{1,0}");
+        let out = shape("f32[2,3,4]{2,1,0}");
+        assert_eq!(
+            canonicalize(&input(&a), &input(&b), &dims(&[], &[], &[2], &[0]), &out),
+            None
+        );
+    }
+}

@@ -1,0 +1,392 @@
+//! A compiled module: run it on literals.
+
+use std::borrow::Cow;
+use std::fmt::Write as _;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use xla_core::interp::Interpreter;
+use xla_core::literal::{AlignedBytes, Storage};
+use xla_core::{HloModule, Literal, Shape};
+
+use super::interpret::FallbackOp;
+use super::program::Program;
+use super::run::{run_program, RunState};
+use super::thunk::Thunk;
+use crate::codegen::Jit;
+use crate::dot::DotEngine;
+use crate::JitError;
+
+/// How long compiling took, by phase and by kernel.
+#[derive(Clone, Debug, Default)]
+pub struct CompileStats {
+    /// The whole compilation.
+    pub total: Duration,
+    /// Each phase of the pipeline, in order (`verify`, `optimize`, `layout
+    /// assignment`, `fusion`, `emit`, `buffer assignment`).
+    pub phases: Vec<(&'static str, Duration)>,
+    /// Each kernel's compile time (Cranelift), in compile order.
+    pub kernels: Vec<KernelStats>,
+}
+
+/// One kernel's compile time.
+#[derive(Clone, Debug)]
+pub struct KernelStats {
+    /// The kernel (its fusion's root instruction).
+    pub name: String,
+    /// Cranelift's time for it.
+    pub compile_time: Duration,
+}
+
+/// Owns the machine code of an executable's kernels.
+struct Code(#[allow(dead_code)] Jit);
+
+// SAFETY: after compilation the module is never used again, only dropped
+// (which frees the code); the function pointers into it are plain data.
+unsafe impl Send for Code {}
+// SAFETY: as above; no method of `Jit` is reachable through `&Code`.
+unsafe impl Sync for Code {}
+
+struct Inner {
+    program: Program,
+    /// Arenas and pointer tables of finished runs, reused by the next.
+    states: Mutex<Vec<RunState>>,
+    interpreter: Interpreter,
+    /// The optimized module, for dumps.
+    module: HloModule,
+    /// Each computation's fusion plan with reasons, and how its fusions run.
+    fusion_plans: String,
+    stats: CompileStats,
+    clif: Vec<(String, String)>,
+    _code: Code,
+}
+
+/// A module compiled for the CPU. Cheap to clone (shared); runs from any
+/// number of threads at once.
+#[derive(Clone)]
+pub struct Executable {
+    inner: Arc<Inner>,
+}
+
+impl std::fmt::Debug for Executable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Executable")
+            .field("signature", &self.inner.program.signature.to_string())
+            .finish()
+    }
+}
+
+impl Executable {
+    pub(crate) fn new(
+        program: Program,
+        jit: Jit,
+        module: HloModule,
+        fusion_plans: String,
+        stats: CompileStats,
+    ) -> Self {
+        let clif = jit.clif().to_vec();
+        Executable {
+            inner: Arc::new(Inner {
+                program,
+                states: Mutex::new(Vec::new()),
+                interpreter: Interpreter::new(),
+                module,
+                fusion_plans,
+                stats,
+                clif,
+                _code: Code(jit),
+            }),
+        }
+    }
+
+    /// The entry signature, with the layouts results have and arguments
+    /// are expected in.
+    pub fn signature(&self) -> &xla_core::hlo::ProgramShape {
+        &self.inner.program.signature
+    }
+
+    /// Runs the module on `args` (one per entry parameter; an argument in
+    /// another layout than its parameter's is relaid first). A tuple result
+    /// comes back as a tuple literal.
+    pub fn execute(&self, args: &[&Literal]) -> Result<Literal, JitError> {
+        let program = &self.inner.program;
+        let mut storage: Vec<AlignedBytes> = program
+            .output_leaves
+            .iter()
+            .map(|leaf| AlignedBytes::for_overwrite(super::lower::byte_size(leaf)))
+            .collect();
+        let outputs: Vec<*mut u8> = storage
+            .iter_mut()
+            .map(|s| s.as_mut_slice().as_mut_ptr())
+            .collect();
+        self.run(args, &outputs)?;
+        let mut leaves = storage.into_iter();
+        build_result(&program.signature.result, &mut leaves)
+    }
+
+    /// Runs the module on `args`, writing the result's leaves (depth-first
+    /// over tuples) into `outputs`, whose shapes must be the leaves' shapes
+    /// with their layouts.
+    pub fn execute_into(&self, args: &[&Literal], outputs: &mut [Literal]) -> Result<(), JitError> {
+        let leaves = &self.inner.program.output_leaves;
+        if outputs.len() != leaves.len() {
+            return Err(JitError::OutputCount {
+                expected: leaves.len(),
+                actual: outputs.len(),
+            });
+        }
+        let mut pointers = Vec::with_capacity(outputs.len());
+        for (index, (output, leaf)) in outputs.iter_mut().zip(leaves).enumerate() {
+            if !output.shape().eq_with_layout(leaf) {
+                return Err(JitError::OutputShape {
+                    index,
+                    expected: Box::new(leaf.clone()),
+                    actual: Box::new(output.shape().clone()),
+                });
+            }
+            pointers.push(match leaf {
+                Shape::Array(_) => output.bytes_mut()?.as_mut_ptr(),
+                Shape::Tuple(_) | Shape::Token | Shape::Opaque => std::ptr::null_mut(),
+            });
+        }
+        self.run(args, &pointers)
+    }
+
+    fn run(&self, args: &[&Literal], outputs: &[*mut u8]) -> Result<(), JitError> {
+        let program = &self.inner.program;
+        let params = &program.signature.parameters;
+        if args.len() != params.len() {
+            return Err(JitError::ArgumentCount {
+                expected: params.len(),
+                actual: args.len(),
+            });
+        }
+        let mut relaid: Vec<Cow<'_, Literal>> = Vec::with_capacity(args.len());
+        for (index, (&arg, param)) in args.iter().zip(params).enumerate() {
+            if !arg.shape().eq_ignoring_layout(param) {
+                return Err(JitError::ArgumentShape {
+                    index,
+                    name: program.parameter_names[index].clone(),
+                    expected: Box::new(param.clone()),
+                    actual: Box::new(arg.shape().clone()),
+                });
+            }
+            relaid.push(with_layouts(arg, param)?);
+        }
+        let mut arg_leaves = Vec::with_capacity(relaid.len());
+        for arg in &relaid {
+            let mut leaves = Vec::new();
+            leaf_pointers(arg, &mut leaves)?;
+            arg_leaves.push(leaves);
+        }
+        let state = self
+            .inner
+            .states
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .pop();
+        let mut state = state.unwrap_or_else(|| RunState::new(program));
+        let result = DotEngine::global().and_then(|engine| {
+            run_program(
+                program,
+                &mut state,
+                &self.inner.interpreter,
+                engine,
+                &arg_leaves,
+                outputs,
+            )
+        });
+        self.inner
+            .states
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(state);
+        result
+    }
+
+    /// The instructions that run through the reference interpreter because
+    /// the JIT does not compile them.
+    pub fn fallback_ops(&self) -> &[FallbackOp] {
+        &self.inner.program.fallbacks
+    }
+
+    /// Compile times by phase and by kernel.
+    pub fn compile_stats(&self) -> &CompileStats {
+        &self.inner.stats
+    }
+
+    /// A report for debugging: the optimized module with layouts, the
+    /// fusion plan with reasons, the program's thunks and buffers, compile
+    /// times, and (with `clif`, when compiled with `keep_clif`) each
+    /// kernel's CLIF.
+    pub fn dump(&self, clif: bool) -> String {
+        let inner = &*self.inner;
+        let mut out = String::new();
+        let _ = writeln!(out, "== optimized module\n{}", inner.module);
+        let _ = writeln!(out, "== fusion plan\n{}", inner.fusion_plans);
+        let _ = writeln!(out, "== program");
+        write_thunks(&mut out, &inner.program.thunks, 1);
+        let _ = writeln!(
+            out,
+            "== buffers (arena {} bytes; {} copies removed by coalescing)\n{}",
+            inner.program.buffers.arena_size(),
+            inner.program.copies_removed,
+            inner.program.buffers
+        );
+        let _ = writeln!(out, "== fallback ops");
+        for op in &inner.program.fallbacks {
+            let _ = writeln!(
+                out,
+                "  {} ({}) in {}",
+                op.instruction,
+                op.opcode.name(),
+                op.computation
+            );
+        }
+        let stats = &inner.stats;
+        let _ = writeln!(out, "== compile time {:.3} ms", ms(stats.total));
+        for (phase, time) in &stats.phases {
+            let _ = writeln!(out, "  {phase}: {:.3} ms", ms(*time));
+        }
+        for kernel in &stats.kernels {
+            let _ = writeln!(
+                out,
+                "  kernel {}: {:.3} ms",
+                kernel.name,
+                ms(kernel.compile_time)
+            );
+        }
+        if clif {
+            for (name, text) in &inner.clif {
+                let _ = writeln!(out, "== CLIF of {name}\n{text}");
+            }
+        }
+        out
+    }
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e3
+}
+
+fn write_thunks(out: &mut String, thunks: &[Thunk], depth: usize) {
+    let pad = "  ".repeat(depth);
+    for thunk in thunks {
+        let _ = match thunk {
+            Thunk::Kernel(k) => writeln!(
+                out,
+                "{pad}kernel {} buffers {:?} iterations {} tasks {}",
+                k.name,
+                k.buffers.iter().map(|b| b.0).collect::<Vec<_>>(),
+                k.iterations,
+                k.tasks
+            ),
+            Thunk::Dot(d) => writeln!(
+                out,
+                "{pad}dot {} b{} · b{} -> b{} lhs {:?} rhs {:?} out {:?}{}",
+                d.name,
+                d.lhs.0,
+                d.rhs.0,
+                d.out.0,
+                d.geometry.lhs,
+                d.geometry.rhs,
+                d.geometry.out,
+                if d.epilogue.is_some() {
+                    " with epilogue"
+                } else {
+                    ""
+                }
+            ),
+            Thunk::Copy(c) => writeln!(
+                out,
+                "{pad}copy b{} -> b{} ({} bytes{})",
+                c.from.0,
+                c.to.0,
+                c.bytes,
+                if c.relayout.is_some() {
+                    ", relayout"
+                } else {
+                    ""
+                }
+            ),
+            Thunk::While(w) => {
+                let _ = writeln!(out, "{pad}while (predicate b{})", w.predicate.0);
+                let _ = writeln!(out, "{pad}  condition:");
+                write_thunks(out, &w.condition, depth + 2);
+                let _ = writeln!(out, "{pad}  body:");
+                write_thunks(out, &w.body, depth + 2);
+                Ok(())
+            }
+            Thunk::Conditional(c) => {
+                let _ = writeln!(out, "{pad}conditional (index b{})", c.index.0);
+                for (i, branch) in c.branches.iter().enumerate() {
+                    let _ = writeln!(out, "{pad}  branch {i}:");
+                    write_thunks(out, branch, depth + 2);
+                }
+                Ok(())
+            }
+            Thunk::Interpret(i) => {
+                let (reads, writes) = i.buffers();
+                writeln!(
+                    out,
+                    "{pad}interpret {} reads {:?} writes {:?}",
+                    i.module().entry_computation().name,
+                    reads.iter().map(|b| b.0).collect::<Vec<_>>(),
+                    writes.iter().map(|b| b.0).collect::<Vec<_>>()
+                )
+            }
+        };
+    }
+}
+
+/// `arg` with the layouts of `shape` (borrowed when it has them).
+fn with_layouts<'a>(arg: &'a Literal, shape: &Shape) -> Result<Cow<'a, Literal>, JitError> {
+    if arg.shape().eq_with_layout(shape) {
+        return Ok(Cow::Borrowed(arg));
+    }
+    Ok(Cow::Owned(relaid(arg, shape)?))
+}
+
+fn relaid(arg: &Literal, shape: &Shape) -> Result<Literal, JitError> {
+    match (shape, arg.tuple_elements()) {
+        (Shape::Array(a), _) => Ok(arg.relayout(&a.layout_or_default())?),
+        (Shape::Tuple(shapes), Some(elements)) => Ok(Literal::tuple(
+            elements
+                .iter()
+                .zip(shapes)
+                .map(|(e, s)| relaid(e, s))
+                .collect::<Result<_, _>>()?,
+        )),
+        _ => Ok(arg.clone()),
+    }
+}
+
+/// The addresses of `arg`'s leaves, depth-first.
+fn leaf_pointers(arg: &Literal, out: &mut Vec<*const u8>) -> Result<(), JitError> {
+    if let Some(elements) = arg.tuple_elements() {
+        return elements.iter().try_for_each(|e| leaf_pointers(e, out));
+    }
+    out.push(if arg.shape().is_array() {
+        arg.bytes()?.as_ptr()
+    } else {
+        std::ptr::null()
+    });
+    Ok(())
+}
+
+/// The result literal of `shape` over the leaves' storage.
+fn build_result(
+    shape: &Shape,
+    leaves: &mut impl Iterator<Item = AlignedBytes>,
+) -> Result<Literal, JitError> {
+    if let Shape::Tuple(elements) = shape {
+        let elements = elements.iter().map(|e| build_result(e, leaves));
+        return Ok(Literal::tuple(elements.collect::<Result<_, _>>()?));
+    }
+    let storage = leaves.next().expect("one storage per leaf");
+    match shape {
+        Shape::Array(a) => Ok(Literal::from_storage(a.clone(), Storage::Owned(storage))?),
+        Shape::Token => Ok(Literal::token()),
+        Shape::Tuple(_) | Shape::Opaque => Ok(Literal::zeros(&Shape::Opaque)?),
+    }
+}

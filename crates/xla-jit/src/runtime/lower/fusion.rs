@@ -1,0 +1,323 @@
+//! Lowering fusions: kernels over their buffers, dots on the engine with
+//! their epilogues, and the interpreter for what was not compiled.
+
+use xla_core::hlo::InstrId;
+use xla_core::{ArrayShape, HloComputation, HloInstruction, Shape};
+
+use super::{Leaves, Lowering};
+use crate::emit::EpilogueFn;
+use crate::runtime::buffers::BufferId;
+use crate::runtime::dot::{canonicalize, engine_supports, DotInput, DotThunk};
+use crate::runtime::plan::{external_inputs, FusionRun, PlannedFusion, PlannedKernel};
+use crate::runtime::thunk::{KernelThunk, Thunk};
+use crate::JitError;
+
+/// A dot operand inside a fusion: the buffer holding it, that buffer's
+/// shape, and the transpose absorbed into its strides.
+pub(super) struct DotSource<'a> {
+    pub buffer: BufferId,
+    pub shape: &'a Shape,
+    pub permutation: Option<&'a [i64]>,
+}
+
+impl Lowering<'_> {
+    pub(super) fn fusion(
+        &mut self,
+        computation: &HloComputation,
+        fusion: &PlannedFusion,
+        values: &mut [Option<Leaves>],
+        out: &mut Vec<Thunk>,
+    ) -> Result<(), JitError> {
+        let inputs: Vec<(InstrId, Leaves)> = fusion
+            .inputs
+            .iter()
+            .map(|&i| {
+                (
+                    i,
+                    values[i.index()]
+                        .clone()
+                        .expect("inputs precede their fusion"),
+                )
+            })
+            .collect();
+        let outputs: Vec<Leaves> = fusion
+            .outputs
+            .iter()
+            .map(|&o| {
+                let instr = computation.instr(o);
+                self.fresh(&instr.shape, &instr.name)
+            })
+            .collect();
+        for (&o, leaves) in fusion.outputs.iter().zip(&outputs) {
+            values[o.index()] = Some(leaves.clone());
+        }
+        match &fusion.run {
+            FusionRun::Kernels {
+                kernels,
+                scratch_bytes,
+            } => {
+                self.kernels(
+                    computation,
+                    fusion,
+                    &inputs,
+                    &outputs,
+                    kernels,
+                    *scratch_bytes,
+                    out,
+                );
+                Ok(())
+            }
+            FusionRun::Dot {
+                dot,
+                lhs,
+                rhs,
+                epilogue,
+            } => {
+                let (lhs, rhs) = (
+                    dot_source(computation, &inputs, lhs),
+                    dot_source(computation, &inputs, rhs),
+                );
+                let dot_id = *dot;
+                let dot = computation.instr(dot_id);
+                if let Some(f) = epilogue {
+                    let args: Vec<BufferId> = inputs
+                        .iter()
+                        .flat_map(|(_, l)| l.iter().copied())
+                        .chain(outputs.iter().flatten().copied())
+                        .collect();
+                    let root = &computation.instr(fusion.root).shape;
+                    if let Some(thunk) =
+                        self.dot(dot, &lhs, &rhs, (outputs[0][0], root), Some((*f, args)))
+                    {
+                        out.push(Thunk::Dot(Box::new(thunk)));
+                        return Ok(());
+                    }
+                } else if fusion.root == dot_id {
+                    if let Some(thunk) =
+                        self.dot(dot, &lhs, &rhs, (outputs[0][0], &dot.shape), None)
+                    {
+                        out.push(Thunk::Dot(Box::new(thunk)));
+                        return Ok(());
+                    }
+                } else if self.dot_then_interpret(
+                    computation,
+                    fusion,
+                    dot_id,
+                    (&lhs, &rhs),
+                    &inputs,
+                    &outputs,
+                    out,
+                )? {
+                    return Ok(());
+                }
+                self.interpret(
+                    computation,
+                    &fusion.instructions,
+                    inputs,
+                    &fusion.outputs,
+                    outputs.concat(),
+                    out,
+                )
+            }
+            FusionRun::Interpret { .. } => self.interpret(
+                computation,
+                &fusion.instructions,
+                inputs,
+                &fusion.outputs,
+                outputs.concat(),
+                out,
+            ),
+        }
+    }
+
+    /// The fusion's kernels, in order, on its buffers (inputs, outputs,
+    /// scratch). An in-place fusion's output is first primed with its
+    /// input's value (relaid if their layouts differ).
+    #[allow(clippy::too_many_arguments)]
+    fn kernels(
+        &mut self,
+        computation: &HloComputation,
+        fusion: &PlannedFusion,
+        inputs: &[(InstrId, Leaves)],
+        outputs: &[Leaves],
+        kernels: &[PlannedKernel],
+        scratch_bytes: usize,
+        out: &mut Vec<Thunk>,
+    ) {
+        debug_assert!(
+            inputs.iter().all(|(_, l)| l.len() == 1),
+            "fusion inputs are arrays"
+        );
+        let mut input_buffers: Vec<BufferId> = inputs.iter().map(|(_, l)| l[0]).collect();
+        if let Some((input, output)) = fusion.in_place {
+            let (from, to) = (input_buffers[input], outputs[output][0]);
+            let from_shape = &computation.instr(fusion.inputs[input]).shape;
+            let to_shape = &computation.instr(fusion.outputs[output]).shape;
+            let copies = self.copies.len();
+            self.copy_between(&[from], from_shape, &[to], to_shape, out);
+            if self.copies.len() > copies {
+                // A byte copy (same layouts): coalescing may make it a
+                // no-op, so the kernels read the input from the output.
+                let time = self.copies[copies].time;
+                self.primes.insert(time, (from, to));
+                input_buffers[input] = to;
+            }
+        }
+        let root = &computation.instr(fusion.root).name;
+        let scratch = (scratch_bytes > 0).then(|| self.scratch(scratch_bytes, root));
+        let buffers: Vec<BufferId> = input_buffers
+            .into_iter()
+            .chain(outputs.iter().flatten().copied())
+            .chain(scratch)
+            .collect();
+        let args_at = self.kernel_args.len();
+        self.kernel_args.extend(&buffers);
+        for kernel in kernels {
+            let time = self.tick();
+            buffers.iter().for_each(|&b| self.table.access(b, time));
+            out.push(Thunk::Kernel(KernelThunk {
+                name: kernel.name.clone(),
+                func: kernel.func,
+                buffers: buffers.clone(),
+                args_at,
+                iterations: kernel.iterations,
+                tasks: self
+                    .parallelism
+                    .tasks(kernel.iterations, kernel.cost_per_iteration),
+            }));
+        }
+    }
+
+    /// A dot fusion whose epilogue was not compiled: the dot on the engine
+    /// into a buffer of its own, then the members after it through the
+    /// interpreter. `false` when that split does not work (the caller then
+    /// interprets the whole fusion).
+    #[allow(clippy::too_many_arguments)]
+    fn dot_then_interpret(
+        &mut self,
+        computation: &HloComputation,
+        fusion: &PlannedFusion,
+        dot_id: InstrId,
+        (lhs, rhs): (&DotSource<'_>, &DotSource<'_>),
+        inputs: &[(InstrId, Leaves)],
+        outputs: &[Leaves],
+        out: &mut Vec<Thunk>,
+    ) -> Result<bool, JitError> {
+        let dot = computation.instr(dot_id);
+        let before = ancestors(computation, &fusion.instructions, dot_id);
+        let rest: Vec<InstrId> = fusion
+            .instructions
+            .iter()
+            .copied()
+            .filter(|id| *id != dot_id && !before.contains(id))
+            .collect();
+        let mut rest_inputs = Vec::new();
+        let product = self.fresh(&dot.shape, &dot.name);
+        for id in external_inputs(computation, &rest) {
+            let leaves = if id == dot_id {
+                product.clone()
+            } else if let Some((_, leaves)) = inputs.iter().find(|(i, _)| *i == id) {
+                leaves.clone()
+            } else {
+                return Ok(false);
+            };
+            rest_inputs.push((id, leaves));
+        }
+        let Some(thunk) = self.dot(dot, lhs, rhs, (product[0], &dot.shape), None) else {
+            return Ok(false);
+        };
+        out.push(Thunk::Dot(Box::new(thunk)));
+        self.interpret(
+            computation,
+            &rest,
+            rest_inputs,
+            &fusion.outputs,
+            outputs.concat(),
+            out,
+        )?;
+        Ok(true)
+    }
+
+    /// A dot thunk writing `out` (a buffer of the given shape), if the engine
+    /// can compute it: one element type throughout, and every group of
+    /// dimensions collapsing to one strided dimension.
+    pub(super) fn dot(
+        &mut self,
+        instr: &HloInstruction,
+        lhs: &DotSource<'_>,
+        rhs: &DotSource<'_>,
+        (out, out_shape): (BufferId, &Shape),
+        epilogue: Option<(EpilogueFn, Vec<BufferId>)>,
+    ) -> Option<DotThunk> {
+        let (l, r, o) = (
+            lhs.shape.as_array()?,
+            rhs.shape.as_array()?,
+            out_shape.as_array()?,
+        );
+        let ty = instr.shape.element_type()?;
+        let types = [l.element_type(), r.element_type(), o.element_type()];
+        if types.iter().any(|&t| t != ty) || !engine_supports(ty) {
+            return None;
+        }
+        let input = |shape, permutation| DotInput { shape, permutation };
+        let geometry = canonicalize(
+            &input(l, lhs.permutation),
+            &input(r, rhs.permutation),
+            instr.attrs.dot_dims.as_ref()?,
+            o,
+        )?;
+        let time = self.tick();
+        for b in [lhs.buffer, rhs.buffer, out] {
+            self.table.access(b, time);
+        }
+        let epilogue = epilogue.map(|(func, args)| {
+            args.iter().for_each(|&b| self.table.access(b, time));
+            let args_at = self.kernel_args.len();
+            self.kernel_args.extend(args);
+            (func, args_at)
+        });
+        let len = |a: &ArrayShape| a.buffer_elements().map_or(0, |n| n as usize);
+        Some(DotThunk {
+            name: instr.name.clone(),
+            lhs: lhs.buffer,
+            rhs: rhs.buffer,
+            out,
+            lens: [len(l), len(r), len(o)],
+            geometry,
+            element_type: ty,
+            epilogue,
+        })
+    }
+
+    /// An arena buffer of `bytes` for a kernel's scratch.
+    fn scratch(&mut self, bytes: usize, root: &str) -> BufferId {
+        let shape = Shape::array(xla_core::PrimitiveType::U8, vec![bytes as i64]);
+        self.fresh(&shape, &format!("{root}.scratch"))[0]
+    }
+}
+
+fn dot_source<'a>(
+    computation: &'a HloComputation,
+    inputs: &[(InstrId, Leaves)],
+    (input, permutation): &'a (usize, Option<Vec<i64>>),
+) -> DotSource<'a> {
+    let (id, leaves) = &inputs[*input];
+    DotSource {
+        buffer: leaves[0],
+        shape: &computation.instr(*id).shape,
+        permutation: permutation.as_deref(),
+    }
+}
+
+/// The members of `members` that `id` depends on.
+fn ancestors(computation: &HloComputation, members: &[InstrId], id: InstrId) -> Vec<InstrId> {
+    let mut found = Vec::new();
+    let mut stack = computation.instr(id).operands.clone();
+    while let Some(op) = stack.pop() {
+        if members.contains(&op) && !found.contains(&op) {
+            found.push(op);
+            stack.extend(&computation.instr(op).operands);
+        }
+    }
+    found
+}

@@ -1,0 +1,390 @@
+//! Lowering: computations (with their fusion plans) become thunk sequences
+//! over buffers.
+//!
+//! Every value is a list of leaf buffers (depth-first over tuples), so
+//! tuples, `get-tuple-element`, bitcasts and same-layout copies cost no
+//! bytes: they rearrange lists. Control flow gets explicit copies where its
+//! semantics move values (a loop's initial and next state, a conditional's
+//! branch results, the entry's results); buffer coalescing removes most of
+//! them afterwards.
+
+mod control;
+mod fusion;
+mod single;
+
+use std::collections::HashMap;
+
+use xla_core::hlo::{ComputationId, InstrId, Opcode};
+use xla_core::literal::AlignedBytes;
+use xla_core::{HloComputation, HloInstruction, HloModule, Literal, Shape};
+
+use super::buffers::{BufferId, BufferSource, BufferTable, CopyRecord};
+use super::interpret::{FallbackOp, InterpretThunk};
+use super::plan::{ComputationPlan, Step};
+use super::thunk::{CopyThunk, Thunk};
+use crate::JitError;
+use fusion::DotSource;
+use single::{single, Single};
+
+/// A value: its leaf buffers, depth-first over tuples.
+pub(crate) type Leaves = Vec<BufferId>;
+
+/// How a kernel's work is split across threads.
+pub(crate) trait Parallelism {
+    /// Pool tasks for `iterations` iterations of `cost_per_iteration` ns.
+    fn tasks(&self, iterations: i64, cost_per_iteration: f64) -> usize;
+}
+
+/// Lowering state for one executable.
+pub(crate) struct Lowering<'m> {
+    module: &'m HloModule,
+    plans: &'m HashMap<ComputationId, ComputationPlan>,
+    parallelism: &'m dyn Parallelism,
+    pub table: BufferTable,
+    pub constants: Vec<AlignedBytes>,
+    pub copies: Vec<CopyRecord>,
+    /// Copies that prime an in-place update, by time: `(from, to)`.
+    pub primes: HashMap<u32, (BufferId, BufferId)>,
+    pub kernel_args: Vec<BufferId>,
+    pub fallbacks: Vec<FallbackOp>,
+    time: u32,
+}
+
+/// The leaves of a shape, depth-first: arrays, tokens and opaque values.
+pub(crate) fn leaf_shapes(shape: &Shape) -> Vec<Shape> {
+    match shape {
+        Shape::Tuple(elements) => elements.iter().flat_map(leaf_shapes).collect(),
+        leaf => vec![leaf.clone()],
+    }
+}
+
+/// Bytes of a leaf's buffer (0 for tokens; a tuple counts its leaves).
+pub(crate) fn byte_size(shape: &Shape) -> usize {
+    match shape {
+        Shape::Array(a) => a.byte_size().map_or(0, |b| b as usize),
+        Shape::Tuple(elements) => elements.iter().map(byte_size).sum(),
+        Shape::Token | Shape::Opaque => 0,
+    }
+}
+
+impl<'m> Lowering<'m> {
+    pub fn new(
+        module: &'m HloModule,
+        plans: &'m HashMap<ComputationId, ComputationPlan>,
+        parallelism: &'m dyn Parallelism,
+    ) -> Self {
+        Lowering {
+            module,
+            plans,
+            parallelism,
+            table: BufferTable::default(),
+            constants: Vec::new(),
+            copies: Vec::new(),
+            primes: HashMap::new(),
+            kernel_args: Vec::new(),
+            fallbacks: Vec::new(),
+            time: 0,
+        }
+    }
+
+    /// The next thunk time.
+    fn tick(&mut self) -> u32 {
+        self.time += 1;
+        self.time
+    }
+
+    /// New arena buffers for the leaves of `shape`.
+    fn fresh(&mut self, shape: &Shape, name: &str) -> Leaves {
+        leaf_shapes(shape)
+            .iter()
+            .map(|leaf| {
+                self.table
+                    .add(BufferSource::Arena { offset: 0 }, byte_size(leaf), name)
+            })
+            .collect()
+    }
+
+    /// Buffers bound to the leaves of entry parameter `number`.
+    pub fn parameter(&mut self, number: usize, shape: &Shape, name: &str) -> Leaves {
+        leaf_shapes(shape)
+            .iter()
+            .enumerate()
+            .map(|(leaf, s)| {
+                let source = BufferSource::Parameter {
+                    parameter: number,
+                    leaf,
+                };
+                self.table.add(source, byte_size(s), name)
+            })
+            .collect()
+    }
+
+    /// Copies `from` into `to` leaf by leaf (skipping identical leaves),
+    /// each copy its own thunk.
+    fn copy_leaves(
+        &mut self,
+        from: &[BufferId],
+        to: &[BufferId],
+        shape: &Shape,
+        out: &mut Vec<Thunk>,
+    ) {
+        self.copy_between(from, shape, to, shape, out);
+    }
+
+    /// Copies the leaves of `from` (of `from_shape`) into those of `to` (of
+    /// `to_shape`, the same but for layouts): byte copies where the layouts
+    /// agree (candidates for coalescing), relayouts where they differ.
+    pub fn copy_between(
+        &mut self,
+        from: &[BufferId],
+        from_shape: &Shape,
+        to: &[BufferId],
+        to_shape: &Shape,
+        out: &mut Vec<Thunk>,
+    ) {
+        let leaves = leaf_shapes(from_shape)
+            .into_iter()
+            .zip(leaf_shapes(to_shape));
+        for ((&from, &to), (from_leaf, to_leaf)) in from.iter().zip(to).zip(leaves) {
+            if from == to {
+                continue;
+            }
+            let time = self.tick();
+            self.table.access(from, time);
+            self.table.access(to, time);
+            let relayout = match (&from_leaf, &to_leaf) {
+                (Shape::Array(a), Shape::Array(b))
+                    if a.layout_or_default() != b.layout_or_default() =>
+                {
+                    Some((a.clone(), b.clone()))
+                }
+                _ => None,
+            };
+            if relayout.is_none() {
+                self.copies.push(CopyRecord { from, to, time });
+            }
+            out.push(Thunk::Copy(CopyThunk {
+                from,
+                to,
+                bytes: byte_size(&to_leaf),
+                relayout,
+            }));
+        }
+    }
+
+    /// Lowers computation `id` with its parameters bound to `params`:
+    /// its thunks and the leaves of its root.
+    pub fn computation(
+        &mut self,
+        id: ComputationId,
+        params: &[Leaves],
+    ) -> Result<(Vec<Thunk>, Leaves), JitError> {
+        let module = self.module;
+        let computation = module.computation(id);
+        let unfused;
+        let plan = match self.plans.get(&id) {
+            Some(plan) => plan,
+            None => {
+                unfused = ComputationPlan::unfused(computation);
+                &unfused
+            }
+        };
+        let mut values: Vec<Option<Leaves>> = vec![None; computation.instructions.len()];
+        let mut thunks = Vec::new();
+        for step in plan.steps() {
+            match step {
+                Step::Fusion(f) => {
+                    self.fusion(computation, &plan.fusions[f], &mut values, &mut thunks)?
+                }
+                Step::Standalone(id) => {
+                    self.instruction(computation, id, params, &mut values, &mut thunks)?
+                }
+            }
+        }
+        let root = values[computation.root.index()]
+            .clone()
+            .expect("the root is lowered");
+        Ok((thunks, root))
+    }
+
+    fn instruction(
+        &mut self,
+        computation: &HloComputation,
+        id: InstrId,
+        params: &[Leaves],
+        values: &mut [Option<Leaves>],
+        out: &mut Vec<Thunk>,
+    ) -> Result<(), JitError> {
+        let instr = computation.instr(id);
+        let operand = |i: usize| -> Leaves {
+            values[instr.operands[i].index()]
+                .clone()
+                .expect("operands precede their users")
+        };
+        let operand_shape = instr
+            .operands
+            .first()
+            .map(|&op| &computation.instr(op).shape);
+        let leaves = match single(instr, operand_shape) {
+            Single::Parameter => {
+                let number = instr.attrs.parameter_number.unwrap_or(0) as usize;
+                params[number].clone()
+            }
+            Single::Constant => self.constant(instr)?,
+            Single::Tuple => (0..instr.operands.len()).flat_map(operand).collect(),
+            Single::GetTupleElement => {
+                let tuple = &computation.instr(instr.operands[0]).shape;
+                let index = instr.attrs.tuple_index.unwrap_or(0) as usize;
+                let elements = tuple.tuple_shapes().expect("verified: a tuple operand");
+                let start: usize = elements[..index].iter().map(|e| leaf_shapes(e).len()).sum();
+                operand(0)[start..start + leaf_shapes(&elements[index]).len()].to_vec()
+            }
+            Single::Alias => operand(0),
+            Single::Copy => {
+                let to = self.fresh(&instr.shape, &instr.name);
+                let from_shape = operand_shape.expect("a copy has an operand");
+                self.copy_between(&operand(0), from_shape, &to, &instr.shape, out);
+                to
+            }
+            Single::While => self.while_loop(instr, operand(0), out)?,
+            Single::Conditional => {
+                let args: Vec<Leaves> = (1..instr.operands.len()).map(operand).collect();
+                self.conditional(computation, instr, operand(0), &args, out)?
+            }
+            Single::Call => {
+                let args: Vec<Leaves> = (0..instr.operands.len()).map(operand).collect();
+                let (thunks, root) = self.computation(instr.called[0], &args)?;
+                out.extend(thunks);
+                root
+            }
+            Single::Dot => {
+                let results = self.fresh(&instr.shape, &instr.name);
+                let source = |k: usize| DotSource {
+                    buffer: operand(k)[0],
+                    shape: &computation.instr(instr.operands[k]).shape,
+                    permutation: None,
+                };
+                let out_buffer = (results[0], &instr.shape);
+                match self.dot(instr, &source(0), &source(1), out_buffer, None) {
+                    Some(thunk) => out.push(Thunk::Dot(Box::new(thunk))),
+                    None => {
+                        self.interpret_instruction(computation, id, values, results.clone(), out)?
+                    }
+                }
+                results
+            }
+            Single::Interpret => {
+                let results = self.fresh(&instr.shape, &instr.name);
+                self.interpret_instruction(computation, id, values, results.clone(), out)?;
+                results
+            }
+        };
+        values[id.index()] = Some(leaves);
+        Ok(())
+    }
+
+    /// Instruction `id` alone through the interpreter, writing `results`.
+    fn interpret_instruction(
+        &mut self,
+        computation: &HloComputation,
+        id: InstrId,
+        values: &[Option<Leaves>],
+        results: Leaves,
+        out: &mut Vec<Thunk>,
+    ) -> Result<(), JitError> {
+        let inputs: Vec<(InstrId, Leaves)> = computation
+            .instr(id)
+            .operands
+            .iter()
+            .map(|&op| {
+                (
+                    op,
+                    values[op.index()]
+                        .clone()
+                        .expect("operands precede their users"),
+                )
+            })
+            .collect();
+        self.interpret(computation, &[id], inputs, &[id], results, out)
+    }
+
+    /// A constant's leaves as executable-owned buffers in the instruction's
+    /// layouts.
+    fn constant(&mut self, instr: &HloInstruction) -> Result<Leaves, JitError> {
+        let literal = instr
+            .attrs
+            .literal
+            .as_ref()
+            .expect("verified: a constant has a literal");
+        let mut leaves = Vec::new();
+        self.constant_leaves(literal, &instr.shape, &instr.name, &mut leaves)?;
+        Ok(leaves)
+    }
+
+    fn constant_leaves(
+        &mut self,
+        literal: &Literal,
+        shape: &Shape,
+        name: &str,
+        leaves: &mut Leaves,
+    ) -> Result<(), JitError> {
+        match (literal.tuple_elements(), shape) {
+            (Some(elements), Shape::Tuple(shapes)) => {
+                for (element, shape) in elements.iter().zip(shapes) {
+                    self.constant_leaves(element, shape, name, leaves)?;
+                }
+            }
+            (_, Shape::Array(array)) => {
+                let relaid = literal.relayout(&array.layout_or_default())?;
+                let bytes = relaid.bytes()?;
+                self.constants.push(AlignedBytes::copy_from(bytes));
+                let source = BufferSource::Constant(self.constants.len() - 1);
+                leaves.push(self.table.add(source, bytes.len(), name));
+            }
+            _ => leaves.push(self.table.add(BufferSource::Constant(usize::MAX), 0, name)),
+        }
+        Ok(())
+    }
+
+    fn interpret(
+        &mut self,
+        computation: &HloComputation,
+        instructions: &[InstrId],
+        mut inputs: Vec<(InstrId, Leaves)>,
+        outputs: &[InstrId],
+        results: Leaves,
+        out: &mut Vec<Thunk>,
+    ) -> Result<(), JitError> {
+        // One parameter per value, however many operands read it.
+        let mut seen = Vec::new();
+        inputs.retain(|(id, _)| {
+            let first = !seen.contains(id);
+            seen.push(*id);
+            first
+        });
+        let time = self.tick();
+        for &b in inputs.iter().flat_map(|(_, l)| l).chain(&results) {
+            self.table.access(b, time);
+        }
+        for &id in instructions {
+            let instr = computation.instr(id);
+            if instr.opcode != Opcode::Parameter && instr.opcode != Opcode::Constant {
+                self.fallbacks.push(FallbackOp {
+                    instruction: instr.name.clone(),
+                    opcode: instr.opcode,
+                    computation: computation.name.clone(),
+                });
+            }
+        }
+        let thunk = InterpretThunk::new(
+            self.module,
+            computation,
+            instructions,
+            &inputs,
+            outputs,
+            results,
+        );
+        out.push(Thunk::Interpret(Box::new(thunk)));
+        Ok(())
+    }
+}

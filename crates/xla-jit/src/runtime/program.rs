@@ -1,0 +1,99 @@
+//! A lowered program: thunks, buffers and constants, ready to run.
+
+use xla_core::hlo::{InstrId, ProgramShape};
+use xla_core::literal::AlignedBytes;
+use xla_core::{HloModule, Shape};
+
+use super::buffers::{BufferId, BufferSource, BufferTable};
+use super::interpret::FallbackOp;
+use super::lower::{leaf_shapes, Leaves, Lowering};
+use super::thunk::{remap_buffers, Thunk};
+use crate::JitError;
+
+/// Everything a run needs.
+pub(crate) struct Program {
+    pub thunks: Vec<Thunk>,
+    pub buffers: BufferTable,
+    pub constants: Vec<AlignedBytes>,
+    /// The buffers of every kernel's pointer array, concatenated
+    /// (`KernelThunk::args_at` indexes it).
+    pub kernel_args: Vec<BufferId>,
+    /// The entry signature with the layouts of the caller's buffers.
+    pub signature: ProgramShape,
+    /// The entry parameters' names, by number.
+    pub parameter_names: Vec<String>,
+    /// The result's leaves (depth-first), in their layouts.
+    pub output_leaves: Vec<Shape>,
+    pub fallbacks: Vec<FallbackOp>,
+    /// Copies lowering emitted and coalescing removed.
+    pub copies_removed: usize,
+}
+
+impl Program {
+    /// Lowers the entry computation of `module` (optimized, layouts
+    /// assigned), with the entry's parameters read in place from the
+    /// caller's literals and its result leaves written into the output
+    /// buffers.
+    pub fn lower(mut lowering: Lowering<'_>, module: &HloModule) -> Result<Self, JitError> {
+        let entry = module.entry_computation();
+        let signature = module.entry_program_shape();
+        let parameter_ids: Vec<InstrId> = entry.parameters();
+        let parameter_names: Vec<String> = parameter_ids
+            .iter()
+            .map(|&p| entry.instr(p).name.clone())
+            .collect();
+        let params: Vec<Leaves> = signature
+            .parameters
+            .iter()
+            .enumerate()
+            .map(|(number, shape)| lowering.parameter(number, shape, &parameter_names[number]))
+            .collect();
+        let (mut thunks, root) = lowering.computation(module.entry, &params)?;
+        let output_leaves = leaf_shapes(&signature.result);
+        let outputs: Leaves = output_leaves
+            .iter()
+            .enumerate()
+            .map(|(leaf, shape)| {
+                let size = super::lower::byte_size(shape);
+                lowering.table.add(
+                    BufferSource::Output { leaf },
+                    size,
+                    &entry.root_instr().name,
+                )
+            })
+            .collect();
+        lowering.copy_between(
+            &root,
+            &entry.root_instr().shape,
+            &outputs,
+            &signature.result,
+            &mut thunks,
+        );
+        let mut table = lowering.table;
+        let primes = lowering.primes;
+        let copies_removed = table.coalesce(&lowering.copies, |table, time, to, from| {
+            primes
+                .get(&time)
+                .is_some_and(|&(f, t)| table.find(f) == to && table.find(t) == from)
+        });
+        let find = |id| table.find(id);
+        remap_buffers(&mut thunks, &find);
+        let kernel_args = lowering
+            .kernel_args
+            .iter()
+            .map(|&b| table.find(b))
+            .collect();
+        table.pack();
+        Ok(Program {
+            thunks,
+            buffers: table,
+            constants: lowering.constants,
+            kernel_args,
+            signature,
+            parameter_names,
+            output_leaves,
+            fallbacks: lowering.fallbacks,
+            copies_removed,
+        })
+    }
+}

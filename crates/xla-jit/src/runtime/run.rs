@@ -1,0 +1,211 @@
+//! Running a program: resolve every buffer to an address, then run the
+//! thunks in order.
+
+use xla_core::interp::Interpreter;
+use xla_core::literal::AlignedBytes;
+use xla_core::Literal;
+
+use super::buffers::{BufferId, BufferSource};
+use super::pool::ThreadPool;
+use super::program::Program;
+use super::thunk::{ConditionalThunk, CopyThunk, KernelThunk, Thunk, WhileThunk};
+use crate::codegen::ftz::FtzGuard;
+use crate::dot::DotEngine;
+use crate::JitError;
+
+/// The address of every buffer during one run, and the pointer arrays the
+/// kernels receive.
+pub(crate) struct Pointers {
+    buffers: Vec<*mut u8>,
+    kernel_args: Vec<*mut u8>,
+}
+
+// SAFETY: the addresses are plain data; the thunks that use them run under
+// the program's buffer discipline (no two writers, no reader of a buffer
+// being written), which holds across the pool's threads.
+unsafe impl Sync for Pointers {}
+// SAFETY: as above.
+unsafe impl Send for Pointers {}
+
+impl Pointers {
+    /// The address of buffer `id`.
+    pub fn get(&self, id: BufferId) -> *mut u8 {
+        self.buffers[id.index()]
+    }
+
+    /// A kernel's pointer array, starting at `args_at` in the table of
+    /// kernel arguments.
+    pub fn kernel_args(&self, args_at: usize) -> *const *mut u8 {
+        self.kernel_args[args_at..].as_ptr()
+    }
+}
+
+/// A kernel's pointer array, shared by the pool tasks that run it.
+#[derive(Copy, Clone)]
+struct KernelArgs(*const *mut u8);
+
+impl KernelArgs {
+    fn get(self) -> *const *mut u8 {
+        self.0
+    }
+}
+
+// SAFETY: the array is only read, while the kernel's tasks run.
+unsafe impl Sync for KernelArgs {}
+// SAFETY: as above.
+unsafe impl Send for KernelArgs {}
+
+/// What one run of a program owns between calls: its arena and pointer
+/// tables (reused by the next run on the same executable).
+pub(crate) struct RunState {
+    arena: AlignedBytes,
+    pointers: Pointers,
+}
+
+impl RunState {
+    pub fn new(program: &Program) -> Self {
+        RunState {
+            arena: AlignedBytes::for_overwrite(program.buffers.arena_size()),
+            pointers: Pointers {
+                buffers: vec![std::ptr::null_mut(); program.buffers.len()],
+                kernel_args: vec![std::ptr::null_mut(); program.kernel_args.len()],
+            },
+        }
+    }
+}
+
+/// Runs `program` on `args` (leaves in the entry layouts, checked by the
+/// caller), writing result leaf `i` to `outputs[i]` (each of the leaf's
+/// size).
+pub(crate) fn run_program(
+    program: &Program,
+    state: &mut RunState,
+    interpreter: &Interpreter,
+    engine: &DotEngine,
+    args: &[Vec<*const u8>],
+    outputs: &[*mut u8],
+) -> Result<(), JitError> {
+    let arena = state.arena.as_mut_slice().as_mut_ptr();
+    let pointers = &mut state.pointers;
+    for index in 0..program.buffers.len() {
+        let buffer = program.buffers.get(BufferId(index as u32));
+        pointers.buffers[index] = match buffer.source {
+            BufferSource::Parameter { parameter, leaf } => args[parameter][leaf].cast_mut(),
+            BufferSource::Constant(c) => program.constants[c].as_slice().as_ptr().cast_mut(),
+            // SAFETY: packing placed the buffer inside the arena.
+            BufferSource::Arena { offset } => unsafe { arena.add(offset) },
+            BufferSource::Output { leaf } => outputs[leaf],
+        };
+    }
+    for (slot, &buffer) in pointers.kernel_args.iter_mut().zip(&program.kernel_args) {
+        *slot = pointers.buffers[buffer.index()];
+    }
+    let cx = Context {
+        pointers,
+        interpreter,
+        engine,
+        pool: engine.pool(),
+    };
+    cx.run(&program.thunks)
+}
+
+struct Context<'a> {
+    pointers: &'a Pointers,
+    interpreter: &'a Interpreter,
+    engine: &'a DotEngine,
+    pool: &'a ThreadPool,
+}
+
+impl Context<'_> {
+    fn run(&self, thunks: &[Thunk]) -> Result<(), JitError> {
+        for thunk in thunks {
+            match thunk {
+                Thunk::Kernel(k) => self.kernel(k),
+                Thunk::Dot(d) => d.run(self.engine, self.pointers)?,
+                Thunk::Copy(c) => self.copy(c)?,
+                Thunk::While(w) => self.while_loop(w)?,
+                Thunk::Conditional(c) => self.conditional(c)?,
+                Thunk::Interpret(i) => i.run(self.interpreter, self.pointers)?,
+            }
+        }
+        Ok(())
+    }
+
+    /// Runs a kernel inline, or split into `tasks` contiguous chunks of
+    /// its iterations over the pool (chunk boundaries at multiples of 16
+    /// iterations where there are enough, so vector loops stay aligned).
+    fn kernel(&self, k: &KernelThunk) {
+        let args = KernelArgs(self.pointers.kernel_args(k.args_at));
+        let call = |start: i64, end: i64| {
+            let _ftz = FtzGuard::new();
+            // SAFETY: the kernel's buffers are live and sized for its
+            // shapes; tasks cover disjoint ranges of its iterations.
+            unsafe { (k.func)(args.get(), start, end) };
+        };
+        if k.tasks <= 1 {
+            return call(0, k.iterations);
+        }
+        let tasks = k.tasks as i64;
+        let grain = if k.iterations >= 16 * tasks { 16 } else { 1 };
+        let chunk = (k.iterations / grain + tasks - 1) / tasks * grain;
+        self.pool.parallel_for(k.tasks, |task| {
+            let start = (task as i64 * chunk).min(k.iterations);
+            let end = (start + chunk).min(k.iterations);
+            if start < end {
+                call(start, end);
+            }
+        });
+    }
+
+    fn copy(&self, c: &CopyThunk) -> Result<(), JitError> {
+        let (from, to) = (self.pointers.get(c.from), self.pointers.get(c.to));
+        match &c.relayout {
+            None => {
+                // SAFETY: two distinct live buffers of `bytes` bytes (a copy
+                // onto itself was removed by coalescing).
+                unsafe { std::ptr::copy_nonoverlapping(from, to, c.bytes) }
+            }
+            Some((from_shape, to_shape)) => {
+                // SAFETY: a live buffer of `from_shape`.
+                let bytes =
+                    unsafe { std::slice::from_raw_parts(from, from_shape.byte_size()? as usize) };
+                let storage = xla_core::literal::Storage::Owned(AlignedBytes::copy_from(bytes));
+                let literal = Literal::from_storage(from_shape.clone(), storage)?;
+                let relaid = literal.relayout(&to_shape.layout_or_default())?;
+                let bytes = relaid.bytes()?;
+                // SAFETY: the destination holds `to_shape`, the relaid size.
+                unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr(), to, bytes.len()) }
+            }
+        }
+        Ok(())
+    }
+
+    fn while_loop(&self, w: &WhileThunk) -> Result<(), JitError> {
+        loop {
+            self.run(&w.condition)?;
+            // SAFETY: the predicate is a live `pred[]` buffer (one byte).
+            if unsafe { *self.pointers.get(w.predicate) } == 0 {
+                return Ok(());
+            }
+            self.run(&w.body)?;
+        }
+    }
+
+    fn conditional(&self, c: &ConditionalThunk) -> Result<(), JitError> {
+        let at = self.pointers.get(c.index);
+        let last = c.branches.len() - 1;
+        let branch = if c.is_predicate {
+            // SAFETY: a live `pred[]` buffer.
+            if unsafe { *at } != 0 {
+                0
+            } else {
+                1
+            }
+        } else {
+            // SAFETY: a live `s32[]` buffer (aligned: buffers are).
+            let index = unsafe { *at.cast::<i32>() };
+            usize::try_from(index).map_or(last, |i| i.min(last))
+        };
+        self.run(&c.branches[branch])
+    }
+}

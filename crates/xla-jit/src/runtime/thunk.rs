@@ -1,0 +1,101 @@
+//! Thunks: the runtime's instruction list. Lowering turns each computation
+//! into a sequence of thunks over buffers; running an executable runs its
+//! entry sequence.
+
+use xla_core::ArrayShape;
+
+use super::buffers::BufferId;
+use super::dot::DotThunk;
+use super::interpret::InterpretThunk;
+use crate::emit::KernelFn;
+
+/// One step of a program.
+pub(crate) enum Thunk {
+    /// A compiled kernel.
+    Kernel(KernelThunk),
+    /// A dot run by the dot engine.
+    Dot(Box<DotThunk>),
+    /// `bytes` bytes from one buffer to another (a no-op when coalescing made
+    /// them the same buffer).
+    Copy(CopyThunk),
+    /// `while`: run `condition`, read the predicate, run `body`, repeat.
+    While(WhileThunk),
+    /// `conditional`: read the branch index, run one branch.
+    Conditional(ConditionalThunk),
+    /// Instructions the JIT does not compile, run by the reference
+    /// interpreter (listed by `Executable::fallback_ops`).
+    Interpret(Box<InterpretThunk>),
+}
+
+/// A compiled kernel over its buffers.
+pub(crate) struct KernelThunk {
+    /// The fusion's name (its root instruction), for dumps.
+    pub name: String,
+    pub func: KernelFn,
+    /// The kernel's buffers, inputs then outputs.
+    pub buffers: Vec<BufferId>,
+    /// Where the kernel's pointer array starts in the run's flat table of
+    /// kernel arguments.
+    pub args_at: usize,
+    /// The size of the outer iteration space.
+    pub iterations: i64,
+    /// How many pool tasks split the iterations (1: inline on the caller).
+    pub tasks: usize,
+}
+
+/// A byte copy, or a relayout when the layouts differ.
+pub(crate) struct CopyThunk {
+    pub from: BufferId,
+    pub to: BufferId,
+    pub bytes: usize,
+    /// The source and destination shapes when their layouts differ.
+    pub relayout: Option<(ArrayShape, ArrayShape)>,
+}
+
+/// A `while` loop over the buffers of its state.
+pub(crate) struct WhileThunk {
+    pub condition: Vec<Thunk>,
+    /// The `pred[]` the condition computes.
+    pub predicate: BufferId,
+    pub body: Vec<Thunk>,
+}
+
+/// A `conditional`.
+pub(crate) struct ConditionalThunk {
+    /// The `pred[]` (branch 0 when true, 1 when false) or `s32[]` index (out
+    /// of range selects the last branch).
+    pub index: BufferId,
+    /// `true` when `index` is a `pred[]`.
+    pub is_predicate: bool,
+    pub branches: Vec<Vec<Thunk>>,
+}
+
+/// Replaces every buffer id in `thunks` by `map(id)` (after coalescing, by
+/// the buffer it was merged into), and drops copies that became no-ops.
+pub(crate) fn remap_buffers(thunks: &mut Vec<Thunk>, map: &impl Fn(BufferId) -> BufferId) {
+    for thunk in thunks.iter_mut() {
+        match thunk {
+            Thunk::Kernel(k) => k.buffers.iter_mut().for_each(|b| *b = map(*b)),
+            Thunk::Dot(d) => {
+                d.lhs = map(d.lhs);
+                d.rhs = map(d.rhs);
+                d.out = map(d.out);
+            }
+            Thunk::Copy(c) => {
+                c.from = map(c.from);
+                c.to = map(c.to);
+            }
+            Thunk::While(w) => {
+                remap_buffers(&mut w.condition, map);
+                w.predicate = map(w.predicate);
+                remap_buffers(&mut w.body, map);
+            }
+            Thunk::Conditional(c) => {
+                c.index = map(c.index);
+                c.branches.iter_mut().for_each(|b| remap_buffers(b, map));
+            }
+            Thunk::Interpret(i) => i.remap_buffers(map),
+        }
+    }
+    thunks.retain(|t| !matches!(t, Thunk::Copy(c) if c.from == c.to && c.relayout.is_none()));
+}

@@ -1,0 +1,353 @@
+//! The runtime without kernels: parameters read in place, constants,
+//! tuples, results in their layouts, dots on the engine, argument and
+//! output errors, execute_into and the compile cache.
+
+use xla_core::literal::{AlignedBytes, Storage};
+use xla_core::{HloModule, Layout, Literal, Shape};
+use xla_jit::{Client, CompileOptions, JitError};
+
+fn module(text: &str) -> HloModule {
+    text.parse().unwrap_or_else(|e| panic!("{e}\n{text}"))
+}
+
+fn compile(text: &str) -> xla_jit::Executable {
+    Client::cpu().unwrap().compile(&module(text)).unwrap()
+}
+
+#[test]
+fn tuples_of_parameters_and_constants() {
+    let exe = compile(
+        "HloModule m
+ENTRY e {
+  x = f32[4]{0} parameter(0)
+  c = s32[2]{0} constant({7, -3})
+  i = (s32[2]{0}, f32[4]{0}) tuple(c, x)
+  ROOT t = (f32[4]{0}, (s32[2]{0}, f32[4]{0})) tuple(x, i)
+}",
+    );
+    let x = Literal::vector(&[1.0f32, -2.0, 3.5, 0.0]);
+    let out = exe.execute(&[&x]).unwrap();
+    let elements = out.tuple_elements().unwrap();
+    assert_eq!(elements[0].to_vec::<f32>().unwrap(), [1.0, -2.0, 3.5, 0.0]);
+    let inner = elements[1].tuple_elements().unwrap();
+    assert_eq!(inner[0].to_vec::<i32>().unwrap(), [7, -3]);
+    assert_eq!(inner[1].to_vec::<f32>().unwrap(), [1.0, -2.0, 3.5, 0.0]);
+    assert!(exe.fallback_ops().is_empty());
+}
+
+#[test]
+fn arguments_are_checked_and_name_the_parameter() {
+    let exe = compile(
+        "HloModule m
+ENTRY e {
+  x = f32[2,3]{1,0} parameter(0)
+  ROOT y = f32[2,3]{1,0} copy(x)
+}",
+    );
+    let err = exe.execute(&[]).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "the entry computation takes 1 arguments, but 0 were given"
+    );
+    let wrong = Literal::vector(&[1.0f32, 2.0]);
+    let err = exe.execute(&[&wrong]).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "argument 0 has shape f32[2]{0}, but parameter 0 (x) is f32[2,3]{1,0}"
+    );
+    assert!(matches!(err, JitError::ArgumentShape { index: 0, .. }));
+}
+
+#[test]
+fn arguments_in_other_layouts_are_relaid_and_results_keep_theirs() {
+    // The entry takes {0,1} and returns {0,1}: a row-major argument is
+    // relaid, and the result's bytes are column-major.
+    let exe = compile(
+        "HloModule m, entry_computation_layout={(f32[2,3]{0,1})->f32[2,3]{0,1}}
+ENTRY e {
+  x = f32[2,3]{0,1} parameter(0)
+  ROOT y = f32[2,3]{0,1} copy(x)
+}",
+    );
+    let x = Literal::matrix(&[[1.0f32, 2.0, 3.0], [4.0, 5.0, 6.0]]);
+    let y = exe.execute(&[&x]).unwrap();
+    assert_eq!(y.shape().to_string(), "f32[2,3]{0,1}");
+    assert_eq!(y.data::<f32>().unwrap(), [1.0, 4.0, 2.0, 5.0, 3.0, 6.0]);
+    assert_eq!(y.to_vec::<f32>().unwrap(), [1.0, 2.0, 3.0, 4.0, 5.0, 6.0]);
+}
+
+#[test]
+fn a_result_in_another_layout_than_its_root_is_relaid() {
+    let exe = compile(
+        "HloModule m, entry_computation_layout={(f32[2,3]{1,0})->f32[2,3]{0,1}}
+ENTRY e {
+  x = f32[2,3]{1,0} parameter(0)
+  ROOT y = f32[2,3]{1,0} copy(x)
+}",
+    );
+    let x = Literal::matrix(&[[1.0f32, 2.0, 3.0], [4.0, 5.0, 6.0]]);
+    let y = exe.execute(&[&x]).unwrap();
+    assert_eq!(y.shape().to_string(), "f32[2,3]{0,1}");
+    assert_eq!(y.to_vec::<f32>().unwrap(), [1.0, 2.0, 3.0, 4.0, 5.0, 6.0]);
+}
+
+/// `a · b` of row-major `m×k` and `k×n` matrices.
+fn matmul(a: &[f64], b: &[f64], m: usize, k: usize, n: usize) -> Vec<f64> {
+    let mut c = vec![0.0; m * n];
+    for i in 0..m {
+        for j in 0..n {
+            c[i * n + j] = (0..k).map(|p| a[i * k + p] * b[p * n + j]).sum();
+        }
+    }
+    c
+}
+
+fn values(n: usize, seed: u64) -> Vec<f32> {
+    (0..n)
+        .map(|i| (((i as u64 * 2654435761 + seed) % 17) as f32 - 8.0) / 4.0)
+        .collect()
+}
+
+#[test]
+fn dots_run_on_the_engine_in_any_layout() {
+    let (m, k, n) = (19, 23, 17);
+    let a = values(m * k, 1);
+    let b = values(k * n, 2);
+    let want = matmul(
+        &a.iter().map(|&x| x as f64).collect::<Vec<_>>(),
+        &b.iter().map(|&x| x as f64).collect::<Vec<_>>(),
+        m,
+        k,
+        n,
+    );
+    let la = Literal::from_slice(&[m as i64, k as i64], &a).unwrap();
+    let lb = Literal::from_slice(&[k as i64, n as i64], &b).unwrap();
+    // Row-major everything, then column-major operands and result.
+    for layouts in ["{1,0}", "{0,1}"] {
+        let text = format!(
+            "HloModule m, entry_computation_layout={{(f32[19,23]{layouts}, f32[23,17]{layouts})->f32[19,17]{layouts}}}
+ENTRY e {{
+  a = f32[19,23]{layouts} parameter(0)
+  b = f32[23,17]{layouts} parameter(1)
+  ROOT c = f32[19,17]{layouts} dot(a, b), lhs_contracting_dims={{1}}, rhs_contracting_dims={{0}}
+}}"
+        );
+        let exe = compile(&text);
+        assert!(exe.fallback_ops().is_empty(), "{layouts}");
+        let c = exe.execute(&[&la, &lb]).unwrap();
+        let got = c.to_vec::<f32>().unwrap();
+        // Inputs are multiples of 1/4 and sums stay small: exact in f32.
+        assert_eq!(
+            got,
+            want.iter().map(|&x| x as f32).collect::<Vec<_>>(),
+            "{layouts}"
+        );
+    }
+}
+
+#[test]
+fn batched_dots_and_matrix_vector_products() {
+    let exe = compile(
+        "HloModule m
+ENTRY e {
+  a = s32[2,3,4]{2,1,0} parameter(0)
+  b = s32[2,4,5]{2,1,0} parameter(1)
+  ROOT c = s32[2,3,5]{2,1,0} dot(a, b), lhs_batch_dims={0}, lhs_contracting_dims={2}, rhs_batch_dims={0}, rhs_contracting_dims={1}
+}",
+    );
+    let a: Vec<i32> = (0..24).map(|x| x - 7).collect();
+    let b: Vec<i32> = (0..40).map(|x| 3 - x % 7).collect();
+    let la = Literal::from_slice(&[2, 3, 4], &a).unwrap();
+    let lb = Literal::from_slice(&[2, 4, 5], &b).unwrap();
+    let got = exe.execute(&[&la, &lb]).unwrap().to_vec::<i32>().unwrap();
+    let mut want = Vec::new();
+    for batch in 0..2 {
+        for i in 0..3 {
+            for j in 0..5 {
+                want.push(
+                    (0..4)
+                        .map(|p| a[batch * 12 + i * 4 + p] * b[batch * 20 + p * 5 + j])
+                        .sum::<i32>(),
+                );
+            }
+        }
+    }
+    assert_eq!(got, want);
+
+    let exe = compile(
+        "HloModule m
+ENTRY e {
+  a = f64[3,4]{1,0} parameter(0)
+  v = f64[4]{0} parameter(1)
+  ROOT c = f64[3]{0} dot(a, v), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+}",
+    );
+    let la = Literal::matrix(&[[1.0f64, 2.0, 3.0, 4.0], [0.5, 0.0, -1.0, 2.0], [0.0; 4]]);
+    let lv = Literal::vector(&[1.0f64, -1.0, 2.0, 0.25]);
+    let got = exe.execute(&[&la, &lv]).unwrap().to_vec::<f64>().unwrap();
+    assert_eq!(got, [6.0, -1.0, 0.0]);
+}
+
+#[test]
+fn execute_into_writes_the_callers_buffers() {
+    let exe = compile(
+        "HloModule m
+ENTRY e {
+  a = f32[2,2]{1,0} parameter(0)
+  b = f32[2,2]{1,0} parameter(1)
+  c = f32[2,2]{1,0} dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  ROOT t = (f32[2,2]{1,0}, f32[2,2]{1,0}) tuple(c, a)
+}",
+    );
+    let a = Literal::matrix(&[[1.0f32, 2.0], [3.0, 4.0]]);
+    let b = Literal::matrix(&[[5.0f32, 6.0], [7.0, 8.0]]);
+    let shape: Shape = "f32[2,2]{1,0}".parse().unwrap();
+    let mut outputs = vec![
+        Literal::zeros(&shape).unwrap(),
+        Literal::zeros(&shape).unwrap(),
+    ];
+    let before = outputs[0].bytes().unwrap().as_ptr();
+    exe.execute_into(&[&a, &b], &mut outputs).unwrap();
+    assert_eq!(outputs[0].bytes().unwrap().as_ptr(), before);
+    assert_eq!(
+        outputs[0].to_vec::<f32>().unwrap(),
+        [19.0, 22.0, 43.0, 50.0]
+    );
+    assert_eq!(outputs[1].to_vec::<f32>().unwrap(), [1.0, 2.0, 3.0, 4.0]);
+
+    let err = exe.execute_into(&[&a, &b], &mut outputs[..1]).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "the result has 2 leaves (one output literal each), but 1 outputs were given"
+    );
+    let column_major = Shape::from(
+        shape
+            .as_array()
+            .unwrap()
+            .clone()
+            .with_layout(Layout::new(vec![0, 1])),
+    );
+    let mut wrong = vec![
+        Literal::zeros(&column_major).unwrap(),
+        Literal::zeros(&shape).unwrap(),
+    ];
+    let err = exe.execute_into(&[&a, &b], &mut wrong).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "output 0 has shape f32[2,2]{0,1}, but result leaf 0 is f32[2,2]{1,0}"
+    );
+}
+
+#[test]
+fn parameters_are_read_in_place() {
+    // A mapped-looking argument: storage we own, read without a copy; the
+    // result of a dot never aliases it.
+    let exe = compile(
+        "HloModule m
+ENTRY e {
+  a = f32[1,1]{1,0} parameter(0)
+  ROOT c = f32[1,1]{1,0} dot(a, a), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+}",
+    );
+    let shape = "f32[1,1]{1,0}"
+        .parse::<Shape>()
+        .unwrap()
+        .as_array()
+        .unwrap()
+        .clone();
+    let storage = Storage::Owned(AlignedBytes::copy_from(&3.0f32.to_le_bytes()));
+    let a = Literal::from_storage(shape, storage).unwrap();
+    let c = exe.execute(&[&a]).unwrap();
+    assert_eq!(c.to_vec::<f32>().unwrap(), [9.0]);
+    assert_eq!(a.to_vec::<f32>().unwrap(), [3.0]);
+}
+
+#[test]
+fn the_compile_cache_returns_the_same_executable_unless_bypassed() {
+    let client = Client::cpu().unwrap();
+    let text = "HloModule m
+ENTRY e {
+  x = f32[2]{0} parameter(0)
+  ROOT t = (f32[2]{0}) tuple(x)
+}";
+    let first = client.compile(&module(text)).unwrap();
+    let second = client.compile(&module(text)).unwrap();
+    assert_eq!(client.cached_executables(), 1);
+    // The same compilation (its timings are those of one run).
+    assert_eq!(first.compile_stats().total, second.compile_stats().total);
+    let bypass = CompileOptions {
+        bypass_cache: true,
+        ..CompileOptions::default()
+    };
+    client.compile_with(&module(text), &bypass).unwrap();
+    assert_eq!(client.cached_executables(), 1);
+    let other = text.replace("f32[2]", "f32[3]");
+    client.compile(&module(&other)).unwrap();
+    assert_eq!(client.cached_executables(), 2);
+}
+
+#[test]
+fn ops_without_kernels_fall_back_to_the_interpreter_visibly() {
+    let exe = compile(
+        "HloModule m
+less {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT lt = pred[] compare(a, b), direction=LT
+}
+ENTRY e {
+  x = f32[5]{0} parameter(0)
+  s = f32[5]{0} sort(x), dimensions={0}, to_apply=less
+  n = f32[5]{0} negate(s)
+  m = f32[5,5]{1,0} broadcast(x), dimensions={1}
+  d = f64[5,5]{1,0} dot(m, m), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  ROOT t = (f32[5]{0}, f64[5,5]{1,0}) tuple(n, d)
+}",
+    );
+    let fallbacks: Vec<(String, &str)> = exe
+        .fallback_ops()
+        .iter()
+        .map(|op| (op.instruction.clone(), op.opcode.name()))
+        .collect();
+    // The dot's result type differs from its operands': not for the engine.
+    assert_eq!(
+        fallbacks,
+        [("s".to_string(), "sort"), ("d".to_string(), "dot")]
+    );
+    let x = Literal::vector(&[3.0f32, -1.0, 2.0, 0.5, -4.0]);
+    let y = exe.execute(&[&x]).unwrap();
+    let y = y.tuple_elements().unwrap();
+    assert_eq!(y[0].to_vec::<f32>().unwrap(), [4.0, 1.0, -0.5, -2.0, -3.0]);
+    // Every row of m·m is x · Σ x = x · 0.5.
+    let d = y[1].to_vec::<f64>().unwrap();
+    assert_eq!(&d[..5], [1.5, -0.5, 1.0, 0.25, -2.0]);
+    assert!(exe.dump(false).contains("s (sort) in e"));
+}
+
+#[test]
+fn executables_run_from_many_threads_at_once() {
+    fn shared<T: Send + Sync>(_: &T) {}
+    let exe = compile(
+        "HloModule m
+ENTRY e {
+  a = f32[3,3]{1,0} parameter(0)
+  ROOT c = f32[3,3]{1,0} dot(a, a), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+}",
+    );
+    shared(&exe);
+    shared(&Client::cpu().unwrap());
+    let a = Literal::matrix(&[[1.0f32, 0.0, 0.0], [0.0, 2.0, 0.0], [0.0, 0.0, 3.0]]);
+    std::thread::scope(|s| {
+        for _ in 0..4 {
+            s.spawn(|| {
+                for _ in 0..50 {
+                    let c = exe.execute(&[&a]).unwrap();
+                    assert_eq!(
+                        c.to_vec::<f32>().unwrap(),
+                        [1.0, 0.0, 0.0, 0.0, 4.0, 0.0, 0.0, 0.0, 9.0]
+                    );
+                }
+            });
+        }
+    });
+}

@@ -1,0 +1,207 @@
+//! Control flow in the runtime: while loops over buffers of their state,
+//! conditionals, calls; state permutations and passthroughs.
+
+use xla_core::{HloModule, Literal};
+use xla_jit::Client;
+
+fn run(text: &str, args: &[&Literal]) -> Literal {
+    let module: HloModule = text.parse().unwrap_or_else(|e| panic!("{e}\n{text}"));
+    let exe = Client::cpu().unwrap().compile(&module).unwrap();
+    exe.execute(args).unwrap()
+}
+
+fn elements(literal: &Literal) -> &[Literal] {
+    literal.tuple_elements().expect("a tuple")
+}
+
+/// A loop that runs while its flag is set; the body clears the flag and
+/// squares the matrix (so it runs once or never).
+const SQUARE_ONCE: &str = "HloModule m
+cond {
+  cs = (pred[], f32[2,2]{1,0}, s32[3]{0}) parameter(0)
+  ROOT cflag = pred[] get-tuple-element(cs), index=0
+}
+body {
+  bs = (pred[], f32[2,2]{1,0}, s32[3]{0}) parameter(0)
+  bx = f32[2,2]{1,0} get-tuple-element(bs), index=1
+  bkeep = s32[3]{0} get-tuple-element(bs), index=2
+  sq = f32[2,2]{1,0} dot(bx, bx), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  no = pred[] constant(false)
+  ROOT next = (pred[], f32[2,2]{1,0}, s32[3]{0}) tuple(no, sq, bkeep)
+}
+ENTRY e {
+  flag = pred[] parameter(0)
+  x = f32[2,2]{1,0} parameter(1)
+  keep = s32[3]{0} parameter(2)
+  init = (pred[], f32[2,2]{1,0}, s32[3]{0}) tuple(flag, x, keep)
+  ROOT w = (pred[], f32[2,2]{1,0}, s32[3]{0}) while(init), condition=cond, body=body
+}";
+
+#[test]
+fn a_while_loop_runs_its_body_while_the_condition_holds() {
+    let x = Literal::matrix(&[[1.0f32, 2.0], [3.0, 4.0]]);
+    let keep = Literal::vector(&[5i32, -6, 7]);
+    let out = run(SQUARE_ONCE, &[&Literal::scalar(true), &x, &keep]);
+    let out = elements(&out);
+    assert_eq!(out[0].to_vec::<bool>().unwrap(), [false]);
+    assert_eq!(out[1].to_vec::<f32>().unwrap(), [7.0, 10.0, 15.0, 22.0]);
+    assert_eq!(out[2].to_vec::<i32>().unwrap(), [5, -6, 7]);
+    // The arguments are untouched: the loop state is a copy.
+    assert_eq!(x.to_vec::<f32>().unwrap(), [1.0, 2.0, 3.0, 4.0]);
+
+    let out = run(SQUARE_ONCE, &[&Literal::scalar(false), &x, &keep]);
+    assert_eq!(
+        elements(&out)[1].to_vec::<f32>().unwrap(),
+        [1.0, 2.0, 3.0, 4.0]
+    );
+}
+
+#[test]
+fn a_body_that_permutes_its_state_reads_the_old_values() {
+    let text = "HloModule m
+cond {
+  cs = (pred[], f32[2]{0}, f32[2]{0}, f32[2]{0}) parameter(0)
+  ROOT flag = pred[] get-tuple-element(cs), index=0
+}
+body {
+  bs = (pred[], f32[2]{0}, f32[2]{0}, f32[2]{0}) parameter(0)
+  ba = f32[2]{0} get-tuple-element(bs), index=1
+  bb = f32[2]{0} get-tuple-element(bs), index=2
+  bc = f32[2]{0} get-tuple-element(bs), index=3
+  no = pred[] constant(false)
+  ROOT next = (pred[], f32[2]{0}, f32[2]{0}, f32[2]{0}) tuple(no, bc, ba, bb)
+}
+ENTRY e {
+  a = f32[2]{0} parameter(0)
+  b = f32[2]{0} parameter(1)
+  c = f32[2]{0} parameter(2)
+  yes = pred[] constant(true)
+  init = (pred[], f32[2]{0}, f32[2]{0}, f32[2]{0}) tuple(yes, a, b, c)
+  ROOT w = (pred[], f32[2]{0}, f32[2]{0}, f32[2]{0}) while(init), condition=cond, body=body
+}";
+    let (a, b, c) = (
+        Literal::vector(&[1.0f32, 2.0]),
+        Literal::vector(&[3.0f32, 4.0]),
+        Literal::vector(&[5.0f32, 6.0]),
+    );
+    let out = run(text, &[&a, &b, &c]);
+    let out = elements(&out);
+    assert_eq!(out[1].to_vec::<f32>().unwrap(), [5.0, 6.0]);
+    assert_eq!(out[2].to_vec::<f32>().unwrap(), [1.0, 2.0]);
+    assert_eq!(out[3].to_vec::<f32>().unwrap(), [3.0, 4.0]);
+}
+
+#[test]
+fn conditionals_pick_a_branch_by_predicate_or_index() {
+    let by_predicate = "HloModule m
+square {
+  sx = f32[2,2]{1,0} parameter(0)
+  ROOT sq = f32[2,2]{1,0} dot(sx, sx), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+}
+same {
+  ROOT same_x = f32[2,2]{1,0} parameter(0)
+}
+ENTRY e {
+  p = pred[] parameter(0)
+  x = f32[2,2]{1,0} parameter(1)
+  ROOT c = f32[2,2]{1,0} conditional(p, x, x), true_computation=square, false_computation=same
+}";
+    let x = Literal::matrix(&[[1.0f32, 2.0], [3.0, 4.0]]);
+    let out = run(by_predicate, &[&Literal::scalar(true), &x]);
+    assert_eq!(out.to_vec::<f32>().unwrap(), [7.0, 10.0, 15.0, 22.0]);
+    let out = run(by_predicate, &[&Literal::scalar(false), &x]);
+    assert_eq!(out.to_vec::<f32>().unwrap(), [1.0, 2.0, 3.0, 4.0]);
+
+    let by_index = "HloModule m
+zero {
+  zx = s32[2]{0} parameter(0)
+  ROOT z = s32[2]{0} constant({0, 0})
+}
+same {
+  ROOT same_x = s32[2]{0} parameter(0)
+}
+ENTRY e {
+  i = s32[] parameter(0)
+  x = s32[2]{0} parameter(1)
+  ROOT c = s32[2]{0} conditional(i, x, x), branch_computations={zero, same}
+}";
+    let x = Literal::vector(&[3i32, 4]);
+    for (index, want) in [(0, [0, 0]), (1, [3, 4]), (7, [3, 4]), (-1, [3, 4])] {
+        let out = run(by_index, &[&Literal::scalar(index), &x]);
+        assert_eq!(out.to_vec::<i32>().unwrap(), want, "index {index}");
+    }
+}
+
+#[test]
+fn calls_run_their_computation_inline() {
+    let text = "HloModule m
+square {
+  sx = f32[2,2]{1,0} parameter(0)
+  ROOT sq = f32[2,2]{1,0} dot(sx, sx), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+}
+ENTRY e {
+  x = f32[2,2]{1,0} parameter(0)
+  y = f32[2,2]{1,0} call(x), to_apply=square
+  ROOT z = f32[2,2]{1,0} call(y), to_apply=square
+}";
+    let x = Literal::matrix(&[[1.0f32, 1.0], [0.0, 1.0]]);
+    let out = run(text, &[&x]);
+    assert_eq!(out.to_vec::<f32>().unwrap(), [1.0, 4.0, 0.0, 1.0]);
+}
+
+/// A loop writing row `i` of its state with `i`: the update runs in place
+/// on the loop state, which is the result's own buffer.
+const FILL_ROWS: &str = "HloModule m
+
+cond {
+  cs = (s32[], f32[8,4]{1,0}) parameter(0)
+  ci = s32[] get-tuple-element(cs), index=0
+  n = s32[] constant(8)
+  ROOT lt = pred[] compare(ci, n), direction=LT
+}
+
+body {
+  bs = (s32[], f32[8,4]{1,0}) parameter(0)
+  bi = s32[] get-tuple-element(bs), index=0
+  buf = f32[8,4]{1,0} get-tuple-element(bs), index=1
+  fi = f32[] convert(bi)
+  row = f32[1,4]{1,0} broadcast(fi), dimensions={}
+  zero = s32[] constant(0)
+  upd = f32[8,4]{1,0} dynamic-update-slice(buf, row, bi, zero)
+  one = s32[] constant(1)
+  next = s32[] add(bi, one)
+  ROOT t = (s32[], f32[8,4]{1,0}) tuple(next, upd)
+}
+
+ENTRY e {
+  buf0 = f32[8,4]{1,0} parameter(0)
+  z = s32[] constant(0)
+  init = (s32[], f32[8,4]{1,0}) tuple(z, buf0)
+  w = (s32[], f32[8,4]{1,0}) while(init), condition=cond, body=body
+  ROOT r = f32[8,4]{1,0} get-tuple-element(w), index=1
+}
+";
+
+#[test]
+fn an_in_place_update_in_a_loop_writes_the_result_directly() {
+    let module: HloModule = FILL_ROWS.parse().unwrap();
+    let exe = Client::cpu().unwrap().compile(&module).unwrap();
+    let buf = Literal::from_slice(&[8, 4], &[-1.0f32; 32]).unwrap();
+    let out = exe.execute(&[&buf]).unwrap();
+    let want: Vec<f32> = (0..32).map(|i| (i / 4) as f32).collect();
+    assert_eq!(out.to_vec::<f32>().unwrap(), want);
+    assert!(exe.fallback_ops().is_empty());
+    // The only copy of the 128-byte state is the one out of the (read-only)
+    // argument, before the loop; the body updates the result in place.
+    let dump = exe.dump(false);
+    let program = &dump[dump.find("== program").unwrap()..dump.find("== buffers").unwrap()];
+    let state_copies: Vec<&str> = program
+        .lines()
+        .filter(|l| l.contains("(128 bytes)"))
+        .collect();
+    assert_eq!(state_copies.len(), 1, "{program}");
+    assert!(
+        program.find("(128 bytes)").unwrap() < program.find("while").unwrap(),
+        "{program}"
+    );
+}

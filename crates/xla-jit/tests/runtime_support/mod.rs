@@ -1,0 +1,111 @@
+//! Shared by the runtime tests: seeded random literals and the
+//! differential check (the JIT against the reference interpreter).
+
+#![allow(dead_code)]
+
+use xla_core::interp::Interpreter;
+use xla_core::literal::convert::convert_value;
+use xla_core::literal::Tolerance;
+use xla_core::{dispatch_native, HloModule, Literal, NativeType, PrimitiveType, Shape};
+use xla_jit::{Client, Executable};
+
+/// Floats within a few hundred ulp of f32 (the JIT's transcendental
+/// approximations and reassociated reductions), relative to the value.
+pub const CLOSE: Tolerance = Tolerance::new(1e-5, 2e-5);
+
+pub fn parse(text: &str) -> HloModule {
+    text.parse().unwrap_or_else(|e| panic!("{e}\n{text}"))
+}
+
+/// SplitMix64: seeded, well mixed.
+pub struct Rng(pub u64);
+
+impl Rng {
+    pub fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in `[0, n)`.
+    pub fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+
+    /// Uniform in `[-1, 1)`, scaled.
+    pub fn uniform(&mut self, scale: f64) -> f64 {
+        ((self.next() >> 11) as f64 / (1u64 << 52) as f64 - 1.0) * scale
+    }
+}
+
+/// A literal of `shape` (with its layout): floats uniform in `[-2, 2)`,
+/// signed integers in `[-8, 8)`, unsigned in `[0, 16)`, fair preds.
+pub fn random_literal(shape: &Shape, rng: &mut Rng) -> Literal {
+    if let Shape::Tuple(elements) = shape {
+        return Literal::tuple(elements.iter().map(|e| random_literal(e, rng)).collect());
+    }
+    let mut literal = Literal::zeros(shape).unwrap();
+    let Some(ty) = literal.element_type() else {
+        return literal;
+    };
+    dispatch_native!(ty, T => fill::<T>(literal.data_mut::<T>().unwrap(), ty, rng));
+    literal
+}
+
+fn fill<T: NativeType>(data: &mut [T], ty: PrimitiveType, rng: &mut Rng) {
+    for x in data {
+        let value = if ty.is_floating() || ty.is_complex() {
+            rng.uniform(2.0)
+        } else if ty.is_signed_integral() {
+            rng.below(16) as f64 - 8.0
+        } else {
+            rng.below(if ty.is_pred() { 2 } else { 16 }) as f64
+        };
+        *x = convert_value::<f64, T>(value).unwrap();
+    }
+}
+
+/// Random arguments for the entry parameters of `module`.
+pub fn random_args(module: &HloModule, seed: u64) -> Vec<Literal> {
+    let mut rng = Rng(seed);
+    module
+        .entry_program_shape()
+        .parameters
+        .iter()
+        .map(|p| random_literal(p, &mut rng))
+        .collect()
+}
+
+/// Compiles `module` with the JIT, runs it and the interpreter on `args`,
+/// and checks the results agree within `tolerance` (and the JIT's result
+/// has the entry's result layouts). Returns the executable.
+pub fn check_against_interpreter(
+    module: &HloModule,
+    args: &[Literal],
+    tolerance: Tolerance,
+) -> Executable {
+    let refs: Vec<&Literal> = args.iter().collect();
+    let want = Interpreter::new()
+        .run(module, &refs)
+        .unwrap_or_else(|e| panic!("interpreter: {e}\n{module}"));
+    let exe = Client::cpu()
+        .unwrap()
+        .compile(module)
+        .unwrap_or_else(|e| panic!("compile: {e}\n{module}"));
+    let got = exe
+        .execute(&refs)
+        .unwrap_or_else(|e| panic!("execute: {e}\n{module}"));
+    assert!(
+        got.shape()
+            .eq_with_layout(&module.entry_program_shape().result),
+        "result {} for {}",
+        got.shape(),
+        module.entry_program_shape()
+    );
+    if let Err(mismatch) = want.check_close(&got, tolerance) {
+        panic!("{mismatch}\n{}", exe.dump(false));
+    }
+    exe
+}

@@ -1,0 +1,409 @@
+//! `xla bench MODULE.hlo... [--backend jit|interp] [--json]`: compile and
+//! run modules on seeded random inputs; report compile time, run time, peak
+//! memory and the ops that fell back to the interpreter.
+//!
+//! Each module is measured in a fresh child process (this binary, re-run
+//! with a hidden `--child` flag), so its peak RSS (`VmHWM` from
+//! `/proc/self/status`) is its own: the binary, the compiled code, the
+//! inputs, the outputs and whatever the run allocated, and nothing left over
+//! from the module before it. For a fused elementwise chain that is the
+//! process baseline (reported as `baseline_rss_bytes`) plus its inputs plus
+//! its output.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode};
+use std::time::{Duration, Instant};
+
+use xla_core::interp::Interpreter;
+use xla_core::literal::convert::convert_value;
+use xla_core::{dispatch_native, HloModule, Literal, NativeType, PrimitiveType, Shape};
+use xla_jit::{Client, CompileOptions, Executable};
+
+use super::module_file;
+
+/// Benchmark HLO modules: compile time (median of cold compiles), run time
+/// (median, min, max after warm-up), peak memory and interpreter fallbacks.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// HLO text files; each is reported under its file stem.
+    #[arg(required = true)]
+    modules: Vec<PathBuf>,
+    /// The backend that runs them.
+    #[arg(long, value_enum, default_value_t = Backend::Jit)]
+    backend: Backend,
+    /// Print a JSON array, one object per module: `{"name", "compile_ms",
+    /// "run_ms": {"median", "min", "max"}, "peak_rss_bytes",
+    /// "fallback_ops", …}`.
+    #[arg(long)]
+    json: bool,
+    /// Seconds of timed runs per module (at least 10 runs).
+    #[arg(long, default_value_t = 1.0)]
+    min_time: f64,
+    /// Measure the single module in this process and print its JSON object
+    /// (what the parent runs per module).
+    #[arg(long, hide = true)]
+    child: bool,
+}
+
+/// Which engine runs a module.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Backend {
+    /// The Cranelift JIT (compiled, fused kernels).
+    Jit,
+    /// The reference interpreter.
+    Interp,
+}
+
+impl Backend {
+    fn name(self) -> &'static str {
+        match self {
+            Backend::Jit => "jit",
+            Backend::Interp => "interp",
+        }
+    }
+}
+
+/// Runs the subcommand: status 0 when every module ran, 1 when one failed
+/// (the error names it), 2 for unreadable files.
+pub fn run(args: Args) -> Result<ExitCode, String> {
+    if args.child {
+        let [module] = args.modules.as_slice() else {
+            return Err("--child takes exactly one module".into());
+        };
+        let report = measure(module, args.backend, args.min_time)?;
+        println!(
+            "{}",
+            if args.json {
+                report.json()
+            } else {
+                report.row()
+            }
+        );
+        return Ok(ExitCode::SUCCESS);
+    }
+    let exe = std::env::current_exe().map_err(|e| format!("cannot find the xla binary: {e}"))?;
+    let mut reports = Vec::new();
+    for module in &args.modules {
+        let out = Command::new(&exe)
+            .arg("bench")
+            .arg("--child")
+            .arg(module)
+            .args(["--backend", args.backend.name()])
+            .args(["--min-time", &args.min_time.to_string()])
+            .args(args.json.then_some("--json"))
+            .output()
+            .map_err(|e| format!("cannot run {}: {e}", exe.display()))?;
+        if !out.status.success() {
+            eprint!("{}", String::from_utf8_lossy(&out.stderr));
+            eprintln!("error: benchmarking {} failed", module.display());
+            return Ok(ExitCode::from(out.status.code().map_or(1, |c| c as u8)));
+        }
+        eprint!("{}", String::from_utf8_lossy(&out.stderr));
+        reports.push(String::from_utf8_lossy(&out.stdout).trim_end().to_string());
+    }
+    if args.json {
+        println!("[\n{}\n]", reports.join(",\n"));
+    } else {
+        println!("{}", Report::HEADER);
+        reports.iter().for_each(|row| println!("{row}"));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// One module's measurements.
+struct Report {
+    name: String,
+    backend: Backend,
+    compile: Vec<Duration>,
+    runs: Vec<Duration>,
+    peak_rss: u64,
+    baseline_rss: u64,
+    input_bytes: u64,
+    output_bytes: u64,
+    fallback_ops: Vec<String>,
+}
+
+fn measure(path: &Path, backend: Backend, min_time: f64) -> Result<Report, String> {
+    let baseline_rss = rss_bytes("VmRSS");
+    let module = module_file::load(path, true).map_err(module_file::LoadError::into_message)?;
+    let name = path.file_stem().map_or_else(
+        || path.display().to_string(),
+        |s| s.to_string_lossy().into_owned(),
+    );
+    let fail = |e: &dyn std::fmt::Display| format!("{}: {e}", path.display());
+    let (compile, runner, fallback_ops) = match backend {
+        Backend::Jit => {
+            let client = Client::cpu().map_err(|e| fail(&e))?;
+            let (compile, executable) = compile_cold(&client, &module).map_err(|e| fail(&e))?;
+            let mut ops: Vec<String> = executable
+                .fallback_ops()
+                .iter()
+                .map(|op| op.opcode.name().to_string())
+                .collect();
+            ops.sort();
+            ops.dedup();
+            (compile, Runner::Jit(executable), ops)
+        }
+        Backend::Interp => (
+            Vec::new(),
+            Runner::Interp(Interpreter::new(), &module),
+            Vec::new(),
+        ),
+    };
+    let signature = module.entry_program_shape();
+    let inputs: Vec<Literal> = signature
+        .parameters
+        .iter()
+        .enumerate()
+        .map(|(i, shape)| random_literal(shape, 0x5eed + i as u64))
+        .collect::<Result<_, _>>()
+        .map_err(|e| fail(&e))?;
+    let args: Vec<&Literal> = inputs.iter().collect();
+    let input_bytes = inputs.iter().map(literal_bytes).sum();
+    let first = runner.run(&args).map_err(|e| fail(&e))?;
+    let output_bytes = literal_bytes(&first);
+    drop(first);
+    let runs = time_runs(|| runner.run(&args).map(drop), min_time).map_err(|e| fail(&e))?;
+    Ok(Report {
+        name,
+        backend,
+        compile,
+        runs,
+        peak_rss: rss_bytes("VmHWM"),
+        baseline_rss,
+        input_bytes,
+        output_bytes,
+        fallback_ops,
+    })
+}
+
+enum Runner<'m> {
+    Jit(Executable),
+    Interp(Interpreter, &'m HloModule),
+}
+
+impl Runner<'_> {
+    fn run(&self, args: &[&Literal]) -> Result<Literal, String> {
+        match self {
+            Runner::Jit(e) => e.execute(args).map_err(|e| e.to_string()),
+            Runner::Interp(i, module) => i.run(module, args).map_err(|e| e.to_string()),
+        }
+    }
+}
+
+/// Cold compiles (the cache bypassed) until at least 5 and 0.2 s, at most
+/// 30: their times and the last executable.
+fn compile_cold(
+    client: &Client,
+    module: &HloModule,
+) -> Result<(Vec<Duration>, Executable), xla_jit::JitError> {
+    let options = CompileOptions {
+        bypass_cache: true,
+        ..CompileOptions::default()
+    };
+    let started = Instant::now();
+    let mut times = Vec::new();
+    loop {
+        let t = Instant::now();
+        let executable = client.compile_with(module, &options)?;
+        times.push(t.elapsed());
+        let enough = times.len() >= 5 && started.elapsed() >= Duration::from_millis(200);
+        if enough || times.len() >= 30 {
+            return Ok((times, executable));
+        }
+    }
+}
+
+/// Warm-up (3 runs or 0.3 s), then timed runs until at least 10 and
+/// `min_time` seconds (at least 3 when one run takes over a second), at
+/// most 1000.
+fn time_runs(
+    mut run: impl FnMut() -> Result<(), String>,
+    min_time: f64,
+) -> Result<Vec<Duration>, String> {
+    let warm = Instant::now();
+    for _ in 0..3 {
+        run()?;
+        if warm.elapsed() > Duration::from_millis(300) {
+            break;
+        }
+    }
+    let started = Instant::now();
+    let mut times = Vec::new();
+    loop {
+        let t = Instant::now();
+        run()?;
+        times.push(t.elapsed());
+        let elapsed = started.elapsed().as_secs_f64();
+        let enough_runs = times.len() >= 10 || (times.len() >= 3 && elapsed > 10.0 * min_time);
+        if (enough_runs && elapsed >= min_time) || times.len() >= 1000 {
+            return Ok(times);
+        }
+    }
+}
+
+/// A value from a `/proc/self/status` line such as `VmHWM:   123456 kB`, in
+/// bytes (0 where the file does not exist).
+fn rss_bytes(key: &str) -> u64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    status
+        .lines()
+        .find_map(|line| line.strip_prefix(key)?.strip_prefix(':'))
+        .and_then(|rest| {
+            rest.trim()
+                .trim_end_matches("kB")
+                .trim()
+                .parse::<u64>()
+                .ok()
+        })
+        .map_or(0, |kb| kb * 1024)
+}
+
+fn literal_bytes(literal: &Literal) -> u64 {
+    match literal.tuple_elements() {
+        Some(elements) => elements.iter().map(literal_bytes).sum(),
+        None => literal.bytes().map_or(0, |b| b.len() as u64),
+    }
+}
+
+/// A literal of `shape` filled with seeded pseudo-random values: floats
+/// standard normal, signed integers in `[-8, 8)`, unsigned in `[0, 16)`,
+/// preds fair coins.
+fn random_literal(shape: &Shape, seed: u64) -> Result<Literal, xla_core::Error> {
+    if let Shape::Tuple(elements) = shape {
+        let elements = elements
+            .iter()
+            .enumerate()
+            .map(|(i, e)| random_literal(e, seed.wrapping_mul(31).wrapping_add(i as u64)));
+        return Ok(Literal::tuple(elements.collect::<Result<_, _>>()?));
+    }
+    let mut literal = Literal::zeros(shape)?;
+    let Some(ty) = literal.element_type() else {
+        return Ok(literal);
+    };
+    let mut rng = SplitMix64(seed);
+    dispatch_native!(ty, T => fill::<T>(literal.data_mut::<T>()?, ty, &mut rng));
+    Ok(literal)
+}
+
+fn fill<T: NativeType>(data: &mut [T], ty: PrimitiveType, rng: &mut SplitMix64) {
+    for x in data {
+        let value = if ty.is_floating() || ty.is_complex() {
+            rng.normal()
+        } else if ty.is_signed_integral() {
+            (rng.next() % 16) as f64 - 8.0
+        } else {
+            (rng.next() % if ty.is_pred() { 2 } else { 16 }) as f64
+        };
+        *x = convert_value::<f64, T>(value).expect("every type converts from f64");
+    }
+}
+
+/// SplitMix64 (Steele, Lea, Flood 2014): a fast, well-mixed 64-bit
+/// generator; a fixed seed gives the same inputs on every run.
+struct SplitMix64(u64);
+
+impl SplitMix64 {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in `(0, 1]`.
+    fn uniform(&mut self) -> f64 {
+        ((self.next() >> 11) + 1) as f64 / (1u64 << 53) as f64
+    }
+
+    /// Standard normal (Box–Muller).
+    fn normal(&mut self) -> f64 {
+        let (u, v) = (self.uniform(), self.uniform());
+        (-2.0 * u.ln()).sqrt() * (std::f64::consts::TAU * v).cos()
+    }
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e3
+}
+
+fn median(times: &[Duration]) -> f64 {
+    if times.is_empty() {
+        return 0.0;
+    }
+    let mut sorted = times.to_vec();
+    sorted.sort();
+    let n = sorted.len();
+    if n % 2 == 1 {
+        ms(sorted[n / 2])
+    } else {
+        (ms(sorted[n / 2 - 1]) + ms(sorted[n / 2])) / 2.0
+    }
+}
+
+impl Report {
+    const HEADER: &'static str = "module           compile ms  median ms     min ms     max ms  \
+                                  peak MiB  base MiB  fallback";
+
+    /// A row under [`Report::HEADER`].
+    fn row(&self) -> String {
+        let mib = |bytes: u64| bytes as f64 / (1u64 << 20) as f64;
+        format!(
+            "{:<16} {:>10.3} {:>10.3} {:>10.3} {:>10.3} {:>9.1} {:>9.1}  {}",
+            self.name,
+            median(&self.compile),
+            median(&self.runs),
+            ms(self.runs.iter().min().copied().unwrap_or_default()),
+            ms(self.runs.iter().max().copied().unwrap_or_default()),
+            mib(self.peak_rss),
+            mib(self.baseline_rss),
+            self.fallback_ops.join(",")
+        )
+    }
+
+    fn json(&self) -> String {
+        let min = self.runs.iter().min().copied().unwrap_or_default();
+        let max = self.runs.iter().max().copied().unwrap_or_default();
+        let ops: Vec<String> = self.fallback_ops.iter().map(|o| json_string(o)).collect();
+        let mut out = String::new();
+        let _ = write!(
+            out,
+            "{{\"name\": {}, \"backend\": \"{}\", \"compile_ms\": {:.4}, \
+             \"run_ms\": {{\"median\": {:.4}, \"min\": {:.4}, \"max\": {:.4}}}, \"runs\": {}, \
+             \"peak_rss_bytes\": {}, \"baseline_rss_bytes\": {}, \"input_bytes\": {}, \
+             \"output_bytes\": {}, \"fallback_ops\": [{}]}}",
+            json_string(&self.name),
+            self.backend.name(),
+            median(&self.compile),
+            median(&self.runs),
+            ms(min),
+            ms(max),
+            self.runs.len(),
+            self.peak_rss,
+            self.baseline_rss,
+            self.input_bytes,
+            self.output_bytes,
+            ops.join(", ")
+        );
+        out
+    }
+}
+
+/// `s` as a JSON string literal.
+fn json_string(s: &str) -> String {
+    let mut out = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if (c as u32) < 0x20 => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}

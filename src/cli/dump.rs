@@ -1,0 +1,44 @@
+//! `xla dump MODULE.hlo [--clif]`: what the JIT made of a module.
+
+use std::process::ExitCode;
+
+use xla_jit::{Client, CompileOptions};
+
+use super::module_file;
+
+/// Compile an HLO module with the JIT and print the optimized module with
+/// layouts, the fusion plan with the reason for every decision, the thunks
+/// and buffers, the ops that fall back to the interpreter, and compile
+/// times by phase and by kernel.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// The HLO text file.
+    module: std::path::PathBuf,
+    /// Also print each kernel's Cranelift IR (CLIF).
+    #[arg(long)]
+    clif: bool,
+}
+
+/// Runs the subcommand: status 1 when the module is invalid or does not
+/// compile, 2 for an unreadable file.
+pub fn run(args: Args) -> Result<ExitCode, String> {
+    let module = match module_file::load(&args.module, true) {
+        Ok(module) => module,
+        Err(e) => return Ok(e.report()),
+    };
+    let options = CompileOptions {
+        keep_clif: args.clif,
+        ..CompileOptions::default()
+    };
+    let compiled = Client::cpu().and_then(|client| client.compile_with(&module, &options));
+    match compiled {
+        Ok(executable) => {
+            print!("{}", executable.dump(args.clif));
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(e) => {
+            eprintln!("error: {}: {e}", args.module.display());
+            Ok(ExitCode::from(1))
+        }
+    }
+}

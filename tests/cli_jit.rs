@@ -1,0 +1,138 @@
+//! The `xla` binary's JIT tools: `dump` and `bench`, run as a user runs
+//! them.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn xla(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_xla"))
+        .args(args)
+        .output()
+        .expect("the xla binary runs")
+}
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// Writes `text` to a fresh file in the target directory.
+fn module_file(name: &str, text: &str) -> String {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("cli_jit");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path.display().to_string()
+}
+
+const AXPY: &str =
+    "HloModule axpy, entry_computation_layout={(f32[], f32[1000]{0}, f32[1000]{0})->f32[1000]{0}}
+
+ENTRY e {
+  a = f32[] parameter(0)
+  x = f32[1000]{0} parameter(1)
+  y = f32[1000]{0} parameter(2)
+  ax = f32[1000]{0} broadcast(a), dimensions={}
+  m = f32[1000]{0} multiply(ax, x)
+  ROOT s = f32[1000]{0} add(m, y)
+}
+";
+
+#[test]
+fn dump_prints_the_plan_the_program_and_compile_times() {
+    let path = module_file("axpy.hlo", AXPY);
+    let out = xla(&["dump", &path]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = stdout(&out);
+    for section in [
+        "== optimized module",
+        "== fusion plan",
+        "fusion 0 (loop) root s",
+        "fuse m into s: elementwise producer",
+        "== program",
+        "== buffers",
+        "== fallback ops",
+        "== compile time",
+    ] {
+        assert!(text.contains(section), "no `{section}` in:\n{text}");
+    }
+    assert!(text.contains("  kernel s_loop_"), "{text}");
+    assert!(!text.contains("== CLIF"), "{text}");
+    let out = xla(&["dump", &path, "--clif"]);
+    let text = stdout(&out);
+    assert!(text.contains("== CLIF of s_loop_"), "{text}");
+    assert!(text.contains("function "), "{text}");
+}
+
+#[test]
+fn dump_reports_invalid_modules_with_status_1() {
+    let path = module_file(
+        "bad.hlo",
+        "HloModule m\nENTRY e {\n  ROOT x = f32[2] add()\n}\n",
+    );
+    let out = xla(&["dump", &path]);
+    assert_eq!(out.status.code(), Some(1));
+}
+
+#[test]
+fn bench_prints_one_json_object_per_module() {
+    let path = module_file("axpy.hlo", AXPY);
+    let out = xla(&["bench", &path, &path, "--json", "--min-time", "0.01"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = stdout(&out);
+    assert!(
+        text.starts_with("[\n{\"name\": \"axpy\", \"backend\": \"jit\", \"compile_ms\": "),
+        "{text}"
+    );
+    assert_eq!(text.matches("\"name\": \"axpy\"").count(), 2, "{text}");
+    for key in [
+        "\"run_ms\": {\"median\": ",
+        "\"min\": ",
+        "\"max\": ",
+        "\"peak_rss_bytes\": ",
+        "\"input_bytes\": 8004",
+        "\"output_bytes\": 4000",
+        "\"fallback_ops\": []",
+    ] {
+        assert!(text.contains(key), "no `{key}` in:\n{text}");
+    }
+    assert!(text.trim_end().ends_with("}\n]"), "{text}");
+}
+
+#[test]
+fn bench_runs_the_interpreter_and_prints_a_table() {
+    let path = module_file("axpy.hlo", AXPY);
+    let out = xla(&["bench", &path, "--backend", "interp", "--min-time", "0.01"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 2, "{text}");
+    assert!(lines[0].starts_with("module"), "{text}");
+    assert!(lines[1].starts_with("axpy "), "{text}");
+}
+
+#[test]
+fn bench_reports_a_failing_module() {
+    let path = module_file(
+        "missing_param.hlo",
+        "HloModule m\nENTRY e {\n  ROOT x = f32[2] parameter(3)\n}\n",
+    );
+    let out = xla(&["bench", &path, "--min-time", "0.01"]);
+    assert!(!out.status.success());
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("benchmarking"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
