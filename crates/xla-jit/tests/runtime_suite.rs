@@ -1,14 +1,13 @@
 //! The benchmark suite on small shapes (tests/suite/*.hlo: the modules of
 //! the benchmark with every size shrunk, tails not multiples of the vector
-//! width): the JIT against the interpreter. Cases marked `compiled` must
-//! run without any interpreter fallback; the others print theirs (ops
-//! whose kernels are not written yet).
+//! width): the JIT against the interpreter. Every case must run without
+//! any interpreter fallback.
 
 mod runtime_support;
 
 use runtime_support::{check_against_interpreter, parse, random_args, CLOSE};
 
-fn suite_case(name: &str, compiled: bool) {
+fn suite_case(name: &str) {
     let path = format!("{}/tests/suite/{name}.hlo", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(&path).unwrap();
     let module = parse(&text);
@@ -19,36 +18,32 @@ fn suite_case(name: &str, compiled: bool) {
             .iter()
             .map(|op| format!("{} ({})", op.instruction, op.opcode.name()))
             .collect();
-        if compiled {
-            assert!(fallbacks.is_empty(), "{name} falls back: {fallbacks:?}");
-        } else if !fallbacks.is_empty() {
-            eprintln!("{name} falls back: {fallbacks:?}");
-        }
+        assert!(fallbacks.is_empty(), "{name} falls back: {fallbacks:?}");
     }
 }
 
 macro_rules! suite {
-    ($($name:ident: $compiled:expr,)*) => {$(
+    ($($name:ident,)*) => {$(
         #[test]
         fn $name() {
-            suite_case(stringify!($name), $compiled);
+            suite_case(stringify!($name));
         }
     )*};
 }
 
 suite!(
-    ew_axpby: true,
-    ew_chain: false,
-    ew_gelu: false,
-    reduce_row_sum: true,
-    reduce_col_sum: true,
-    reduce_all_max: true,
-    softmax: false,
-    layernorm: false,
-    dot_256: true,
-    dot_1024: true,
-    dot_2048: true,
-    matvec: true,
-    bmm: true,
-    mlp: false,
+    ew_axpby,
+    ew_chain,
+    ew_gelu,
+    reduce_row_sum,
+    reduce_col_sum,
+    reduce_all_max,
+    softmax,
+    layernorm,
+    dot_256,
+    dot_1024,
+    dot_2048,
+    matvec,
+    bmm,
+    mlp,
 );
