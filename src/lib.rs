@@ -17,6 +17,7 @@ pub mod dsl;
 
 pub use xla_core::*;
 pub use xla_core::{hlo, layout, literal, shape, text};
+pub use xla_jit::{Client, CompileOptions, Executable};
 pub use xla_macros::xla;
 
 /// The names a program using the [`xla!`] macro needs.
@@ -25,5 +26,5 @@ pub mod prelude {
     pub use crate::xla;
     pub use xla_core::interp::Interpreter;
     pub use xla_core::{Literal, PrimitiveType, Shape, XlaBuilder, XlaComputation, XlaOp};
+    pub use xla_jit::Client;
 }
-pub use xla_jit::{Client, CompileOptions, Executable};

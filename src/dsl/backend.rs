@@ -1,10 +1,12 @@
-//! The backends `call` runs on: the reference interpreter now; the JIT's
-//! `Client` joins when it lands.
+//! The backends `call` runs on: the JIT's [`Client`] (the default) and the
+//! reference interpreter.
 
-use std::sync::Arc;
+use std::hash::{Hash, Hasher};
+use std::sync::{Arc, OnceLock};
 
 use xla_core::interp::Interpreter;
 use xla_core::{HloModule, Literal, XlaComputation};
+use xla_jit::Client;
 
 use super::{Backend, DslError, Executable};
 
@@ -38,9 +40,36 @@ impl Executable for Interpreted {
     }
 }
 
-/// The backend `call` uses when the program does not choose one: the
-/// reference interpreter.
+/// The JIT compiles a computation's module for the host CPU.
+impl Backend for Client {
+    fn cache_key(&self) -> u64 {
+        let mut hasher = std::collections::hash_map::DefaultHasher::new();
+        "jit".hash(&mut hasher);
+        self.cpu_features().hash(&mut hasher);
+        hasher.finish()
+    }
+
+    fn compile(&self, computation: &XlaComputation) -> Result<Arc<dyn Executable>, DslError> {
+        let executable = Client::compile(self, computation.module())
+            .map_err(|e| DslError::Backend(Box::new(e)))?;
+        Ok(Arc::new(executable))
+    }
+}
+
+impl Executable for xla_jit::Executable {
+    fn execute(&self, args: &[&Literal]) -> Result<Literal, DslError> {
+        xla_jit::Executable::execute(self, args).map_err(|e| DslError::Backend(Box::new(e)))
+    }
+}
+
+/// The backend `call` uses when the program does not choose one: the JIT
+/// for the host CPU, or the reference interpreter on a CPU the JIT does not
+/// support.
 pub fn default_backend() -> &'static dyn Backend {
-    static DEFAULT: std::sync::OnceLock<Interpreter> = std::sync::OnceLock::new();
-    DEFAULT.get_or_init(Interpreter::new)
+    static JIT: OnceLock<Option<Client>> = OnceLock::new();
+    static INTERPRETER: OnceLock<Interpreter> = OnceLock::new();
+    match JIT.get_or_init(|| Client::cpu().ok()) {
+        Some(client) => client,
+        None => INTERPRETER.get_or_init(Interpreter::new),
+    }
 }

@@ -6,6 +6,7 @@
 //! cargo run --release -p xla-jit --example math_ulp -- exp tanh  # some functions
 //! cargo run --release -p xla-jit --example math_ulp -- --quick   # f32 by sampling, not exhaustive
 //! cargo run --release -p xla-jit --example math_ulp -- --bench   # throughput only
+//! cargo run --release -p xla-jit --example math_ulp -- --xla exp tanh logistic  # f32 at Accuracy::Xla
 //! cargo run --release -p xla-jit --example math_ulp -- --dump DIR # f64 samples for accuracy.py
 //! ```
 //!
@@ -19,15 +20,21 @@
 //! random pairs and a table of special pairs. A mismatch in NaN-ness, in
 //! infinity or in the sign of a zero is counted as a failure.
 //!
+//! `--xla` compiles the f32 unary kernels at `Accuracy::Xla` (the kernels'
+//! setting) instead of `Accuracy::Full`, and measures them as XLA's own
+//! figures were measured: subnormal inputs and results, which the kernels
+//! flush, are left out.
+//!
 //! `--dump DIR` also writes, per function, the f64 samples where the result
 //! differs from `std` plus a random subset, as `(x, y, result, std)` f64
 //! quadruples in `DIR/<name>.f64`; `src/math/accuracy.py DIR` measures them
 //! against exact values computed with Python's `decimal`.
 
+use std::sync::OnceLock;
 use std::time::Instant;
 
 use xla_jit::codegen::CodegenOptions;
-use xla_jit::math::{BinaryFn, BinaryKernel, MathFloat, UnaryFn, UnaryKernel};
+use xla_jit::math::{Accuracy, BinaryFn, BinaryKernel, MathFloat, UnaryFn, UnaryKernel};
 
 #[path = "../tests/math/reference.rs"]
 mod reference;
@@ -35,6 +42,20 @@ mod reference;
 use reference::{binary_reference, unary_reference, Rng, Worst};
 
 const THREADS: u64 = 2;
+
+/// The accuracy the f32 unary kernels are compiled at (`--xla`).
+static ACCURACY: OnceLock<Accuracy> = OnceLock::new();
+
+fn accuracy() -> Accuracy {
+    *ACCURACY.get().unwrap_or(&Accuracy::Full)
+}
+
+/// `true` if the pair is measured: at `Accuracy::Xla`, subnormal inputs
+/// and results (flushed by the kernels, as by XLA) are not.
+fn measured(x: f32, want: f64) -> bool {
+    let normal = |v: f64| v == 0.0 || !v.is_finite() || v.abs() >= f64::from(f32::MIN_POSITIVE);
+    accuracy() == Accuracy::Full || (normal(f64::from(x)) && normal(want))
+}
 
 fn options() -> CodegenOptions {
     CodegenOptions {
@@ -50,7 +71,8 @@ fn exhaustive_f32(f: UnaryFn) -> Worst {
         let workers: Vec<_> = (0..THREADS)
             .map(|t| {
                 s.spawn(move || {
-                    let kernel = UnaryKernel::<f32>::compile(&options(), f).expect("compiles");
+                    let kernel = UnaryKernel::<f32>::compile_with(&options(), f, accuracy())
+                        .expect("compiles");
                     let want = unary_reference(f);
                     let mut x = vec![0f32; CHUNK as usize];
                     let mut y = vec![0f32; CHUNK as usize];
@@ -62,7 +84,10 @@ fn exhaustive_f32(f: UnaryFn) -> Worst {
                         }
                         kernel.map_into(&x, &mut y);
                         for (&xi, &yi) in x.iter().zip(&y) {
-                            worst.add_f32(yi, want(f64::from(xi)), f64::from(xi), 0.0);
+                            let w = want(f64::from(xi));
+                            if measured(xi, w) {
+                                worst.add_f32(yi, w, f64::from(xi), 0.0);
+                            }
                         }
                         start += THREADS * CHUNK;
                     }
@@ -198,7 +223,9 @@ fn throughput_f32(f: Option<UnaryFn>, g: Option<BinaryFn>) -> (f64, f64) {
             let mut kernel = None;
             for _ in 0..3 {
                 let t = Instant::now();
-                kernel = Some(UnaryKernel::<f32>::compile(&options(), f).expect("compiles"));
+                kernel = Some(
+                    UnaryKernel::<f32>::compile_with(&options(), f, accuracy()).expect("compiles"),
+                );
                 compile = compile.min(t.elapsed().as_secs_f64());
             }
             let k = kernel.expect("compiled");
@@ -238,6 +265,9 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let quick = args.iter().any(|a| a == "--quick");
     let bench_only = args.iter().any(|a| a == "--bench");
+    if args.iter().any(|a| a == "--xla") {
+        ACCURACY.set(Accuracy::Xla).expect("set once");
+    }
     let dump_dir = args
         .iter()
         .position(|a| a == "--dump")

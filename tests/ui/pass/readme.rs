@@ -1,4 +1,4 @@
-// The example of crates/xla-macros/README.md.
+// The example of README.md and crates/xla-macros/README.md.
 use xla::prelude::*;
 
 xla! {

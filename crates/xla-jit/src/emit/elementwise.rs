@@ -196,6 +196,10 @@ pub(super) fn unary(
             }
             Real => x,
             Imag => const_like(kb, x, Const::Float(0.0)),
+            Math(f) if math::flushes_subnormals(f, kb.ty(x).lane_type()) => {
+                let r = math::unary(kb, f, x)?;
+                round_to(kb, out, r)
+            }
             Math(f) => {
                 let x = flush(kb, x);
                 let r = math::unary(kb, f, x)?;

@@ -9,7 +9,7 @@ use std::marker::PhantomData;
 use cranelift_codegen::ir::{types, InstBuilder, MemFlagsData, Type, Value};
 use cranelift_frontend::FunctionBuilder;
 
-use super::{emit_binary, emit_unary, BinaryFn, UnaryFn};
+use super::{emit_binary, emit_unary, Accuracy, BinaryFn, UnaryFn};
 use crate::codegen::{for_range, vector_of, CodegenOptions, Jit};
 use crate::JitError;
 
@@ -86,15 +86,25 @@ fn emit_loop(
 }
 
 impl<T: MathFloat> UnaryKernel<T> {
-    /// Compiles the kernel for `f`.
+    /// Compiles the kernel for `f` at [`Accuracy::Full`].
     pub fn compile(options: &CodegenOptions, f: UnaryFn) -> Result<Self, JitError> {
+        Self::compile_with(options, f, Accuracy::Full)
+    }
+
+    /// Compiles the kernel for `f` at the given accuracy.
+    pub fn compile_with(
+        options: &CodegenOptions,
+        f: UnaryFn,
+        accuracy: Accuracy,
+    ) -> Result<Self, JitError> {
         let mut jit = Jit::new(options.clone())?;
         let ptr = jit.pointer_type();
         let sig = jit.signature(&[ptr, ptr, ptr], &[]);
         let id = jit.compile(&format!("{}_{}", f.name(), T::TYPE), sig, |b| {
             let entry = b.current_block().expect("entry block");
             let p = b.block_params(entry).to_vec();
-            let apply = |b: &mut FunctionBuilder<'_>, args: &[Value]| emit_unary(b, f, args[0]);
+            let apply =
+                |b: &mut FunctionBuilder<'_>, args: &[Value]| emit_unary(b, f, args[0], accuracy);
             emit_loop(b, T::TYPE, &p[..1], p[1], p[2], &apply);
         })?;
         jit.finalize()?;

@@ -1,0 +1,113 @@
+//! The f32 `exp`, `tanh` and `logistic` of [`Accuracy::Xla`]: about half
+//! the instructions of the full-accuracy forms, with errors within XLA:CPU's
+//! own (measured in the table of [`crate::math`]). They apply the project's
+//! flush-to-zero rule themselves, whatever the MXCSR mode: subnormal
+//! inputs act as zeros and no result is subnormal (see
+//! [`super::flushes_subnormals`]).
+//!
+//! - exp: `n = round(x log2 e)`, `r = x - n ln2` (two-part ln2),
+//!   `e^r = 1 + r + r^2 P(r)`, and `n` added to the exponent field of the
+//!   result as an integer (no multiplication); beyond the range of normal
+//!   results a mask gives `0` or `inf`, and NaN passes through.
+//! - tanh: the odd/even rational approximation XLA:CPU (and Eigen) use,
+//!   `x P(x^2) / Q(x^2)` on the argument clamped to `±7.99881172`, where it
+//!   reaches ±1, and `x` itself below `0.0004` (±0 for subnormal `x`).
+//! - logistic: `e = e^-|x|` by the exp above, then `1 / (1 + e)` for
+//!   `x >= 0` and `e / (1 + e)` for `x < 0` (one division).
+//!
+//! [`Accuracy::Xla`]: super::Accuracy::Xla
+
+use cranelift_codegen::ir::condcodes::FloatCC;
+use cranelift_codegen::ir::Value;
+
+use super::coefficients::{EXP_F32, LN2_HI_F32, LN2_LO_F32, LOG2E};
+use super::lanes::Lanes;
+
+/// `ln(FLT_MAX)` rounded down to f32: above it `e^x` overflows.
+const EXP_OVERFLOW: f64 = 88.722_831_726_074_22;
+/// `ln(FLT_MIN)` rounded up to f32: below it `e^x` is subnormal (flushed).
+const EXP_UNDERFLOW: f64 = -87.336_540_222_167_97;
+
+/// `e^x` on f32 lanes.
+pub(super) fn exp(l: &mut Lanes, x: Value) -> Value {
+    let y = exp_no_overflow(l, x);
+    let over = l.cmp_c(FloatCC::GreaterThan, x, EXP_OVERFLOW);
+    let inf = l.c(f64::INFINITY);
+    l.select(over, inf, y)
+}
+
+/// `e^x` for `x <= EXP_OVERFLOW` or NaN (larger `x` give garbage).
+fn exp_no_overflow(l: &mut Lanes, x: Value) -> Value {
+    let (n, t) = l.round_mul(x, LOG2E);
+    let r = l.fma_c(n, -LN2_HI_F32, x);
+    let r = l.fma_c(n, -LN2_LO_F32, r);
+    let r2 = l.mul(r, r);
+    let p = l.poly(r, &EXP_F32);
+    let u = l.fma(r2, p, r);
+    let v = l.add_c(u, 1.0);
+    // The low bits of `t` hold `n` (see `Lanes::round_mul`); shifted into
+    // the exponent field they scale `v` (in [0.7, 1.42]) by 2^n. Within
+    // [EXP_UNDERFLOW, EXP_OVERFLOW] the sum stays a normal float: n = 128
+    // only with r < 0 (so v < 1), n = -126 only with r >= 0 (so v >= 1).
+    let shift = l.mant_bits();
+    let scale = l.shl(t, shift);
+    let vb = l.bits(v);
+    let yb = l.iadd(vb, scale);
+    let y = l.float_bits(yb);
+    let under = l.cmp_c(FloatCC::LessThan, x, EXP_UNDERFLOW);
+    let zero = l.c(0.0);
+    let y = l.select(under, zero, y);
+    let nan = l.cmp(FloatCC::Unordered, x, x);
+    l.select(nan, x, y)
+}
+
+/// Where XLA's tanh rational reaches ±1 in f32 with FMA.
+const TANH_CLAMP: f64 = 7.998_811_721_801_758;
+/// Below this `|x|`, `tanh(x)` is `x` in f32.
+const TANH_TINY: f64 = 0.0004;
+/// Numerator coefficients (odd powers 1, 3, …, 13) of XLA's f32 tanh.
+const TANH_NUM: [f64; 7] = [
+    4.893_524_558_917_86e-3,
+    6.372_619_288_754_36e-4,
+    1.485_722_357_179_79e-5,
+    5.122_297_090_371_14e-8,
+    -8.604_671_522_137_35e-11,
+    2.000_187_904_824_77e-13,
+    -2.760_768_477_423_55e-16,
+];
+/// Denominator coefficients (even powers 0, 2, 4, 6) of XLA's f32 tanh.
+const TANH_DEN: [f64; 4] = [
+    4.893_525_185_543_85e-3,
+    2.268_434_632_439e-3,
+    1.185_347_056_866_54e-4,
+    1.198_258_394_667_02e-6,
+];
+
+/// `tanh(x)` on f32 lanes.
+pub(super) fn tanh(l: &mut Lanes, x: Value) -> Value {
+    let c = l.max_c(x, -TANH_CLAMP);
+    let c = l.min_c(c, TANH_CLAMP);
+    let z = l.mul(c, c);
+    let p = l.poly(z, &TANH_NUM);
+    let num = l.mul(c, p);
+    let den = l.poly(z, &TANH_DEN);
+    let q = l.div(num, den);
+    let a = l.abs(x);
+    let subnormal = l.cmp_c(FloatCC::LessThan, a, f64::from(f32::MIN_POSITIVE));
+    let sign = l.sign_bit(x);
+    let small = l.select(subnormal, sign, x);
+    let tiny = l.cmp_c(FloatCC::LessThan, a, TANH_TINY);
+    l.select(tiny, small, q)
+}
+
+/// `logistic(x) = 1 / (1 + e^-x)` on f32 lanes.
+pub(super) fn logistic(l: &mut Lanes, x: Value) -> Value {
+    let m0 = l.c(-0.0);
+    let na = l.or(x, m0);
+    let e = exp_no_overflow(l, na);
+    let d = l.add_c(e, 1.0);
+    let neg = l.cmp_c(FloatCC::LessThan, x, 0.0);
+    let one = l.c(1.0);
+    let n = l.select(neg, e, one);
+    l.div(n, d)
+}
