@@ -528,3 +528,54 @@ fn a_rewrite_feeds_the_next_within_one_run() {
         ),
     );
 }
+
+// === dots ===
+
+#[test]
+fn outer_product_dot_is_a_multiply_of_broadcasts() {
+    check(
+        S,
+        &module(
+            "  a = bf16[3] parameter(0)\n  b = f32[2] parameter(1)",
+            "  ROOT d = f32[3,2] dot(a, b), lhs_contracting_dims={}, rhs_contracting_dims={}",
+        ),
+        &module(
+            "  a = bf16[3] parameter(0)\n  b = f32[2] parameter(1)",
+            "  convert.1 = f32[3] convert(a)
+  broadcast.1 = f32[3,2] broadcast(convert.1), dimensions={0}
+  broadcast.2 = f32[3,2] broadcast(b), dimensions={1}
+  ROOT multiply.1 = f32[3,2] multiply(broadcast.1, broadcast.2)",
+        ),
+    );
+    // Batched: batch dimensions first, then each operand's free ones.
+    check(
+        S,
+        &module(
+            "  a = s32[4,3] parameter(0)\n  b = s32[4,2] parameter(1)",
+            "  ROOT d = s32[4,3,2] dot(a, b), lhs_batch_dims={0}, rhs_batch_dims={0}, \
+             lhs_contracting_dims={}, rhs_contracting_dims={}",
+        ),
+        &module(
+            "  a = s32[4,3] parameter(0)\n  b = s32[4,2] parameter(1)",
+            "  broadcast.1 = s32[4,3,2] broadcast(a), dimensions={0,1}
+  broadcast.2 = s32[4,3,2] broadcast(b), dimensions={0,2}
+  ROOT multiply.1 = s32[4,3,2] multiply(broadcast.1, broadcast.2)",
+        ),
+    );
+    // A contraction, or operands that would need a transposition, stay.
+    unchanged(
+        S,
+        &module(
+            "  a = f32[3,4] parameter(0)\n  b = f32[4,2] parameter(1)",
+            "  ROOT d = f32[3,2] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}",
+        ),
+    );
+    unchanged(
+        S,
+        &module(
+            "  a = f32[3,4] parameter(0)\n  b = f32[4,2] parameter(1)",
+            "  ROOT d = f32[4,3,2] dot(a, b), lhs_batch_dims={1}, rhs_batch_dims={0}, \
+             lhs_contracting_dims={}, rhs_contracting_dims={}",
+        ),
+    );
+}

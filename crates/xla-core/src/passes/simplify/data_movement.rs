@@ -316,3 +316,62 @@ fn holds_integers(wide: PrimitiveType, narrow: PrimitiveType) -> bool {
         (true, false) => false,
     }
 }
+
+/// A dot with no contracting dimensions (an outer product, possibly
+/// batched) is `multiply(broadcast(lhs), broadcast(rhs))` in the result's
+/// element type, as XLA's simplifier rewrites it: one product per element,
+/// no accumulation (so `-0 · x` stays `-0`), and an elementwise op the JIT
+/// fuses. Applies when both operands' dimensions map to increasing result
+/// dimensions (no transposition needed) and the type is not `pred`.
+pub(super) fn dot(cx: &mut Rewriter<'_>, id: InstrId) -> Option<InstrId> {
+    let instr = cx.instr(id);
+    let dnums = instr.attrs.dot_dims.as_ref()?;
+    if !dnums.lhs_contracting.is_empty() || !dnums.rhs_contracting.is_empty() {
+        return None;
+    }
+    let shape = instr.shape.clone();
+    let out_type = shape.element_type()?;
+    if out_type == PrimitiveType::Pred {
+        return None;
+    }
+    let batch = dnums.lhs_batch.len() as i64;
+    // Result dimension of each operand dimension: batch dimensions first,
+    // then the lhs's free dimensions, then the rhs's.
+    let positions = |rank: usize, batch_dims: &[i64], first_free: i64| -> Vec<i64> {
+        let mut free = first_free;
+        (0..rank as i64)
+            .map(|d| match batch_dims.iter().position(|&b| b == d) {
+                Some(j) => j as i64,
+                None => {
+                    free += 1;
+                    free - 1
+                }
+            })
+            .collect()
+    };
+    let lhs_rank = dims_of(cx.operand_instr(id, 0))?.len();
+    let rhs_rank = dims_of(cx.operand_instr(id, 1))?.len();
+    let lhs_free = (lhs_rank - dnums.lhs_batch.len()) as i64;
+    let lhs_map = positions(lhs_rank, &dnums.lhs_batch, batch);
+    let rhs_map = positions(rhs_rank, &dnums.rhs_batch, batch + lhs_free);
+    let increasing = |m: &[i64]| m.windows(2).all(|w| w[0] < w[1]);
+    if !increasing(&lhs_map) || !increasing(&rhs_map) {
+        return None;
+    }
+    let mut factors = Vec::new();
+    for (k, map) in [(0, lhs_map), (1, rhs_map)] {
+        let mut operand = cx.operand(id, k);
+        let operand_shape = cx.instr(operand).shape.as_array()?.clone();
+        if operand_shape.element_type() != out_type {
+            let converted = Shape::Array(operand_shape.with_element_type(out_type));
+            operand = cx.add(Opcode::Convert, converted, vec![operand]);
+        }
+        let attrs = Attrs {
+            dimensions: Some(map),
+            ..Attrs::default()
+        };
+        let broadcast = with_attrs(Opcode::Broadcast, shape.clone(), vec![operand], attrs);
+        factors.push(cx.add_with(broadcast));
+    }
+    Some(cx.add(Opcode::Multiply, shape, factors))
+}

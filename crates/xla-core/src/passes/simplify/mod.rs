@@ -131,6 +131,7 @@ fn simplify(cx: &mut Rewriter<'_>, id: InstrId) -> Option<InstrId> {
         Concatenate => data_movement::concatenate(cx, id),
         Constant => data_movement::constant(cx, id),
         Copy => data_movement::copy(cx, id),
+        Dot => data_movement::dot(cx, id),
         GetTupleElement => data_movement::get_tuple_element(cx, id),
         Pad => data_movement::pad(cx, id),
         Reduce => data_movement::reduce(cx, id),
@@ -139,8 +140,8 @@ fn simplify(cx: &mut Rewriter<'_>, id: InstrId) -> Option<InstrId> {
         Transpose => data_movement::transpose(cx, id),
         AfterAll | AllGather | AllReduce | AllToAll | BatchNormGrad | BatchNormInference
         | BatchNormTraining | Bitcast | BitcastConvert | Call | Cholesky | CollectivePermute
-        | Conditional | Convolution | CustomCall | Dot | DynamicSlice | DynamicUpdateSlice
-        | Fft | Fusion | Gather | GetDimensionSize | Infeed | Iota | Map | OptimizationBarrier
+        | Conditional | Convolution | CustomCall | DynamicSlice | DynamicUpdateSlice | Fft
+        | Fusion | Gather | GetDimensionSize | Infeed | Iota | Map | OptimizationBarrier
         | Outfeed | Parameter | PartitionId | Recv | RecvDone | ReduceScatter | ReduceWindow
         | ReplicaId | Reverse | Rng | RngBitGenerator | Scatter | SelectAndScatter | Send
         | SendDone | SetDimensionSize | Sort | TopK | TriangularSolve | Tuple | While => None,
