@@ -218,7 +218,6 @@ const INTERPRETED: &[&str] = &[
     // bitcasts between element widths
     "bitcast-convert",
     // dots needing a transposition, mixed element types, pred
-    "dot",
 ];
 
 /// Which engine runs a case.
