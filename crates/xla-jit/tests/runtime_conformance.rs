@@ -217,7 +217,6 @@ const INTERPRETED: &[&str] = &[
     "tanh",
     // bitcasts between element widths
     "bitcast-convert",
-    // dots needing a transposition, mixed element types, pred
 ];
 
 /// Which engine runs a case.

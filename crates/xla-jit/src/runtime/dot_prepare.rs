@@ -6,10 +6,10 @@
 //!   result's is converted to it first (XLA's preferred element type, as
 //!   the interpreter computes it: `bf16 · bf16 → f32` converts exactly,
 //!   `s8 · s8 → s32` sign-extends and then wraps in `s32`). A `pred` dot
-//!   (an or of ands) becomes `convert_pred(dot_f32(convert_f32(lhs),
-//!   convert_f32(rhs)))`: a sum of products of 0s and 1s is 0 exactly
-//!   when no product is 1, for any contracting size (f32 sums of
-//!   non-negative values never return to 0).
+//!   (an or of ands; its operands are `pred` too) becomes
+//!   `convert_pred(dot_f32(convert_f32(lhs), convert_f32(rhs)))`: a sum of
+//!   products of 0s and 1s is 0 exactly when no product is 1, for any
+//!   contracting size (f32 sums of non-negative values never return to 0).
 //! * **Contracting order.** Pairs of contracting dimensions may be listed in
 //!   any order without changing the result (up to float summation order):
 //!   when the listed order does not collapse into one strided `k`, the
@@ -239,5 +239,24 @@ fn contracting_by_lhs_stride(lhs: &ArrayShape, dims: &DotDimensionNumbers) -> Do
         lhs_contracting: pairs.iter().map(|p| p.0).collect(),
         rhs_contracting: pairs.iter().map(|p| p.1).collect(),
         ..dims.clone()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn contracting_pairs_sorted_major_first() {
+        let lhs = "f32[3,4,5]{2,1,0}".parse::<xla_core::Shape>().unwrap();
+        let dims = DotDimensionNumbers {
+            lhs_batch: vec![],
+            rhs_batch: vec![],
+            lhs_contracting: vec![2, 1],
+            rhs_contracting: vec![0, 1],
+        };
+        let sorted = contracting_by_lhs_stride(lhs.as_array().unwrap(), &dims);
+        assert_eq!(sorted.lhs_contracting, [1, 2]);
+        assert_eq!(sorted.rhs_contracting, [1, 0]);
     }
 }
