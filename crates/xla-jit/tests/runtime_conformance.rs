@@ -217,8 +217,6 @@ const INTERPRETED: &[&str] = &[
     "tanh",
     // bitcasts between element widths
     "bitcast-convert",
-    // dots needing a transposition, mixed element types, pred
-    "dot",
 ];
 
 /// Which engine runs a case.

@@ -1,7 +1,11 @@
 //! Random dots on the engine: batch dimensions, transposed operands (read
 //! through strides), non-default operand and result layouts, and fused
 //! epilogues (bias along either dimension, relu, scaling), against the
-//! reference interpreter.
+//! reference interpreter. Then dots the engine only computes after the
+//! JIT's dot preparation (permuted or multiple contracting dimensions,
+//! batch dimensions anywhere, narrow operands with wider results, integer
+//! and pred dots, size-0 and size-1 dimensions), each without any
+//! interpreter fallback.
 
 mod runtime_support;
 
@@ -135,4 +139,286 @@ fn random_dots_with_epilogues_match_the_interpreter() {
         );
     }
     assert_eq!(on_the_engine, 200);
+}
+
+/// Runs `text` on the JIT and the interpreter for a few random arguments
+/// (integers and preds must agree exactly, floats within `tolerance`) and
+/// checks that nothing falls back to the interpreter. Returns the
+/// program part of the last dump.
+fn check_compiled(text: &str, tolerance: Tolerance) -> String {
+    let module = runtime_support::parse(text);
+    let mut program = String::new();
+    for seed in 0..3 {
+        let args = random_args(&module, seed);
+        let exe = check_against_interpreter(&module, &args, tolerance);
+        let dump = exe.dump(false);
+        assert!(
+            exe.fallback_ops().is_empty(),
+            "interpreted: {:?}\n{dump}",
+            exe.fallback_ops()
+        );
+        program = dump[dump.find("== program").unwrap()..dump.find("== buffers").unwrap()].into();
+        assert!(program.contains("  dot "), "no dot thunk:\n{dump}");
+    }
+    program
+}
+
+const F32_TOLERANCE: Tolerance = Tolerance::new(1e-4, 1e-4);
+const EXACT: Tolerance = Tolerance::new(0.0, 0.0);
+
+/// One entry `dot` of `lhs` and `rhs` (shapes with layouts) into `out`.
+fn dot_module(lhs: &str, rhs: &str, out: &str, dims: &str) -> String {
+    format!(
+        "HloModule m, entry_computation_layout={{({lhs}, {rhs})->{out}}}
+ENTRY e {{
+  a = {lhs} parameter(0)
+  b = {rhs} parameter(1)
+  ROOT d = {out} dot(a, b), {dims}
+}}"
+    )
+}
+
+#[test]
+fn permuted_and_multiple_contracting_dims() {
+    // rhs contracting {1,0} cannot be read as one strided k: the rhs is
+    // transposed by a kernel first.
+    let program = check_compiled(
+        &dot_module(
+            "f32[3,4,5]{2,1,0}",
+            "f32[5,4,2]{2,1,0}",
+            "f32[3,2]{1,0}",
+            "lhs_contracting_dims={1,2}, rhs_contracting_dims={1,0}",
+        ),
+        F32_TOLERANCE,
+    );
+    assert!(program.contains("transpose"), "{program}");
+    // Listed minor-first on both sides: sorting the pairs is enough, no
+    // copy.
+    let program = check_compiled(
+        &dot_module(
+            "f32[3,4,5]{2,1,0}",
+            "f32[4,5,2]{2,1,0}",
+            "f32[3,2]{1,0}",
+            "lhs_contracting_dims={2,1}, rhs_contracting_dims={1,0}",
+        ),
+        F32_TOLERANCE,
+    );
+    assert_eq!(program.matches("kernel ").count(), 0, "{program}");
+    // Three contracting dimensions around a batch dimension.
+    check_compiled(
+        &dot_module(
+            "f32[2,3,2,4,5]{4,3,2,1,0}",
+            "f32[5,2,4,3,6]{4,3,2,1,0}",
+            "f32[2,2,6]{2,1,0}",
+            "lhs_batch_dims={0}, lhs_contracting_dims={4,1,3}, \
+             rhs_batch_dims={1}, rhs_contracting_dims={0,3,2}",
+        ),
+        F32_TOLERANCE,
+    );
+}
+
+#[test]
+fn batch_dims_in_other_positions() {
+    // Batch in the middle of the lhs and of the rhs.
+    check_compiled(
+        &dot_module(
+            "f32[5,2,3,4]{3,2,1,0}",
+            "f32[4,2,6]{2,1,0}",
+            "f32[2,5,3,6]{3,2,1,0}",
+            "lhs_batch_dims={1}, lhs_contracting_dims={3}, \
+             rhs_batch_dims={1}, rhs_contracting_dims={0}",
+        ),
+        F32_TOLERANCE,
+    );
+    // Batch last on both sides.
+    check_compiled(
+        &dot_module(
+            "f32[3,4,7]{2,1,0}",
+            "f32[4,5,7]{2,1,0}",
+            "f32[7,3,5]{2,1,0}",
+            "lhs_batch_dims={2}, lhs_contracting_dims={1}, \
+             rhs_batch_dims={2}, rhs_contracting_dims={0}",
+        ),
+        F32_TOLERANCE,
+    );
+    // Two batch dimensions, listed in opposite orders on the two sides.
+    check_compiled(
+        &dot_module(
+            "f64[2,3,4,5]{3,2,1,0}",
+            "f64[3,2,5,6]{3,2,1,0}",
+            "f64[2,3,4,6]{3,2,1,0}",
+            "lhs_batch_dims={0,1}, lhs_contracting_dims={3}, \
+             rhs_batch_dims={1,0}, rhs_contracting_dims={2}",
+        ),
+        Tolerance::new(1e-12, 1e-12),
+    );
+}
+
+#[test]
+fn column_major_operands_and_results() {
+    check_compiled(
+        &dot_module(
+            "f32[4,5]{0,1}",
+            "f32[5,3]{0,1}",
+            "f32[4,3]{0,1}",
+            "lhs_contracting_dims={1}, rhs_contracting_dims={0}",
+        ),
+        F32_TOLERANCE,
+    );
+    check_compiled(
+        &dot_module(
+            "f32[2,3,4]{0,1,2}",
+            "f32[2,4,5]{1,2,0}",
+            "f32[2,3,5]{0,2,1}",
+            "lhs_batch_dims={0}, lhs_contracting_dims={2}, \
+             rhs_batch_dims={0}, rhs_contracting_dims={1}",
+        ),
+        F32_TOLERANCE,
+    );
+    // The two free lhs dimensions of the result are not nested in
+    // {0,1,2}: the dot writes a row-major result and a kernel relays it.
+    let program = check_compiled(
+        &dot_module(
+            "f32[2,3,4]{2,1,0}",
+            "f32[4,5]{1,0}",
+            "f32[2,3,5]{0,1,2}",
+            "lhs_contracting_dims={2}, rhs_contracting_dims={0}",
+        ),
+        F32_TOLERANCE,
+    );
+    assert_eq!(program.matches("kernel ").count(), 1, "{program}");
+}
+
+#[test]
+fn narrow_float_operands_with_a_wider_result() {
+    check_compiled(
+        &dot_module(
+            "bf16[6,40]{1,0}",
+            "bf16[40,7]{1,0}",
+            "f32[6,7]{1,0}",
+            "lhs_contracting_dims={1}, rhs_contracting_dims={0}",
+        ),
+        F32_TOLERANCE,
+    );
+    check_compiled(
+        &dot_module(
+            "f16[2,3,8]{2,1,0}",
+            "f16[2,8,5]{1,2,0}",
+            "f32[2,3,5]{2,1,0}",
+            "lhs_batch_dims={0}, lhs_contracting_dims={2}, \
+             rhs_batch_dims={0}, rhs_contracting_dims={1}",
+        ),
+        F32_TOLERANCE,
+    );
+    check_compiled(
+        &dot_module(
+            "f32[5,9]{1,0}",
+            "f32[9,4]{1,0}",
+            "f64[5,4]{1,0}",
+            "lhs_contracting_dims={1}, rhs_contracting_dims={0}",
+        ),
+        Tolerance::new(1e-12, 1e-12),
+    );
+}
+
+#[test]
+fn integer_dots_match_bit_for_bit() {
+    let mat = "lhs_contracting_dims={1}, rhs_contracting_dims={0}";
+    // Widened before the products: no s8 wrapping.
+    check_compiled(
+        &dot_module("s8[4,30]{1,0}", "s8[30,3]{1,0}", "s32[4,3]{1,0}", mat),
+        EXACT,
+    );
+    check_compiled(
+        &dot_module("u8[4,30]{1,0}", "u8[30,3]{0,1}", "s32[4,3]{1,0}", mat),
+        EXACT,
+    );
+    // Same-type dots wrap in their type (sums of 30 products up to 225).
+    check_compiled(
+        &dot_module("u8[4,30]{1,0}", "u8[30,3]{1,0}", "u8[4,3]{1,0}", mat),
+        EXACT,
+    );
+    check_compiled(
+        &dot_module("s32[5,17]{0,1}", "s32[17,6]{1,0}", "s32[5,6]{1,0}", mat),
+        EXACT,
+    );
+    check_compiled(
+        &dot_module(
+            "s64[2,3,4,5]{3,2,1,0}",
+            "s64[5,4,2]{2,1,0}",
+            "s64[2,3]{1,0}",
+            "lhs_batch_dims={0}, lhs_contracting_dims={3,2}, \
+             rhs_batch_dims={2}, rhs_contracting_dims={0,1}",
+        ),
+        EXACT,
+    );
+}
+
+#[test]
+fn pred_dots_are_an_or_of_ands() {
+    let mat = "lhs_contracting_dims={1}, rhs_contracting_dims={0}";
+    check_compiled(
+        &dot_module("pred[3,3]{1,0}", "pred[3,2]{1,0}", "pred[3,2]{1,0}", mat),
+        EXACT,
+    );
+    check_compiled(
+        &dot_module(
+            "pred[2,4,17]{2,1,0}",
+            "pred[2,17,5]{1,2,0}",
+            "pred[2,4,5]{2,1,0}",
+            "lhs_batch_dims={0}, lhs_contracting_dims={2}, \
+             rhs_batch_dims={0}, rhs_contracting_dims={1}",
+        ),
+        EXACT,
+    );
+    // Pred operands summed as integers.
+    check_compiled(
+        &dot_module("pred[4,6]{1,0}", "pred[6,3]{1,0}", "s32[4,3]{1,0}", mat),
+        EXACT,
+    );
+}
+
+#[test]
+fn size_zero_and_size_one_dims() {
+    let mat = "lhs_contracting_dims={1}, rhs_contracting_dims={0}";
+    // No rows.
+    check_compiled(
+        &dot_module("f32[0,5]{1,0}", "f32[5,3]{1,0}", "f32[0,3]{1,0}", mat),
+        F32_TOLERANCE,
+    );
+    // Nothing to contract: zeros (false for pred).
+    check_compiled(
+        &dot_module("f32[4,0]{1,0}", "f32[0,3]{1,0}", "f32[4,3]{1,0}", mat),
+        F32_TOLERANCE,
+    );
+    check_compiled(
+        &dot_module("pred[4,0]{1,0}", "pred[0,3]{1,0}", "pred[4,3]{1,0}", mat),
+        EXACT,
+    );
+    check_compiled(
+        &dot_module("s8[4,0]{1,0}", "s8[0,3]{0,1}", "s32[4,3]{1,0}", mat),
+        EXACT,
+    );
+    // Size-1 dimensions in every group, in scrambled positions.
+    check_compiled(
+        &dot_module(
+            "f32[1,3,1,4]{0,3,2,1}",
+            "f32[4,1,1,2]{3,1,0,2}",
+            "f32[1,3,2]{0,2,1}",
+            "lhs_batch_dims={2}, lhs_contracting_dims={3,0}, \
+             rhs_batch_dims={2}, rhs_contracting_dims={0,1}",
+        ),
+        F32_TOLERANCE,
+    );
+    // An empty batch.
+    check_compiled(
+        &dot_module(
+            "f32[0,3,4]{2,1,0}",
+            "f32[0,4,2]{2,1,0}",
+            "f32[0,3,2]{2,1,0}",
+            "lhs_batch_dims={0}, lhs_contracting_dims={2}, \
+             rhs_batch_dims={0}, rhs_contracting_dims={1}",
+        ),
+        F32_TOLERANCE,
+    );
 }

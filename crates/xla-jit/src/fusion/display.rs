@@ -46,6 +46,9 @@ impl Reason {
                 format!("used by {} outside the fusion", name(*user))
             }
             Reason::Buffer => "a buffer (parameter or constant)".into(),
+            Reason::NotStrided => {
+                "the dot cannot read its source through strides: materialized".into()
+            }
             Reason::NotFusible(op) => format!("{op} runs as its own thunk"),
             Reason::Unsupported(u) => format!("not compiled: {u}"),
             Reason::ExpensiveReused => {

@@ -119,6 +119,10 @@ pub enum Reason {
     },
     /// The producer is a parameter or a non-scalar constant: a buffer.
     Buffer,
+    /// A transpose or copy of a dot operand whose source the dot engine
+    /// cannot read through strides: it writes the operand in its own
+    /// layout first.
+    NotStrided,
     /// The producer runs as its own thunk (control flow, tuples, dot, sort,
     /// gather, …).
     NotFusible(Opcode),

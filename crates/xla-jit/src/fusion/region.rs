@@ -15,6 +15,7 @@ use super::dims::{self, DimRef};
 use super::{
     DotOperand, DotOperands, Fusion, FusionDecision, FusionKind, InPlace, Reason, RowPass,
 };
+use crate::runtime::dot::{lhs_view, out_view, rhs_view, DotInput};
 
 /// Rows longer than this many bytes are not fused into row kernels: one row
 /// must stay in the L2 cache between the passes.
@@ -293,13 +294,27 @@ impl Region<'_> {
         if !dense {
             return Err(format!("the output layout of {} is not dense", root.shape));
         }
+        let lhs_rank = dims::dims_of(self.comp.instr(dot.operands[0])).len();
+        let strided = match (dot.attrs.dot_dims.as_ref(), root.shape.as_array()) {
+            (Some(numbers), Some(out)) => out_view(out, numbers, lhs_rank).is_some(),
+            _ => false,
+        };
+        if !strided {
+            return Err(format!(
+                "the dot cannot write its result through the strides of {}",
+                root.shape
+            ));
+        }
         Ok(())
     }
 
     /// Makes transposes and copies of the dot's operands members and the
     /// arrays they read inputs.
+    /// Only when the engine can read the source through strides: otherwise
+    /// the transpose or copy materializes the operand in a layout it can.
     fn absorb_dot_operands(&mut self, dot: InstrId) {
-        for &op in &self.comp.instr(dot).operands {
+        let dot_instr = self.comp.instr(dot);
+        for (k, &op) in dot_instr.operands.iter().enumerate() {
             let instr = self.comp.instr(op);
             let source = instr.operands.first().map(|&s| self.comp.instr(s));
             let dense_source = source.is_some_and(|s| {
@@ -307,16 +322,37 @@ impl Region<'_> {
                     .as_array()
                     .is_some_and(|a| a.layout_or_default().is_dense())
             });
+            let strided = |permutation: Option<&[i64]>| {
+                let (Some(dims), Some(shape)) = (
+                    dot_instr.attrs.dot_dims.as_ref(),
+                    source.and_then(|s| s.shape.as_array()),
+                ) else {
+                    return false;
+                };
+                let input = DotInput { shape, permutation };
+                match k {
+                    0 => lhs_view(&input, dims).is_some(),
+                    _ => rhs_view(&input, dims).is_some(),
+                }
+            };
             let reason = if !dense_source {
                 None
             } else if instr.opcode == Opcode::Transpose {
-                Some(Reason::TransposeAbsorbed)
+                let permutation = instr.attrs.dimensions.as_deref();
+                Some(match strided(permutation) {
+                    true => Reason::TransposeAbsorbed,
+                    false => Reason::NotStrided,
+                })
             } else if instr.opcode == Opcode::Copy {
-                Some(Reason::CopyAbsorbed)
+                Some(match strided(None) {
+                    true => Reason::CopyAbsorbed,
+                    false => Reason::NotStrided,
+                })
             } else {
                 None
             };
             match reason {
+                Some(Reason::NotStrided) => self.forbid(op, dot, Reason::NotStrided),
                 Some(reason) => {
                     self.decisions.push(FusionDecision::Fuse {
                         producer: op,

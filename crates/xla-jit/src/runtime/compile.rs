@@ -10,6 +10,7 @@ use xla_core::hlo::{verify_module, ComputationId, Opcode};
 use xla_core::passes::{optimize, PipelineOptions};
 use xla_core::HloModule;
 
+use super::dot_prepare::prepare_dots;
 use super::executable::{CompileStats, Executable, KernelStats};
 use super::layout::CpuLayoutConstraints;
 use super::lower::{Lowering, Parallelism};
@@ -77,6 +78,12 @@ pub(crate) fn compile(
     };
     let _changed = optimize(&mut module, &pipeline)?;
     phases.end("optimize and assign layouts");
+    // After layout assignment: which dots the engine reads through strides
+    // depends on the layouts.
+    if prepare_dots(&mut module) && cfg!(debug_assertions) {
+        verify_module(&module)?;
+    }
+    phases.end("prepare dots");
     let mut jit = Jit::new(CodegenOptions {
         keep_clif: options.keep_clif,
         ..CodegenOptions::default()

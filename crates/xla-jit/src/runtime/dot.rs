@@ -63,7 +63,8 @@ impl DotInput<'_> {
 /// strided dimension, which holds when, in the group's order, each
 /// dimension's stride is the next one's stride times its size (sizes of 1
 /// do not count). `None` when a group does not collapse or a layout is not
-/// dense (the dot then runs through the interpreter).
+/// dense (the JIT's dot preparation inserts transposes and copies so that
+/// this does not happen: see `runtime::dot_prepare`).
 ///
 /// Example: `f32[64,128,64]{2,1,0} · f32[64,64,128]{2,1,0}` with batch
 /// dimensions `{0}/{0}` and contracting `{2}/{1}` into `f32[64,128,128]`
@@ -75,42 +76,71 @@ pub(crate) fn canonicalize(
     dims: &DotDimensionNumbers,
     out: &ArrayShape,
 ) -> Option<DotGeometry> {
-    let (l, r) = (lhs.dims()?, rhs.dims()?);
-    let o: Vec<(i64, i64)> = out
-        .dims()
-        .iter()
-        .copied()
-        .zip(out.layout_or_default().dense_strides(out.dims())?)
-        .collect();
-    let pick = |all: &[(i64, i64)], which: &[i64]| -> Vec<(i64, i64)> {
-        which.iter().map(|&d| all[d as usize]).collect()
+    Some(DotGeometry {
+        lhs: lhs_view(lhs, dims)?,
+        rhs: rhs_view(rhs, dims)?,
+        out: out_view(out, dims, lhs.shape.dims().len())?,
+    })
+}
+
+/// The lhs as `[batch, m, k]`: its batch, free and contracting dimensions,
+/// each group collapsed (see [`canonicalize`]).
+pub(crate) fn lhs_view(lhs: &DotInput<'_>, dims: &DotDimensionNumbers) -> Option<MatrixView> {
+    let l = lhs.dims()?;
+    let free = free_dims(l.len(), &dims.lhs_batch, &dims.lhs_contracting);
+    view(&l, [&dims.lhs_batch, &free, &dims.lhs_contracting])
+}
+
+/// The rhs as `[batch, k, n]`: its batch, contracting and free dimensions,
+/// each group collapsed (see [`canonicalize`]).
+pub(crate) fn rhs_view(rhs: &DotInput<'_>, dims: &DotDimensionNumbers) -> Option<MatrixView> {
+    let r = rhs.dims()?;
+    let free = free_dims(r.len(), &dims.rhs_batch, &dims.rhs_contracting);
+    view(&r, [&dims.rhs_batch, &dims.rhs_contracting, &free])
+}
+
+/// The result as `[batch, m, n]`: its leading batch dimensions, then the
+/// lhs free dimensions (`lhs_rank` minus the lhs batch and contracting
+/// dimensions), then the rhs free ones, each group collapsed.
+pub(crate) fn out_view(
+    out: &ArrayShape,
+    dims: &DotDimensionNumbers,
+    lhs_rank: usize,
+) -> Option<MatrixView> {
+    let strides = out.layout_or_default().dense_strides(out.dims())?;
+    let o: Vec<(i64, i64)> = out.dims().iter().copied().zip(strides).collect();
+    let nb = dims.lhs_batch.len() as i64;
+    let nm = lhs_rank as i64 - nb - dims.lhs_contracting.len() as i64;
+    let range = |from: i64, to: i64| (from..to).collect::<Vec<i64>>();
+    let (batch, m, n) = (
+        range(0, nb),
+        range(nb, nb + nm),
+        range(nb + nm, o.len() as i64),
+    );
+    view(&o, [&batch, &m, &n])
+}
+
+/// The dimensions of a rank-`rank` operand that are neither batch nor
+/// contracting, in order.
+pub(crate) fn free_dims(rank: usize, batch: &[i64], contracting: &[i64]) -> Vec<i64> {
+    (0..rank as i64)
+        .filter(|d| !batch.contains(d) && !contracting.contains(d))
+        .collect()
+}
+
+/// Three groups of `(size, stride)` dimensions collapsed into one view.
+fn view(all: &[(i64, i64)], groups: [&[i64]; 3]) -> Option<MatrixView> {
+    let collapsed = |group: &[i64]| -> Option<(i64, i64)> {
+        collapse(&group.iter().map(|&d| all[d as usize]).collect::<Vec<_>>())
     };
-    let free = |all: &[(i64, i64)], batch: &[i64], contracting: &[i64]| -> Vec<(i64, i64)> {
-        (0..all.len() as i64)
-            .filter(|d| !batch.contains(d) && !contracting.contains(d))
-            .map(|d| all[d as usize])
-            .collect()
-    };
-    let lhs_free = free(&l, &dims.lhs_batch, &dims.lhs_contracting);
-    let rhs_free = free(&r, &dims.rhs_batch, &dims.rhs_contracting);
-    let (nb, nm) = (dims.lhs_batch.len(), lhs_free.len());
-    let batch = collapse(&pick(&l, &dims.lhs_batch))?;
-    let m = collapse(&lhs_free)?;
-    let k = collapse(&pick(&l, &dims.lhs_contracting))?;
-    let rhs_batch = collapse(&pick(&r, &dims.rhs_batch))?;
-    let rhs_k = collapse(&pick(&r, &dims.rhs_contracting))?;
-    let n = collapse(&rhs_free)?;
-    let out_batch = collapse(&o[..nb])?;
-    let out_m = collapse(&o[nb..nb + nm])?;
-    let out_n = collapse(&o[nb + nm..])?;
-    let view = |a: (i64, i64), b: (i64, i64), c: (i64, i64)| MatrixView {
+    let [a, b, c] = [
+        collapsed(groups[0])?,
+        collapsed(groups[1])?,
+        collapsed(groups[2])?,
+    ];
+    Some(MatrixView {
         sizes: [a.0 as usize, b.0 as usize, c.0 as usize],
         strides: [a.1 as usize, b.1 as usize, c.1 as usize],
-    };
-    Some(DotGeometry {
-        lhs: view(batch, m, k),
-        rhs: view(rhs_batch, rhs_k, n),
-        out: view(out_batch, out_m, out_n),
     })
 }
 

@@ -3,7 +3,8 @@
 
 mod buffers;
 mod compile;
-mod dot;
+pub(crate) mod dot;
+mod dot_prepare;
 mod executable;
 mod interpret;
 mod layout;
