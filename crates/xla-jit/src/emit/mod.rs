@@ -1,5 +1,5 @@
 //! Kernel emission: one Cranelift function per fusion of a
-//! [`FusionPlan`](crate::fusion::FusionPlan).
+//! [`FusionPlan`].
 //!
 //! Every kernel follows one ABI:
 //!
