@@ -3,7 +3,7 @@
 
 use xla_core::hlo::{ComputationId, HloComputation, InstrId};
 use xla_core::layout::COMBINE_DIM;
-use xla_core::{HloModule, Opcode, PrimitiveType, Shape};
+use xla_core::{HloModule, Opcode, Shape};
 
 use super::ops::{op_of, Op};
 use super::{math, Unsupported};
@@ -17,7 +17,6 @@ pub fn check(module: &HloModule, comp: &HloComputation, id: InstrId) -> Result<(
     for &o in &instr.operands {
         check_shape(op, &comp.instr(o).shape)?;
     }
-    let out = instr.shape.element_type();
     let first = instr
         .operands
         .first()
@@ -28,12 +27,11 @@ pub fn check(module: &HloModule, comp: &HloComputation, id: InstrId) -> Result<(
             Shape::Array(a) if a.rank() == 0 => Ok(()),
             _ => Err(Unsupported::new(op, "array constants live in buffers")),
         },
-        Abs | Add | And | Ceil | Clamp | Clz | Compare | Convert | Divide | Floor | Imag
-        | IsFinite | Maximum | Minimum | Multiply | Negate | Not | Or | PopulationCount | Real
-        | ReducePrecision | Remainder | RoundNearestAfz | RoundNearestEven | Rsqrt | Select
-        | ShiftLeft | ShiftRightArithmetic | ShiftRightLogical | Sign | Sqrt | Subtract | Xor => {
-            Ok(())
-        }
+        Abs | Add | And | BitcastConvert | Ceil | Clamp | Clz | Compare | Convert | Divide
+        | Floor | Imag | IsFinite | Maximum | Minimum | Multiply | Negate | Not | Or
+        | PopulationCount | Real | ReducePrecision | Remainder | RoundNearestAfz
+        | RoundNearestEven | Rsqrt | Select | ShiftLeft | ShiftRightArithmetic
+        | ShiftRightLogical | Sign | Sqrt | Subtract | Xor => Ok(()),
         Power if first.is_some_and(|t| t.is_integral()) => Ok(()),
         Atan2 | Cbrt | Cos | Erf | Exp | Expm1 | Log | Log1p | Logistic | Power | Sin | Tan
         | Tanh => {
@@ -43,20 +41,6 @@ pub fn check(module: &HloModule, comp: &HloComputation, id: InstrId) -> Result<(
                 Err(Unsupported::new(
                     op,
                     "the vectorized math library is not available",
-                ))
-            }
-        }
-        BitcastConvert => {
-            let (from, to) = (
-                first.unwrap_or(PrimitiveType::Pred),
-                out.unwrap_or(PrimitiveType::Pred),
-            );
-            if from.byte_size() == to.byte_size() {
-                Ok(())
-            } else {
-                Err(Unsupported::new(
-                    op,
-                    format!("{} to {} changes the element width", from.name(), to.name()),
                 ))
             }
         }

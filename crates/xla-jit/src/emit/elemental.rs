@@ -19,7 +19,7 @@ use xla_core::hlo::{ComputationId, HloComputation, InstrId};
 use xla_core::{HloModule, Literal, Opcode, PrimitiveType, Shape};
 
 use super::access::{pack, read, read_from, splat_elem, write, Access, BufferSpec};
-use super::convert::{bitcast_convert, convert, reduce_precision};
+use super::convert::{bitcast_convert, bitcast_convert_resized, convert, reduce_precision};
 use super::elementwise::{self, splat_pred};
 use super::index::{Index, IndexDim};
 use super::kernel::KernelBuilder;
@@ -260,6 +260,9 @@ impl<'m> Elemental<'m> {
             Convert => {
                 let x = self.gen(kb, instr.operands[0], idx)?;
                 convert(kb, self.ty(instr.operands[0]), self.ty(id), x, lanes)
+            }
+            BitcastConvert if self.ty(id).byte_size() != self.ty(instr.operands[0]).byte_size() => {
+                bitcast_convert_resized(self, kb, id, idx)
             }
             BitcastConvert => {
                 let x = self.gen(kb, instr.operands[0], idx)?;
