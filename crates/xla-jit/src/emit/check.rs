@@ -3,7 +3,7 @@
 
 use xla_core::hlo::{ComputationId, HloComputation, InstrId};
 use xla_core::layout::COMBINE_DIM;
-use xla_core::{HloModule, Opcode, Shape};
+use xla_core::{HloModule, Opcode, PrimitiveType, Shape};
 
 use super::ops::{op_of, Op};
 use super::{math, Unsupported};
@@ -21,14 +21,33 @@ pub fn check(module: &HloModule, comp: &HloComputation, id: InstrId) -> Result<(
         .operands
         .first()
         .and_then(|&o| comp.instr(o).shape.element_type());
+    let complex = instr
+        .shape
+        .array_leaves()
+        .iter()
+        .map(|a| a.element_type())
+        .chain(first)
+        .any(|t| t.is_complex());
+    if complex {
+        match op_of(op) {
+            Op::Unary(_) | Op::Binary(_) | Op::Compare | Op::Clamp | Op::Complex => {
+                return super::complex::check(instr, first.unwrap_or(PrimitiveType::Pred));
+            }
+            Op::Map | Op::ReducePrecision => {
+                return Err(Unsupported::new(op, "complex values"));
+            }
+            Op::Select | Op::Convert | Op::BitcastConvert | Op::Other => {}
+        }
+    }
     use Opcode::*;
     match op {
+        // `c128` constants (16 bytes) are read from buffers.
         Constant => match &instr.shape {
-            Shape::Array(a) if a.rank() == 0 => Ok(()),
+            Shape::Array(a) if a.rank() == 0 && a.element_type().byte_size() <= 8 => Ok(()),
             _ => Err(Unsupported::new(op, "array constants live in buffers")),
         },
-        Abs | Add | And | BitcastConvert | Ceil | Clamp | Clz | Compare | Convert | Divide
-        | Floor | Imag | IsFinite | Maximum | Minimum | Multiply | Negate | Not | Or
+        Abs | Add | And | BitcastConvert | Ceil | Complex | Clamp | Clz | Compare | Convert
+        | Divide | Floor | Imag | IsFinite | Maximum | Minimum | Multiply | Negate | Not | Or
         | PopulationCount | Real | ReducePrecision | Remainder | RoundNearestAfz
         | RoundNearestEven | Rsqrt | Select | ShiftLeft | ShiftRightArithmetic
         | ShiftRightLogical | Sign | Sqrt | Subtract | Xor => Ok(()),
@@ -45,6 +64,7 @@ pub fn check(module: &HloModule, comp: &HloComputation, id: InstrId) -> Result<(
             }
         }
         Map => check_scalar_computation(module, op, instr.called.first().copied()),
+        Reduce if complex => Err(Unsupported::new(op, "reductions of complex values")),
         Reduce => check_scalar_computation(module, op, instr.called.first().copied()),
         Broadcast | Concatenate | Copy | DynamicSlice | DynamicUpdateSlice | Iota | Pad
         | Reshape | Reverse | Slice | Transpose => Ok(()),
@@ -63,7 +83,6 @@ pub fn check(module: &HloModule, comp: &HloComputation, id: InstrId) -> Result<(
                 ))
             }
         }
-        Complex => Err(Unsupported::new(op, "complex values")),
         Dot | Parameter | AfterAll | AllGather | AllReduce | AllToAll | BatchNormGrad
         | BatchNormInference | BatchNormTraining | Call | Cholesky | CollectivePermute
         | Conditional | Convolution | CustomCall | Fft | Fusion | Gather | GetDimensionSize
@@ -77,10 +96,6 @@ pub fn check(module: &HloModule, comp: &HloComputation, id: InstrId) -> Result<(
 /// Element types the kernels handle, and layouts they can address.
 fn check_shape(op: Opcode, shape: &Shape) -> Result<(), Unsupported> {
     for a in shape.array_leaves() {
-        let ty = a.element_type();
-        if ty.is_complex() {
-            return Err(Unsupported::new(op, format!("{} values", ty.name())));
-        }
         if a.is_dynamic() {
             return Err(Unsupported::new(
                 op,

@@ -21,6 +21,7 @@ use cranelift_codegen::ir::{types, InstBuilder, Type, Value};
 use xla_core::hlo::InstrId;
 use xla_core::PrimitiveType;
 
+use super::complex;
 use super::elemental::Elemental;
 use super::elementwise::{const_like, const_of, copysign};
 use super::float16::{bf16_to_f32, f16_to_f32, f32_to_bf16, f32_to_f16, round_to};
@@ -49,7 +50,7 @@ pub(super) fn convert(
         return Ok(x);
     }
     if from.is_complex() || to.is_complex() {
-        return Err(Unsupported::new(Opcode::Convert, "complex types"));
+        return complex::convert(kb, from, to, x, lanes);
     }
     if to == P::Pred {
         return Ok(if from.is_floating() {
@@ -72,7 +73,7 @@ pub(super) fn convert(
     Ok(match (from.is_floating(), to.is_floating()) {
         (true, true) => float_to_float(kb, from, to, x, lanes),
         (false, true) => {
-            let same_width = lane_type(from).map(|t| t.bits()) == Some(32) && to == P::F32;
+            let same_width = lane_type(from).bits() == 32 && to == P::F32;
             if vector && same_width {
                 int_to_float(kb, from, types::F32X4, x)
             } else if to == P::Bf16 && from.byte_size() >= 4 {
@@ -88,7 +89,7 @@ pub(super) fn convert(
             if vector && small && matches!(to, P::S32 | P::U32) {
                 float_to_int_lanes(kb, to, types::I32X4, x)
             } else {
-                let t = lane_type(to).expect("real");
+                let t = lane_type(to);
                 scalar(kb, &|kb, v| float_to_int(kb, to, t, v))
             }
         }
@@ -97,7 +98,7 @@ pub(super) fn convert(
             if fb == tb {
                 x
             } else {
-                let t = lane_type(to).expect("real");
+                let t = lane_type(to);
                 let signed = from.is_signed_integral();
                 scalar(kb, &|kb, v| {
                     if tb < fb {
@@ -114,7 +115,7 @@ pub(super) fn convert(
 }
 
 fn from_pred(kb: &mut KernelBuilder, to: PrimitiveType, x: Value, lanes: u32) -> Value {
-    let lane = lane_type(to).expect("real");
+    let lane = lane_type(to);
     if lanes == 1 {
         return if to.is_floating() {
             let one = const_of(kb, lane, Const::Float(1.0));
@@ -349,9 +350,9 @@ pub(super) fn bitcast_convert(
         }
         P::F32 | P::F64 => {
             let fty = if lanes > 1 {
-                crate::codegen::vector_of(lane_type(to).expect("real"))
+                crate::codegen::vector_of(lane_type(to))
             } else {
-                lane_type(to).expect("real")
+                lane_type(to)
             };
             kb.bitcast(fty, bits)
         }

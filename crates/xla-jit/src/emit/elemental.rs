@@ -239,9 +239,9 @@ impl<'m> Elemental<'m> {
                 let c = scalar_constant(literal)?;
                 Ok(constant(kb, self.ty(id), c, lanes))
             }
-            Abs | Add | And | Atan2 | Cbrt | Ceil | Clamp | Clz | Compare | Cos | Divide | Erf
-            | Exp | Expm1 | Floor | Imag | IsFinite | Log | Log1p | Logistic | Maximum
-            | Minimum | Multiply | Negate | Not | Or | PopulationCount | Power | Real
+            Abs | Add | And | Atan2 | Cbrt | Ceil | Clamp | Clz | Compare | Complex | Cos
+            | Divide | Erf | Exp | Expm1 | Floor | Imag | IsFinite | Log | Log1p | Logistic
+            | Maximum | Minimum | Multiply | Negate | Not | Or | PopulationCount | Power | Real
             | Remainder | RoundNearestAfz | RoundNearestEven | Rsqrt | Select | ShiftLeft
             | ShiftRightArithmetic | ShiftRightLogical | Sign | Sin | Sqrt | Subtract | Tan
             | Tanh | Xor => {
@@ -303,7 +303,6 @@ impl<'m> Elemental<'m> {
             Concatenate => data_movement::concatenate(self, kb, id, idx),
             DynamicSlice => data_movement::dynamic_slice(self, kb, id, idx),
             DynamicUpdateSlice => data_movement::dynamic_update_slice(self, kb, id, idx),
-            Complex => Err(Unsupported::new(Complex, "complex values")),
             Parameter | Reduce | Dot | AfterAll | AllGather | AllReduce | AllToAll
             | BatchNormGrad | BatchNormInference | BatchNormTraining | Call | Cholesky
             | CollectivePermute | Conditional | Convolution | CustomCall | Fft | Fusion

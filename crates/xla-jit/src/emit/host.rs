@@ -7,8 +7,9 @@
 //! bit. They run per element, in vector loops once per lane.
 
 use xla_core::half::{bf16, f16};
+use xla_core::interp::{complex_op_c128, complex_op_c64};
 use xla_core::literal::convert::convert_value;
-use xla_core::NativeType;
+use xla_core::{NativeType, Opcode, C128, C64};
 
 use crate::codegen::ftz::without_ftz;
 
@@ -102,6 +103,31 @@ pub extern "C" fn s64_to_bf16(x: i64) -> u16 {
 /// `u64` → `bf16` bits, one rounding.
 pub extern "C" fn u64_to_bf16(x: u64) -> u16 {
     to_bits::<u64, bf16>(x)
+}
+
+/// The interpreter's complex op `Opcode::ALL[op]` on `c64` values packed
+/// as `re | im << 32` (bit patterns), under the default floating-point
+/// mode (the interpreter flushes subnormals itself). Unary ops read `a`;
+/// `abs`, `real` and `imag` return `(result, 0)`. Ops the interpreter does
+/// not define on `c64` (which the emitters never call) give NaNs.
+pub extern "C" fn complex_c64(op: u32, a: u64, b: u64) -> u64 {
+    let unpack = |v: u64| C64::new(f32::from_bits(v as u32), f32::from_bits((v >> 32) as u32));
+    let z = without_ftz(|| complex_op_c64(Opcode::ALL[op as usize], unpack(a), unpack(b)))
+        .unwrap_or(C64::new(f32::NAN, f32::NAN));
+    u64::from(z.re.to_bits()) | u64::from(z.im.to_bits()) << 32
+}
+
+/// [`complex_c64`] on `c128` values given by their components; returns the
+/// result's real part (`part` 0) or imaginary part (`part` 1).
+pub extern "C" fn complex_c128(op: u32, part: u32, ar: f64, ai: f64, br: f64, bi: f64) -> f64 {
+    let (a, b) = (C128::new(ar, ai), C128::new(br, bi));
+    let z = without_ftz(|| complex_op_c128(Opcode::ALL[op as usize], a, b))
+        .unwrap_or(C128::new(f64::NAN, f64::NAN));
+    if part == 0 {
+        z.re
+    } else {
+        z.im
+    }
 }
 
 #[cfg(test)]

@@ -24,6 +24,7 @@ mod access;
 mod check;
 mod column;
 mod combine;
+mod complex;
 mod convert;
 mod cost;
 mod data_movement;

@@ -1,0 +1,302 @@
+//! Complex elements (`c64`, `c128`; `spec/OPS.md` §3.1.2) in kernels.
+//!
+//! A complex element lives in one integer lane holding its bytes: `c64` in
+//! an `i64` (real part in the low 32 bits, imaginary part in the high 32),
+//! `c128` in an `i128` (see `repr.rs`). Loads, stores, data movement and
+//! `select` therefore treat it as an opaque unit, and a `c64` kernel runs
+//! two elements per vector. Arithmetic splits each lane into its `f32` or
+//! `f64` components:
+//!
+//! | op | how |
+//! |---|---|
+//! | add, subtract, multiply, negate | on the components, in the interpreter's order of operations (no fused multiply-add) |
+//! | real, imag, complex | component extraction and packing (bits kept) |
+//! | compare EQ / NE | both components, `==` on floats |
+//! | convert | component conversions (`real → (x, 0)`, `complex → real part`) |
+//! | divide, abs, sign, exp, log, sqrt, tanh, power, … | a host call into the interpreter's own formulas (Smith's division, overflow-safe `abs`, …), so results agree bit for bit |
+//!
+//! Components are flushed by the kernels' MXCSR mode like real values; the
+//! host calls run under the default mode, as the interpreter does.
+
+use cranelift_codegen::ir::condcodes::FloatCC;
+use cranelift_codegen::ir::{types, InstBuilder, Value};
+use xla_core::hlo::{ComparisonDirection, HloInstruction};
+use xla_core::{Opcode, PrimitiveType};
+
+use super::convert::convert as convert_real;
+use super::host;
+use super::kernel::KernelBuilder;
+use super::repr::per_lane;
+use super::Unsupported;
+
+/// How a complex op is computed.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+enum Kind {
+    Add,
+    Subtract,
+    Multiply,
+    Negate,
+    Real,
+    Imag,
+    /// `complex(re, im)`.
+    Make,
+    Equal,
+    NotEqual,
+    /// A call into the interpreter's formula for the op.
+    Host(Opcode),
+}
+
+/// The ops on complex operands compiled inline or through host calls.
+fn kind_of(instr: &HloInstruction, operand: PrimitiveType) -> Result<Kind, Unsupported> {
+    use Opcode::*;
+    let op = instr.opcode;
+    Ok(match op {
+        Add => Kind::Add,
+        Subtract => Kind::Subtract,
+        Multiply => Kind::Multiply,
+        Negate => Kind::Negate,
+        Real => Kind::Real,
+        Imag => Kind::Imag,
+        Complex if !operand.is_complex() => Kind::Make,
+        Compare => match instr.attrs.comparison_direction {
+            Some(ComparisonDirection::Eq) => Kind::Equal,
+            Some(ComparisonDirection::Ne) => Kind::NotEqual,
+            _ => {
+                return Err(Unsupported::new(
+                    op,
+                    "complex values have no order (only EQ and NE compare them)",
+                ))
+            }
+        },
+        Abs | Atan2 | Cos | Divide | Exp | Expm1 | Log | Log1p | Logistic | Power | Rsqrt
+        | Sign | Sin | Sqrt | Tan | Tanh => Kind::Host(op),
+        _ => return Err(Unsupported::new(op, format!("{} operands", operand.name()))),
+    })
+}
+
+/// `Ok` if `instr`, an elementwise op with complex operands or result
+/// (operand 0 of type `operand`), compiles.
+pub(super) fn check(instr: &HloInstruction, operand: PrimitiveType) -> Result<(), Unsupported> {
+    kind_of(instr, operand).map(|_| ())
+}
+
+/// Emits the elementwise op `instr` on complex operands (or building a
+/// complex result), lane by lane.
+pub(super) fn emit(
+    kb: &mut KernelBuilder,
+    instr: &HloInstruction,
+    tys: &[PrimitiveType],
+    args: &[Value],
+    lanes: u32,
+) -> Result<Value, Unsupported> {
+    let out = instr.shape.element_type().expect("an array result");
+    let t = tys[0];
+    let kind = kind_of(instr, t)?;
+    let typed: Vec<(Value, PrimitiveType)> =
+        args.iter().copied().zip(tys.iter().copied()).collect();
+    Ok(per_lane(kb, lanes, &typed, out, |kb, s| {
+        scalar(kb, kind, t, out, s)
+    }))
+}
+
+/// One lane of `kind` on operands of type `t` (complex, or the component
+/// type for `complex(re, im)`), giving a value of type `out`.
+fn scalar(
+    kb: &mut KernelBuilder,
+    kind: Kind,
+    t: PrimitiveType,
+    out: PrimitiveType,
+    s: &[Value],
+) -> Value {
+    if kind == Kind::Make {
+        return join(kb, out, s[0], s[1]);
+    }
+    let (ar, ai) = parts(kb, t, s[0]);
+    let b = s.get(1).map(|&v| parts(kb, t, v));
+    match kind {
+        Kind::Add | Kind::Subtract => {
+            let (br, bi) = b.expect("binary");
+            let (re, im) = if kind == Kind::Add {
+                (kb.b.ins().fadd(ar, br), kb.b.ins().fadd(ai, bi))
+            } else {
+                (kb.b.ins().fsub(ar, br), kb.b.ins().fsub(ai, bi))
+            };
+            join(kb, t, re, im)
+        }
+        Kind::Multiply => {
+            // (a.re·b.re − a.im·b.im, a.re·b.im + a.im·b.re)
+            let (br, bi) = b.expect("binary");
+            let rr = kb.b.ins().fmul(ar, br);
+            let ii = kb.b.ins().fmul(ai, bi);
+            let re = kb.b.ins().fsub(rr, ii);
+            let ri = kb.b.ins().fmul(ar, bi);
+            let ir = kb.b.ins().fmul(ai, br);
+            let im = kb.b.ins().fadd(ri, ir);
+            join(kb, t, re, im)
+        }
+        Kind::Negate => {
+            let (re, im) = (kb.b.ins().fneg(ar), kb.b.ins().fneg(ai));
+            join(kb, t, re, im)
+        }
+        Kind::Real => ar,
+        Kind::Imag => ai,
+        Kind::Equal | Kind::NotEqual => {
+            let (br, bi) = b.expect("binary");
+            if kind == Kind::Equal {
+                let re = kb.b.ins().fcmp(FloatCC::Equal, ar, br);
+                let im = kb.b.ins().fcmp(FloatCC::Equal, ai, bi);
+                kb.b.ins().band(re, im)
+            } else {
+                let re = kb.b.ins().fcmp(FloatCC::NotEqual, ar, br);
+                let im = kb.b.ins().fcmp(FloatCC::NotEqual, ai, bi);
+                kb.b.ins().bor(re, im)
+            }
+        }
+        Kind::Host(op) => {
+            let (br, bi) = b.unwrap_or((ar, ai));
+            let (re, im) = host_call(kb, op, t, s, (ar, ai, br, bi), out.is_complex());
+            if out.is_complex() {
+                join(kb, t, re, im)
+            } else {
+                re
+            }
+        }
+        Kind::Make => unreachable!("handled above"),
+    }
+}
+
+/// The interpreter's `op` through a host call: the result's components
+/// (only the real part is meaningful when `both` is false).
+fn host_call(
+    kb: &mut KernelBuilder,
+    op: Opcode,
+    t: PrimitiveType,
+    packed: &[Value],
+    (ar, ai, br, bi): (Value, Value, Value, Value),
+    both: bool,
+) -> (Value, Value) {
+    let index = Opcode::ALL
+        .iter()
+        .position(|&o| o == op)
+        .expect("every opcode is in the table") as i64;
+    let op = kb.int(types::I32, index);
+    if t == PrimitiveType::C64 {
+        let f = host::complex_c64 as extern "C" fn(u32, u64, u64) -> u64 as usize;
+        let b = packed.get(1).copied().unwrap_or(packed[0]);
+        let r = kb.call_host(
+            f,
+            &[types::I32, types::I64, types::I64],
+            &[types::I64],
+            &[op, packed[0], b],
+        )[0];
+        return parts(kb, t, r);
+    }
+    let f = host::complex_c128 as extern "C" fn(u32, u32, f64, f64, f64, f64) -> f64 as usize;
+    let params = [
+        types::I32,
+        types::I32,
+        types::F64,
+        types::F64,
+        types::F64,
+        types::F64,
+    ];
+    let part = |kb: &mut KernelBuilder, p: i64| {
+        let p = kb.int(types::I32, p);
+        kb.call_host(f, &params, &[types::F64], &[op, p, ar, ai, br, bi])[0]
+    };
+    let re = part(kb, 0);
+    let im = if both { part(kb, 1) } else { re };
+    (re, im)
+}
+
+/// The components of a scalar complex register value of type `ty`.
+fn parts(kb: &mut KernelBuilder, ty: PrimitiveType, v: Value) -> (Value, Value) {
+    let (half, float) = halves(ty);
+    let lo = kb.b.ins().ireduce(half, v);
+    let hi = kb.b.ins().ushr_imm_u(v, i64::from(half.bits()));
+    let hi = kb.b.ins().ireduce(half, hi);
+    (kb.bitcast(float, lo), kb.bitcast(float, hi))
+}
+
+/// The scalar complex register value of type `ty` with components `re`,
+/// `im`.
+fn join(kb: &mut KernelBuilder, ty: PrimitiveType, re: Value, im: Value) -> Value {
+    let (half, _) = halves(ty);
+    let whole = super::repr::lane_type(ty);
+    let (re, im) = (kb.bitcast(half, re), kb.bitcast(half, im));
+    let lo = kb.b.ins().uextend(whole, re);
+    let hi = kb.b.ins().uextend(whole, im);
+    let hi = kb.b.ins().ishl_imm_u(hi, i64::from(half.bits()));
+    kb.b.ins().bor(lo, hi)
+}
+
+/// The integer and float types of one component of `ty`.
+fn halves(ty: PrimitiveType) -> (types::Type, types::Type) {
+    if ty == PrimitiveType::C64 {
+        (types::I32, types::F32)
+    } else {
+        (types::I64, types::F64)
+    }
+}
+
+/// `convert` with a complex source or target (`spec/OPS.md` §3.2): real →
+/// `(x, 0)` with `x` converted to the component type; complex → complex
+/// by components; complex → real takes the real part.
+pub(super) fn convert(
+    kb: &mut KernelBuilder,
+    from: PrimitiveType,
+    to: PrimitiveType,
+    x: Value,
+    lanes: u32,
+) -> Result<Value, Unsupported> {
+    if from.is_complex() && to == PrimitiveType::Pred {
+        return Err(Unsupported::new(
+            Opcode::Convert,
+            format!("{} to pred is not a conversion", from.name()),
+        ));
+    }
+    let component = |t: PrimitiveType| {
+        if t.is_complex() {
+            t.component_type()
+        } else {
+            t
+        }
+    };
+    let mut failure = None;
+    let mut fail = |e| failure = Some(e);
+    let v = per_lane(kb, lanes, &[(x, from)], to, |kb, s| {
+        let (re, im) = if from.is_complex() {
+            parts(kb, from, s[0])
+        } else {
+            let zero = if component(to) == PrimitiveType::F32 {
+                kb.b.ins().f32const(0.0)
+            } else {
+                kb.b.ins().f64const(0.0)
+            };
+            (s[0], zero)
+        };
+        let from_c = component(from);
+        let to_c = component(to);
+        let mut conv = |kb: &mut KernelBuilder, v: Value, to: PrimitiveType| {
+            convert_real(kb, from_c, to, v, 1).unwrap_or_else(|e| {
+                fail(e);
+                v
+            })
+        };
+        if to.is_complex() {
+            let re = conv(kb, re, to_c);
+            let im = if from.is_complex() {
+                conv(kb, im, to_c)
+            } else {
+                im
+            };
+            join(kb, to, re, im)
+        } else {
+            conv(kb, re, to)
+        }
+    });
+    match failure {
+        Some(e) => Err(e),
+        None => Ok(v),
+    }
+}
