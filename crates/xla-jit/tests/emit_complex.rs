@@ -264,3 +264,14 @@ fn bitcast_convert_of_complex_values_matches_the_interpreter() {
     );
     assert_eq!(check(&text, &[&x]), Checked::Same, "{text}");
 }
+
+#[test]
+fn c64_arithmetic_runs_on_f32x4_vectors() {
+    let c = compile(&binary_module("multiply", P::C64, P::C64, ""));
+    let clif: String = c.jit.clif().iter().map(|(_, f)| f.clone()).collect();
+    assert!(clif.contains("bitcast.f32x4"), "{clif}");
+    assert!(!clif.contains("call_indirect"), "{clif}");
+    let c = compile(&binary_module("divide", P::C64, P::C64, ""));
+    let clif: String = c.jit.clif().iter().map(|(_, f)| f.clone()).collect();
+    assert!(clif.contains("call_indirect"), "{clif}");
+}

@@ -92,11 +92,91 @@ pub(super) fn emit(
     let out = instr.shape.element_type().expect("an array result");
     let t = tys[0];
     let kind = kind_of(instr, t)?;
+    if lanes > 1 {
+        if let Some(v) = vector_c64(kb, kind, args) {
+            return Ok(v);
+        }
+    }
     let typed: Vec<(Value, PrimitiveType)> =
         args.iter().copied().zip(tys.iter().copied()).collect();
     Ok(per_lane(kb, lanes, &typed, out, |kb, s| {
         scalar(kb, kind, t, out, s)
     }))
+}
+
+/// `kind` on two `c64` lanes at once, for the ops that are lane-wise on
+/// components: an `i64x2` of `c64` values is the `f32x4`
+/// `[re0, im0, re1, im1]`. `None` for the ops computed lane by lane.
+/// Results agree bit for bit with [`scalar`]: the same IEEE operations in
+/// the same order (`x − y` computed as `x + (−y)`, which is exact).
+fn vector_c64(kb: &mut KernelBuilder, kind: Kind, args: &[Value]) -> Option<Value> {
+    let f = types::F32X4;
+    // Byte masks picking 32-bit lanes of `shuffle_bytes(a, b)` (4..8 are b's).
+    let pick = |lanes: [u8; 4]| -> [u8; 16] {
+        let mut m = [0u8; 16];
+        for (j, byte) in m.iter_mut().enumerate() {
+            *byte = lanes[j / 4] * 4 + (j % 4) as u8;
+        }
+        m
+    };
+    let as_f = |kb: &mut KernelBuilder, v: Value| kb.bitcast(f, v);
+    let v = match kind {
+        Kind::Add | Kind::Subtract => {
+            let (a, b) = (as_f(kb, args[0]), as_f(kb, args[1]));
+            if kind == Kind::Add {
+                kb.b.ins().fadd(a, b)
+            } else {
+                kb.b.ins().fsub(a, b)
+            }
+        }
+        Kind::Negate => {
+            let a = as_f(kb, args[0]);
+            kb.b.ins().fneg(a)
+        }
+        Kind::Multiply => {
+            // p = [ar·br, ar·bi, …], q = [ai·bi, ai·br, …];
+            // result = [p0 − q0, p1 + q1, …].
+            let (a, b) = (as_f(kb, args[0]), as_f(kb, args[1]));
+            let re = kb.shuffle_bytes(a, a, pick([0, 0, 2, 2]));
+            let im = kb.shuffle_bytes(a, a, pick([1, 1, 3, 3]));
+            let swapped = kb.shuffle_bytes(b, b, pick([1, 0, 3, 2]));
+            let (re, im, swapped) = (as_f(kb, re), as_f(kb, im), as_f(kb, swapped));
+            let p = kb.b.ins().fmul(re, b);
+            let q = kb.b.ins().fmul(im, swapped);
+            let sign = 0x8000_0000u32.to_le_bytes();
+            let zero = [0u8; 4];
+            let mask = kb.vconst(types::I32X4, [sign, zero, sign, zero].concat());
+            let q = kb.bitcast(types::I32X4, q);
+            let q = kb.b.ins().bxor(q, mask);
+            let q = as_f(kb, q);
+            kb.b.ins().fadd(p, q)
+        }
+        Kind::Real | Kind::Imag => {
+            let first = u8::from(kind == Kind::Imag);
+            let r = kb.shuffle_bytes(args[0], args[0], pick([first, first + 2, 0, 0]));
+            return Some(as_f(kb, r));
+        }
+        Kind::Make => kb.shuffle_bytes(args[0], args[1], pick([0, 4, 1, 5])),
+        Kind::Equal | Kind::NotEqual => {
+            let (a, b) = (as_f(kb, args[0]), as_f(kb, args[1]));
+            let (cc, both) = if kind == Kind::Equal {
+                (FloatCC::Equal, true)
+            } else {
+                (FloatCC::NotEqual, false)
+            };
+            let m = kb.b.ins().fcmp(cc, a, b);
+            let other = kb.shuffle_bytes(m, m, pick([1, 0, 3, 2]));
+            let other = kb.bitcast(types::I32X4, other);
+            let m = if both {
+                kb.b.ins().band(m, other)
+            } else {
+                kb.b.ins().bor(m, other)
+            };
+            return Some(kb.bitcast(types::I64X2, m));
+        }
+        Kind::Host(_) => return None,
+    };
+    Some(kb.bitcast(types::I64X2, v))
 }
 
 /// One lane of `kind` on operands of type `t` (complex, or the component
