@@ -1,8 +1,8 @@
 //! Differential tests of complex elements (`c64`, `c128`) in kernels:
-//! arithmetic, comparisons, conversions and data movement, run by the
-//! kernels and by the interpreter on every pair of edge components (±0,
-//! ±1, ±∞, NaN, huge and tiny magnitudes, subnormals), compared bit for bit
-//! component by component (any NaN equals any NaN). 169 elements: odd, so
+//! arithmetic, comparisons, conversions, data movement, reductions and
+//! maps, run by the kernels and by the interpreter on every pair of edge
+//! components (±0, ±1, ±∞, NaN, huge and tiny magnitudes, subnormals),
+//! compared bit for bit component by component (any NaN equals any NaN). 169 elements: odd, so
 //! `c64`'s two-lane vector loop and its scalar tail both run.
 
 mod emit_harness;
@@ -274,4 +274,48 @@ fn c64_arithmetic_runs_on_f32x4_vectors() {
     let c = compile(&binary_module("divide", P::C64, P::C64, ""));
     let clif: String = c.jit.clif().iter().map(|(_, f)| f.clone()).collect();
     assert!(clif.contains("call_indirect"), "{clif}");
+}
+
+/// `c64` or `c128` values with small integer components (sums and
+/// products are exact in any order).
+fn small(ty: PrimitiveType, n: usize, seed: usize) -> Literal {
+    let part = |k: usize| ((k * 7 + seed) % 9) as f64 - 4.0;
+    if ty == P::C64 {
+        let v: Vec<C64> = (0..n)
+            .map(|k| C64::new(part(k) as f32, part(k + 3) as f32))
+            .collect();
+        Literal::vector(&v)
+    } else {
+        let v: Vec<C128> = (0..n).map(|k| C128::new(part(k), part(k + 3))).collect();
+        Literal::vector(&v)
+    }
+}
+
+#[test]
+fn reductions_and_maps_of_complex_values_match_the_interpreter() {
+    for ty in [P::C64, P::C128] {
+        let t = ty.name();
+        let x = small(ty, 7 * 9, 1)
+            .relayout(&xla_core::Layout::default_for_rank(1))
+            .unwrap();
+        let y = small(ty, 7 * 9, 5);
+        let head = format!(
+            "HloModule m\nadd {{\n  a = {t}[] parameter(0)\n  b = {t}[] parameter(1)\n  \
+             ROOT s = {t}[] add(a, b)\n}}\nmul {{\n  a = {t}[] parameter(0)\n  \
+             b = {t}[] parameter(1)\n  ROOT s = {t}[] multiply(a, b)\n}}\n\
+             ENTRY e {{\n  x = {t}[63]{{0}} parameter(0)\n  y = {t}[63]{{0}} parameter(1)\n  \
+             p = {t}[63]{{0}} multiply(x, y)\n  r = {t}[7,9]{{1,0}} reshape(p)\n  \
+             z = {t}[] constant((0, 0))\n  one = {t}[] constant((1, 0))\n"
+        );
+        for root in [
+            format!("ROOT s = {t}[7]{{0}} reduce(r, z), dimensions={{1}}, to_apply=add"),
+            format!("ROOT s = {t}[9]{{0}} reduce(r, z), dimensions={{0}}, to_apply=add"),
+            format!("ROOT s = {t}[] reduce(r, z), dimensions={{0,1}}, to_apply=add"),
+            format!("ROOT s = {t}[7]{{0}} reduce(r, one), dimensions={{1}}, to_apply=mul"),
+            format!("ROOT s = {t}[7,9]{{1,0}} map(r, r), dimensions={{0,1}}, to_apply=mul"),
+        ] {
+            let text = format!("{head}  {root}\n}}");
+            assert_eq!(check(&text, &[&x, &y]), Checked::Same, "{text}");
+        }
+    }
 }

@@ -33,10 +33,10 @@ pub fn check(module: &HloModule, comp: &HloComputation, id: InstrId) -> Result<(
             Op::Unary(_) | Op::Binary(_) | Op::Compare | Op::Clamp | Op::Complex => {
                 return super::complex::check(instr, first.unwrap_or(PrimitiveType::Pred));
             }
-            Op::Map | Op::ReducePrecision => {
+            Op::ReducePrecision => {
                 return Err(Unsupported::new(op, "complex values"));
             }
-            Op::Select | Op::Convert | Op::BitcastConvert | Op::Other => {}
+            Op::Map | Op::Select | Op::Convert | Op::BitcastConvert | Op::Other => {}
         }
     }
     use Opcode::*;
@@ -64,7 +64,6 @@ pub fn check(module: &HloModule, comp: &HloComputation, id: InstrId) -> Result<(
             }
         }
         Map => check_scalar_computation(module, op, instr.called.first().copied()),
-        Reduce if complex => Err(Unsupported::new(op, "reductions of complex values")),
         Reduce => check_scalar_computation(module, op, instr.called.first().copied()),
         Broadcast | Concatenate | Copy | DynamicSlice | DynamicUpdateSlice | Iota | Pad
         | Reshape | Reverse | Slice | Transpose => Ok(()),

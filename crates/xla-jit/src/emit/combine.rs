@@ -5,8 +5,8 @@
 //!
 //! Vector accumulators need the combiner's identity (add, multiply, max,
 //! min, and, or, xor recognized in `to_apply`); other reducers (variadic
-//! ones such as argmax, or arbitrary computations) fold one element at a
-//! time from the init value.
+//! ones such as argmax, or arbitrary computations, and reducers of complex
+//! values) fold one element at a time from the init value.
 
 use cranelift_codegen::ir::condcodes::FloatCC;
 use cranelift_codegen::ir::{types, InstBuilder, Value};
@@ -57,6 +57,7 @@ impl<'m> Combiner<'m> {
                     && params(0)
                     && params(1)
                     && root.operands[0] != root.operands[1]
+                    && !tys[0].is_complex()
                     && identity(b, tys[0]).is_some() =>
             {
                 Some(b)
