@@ -319,3 +319,28 @@ fn reductions_and_maps_of_complex_values_match_the_interpreter() {
         }
     }
 }
+
+#[test]
+fn row_fusions_and_tiled_layouts_of_complex_values_match_the_interpreter() {
+    for ty in [P::C64, P::C128] {
+        let t = ty.name();
+        let x = small(ty, 63, 2);
+        // x − (Σ_row x)·x: a reduce broadcast back along its row.
+        let text = format!(
+            "HloModule m\nadd {{\n  a = {t}[] parameter(0)\n  b = {t}[] parameter(1)\n  \
+             ROOT s = {t}[] add(a, b)\n}}\nENTRY e {{\n  x = {t}[63]{{0}} parameter(0)\n  \
+             r = {t}[7,9]{{1,0}} reshape(x)\n  z = {t}[] constant((0, 0))\n  \
+             s = {t}[7]{{0}} reduce(r, z), dimensions={{1}}, to_apply=add\n  \
+             b = {t}[7,9]{{1,0}} broadcast(s), dimensions={{0}}\n  \
+             m = {t}[7,9]{{1,0}} multiply(b, r)\n  ROOT d = {t}[7,9]{{1,0}} subtract(r, m)\n}}"
+        );
+        assert_eq!(check(&text, &[&x]), Checked::Same, "{text}");
+        // A tiled result layout.
+        let text = format!(
+            "HloModule m\nENTRY e {{\n  x = {t}[63]{{0}} parameter(0)\n  \
+             r = {t}[7,9]{{1,0}} reshape(x)\n  \
+             ROOT n = {t}[9,7]{{1,0:T(2,4)}} transpose(r), dimensions={{1,0}}\n}}"
+        );
+        assert_eq!(check(&text, &[&x]), Checked::Same, "{text}");
+    }
+}
