@@ -26,6 +26,7 @@ use xla_core::{Opcode, PrimitiveType};
 use super::convert::convert as convert_real;
 use super::host;
 use super::kernel::KernelBuilder;
+use super::ops::{op_of, Binary, MathUnary, Op, Unary};
 use super::repr::per_lane;
 use super::Unsupported;
 
@@ -48,30 +49,74 @@ enum Kind {
 
 /// The ops on complex operands compiled inline or through host calls.
 fn kind_of(instr: &HloInstruction, operand: PrimitiveType) -> Result<Kind, Unsupported> {
-    use Opcode::*;
     let op = instr.opcode;
-    Ok(match op {
-        Add => Kind::Add,
-        Subtract => Kind::Subtract,
-        Multiply => Kind::Multiply,
-        Negate => Kind::Negate,
-        Real => Kind::Real,
-        Imag => Kind::Imag,
-        Complex if !operand.is_complex() => Kind::Make,
-        Compare => match instr.attrs.comparison_direction {
-            Some(ComparisonDirection::Eq) => Kind::Equal,
-            Some(ComparisonDirection::Ne) => Kind::NotEqual,
-            _ => {
-                return Err(Unsupported::new(
-                    op,
-                    "complex values have no order (only EQ and NE compare them)",
-                ))
-            }
+    let host = Ok(Kind::Host(op));
+    let undefined = || {
+        Err(Unsupported::new(
+            op,
+            format!("not defined on {} operands", operand.name()),
+        ))
+    };
+    match op_of(op) {
+        Op::Unary(u) => match u {
+            Unary::Negate => Ok(Kind::Negate),
+            Unary::Real => Ok(Kind::Real),
+            Unary::Imag => Ok(Kind::Imag),
+            Unary::Abs | Unary::Sign | Unary::Sqrt | Unary::Rsqrt => host,
+            Unary::Math(f) => match f {
+                MathUnary::Exp
+                | MathUnary::Expm1
+                | MathUnary::Log
+                | MathUnary::Log1p
+                | MathUnary::Logistic
+                | MathUnary::Tanh
+                | MathUnary::Sin
+                | MathUnary::Cos
+                | MathUnary::Tan => host,
+                MathUnary::Erf | MathUnary::Cbrt => undefined(),
+            },
+            Unary::Ceil
+            | Unary::Floor
+            | Unary::RoundNearestEven
+            | Unary::RoundNearestAfz
+            | Unary::IsFinite
+            | Unary::Not
+            | Unary::PopulationCount
+            | Unary::Clz => undefined(),
         },
-        Abs | Atan2 | Cos | Divide | Exp | Expm1 | Log | Log1p | Logistic | Power | Rsqrt
-        | Sign | Sin | Sqrt | Tan | Tanh => Kind::Host(op),
-        _ => return Err(Unsupported::new(op, format!("{} operands", operand.name()))),
-    })
+        Op::Binary(b) => match b {
+            Binary::Add => Ok(Kind::Add),
+            Binary::Subtract => Ok(Kind::Subtract),
+            Binary::Multiply => Ok(Kind::Multiply),
+            Binary::Divide | Binary::Power | Binary::Atan2 => host,
+            Binary::Remainder
+            | Binary::Maximum
+            | Binary::Minimum
+            | Binary::And
+            | Binary::Or
+            | Binary::Xor
+            | Binary::ShiftLeft
+            | Binary::ShiftRightLogical
+            | Binary::ShiftRightArithmetic => undefined(),
+        },
+        Op::Complex if !operand.is_complex() => Ok(Kind::Make),
+        Op::Compare => match instr.attrs.comparison_direction {
+            Some(ComparisonDirection::Eq) => Ok(Kind::Equal),
+            Some(ComparisonDirection::Ne) => Ok(Kind::NotEqual),
+            _ => Err(Unsupported::new(
+                op,
+                "complex values have no order (only EQ and NE compare them)",
+            )),
+        },
+        Op::Complex
+        | Op::Select
+        | Op::Clamp
+        | Op::Convert
+        | Op::BitcastConvert
+        | Op::ReducePrecision
+        | Op::Map
+        | Op::Other => undefined(),
+    }
 }
 
 /// `Ok` if `instr`, an elementwise op with complex operands or result
@@ -188,14 +233,17 @@ fn scalar(
     out: PrimitiveType,
     s: &[Value],
 ) -> Value {
-    if kind == Kind::Make {
-        return join(kb, out, s[0], s[1]);
-    }
-    let (ar, ai) = parts(kb, t, s[0]);
-    let b = s.get(1).map(|&v| parts(kb, t, v));
     match kind {
+        Kind::Make => join(kb, out, s[0], s[1]),
+        Kind::Real => parts(kb, t, s[0]).0,
+        Kind::Imag => parts(kb, t, s[0]).1,
+        Kind::Negate => {
+            let (ar, ai) = parts(kb, t, s[0]);
+            let (re, im) = (kb.b.ins().fneg(ar), kb.b.ins().fneg(ai));
+            join(kb, t, re, im)
+        }
         Kind::Add | Kind::Subtract => {
-            let (br, bi) = b.expect("binary");
+            let ((ar, ai), (br, bi)) = (parts(kb, t, s[0]), parts(kb, t, s[1]));
             let (re, im) = if kind == Kind::Add {
                 (kb.b.ins().fadd(ar, br), kb.b.ins().fadd(ai, bi))
             } else {
@@ -205,7 +253,7 @@ fn scalar(
         }
         Kind::Multiply => {
             // (a.re·b.re − a.im·b.im, a.re·b.im + a.im·b.re)
-            let (br, bi) = b.expect("binary");
+            let ((ar, ai), (br, bi)) = (parts(kb, t, s[0]), parts(kb, t, s[1]));
             let rr = kb.b.ins().fmul(ar, br);
             let ii = kb.b.ins().fmul(ai, bi);
             let re = kb.b.ins().fsub(rr, ii);
@@ -214,14 +262,8 @@ fn scalar(
             let im = kb.b.ins().fadd(ri, ir);
             join(kb, t, re, im)
         }
-        Kind::Negate => {
-            let (re, im) = (kb.b.ins().fneg(ar), kb.b.ins().fneg(ai));
-            join(kb, t, re, im)
-        }
-        Kind::Real => ar,
-        Kind::Imag => ai,
         Kind::Equal | Kind::NotEqual => {
-            let (br, bi) = b.expect("binary");
+            let ((ar, ai), (br, bi)) = (parts(kb, t, s[0]), parts(kb, t, s[1]));
             if kind == Kind::Equal {
                 let re = kb.b.ins().fcmp(FloatCC::Equal, ar, br);
                 let im = kb.b.ins().fcmp(FloatCC::Equal, ai, bi);
@@ -233,7 +275,11 @@ fn scalar(
             }
         }
         Kind::Host(op) => {
-            let (br, bi) = b.unwrap_or((ar, ai));
+            let (ar, ai) = parts(kb, t, s[0]);
+            let (br, bi) = match s.get(1) {
+                Some(&v) => parts(kb, t, v),
+                None => (ar, ai),
+            };
             let (re, im) = host_call(kb, op, t, s, (ar, ai, br, bi), out.is_complex());
             if out.is_complex() {
                 join(kb, t, re, im)
@@ -241,7 +287,6 @@ fn scalar(
                 re
             }
         }
-        Kind::Make => unreachable!("handled above"),
     }
 }
 

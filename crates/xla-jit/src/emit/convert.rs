@@ -12,6 +12,8 @@
 //! | float → int | `fcvt_to_{s,u}int_sat` (truncate, saturate, NaN → 0), then clamp |
 //! | any → pred | `x != 0` |
 //! | pred → any | 0 or 1 |
+//! | real → complex, complex → real or complex | by components (`complex.rs`) |
+//! | `bitcast-convert` across widths | raw bits per element, shifted (little-endian) |
 //!
 //! Same-width integer↔integer and f32↔32-bit-int conversions run on
 //! vectors; the others run lane by lane in vector loops.

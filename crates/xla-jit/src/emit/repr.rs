@@ -4,7 +4,8 @@
 //! at once (1 in scalar tails). An element of type `T` is held in the lane
 //! type [`lane_type`]`(T)`: integers in their own width, `f16`/`bf16`/`f32`
 //! in `f32` (16-bit floats are computed in f32 and rounded back after every
-//! operation), `f64` in `f64`, and `pred` as `i8` 0/1. With `lanes > 1` a
+//! operation), `f64` in `f64`, complex values as one integer holding their
+//! bytes (`c64` in `i64`, `c128` in `i128`), and `pred` as `i8` 0/1. With `lanes > 1` a
 //! value is a 128-bit vector of that lane type whose first `lanes` lanes are
 //! meaningful (an `i8` value in a 4-lane kernel uses 4 of the 16 lanes of an
 //! `i8x16`), except `pred`, which is a lane *mask* (all ones or all zeros)
