@@ -19,7 +19,8 @@ use xla_core::hlo::{ComputationId, HloComputation, InstrId};
 use xla_core::{HloModule, Literal, Opcode, PrimitiveType, Shape};
 
 use super::access::{pack, read, read_from, splat_elem, write, Access, BufferSpec};
-use super::convert::{bitcast_convert, bitcast_convert_resized, convert, reduce_precision};
+use super::bitcast_convert::{bitcast_convert, bitcast_convert_resized};
+use super::convert::{convert, reduce_precision};
 use super::elementwise::{self, splat_pred};
 use super::index::{Index, IndexDim};
 use super::kernel::KernelBuilder;

@@ -21,6 +21,7 @@
 //! root (`loop_kernel.rs`, `reduce.rs`, `row.rs`, `epilogue.rs`).
 
 mod access;
+mod bitcast_convert;
 mod check;
 mod column;
 mod combine;
