@@ -143,3 +143,21 @@ fn bitcast_convert_follows_the_project_byte_order() {
     let got = run(&c, &[&Literal::scalar(0x0102_0304i32)]);
     assert_eq!(got.to_vec::<i8>().unwrap(), [4, 3, 2, 1]);
 }
+
+#[test]
+fn bitcast_convert_runs_on_vectors_where_lanes_allow() {
+    let clif = |text: &str| -> String {
+        let c = compile(text);
+        c.jit.clif().iter().map(|(_, f)| f.clone()).collect()
+    };
+    // Four bytes of one f32 per 4-lane vector.
+    let text = "HloModule m\nENTRY e {\n  x = f32[9]{0} parameter(0)\n  \
+                ROOT r = u8[9,4]{1,0} bitcast-convert(x)\n}";
+    assert!(clif(text).contains("scalar_to_vector"));
+    assert_eq!(check(text, &[&bytes_of("f32[9]{0}", 3)]), Checked::Same);
+    // Pairs of u16 widened to u32 lanes.
+    let text = "HloModule m\nENTRY e {\n  x = u16[9,2]{1,0} parameter(0)\n  \
+                ROOT r = f32[9]{0} bitcast-convert(x)\n}";
+    assert!(clif(text).contains("uwiden_low"));
+    assert_eq!(check(text, &[&bytes_of("u16[9,2]{1,0}", 4)]), Checked::Same);
+}
