@@ -1,10 +1,12 @@
 //! Host functions kernels call for rare scalar operations that have no
 //! short instruction sequence: floating remainder (C `fmod`), integer
-//! power, and the conversions whose single rounding needs more than one
-//! hardware step (`f64` and wide integers → `f16`/`bf16`). Each is exactly
-//! the rule of `spec/OPS.md` (conversions call `literal::convert`, the one
-//! place those rules live), so kernels agree with the interpreter bit for
-//! bit. They run per element, in vector loops once per lane.
+//! power, the conversions whose single rounding needs more than one
+//! hardware step (`f64` and wide integers → `f16`/`bf16`), and complex
+//! division, `abs` and transcendentals. Each is exactly the rule of
+//! `spec/OPS.md` (conversions call `literal::convert` and complex ops the
+//! interpreter's table, the one place those rules live), so kernels agree
+//! with the interpreter bit for bit. They run per element, in vector loops
+//! once per lane.
 
 use xla_core::half::{bf16, f16};
 use xla_core::interp::{complex_op_c128, complex_op_c64};
@@ -133,6 +135,25 @@ pub extern "C" fn complex_c128(op: u32, part: u32, ar: f64, ai: f64, br: f64, bi
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn complex_helpers_compute_the_interpreters_values() {
+        let pack = |re: f32, im: f32| u64::from(re.to_bits()) | u64::from(im.to_bits()) << 32;
+        let index = |op: Opcode| Opcode::ALL.iter().position(|&o| o == op).unwrap() as u32;
+        // (11 + 2i) / (3 − 4i) = 1 + 2i; |3 − 4i| = 5.
+        let q = complex_c64(index(Opcode::Divide), pack(11.0, 2.0), pack(3.0, -4.0));
+        assert_eq!(q, pack(1.0, 2.0));
+        assert_eq!(
+            complex_c64(index(Opcode::Abs), pack(3.0, -4.0), 0),
+            pack(5.0, 0.0)
+        );
+        let op = index(Opcode::Divide);
+        assert_eq!(complex_c128(op, 0, 11.0, 2.0, 3.0, -4.0), 1.0);
+        assert_eq!(complex_c128(op, 1, 11.0, 2.0, 3.0, -4.0), 2.0);
+        // Not defined on complex values: NaNs.
+        let max = complex_c64(index(Opcode::Maximum), pack(1.0, 0.0), pack(2.0, 0.0));
+        assert!(f32::from_bits(max as u32).is_nan());
+    }
 
     #[test]
     fn integer_power() {
