@@ -344,3 +344,37 @@ fn row_fusions_and_tiled_layouts_of_complex_values_match_the_interpreter() {
         assert_eq!(check(&text, &[&x]), Checked::Same, "{text}");
     }
 }
+
+#[test]
+fn c64_sums_keep_signed_zeros_and_infinities() {
+    // Row 0: all (−0, −0), summing to (−0, −0); row 1: (−0, +0) and
+    // (+0, −0) mixed, summing to (+0, +0); row 2: an infinite and a NaN
+    // part.
+    let mut v = vec![C64::new(-0.0, -0.0); 9];
+    v.extend((0..9).map(|k| {
+        if k % 2 == 0 {
+            C64::new(-0.0, 0.0)
+        } else {
+            C64::new(0.0, -0.0)
+        }
+    }));
+    v.extend((0..9).map(|k| {
+        C64::new(
+            if k == 4 { f32::INFINITY } else { 1.0 },
+            if k == 7 { f32::NAN } else { 2.0 },
+        )
+    }));
+    let x = Literal::vector(&v);
+    let text = "HloModule m\nadd {\n  a = c64[] parameter(0)\n  b = c64[] parameter(1)\n  \
+                ROOT s = c64[] add(a, b)\n}\nENTRY e {\n  x = c64[27]{0} parameter(0)\n  \
+                r = c64[3,9]{1,0} reshape(x)\n  z = c64[] constant((-0, -0))\n  \
+                ROOT s = c64[3]{0} reduce(r, z), dimensions={1}, to_apply=add\n}";
+    assert_eq!(check(text, &[&x]), Checked::Same, "{text}");
+    let c = compile(text);
+    let got = run(&c, &[&x]).to_vec::<C64>().unwrap();
+    assert_eq!(got[0].re.to_bits(), (-0.0f32).to_bits());
+    assert_eq!(got[0].im.to_bits(), (-0.0f32).to_bits());
+    assert_eq!(got[1].re.to_bits(), 0);
+    assert_eq!(got[2].re, f32::INFINITY);
+    assert!(got[2].im.is_nan());
+}

@@ -149,6 +149,22 @@ pub(super) fn emit(
     }))
 }
 
+/// `a + b` on complex register values (a recognized sum reducer).
+pub(super) fn add(
+    kb: &mut KernelBuilder,
+    ty: PrimitiveType,
+    a: Value,
+    b: Value,
+    lanes: u32,
+) -> Value {
+    if lanes > 1 {
+        if let Some(v) = vector_c64(kb, Kind::Add, &[a, b]) {
+            return v;
+        }
+    }
+    scalar(kb, Kind::Add, ty, ty, &[a, b])
+}
+
 /// `kind` on two `c64` lanes at once, for the ops that are lane-wise on
 /// components: an `i64x2` of `c64` values is the `f32x4`
 /// `[re0, im0, re1, im1]`. `None` for the ops computed lane by lane.
