@@ -266,7 +266,10 @@ fn bitcast_convert_of_complex_values_matches_the_interpreter() {
 }
 
 #[test]
-fn c64_arithmetic_runs_on_f32x4_vectors() {
+fn complex_arithmetic_runs_on_vectors() {
+    let c = compile(&binary_module("multiply", P::C128, P::C128, ""));
+    let clif: String = c.jit.clif().iter().map(|(_, f)| f.clone()).collect();
+    assert!(clif.contains("bitcast.f64x2"), "{clif}");
     let c = compile(&binary_module("multiply", P::C64, P::C64, ""));
     let clif: String = c.jit.clif().iter().map(|(_, f)| f.clone()).collect();
     assert!(clif.contains("bitcast.f32x4"), "{clif}");

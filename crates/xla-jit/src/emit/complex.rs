@@ -9,7 +9,7 @@
 //!
 //! | op | how |
 //! |---|---|
-//! | add, subtract, multiply, negate | on the components, in the interpreter's order of operations (no fused multiply-add) |
+//! | add, subtract, multiply, negate | on the components, in the interpreter's order of operations (no fused multiply-add), as `f32x4` (two `c64`) or `f64x2` (one `c128`) vectors |
 //! | real, imag, complex | component extraction and packing (bits kept) |
 //! | compare EQ / NE | both components, `==` on floats |
 //! | convert | component conversions (`real → (x, 0)`, `complex → real part`) |
@@ -142,6 +142,11 @@ pub(super) fn emit(
             return Ok(v);
         }
     }
+    if t == PrimitiveType::C128 && out == PrimitiveType::C128 {
+        if let Some(v) = vector_c128(kb, kind, args) {
+            return Ok(v);
+        }
+    }
     let typed: Vec<(Value, PrimitiveType)> =
         args.iter().copied().zip(tys.iter().copied()).collect();
     Ok(per_lane(kb, lanes, &typed, out, |kb, s| {
@@ -157,12 +162,63 @@ pub(super) fn add(
     b: Value,
     lanes: u32,
 ) -> Value {
-    if lanes > 1 {
-        if let Some(v) = vector_c64(kb, Kind::Add, &[a, b]) {
-            return v;
+    let vector = if ty == PrimitiveType::C128 {
+        vector_c128(kb, Kind::Add, &[a, b])
+    } else if lanes > 1 {
+        vector_c64(kb, Kind::Add, &[a, b])
+    } else {
+        None
+    };
+    vector.unwrap_or_else(|| scalar(kb, Kind::Add, ty, ty, &[a, b]))
+}
+
+/// `kind` on one `c128` value as the `f64x2` `[re, im]` (the `i128`
+/// reinterpreted), for add, subtract, negate and multiply; `None` for the
+/// other ops. The same operations in the same order as [`scalar`].
+fn vector_c128(kb: &mut KernelBuilder, kind: Kind, args: &[Value]) -> Option<Value> {
+    let f = types::F64X2;
+    // Byte masks picking 64-bit lanes of `shuffle_bytes(a, b)`.
+    let pick = |lanes: [u8; 2]| -> [u8; 16] {
+        let mut m = [0u8; 16];
+        for (j, byte) in m.iter_mut().enumerate() {
+            *byte = lanes[j / 8] * 8 + (j % 8) as u8;
         }
-    }
-    scalar(kb, Kind::Add, ty, ty, &[a, b])
+        m
+    };
+    let as_f = |kb: &mut KernelBuilder, v: Value| kb.bitcast(f, v);
+    let v = match kind {
+        Kind::Add | Kind::Subtract => {
+            let (a, b) = (as_f(kb, args[0]), as_f(kb, args[1]));
+            if kind == Kind::Add {
+                kb.b.ins().fadd(a, b)
+            } else {
+                kb.b.ins().fsub(a, b)
+            }
+        }
+        Kind::Negate => {
+            let a = as_f(kb, args[0]);
+            kb.b.ins().fneg(a)
+        }
+        Kind::Multiply => {
+            // p = [ar·br, ar·bi], q = [ai·bi, ai·br]; result = [p0 − q0, p1 + q1].
+            let (a, b) = (as_f(kb, args[0]), as_f(kb, args[1]));
+            let re = kb.shuffle_bytes(a, a, pick([0, 0]));
+            let im = kb.shuffle_bytes(a, a, pick([1, 1]));
+            let swapped = kb.shuffle_bytes(b, b, pick([1, 0]));
+            let (re, im, swapped) = (as_f(kb, re), as_f(kb, im), as_f(kb, swapped));
+            let p = kb.b.ins().fmul(re, b);
+            let q = kb.b.ins().fmul(im, swapped);
+            let mask = kb.vconst(types::I64X2, [(1u64 << 63).to_le_bytes(), [0; 8]].concat());
+            let q = kb.bitcast(types::I64X2, q);
+            let q = kb.b.ins().bxor(q, mask);
+            let q = as_f(kb, q);
+            kb.b.ins().fadd(p, q)
+        }
+        Kind::Real | Kind::Imag | Kind::Make | Kind::Equal | Kind::NotEqual | Kind::Host(_) => {
+            return None
+        }
+    };
+    Some(kb.bitcast(types::I128, v))
 }
 
 /// `kind` on two `c64` lanes at once, for the ops that are lane-wise on
