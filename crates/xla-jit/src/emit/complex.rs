@@ -137,7 +137,9 @@ pub(super) fn emit(
     let out = instr.shape.element_type().expect("an array result");
     let t = tys[0];
     let kind = kind_of(instr, t)?;
-    if lanes > 1 {
+    // Kernels computing `c128` run one lane: vectors of several lanes hold
+    // `c64` values (or their `f32` components).
+    if lanes > 1 && (t == PrimitiveType::C64 || out == PrimitiveType::C64) {
         if let Some(v) = vector_c64(kb, kind, args) {
             return Ok(v);
         }
