@@ -175,11 +175,9 @@ enum Outcome {
 }
 
 /// The ops that still run through the interpreter fallback in some case:
-/// the families the JIT has no kernels for yet, and (marked) the ones it
-/// compiles for most types but not yet for complex elements, bitcasts
-/// between element widths, and dots that need a transposition or mix
-/// element types. A kernel that lands removes its entry; an op missing
-/// from this list fails the test.
+/// the families the JIT has no kernels for yet, and (marked) dots that
+/// need a transposition or mix element types. A kernel that lands removes
+/// its entry; an op missing from this list fails the test.
 const INTERPRETED: &[&str] = &[
     "batch-norm-grad",
     "batch-norm-inference",
@@ -196,27 +194,6 @@ const INTERPRETED: &[&str] = &[
     "sort",
     "topk",
     "triangular-solve",
-    // complex elements (c64, c128)
-    "abs",
-    "add",
-    "broadcast",
-    "compare",
-    "complex",
-    "convert",
-    "divide",
-    "dynamic-slice",
-    "imag",
-    "iota",
-    "multiply",
-    "negate",
-    "power",
-    "real",
-    "select",
-    "sign",
-    "subtract",
-    "tanh",
-    // bitcasts between element widths
-    "bitcast-convert",
 ];
 
 /// Which engine runs a case.

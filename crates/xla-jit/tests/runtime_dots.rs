@@ -422,3 +422,20 @@ fn size_zero_and_size_one_dims() {
         F32_TOLERANCE,
     );
 }
+
+#[test]
+fn complex_dots_with_epilogues_match_the_interpreter() {
+    for ty in ["c64", "c128"] {
+        let text = format!(
+            "HloModule m\nENTRY e {{\n  a = {ty}[5,7]{{1,0}} parameter(0)\n  \
+             b = {ty}[7,3]{{1,0}} parameter(1)\n  c = {ty}[3]{{0}} parameter(2)\n  \
+             d = {ty}[5,3]{{1,0}} dot(a, b), lhs_contracting_dims={{1}}, rhs_contracting_dims={{0}}\n  \
+             cb = {ty}[5,3]{{1,0}} broadcast(c), dimensions={{1}}\n  \
+             m = {ty}[5,3]{{1,0}} multiply(d, cb)\n  \
+             ROOT r = {ty}[5,3]{{1,0}} add(m, d)\n}}"
+        );
+        let module = runtime_support::parse(&text);
+        let args = random_args(&module, 11);
+        check_against_interpreter(&module, &args, Tolerance::new(1e-4, 1e-4));
+    }
+}

@@ -50,6 +50,7 @@ mod sort;
 
 pub use custom_call::{CustomCallAbiFn, CustomCallArgs, CustomCallFn, CustomCallRegistry};
 pub use devices::{DeviceAssignment, Feeds, RunOptions};
+pub use elementwise::{complex_op_c128, complex_op_c64};
 pub use error::InterpError;
 
 use crate::{HloModule, Literal};

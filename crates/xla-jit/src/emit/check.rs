@@ -17,23 +17,40 @@ pub fn check(module: &HloModule, comp: &HloComputation, id: InstrId) -> Result<(
     for &o in &instr.operands {
         check_shape(op, &comp.instr(o).shape)?;
     }
-    let out = instr.shape.element_type();
     let first = instr
         .operands
         .first()
         .and_then(|&o| comp.instr(o).shape.element_type());
+    let complex = instr
+        .shape
+        .array_leaves()
+        .iter()
+        .map(|a| a.element_type())
+        .chain(first)
+        .any(|t| t.is_complex());
+    if complex {
+        match op_of(op) {
+            Op::Unary(_) | Op::Binary(_) | Op::Compare | Op::Clamp | Op::Complex => {
+                return super::complex::check(instr, first.unwrap_or(PrimitiveType::Pred));
+            }
+            Op::ReducePrecision => {
+                return Err(Unsupported::new(op, "complex values"));
+            }
+            Op::Map | Op::Select | Op::Convert | Op::BitcastConvert | Op::Other => {}
+        }
+    }
     use Opcode::*;
     match op {
+        // `c128` constants (16 bytes) are read from buffers.
         Constant => match &instr.shape {
-            Shape::Array(a) if a.rank() == 0 => Ok(()),
+            Shape::Array(a) if a.rank() == 0 && a.element_type().byte_size() <= 8 => Ok(()),
             _ => Err(Unsupported::new(op, "array constants live in buffers")),
         },
-        Abs | Add | And | Ceil | Clamp | Clz | Compare | Convert | Divide | Floor | Imag
-        | IsFinite | Maximum | Minimum | Multiply | Negate | Not | Or | PopulationCount | Real
-        | ReducePrecision | Remainder | RoundNearestAfz | RoundNearestEven | Rsqrt | Select
-        | ShiftLeft | ShiftRightArithmetic | ShiftRightLogical | Sign | Sqrt | Subtract | Xor => {
-            Ok(())
-        }
+        Abs | Add | And | BitcastConvert | Ceil | Complex | Clamp | Clz | Compare | Convert
+        | Divide | Floor | Imag | IsFinite | Maximum | Minimum | Multiply | Negate | Not | Or
+        | PopulationCount | Real | ReducePrecision | Remainder | RoundNearestAfz
+        | RoundNearestEven | Rsqrt | Select | ShiftLeft | ShiftRightArithmetic
+        | ShiftRightLogical | Sign | Sqrt | Subtract | Xor => Ok(()),
         Power if first.is_some_and(|t| t.is_integral()) => Ok(()),
         Atan2 | Cbrt | Cos | Erf | Exp | Expm1 | Log | Log1p | Logistic | Power | Sin | Tan
         | Tanh => {
@@ -43,20 +60,6 @@ pub fn check(module: &HloModule, comp: &HloComputation, id: InstrId) -> Result<(
                 Err(Unsupported::new(
                     op,
                     "the vectorized math library is not available",
-                ))
-            }
-        }
-        BitcastConvert => {
-            let (from, to) = (
-                first.unwrap_or(PrimitiveType::Pred),
-                out.unwrap_or(PrimitiveType::Pred),
-            );
-            if from.byte_size() == to.byte_size() {
-                Ok(())
-            } else {
-                Err(Unsupported::new(
-                    op,
-                    format!("{} to {} changes the element width", from.name(), to.name()),
                 ))
             }
         }
@@ -79,7 +82,6 @@ pub fn check(module: &HloModule, comp: &HloComputation, id: InstrId) -> Result<(
                 ))
             }
         }
-        Complex => Err(Unsupported::new(op, "complex values")),
         Dot | Parameter | AfterAll | AllGather | AllReduce | AllToAll | BatchNormGrad
         | BatchNormInference | BatchNormTraining | Call | Cholesky | CollectivePermute
         | Conditional | Convolution | CustomCall | Fft | Fusion | Gather | GetDimensionSize
@@ -93,10 +95,6 @@ pub fn check(module: &HloModule, comp: &HloComputation, id: InstrId) -> Result<(
 /// Element types the kernels handle, and layouts they can address.
 fn check_shape(op: Opcode, shape: &Shape) -> Result<(), Unsupported> {
     for a in shape.array_leaves() {
-        let ty = a.element_type();
-        if ty.is_complex() {
-            return Err(Unsupported::new(op, format!("{} values", ty.name())));
-        }
         if a.is_dynamic() {
             return Err(Unsupported::new(
                 op,

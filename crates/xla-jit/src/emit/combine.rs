@@ -5,8 +5,8 @@
 //!
 //! Vector accumulators need the combiner's identity (add, multiply, max,
 //! min, and, or, xor recognized in `to_apply`); other reducers (variadic
-//! ones such as argmax, or arbitrary computations) fold one element at a
-//! time from the init value.
+//! ones such as argmax, arbitrary computations, and complex reducers other
+//! than a `c64` sum) fold one element at a time from the init value.
 
 use cranelift_codegen::ir::condcodes::FloatCC;
 use cranelift_codegen::ir::{types, InstBuilder, Value};
@@ -15,6 +15,7 @@ use xla_core::hlo::{ComputationId, HloInstruction};
 use xla_core::{HloModule, Opcode, PrimitiveType, Shape};
 
 use super::access::lane_scalar;
+use super::complex;
 use super::elemental::{emit_computation, Elemental};
 use super::elementwise;
 use super::index::{Index, IndexDim};
@@ -95,6 +96,9 @@ impl<'m> Combiner<'m> {
         lanes: u32,
     ) -> Result<Vec<Value>, Unsupported> {
         if let Some(op) = self.op {
+            if self.tys[0].is_complex() {
+                return Ok(vec![complex::add(kb, self.tys[0], accs[0], xs[0], lanes)]);
+            }
             return Ok(vec![elementwise::binary(
                 kb,
                 op,
@@ -115,8 +119,14 @@ impl<'m> Combiner<'m> {
 }
 
 /// The identity of `op` on `ty` (`−0` for float sums, so an all-`−0` sum
-/// stays `−0`).
+/// stays `−0`). Of the complex reducers only the `c64` sum has one that
+/// fits a constant, `(−0, −0)`; `(1, 0)` is no exact identity of complex
+/// multiplication (`(∞, ∞)·(1, 0)` has a NaN part).
 fn identity(op: Binary, ty: PrimitiveType) -> Option<Const> {
+    if ty.is_complex() {
+        return (op == Binary::Add && ty == PrimitiveType::C64)
+            .then_some(Const::Bits(0x8000_0000_8000_0000));
+    }
     let float = ty.is_floating();
     let bits = ty.bit_width() as u32;
     let all_ones = if bits >= 64 {

@@ -1,5 +1,5 @@
-//! `convert`, same-width `bitcast-convert` and `reduce-precision` on
-//! register values (`spec/OPS.md` §3.2, §3.3).
+//! `convert` and `reduce-precision` on register values (`spec/OPS.md`
+//! §3.2, §3.3.2).
 //!
 //! | from → to | how |
 //! |---|---|
@@ -12,6 +12,7 @@
 //! | float → int | `fcvt_to_{s,u}int_sat` (truncate, saturate, NaN → 0), then clamp |
 //! | any → pred | `x != 0` |
 //! | pred → any | 0 or 1 |
+//! | real → complex, complex → real or complex | by components (`complex.rs`) |
 //!
 //! Same-width integer↔integer and f32↔32-bit-int conversions run on
 //! vectors; the others run lane by lane in vector loops.
@@ -20,6 +21,7 @@ use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::{types, InstBuilder, Type, Value};
 use xla_core::PrimitiveType;
 
+use super::complex;
 use super::elementwise::{const_like, const_of, copysign};
 use super::float16::{bf16_to_f32, f16_to_f32, f32_to_bf16, f32_to_f16, round_to};
 use super::host;
@@ -46,7 +48,7 @@ pub(super) fn convert(
         return Ok(x);
     }
     if from.is_complex() || to.is_complex() {
-        return Err(Unsupported::new(Opcode::Convert, "complex types"));
+        return complex::convert(kb, from, to, x, lanes);
     }
     if to == P::Pred {
         return Ok(if from.is_floating() {
@@ -69,7 +71,7 @@ pub(super) fn convert(
     Ok(match (from.is_floating(), to.is_floating()) {
         (true, true) => float_to_float(kb, from, to, x, lanes),
         (false, true) => {
-            let same_width = lane_type(from).map(|t| t.bits()) == Some(32) && to == P::F32;
+            let same_width = lane_type(from).bits() == 32 && to == P::F32;
             if vector && same_width {
                 int_to_float(kb, from, types::F32X4, x)
             } else if to == P::Bf16 && from.byte_size() >= 4 {
@@ -85,7 +87,7 @@ pub(super) fn convert(
             if vector && small && matches!(to, P::S32 | P::U32) {
                 float_to_int_lanes(kb, to, types::I32X4, x)
             } else {
-                let t = lane_type(to).expect("real");
+                let t = lane_type(to);
                 scalar(kb, &|kb, v| float_to_int(kb, to, t, v))
             }
         }
@@ -94,7 +96,7 @@ pub(super) fn convert(
             if fb == tb {
                 x
             } else {
-                let t = lane_type(to).expect("real");
+                let t = lane_type(to);
                 let signed = from.is_signed_integral();
                 scalar(kb, &|kb, v| {
                     if tb < fb {
@@ -111,7 +113,7 @@ pub(super) fn convert(
 }
 
 fn from_pred(kb: &mut KernelBuilder, to: PrimitiveType, x: Value, lanes: u32) -> Value {
-    let lane = lane_type(to).expect("real");
+    let lane = lane_type(to);
     if lanes == 1 {
         return if to.is_floating() {
             let one = const_of(kb, lane, Const::Float(1.0));
@@ -282,82 +284,6 @@ fn float_to_int_lanes(kb: &mut KernelBuilder, to: PrimitiveType, t: Type, v: Val
     } else {
         kb.b.ins().fcvt_to_uint_sat(t, v)
     }
-}
-
-/// `bitcast-convert` between types of the same width.
-pub(super) fn bitcast_convert(
-    kb: &mut KernelBuilder,
-    from: PrimitiveType,
-    to: PrimitiveType,
-    x: Value,
-    lanes: u32,
-) -> Result<Value, Unsupported> {
-    if from.byte_size() != to.byte_size() || from.is_complex() || to.is_complex() {
-        return Err(Unsupported::new(
-            Opcode::BitcastConvert,
-            format!("{} to {} changes the element width", from.name(), to.name()),
-        ));
-    }
-    if from == to {
-        return Ok(x);
-    }
-    // Take the value to its raw bits in integer lanes of its own width…
-    let bits = match from {
-        P::F16 | P::Bf16 => {
-            let b32 = if from == P::F16 {
-                f32_to_f16(kb, x)
-            } else {
-                f32_to_bf16(kb, x)
-            };
-            if lanes > 1 {
-                kb.b.ins().unarrow(b32, b32)
-            } else {
-                kb.b.ins().ireduce(types::I16, b32)
-            }
-        }
-        P::F32 | P::F64 => {
-            let ity = kb.ty(x).as_int();
-            kb.bitcast(ity, x)
-        }
-        P::Pred => {
-            if lanes > 1 {
-                let m = mask_as(kb, x, 8);
-                let one = const_like(kb, m, Const::Bits(1));
-                kb.b.ins().band(m, one)
-            } else {
-                x
-            }
-        }
-        _ => x,
-    };
-    // …and from raw bits to the target's register form.
-    Ok(match to {
-        P::F16 | P::Bf16 => {
-            let wide = if lanes > 1 {
-                kb.b.ins().uwiden_low(bits)
-            } else {
-                kb.b.ins().uextend(types::I32, bits)
-            };
-            if to == P::F16 {
-                f16_to_f32(kb, wide)
-            } else {
-                bf16_to_f32(kb, wide)
-            }
-        }
-        P::F32 | P::F64 => {
-            let fty = if lanes > 1 {
-                crate::codegen::vector_of(lane_type(to).expect("real"))
-            } else {
-                lane_type(to).expect("real")
-            };
-            kb.bitcast(fty, bits)
-        }
-        P::Pred => {
-            let zero = const_like(kb, bits, Const::Bits(0));
-            kb.b.ins().icmp(IntCC::NotEqual, bits, zero)
-        }
-        _ => bits,
-    })
 }
 
 /// `reduce-precision` by the bit algorithm of `spec/OPS.md` §3.3.2, on the

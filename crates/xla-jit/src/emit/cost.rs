@@ -41,21 +41,20 @@ fn op_cost(op: Opcode) -> f64 {
     match op {
         Parameter | Constant | Broadcast | Reshape | Transpose | Copy | Bitcast | Slice
         | Reverse | Iota | Tuple | GetTupleElement => 0.0,
-        Abs | Add | And | Ceil | Clamp | Compare | Convert | BitcastConvert | Floor | Imag
-        | IsFinite | Maximum | Minimum | Multiply | Negate | Not | Or | Real | RoundNearestAfz
-        | RoundNearestEven | Select | Sign | Subtract | Xor | ReducePrecision | Pad
-        | Concatenate | DynamicSlice | DynamicUpdateSlice | Reduce => 0.1,
+        Abs | Add | And | Ceil | Clamp | Compare | Complex | Convert | BitcastConvert | Floor
+        | Imag | IsFinite | Maximum | Minimum | Multiply | Negate | Not | Or | Real
+        | RoundNearestAfz | RoundNearestEven | Select | Sign | Subtract | Xor | ReducePrecision
+        | Pad | Concatenate | DynamicSlice | DynamicUpdateSlice | Reduce => 0.1,
         Divide | Sqrt | Rsqrt | Clz | PopulationCount | ShiftLeft | ShiftRightArithmetic
         | ShiftRightLogical => 0.5,
         Exp | Expm1 | Log | Log1p | Logistic | Tanh | Erf | Sin | Cos | Tan | Cbrt | Atan2
         | Map => 2.0,
         Remainder | Power => 8.0,
-        Complex | Dot | AfterAll | AllGather | AllReduce | AllToAll | BatchNormGrad
-        | BatchNormInference | BatchNormTraining | Call | Cholesky | CollectivePermute
-        | Conditional | Convolution | CustomCall | Fft | Fusion | Gather | GetDimensionSize
-        | Infeed | OptimizationBarrier | Outfeed | PartitionId | Recv | RecvDone
-        | ReduceScatter | ReduceWindow | ReplicaId | Rng | RngBitGenerator | Scatter
-        | SelectAndScatter | Send | SendDone | SetDimensionSize | Sort | TopK | TriangularSolve
-        | While => 1.0,
+        Dot | AfterAll | AllGather | AllReduce | AllToAll | BatchNormGrad | BatchNormInference
+        | BatchNormTraining | Call | Cholesky | CollectivePermute | Conditional | Convolution
+        | CustomCall | Fft | Fusion | Gather | GetDimensionSize | Infeed | OptimizationBarrier
+        | Outfeed | PartitionId | Recv | RecvDone | ReduceScatter | ReduceWindow | ReplicaId
+        | Rng | RngBitGenerator | Scatter | SelectAndScatter | Send | SendDone
+        | SetDimensionSize | Sort | TopK | TriangularSolve | While => 1.0,
     }
 }

@@ -19,7 +19,8 @@ use xla_core::hlo::{ComputationId, HloComputation, InstrId};
 use xla_core::{HloModule, Literal, Opcode, PrimitiveType, Shape};
 
 use super::access::{pack, read, read_from, splat_elem, write, Access, BufferSpec};
-use super::convert::{bitcast_convert, convert, reduce_precision};
+use super::bitcast_convert::{bitcast_convert, bitcast_convert_resized};
+use super::convert::{convert, reduce_precision};
 use super::elementwise::{self, splat_pred};
 use super::index::{Index, IndexDim};
 use super::kernel::KernelBuilder;
@@ -239,9 +240,9 @@ impl<'m> Elemental<'m> {
                 let c = scalar_constant(literal)?;
                 Ok(constant(kb, self.ty(id), c, lanes))
             }
-            Abs | Add | And | Atan2 | Cbrt | Ceil | Clamp | Clz | Compare | Cos | Divide | Erf
-            | Exp | Expm1 | Floor | Imag | IsFinite | Log | Log1p | Logistic | Maximum
-            | Minimum | Multiply | Negate | Not | Or | PopulationCount | Power | Real
+            Abs | Add | And | Atan2 | Cbrt | Ceil | Clamp | Clz | Compare | Complex | Cos
+            | Divide | Erf | Exp | Expm1 | Floor | Imag | IsFinite | Log | Log1p | Logistic
+            | Maximum | Minimum | Multiply | Negate | Not | Or | PopulationCount | Power | Real
             | Remainder | RoundNearestAfz | RoundNearestEven | Rsqrt | Select | ShiftLeft
             | ShiftRightArithmetic | ShiftRightLogical | Sign | Sin | Sqrt | Subtract | Tan
             | Tanh | Xor => {
@@ -260,6 +261,9 @@ impl<'m> Elemental<'m> {
             Convert => {
                 let x = self.gen(kb, instr.operands[0], idx)?;
                 convert(kb, self.ty(instr.operands[0]), self.ty(id), x, lanes)
+            }
+            BitcastConvert if self.ty(id).byte_size() != self.ty(instr.operands[0]).byte_size() => {
+                bitcast_convert_resized(self, kb, id, idx)
             }
             BitcastConvert => {
                 let x = self.gen(kb, instr.operands[0], idx)?;
@@ -300,7 +304,6 @@ impl<'m> Elemental<'m> {
             Concatenate => data_movement::concatenate(self, kb, id, idx),
             DynamicSlice => data_movement::dynamic_slice(self, kb, id, idx),
             DynamicUpdateSlice => data_movement::dynamic_update_slice(self, kb, id, idx),
-            Complex => Err(Unsupported::new(Complex, "complex values")),
             Parameter | Reduce | Dot | AfterAll | AllGather | AllReduce | AllToAll
             | BatchNormGrad | BatchNormInference | BatchNormTraining | Call | Cholesky
             | CollectivePermute | Conditional | Convolution | CustomCall | Fft | Fusion

@@ -15,6 +15,7 @@ use cranelift_codegen::ir::{types, InstBuilder, Type, Value};
 use xla_core::hlo::{ComparisonDirection, ComparisonType, HloInstruction};
 use xla_core::{Opcode, PrimitiveType};
 
+use super::complex;
 use super::float16::round_to;
 use super::host;
 use super::kernel::KernelBuilder;
@@ -96,7 +97,11 @@ pub(super) fn emit(
 ) -> Result<Value, Unsupported> {
     let out = instr.shape.element_type().expect("an array result");
     let t = tys[0];
-    match op_of(instr.opcode) {
+    let op = op_of(instr.opcode);
+    if (t.is_complex() || out.is_complex()) && !matches!(op, Op::Select) {
+        return complex::emit(kb, instr, tys, args, lanes);
+    }
+    match op {
         Op::Unary(u) => unary(kb, u, t, out, args[0], lanes),
         Op::Binary(b) => binary(kb, b, t, args[0], args[1], lanes),
         Op::Compare => {

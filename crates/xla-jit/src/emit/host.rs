@@ -1,14 +1,17 @@
 //! Host functions kernels call for rare scalar operations that have no
 //! short instruction sequence: floating remainder (C `fmod`), integer
-//! power, and the conversions whose single rounding needs more than one
-//! hardware step (`f64` and wide integers → `f16`/`bf16`). Each is exactly
-//! the rule of `spec/OPS.md` (conversions call `literal::convert`, the one
-//! place those rules live), so kernels agree with the interpreter bit for
-//! bit. They run per element, in vector loops once per lane.
+//! power, the conversions whose single rounding needs more than one
+//! hardware step (`f64` and wide integers → `f16`/`bf16`), and complex
+//! division, `abs` and transcendentals. Each is exactly the rule of
+//! `spec/OPS.md` (conversions call `literal::convert` and complex ops the
+//! interpreter's table, the one place those rules live), so kernels agree
+//! with the interpreter bit for bit. They run per element, in vector loops
+//! once per lane.
 
 use xla_core::half::{bf16, f16};
+use xla_core::interp::{complex_op_c128, complex_op_c64};
 use xla_core::literal::convert::convert_value;
-use xla_core::NativeType;
+use xla_core::{NativeType, Opcode, C128, C64};
 
 use crate::codegen::ftz::without_ftz;
 
@@ -104,9 +107,53 @@ pub extern "C" fn u64_to_bf16(x: u64) -> u16 {
     to_bits::<u64, bf16>(x)
 }
 
+/// The interpreter's complex op `Opcode::ALL[op]` on `c64` values packed
+/// as `re | im << 32` (bit patterns), under the default floating-point
+/// mode (the interpreter flushes subnormals itself). Unary ops read `a`;
+/// `abs`, `real` and `imag` return `(result, 0)`. Ops the interpreter does
+/// not define on `c64` (which the emitters never call) give NaNs.
+pub extern "C" fn complex_c64(op: u32, a: u64, b: u64) -> u64 {
+    let unpack = |v: u64| C64::new(f32::from_bits(v as u32), f32::from_bits((v >> 32) as u32));
+    let z = without_ftz(|| complex_op_c64(Opcode::ALL[op as usize], unpack(a), unpack(b)))
+        .unwrap_or(C64::new(f32::NAN, f32::NAN));
+    u64::from(z.re.to_bits()) | u64::from(z.im.to_bits()) << 32
+}
+
+/// [`complex_c64`] on `c128` values given by their components; returns the
+/// result's real part (`part` 0) or imaginary part (`part` 1).
+pub extern "C" fn complex_c128(op: u32, part: u32, ar: f64, ai: f64, br: f64, bi: f64) -> f64 {
+    let (a, b) = (C128::new(ar, ai), C128::new(br, bi));
+    let z = without_ftz(|| complex_op_c128(Opcode::ALL[op as usize], a, b))
+        .unwrap_or(C128::new(f64::NAN, f64::NAN));
+    if part == 0 {
+        z.re
+    } else {
+        z.im
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn complex_helpers_compute_the_interpreters_values() {
+        let pack = |re: f32, im: f32| u64::from(re.to_bits()) | u64::from(im.to_bits()) << 32;
+        let index = |op: Opcode| Opcode::ALL.iter().position(|&o| o == op).unwrap() as u32;
+        // (11 + 2i) / (3 − 4i) = 1 + 2i; |3 − 4i| = 5.
+        let q = complex_c64(index(Opcode::Divide), pack(11.0, 2.0), pack(3.0, -4.0));
+        assert_eq!(q, pack(1.0, 2.0));
+        assert_eq!(
+            complex_c64(index(Opcode::Abs), pack(3.0, -4.0), 0),
+            pack(5.0, 0.0)
+        );
+        let op = index(Opcode::Divide);
+        assert_eq!(complex_c128(op, 0, 11.0, 2.0, 3.0, -4.0), 1.0);
+        assert_eq!(complex_c128(op, 1, 11.0, 2.0, 3.0, -4.0), 2.0);
+        // Not defined on complex values: NaNs.
+        let max = complex_c64(index(Opcode::Maximum), pack(1.0, 0.0), pack(2.0, 0.0));
+        assert!(f32::from_bits(max as u32).is_nan());
+    }
 
     #[test]
     fn integer_power() {

@@ -21,9 +21,11 @@
 //! root (`loop_kernel.rs`, `reduce.rs`, `row.rs`, `epilogue.rs`).
 
 mod access;
+mod bitcast_convert;
 mod check;
 mod column;
 mod combine;
+mod complex;
 mod convert;
 mod cost;
 mod data_movement;

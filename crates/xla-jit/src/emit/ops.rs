@@ -124,7 +124,7 @@ pub enum Op {
     ReducePrecision,
     /// `map`
     Map,
-    /// `complex` (not compiled: complex values)
+    /// `complex`
     Complex,
     /// Not an elementwise op.
     Other,

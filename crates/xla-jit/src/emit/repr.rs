@@ -4,7 +4,8 @@
 //! at once (1 in scalar tails). An element of type `T` is held in the lane
 //! type [`lane_type`]`(T)`: integers in their own width, `f16`/`bf16`/`f32`
 //! in `f32` (16-bit floats are computed in f32 and rounded back after every
-//! operation), `f64` in `f64`, and `pred` as `i8` 0/1. With `lanes > 1` a
+//! operation), `f64` in `f64`, complex values as one integer holding their
+//! bytes (`c64` in `i64`, `c128` in `i128`), and `pred` as `i8` 0/1. With `lanes > 1` a
 //! value is a 128-bit vector of that lane type whose first `lanes` lanes are
 //! meaningful (an `i8` value in a 4-lane kernel uses 4 of the 16 lanes of an
 //! `i8x16`), except `pred`, which is a lane *mask* (all ones or all zeros)
@@ -21,23 +22,27 @@ use xla_core::PrimitiveType;
 use super::kernel::KernelBuilder;
 use crate::codegen::vector_of;
 
-/// The register lane type of an element type; `None` for complex types.
-pub fn lane_type(ty: PrimitiveType) -> Option<Type> {
+/// The register lane type of an element type. A complex element is one
+/// integer lane holding its bytes (`c64` an `i64`, `c128` an `i128`; see
+/// `complex.rs`), so data movement needs nothing special for it.
+pub fn lane_type(ty: PrimitiveType) -> Type {
     use PrimitiveType as P;
-    Some(match ty {
+    match ty {
         P::Pred | P::S8 | P::U8 => types::I8,
         P::S16 | P::U16 => types::I16,
         P::S32 | P::U32 => types::I32,
         P::S64 | P::U64 => types::I64,
         P::F16 | P::Bf16 | P::F32 => types::F32,
         P::F64 => types::F64,
-        P::C64 | P::C128 => return None,
-    })
+        P::C64 => types::I64,
+        P::C128 => types::I128,
+    }
 }
 
-/// The register type of a (non-pred) element type at `lanes` lanes.
+/// The register type of a (non-pred) element type at `lanes` lanes (`c128`
+/// only at one lane: [`lanes_for`] gives 1 for kernels computing it).
 pub fn value_type(ty: PrimitiveType, lanes: u32) -> Type {
-    let lane = lane_type(ty).expect("checked: no complex values in kernels");
+    let lane = lane_type(ty);
     if lanes == 1 {
         lane
     } else {
@@ -46,11 +51,12 @@ pub fn value_type(ty: PrimitiveType, lanes: u32) -> Type {
 }
 
 /// The number of lanes of a kernel computing values of `types`: a 128-bit
-/// vector of the widest lane type (4 for f32, 2 for f64, 16 for u8).
+/// vector of the widest lane type (4 for f32, 2 for f64 and c64, 16 for
+/// u8, 1 for c128).
 pub fn lanes_for(types: impl IntoIterator<Item = PrimitiveType>) -> u32 {
     let widest = types
         .into_iter()
-        .filter_map(lane_type)
+        .map(lane_type)
         .map(|t| t.bits())
         .max()
         .unwrap_or(32);
@@ -69,7 +75,7 @@ pub fn splat(kb: &mut KernelBuilder, v: Value, lanes: u32) -> Value {
 /// The constant `x` of element type `ty` in its register form (floats as
 /// `f32`/`f64`, integers truncated to their width, pred as 0/1 or a mask).
 pub fn constant(kb: &mut KernelBuilder, ty: PrimitiveType, x: Const, lanes: u32) -> Value {
-    let lane = lane_type(ty).expect("no complex constants");
+    let lane = lane_type(ty);
     let scalar = match (lane, x) {
         (types::F32, Const::Float(v)) => kb.b.ins().f32const(v as f32),
         (types::F64, Const::Float(v)) => kb.b.ins().f64const(v),

@@ -226,7 +226,8 @@ pub fn assert_same(got: &Literal, want: &Literal, what: &str) {
         _ => panic!("{what}: tuple and array"),
     }
     let shape = want.array_shape().unwrap();
-    let ty = shape.element_type();
+    // Complex elements compare component by component.
+    let ty = shape.element_type().component_type();
     let default = xla_core::Layout::default_for_rank(shape.rank());
     let (g, w) = (
         got.relayout(&default).unwrap(),
@@ -281,7 +282,8 @@ fn ulp_distance(ty: xla_core::PrimitiveType, x: u64, y: u64) -> u64 {
 /// matches only NaN, infinities only themselves.
 pub fn assert_within_ulps(got: &Literal, want: &Literal, ulps: u64, what: &str) {
     let shape = want.array_shape().unwrap();
-    let ty = shape.element_type();
+    // Complex elements compare component by component.
+    let ty = shape.element_type().component_type();
     let default = xla_core::Layout::default_for_rank(shape.rank());
     let (g, w) = (
         got.relayout(&default).unwrap(),

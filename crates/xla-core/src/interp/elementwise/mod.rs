@@ -73,6 +73,36 @@ pub(crate) enum Binary {
     Xor,
 }
 
+/// `op` on complex scalars exactly as the interpreter computes it, for
+/// compiled code that calls back into the one table (the JIT's complex
+/// helpers): a unary op applies to `a` (`abs`, `real` and `imag` give
+/// `(result, 0)`), a binary op to `(a, b)`. `None` if `op` is not an
+/// elementwise op on `c64`.
+pub fn complex_op_c64(op: Opcode, a: C64, b: C64) -> Option<C64> {
+    match complex_op(op, Scalar::C64(a), Scalar::C64(b))? {
+        Scalar::C64(z) => Some(z),
+        Scalar::F32(x) => Some(C64::new(x, 0.0)),
+        _ => None,
+    }
+}
+
+/// [`complex_op_c64`] on `c128`.
+pub fn complex_op_c128(op: Opcode, a: C128, b: C128) -> Option<C128> {
+    match complex_op(op, Scalar::C128(a), Scalar::C128(b))? {
+        Scalar::C128(z) => Some(z),
+        Scalar::F64(x) => Some(C128::new(x, 0.0)),
+        _ => None,
+    }
+}
+
+fn complex_op(op: Opcode, a: Scalar, b: Scalar) -> Option<Scalar> {
+    match (Unary::of(op), Binary::of(op)) {
+        (Some(u), _) => a.unary(u),
+        (None, Some(bin)) => a.binary(bin, b),
+        (None, None) => None,
+    }
+}
+
 impl Unary {
     /// The unary function an opcode computes, if it is one.
     pub(crate) fn of(op: Opcode) -> Option<Unary> {

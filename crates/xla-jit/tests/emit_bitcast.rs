@@ -1,0 +1,163 @@
+//! Differential tests of `bitcast-convert` between element types of
+//! different widths (`spec/OPS.md` §3.3.1): the result gains or loses a
+//! minor-most dimension. Kernels and the interpreter must agree bit for bit
+//! on every pair of real types whose widths divide, with pseudo-random
+//! bytes (NaN payloads, subnormals and infinities among them), default and
+//! non-default layouts, and as a member of a larger fusion.
+
+mod emit_harness;
+
+use emit_harness::*;
+use xla_core::{Literal, PrimitiveType, Shape};
+
+use PrimitiveType as P;
+
+const TYPES: [PrimitiveType; 13] = [
+    P::Pred,
+    P::S8,
+    P::S16,
+    P::S32,
+    P::S64,
+    P::U8,
+    P::U16,
+    P::U32,
+    P::U64,
+    P::F16,
+    P::Bf16,
+    P::F32,
+    P::F64,
+];
+
+/// A literal of `shape` filled with pseudo-random bytes (pred bytes 0 or
+/// 1), plus a few fixed patterns: float infinities and NaNs, zeros.
+fn bytes_of(shape: &str, seed: u64) -> Literal {
+    let shape: Shape = shape.parse().unwrap();
+    let ty = shape.element_type().unwrap();
+    let mut lit = Literal::zeros(&shape).unwrap();
+    let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    let bytes = lit.bytes_mut().unwrap();
+    for (i, b) in bytes.iter_mut().enumerate() {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        *b = match (ty, i % 16) {
+            (P::Pred, _) => (state & 1) as u8,
+            // Bytes 8..16 of every 16 are all-ones or zeros: NaNs, -1, 0.
+            (_, 8..=11) => 0xFF,
+            (_, 12..=13) => 0,
+            _ => state as u8,
+        };
+    }
+    lit
+}
+
+fn narrowing(from: PrimitiveType, to: PrimitiveType, k: usize) -> Vec<(String, String)> {
+    let (f, t) = (from.name(), to.name());
+    vec![
+        (format!("{f}[7]{{0}}"), format!("{t}[7,{k}]{{1,0}}")),
+        (format!("{f}[]"), format!("{t}[{k}]{{0}}")),
+        (format!("{f}[3,5]{{0,1}}"), format!("{t}[3,5,{k}]{{0,2,1}}")),
+    ]
+}
+
+fn widening(from: PrimitiveType, to: PrimitiveType, k: usize) -> Vec<(String, String)> {
+    let (f, t) = (from.name(), to.name());
+    vec![
+        (format!("{f}[7,{k}]{{1,0}}"), format!("{t}[7]{{0}}")),
+        (format!("{f}[{k}]{{0}}"), format!("{t}[]")),
+        (format!("{f}[3,5,{k}]{{1,0,2}}"), format!("{t}[3,5]{{0,1}}")),
+    ]
+}
+
+#[test]
+fn bitcast_convert_between_widths_matches_the_interpreter() {
+    let mut same = 0;
+    for from in TYPES {
+        for to in TYPES {
+            let (b, b2) = (from.byte_size(), to.byte_size());
+            if b == b2 {
+                continue;
+            }
+            let cases = if b > b2 {
+                narrowing(from, to, b / b2)
+            } else {
+                widening(from, to, b2 / b)
+            };
+            for (seed, (x, r)) in cases.into_iter().enumerate() {
+                let text = format!(
+                    "HloModule m\nENTRY e {{\n  x = {x} parameter(0)\n  \
+                     ROOT r = {r} bitcast-convert(x)\n}}"
+                );
+                let arg = bytes_of(&x, seed as u64 + 1);
+                let checked = check(&text, &[&arg]);
+                if to == P::Pred {
+                    // Width-changing bitcasts to pred are rejected.
+                    assert_eq!(checked, Checked::Rejected, "{text}");
+                } else {
+                    assert_eq!(checked, Checked::Same, "{text}");
+                    same += 1;
+                }
+            }
+        }
+    }
+    assert_eq!(same, 3 * 116);
+}
+
+#[test]
+fn bitcast_convert_fuses_with_its_neighbours() {
+    // f32 → u8x4, reversed along the new dimension, back to f32: a byte
+    // swap; then f64 ← u16x4 from a transposed operand.
+    let text = "HloModule m\nENTRY e {\n  x = f32[9]{0} parameter(0)\n  \
+                b = u8[9,4]{1,0} bitcast-convert(x)\n  \
+                r = u8[9,4]{1,0} reverse(b), dimensions={1}\n  \
+                ROOT y = f32[9]{0} bitcast-convert(r)\n}";
+    let x = bytes_of("f32[9]{0}", 7);
+    assert_eq!(check(text, &[&x]), Checked::Same);
+    let c = compile(text);
+    assert_eq!(c.plan.fusions.len(), 1, "{}", plan_text(&c));
+
+    let text = "HloModule m\nENTRY e {\n  x = u16[4,6]{1,0} parameter(0)\n  \
+                t = u16[6,4]{1,0} transpose(x), dimensions={1,0}\n  \
+                ROOT y = f64[6]{0} bitcast-convert(t)\n}";
+    let x = bytes_of("u16[4,6]{1,0}", 9);
+    assert_eq!(check(text, &[&x]), Checked::Same);
+}
+
+#[test]
+fn bitcast_convert_follows_the_project_byte_order() {
+    // spec/OPS.md §3.3.1: f32 1.0 → f16 [0.0, 1.875]; s32 0x01020304 → s8 [4,3,2,1].
+    let c = compile(
+        "HloModule m\nENTRY e {\n  x = f32[] parameter(0)\n  \
+         ROOT r = f16[2]{0} bitcast-convert(x)\n}",
+    );
+    let got = run(&c, &[&Literal::scalar(1.0f32)]);
+    let want = [
+        xla_core::half::f16::from_f32(0.0),
+        xla_core::half::f16::from_f32(1.875),
+    ];
+    assert_eq!(got.to_vec::<xla_core::half::f16>().unwrap(), want);
+    let c = compile(
+        "HloModule m\nENTRY e {\n  x = s32[] parameter(0)\n  \
+         ROOT r = s8[4]{0} bitcast-convert(x)\n}",
+    );
+    let got = run(&c, &[&Literal::scalar(0x0102_0304i32)]);
+    assert_eq!(got.to_vec::<i8>().unwrap(), [4, 3, 2, 1]);
+}
+
+#[test]
+fn bitcast_convert_runs_on_vectors_where_lanes_allow() {
+    let clif = |text: &str| -> String {
+        let c = compile(text);
+        c.jit.clif().iter().map(|(_, f)| f.clone()).collect()
+    };
+    // Four bytes of one f32 per 4-lane vector.
+    let text = "HloModule m\nENTRY e {\n  x = f32[9]{0} parameter(0)\n  \
+                ROOT r = u8[9,4]{1,0} bitcast-convert(x)\n}";
+    assert!(clif(text).contains("scalar_to_vector"));
+    assert_eq!(check(text, &[&bytes_of("f32[9]{0}", 3)]), Checked::Same);
+    // Pairs of u16 widened to u32 lanes.
+    let text = "HloModule m\nENTRY e {\n  x = u16[9,2]{1,0} parameter(0)\n  \
+                ROOT r = f32[9]{0} bitcast-convert(x)\n}";
+    assert!(clif(text).contains("uwiden_low"));
+    assert_eq!(check(text, &[&bytes_of("u16[9,2]{1,0}", 4)]), Checked::Same);
+}
