@@ -25,7 +25,7 @@ use super::index::{Index, IndexDim};
 use super::kernel::KernelBuilder;
 use super::ops::{op_of, Op};
 use super::repr::{constant, Const};
-use super::{data_movement, Unsupported};
+use super::{data_movement, gather, reduce_window, Unsupported};
 use crate::fusion::RowPass;
 
 /// A value computed by the kernel itself rather than by a generator.
@@ -300,19 +300,19 @@ impl<'m> Elemental<'m> {
             Concatenate => data_movement::concatenate(self, kb, id, idx),
             DynamicSlice => data_movement::dynamic_slice(self, kb, id, idx),
             DynamicUpdateSlice => data_movement::dynamic_update_slice(self, kb, id, idx),
+            Gather => gather::gather(self, kb, id, idx),
+            ReduceWindow => reduce_window::reduce_window(self, kb, id, idx),
             Complex => Err(Unsupported::new(Complex, "complex values")),
             Parameter | Reduce | Dot | AfterAll | AllGather | AllReduce | AllToAll
             | BatchNormGrad | BatchNormInference | BatchNormTraining | Call | Cholesky
             | CollectivePermute | Conditional | Convolution | CustomCall | Fft | Fusion
-            | Gather | GetDimensionSize | GetTupleElement | Infeed | OptimizationBarrier
-            | Outfeed | PartitionId | Recv | RecvDone | ReduceScatter | ReduceWindow
-            | ReplicaId | Rng | RngBitGenerator | Scatter | SelectAndScatter | Send | SendDone
-            | SetDimensionSize | Sort | TopK | TriangularSolve | Tuple | While => {
-                Err(Unsupported::new(
-                    instr.opcode,
-                    format!("`{}` is not computed elementally", instr.name),
-                ))
-            }
+            | GetDimensionSize | GetTupleElement | Infeed | OptimizationBarrier | Outfeed
+            | PartitionId | Recv | RecvDone | ReduceScatter | ReplicaId | Rng | RngBitGenerator
+            | Scatter | SelectAndScatter | Send | SendDone | SetDimensionSize | Sort | TopK
+            | TriangularSolve | Tuple | While => Err(Unsupported::new(
+                instr.opcode,
+                format!("`{}` is not computed elementally", instr.name),
+            )),
         }
     }
 }

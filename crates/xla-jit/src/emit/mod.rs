@@ -31,6 +31,7 @@ mod elemental;
 mod elementwise;
 mod epilogue;
 mod float16;
+mod gather;
 mod host;
 mod index;
 mod iterate;
@@ -39,6 +40,7 @@ mod loop_kernel;
 mod math;
 mod ops;
 mod reduce;
+mod reduce_window;
 mod repr;
 mod row;
 

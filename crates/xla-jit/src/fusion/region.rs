@@ -170,6 +170,16 @@ impl Region<'_> {
         }
         let map = self.map_of(p);
         let reason = match role {
+            Role::Elementwise { expensive: true } if self.read_per_tap(p) => {
+                return Err(Reason::WindowReused);
+            }
+            Role::DataMovement
+                if self.comp.instr(p).opcode == Opcode::ReduceWindow
+                    && self.rows.is_none()
+                    && dims::recomputed_along_broadcast(self.comp, self.root, &map) =>
+            {
+                return Err(Reason::ExpensiveReused);
+            }
             Role::Elementwise { expensive } => {
                 if expensive
                     && self.rows.is_none()
@@ -194,6 +204,13 @@ impl Region<'_> {
         };
         self.maps.insert(p, map);
         Ok(reason)
+    }
+
+    /// `true` if a member reduce-window reads `p` (once per window tap).
+    fn read_per_tap(&self, p: InstrId) -> bool {
+        self.users[p.index()].iter().any(|&u| {
+            self.members.contains(&u) && self.comp.instr(u).opcode == Opcode::ReduceWindow
+        })
     }
 
     /// Inside a reduction's operand, producers are reduction inputs.
