@@ -177,6 +177,43 @@ fn pooling_with_strides_padding_and_dilations() {
 }
 
 #[test]
+fn vectors_along_padded_and_dilated_minor_dimensions() {
+    // Lanes walk the padded minor dimension with a window stride and
+    // dilation (vectors straddle the padding), or a base-dilated one.
+    let windows = [
+        (
+            "f32[5,16]",
+            "f32[5,8]",
+            "size=1x3 stride=1x2 pad=0_0x2_1 rhs_dilate=1x2",
+        ),
+        (
+            "f32[5,16]",
+            "f32[5,31]",
+            "size=1x2 pad=0_0x1_0 lhs_dilate=1x2",
+        ),
+        (
+            "f32[5,16]",
+            "f32[3,18]",
+            "size=3x3 pad=0_0x2_2 lhs_dilate=1x1",
+        ),
+        (
+            "f32[5,16]",
+            "f32[5,5]",
+            "size=1x3 stride=1x3 pad=0_0x1_0 lhs_dilate=1x1",
+        ),
+    ];
+    for (operand, out, window) in windows {
+        for ty in ["f32", "f64", "bf16", "s64", "s8"] {
+            let operand = operand.replace("f32", ty);
+            let out = out.replace("f32", ty);
+            let x = data(&operand);
+            check_module(&module(&operand, &out, window, "add", "0"), &[&x]);
+            check_module(&module(&operand, &out, window, "maximum", "-100"), &[&x]);
+        }
+    }
+}
+
+#[test]
 fn float_edge_values() {
     let mut values = f32_edges();
     values.truncate(16);

@@ -14,14 +14,16 @@
 //!
 //! Lanes walk the output's minor dimension: each lane folds its own window
 //! (the same sequence as one scalar fold), and the operand read keeps the
-//! output's lane stride times the window stride. Where lanes could fall on
-//! different sides of the padding (a padded or base-dilated dimension the
-//! lanes walk), each lane is computed on its own.
+//! output's lane stride times the window stride. Where a vector's lanes
+//! fall on both sides of the padding, or walk a base-dilated dimension,
+//! that tap is computed lane by lane.
 
+use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{InstBuilder, Value};
 use xla_core::hlo::{HloInstruction, InstrId, WindowDim};
 use xla_core::{Opcode, PrimitiveType, Shape};
 
+use super::access::pack;
 use super::combine::Combiner;
 use super::data_movement::pad_dim;
 use super::elemental::Elemental;
@@ -88,14 +90,6 @@ pub(super) fn reduce_window(
     let window = window_of(instr)?;
     let (src, init) = (instr.operands[0], instr.operands[1]);
     let lanes = idx.lanes;
-    let uniform_checks = idx
-        .dims
-        .iter()
-        .zip(window)
-        .all(|(x, w)| x.lane_stride == 0 || !may_miss(w));
-    if lanes > 1 && !uniform_checks {
-        return el.gen_lanes(kb, id, idx);
-    }
     let in_dims = el
         .comp
         .instr(src)
@@ -114,6 +108,7 @@ pub(super) fn reduce_window(
         &Fold {
             comb: &comb,
             src,
+            init_instr: init,
             window,
             in_dims: &in_dims,
             idx,
@@ -129,6 +124,7 @@ pub(super) fn reduce_window(
 struct Fold<'a> {
     comb: &'a Combiner<'a>,
     src: InstrId,
+    init_instr: InstrId,
     window: &'a [WindowDim],
     in_dims: &'a [i64],
     idx: &'a Index,
@@ -172,10 +168,35 @@ fn fold_tap(
     f: &Fold,
     taps: &[Value],
 ) -> Result<(), Unsupported> {
-    let lanes = f.idx.lanes;
+    let x = tap_value(el, kb, f, taps, f.idx, f.init)?;
+    let acc = kb.b.use_var(f.acc);
+    let r = f.comb.combine(kb, &[acc], &[x], f.idx.lanes)?;
+    kb.b.def_var(f.acc, r[0]);
+    Ok(())
+}
+
+/// The value of tap `taps` of the windows at `idx`: the operand element,
+/// or `init` (in `idx`'s register form) on padding and holes.
+///
+/// Along a padded dimension the lanes walk, the vector reads the operand
+/// when its first and last lanes are inside; otherwise (the vector
+/// straddles the padding, or lanes walk a base-dilated dimension) each
+/// lane is computed on its own.
+fn tap_value(
+    el: &Elemental,
+    kb: &mut KernelBuilder,
+    f: &Fold,
+    taps: &[Value],
+    idx: &Index,
+    init: Value,
+) -> Result<Value, Unsupported> {
+    let lanes = idx.lanes;
+    // All lanes read the operand.
     let mut inside: Option<Value> = None;
+    // Some lanes may read it while others do not.
+    let mut straddles = false;
     let mut dims = Vec::with_capacity(taps.len());
-    for (((x, w), &k), &n) in f.idx.dims.iter().zip(f.window).zip(taps).zip(f.in_dims) {
+    for (((x, w), &k), &n) in idx.dims.iter().zip(f.window).zip(taps).zip(f.in_dims) {
         // Lane 0's position in the base-dilated operand, without padding.
         let o = x.times(kb, w.stride);
         let k = if w.window_dilation == 1 {
@@ -187,36 +208,75 @@ fn fold_tap(
             Some(v) => kb.b.ins().iadd(v, k),
             None => k,
         };
-        if !may_miss(w) {
-            dims.push(IndexDim {
-                var: Some(var),
-                offset: o.offset - w.padding_low,
-                aligned: false,
-                ..o
-            });
+        let affine = IndexDim {
+            var: Some(var),
+            offset: o.offset - w.padding_low,
+            aligned: false,
+            ..o
+        };
+        let ok = if !may_miss(w) {
+            dims.push(affine);
             continue;
-        }
-        let p = kb.b.ins().iadd_imm_s(var, o.offset);
-        let (ok, at) = pad_dim(kb, p, w.padding_low, w.base_dilation - 1, n);
+        } else if lanes == 1 || o.lane_stride == 0 {
+            let p = kb.b.ins().iadd_imm_s(var, o.offset);
+            let (ok, at) = pad_dim(kb, p, w.padding_low, w.base_dilation - 1, n);
+            dims.push(IndexDim::uniform(at));
+            ok
+        } else if w.base_dilation == 1 {
+            let first = affine.value(kb);
+            let last =
+                kb.b.ins()
+                    .iadd_imm_s(first, (lanes as i64 - 1) * affine.lane_stride);
+            let first_in = in_range(kb, first, n);
+            let last_in = in_range(kb, last, n);
+            dims.push(affine);
+            straddles = true;
+            kb.b.ins().band(first_in, last_in)
+        } else {
+            return per_lane(el, kb, f, taps, idx);
+        };
         inside = Some(match inside {
             Some(i) => kb.b.ins().band(i, ok),
             None => ok,
         });
-        dims.push(IndexDim::uniform(at));
     }
     let at = Index::new(lanes, dims);
-    let ty = kb.ty(f.init);
-    let x = match inside {
-        None => el.gen(kb, f.src, &at)?,
-        Some(inside) => kb.if_else(
-            inside,
-            &[ty],
-            |kb| Ok(vec![el.gen(kb, f.src, &at)?]),
-            |_| Ok(vec![f.init]),
-        )?[0],
+    let Some(inside) = inside else {
+        return el.gen(kb, f.src, &at);
     };
-    let acc = kb.b.use_var(f.acc);
-    let r = f.comb.combine(kb, &[acc], &[x], lanes)?;
-    kb.b.def_var(f.acc, r[0]);
-    Ok(())
+    let r = kb.if_else(
+        inside,
+        &[kb.ty(init)],
+        |kb| Ok(vec![el.gen(kb, f.src, &at)?]),
+        |kb| {
+            Ok(vec![if straddles {
+                per_lane(el, kb, f, taps, idx)?
+            } else {
+                init
+            }])
+        },
+    )?;
+    Ok(r[0])
+}
+
+/// [`tap_value`] computed lane by lane.
+fn per_lane(
+    el: &Elemental,
+    kb: &mut KernelBuilder,
+    f: &Fold,
+    taps: &[Value],
+    idx: &Index,
+) -> Result<Value, Unsupported> {
+    let init = el.gen(kb, f.init_instr, &Index::scalar(1))?;
+    let scalars = (0..idx.lanes)
+        .map(|l| tap_value(el, kb, f, taps, &idx.lane(l), init))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(pack(kb, el.ty(f.src), &scalars))
+}
+
+/// `0 ≤ i < n` as an `i8` truth value.
+fn in_range(kb: &mut KernelBuilder, i: Value, n: i64) -> Value {
+    let nonneg = kb.b.ins().icmp_imm_s(IntCC::SignedGreaterThanOrEqual, i, 0);
+    let below = kb.b.ins().icmp_imm_s(IntCC::SignedLessThan, i, n);
+    kb.b.ins().band(nonneg, below)
 }
