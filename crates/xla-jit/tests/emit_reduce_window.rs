@@ -286,3 +286,47 @@ fn fuses_with_cheap_producers_and_elementwise_users() {
         plan_text(&c)
     );
 }
+
+/// An argmax pool: the maximum and the index of its first occurrence
+/// (`jnp` style, ties keep the earlier), with padding taps (`-inf`, -1).
+fn argmax_pool(values: &str, out: &str, window: &str) -> String {
+    let indices = values.replace("f32", "s32").replace("f64", "s32");
+    let out_indices = out.replace("f32", "s32").replace("f64", "s32");
+    let ty = values.split('[').next().unwrap();
+    format!(
+        "HloModule m\n\
+         f {{\n  a = {ty}[] parameter(0)\n  i = s32[] parameter(1)\n  b = {ty}[] parameter(2)\n  \
+         j = s32[] parameter(3)\n  gt = pred[] compare(b, a), direction=GT\n  \
+         m = {ty}[] select(gt, b, a)\n  k = s32[] select(gt, j, i)\n  \
+         ROOT r = ({ty}[], s32[]) tuple(m, k)\n}}\n\
+         ENTRY e {{\n  p0 = {values} parameter(0)\n  p1 = {indices} parameter(1)\n  \
+         c = {ty}[] constant(-inf)\n  d = s32[] constant(-1)\n  \
+         ROOT w = ({out}, {out_indices}) reduce-window(p0, p1, c, d), window={{{window}}}, to_apply=f\n}}"
+    )
+}
+
+#[test]
+fn variadic_argmax_pools() {
+    let x = Literal::vector(&[3f32, 7., 7., 1., 9., 9.]);
+    let i = Literal::vector(&[0i32, 1, 2, 3, 4, 5]);
+    let text = argmax_pool("f32[6]", "f32[4]", "size=3");
+    assert_eq!(check(&text, &[&x, &i]), Checked::Same, "{text}");
+    let c = compile(&text);
+    let results = run(&c, &[&x, &i]).into_tuple_elements().unwrap();
+    assert_eq!(results[0].data::<f32>().unwrap(), [7., 7., 9., 9.]);
+    assert_eq!(results[1].data::<i32>().unwrap(), [1, 1, 4, 4]);
+    for (values, out, window) in [
+        ("f32[6,11]", "f32[3,11]", "size=2x3 stride=2x1 pad=0_0x1_1"),
+        (
+            "f64[6,11]{0,1}",
+            "f64[6,6]{0,1}",
+            "size=1x2 stride=1x2 pad=0_0x1_0",
+        ),
+        ("f32[6,11]", "f32[6,11]{0,1}", "size=3x3 pad=1_1x1_1"),
+    ] {
+        let x = data(values);
+        let i = data(&values.replace("f32", "s32").replace("f64", "s32"));
+        let text = argmax_pool(values, out, window);
+        assert_eq!(check(&text, &[&x, &i]), Checked::Same, "{text}");
+    }
+}

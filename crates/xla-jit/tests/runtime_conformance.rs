@@ -188,7 +188,6 @@ const INTERPRETED: &[&str] = &[
     "convolution",
     "custom-call",
     "fft",
-    "reduce-window",
     "rng-bit-generator",
     "scatter",
     "select-and-scatter",

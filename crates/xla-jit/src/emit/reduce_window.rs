@@ -19,17 +19,20 @@
 //! that tap is computed lane by lane.
 
 use cranelift_codegen::ir::condcodes::IntCC;
-use cranelift_codegen::ir::{InstBuilder, Value};
+use cranelift_codegen::ir::{InstBuilder, Type, Value};
+use cranelift_frontend::Variable;
 use xla_core::hlo::{HloInstruction, InstrId, WindowDim};
 use xla_core::{Opcode, PrimitiveType, Shape};
 
-use super::access::pack;
+use super::access::{pack, write};
 use super::combine::Combiner;
 use super::data_movement::pad_dim;
 use super::elemental::Elemental;
 use super::index::{Index, IndexDim};
+use super::iterate::{IterSpace, TARGET_ELEMENTS};
 use super::kernel::KernelBuilder;
-use super::Unsupported;
+use super::loop_kernel::{elemental, fusion_lanes, walk};
+use super::{cost, KernelInfo, KernelPlan, Unsupported};
 
 /// The window of a reduce-window instruction.
 fn window_of(instr: &HloInstruction) -> Result<&[WindowDim], Unsupported> {
@@ -46,17 +49,23 @@ fn window_of(instr: &HloInstruction) -> Result<&[WindowDim], Unsupported> {
         })
 }
 
-/// What a kernel needs of a reduce-window: one operand (variadic ones stay
-/// interpreted) and no window reversal.
+/// What a kernel needs of a reduce-window: array results of the same
+/// dimensions (one per operand), no pred values, no window reversal.
 pub(super) fn check(instr: &HloInstruction) -> Result<(), Unsupported> {
     let window = window_of(instr)?;
-    if instr.operands.len() != 2 || !matches!(instr.shape, Shape::Array(_)) {
+    let results = instr.shape.array_leaves();
+    let n = instr.operands.len() / 2;
+    let same_dims = results.iter().all(|a| a.dims() == results[0].dims());
+    if !instr.operands.len().is_multiple_of(2) || results.len() != n || !same_dims {
         return Err(Unsupported::new(
             Opcode::ReduceWindow,
-            "variadic reduce-window",
+            format!("`{}` has results unlike its operands", instr.name),
         ));
     }
-    if instr.shape.element_type() == Some(PrimitiveType::Pred) {
+    if results
+        .iter()
+        .any(|a| a.element_type() == PrimitiveType::Pred)
+    {
         return Err(Unsupported::new(Opcode::ReduceWindow, "pred values"));
     }
     if window.iter().any(|w| w.window_reversal) {
@@ -79,7 +88,8 @@ fn may_miss(w: &WindowDim) -> bool {
     w.padding_low > 0 || w.padding_high > 0 || w.base_dilation > 1
 }
 
-/// The value of reduce-window instruction `id` at `idx`.
+/// The value of single-operand reduce-window instruction `id` at `idx`
+/// (a variadic one is a kernel's root, see [`values`]).
 pub(super) fn reduce_window(
     el: &Elemental,
     kb: &mut KernelBuilder,
@@ -87,50 +97,78 @@ pub(super) fn reduce_window(
     idx: &Index,
 ) -> Result<Value, Unsupported> {
     let instr = el.comp.instr(id);
+    if !matches!(instr.shape, Shape::Array(_)) {
+        return Err(Unsupported::new(
+            Opcode::ReduceWindow,
+            format!("variadic `{}` read as one value", instr.name),
+        ));
+    }
+    Ok(values(el, kb, id, idx)?[0])
+}
+
+/// The values of reduce-window instruction `id` at `idx`, one per
+/// operand.
+pub(super) fn values(
+    el: &Elemental,
+    kb: &mut KernelBuilder,
+    id: InstrId,
+    idx: &Index,
+) -> Result<Vec<Value>, Unsupported> {
+    let instr = el.comp.instr(id);
     let window = window_of(instr)?;
-    let (src, init) = (instr.operands[0], instr.operands[1]);
+    let n = instr.operands.len() / 2;
+    let (srcs, init_instrs) = instr.operands.split_at(n);
     let lanes = idx.lanes;
     let in_dims = el
         .comp
-        .instr(src)
+        .instr(srcs[0])
         .shape
         .as_array()
         .map(|a| a.dims().to_vec())
         .unwrap_or_default();
     let comb = Combiner::new(el.module, el, instr)?;
-    let init_value = el.gen(kb, init, &Index::scalar(lanes))?;
-    let acc = kb.b.declare_var(kb.ty(init_value));
-    kb.b.def_var(acc, init_value);
+    let inits = init_instrs
+        .iter()
+        .map(|&i| el.gen(kb, i, &Index::scalar(lanes)))
+        .collect::<Result<Vec<_>, _>>()?;
+    let accs: Vec<Variable> = inits
+        .iter()
+        .map(|&v| {
+            let acc = kb.b.declare_var(kb.ty(v));
+            kb.b.def_var(acc, v);
+            acc
+        })
+        .collect();
     let mut taps = Vec::with_capacity(window.len());
     fold(
         el,
         kb,
         &Fold {
             comb: &comb,
-            src,
-            init_instr: init,
+            srcs,
+            init_instrs,
             window,
             in_dims: &in_dims,
             idx,
-            init: init_value,
-            acc,
+            inits: &inits,
+            accs: &accs,
         },
         &mut taps,
     )?;
-    Ok(kb.b.use_var(acc))
+    Ok(accs.iter().map(|&a| kb.b.use_var(a)).collect())
 }
 
 /// The loop nest of one window.
 struct Fold<'a> {
     comb: &'a Combiner<'a>,
-    src: InstrId,
-    init_instr: InstrId,
+    srcs: &'a [InstrId],
+    init_instrs: &'a [InstrId],
     window: &'a [WindowDim],
     in_dims: &'a [i64],
     idx: &'a Index,
-    /// The init value in register form.
-    init: Value,
-    acc: cranelift_frontend::Variable,
+    /// The init values in register form.
+    inits: &'a [Value],
+    accs: &'a [Variable],
 }
 
 /// Loops over the window dimensions from `taps.len()` on (the earlier
@@ -168,28 +206,30 @@ fn fold_tap(
     f: &Fold,
     taps: &[Value],
 ) -> Result<(), Unsupported> {
-    let x = tap_value(el, kb, f, taps, f.idx, f.init)?;
-    let acc = kb.b.use_var(f.acc);
-    let r = f.comb.combine(kb, &[acc], &[x], f.idx.lanes)?;
-    kb.b.def_var(f.acc, r[0]);
+    let xs = tap_values(el, kb, f, taps, f.idx, f.inits)?;
+    let accs: Vec<Value> = f.accs.iter().map(|&a| kb.b.use_var(a)).collect();
+    let r = f.comb.combine(kb, &accs, &xs, f.idx.lanes)?;
+    for (&a, v) in f.accs.iter().zip(r) {
+        kb.b.def_var(a, v);
+    }
     Ok(())
 }
 
-/// The value of tap `taps` of the windows at `idx`: the operand element,
-/// or `init` (in `idx`'s register form) on padding and holes.
+/// The values of tap `taps` of the windows at `idx`: the operands'
+/// elements, or `inits` (in `idx`'s register form) on padding and holes.
 ///
 /// Along a padded dimension the lanes walk, the vector reads the operand
 /// when its first and last lanes are inside; otherwise (the vector
 /// straddles the padding, or lanes walk a base-dilated dimension) each
 /// lane is computed on its own.
-fn tap_value(
+fn tap_values(
     el: &Elemental,
     kb: &mut KernelBuilder,
     f: &Fold,
     taps: &[Value],
     idx: &Index,
-    init: Value,
-) -> Result<Value, Unsupported> {
+    inits: &[Value],
+) -> Result<Vec<Value>, Unsupported> {
     let lanes = idx.lanes;
     // All lanes read the operand.
     let mut inside: Option<Value> = None;
@@ -241,37 +281,46 @@ fn tap_value(
         });
     }
     let at = Index::new(lanes, dims);
-    let Some(inside) = inside else {
-        return el.gen(kb, f.src, &at);
+    let read = |kb: &mut KernelBuilder| -> Result<Vec<Value>, Unsupported> {
+        f.srcs.iter().map(|&s| el.gen(kb, s, &at)).collect()
     };
-    let r = kb.if_else(
-        inside,
-        &[kb.ty(init)],
-        |kb| Ok(vec![el.gen(kb, f.src, &at)?]),
-        |kb| {
-            Ok(vec![if straddles {
-                per_lane(el, kb, f, taps, idx)?
-            } else {
-                init
-            }])
-        },
-    )?;
-    Ok(r[0])
+    let Some(inside) = inside else {
+        return read(kb);
+    };
+    let tys: Vec<Type> = inits.iter().map(|&v| kb.ty(v)).collect();
+    kb.if_else(inside, &tys, read, |kb| {
+        if straddles {
+            per_lane(el, kb, f, taps, idx)
+        } else {
+            Ok(inits.to_vec())
+        }
+    })
 }
 
-/// [`tap_value`] computed lane by lane.
+/// [`tap_values`] computed lane by lane.
 fn per_lane(
     el: &Elemental,
     kb: &mut KernelBuilder,
     f: &Fold,
     taps: &[Value],
     idx: &Index,
-) -> Result<Value, Unsupported> {
-    let init = el.gen(kb, f.init_instr, &Index::scalar(1))?;
-    let scalars = (0..idx.lanes)
-        .map(|l| tap_value(el, kb, f, taps, &idx.lane(l), init))
+) -> Result<Vec<Value>, Unsupported> {
+    let inits = f
+        .init_instrs
+        .iter()
+        .map(|&i| el.gen(kb, i, &Index::scalar(1)))
         .collect::<Result<Vec<_>, _>>()?;
-    Ok(pack(kb, el.ty(f.src), &scalars))
+    let lanes = (0..idx.lanes)
+        .map(|l| tap_values(el, kb, f, taps, &idx.lane(l), &inits))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(f.srcs
+        .iter()
+        .enumerate()
+        .map(|(k, &s)| {
+            let scalars: Vec<Value> = lanes.iter().map(|l| l[k]).collect();
+            pack(kb, el.ty(s), &scalars)
+        })
+        .collect())
 }
 
 /// `0 ≤ i < n` as an `i8` truth value.
@@ -279,4 +328,47 @@ fn in_range(kb: &mut KernelBuilder, i: Value, n: i64) -> Value {
     let nonneg = kb.b.ins().icmp_imm_s(IntCC::SignedGreaterThanOrEqual, i, 0);
     let below = kb.b.ins().icmp_imm_s(IntCC::SignedLessThan, i, n);
     kb.b.ins().band(nonneg, below)
+}
+
+/// The kernel of a variadic reduce-window (the root of its fusion): one
+/// loop nest over the first result's elements in its physical order,
+/// writing every result at each index.
+pub(super) fn plan_variadic(info: &KernelInfo) -> Result<Vec<KernelPlan>, Unsupported> {
+    let root = info.fusion.root;
+    let instr = info.comp.instr(root);
+    let first = *instr.shape.array_leaves().first().ok_or_else(|| {
+        Unsupported::new(
+            Opcode::ReduceWindow,
+            format!("`{}` has no results", instr.name),
+        )
+    })?;
+    let space = IterSpace::new(first.dims(), &first.layout_or_default(), TARGET_ELEMENTS);
+    let lanes = fusion_lanes(info);
+    let per_element = cost::per_element(info, lanes);
+    let out = info.fusion.inputs.len();
+    Ok(vec![KernelPlan {
+        part: "loop",
+        iterations: space.iterations(),
+        cost_per_iteration: space.elements_per_iteration() as f64 * per_element,
+        scratch_bytes: 0,
+        epilogue: false,
+        emit: Box::new(move |kb, info| {
+            let el = elemental(info, kb);
+            let (start, end) = (kb.param(1), kb.param(2));
+            walk(
+                kb,
+                &space,
+                start,
+                end,
+                lanes,
+                |_, _| Ok(()),
+                |kb, idx| {
+                    for (k, v) in values(&el, kb, root, idx)?.into_iter().enumerate() {
+                        write(kb, &info.buffers[out + k], kb.buffer(out + k), idx, v);
+                    }
+                    Ok(())
+                },
+            )
+        }),
+    }])
 }
