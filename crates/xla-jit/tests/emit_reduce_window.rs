@@ -285,6 +285,16 @@ fn fuses_with_cheap_producers_and_elementwise_users() {
         "{}",
         plan_text(&c)
     );
+    // Also through cheap members between it and the reduce-window.
+    let text = text
+        .replace("reduce-window(y, c)", "reduce-window(z, c)")
+        .replace(
+            "exponential(x)",
+            "exponential(x)\n  z = f32[6,40] negate(y)",
+        );
+    check_module(&text, &[&x]);
+    let c = compile(&text);
+    assert_eq!(c.plan.fusions.len(), 2, "{}", plan_text(&c));
 }
 
 /// An argmax pool: the maximum and the index of its first occurrence

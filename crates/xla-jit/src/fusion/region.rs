@@ -206,11 +206,23 @@ impl Region<'_> {
         Ok(reason)
     }
 
-    /// `true` if a member reduce-window reads `p` (once per window tap).
+    /// `true` if a member reduce-window reads `p` (once per window tap),
+    /// directly or through other members.
     fn read_per_tap(&self, p: InstrId) -> bool {
-        self.users[p.index()].iter().any(|&u| {
-            self.members.contains(&u) && self.comp.instr(u).opcode == Opcode::ReduceWindow
-        })
+        let mut stack = vec![p];
+        let mut seen = BTreeSet::new();
+        while let Some(i) = stack.pop() {
+            for &u in &self.users[i.index()] {
+                if !self.members.contains(&u) || !seen.insert(u) {
+                    continue;
+                }
+                if self.comp.instr(u).opcode == Opcode::ReduceWindow {
+                    return true;
+                }
+                stack.push(u);
+            }
+        }
+        false
     }
 
     /// Inside a reduction's operand, producers are reduction inputs.
