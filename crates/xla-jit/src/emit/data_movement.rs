@@ -18,7 +18,8 @@ use super::kernel::KernelBuilder;
 use super::repr::value_type;
 use super::Unsupported;
 
-fn dims_of(el: &Elemental, id: InstrId) -> Vec<i64> {
+/// The dimension sizes of instruction `id` (empty for a tuple).
+pub(super) fn dims_of(el: &Elemental, id: InstrId) -> Vec<i64> {
     el.comp
         .instr(id)
         .shape

@@ -20,21 +20,11 @@ use cranelift_codegen::ir::{InstBuilder, Value};
 use xla_core::hlo::InstrId;
 use xla_core::Opcode;
 
-use super::data_movement::clamp_start;
+use super::data_movement::{clamp_start, dims_of};
 use super::elemental::Elemental;
 use super::index::{Index, IndexDim};
 use super::kernel::KernelBuilder;
 use super::Unsupported;
-
-/// Dimension sizes of an array-shaped instruction.
-fn dims_of(el: &Elemental, id: InstrId) -> Vec<i64> {
-    el.comp
-        .instr(id)
-        .shape
-        .as_array()
-        .map(|a| a.dims().to_vec())
-        .unwrap_or_default()
-}
 
 /// The value of `gather` instruction `id` at `idx`.
 pub(super) fn gather(

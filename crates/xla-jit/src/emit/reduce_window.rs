@@ -26,7 +26,7 @@ use xla_core::{Opcode, PrimitiveType, Shape};
 
 use super::access::{pack, write};
 use super::combine::Combiner;
-use super::data_movement::pad_dim;
+use super::data_movement::{dims_of, pad_dim};
 use super::elemental::Elemental;
 use super::index::{Index, IndexDim};
 use super::iterate::{IterSpace, TARGET_ELEMENTS};
@@ -119,13 +119,7 @@ pub(super) fn values(
     let n = instr.operands.len() / 2;
     let (srcs, init_instrs) = instr.operands.split_at(n);
     let lanes = idx.lanes;
-    let in_dims = el
-        .comp
-        .instr(srcs[0])
-        .shape
-        .as_array()
-        .map(|a| a.dims().to_vec())
-        .unwrap_or_default();
+    let in_dims = dims_of(el, srcs[0]);
     let comb = Combiner::new(el.module, el, instr)?;
     let inits = init_instrs
         .iter()
