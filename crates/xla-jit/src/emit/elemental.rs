@@ -294,14 +294,14 @@ impl<'m> Elemental<'m> {
             Reshape => data_movement::reshape(self, kb, id, idx),
             Bitcast => data_movement::bitcast(self, kb, id, idx),
             Slice => data_movement::slice(self, kb, id, idx),
+            Gather => gather::gather(self, kb, id, idx),
+            ReduceWindow => reduce_window::reduce_window(self, kb, id, idx),
             Reverse => data_movement::reverse(self, kb, id, idx),
             Iota => data_movement::iota(self, kb, id, idx),
             Pad => data_movement::pad(self, kb, id, idx),
             Concatenate => data_movement::concatenate(self, kb, id, idx),
             DynamicSlice => data_movement::dynamic_slice(self, kb, id, idx),
             DynamicUpdateSlice => data_movement::dynamic_update_slice(self, kb, id, idx),
-            Gather => gather::gather(self, kb, id, idx),
-            ReduceWindow => reduce_window::reduce_window(self, kb, id, idx),
             Complex => Err(Unsupported::new(Complex, "complex values")),
             Parameter | Reduce | Dot | AfterAll | AllGather | AllReduce | AllToAll
             | BatchNormGrad | BatchNormInference | BatchNormTraining | Call | Cholesky
