@@ -186,8 +186,6 @@ const INTERPRETED: &[&str] = &[
     "convolution",
     "custom-call",
     "fft",
-    "gather",
-    "reduce-window",
     "rng-bit-generator",
     "scatter",
     "select-and-scatter",

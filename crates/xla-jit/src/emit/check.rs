@@ -65,8 +65,12 @@ pub fn check(module: &HloModule, comp: &HloComputation, id: InstrId) -> Result<(
         }
         Map => check_scalar_computation(module, op, instr.called.first().copied()),
         Reduce => check_scalar_computation(module, op, instr.called.first().copied()),
-        Broadcast | Concatenate | Copy | DynamicSlice | DynamicUpdateSlice | Iota | Pad
-        | Reshape | Reverse | Slice | Transpose => Ok(()),
+        Broadcast | Concatenate | Copy | DynamicSlice | DynamicUpdateSlice | Gather | Iota
+        | Pad | Reshape | Reverse | Slice | Transpose => Ok(()),
+        ReduceWindow => {
+            super::reduce_window::check(instr)?;
+            check_scalar_computation(module, op, instr.called.first().copied())
+        }
         Bitcast => {
             let dense = |s: &Shape| {
                 s.as_array()
@@ -84,9 +88,9 @@ pub fn check(module: &HloModule, comp: &HloComputation, id: InstrId) -> Result<(
         }
         Dot | Parameter | AfterAll | AllGather | AllReduce | AllToAll | BatchNormGrad
         | BatchNormInference | BatchNormTraining | Call | Cholesky | CollectivePermute
-        | Conditional | Convolution | CustomCall | Fft | Fusion | Gather | GetDimensionSize
+        | Conditional | Convolution | CustomCall | Fft | Fusion | GetDimensionSize
         | GetTupleElement | Infeed | OptimizationBarrier | Outfeed | PartitionId | Recv
-        | RecvDone | ReduceScatter | ReduceWindow | ReplicaId | Rng | RngBitGenerator | Scatter
+        | RecvDone | ReduceScatter | ReplicaId | Rng | RngBitGenerator | Scatter
         | SelectAndScatter | Send | SendDone | SetDimensionSize | Sort | TopK | TriangularSolve
         | Tuple | While => Err(Unsupported::new(op, "not computed by kernels")),
     }

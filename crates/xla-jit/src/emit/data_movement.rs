@@ -18,7 +18,8 @@ use super::kernel::KernelBuilder;
 use super::repr::value_type;
 use super::Unsupported;
 
-fn dims_of(el: &Elemental, id: InstrId) -> Vec<i64> {
+/// The dimension sizes of instruction `id` (empty for a tuple).
+pub(super) fn dims_of(el: &Elemental, id: InstrId) -> Vec<i64> {
     el.comp
         .instr(id)
         .shape
@@ -202,8 +203,14 @@ pub(super) fn clamped_start(
     operand: InstrId,
     max: i64,
 ) -> Result<Value, Unsupported> {
-    let ty = el.ty(operand);
     let v = el.gen(kb, operand, &Index::scalar(1))?;
+    Ok(clamp_start(kb, el.ty(operand), v, max))
+}
+
+/// The integer `v` of type `ty` as a start index: sign- or zero-extended
+/// to `i64` (by `ty`'s signedness, so `u32 0xFFFFFFFF` is a large start)
+/// and clamped to `[0, max]`.
+pub(super) fn clamp_start(kb: &mut KernelBuilder, ty: PrimitiveType, v: Value, max: i64) -> Value {
     let wide = match ty {
         PrimitiveType::S64 | PrimitiveType::U64 => v,
         t if t.is_signed_integral() => kb.b.ins().sextend(types::I64, v),
@@ -211,11 +218,11 @@ pub(super) fn clamped_start(
     };
     let max = kb.iconst(max.max(0));
     if ty.is_unsigned_integral() {
-        return Ok(kb.b.ins().umin(wide, max));
+        return kb.b.ins().umin(wide, max);
     }
     let zero = kb.iconst(0);
     let lo = kb.b.ins().smax(wide, zero);
-    Ok(kb.b.ins().smin(lo, max))
+    kb.b.ins().smin(lo, max)
 }
 
 /// The operand index of a row-major reshape from `out_dims` to `in_dims`,
@@ -356,7 +363,13 @@ pub(super) fn iota(
 
 /// The in-bounds test and clamped operand index of one padded dimension,
 /// for a uniform (scalar) index value `i`.
-fn pad_dim(kb: &mut KernelBuilder, i: Value, low: i64, interior: i64, size: i64) -> (Value, Value) {
+pub(super) fn pad_dim(
+    kb: &mut KernelBuilder,
+    i: Value,
+    low: i64,
+    interior: i64,
+    size: i64,
+) -> (Value, Value) {
     let shifted = kb.b.ins().iadd_imm_s(i, -low);
     let zero = kb.iconst(0);
     let nonneg =

@@ -66,6 +66,11 @@ pub(super) fn plan(info: &KernelInfo) -> Result<Vec<KernelPlan>, Unsupported> {
     if let Some(in_place) = fusion.in_place {
         return in_place_update(info, in_place.input);
     }
+    if info.comp.instr(root).opcode == Opcode::ReduceWindow
+        && info.comp.instr(root).shape.is_tuple()
+    {
+        return super::reduce_window::plan_variadic(info);
+    }
     let shape = array_shape(info, root)?;
     let space = IterSpace::new(shape.dims(), &shape.layout_or_default(), TARGET_ELEMENTS);
     let lanes = fusion_lanes(info);

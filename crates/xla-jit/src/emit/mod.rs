@@ -33,6 +33,7 @@ mod elemental;
 mod elementwise;
 mod epilogue;
 mod float16;
+mod gather;
 mod host;
 mod index;
 mod iterate;
@@ -41,6 +42,7 @@ mod loop_kernel;
 mod math;
 mod ops;
 mod reduce;
+mod reduce_window;
 mod repr;
 mod row;
 

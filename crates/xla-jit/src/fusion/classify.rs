@@ -30,7 +30,7 @@ pub enum Role {
     Reduce,
     /// A `dot`.
     Dot,
-    /// Runs as its own thunk (control flow, tuples, sort, gather, …).
+    /// Runs as its own thunk (control flow, tuples, sort, scatter, …).
     Thunk,
     /// The emitters cannot compile it; the runtime interprets it.
     Unsupported(Unsupported),
@@ -99,17 +99,15 @@ fn role_of_opcode(op: Opcode) -> Role {
         | ShiftRightArithmetic | ShiftRightLogical | Sign | Subtract | Xor | Complex => ew(false),
         Atan2 | Cbrt | Cos | Divide | Erf | Exp | Expm1 | Log | Log1p | Logistic | Map | Power
         | Remainder | Rsqrt | Sin | Sqrt | Tan | Tanh => ew(true),
-        Bitcast | Broadcast | Concatenate | Copy | DynamicSlice | DynamicUpdateSlice | Iota
-        | Pad | Reshape | Reverse | Slice | Transpose => Role::DataMovement,
+        Bitcast | Broadcast | Concatenate | Copy | DynamicSlice | DynamicUpdateSlice | Gather
+        | Iota | Pad | ReduceWindow | Reshape | Reverse | Slice | Transpose => Role::DataMovement,
         Reduce => Role::Reduce,
         Dot => Role::Dot,
         AfterAll | AllGather | AllReduce | AllToAll | BatchNormGrad | BatchNormInference
         | BatchNormTraining | Call | Cholesky | CollectivePermute | Conditional | Convolution
-        | CustomCall | Fft | Fusion | Gather | GetDimensionSize | GetTupleElement | Infeed
+        | CustomCall | Fft | Fusion | GetDimensionSize | GetTupleElement | Infeed
         | OptimizationBarrier | Outfeed | PartitionId | Recv | RecvDone | ReduceScatter
-        | ReduceWindow | ReplicaId | Rng | RngBitGenerator | Scatter | SelectAndScatter | Send
-        | SendDone | SetDimensionSize | Sort | TopK | TriangularSolve | Tuple | While => {
-            Role::Thunk
-        }
+        | ReplicaId | Rng | RngBitGenerator | Scatter | SelectAndScatter | Send | SendDone
+        | SetDimensionSize | Sort | TopK | TriangularSolve | Tuple | While => Role::Thunk,
     }
 }

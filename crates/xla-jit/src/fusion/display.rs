@@ -54,6 +54,9 @@ impl Reason {
             Reason::ExpensiveReused => {
                 "expensive, and would be recomputed along a broadcast dimension".into()
             }
+            Reason::WindowReused => {
+                "expensive, and would be recomputed for every tap of a window".into()
+            }
             Reason::InPlaceOperand => {
                 "operand of an in-place dynamic-update-slice (its buffer is the output)".into()
             }

@@ -124,13 +124,16 @@ pub enum Reason {
     /// layout first.
     NotStrided,
     /// The producer runs as its own thunk (control flow, tuples, dot, sort,
-    /// gather, …).
+    /// scatter, …).
     NotFusible(Opcode),
     /// The emitters cannot compile the producer.
     Unsupported(Unsupported),
     /// An expensive producer whose value the region would recompute for
     /// every index of a broadcast dimension.
     ExpensiveReused,
+    /// An expensive producer a reduce-window of the region would recompute
+    /// for every tap of its window.
+    WindowReused,
     /// The operand of an in-place dynamic-update-slice: its buffer becomes
     /// the output.
     InPlaceOperand,

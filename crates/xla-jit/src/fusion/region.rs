@@ -170,6 +170,16 @@ impl Region<'_> {
         }
         let map = self.map_of(p);
         let reason = match role {
+            Role::Elementwise { expensive: true } if self.read_per_tap(p) => {
+                return Err(Reason::WindowReused);
+            }
+            Role::DataMovement
+                if self.comp.instr(p).opcode == Opcode::ReduceWindow
+                    && self.rows.is_none()
+                    && dims::recomputed_along_broadcast(self.comp, self.root, &map) =>
+            {
+                return Err(Reason::ExpensiveReused);
+            }
             Role::Elementwise { expensive } => {
                 if expensive
                     && self.rows.is_none()
@@ -194,6 +204,25 @@ impl Region<'_> {
         };
         self.maps.insert(p, map);
         Ok(reason)
+    }
+
+    /// `true` if a member reduce-window reads `p` (once per window tap),
+    /// directly or through other members.
+    fn read_per_tap(&self, p: InstrId) -> bool {
+        let mut stack = vec![p];
+        let mut seen = BTreeSet::new();
+        while let Some(i) = stack.pop() {
+            for &u in &self.users[i.index()] {
+                if !self.members.contains(&u) || !seen.insert(u) {
+                    continue;
+                }
+                if self.comp.instr(u).opcode == Opcode::ReduceWindow {
+                    return true;
+                }
+                stack.push(u);
+            }
+        }
+        false
     }
 
     /// Inside a reduction's operand, producers are reduction inputs.
