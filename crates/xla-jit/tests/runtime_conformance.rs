@@ -187,8 +187,6 @@ const INTERPRETED: &[&str] = &[
     "custom-call",
     "fft",
     "rng-bit-generator",
-    "scatter",
-    "select-and-scatter",
     "sort",
     "topk",
     "triangular-solve",

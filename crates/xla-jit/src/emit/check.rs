@@ -71,6 +71,17 @@ pub fn check(module: &HloModule, comp: &HloComputation, id: InstrId) -> Result<(
             super::reduce_window::check(instr)?;
             check_scalar_computation(module, op, instr.called.first().copied())
         }
+        Scatter => {
+            let indices = instr.operands.get(1).map(|&o| &comp.instr(o).shape);
+            let index_type = indices.and_then(|s| s.element_type());
+            super::scatter::check(instr, index_type.unwrap_or(PrimitiveType::Pred))?;
+            check_scalar_computation(module, op, instr.called.first().copied())
+        }
+        SelectAndScatter => {
+            super::select_and_scatter::check(instr)?;
+            check_scalar_computation(module, op, instr.called.first().copied())?;
+            check_scalar_computation(module, op, instr.called.get(1).copied())
+        }
         Bitcast => {
             let dense = |s: &Shape| {
                 s.as_array()
@@ -90,9 +101,10 @@ pub fn check(module: &HloModule, comp: &HloComputation, id: InstrId) -> Result<(
         | BatchNormInference | BatchNormTraining | Call | Cholesky | CollectivePermute
         | Conditional | Convolution | CustomCall | Fft | Fusion | GetDimensionSize
         | GetTupleElement | Infeed | OptimizationBarrier | Outfeed | PartitionId | Recv
-        | RecvDone | ReduceScatter | ReplicaId | Rng | RngBitGenerator | Scatter
-        | SelectAndScatter | Send | SendDone | SetDimensionSize | Sort | TopK | TriangularSolve
-        | Tuple | While => Err(Unsupported::new(op, "not computed by kernels")),
+        | RecvDone | ReduceScatter | ReplicaId | Rng | RngBitGenerator | Send | SendDone
+        | SetDimensionSize | Sort | TopK | TriangularSolve | Tuple | While => {
+            Err(Unsupported::new(op, "not computed by kernels"))
+        }
     }
 }
 

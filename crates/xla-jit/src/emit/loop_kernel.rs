@@ -63,6 +63,13 @@ fn array_shape<'a>(info: &'a KernelInfo, id: InstrId) -> Result<&'a ArrayShape, 
 pub(super) fn plan(info: &KernelInfo) -> Result<Vec<KernelPlan>, Unsupported> {
     let fusion = info.fusion;
     let root = fusion.root;
+    let opcode = info.comp.instr(root).opcode;
+    if opcode == Opcode::Scatter {
+        return super::scatter::plan(info);
+    }
+    if opcode == Opcode::SelectAndScatter {
+        return super::select_and_scatter::plan(info);
+    }
     if let Some(in_place) = fusion.in_place {
         return in_place_update(info, in_place.input);
     }

@@ -45,6 +45,8 @@ mod reduce;
 mod reduce_window;
 mod repr;
 mod row;
+mod scatter;
+mod select_and_scatter;
 
 use std::fmt;
 use std::sync::atomic::{AtomicUsize, Ordering};

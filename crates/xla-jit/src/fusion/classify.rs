@@ -30,6 +30,9 @@ pub enum Role {
     Reduce,
     /// A `dot`.
     Dot,
+    /// The root of a kernel of its own (`scatter`, `select-and-scatter`),
+    /// which fuses its operands' producers but never joins its users.
+    KernelRoot,
     /// Runs as its own thunk (control flow, tuples, sort, scatter, …).
     Thunk,
     /// The emitters cannot compile it; the runtime interprets it.
@@ -49,12 +52,14 @@ pub fn classify(module: &HloModule, comp: &HloComputation, id: InstrId) -> Role 
         other => other,
     };
     match role {
-        Role::Elementwise { .. } | Role::DataMovement | Role::Reduce | Role::Cheap => {
-            match emit::check(module, comp, id) {
-                Ok(()) => role,
-                Err(u) => Role::Unsupported(u),
-            }
-        }
+        Role::Elementwise { .. }
+        | Role::DataMovement
+        | Role::Reduce
+        | Role::Cheap
+        | Role::KernelRoot => match emit::check(module, comp, id) {
+            Ok(()) => role,
+            Err(u) => Role::Unsupported(u),
+        },
         Role::ScalarConstant => match emit::check(module, comp, id) {
             Ok(()) => role,
             // A constant the kernels cannot embed is still a buffer.
@@ -103,11 +108,12 @@ fn role_of_opcode(op: Opcode) -> Role {
         | Iota | Pad | ReduceWindow | Reshape | Reverse | Slice | Transpose => Role::DataMovement,
         Reduce => Role::Reduce,
         Dot => Role::Dot,
+        Scatter | SelectAndScatter => Role::KernelRoot,
         AfterAll | AllGather | AllReduce | AllToAll | BatchNormGrad | BatchNormInference
         | BatchNormTraining | Call | Cholesky | CollectivePermute | Conditional | Convolution
         | CustomCall | Fft | Fusion | GetDimensionSize | GetTupleElement | Infeed
         | OptimizationBarrier | Outfeed | PartitionId | Recv | RecvDone | ReduceScatter
-        | ReplicaId | Rng | RngBitGenerator | Scatter | SelectAndScatter | Send | SendDone
-        | SetDimensionSize | Sort | TopK | TriangularSolve | Tuple | While => Role::Thunk,
+        | ReplicaId | Rng | RngBitGenerator | Send | SendDone | SetDimensionSize | Sort | TopK
+        | TriangularSolve | Tuple | While => Role::Thunk,
     }
 }

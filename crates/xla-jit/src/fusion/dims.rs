@@ -105,7 +105,7 @@ pub(super) fn operand_map(
         }
         // Each output element reads operand elements its index does not
         // fix (a window, or a slice at indices read from memory).
-        Gather | ReduceWindow => other(),
+        Gather | ReduceWindow | Scatter | SelectAndScatter => other(),
         // Elementwise operands have the result's shape; scalars (pad values,
         // start indices, select predicates, clamp bounds) have no dimensions.
         Pad | DynamicSlice | DynamicUpdateSlice | Abs | Add | AfterAll | AllGather | AllReduce
@@ -117,10 +117,10 @@ pub(super) fn operand_map(
         | Logistic | Map | Maximum | Minimum | Multiply | Negate | Not | OptimizationBarrier
         | Or | Outfeed | Parameter | PartitionId | PopulationCount | Power | Real | Recv
         | RecvDone | ReducePrecision | ReduceScatter | Remainder | ReplicaId | Rng
-        | RngBitGenerator | RoundNearestAfz | RoundNearestEven | Rsqrt | Scatter | Select
-        | SelectAndScatter | Send | SendDone | SetDimensionSize | ShiftLeft
-        | ShiftRightArithmetic | ShiftRightLogical | Sign | Sin | Sort | Sqrt | Subtract | Tan
-        | Tanh | TopK | TriangularSolve | Tuple | While | Xor => {
+        | RngBitGenerator | RoundNearestAfz | RoundNearestEven | Rsqrt | Select | Send
+        | SendDone | SetDimensionSize | ShiftLeft | ShiftRightArithmetic | ShiftRightLogical
+        | Sign | Sin | Sort | Sqrt | Subtract | Tan | Tanh | TopK | TriangularSolve | Tuple
+        | While | Xor => {
             if in_dims.len() == out_dims.len() {
                 map.to_vec()
             } else {

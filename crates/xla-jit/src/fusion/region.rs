@@ -71,8 +71,11 @@ pub(super) fn grow(
     } else if root_instr.opcode == Opcode::Dot {
         r.dot = Some(root);
     }
-    let in_place_operand =
-        (root_instr.opcode == Opcode::DynamicUpdateSlice).then(|| root_instr.operands[0]);
+    let in_place_operand = matches!(
+        root_instr.opcode,
+        Opcode::DynamicUpdateSlice | Opcode::Scatter
+    )
+    .then(|| root_instr.operands[0]);
     if root_instr.opcode == Opcode::Dot {
         r.absorb_dot_operands(root);
     } else {
@@ -156,7 +159,9 @@ impl Region<'_> {
             .find(|u| !self.members.contains(u));
         match role {
             Role::Parameter | Role::Buffer => return Err(Reason::Buffer),
-            Role::Thunk => return Err(Reason::NotFusible(self.comp.instr(p).opcode)),
+            Role::Thunk | Role::KernelRoot => {
+                return Err(Reason::NotFusible(self.comp.instr(p).opcode))
+            }
             Role::Unsupported(u) => return Err(Reason::Unsupported(u)),
             Role::ScalarConstant | Role::Cheap => {
                 let map = self.map_of(p);
@@ -476,12 +481,15 @@ impl Region<'_> {
         };
         let inputs: Vec<InstrId> = self.inputs.iter().copied().collect();
         let in_place = in_place_operand.and_then(|operand| {
-            // Only if nothing but the update-slice reads the operand: a
-            // kernel writing into the operand's buffer must not read it.
-            let read_elsewhere = self
-                .members
-                .iter()
-                .any(|&m| m != self.root && self.comp.instr(m).operands.contains(&operand));
+            // Only if nothing but the root reads the operand, and the root
+            // only as its operand 0: a kernel writing into the operand's
+            // buffer must not read it.
+            let root_operands = &self.comp.instr(self.root).operands;
+            let read_elsewhere = root_operands[1..].contains(&operand)
+                || self
+                    .members
+                    .iter()
+                    .any(|&m| m != self.root && self.comp.instr(m).operands.contains(&operand));
             (!read_elsewhere).then(|| InPlace {
                 input: inputs
                     .iter()
