@@ -125,17 +125,23 @@ fn out_of_bounds_windows_are_dropped_for_every_index_type() {
     let upd = data("f32[6,2,3]");
     for ty in ["s8", "u8", "s16", "u16", "s32", "u32", "s64", "u64"] {
         let idx = format!("{ty}[6,2]");
-        // Negative (a large value when unsigned: the interpreter clamps
-        // u64 values past i64::MAX and then overflows), past the end, a
-        // window crossing the end, and fits.
+        // Negative (a large value when unsigned), past the end, a window
+        // crossing the end, and fits.
         let low = if ty.starts_with('s') { -1 } else { 200 };
         let at = ints(&idx, &[low, 0, 4, 2, 5, 0, 0, 3, 2, 1, 4, 2]);
         let text = module("f32", "f32[6,5]", &idx, "f32[6,2,3]", WINDOWS, "add");
         check_scatter(&text, &[&op, &at, &upd], None);
     }
-    let at = ints("s64[2,2]", &[i64::MIN, 0, i64::MAX - 8, 1]);
-    let text = module("f32", "f32[6,5]", "s64[2,2]", "f32[2,2,3]", WINDOWS, "add");
-    check_scatter(&text, &[&op, &at, &data("f32[2,2,3]")], None);
+    // Starts at the ends of the 64-bit ranges (u64 2^64 - 1 and i64::MAX
+    // must not overflow into windows that fit).
+    for ty in ["s64", "u64"] {
+        let idx = format!("{ty}[2,2]");
+        let at = ints(&idx, &[i64::MIN, 0, i64::MAX, 1]);
+        let text = module("f32", "f32[6,5]", &idx, "f32[2,2,3]", WINDOWS, "add");
+        check_scatter(&text, &[&op, &at, &data("f32[2,2,3]")], None);
+        let at = ints(&idx, &[-1, 0, 0, i64::MAX]);
+        check_scatter(&text, &[&op, &at, &data("f32[2,2,3]")], None);
+    }
 }
 
 #[test]

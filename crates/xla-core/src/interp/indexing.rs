@@ -346,8 +346,10 @@ pub(super) fn scatter(
                 ),
                 rank,
             );
+            // `start <= size - window` (not `start + window <= size`): starts
+            // near i64::MAX must not overflow into a window that "fits".
             let fits =
-                (0..rank).all(|d| start[d] >= 0 && start[d] + full_window[d] <= operand_dims[d]);
+                (0..rank).all(|d| start[d] >= 0 && start[d] <= operand_dims[d] - full_window[d]);
             bases.push(fits.then(|| {
                 start
                     .iter()
