@@ -134,8 +134,8 @@ pub enum Reason {
     /// An expensive producer a reduce-window of the region would recompute
     /// for every tap of its window.
     WindowReused,
-    /// The operand of an in-place dynamic-update-slice: its buffer becomes
-    /// the output.
+    /// The operand of an in-place dynamic-update-slice or scatter: its
+    /// buffer becomes the output.
     InPlaceOperand,
     /// A reduce that cannot be a row pass (the text says why).
     NotRowPass(String),
@@ -254,8 +254,8 @@ pub struct Fusion {
     pub inputs: Vec<InstrId>,
     /// Why each producer was fused or not.
     pub decisions: Vec<FusionDecision>,
-    /// Set when the output aliases an input (in-place
-    /// dynamic-update-slice).
+    /// Set when the output aliases an input (an in-place
+    /// dynamic-update-slice or scatter).
     pub in_place: Option<InPlace>,
     /// Set for [`FusionKind::DotEpilogue`].
     pub dot: Option<DotOperands>,
