@@ -58,7 +58,8 @@ impl Reason {
                 "expensive, and would be recomputed for every tap of a window".into()
             }
             Reason::InPlaceOperand => {
-                "operand of an in-place dynamic-update-slice or scatter (its buffer is the output)".into()
+                "operand of an in-place dynamic-update-slice or scatter (its buffer is the output)"
+                    .into()
             }
             Reason::NotRowPass(why) => format!("not a row pass: {why}"),
             Reason::NotEpilogue(why) => format!("not a dot epilogue: {why}"),
