@@ -290,18 +290,15 @@ ENTRY e {
 fn ops_without_kernels_fall_back_to_the_interpreter_visibly() {
     let exe = compile(
         "HloModule m
-less {
-  a = f32[] parameter(0)
-  b = f32[] parameter(1)
-  ROOT lt = pred[] compare(a, b), direction=LT
-}
 ENTRY e {
   x = f32[5]{0} parameter(0)
-  s = f32[5]{0} sort(x), dimensions={0}, to_apply=less
-  n = f32[5]{0} negate(s)
+  h = f32[1]{0} slice(x), slice={[0:1]}
+  c = f32[1,1]{1,0} reshape(h)
+  s = f32[1,1]{1,0} cholesky(c), lower=true
+  n = f32[1,1]{1,0} negate(s)
   m = f32[5,5]{1,0} broadcast(x), dimensions={1}
   d = f64[5,5]{1,0} dot(m, m), lhs_contracting_dims={1}, rhs_contracting_dims={0}
-  ROOT t = (f32[5]{0}, f64[5,5]{1,0}) tuple(n, d)
+  ROOT t = (f32[1,1]{1,0}, f64[5,5]{1,0}) tuple(n, d)
 }",
     );
     let fallbacks: Vec<(String, &str)> = exe
@@ -310,16 +307,16 @@ ENTRY e {
         .map(|op| (op.instruction.clone(), op.opcode.name()))
         .collect();
     // The dot's f32 operands are converted to its f64 result type by a
-    // kernel first: only the sort falls back.
-    assert_eq!(fallbacks, [("s".to_string(), "sort")]);
-    let x = Literal::vector(&[3.0f32, -1.0, 2.0, 0.5, -4.0]);
+    // kernel first: only the cholesky falls back.
+    assert_eq!(fallbacks, [("s".to_string(), "cholesky")]);
+    let x = Literal::vector(&[4.0f32, -1.0, 2.0, 0.5, -4.0]);
     let y = exe.execute(&[&x]).unwrap();
     let y = y.tuple_elements().unwrap();
-    assert_eq!(y[0].to_vec::<f32>().unwrap(), [4.0, 1.0, -0.5, -2.0, -3.0]);
-    // Every row of m·m is x · Σ x = x · 0.5.
+    assert_eq!(y[0].to_vec::<f32>().unwrap(), [-2.0]);
+    // Every row of m·m is x · Σ x = x · 1.5.
     let d = y[1].to_vec::<f64>().unwrap();
-    assert_eq!(&d[..5], [1.5, -0.5, 1.0, 0.25, -2.0]);
-    assert!(exe.dump(false).contains("s (sort) in e"));
+    assert_eq!(&d[..5], [6.0, -1.5, 3.0, 0.75, -6.0]);
+    assert!(exe.dump(false).contains("s (cholesky) in e"));
 }
 
 #[test]

@@ -187,8 +187,6 @@ const INTERPRETED: &[&str] = &[
     "custom-call",
     "fft",
     "rng-bit-generator",
-    "sort",
-    "topk",
     "triangular-solve",
 ];
 

@@ -82,6 +82,15 @@ pub fn check(module: &HloModule, comp: &HloComputation, id: InstrId) -> Result<(
             check_scalar_computation(module, op, instr.called.first().copied())?;
             check_scalar_computation(module, op, instr.called.get(1).copied())
         }
+        Sort | TopK => {
+            let operand = instr.operands.first().map(|&o| &comp.instr(o).shape);
+            let dims = operand.and_then(|s| s.as_array()).map(|a| a.dims());
+            super::sort::check(instr, dims.unwrap_or_default())?;
+            match op {
+                Sort => check_scalar_computation(module, op, instr.called.first().copied()),
+                _ => Ok(()),
+            }
+        }
         Bitcast => {
             let dense = |s: &Shape| {
                 s.as_array()
@@ -102,7 +111,7 @@ pub fn check(module: &HloModule, comp: &HloComputation, id: InstrId) -> Result<(
         | Conditional | Convolution | CustomCall | Fft | Fusion | GetDimensionSize
         | GetTupleElement | Infeed | OptimizationBarrier | Outfeed | PartitionId | Recv
         | RecvDone | ReduceScatter | ReplicaId | Rng | RngBitGenerator | Send | SendDone
-        | SetDimensionSize | Sort | TopK | TriangularSolve | Tuple | While => {
+        | SetDimensionSize | TriangularSolve | Tuple | While => {
             Err(Unsupported::new(op, "not computed by kernels"))
         }
     }

@@ -47,6 +47,7 @@ mod repr;
 mod row;
 mod scatter;
 mod select_and_scatter;
+mod sort;
 
 use std::fmt;
 use std::sync::atomic::{AtomicUsize, Ordering};

@@ -105,7 +105,8 @@ pub(super) fn operand_map(
         }
         // Each output element reads operand elements its index does not
         // fix (a window, or a slice at indices read from memory).
-        Gather | ReduceWindow | Scatter | SelectAndScatter => other(),
+        // A sort or top-k reads any element of its row.
+        Gather | ReduceWindow | Scatter | SelectAndScatter | Sort | TopK => other(),
         // Elementwise operands have the result's shape; scalars (pad values,
         // start indices, select predicates, clamp bounds) have no dimensions.
         Pad | DynamicSlice | DynamicUpdateSlice | Abs | Add | AfterAll | AllGather | AllReduce
@@ -119,8 +120,7 @@ pub(super) fn operand_map(
         | RecvDone | ReducePrecision | ReduceScatter | Remainder | ReplicaId | Rng
         | RngBitGenerator | RoundNearestAfz | RoundNearestEven | Rsqrt | Select | Send
         | SendDone | SetDimensionSize | ShiftLeft | ShiftRightArithmetic | ShiftRightLogical
-        | Sign | Sin | Sort | Sqrt | Subtract | Tan | Tanh | TopK | TriangularSolve | Tuple
-        | While | Xor => {
+        | Sign | Sin | Sqrt | Subtract | Tan | Tanh | TriangularSolve | Tuple | While | Xor => {
             if in_dims.len() == out_dims.len() {
                 map.to_vec()
             } else {

@@ -221,7 +221,10 @@ impl Region<'_> {
                 if !self.members.contains(&u) || !seen.insert(u) {
                     continue;
                 }
-                if self.comp.instr(u).opcode == Opcode::ReduceWindow {
+                if matches!(
+                    self.comp.instr(u).opcode,
+                    Opcode::ReduceWindow | Opcode::Sort | Opcode::TopK
+                ) {
                     return true;
                 }
                 stack.push(u);
