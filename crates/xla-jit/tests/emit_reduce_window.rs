@@ -281,7 +281,7 @@ fn fuses_with_cheap_producers_and_elementwise_users() {
     let c = compile(&text);
     assert_eq!(c.plan.fusions.len(), 2, "{}", plan_text(&c));
     assert!(
-        plan_text(&c).contains("recomputed for every tap of a window"),
+        plan_text(&c).contains("recomputed for every window tap or comparison"),
         "{}",
         plan_text(&c)
     );

@@ -55,7 +55,7 @@ impl Reason {
                 "expensive, and would be recomputed along a broadcast dimension".into()
             }
             Reason::WindowReused => {
-                "expensive, and would be recomputed for every tap of a window".into()
+                "expensive, and would be recomputed for every window tap or comparison".into()
             }
             Reason::InPlaceOperand => {
                 "operand of an in-place dynamic-update-slice or scatter (its buffer is the output)"

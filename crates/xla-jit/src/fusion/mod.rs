@@ -131,8 +131,9 @@ pub enum Reason {
     /// An expensive producer whose value the region would recompute for
     /// every index of a broadcast dimension.
     ExpensiveReused,
-    /// An expensive producer a reduce-window of the region would recompute
-    /// for every tap of its window.
+    /// An expensive producer a member of the region would recompute many
+    /// times per output element: for every window tap of a reduce-window
+    /// or select-and-scatter, for every comparison of a sort or topk.
     WindowReused,
     /// The operand of an in-place dynamic-update-slice or scatter: its
     /// buffer becomes the output.

@@ -211,8 +211,10 @@ impl Region<'_> {
         Ok(reason)
     }
 
-    /// `true` if a member reduce-window reads `p` (once per window tap),
-    /// directly or through other members.
+    /// `true` if a member that reads its operands many times per output
+    /// element reads `p` — a reduce-window or select-and-scatter once per
+    /// window tap, a sort or topk once per comparison — directly or
+    /// through other members.
     fn read_per_tap(&self, p: InstrId) -> bool {
         let mut stack = vec![p];
         let mut seen = BTreeSet::new();
@@ -223,7 +225,7 @@ impl Region<'_> {
                 }
                 if matches!(
                     self.comp.instr(u).opcode,
-                    Opcode::ReduceWindow | Opcode::Sort | Opcode::TopK
+                    Opcode::ReduceWindow | Opcode::SelectAndScatter | Opcode::Sort | Opcode::TopK
                 ) {
                     return true;
                 }
