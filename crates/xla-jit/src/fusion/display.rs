@@ -57,6 +57,9 @@ impl Reason {
             Reason::WindowReused => {
                 "expensive, and would be recomputed for every tap of a window".into()
             }
+            Reason::ConvolutionOperand => {
+                "a convolution operand, read for every output feature and tap".into()
+            }
             Reason::InPlaceOperand => {
                 "operand of an in-place dynamic-update-slice (its buffer is the output)".into()
             }

@@ -134,6 +134,9 @@ pub enum Reason {
     /// An expensive producer a reduce-window of the region would recompute
     /// for every tap of its window.
     WindowReused,
+    /// A producer a convolution of the region would recompute for every
+    /// output feature and kernel tap: materialized.
+    ConvolutionOperand,
     /// The operand of an in-place dynamic-update-slice: its buffer becomes
     /// the output.
     InPlaceOperand,

@@ -169,12 +169,22 @@ impl Region<'_> {
             return Err(Reason::UsersOutside { user });
         }
         let map = self.map_of(p);
+        let opcode = self.comp.instr(p).opcode;
+        if self.read_per_tap(p, Opcode::Convolution) {
+            return Err(Reason::ConvolutionOperand);
+        }
         let reason = match role {
-            Role::Elementwise { expensive: true } if self.read_per_tap(p) => {
+            Role::Elementwise { expensive: true } if self.read_per_tap(p, Opcode::ReduceWindow) => {
                 return Err(Reason::WindowReused);
             }
             Role::DataMovement
-                if self.comp.instr(p).opcode == Opcode::ReduceWindow
+                if opcode == Opcode::Convolution
+                    && (self.rows.is_some() || self.read_per_tap(p, Opcode::ReduceWindow)) =>
+            {
+                return Err(Reason::WindowReused);
+            }
+            Role::DataMovement
+                if matches!(opcode, Opcode::ReduceWindow | Opcode::Convolution)
                     && self.rows.is_none()
                     && dims::recomputed_along_broadcast(self.comp, self.root, &map) =>
             {
@@ -206,9 +216,9 @@ impl Region<'_> {
         Ok(reason)
     }
 
-    /// `true` if a member reduce-window reads `p` (once per window tap),
-    /// directly or through other members.
-    fn read_per_tap(&self, p: InstrId) -> bool {
+    /// `true` if a member reduce-window or convolution (`windowed`) reads
+    /// `p` (once per window tap), directly or through other members.
+    fn read_per_tap(&self, p: InstrId, windowed: Opcode) -> bool {
         let mut stack = vec![p];
         let mut seen = BTreeSet::new();
         while let Some(i) = stack.pop() {
@@ -216,7 +226,7 @@ impl Region<'_> {
                 if !self.members.contains(&u) || !seen.insert(u) {
                     continue;
                 }
-                if self.comp.instr(u).opcode == Opcode::ReduceWindow {
+                if self.comp.instr(u).opcode == windowed {
                     return true;
                 }
                 stack.push(u);
