@@ -217,6 +217,21 @@ fn feature_groups() {
         "f32[1,6,6,8]",
         "window={size=3x3 pad=1_1x1_1}, dim_labels=b01f_01io->b01f, feature_group_count=4",
     );
+    // Depthwise, one output feature per input feature: lanes along the
+    // output feature read consecutive input features (also with two input
+    // features per group).
+    check_conv(
+        "f32[2,6,7,12]",
+        "f32[3,3,1,12]",
+        "f32[2,6,7,12]",
+        "window={size=3x3 pad=1_1x1_1}, dim_labels=b01f_01io->b01f, feature_group_count=12",
+    );
+    check_conv(
+        "f32[2,6,7,12]",
+        "f32[3,3,2,6]",
+        "f32[2,4,7,6]",
+        "window={size=3x3 pad=0_0x1_1}, dim_labels=b01f_01io->b01f, feature_group_count=6",
+    );
     // Grouped NCHW (lanes along x) and grouped with lanes along features
     // crossing groups.
     check_conv(

@@ -20,9 +20,11 @@
 //! keeps the lane stride (a vector load when the kernel's output feature
 //! is its minor dimension); along a spatial dimension the input read keeps
 //! the output's lane stride times the window stride, and a vector whose
-//! lanes straddle the padding is computed lane by lane. Lanes that cross
-//! feature or batch groups, or walk a base-dilated dimension, are computed
-//! one at a time.
+//! lanes straddle the padding is computed lane by lane. In a depthwise
+//! convolution (one output feature per group) lanes along the output
+//! feature read consecutive input features. Lanes that cross feature
+//! groups of several output features or batch groups, or walk a
+//! base-dilated dimension, are computed one at a time.
 
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{InstBuilder, Value};
@@ -143,29 +145,33 @@ pub(super) fn convolution(
         idx.dims[n.output_feature as usize],
         idx.dims[n.output_batch as usize],
     );
-    let grouped = conv.feature_groups > 1 || conv.batch_groups > 1;
+    let out_dims = instr.shape.as_array().map(|a| a.dims()).unwrap_or_default();
+    let out_features = out_dims[n.output_feature as usize];
+    // Output features per feature group and per batch group (the spec's
+    // `OF / G` and `OF / BG`); shape inference makes both exact.
+    let per_group = (out_features / conv.feature_groups).max(1);
+    let per_batch_group = (out_features / conv.batch_groups).max(1);
+    // With one output feature per group (depthwise), the input feature is
+    // affine in the output feature.
+    let lanes_cross_groups =
+        o.lane_stride != 0 && (conv.batch_groups > 1 || (conv.feature_groups > 1 && per_group > 1));
     let lanes_walk_holes = n
         .output_spatial
         .iter()
         .zip(conv.window)
         .any(|(&d, w)| idx.dims[d as usize].lane_stride != 0 && w.base_dilation > 1);
-    if idx.lanes > 1 && ((grouped && o.lane_stride != 0) || lanes_walk_holes) {
+    if idx.lanes > 1 && (lanes_cross_groups || lanes_walk_holes) {
         return el.gen_lanes(kb, id, idx);
     }
     let (lhs, rhs) = (instr.operands[0], instr.operands[1]);
-    let out_dims = instr.shape.as_array().map(|a| a.dims()).unwrap_or_default();
     let rhs_dims = el.comp.instr(rhs).shape.as_array().map(|a| a.dims());
     let rhs_dims = rhs_dims.unwrap_or_default();
     let lhs_dims = el.comp.instr(lhs).shape.as_array().map(|a| a.dims());
     let lhs_dims = lhs_dims.unwrap_or_default();
-    let out_features = out_dims[n.output_feature as usize];
     let kernel_features = rhs_dims[n.kernel_input_feature as usize];
-    // Output features per feature group and per batch group (the spec's
-    // `OF / G` and `OF / BG`); shape inference makes both exact.
-    let per_group = (out_features / conv.feature_groups).max(1);
-    let per_batch_group = (out_features / conv.batch_groups).max(1);
     let out_batch = out_dims[n.output_batch as usize];
-    // Lane 0's output feature; with groups every lane has the same one.
+    // Lane 0's output feature; with batch groups every lane has the same
+    // one.
     let o0 = o.lane(0).value(kb);
     let batch = if conv.batch_groups > 1 {
         let h = kb.b.ins().udiv_imm_u(o0, per_batch_group);
@@ -174,11 +180,14 @@ pub(super) fn convolution(
     } else {
         b
     };
-    let first_feature = if conv.feature_groups > 1 {
-        let g = kb.b.ins().udiv_imm_u(o0, per_group);
-        Some(kb.b.ins().imul_imm_s(g, kernel_features))
+    // The group's first input feature: `(o / per_group) · KIF`.
+    let first_feature = if conv.feature_groups == 1 {
+        IndexDim::constant(0)
+    } else if per_group == 1 {
+        o.times(kb, kernel_features)
     } else {
-        None
+        let g = kb.b.ins().udiv_imm_u(o0, per_group);
+        IndexDim::uniform(kb.b.ins().imul_imm_s(g, kernel_features))
     };
     let ty = el.ty(id);
     let zero = constant(kb, ty, Const::Bits(0), idx.lanes);
@@ -203,16 +212,17 @@ pub(super) fn convolution(
             .collect(),
         acc,
     };
-    let at = At { idx, batch, o };
     if !f.kernel_sizes.contains(&0) {
         let (start, end) = (kb.iconst(0), kb.iconst(kernel_features));
         kb.try_for_range(start, end, 1, |kb, c| {
-            let feature = match first_feature {
-                Some(first) => kb.b.ins().iadd(first, c),
-                None => c,
+            let at = At {
+                idx,
+                batch,
+                o,
+                feature: add(kb, first_feature, c),
             };
             let mut k = Vec::with_capacity(f.kernel_sizes.len());
-            window_loops(el, kb, &f, &at, c, feature, &mut k)
+            window_loops(el, kb, &f, &at, c, &mut k)
         })?;
     }
     let sum = kb.b.use_var(acc);
@@ -240,6 +250,8 @@ struct At<'a> {
     idx: &'a Index,
     batch: IndexDim,
     o: IndexDim,
+    /// The input feature read (of kernel input feature `c`).
+    feature: IndexDim,
 }
 
 /// Loops over the kernel's spatial dimensions from `k.len()` on, then adds
@@ -250,12 +262,11 @@ fn window_loops(
     f: &Taps,
     at: &At,
     c: Value,
-    feature: Value,
     k: &mut Vec<Value>,
 ) -> Result<(), Unsupported> {
     let d = k.len();
     if d == f.kernel_sizes.len() {
-        let product = tap(el, kb, f, at, c, feature, k)?;
+        let product = tap(el, kb, f, at, c, k)?;
         let sum = kb.b.use_var(f.acc);
         let sum = if f.ty.is_floating() {
             kb.b.ins().fadd(sum, product)
@@ -267,21 +278,21 @@ fn window_loops(
     }
     if f.kernel_sizes[d] == 1 {
         k.push(kb.iconst(0));
-        let r = window_loops(el, kb, f, at, c, feature, k);
+        let r = window_loops(el, kb, f, at, c, k);
         k.pop();
         return r;
     }
     let (start, end) = (kb.iconst(0), kb.iconst(f.kernel_sizes[d]));
     kb.try_for_range(start, end, 1, |kb, kd| {
         k.push(kd);
-        let r = window_loops(el, kb, f, at, c, feature, k);
+        let r = window_loops(el, kb, f, at, c, k);
         k.pop();
         r
     })
 }
 
-/// The product `lhs · rhs` of kernel position `k`, input feature `feature`
-/// (kernel input feature `c`) at `at`, in the result type; zero where the
+/// The product `lhs · rhs` of kernel position `k` and kernel input feature
+/// `c` at `at`, in the result type; zero where the
 /// tap falls on padding or a dilation hole.
 fn tap(
     el: &Elemental,
@@ -289,7 +300,6 @@ fn tap(
     f: &Taps,
     at: &At,
     c: Value,
-    feature: Value,
     k: &[Value],
 ) -> Result<Value, Unsupported> {
     let n = f.conv.numbers;
@@ -297,7 +307,7 @@ fn tap(
     let lanes = idx.lanes;
     let mut lhs_at = vec![IndexDim::constant(0); f.lhs_rank];
     let mut rhs_at = vec![IndexDim::constant(0); f.rhs_rank];
-    lhs_at[n.input_feature as usize] = IndexDim::uniform(feature);
+    lhs_at[n.input_feature as usize] = at.feature;
     rhs_at[n.kernel_input_feature as usize] = IndexDim::uniform(c);
     lhs_at[n.input_batch as usize] = at.batch;
     rhs_at[n.kernel_output_feature as usize] = at.o;
@@ -367,7 +377,7 @@ fn tap(
     };
     Ok(kb.if_else(inside, &[value_type(f.ty, lanes)], read, |kb| {
         if straddles {
-            per_lane(el, kb, f, at, c, feature, k)
+            per_lane(el, kb, f, at, c, k)
         } else {
             Ok(vec![constant(kb, f.ty, Const::Bits(0), lanes)])
         }
@@ -381,7 +391,6 @@ fn per_lane(
     f: &Taps,
     at: &At,
     c: Value,
-    feature: Value,
     k: &[Value],
 ) -> Result<Vec<Value>, Unsupported> {
     let scalars = (0..at.idx.lanes)
@@ -391,8 +400,9 @@ fn per_lane(
                 idx: &idx,
                 batch: at.batch.lane(l),
                 o: at.o.lane(l),
+                feature: at.feature.lane(l),
             };
-            tap(el, kb, f, &lane, c, feature, k)
+            tap(el, kb, f, &lane, c, k)
         })
         .collect::<Result<Vec<_>, _>>()?;
     Ok(vec![pack(kb, f.ty, &scalars)])
