@@ -23,6 +23,8 @@
 //! SAME padding: `patches` is `f32[1,56,56,3,3,64]` (7 MiB) and the dot
 //! is a 3136×576 by 576×64 product.
 //!
+//! f16 and bf16 operands are converted to f32 (exactly) and a 16-bit
+//! result is the f32 dot rounded once, as `spec/OPS.md` §2.3.5 requires.
 //! The dot's sums run in the engine's order, which differs from the direct
 //! kernel's (and the interpreter's) only in float summation order.
 
@@ -79,8 +81,8 @@ fn prepare_computation(computation: &mut HloComputation, names: &mut HashSet<Str
 }
 
 /// Whether convolution `conv` runs faster as im2col plus a dot: no feature
-/// or batch groups, no window reversal, f32 or f64 operands and result of
-/// one type, no size-0 dimension, a contracting size `T·C` of at least
+/// or batch groups, no window reversal, a float result whose operands
+/// convert to its compute type exactly, no size-0 dimension, a contracting size `T·C` of at least
 /// [`MIN_CONTRACTING`], at least [`MIN_MACS`] multiply-adds, and patches
 /// of at most [`MAX_PATCHES_BYTES`].
 fn worth_im2col(out: &Emitted, conv: &HloInstruction) -> bool {
@@ -95,9 +97,8 @@ fn worth_im2col(out: &Emitted, conv: &HloInstruction) -> bool {
     if groups
         || window.len() != n.input_spatial.len()
         || window.iter().any(|w| w.window_reversal)
-        || !matches!(ty, PrimitiveType::F32 | PrimitiveType::F64)
-        || lhs.element_type() != ty
-        || rhs.element_type() != ty
+        || !exact_in_compute(lhs.element_type(), ty)
+        || !exact_in_compute(rhs.element_type(), ty)
         || [lhs.dims(), rhs.dims(), result.dims()]
             .iter()
             .any(|d| d.contains(&0))
@@ -110,10 +111,33 @@ fn worth_im2col(out: &Emitted, conv: &HloInstruction) -> bool {
             .map(|&d| rhs.dims()[d as usize])
             .product::<i64>();
     let rows = result.element_count() / result.dims()[n.output_feature as usize];
-    let patches_bytes = rows * contracting * ty.byte_size() as i64;
+    let patches_bytes = rows * contracting * compute_type(ty).byte_size() as i64;
     contracting >= MIN_CONTRACTING
         && result.element_count() * contracting >= MIN_MACS
         && patches_bytes <= MAX_PATCHES_BYTES
+}
+
+/// The type the dot computes a convolution with result type `ty` in: f64
+/// for f64, else f32 (f16 and bf16 products summed in f32 and rounded
+/// once, `spec/OPS.md` §2.3.5).
+fn compute_type(ty: PrimitiveType) -> PrimitiveType {
+    match ty {
+        PrimitiveType::F64 => PrimitiveType::F64,
+        _ => PrimitiveType::F32,
+    }
+}
+
+/// Whether an operand of type `operand` of a convolution with result type
+/// `ty` goes through the dot: float results only, and the operand
+/// converts to the result type exactly (the interpreter converts it
+/// first): the same type, or f16/bf16 into f32.
+fn exact_in_compute(operand: PrimitiveType, ty: PrimitiveType) -> bool {
+    use PrimitiveType as P;
+    match ty {
+        P::F64 | P::F16 | P::Bf16 => operand == ty,
+        P::F32 => matches!(operand, P::F32 | P::F16 | P::Bf16),
+        _ => false,
+    }
 }
 
 /// The rewritten computation's instructions, growing.
@@ -167,9 +191,10 @@ impl Emitted<'_> {
         let result = conv.shape.as_array().expect("checked").clone();
         let (lhs, rhs) = (conv.operands[0], conv.operands[1]);
         let ty = result.element_type();
+        let compute = compute_type(ty);
         let base = conv.name.clone();
         let spatial = window.len();
-        let row_major = |dims: Vec<i64>| ArrayShape::new(ty, dims).with_default_layout();
+        let row_major = |dims: Vec<i64>| ArrayShape::new(compute, dims).with_default_layout();
 
         // 1. `[B, S…, C]`.
         let order: Vec<i64> = std::iter::once(n.input_batch)
@@ -178,16 +203,17 @@ impl Emitted<'_> {
             .collect();
         let lhs_dims = self.shape(lhs).dims().to_vec();
         let dims: Vec<i64> = order.iter().map(|&d| lhs_dims[d as usize]).collect();
+        let x = self.converted(&base, lhs, compute);
         let x = if order.iter().enumerate().all(|(i, &d)| i as i64 == d)
-            && self.shape(lhs).layout_or_default() == row_major(dims.clone()).layout_or_default()
+            && self.shape(x).layout_or_default() == row_major(dims.clone()).layout_or_default()
         {
-            lhs
+            x
         } else {
             let mut t = self.add(
                 &base,
                 Opcode::Transpose,
                 row_major(dims.clone()).into(),
-                vec![lhs],
+                vec![x],
             );
             t.attrs.dimensions = Some(order);
             self.push(t)
@@ -311,11 +337,12 @@ impl Emitted<'_> {
             .chain(out_spatial.iter().copied())
             .chain(std::iter::once(out_features))
             .collect();
+        let kernel_operand = self.converted(&base, rhs, compute);
         let mut dot = self.add(
             &base,
             Opcode::Dot,
             row_major(dot_dims.clone()).into(),
-            vec![patches, rhs],
+            vec![patches, kernel_operand],
         );
         let first_tap = spatial as i64 + 1;
         dot.attrs.dot_dims = Some(DotDimensionNumbers {
@@ -340,14 +367,32 @@ impl Emitted<'_> {
         }
         permutation[n.output_feature as usize] = spatial as i64 + 1;
         let identity = permutation.iter().enumerate().all(|(i, &d)| i as i64 == d);
-        if identity && result.layout_or_default() == row_major(dot_dims).layout_or_default() {
-            return dot;
+        let computed = result.clone().with_element_type(compute);
+        let out = if identity
+            && computed.layout_or_default() == row_major(dot_dims).layout_or_default()
+        {
+            dot
+        } else {
+            let mut t = self.add(&base, Opcode::Transpose, computed.into(), vec![dot]);
+            t.attrs.dimensions = Some(permutation);
+            self.push(t)
+        };
+        if ty == compute {
+            return out;
         }
-        let mut t = conv;
-        t.opcode = Opcode::Transpose;
-        t.operands = vec![dot];
-        t.attrs = Default::default();
-        t.attrs.dimensions = Some(permutation);
-        self.push(t)
+        let c = self.add(&base, Opcode::Convert, result.into(), vec![out]);
+        self.push(c)
+    }
+
+    /// `operand` converted to `ty` (itself if it has that type already),
+    /// in its layout.
+    fn converted(&mut self, base: &str, operand: InstrId, ty: PrimitiveType) -> InstrId {
+        let shape = self.shape(operand);
+        if shape.element_type() == ty {
+            return operand;
+        }
+        let shape = shape.clone().with_element_type(ty);
+        let c = self.add(base, Opcode::Convert, shape.into(), vec![operand]);
+        self.push(c)
     }
 }
