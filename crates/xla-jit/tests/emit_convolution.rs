@@ -152,6 +152,15 @@ fn windows_nhwc_and_nchw() {
             "3,15",
         ),
         ("4,5", "4,5", "size=4x5 pad=0_0x0_0", "1,1"),
+        // Window dilation with clipped tap ranges, and outputs whose
+        // windows lie entirely in the padding.
+        (
+            "9,10",
+            "3,3",
+            "size=3x3 stride=2x2 pad=4_3x2_5 rhs_dilate=3x2",
+            "5,7",
+        ),
+        ("3,4", "2,2", "size=2x2 pad=6_6x1_1", "14,5"),
     ];
     for (input, kernel, window, output) in cases {
         check_conv(

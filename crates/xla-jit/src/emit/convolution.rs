@@ -255,14 +255,23 @@ struct At<'a> {
 }
 
 /// Loops over the kernel's spatial dimensions from `k.len()` on, then adds
-/// the tap's product to the accumulator.
+/// the tap's product to the accumulator. Each entry of `k` is a kernel
+/// index and whether its loop was clipped to the taps inside the input.
+///
+/// Where every lane has the same output position `y` along a padded
+/// dimension without holes or reversal, the loop runs only over the taps
+/// that read the input: `0 ≤ y·s + k·wd − lo < in` gives
+/// `k ∈ [⌈(lo − y·s)/wd⌉, ⌈(in + lo − y·s)/wd⌉) ∩ [0, K)`, and the taps
+/// need no check. Skipped taps added nothing, so the sum and its order are
+/// unchanged. Example: `in = 5`, `K = 3`, `s = wd = 1`, `lo = 1`: output 0
+/// runs `k ∈ [1, 3)`, output 4 runs `k ∈ [0, 2)`.
 fn window_loops(
     el: &Elemental,
     kb: &mut KernelBuilder,
     f: &Taps,
     at: &At,
     c: Value,
-    k: &mut Vec<Value>,
+    k: &mut Vec<(Value, bool)>,
 ) -> Result<(), Unsupported> {
     let d = k.len();
     if d == f.kernel_sizes.len() {
@@ -276,15 +285,46 @@ fn window_loops(
         kb.b.def_var(f.acc, sum);
         return Ok(());
     }
-    if f.kernel_sizes[d] == 1 {
-        k.push(kb.iconst(0));
+    let size = f.kernel_sizes[d];
+    let w = &f.conv.window[d];
+    let y = at.idx.dims[f.conv.numbers.output_spatial[d] as usize];
+    let clip = may_miss(w)
+        && w.base_dilation == 1
+        && !w.window_reversal
+        && (at.idx.lanes == 1 || y.lane_stride == 0);
+    if size == 1 && !clip {
+        k.push((kb.iconst(0), false));
         let r = window_loops(el, kb, f, at, c, k);
         k.pop();
         return r;
     }
-    let (start, end) = (kb.iconst(0), kb.iconst(f.kernel_sizes[d]));
+    let (start, end) = if clip {
+        // `t = y·s − lo`; the taps are `k ∈ [⌈−t/wd⌉, ⌈(in − t)/wd⌉)`
+        // (truncating division is the ceiling for positive numerators;
+        // otherwise the bound is ≤ 0 and the range is clamped or empty).
+        let ys = y.lane(0).times(kb, w.stride).value(kb);
+        let minus = kb.b.ins().ineg(ys);
+        let neg_t = kb.b.ins().iadd_imm_s(minus, w.padding_low);
+        let ceil_div = |kb: &mut KernelBuilder, x: Value| {
+            if w.window_dilation == 1 {
+                x
+            } else {
+                let x = kb.b.ins().iadd_imm_s(x, w.window_dilation - 1);
+                kb.b.ins().sdiv_imm_s(x, w.window_dilation)
+            }
+        };
+        let first = ceil_div(kb, neg_t);
+        let zero = kb.iconst(0);
+        let first = kb.b.ins().smax(first, zero);
+        let room = kb.b.ins().iadd_imm_s(neg_t, f.in_sizes[d]);
+        let last = ceil_div(kb, room);
+        let size = kb.iconst(size);
+        (first, kb.b.ins().smin(last, size))
+    } else {
+        (kb.iconst(0), kb.iconst(size))
+    };
     kb.try_for_range(start, end, 1, |kb, kd| {
-        k.push(kd);
+        k.push((kd, clip));
         let r = window_loops(el, kb, f, at, c, k);
         k.pop();
         r
@@ -300,7 +340,7 @@ fn tap(
     f: &Taps,
     at: &At,
     c: Value,
-    k: &[Value],
+    k: &[(Value, bool)],
 ) -> Result<Value, Unsupported> {
     let n = f.conv.numbers;
     let idx = at.idx;
@@ -317,13 +357,14 @@ fn tap(
     let mut straddles = false;
     for (i, w) in f.conv.window.iter().enumerate() {
         let y = idx.dims[n.output_spatial[i] as usize];
-        rhs_at[n.kernel_spatial[i] as usize] = IndexDim::uniform(k[i]);
+        let (ki, clipped) = k[i];
+        rhs_at[n.kernel_spatial[i] as usize] = IndexDim::uniform(ki);
         let size = f.kernel_sizes[i];
         let kk = if w.window_reversal {
-            let minus = kb.b.ins().ineg(k[i]);
+            let minus = kb.b.ins().ineg(ki);
             kb.b.ins().iadd_imm_s(minus, size - 1)
         } else {
-            k[i]
+            ki
         };
         let kk = if w.window_dilation == 1 {
             kk
@@ -334,7 +375,7 @@ fn tap(
         let scaled = y.times(kb, w.stride);
         let p = add(kb, scaled, kk);
         let q = &mut lhs_at[n.input_spatial[i] as usize];
-        let ok = if !may_miss(w) {
+        let ok = if !may_miss(w) || clipped {
             *q = p.plus(-w.padding_low);
             continue;
         } else if lanes == 1 || p.lane_stride == 0 {
@@ -391,7 +432,7 @@ fn per_lane(
     f: &Taps,
     at: &At,
     c: Value,
-    k: &[Value],
+    k: &[(Value, bool)],
 ) -> Result<Vec<Value>, Unsupported> {
     let scalars = (0..at.idx.lanes)
         .map(|l| {
