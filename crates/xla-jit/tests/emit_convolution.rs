@@ -411,3 +411,36 @@ fn fusion() {
         plan_text(&c)
     );
 }
+
+/// A reduce-window (max pooling) reading a convolution would recompute it
+/// for every tap: the convolution gets its own kernel. A reduce of a
+/// convolution reads each element once and fuses with it.
+#[test]
+fn fusion_with_windows_and_reductions() {
+    let conv = "c = f32[1,6,6,8] convolution(x, w), window={size=3x3 pad=1_1x1_1}, \
+                dim_labels=b01f_01io->b01f";
+    let head = "HloModule m\n\
+        f {\n  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n  ROOT m = f32[] maximum(a, b)\n}\n\
+        ENTRY e {\n  x = f32[1,6,6,4] parameter(0)\n  w = f32[3,3,4,8] parameter(1)\n  \
+        z = f32[] constant(0)\n";
+    let args = [data("f32[1,6,6,4]"), data("f32[3,3,4,8]")];
+    let refs: Vec<&Literal> = args.iter().collect();
+    let pooled = format!(
+        "{head}  {conv}\n  ROOT p = f32[1,3,3,8] reduce-window(c, z), \
+         window={{size=1x2x2x1 stride=1x2x2x1}}, to_apply=f\n}}"
+    );
+    assert_eq!(check(&pooled, &refs), Checked::Same);
+    let c = compile(&pooled);
+    assert_eq!(c.plan.fusions.len(), 2, "{}", plan_text(&c));
+    assert!(
+        plan_text(&c).contains("recomputed for every tap of a window"),
+        "{}",
+        plan_text(&c)
+    );
+    let reduced = format!(
+        "{head}  {conv}\n  ROOT r = f32[1,8] reduce(c, z), dimensions={{1,2}}, to_apply=f\n}}"
+    );
+    assert_eq!(check(&reduced, &refs), Checked::Same);
+    let c = compile(&reduced);
+    assert_eq!(c.plan.fusions.len(), 1, "{}", plan_text(&c));
+}

@@ -178,8 +178,7 @@ impl Region<'_> {
                 return Err(Reason::WindowReused);
             }
             Role::DataMovement
-                if opcode == Opcode::Convolution
-                    && (self.rows.is_some() || self.read_per_tap(p, Opcode::ReduceWindow)) =>
+                if opcode == Opcode::Convolution && self.read_per_tap(p, Opcode::ReduceWindow) =>
             {
                 return Err(Reason::WindowReused);
             }
