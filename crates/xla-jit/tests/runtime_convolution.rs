@@ -67,6 +67,13 @@ fn im2col_nhwc_and_nchw() {
         "f32[2,24,12,12]{3,2,1,0}",
         &format!("{same}, dim_labels=bf01_oi01->bf01"),
     ));
+    // Small (147k multiply-adds) but already faster as a dot.
+    assert!(check(
+        "f32[1,8,8,16]{3,2,1,0}",
+        "f32[3,3,16,16]{3,2,1,0}",
+        "f32[1,8,8,16]{3,2,1,0}",
+        &format!("{same}, dim_labels=b01f_01io->b01f"),
+    ));
     // Non-default layouts everywhere.
     assert!(check(
         "f32[2,12,12,32]{0,1,2,3}",

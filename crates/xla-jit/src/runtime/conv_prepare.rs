@@ -37,7 +37,10 @@ use xla_core::{
 
 /// Multiply-adds below which the direct convolution kernel is as fast as
 /// im2col plus a dot (the im2col copy and the dot's packing dominate).
-const MIN_MACS: i64 = 1 << 20;
+/// Measured on this machine (f32, NHWC, 3×3, SAME): 8×8×16 → 16 features
+/// (147k multiply-adds) takes 42 µs direct and 21 µs as im2col plus a
+/// dot; 16×16×16 → 16 (590k) 180 µs and 64 µs.
+const MIN_MACS: i64 = 1 << 16;
 /// The contracting size below which a dot does not pay off (`T·C`).
 const MIN_CONTRACTING: i64 = 16;
 /// The largest patches matrix written, in bytes.
