@@ -98,6 +98,20 @@ fn im2col_windows() {
         "f32[1,32,17,19]{3,2,1,0}",
         "window={size=2x3 pad=1_0x1_1 lhs_dilate=2x2 rhs_dilate=1x2}, dim_labels=bf01_oi01->bf01",
     ));
+    // 1×1 windows: the whole input is the patches matrix, or a strided
+    // slice of it.
+    assert!(check(
+        "f32[2,10,10,32]{3,2,1,0}",
+        "f32[1,1,32,32]{3,2,1,0}",
+        "f32[2,10,10,32]{3,2,1,0}",
+        "window={size=1x1}, dim_labels=b01f_01io->b01f",
+    ));
+    assert!(check(
+        "f32[4,32,10,10]{3,2,1,0}",
+        "f32[32,32,1,1]{3,2,1,0}",
+        "f32[4,32,5,5]{3,2,1,0}",
+        "window={size=1x1 stride=2x2}, dim_labels=bf01_oi01->bf01",
+    ));
     // 1-D and 3-D, f64.
     assert!(check(
         "f64[4,64,48]{2,1,0}",

@@ -289,14 +289,23 @@ impl Emitted<'_> {
                 limit: features,
                 stride: 1,
             });
-            let mut s = self.add(
-                &base,
-                Opcode::Slice,
-                row_major(slice_dims.clone()).into(),
-                vec![padded],
-            );
-            s.attrs.slice = Some(bounds);
-            slices.push(self.push(s));
+            let whole = bounds
+                .iter()
+                .zip(&padded_dims)
+                .all(|(b, &size)| b.start == 0 && b.stride == 1 && b.limit == size);
+            if whole {
+                // A 1×1 window over the whole input (no padding or stride).
+                slices.push(padded);
+            } else {
+                let mut s = self.add(
+                    &base,
+                    Opcode::Slice,
+                    row_major(slice_dims.clone()).into(),
+                    vec![padded],
+                );
+                s.attrs.slice = Some(bounds);
+                slices.push(self.push(s));
+            }
             // Next tap, the last spatial dimension fastest.
             let Some(d) = (0..spatial).rev().find(|&d| tap[d] + 1 < kernel[d]) else {
                 break;
