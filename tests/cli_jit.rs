@@ -15,11 +15,13 @@ fn stdout(out: &Output) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
-/// Writes `text` to a fresh file in the target directory.
+/// Writes `text` to `name` (a relative path) in the target directory; the
+/// tests run in parallel, so each writes its own files.
 fn module_file(name: &str, text: &str) -> String {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("cli_jit");
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
+    let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join("cli_jit")
+        .join(name);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
     std::fs::write(&path, text).unwrap();
     path.display().to_string()
 }
@@ -39,7 +41,7 @@ ENTRY e {
 
 #[test]
 fn dump_prints_the_plan_the_program_and_compile_times() {
-    let path = module_file("axpy.hlo", AXPY);
+    let path = module_file("dump/axpy.hlo", AXPY);
     let out = xla(&["dump", &path]);
     assert!(
         out.status.success(),
@@ -79,7 +81,7 @@ fn dump_reports_invalid_modules_with_status_1() {
 
 #[test]
 fn bench_prints_one_json_object_per_module() {
-    let path = module_file("axpy.hlo", AXPY);
+    let path = module_file("bench_json/axpy.hlo", AXPY);
     let out = xla(&["bench", &path, &path, "--json", "--min-time", "0.01"]);
     assert!(
         out.status.success(),
@@ -108,7 +110,7 @@ fn bench_prints_one_json_object_per_module() {
 
 #[test]
 fn bench_runs_the_interpreter_and_prints_a_table() {
-    let path = module_file("axpy.hlo", AXPY);
+    let path = module_file("bench_interp/axpy.hlo", AXPY);
     let out = xla(&["bench", &path, "--backend", "interp", "--min-time", "0.01"]);
     assert!(
         out.status.success(),

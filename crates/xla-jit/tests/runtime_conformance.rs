@@ -183,7 +183,6 @@ const INTERPRETED: &[&str] = &[
     "batch-norm-inference",
     "batch-norm-training",
     "cholesky",
-    "convolution",
     "custom-call",
     "fft",
     "rng-bit-generator",

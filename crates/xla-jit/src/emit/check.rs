@@ -67,6 +67,7 @@ pub fn check(module: &HloModule, comp: &HloComputation, id: InstrId) -> Result<(
         Reduce => check_scalar_computation(module, op, instr.called.first().copied()),
         Broadcast | Concatenate | Copy | DynamicSlice | DynamicUpdateSlice | Gather | Iota
         | Pad | Reshape | Reverse | Slice | Transpose => Ok(()),
+        Convolution => super::convolution::check(instr),
         ReduceWindow => {
             super::reduce_window::check(instr)?;
             check_scalar_computation(module, op, instr.called.first().copied())
@@ -108,12 +109,10 @@ pub fn check(module: &HloModule, comp: &HloComputation, id: InstrId) -> Result<(
         }
         Dot | Parameter | AfterAll | AllGather | AllReduce | AllToAll | BatchNormGrad
         | BatchNormInference | BatchNormTraining | Call | Cholesky | CollectivePermute
-        | Conditional | Convolution | CustomCall | Fft | Fusion | GetDimensionSize
-        | GetTupleElement | Infeed | OptimizationBarrier | Outfeed | PartitionId | Recv
-        | RecvDone | ReduceScatter | ReplicaId | Rng | RngBitGenerator | Send | SendDone
-        | SetDimensionSize | TriangularSolve | Tuple | While => {
-            Err(Unsupported::new(op, "not computed by kernels"))
-        }
+        | Conditional | CustomCall | Fft | Fusion | GetDimensionSize | GetTupleElement | Infeed
+        | OptimizationBarrier | Outfeed | PartitionId | Recv | RecvDone | ReduceScatter
+        | ReplicaId | Rng | RngBitGenerator | Send | SendDone | SetDimensionSize
+        | TriangularSolve | Tuple | While => Err(Unsupported::new(op, "not computed by kernels")),
     }
 }
 

@@ -32,7 +32,13 @@ pub(super) fn per_element(info: &KernelInfo, lanes: u32) -> f64 {
         .iter()
         .map(|&id| {
             let instr = info.comp.instr(id);
-            op_cost(instr.opcode) * super::reduce_window::taps(instr) as f64
+            let kernel = instr
+                .operands
+                .get(1)
+                .and_then(|&k| info.comp.instr(k).shape.as_array())
+                .map(|a| a.dims());
+            let taps = super::reduce_window::taps(instr) * super::convolution::taps(instr, kernel);
+            op_cost(instr.opcode) * taps as f64
         })
         .sum();
     bytes / BYTES_PER_NS + compute / lanes as f64
@@ -47,15 +53,16 @@ fn op_cost(op: Opcode) -> f64 {
         Abs | Add | And | Ceil | Clamp | Compare | Complex | Convert | BitcastConvert | Floor
         | Imag | IsFinite | Maximum | Minimum | Multiply | Negate | Not | Or | Real
         | RoundNearestAfz | RoundNearestEven | Select | Sign | Subtract | Xor | ReducePrecision
-        | Pad | Concatenate | DynamicSlice | DynamicUpdateSlice | Reduce | ReduceWindow => 0.1,
+        | Pad | Concatenate | DynamicSlice | DynamicUpdateSlice | Reduce | ReduceWindow
+        | Convolution => 0.1,
         Divide | Sqrt | Rsqrt | Clz | PopulationCount | ShiftLeft | ShiftRightArithmetic
         | ShiftRightLogical | Gather => 0.5,
         Exp | Expm1 | Log | Log1p | Logistic | Tanh | Erf | Sin | Cos | Tan | Cbrt | Atan2
         | Map => 2.0,
         Remainder | Power => 8.0,
         Dot | AfterAll | AllGather | AllReduce | AllToAll | BatchNormGrad | BatchNormInference
-        | BatchNormTraining | Call | Cholesky | CollectivePermute | Conditional | Convolution
-        | CustomCall | Fft | Fusion | GetDimensionSize | Infeed | OptimizationBarrier | Outfeed
+        | BatchNormTraining | Call | Cholesky | CollectivePermute | Conditional | CustomCall
+        | Fft | Fusion | GetDimensionSize | Infeed | OptimizationBarrier | Outfeed
         | PartitionId | Recv | RecvDone | ReduceScatter | ReplicaId | Rng | RngBitGenerator
         | Scatter | SelectAndScatter | Send | SendDone | SetDimensionSize | Sort | TopK
         | TriangularSolve | While => 1.0,

@@ -26,7 +26,7 @@ use super::index::{Index, IndexDim};
 use super::kernel::KernelBuilder;
 use super::ops::{op_of, Op};
 use super::repr::{constant, Const};
-use super::{data_movement, gather, reduce_window, Unsupported};
+use super::{convolution, data_movement, gather, reduce_window, Unsupported};
 use crate::fusion::RowPass;
 
 /// A value computed by the kernel itself rather than by a generator.
@@ -299,6 +299,7 @@ impl<'m> Elemental<'m> {
             Bitcast => data_movement::bitcast(self, kb, id, idx),
             Slice => data_movement::slice(self, kb, id, idx),
             Gather => gather::gather(self, kb, id, idx),
+            Convolution => convolution::convolution(self, kb, id, idx),
             ReduceWindow => reduce_window::reduce_window(self, kb, id, idx),
             Reverse => data_movement::reverse(self, kb, id, idx),
             Iota => data_movement::iota(self, kb, id, idx),
@@ -308,10 +309,10 @@ impl<'m> Elemental<'m> {
             DynamicUpdateSlice => data_movement::dynamic_update_slice(self, kb, id, idx),
             Parameter | Reduce | Dot | AfterAll | AllGather | AllReduce | AllToAll
             | BatchNormGrad | BatchNormInference | BatchNormTraining | Call | Cholesky
-            | CollectivePermute | Conditional | Convolution | CustomCall | Fft | Fusion
-            | GetDimensionSize | GetTupleElement | Infeed | OptimizationBarrier | Outfeed
-            | PartitionId | Recv | RecvDone | ReduceScatter | ReplicaId | Rng | RngBitGenerator
-            | Scatter | SelectAndScatter | Send | SendDone | SetDimensionSize | Sort | TopK
+            | CollectivePermute | Conditional | CustomCall | Fft | Fusion | GetDimensionSize
+            | GetTupleElement | Infeed | OptimizationBarrier | Outfeed | PartitionId | Recv
+            | RecvDone | ReduceScatter | ReplicaId | Rng | RngBitGenerator | Scatter
+            | SelectAndScatter | Send | SendDone | SetDimensionSize | Sort | TopK
             | TriangularSolve | Tuple | While => Err(Unsupported::new(
                 instr.opcode,
                 format!("`{}` is not computed elementally", instr.name),

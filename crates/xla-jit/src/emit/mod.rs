@@ -27,6 +27,7 @@ mod column;
 mod combine;
 mod complex;
 mod convert;
+mod convolution;
 mod cost;
 mod data_movement;
 mod elemental;

@@ -105,15 +105,17 @@ fn role_of_opcode(op: Opcode) -> Role {
         Atan2 | Cbrt | Cos | Divide | Erf | Exp | Expm1 | Log | Log1p | Logistic | Map | Power
         | Remainder | Rsqrt | Sin | Sqrt | Tan | Tanh => ew(true),
         Bitcast | Broadcast | Concatenate | Copy | DynamicSlice | DynamicUpdateSlice | Gather
-        | Iota | Pad | ReduceWindow | Reshape | Reverse | Slice | Transpose => Role::DataMovement,
+        | Iota | Pad | ReduceWindow | Reshape | Reverse | Slice | Transpose | Convolution => {
+            Role::DataMovement
+        }
         Reduce => Role::Reduce,
         Dot => Role::Dot,
         Scatter | SelectAndScatter | Sort | TopK => Role::KernelRoot,
         AfterAll | AllGather | AllReduce | AllToAll | BatchNormGrad | BatchNormInference
-        | BatchNormTraining | Call | Cholesky | CollectivePermute | Conditional | Convolution
-        | CustomCall | Fft | Fusion | GetDimensionSize | GetTupleElement | Infeed
-        | OptimizationBarrier | Outfeed | PartitionId | Recv | RecvDone | ReduceScatter
-        | ReplicaId | Rng | RngBitGenerator | Send | SendDone | SetDimensionSize
-        | TriangularSolve | Tuple | While => Role::Thunk,
+        | BatchNormTraining | Call | Cholesky | CollectivePermute | Conditional | CustomCall
+        | Fft | Fusion | GetDimensionSize | GetTupleElement | Infeed | OptimizationBarrier
+        | Outfeed | PartitionId | Recv | RecvDone | ReduceScatter | ReplicaId | Rng
+        | RngBitGenerator | Send | SendDone | SetDimensionSize | TriangularSolve | Tuple
+        | While => Role::Thunk,
     }
 }

@@ -57,6 +57,9 @@ impl Reason {
             Reason::WindowReused => {
                 "expensive, and would be recomputed for every window tap or comparison".into()
             }
+            Reason::ConvolutionOperand => {
+                "a convolution operand, read for every output feature and tap".into()
+            }
             Reason::InPlaceOperand => {
                 "operand of an in-place dynamic-update-slice or scatter (its buffer is the output)"
                     .into()

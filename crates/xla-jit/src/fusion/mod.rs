@@ -135,6 +135,9 @@ pub enum Reason {
     /// times per output element: for every window tap of a reduce-window
     /// or select-and-scatter, for every comparison of a sort or topk.
     WindowReused,
+    /// A producer a convolution of the region would recompute for every
+    /// output feature and kernel tap: materialized.
+    ConvolutionOperand,
     /// The operand of an in-place dynamic-update-slice or scatter: its
     /// buffer becomes the output.
     InPlaceOperand,

@@ -21,6 +21,16 @@ use crate::runtime::dot::{lhs_view, out_view, rhs_view, DotInput};
 /// must stay in the L2 cache between the passes.
 pub(super) const ROW_BYTES_LIMIT: i64 = 512 * 1024;
 
+/// Ops that read an operand element many times per output element (per
+/// window tap or per comparison): an expensive producer is not fused into
+/// them.
+const READ_MANY_TIMES: &[Opcode] = &[
+    Opcode::ReduceWindow,
+    Opcode::SelectAndScatter,
+    Opcode::Sort,
+    Opcode::TopK,
+];
+
 struct Region<'a> {
     module: &'a HloModule,
     comp: &'a HloComputation,
@@ -174,12 +184,21 @@ impl Region<'_> {
             return Err(Reason::UsersOutside { user });
         }
         let map = self.map_of(p);
+        let opcode = self.comp.instr(p).opcode;
+        if self.read_per_tap(p, &[Opcode::Convolution]) {
+            return Err(Reason::ConvolutionOperand);
+        }
         let reason = match role {
-            Role::Elementwise { expensive: true } if self.read_per_tap(p) => {
+            Role::Elementwise { expensive: true } if self.read_per_tap(p, READ_MANY_TIMES) => {
                 return Err(Reason::WindowReused);
             }
             Role::DataMovement
-                if self.comp.instr(p).opcode == Opcode::ReduceWindow
+                if opcode == Opcode::Convolution && self.read_per_tap(p, READ_MANY_TIMES) =>
+            {
+                return Err(Reason::WindowReused);
+            }
+            Role::DataMovement
+                if matches!(opcode, Opcode::ReduceWindow | Opcode::Convolution)
                     && self.rows.is_none()
                     && dims::recomputed_along_broadcast(self.comp, self.root, &map) =>
             {
@@ -211,11 +230,11 @@ impl Region<'_> {
         Ok(reason)
     }
 
-    /// `true` if a member that reads its operands many times per output
-    /// element reads `p` — a reduce-window or select-and-scatter once per
-    /// window tap, a sort or topk once per comparison — directly or
-    /// through other members.
-    fn read_per_tap(&self, p: InstrId) -> bool {
+    /// `true` if a member whose opcode is in `readers` reads `p`, directly or
+    /// through other members: a convolution once per output feature and
+    /// kernel tap, a reduce-window or select-and-scatter once per window
+    /// tap, a sort or topk once per comparison ([`READ_MANY_TIMES`]).
+    fn read_per_tap(&self, p: InstrId, readers: &[Opcode]) -> bool {
         let mut stack = vec![p];
         let mut seen = BTreeSet::new();
         while let Some(i) = stack.pop() {
@@ -223,10 +242,7 @@ impl Region<'_> {
                 if !self.members.contains(&u) || !seen.insert(u) {
                     continue;
                 }
-                if matches!(
-                    self.comp.instr(u).opcode,
-                    Opcode::ReduceWindow | Opcode::SelectAndScatter | Opcode::Sort | Opcode::TopK
-                ) {
+                if readers.contains(&self.comp.instr(u).opcode) {
                     return true;
                 }
                 stack.push(u);

@@ -10,6 +10,7 @@ use xla_core::hlo::{verify_module, ComputationId, Opcode};
 use xla_core::passes::{optimize, PipelineOptions};
 use xla_core::HloModule;
 
+use super::conv_prepare::prepare_convolutions;
 use super::dot_prepare::prepare_dots;
 use super::executable::{CompileStats, Executable, KernelStats};
 use super::layout::CpuLayoutConstraints;
@@ -78,6 +79,11 @@ pub(crate) fn compile(
     };
     let _changed = optimize(&mut module, &pipeline)?;
     phases.end("optimize and assign layouts");
+    // Large convolutions become im2col plus a dot, before the dots are
+    // prepared.
+    if prepare_convolutions(&mut module) && cfg!(debug_assertions) {
+        verify_module(&module)?;
+    }
     // After layout assignment: which dots the engine reads through strides
     // depends on the layouts.
     if prepare_dots(&mut module) && cfg!(debug_assertions) {

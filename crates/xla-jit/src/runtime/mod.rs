@@ -3,6 +3,7 @@
 
 mod buffers;
 mod compile;
+mod conv_prepare;
 pub(crate) mod dot;
 mod dot_prepare;
 mod executable;

@@ -1,0 +1,410 @@
+//! Convolution preparation: after layout assignment, a large convolution
+//! without groups becomes an im2col followed by a dot, so the dot engine
+//! does its multiply-adds; the others stay direct convolution kernels
+//! (`emit/convolution.rs`).
+//!
+//! For `lhs` with batch `B`, spatial sizes `S…` and features `C`, a kernel
+//! with spatial sizes `K…` (`T = ∏K` taps) and `OF` output features, and
+//! output spatial sizes `O…`:
+//!
+//! 1. `x = transpose(lhs)` to `[B, S…, C]` (skipped when already so);
+//! 2. `padded = pad(x, 0)` with the window's padding (negative crops) and
+//!    `base_dilation − 1` interior zeros per spatial dimension;
+//! 3. per tap `k…` (row-major) a strided slice of `padded` starting at
+//!    `k·window_dilation` with the window stride: `[B, O…, C]`;
+//! 4. `patches = reshape(concatenate(slices, C dimension))` to
+//!    `[B, O…, K…, C]` — one compiled loop kernel writes it;
+//! 5. `dot(patches, rhs)` contracting `K…, C` with the kernel's spatial and
+//!    input-feature dimensions: `[B, O…, OF]`, computed by the dot engine;
+//! 6. a transpose to the convolution's dimension order and layout (skipped
+//!    when the dot result already is it).
+//!
+//! Example: NHWC `f32[1,56,56,64]` with an HWIO `f32[3,3,64,64]` kernel,
+//! SAME padding: `patches` is `f32[1,56,56,3,3,64]` (7 MiB) and the dot
+//! is a 3136×576 by 576×64 product.
+//!
+//! f16 and bf16 operands are converted to f32 (exactly) and a 16-bit
+//! result is the f32 dot rounded once, as `spec/OPS.md` §2.3.5 requires.
+//! The dot's sums run in the engine's order, which differs from the direct
+//! kernel's (and the interpreter's) only in float summation order.
+
+use std::collections::HashSet;
+
+use xla_core::hlo::{DotDimensionNumbers, InstrId, PadDim, SliceDim};
+use xla_core::{
+    ArrayShape, HloComputation, HloInstruction, HloModule, Literal, Opcode, PrimitiveType, Shape,
+};
+
+/// Multiply-adds below which the direct convolution kernel is as fast as
+/// im2col plus a dot (the im2col copy and the dot's packing dominate).
+/// Measured on this machine (f32, NHWC, 3×3, SAME): 8×8×16 → 16 features
+/// (147k multiply-adds) takes 42 µs direct and 21 µs as im2col plus a
+/// dot; 16×16×16 → 16 (590k) 180 µs and 64 µs.
+const MIN_MACS: i64 = 1 << 16;
+/// The contracting size below which a dot does not pay off (`T·C`).
+const MIN_CONTRACTING: i64 = 16;
+/// The largest patches matrix written, in bytes.
+const MAX_PATCHES_BYTES: i64 = 256 << 20;
+
+/// Rewrites the convolutions of `module` that [`worth_im2col`] picks;
+/// `true` if any changed.
+pub(crate) fn prepare_convolutions(module: &mut HloModule) -> bool {
+    let mut names: HashSet<String> = module
+        .computations
+        .iter()
+        .flat_map(|c| c.instructions.iter().map(|i| i.name.clone()))
+        .collect();
+    let mut changed = false;
+    for computation in &mut module.computations {
+        changed |= prepare_computation(computation, &mut names);
+    }
+    changed
+}
+
+fn prepare_computation(computation: &mut HloComputation, names: &mut HashSet<String>) -> bool {
+    let old = std::mem::take(&mut computation.instructions);
+    let mut out = Emitted {
+        instructions: Vec::with_capacity(old.len()),
+        names,
+        changed: false,
+    };
+    // `map[old id]` = the id of the instruction that now holds its value.
+    let mut map: Vec<InstrId> = Vec::with_capacity(old.len());
+    for mut instr in old {
+        instr.operands = instr.operands.iter().map(|o| map[o.index()]).collect();
+        let id = match instr.opcode {
+            Opcode::Convolution if worth_im2col(&out, &instr) => out.im2col(instr),
+            _ => out.push(instr),
+        };
+        map.push(id);
+    }
+    computation.root = map[computation.root.index()];
+    computation.instructions = out.instructions;
+    out.changed
+}
+
+/// Whether convolution `conv` runs faster as im2col plus a dot: no feature
+/// or batch groups, no window reversal, a float result whose operands
+/// convert to its compute type exactly, no size-0 dimension, a contracting size `T·C` of at least
+/// [`MIN_CONTRACTING`], at least [`MIN_MACS`] multiply-adds, and patches
+/// of at most [`MAX_PATCHES_BYTES`].
+fn worth_im2col(out: &Emitted, conv: &HloInstruction) -> bool {
+    let (Some(n), Some(result)) = (&conv.attrs.conv_dims, conv.shape.as_array()) else {
+        return false;
+    };
+    let (lhs, rhs) = (out.shape(conv.operands[0]), out.shape(conv.operands[1]));
+    let ty = result.element_type();
+    let window = conv.attrs.window.as_ref().map_or(&[][..], |w| &w.dims[..]);
+    let groups = conv.attrs.feature_group_count.unwrap_or(1) != 1
+        || conv.attrs.batch_group_count.unwrap_or(1) != 1;
+    if groups
+        || window.len() != n.input_spatial.len()
+        || window.iter().any(|w| w.window_reversal)
+        || !exact_in_compute(lhs.element_type(), ty)
+        || !exact_in_compute(rhs.element_type(), ty)
+        || [lhs.dims(), rhs.dims(), result.dims()]
+            .iter()
+            .any(|d| d.contains(&0))
+    {
+        return false;
+    }
+    let contracting: i64 = rhs.dims()[n.kernel_input_feature as usize]
+        * n.kernel_spatial
+            .iter()
+            .map(|&d| rhs.dims()[d as usize])
+            .product::<i64>();
+    let rows = result.element_count() / result.dims()[n.output_feature as usize];
+    let patches_bytes = rows * contracting * compute_type(ty).byte_size() as i64;
+    contracting >= MIN_CONTRACTING
+        && result.element_count() * contracting >= MIN_MACS
+        && patches_bytes <= MAX_PATCHES_BYTES
+}
+
+/// The type the dot computes a convolution with result type `ty` in: f64
+/// for f64, else f32 (f16 and bf16 products summed in f32 and rounded
+/// once, `spec/OPS.md` §2.3.5).
+fn compute_type(ty: PrimitiveType) -> PrimitiveType {
+    match ty {
+        PrimitiveType::F64 => PrimitiveType::F64,
+        _ => PrimitiveType::F32,
+    }
+}
+
+/// Whether an operand of type `operand` of a convolution with result type
+/// `ty` goes through the dot: float results only, and the operand
+/// converts to the result type exactly (the interpreter converts it
+/// first): the same type, or f16/bf16 into f32.
+fn exact_in_compute(operand: PrimitiveType, ty: PrimitiveType) -> bool {
+    use PrimitiveType as P;
+    match ty {
+        P::F64 | P::F16 | P::Bf16 => operand == ty,
+        P::F32 => matches!(operand, P::F32 | P::F16 | P::Bf16),
+        _ => false,
+    }
+}
+
+/// The rewritten computation's instructions, growing.
+struct Emitted<'n> {
+    instructions: Vec<HloInstruction>,
+    names: &'n mut HashSet<String>,
+    changed: bool,
+}
+
+impl Emitted<'_> {
+    fn push(&mut self, instr: HloInstruction) -> InstrId {
+        self.instructions.push(instr);
+        InstrId(self.instructions.len() as u32 - 1)
+    }
+
+    fn shape(&self, id: InstrId) -> &ArrayShape {
+        self.instructions[id.index()]
+            .shape
+            .as_array()
+            .expect("verified: convolution operands are arrays")
+    }
+
+    /// Adds `opcode(operands)` of `shape` named after `base`.
+    fn add(
+        &mut self,
+        base: &str,
+        opcode: Opcode,
+        shape: Shape,
+        operands: Vec<InstrId>,
+    ) -> HloInstruction {
+        let mut name = format!("{base}.{}", opcode.name());
+        let mut k = 1;
+        while self.names.contains(&name) {
+            k += 1;
+            name = format!("{base}.{}.{k}", opcode.name());
+        }
+        self.names.insert(name.clone());
+        self.changed = true;
+        HloInstruction::new(name, opcode, shape, operands)
+    }
+
+    /// Emits `conv` as im2col plus a dot (see the module docs); the id
+    /// holding its value.
+    fn im2col(&mut self, conv: HloInstruction) -> InstrId {
+        let n = conv
+            .attrs
+            .conv_dims
+            .clone()
+            .expect("checked by worth_im2col");
+        let window = conv.attrs.window.clone().expect("checked").dims;
+        let result = conv.shape.as_array().expect("checked").clone();
+        let (lhs, rhs) = (conv.operands[0], conv.operands[1]);
+        let ty = result.element_type();
+        let compute = compute_type(ty);
+        let base = conv.name.clone();
+        let spatial = window.len();
+        let row_major = |dims: Vec<i64>| ArrayShape::new(compute, dims).with_default_layout();
+
+        // 1. `[B, S…, C]`.
+        let order: Vec<i64> = std::iter::once(n.input_batch)
+            .chain(n.input_spatial.iter().copied())
+            .chain(std::iter::once(n.input_feature))
+            .collect();
+        let lhs_dims = self.shape(lhs).dims().to_vec();
+        let dims: Vec<i64> = order.iter().map(|&d| lhs_dims[d as usize]).collect();
+        let x = self.converted(&base, lhs, compute);
+        let x = if order.iter().enumerate().all(|(i, &d)| i as i64 == d)
+            && self.shape(x).layout_or_default() == row_major(dims.clone()).layout_or_default()
+        {
+            x
+        } else {
+            let mut t = self.add(
+                &base,
+                Opcode::Transpose,
+                row_major(dims.clone()).into(),
+                vec![x],
+            );
+            t.attrs.dimensions = Some(order);
+            self.push(t)
+        };
+
+        // 2. Padding and base dilation.
+        let mut pads = vec![PadDim::default(); spatial + 2];
+        let mut padded_dims = dims.clone();
+        for (i, w) in window.iter().enumerate() {
+            pads[i + 1] = PadDim {
+                low: w.padding_low,
+                high: w.padding_high,
+                interior: w.base_dilation - 1,
+            };
+            let s = dims[i + 1];
+            padded_dims[i + 1] = w.padding_low + (s - 1) * w.base_dilation + 1 + w.padding_high;
+        }
+        let padded = if pads.iter().all(|p| *p == PadDim::default()) {
+            x
+        } else {
+            let scalar = row_major(Vec::new());
+            let mut zero = self.add(&base, Opcode::Constant, scalar.clone().into(), vec![]);
+            zero.attrs.literal = Some(Literal::zeros(&scalar.into()).expect("a scalar literal"));
+            let zero = self.push(zero);
+            let mut p = self.add(
+                &base,
+                Opcode::Pad,
+                row_major(padded_dims.clone()).into(),
+                vec![x, zero],
+            );
+            p.attrs.padding = Some(pads);
+            self.push(p)
+        };
+
+        // 3. One strided slice per tap.
+        let rhs_dims = self.shape(rhs).dims().to_vec();
+        let kernel: Vec<i64> = n
+            .kernel_spatial
+            .iter()
+            .map(|&d| rhs_dims[d as usize])
+            .collect();
+        let out_spatial: Vec<i64> = n
+            .output_spatial
+            .iter()
+            .map(|&d| result.dims()[d as usize])
+            .collect();
+        let (batch, features) = (dims[0], dims[spatial + 1]);
+        let slice_dims: Vec<i64> = std::iter::once(batch)
+            .chain(out_spatial.iter().copied())
+            .chain(std::iter::once(features))
+            .collect();
+        let mut slices = Vec::new();
+        let mut tap = vec![0i64; spatial];
+        loop {
+            let mut bounds = vec![SliceDim {
+                start: 0,
+                limit: batch,
+                stride: 1,
+            }];
+            for i in 0..spatial {
+                let start = tap[i] * window[i].window_dilation;
+                bounds.push(SliceDim {
+                    start,
+                    limit: start + (out_spatial[i] - 1) * window[i].stride + 1,
+                    stride: window[i].stride,
+                });
+            }
+            bounds.push(SliceDim {
+                start: 0,
+                limit: features,
+                stride: 1,
+            });
+            let whole = bounds
+                .iter()
+                .zip(&padded_dims)
+                .all(|(b, &size)| b.start == 0 && b.stride == 1 && b.limit == size);
+            if whole {
+                // A 1×1 window over the whole input (no padding or stride).
+                slices.push(padded);
+            } else {
+                let mut s = self.add(
+                    &base,
+                    Opcode::Slice,
+                    row_major(slice_dims.clone()).into(),
+                    vec![padded],
+                );
+                s.attrs.slice = Some(bounds);
+                slices.push(self.push(s));
+            }
+            // Next tap, the last spatial dimension fastest.
+            let Some(d) = (0..spatial).rev().find(|&d| tap[d] + 1 < kernel[d]) else {
+                break;
+            };
+            tap[d] += 1;
+            tap[d + 1..].fill(0);
+        }
+
+        // 4. `[B, O…, K…, C]`.
+        let taps = slices.len() as i64;
+        let joined = if slices.len() == 1 {
+            slices[0]
+        } else {
+            let mut cat_dims = slice_dims.clone();
+            cat_dims[spatial + 1] = taps * features;
+            let mut c = self.add(
+                &base,
+                Opcode::Concatenate,
+                row_major(cat_dims).into(),
+                slices,
+            );
+            c.attrs.dimensions = Some(vec![spatial as i64 + 1]);
+            self.push(c)
+        };
+        let patch_dims: Vec<i64> = std::iter::once(batch)
+            .chain(out_spatial.iter().copied())
+            .chain(kernel.iter().copied())
+            .chain(std::iter::once(features))
+            .collect();
+        let reshape = self.add(
+            &base,
+            Opcode::Reshape,
+            row_major(patch_dims).into(),
+            vec![joined],
+        );
+        let patches = self.push(reshape);
+
+        // 5. The dot.
+        let out_features = rhs_dims[n.kernel_output_feature as usize];
+        let dot_dims: Vec<i64> = std::iter::once(batch)
+            .chain(out_spatial.iter().copied())
+            .chain(std::iter::once(out_features))
+            .collect();
+        let kernel_operand = self.converted(&base, rhs, compute);
+        let mut dot = self.add(
+            &base,
+            Opcode::Dot,
+            row_major(dot_dims.clone()).into(),
+            vec![patches, kernel_operand],
+        );
+        let first_tap = spatial as i64 + 1;
+        dot.attrs.dot_dims = Some(DotDimensionNumbers {
+            lhs_batch: vec![],
+            rhs_batch: vec![],
+            lhs_contracting: (first_tap..first_tap + spatial as i64 + 1).collect(),
+            rhs_contracting: n
+                .kernel_spatial
+                .iter()
+                .copied()
+                .chain(std::iter::once(n.kernel_input_feature))
+                .collect(),
+        });
+        let dot = self.push(dot);
+
+        // 6. The convolution's dimension order and layout: output dimension
+        // `d` is dot dimension `permutation[d]`.
+        let mut permutation = vec![0i64; result.dims().len()];
+        permutation[n.output_batch as usize] = 0;
+        for (i, &d) in n.output_spatial.iter().enumerate() {
+            permutation[d as usize] = i as i64 + 1;
+        }
+        permutation[n.output_feature as usize] = spatial as i64 + 1;
+        let identity = permutation.iter().enumerate().all(|(i, &d)| i as i64 == d);
+        let computed = result.clone().with_element_type(compute);
+        let out = if identity
+            && computed.layout_or_default() == row_major(dot_dims).layout_or_default()
+        {
+            dot
+        } else {
+            let mut t = self.add(&base, Opcode::Transpose, computed.into(), vec![dot]);
+            t.attrs.dimensions = Some(permutation);
+            self.push(t)
+        };
+        if ty == compute {
+            return out;
+        }
+        let c = self.add(&base, Opcode::Convert, result.into(), vec![out]);
+        self.push(c)
+    }
+
+    /// `operand` converted to `ty` (itself if it has that type already),
+    /// in its layout.
+    fn converted(&mut self, base: &str, operand: InstrId, ty: PrimitiveType) -> InstrId {
+        let shape = self.shape(operand);
+        if shape.element_type() == ty {
+            return operand;
+        }
+        let shape = shape.clone().with_element_type(ty);
+        let c = self.add(base, Opcode::Convert, shape.into(), vec![operand]);
+        self.push(c)
+    }
+}

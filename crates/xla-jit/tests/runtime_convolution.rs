@@ -1,0 +1,172 @@
+//! Convolutions through the whole JIT pipeline against the interpreter:
+//! large ones without groups run as im2col plus a dot on the engine
+//! (floats within a tolerance: the engine sums in another order), small
+//! or grouped ones as direct convolution kernels; none falls back to the
+//! interpreter.
+
+mod runtime_support;
+
+use runtime_support::{check_against_interpreter, random_args};
+use xla_core::literal::Tolerance;
+
+const F32_TOLERANCE: Tolerance = Tolerance::new(1e-4, 1e-4);
+/// A 16-bit result may round the other way after another summation order.
+const HALF_TOLERANCE: Tolerance = Tolerance::new(1e-2, 1e-2);
+
+/// One entry convolution of `lhs` and `rhs` (shapes with layouts) into
+/// `out`; `attrs` follow the operands.
+fn conv_module(lhs: &str, rhs: &str, out: &str, attrs: &str) -> String {
+    format!(
+        "HloModule m, entry_computation_layout={{({lhs}, {rhs})->{out}}}
+ENTRY e {{
+  a = {lhs} parameter(0)
+  b = {rhs} parameter(1)
+  ROOT c = {out} convolution(a, b), {attrs}
+}}"
+    )
+}
+
+/// Runs the module on the JIT and the interpreter for two random argument
+/// sets; `true` if the program has a dot thunk (the im2col path).
+fn check(lhs: &str, rhs: &str, out: &str, attrs: &str) -> bool {
+    check_within(lhs, rhs, out, attrs, F32_TOLERANCE)
+}
+
+/// [`check`] with a tolerance.
+fn check_within(lhs: &str, rhs: &str, out: &str, attrs: &str, tolerance: Tolerance) -> bool {
+    let text = conv_module(lhs, rhs, out, attrs);
+    let module = runtime_support::parse(&text);
+    let mut on_engine = false;
+    for seed in 0..2 {
+        let args = random_args(&module, seed);
+        let exe = check_against_interpreter(&module, &args, tolerance);
+        assert!(
+            exe.fallback_ops().is_empty(),
+            "interpreted: {:?}\n{text}",
+            exe.fallback_ops()
+        );
+        let dump = exe.dump(false);
+        let program = &dump[dump.find("== program").unwrap()..dump.find("== buffers").unwrap()];
+        on_engine = program.contains("  dot ");
+    }
+    on_engine
+}
+
+#[test]
+fn im2col_nhwc_and_nchw() {
+    let same = "window={size=3x3 pad=1_1x1_1}";
+    assert!(check(
+        "f32[2,12,12,32]{3,2,1,0}",
+        "f32[3,3,32,24]{3,2,1,0}",
+        "f32[2,12,12,24]{3,2,1,0}",
+        &format!("{same}, dim_labels=b01f_01io->b01f"),
+    ));
+    assert!(check(
+        "f32[2,32,12,12]{3,2,1,0}",
+        "f32[24,32,3,3]{3,2,1,0}",
+        "f32[2,24,12,12]{3,2,1,0}",
+        &format!("{same}, dim_labels=bf01_oi01->bf01"),
+    ));
+    // Small (147k multiply-adds) but already faster as a dot.
+    assert!(check(
+        "f32[1,8,8,16]{3,2,1,0}",
+        "f32[3,3,16,16]{3,2,1,0}",
+        "f32[1,8,8,16]{3,2,1,0}",
+        &format!("{same}, dim_labels=b01f_01io->b01f"),
+    ));
+    // Non-default layouts everywhere.
+    assert!(check(
+        "f32[2,12,12,32]{0,1,2,3}",
+        "f32[3,3,32,24]{2,3,0,1}",
+        "f32[2,12,12,24]{1,3,2,0}",
+        &format!("{same}, dim_labels=b01f_01io->b01f"),
+    ));
+}
+
+#[test]
+fn im2col_windows() {
+    // Strides, negative padding, and both dilations.
+    assert!(check(
+        "f32[8,17,15,24]{3,2,1,0}",
+        "f32[3,2,24,16]{3,2,1,0}",
+        "f32[8,8,8,16]{3,2,1,0}",
+        "window={size=3x2 stride=2x2 pad=1_0x2_-1}, dim_labels=b01f_01io->b01f",
+    ));
+    assert!(check(
+        "f32[1,24,9,11]{3,2,1,0}",
+        "f32[32,24,2,3]{3,2,1,0}",
+        "f32[1,32,17,19]{3,2,1,0}",
+        "window={size=2x3 pad=1_0x1_1 lhs_dilate=2x2 rhs_dilate=1x2}, dim_labels=bf01_oi01->bf01",
+    ));
+    // 1×1 windows: the whole input is the patches matrix, or a strided
+    // slice of it.
+    assert!(check(
+        "f32[2,10,10,32]{3,2,1,0}",
+        "f32[1,1,32,32]{3,2,1,0}",
+        "f32[2,10,10,32]{3,2,1,0}",
+        "window={size=1x1}, dim_labels=b01f_01io->b01f",
+    ));
+    assert!(check(
+        "f32[4,32,10,10]{3,2,1,0}",
+        "f32[32,32,1,1]{3,2,1,0}",
+        "f32[4,32,5,5]{3,2,1,0}",
+        "window={size=1x1 stride=2x2}, dim_labels=bf01_oi01->bf01",
+    ));
+    // 1-D and 3-D, f64.
+    assert!(check(
+        "f64[4,64,48]{2,1,0}",
+        "f64[5,48,32]{2,1,0}",
+        "f64[4,60,32]{2,1,0}",
+        "window={size=5}, dim_labels=b0f_0io->b0f",
+    ));
+    assert!(check(
+        "f32[1,8,8,8,16]{4,3,2,1,0}",
+        "f32[3,3,3,16,16]{4,3,2,1,0}",
+        "f32[1,8,8,8,16]{4,3,2,1,0}",
+        "window={size=3x3x3 pad=1_1x1_1x1_1}, dim_labels=b012f_012io->b012f",
+    ));
+}
+
+/// f16/bf16 operands convert to f32 exactly; a 16-bit result is the f32
+/// dot rounded once.
+#[test]
+fn im2col_half_precision() {
+    let attrs = "window={size=3x3 pad=1_1x1_1}, dim_labels=b01f_01io->b01f";
+    for (operands, result) in [
+        ("bf16", "bf16"),
+        ("f16", "f16"),
+        ("bf16", "f32"),
+        ("f16", "f32"),
+    ] {
+        assert!(check_within(
+            &format!("{operands}[2,12,12,32]{{3,2,1,0}}"),
+            &format!("{operands}[3,3,32,24]{{3,2,1,0}}"),
+            &format!("{result}[2,12,12,24]{{3,2,1,0}}"),
+            attrs,
+            HALF_TOLERANCE,
+        ));
+    }
+}
+
+#[test]
+fn direct_kernels_where_im2col_does_not_pay() {
+    // Small, grouped, bf16, or integer: direct convolution kernels.
+    assert!(!check(
+        "f32[1,6,6,4]{3,2,1,0}",
+        "f32[3,3,4,4]{3,2,1,0}",
+        "f32[1,6,6,4]{3,2,1,0}",
+        "window={size=3x3 pad=1_1x1_1}, dim_labels=b01f_01io->b01f",
+    ));
+    assert!(!check(
+        "f32[2,12,12,32]{3,2,1,0}",
+        "f32[3,3,1,32]{3,2,1,0}",
+        "f32[2,12,12,32]{3,2,1,0}",
+        "window={size=3x3 pad=1_1x1_1}, dim_labels=b01f_01io->b01f, feature_group_count=32",
+    ));
+    assert!(!check(
+        "s32[2,12,12,32]{3,2,1,0}",
+        "s32[3,3,32,24]{3,2,1,0}",
+        "s32[2,12,12,24]{3,2,1,0}",
+        "window={size=3x3 pad=1_1x1_1}, dim_labels=b01f_01io->b01f",
+    ));
+}
