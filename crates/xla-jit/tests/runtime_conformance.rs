@@ -179,9 +179,6 @@ enum Outcome {
 /// need a transposition or mix element types. A kernel that lands removes
 /// its entry; an op missing from this list fails the test.
 const INTERPRETED: &[&str] = &[
-    "batch-norm-grad",
-    "batch-norm-inference",
-    "batch-norm-training",
     "cholesky",
     "convolution",
     "custom-call",
