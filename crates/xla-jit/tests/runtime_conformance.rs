@@ -183,7 +183,6 @@ const INTERPRETED: &[&str] = &[
     "convolution",
     "custom-call",
     "fft",
-    "rng-bit-generator",
     "triangular-solve",
 ];
 

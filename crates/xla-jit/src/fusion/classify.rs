@@ -108,12 +108,12 @@ fn role_of_opcode(op: Opcode) -> Role {
         | Iota | Pad | ReduceWindow | Reshape | Reverse | Slice | Transpose => Role::DataMovement,
         Reduce => Role::Reduce,
         Dot => Role::Dot,
-        Scatter | SelectAndScatter | Sort | TopK => Role::KernelRoot,
+        RngBitGenerator | Scatter | SelectAndScatter | Sort | TopK => Role::KernelRoot,
         AfterAll | AllGather | AllReduce | AllToAll | BatchNormGrad | BatchNormInference
         | BatchNormTraining | Call | Cholesky | CollectivePermute | Conditional | Convolution
         | CustomCall | Fft | Fusion | GetDimensionSize | GetTupleElement | Infeed
         | OptimizationBarrier | Outfeed | PartitionId | Recv | RecvDone | ReduceScatter
-        | ReplicaId | Rng | RngBitGenerator | Send | SendDone | SetDimensionSize
-        | TriangularSolve | Tuple | While => Role::Thunk,
+        | ReplicaId | Rng | Send | SendDone | SetDimensionSize | TriangularSolve | Tuple
+        | While => Role::Thunk,
     }
 }
