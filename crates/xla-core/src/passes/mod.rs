@@ -34,6 +34,7 @@
 //! entry signature depends on (parameters, the root's shape and layout)
 //! changes.
 
+mod batch_norm;
 mod constant_folding;
 mod cse;
 mod dce;
@@ -47,6 +48,7 @@ mod simplify;
 
 use std::ops::{BitOr, BitOrAssign};
 
+pub use batch_norm::BatchNormExpander;
 pub use constant_folding::ConstantFolding;
 pub use cse::Cse;
 pub use dce::Dce;

@@ -92,6 +92,10 @@ pub fn check(module: &HloModule, comp: &HloComputation, id: InstrId) -> Result<(
                 _ => Ok(()),
             }
         }
+        RngBitGenerator => {
+            let state = instr.operands.first().map(|&o| &comp.instr(o).shape);
+            state.map_or(Ok(()), |s| super::rng_bit_generator::check(instr, s))
+        }
         Bitcast => {
             let dense = |s: &Shape| {
                 s.as_array()
@@ -111,8 +115,8 @@ pub fn check(module: &HloModule, comp: &HloComputation, id: InstrId) -> Result<(
         | BatchNormInference | BatchNormTraining | Call | Cholesky | CollectivePermute
         | Conditional | CustomCall | Fft | Fusion | GetDimensionSize | GetTupleElement | Infeed
         | OptimizationBarrier | Outfeed | PartitionId | Recv | RecvDone | ReduceScatter
-        | ReplicaId | Rng | RngBitGenerator | Send | SendDone | SetDimensionSize
-        | TriangularSolve | Tuple | While => Err(Unsupported::new(op, "not computed by kernels")),
+        | ReplicaId | Rng | Send | SendDone | SetDimensionSize | TriangularSolve | Tuple
+        | While => Err(Unsupported::new(op, "not computed by kernels")),
     }
 }
 

@@ -67,6 +67,9 @@ pub(super) fn plan(info: &KernelInfo) -> Result<Vec<KernelPlan>, Unsupported> {
     if opcode == Opcode::Scatter {
         return super::scatter::plan(info);
     }
+    if opcode == Opcode::RngBitGenerator {
+        return super::rng_bit_generator::plan(info);
+    }
     if matches!(opcode, Opcode::Sort | Opcode::TopK) {
         return super::sort::plan(info);
     }

@@ -45,6 +45,7 @@ mod ops;
 mod reduce;
 mod reduce_window;
 mod repr;
+mod rng_bit_generator;
 mod row;
 mod scatter;
 mod select_and_scatter;

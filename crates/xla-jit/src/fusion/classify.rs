@@ -110,12 +110,11 @@ fn role_of_opcode(op: Opcode) -> Role {
         }
         Reduce => Role::Reduce,
         Dot => Role::Dot,
-        Scatter | SelectAndScatter | Sort | TopK => Role::KernelRoot,
+        RngBitGenerator | Scatter | SelectAndScatter | Sort | TopK => Role::KernelRoot,
         AfterAll | AllGather | AllReduce | AllToAll | BatchNormGrad | BatchNormInference
         | BatchNormTraining | Call | Cholesky | CollectivePermute | Conditional | CustomCall
         | Fft | Fusion | GetDimensionSize | GetTupleElement | Infeed | OptimizationBarrier
-        | Outfeed | PartitionId | Recv | RecvDone | ReduceScatter | ReplicaId | Rng
-        | RngBitGenerator | Send | SendDone | SetDimensionSize | TriangularSolve | Tuple
-        | While => Role::Thunk,
+        | Outfeed | PartitionId | Recv | RecvDone | ReduceScatter | ReplicaId | Rng | Send
+        | SendDone | SetDimensionSize | TriangularSolve | Tuple | While => Role::Thunk,
     }
 }

@@ -106,7 +106,9 @@ pub(super) fn operand_map(
         // Each output element reads operand elements its index does not
         // fix (a window, or a slice at indices read from memory).
         // A sort or top-k reads any element of its row.
-        Gather | ReduceWindow | Convolution | Scatter | SelectAndScatter | Sort | TopK => other(),
+        // An rng-bit-generator reads its whole state for every element.
+        Gather | ReduceWindow | Convolution | RngBitGenerator | Scatter | SelectAndScatter
+        | Sort | TopK => other(),
         // Elementwise operands have the result's shape; scalars (pad values,
         // start indices, select predicates, clamp bounds) have no dimensions.
         Pad | DynamicSlice | DynamicUpdateSlice | Abs | Add | AfterAll | AllGather | AllReduce
@@ -117,10 +119,10 @@ pub(super) fn operand_map(
         | GetTupleElement | Imag | Infeed | Iota | IsFinite | Log | Log1p | Logistic | Map
         | Maximum | Minimum | Multiply | Negate | Not | OptimizationBarrier | Or | Outfeed
         | Parameter | PartitionId | PopulationCount | Power | Real | Recv | RecvDone
-        | ReducePrecision | ReduceScatter | Remainder | ReplicaId | Rng | RngBitGenerator
-        | RoundNearestAfz | RoundNearestEven | Rsqrt | Select | Send | SendDone
-        | SetDimensionSize | ShiftLeft | ShiftRightArithmetic | ShiftRightLogical | Sign | Sin
-        | Sqrt | Subtract | Tan | Tanh | TriangularSolve | Tuple | While | Xor => {
+        | ReducePrecision | ReduceScatter | Remainder | ReplicaId | Rng | RoundNearestAfz
+        | RoundNearestEven | Rsqrt | Select | Send | SendDone | SetDimensionSize | ShiftLeft
+        | ShiftRightArithmetic | ShiftRightLogical | Sign | Sin | Sqrt | Subtract | Tan | Tanh
+        | TriangularSolve | Tuple | While | Xor => {
             if in_dims.len() == out_dims.len() {
                 map.to_vec()
             } else {

@@ -1,4 +1,4 @@
-//! The compile pipeline: verify → optimize (simplification passes, then
+//! The compile pipeline: verify → expand batch norms → optimize (simplification passes, then
 //! layout assignment under [`CpuLayoutConstraints`]) → plan fusions → emit
 //! kernels (all in one [`Jit`]) → lower to thunks and assign buffers.
 
@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 use std::time::{Duration, Instant};
 
 use xla_core::hlo::{verify_module, ComputationId, Opcode};
-use xla_core::passes::{optimize, PipelineOptions};
+use xla_core::passes::{optimize, run_pass, BatchNormExpander, PipelineOptions};
 use xla_core::HloModule;
 
 use super::conv_prepare::prepare_convolutions;
@@ -77,6 +77,9 @@ pub(crate) fn compile(
         layout_constraints: Some(&CpuLayoutConstraints),
         ..PipelineOptions::default()
     };
+    // Before the simplifier, so the expanded reductions and element-wise
+    // ops are simplified and fused like any others.
+    let _expanded = run_pass(&mut BatchNormExpander, &mut module, pipeline.verify)?;
     let _changed = optimize(&mut module, &pipeline)?;
     phases.end("optimize and assign layouts");
     // Large convolutions become im2col plus a dot, before the dots are
