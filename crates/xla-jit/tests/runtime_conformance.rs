@@ -175,9 +175,9 @@ enum Outcome {
 }
 
 /// The ops that still run through the interpreter fallback in some case:
-/// the families the JIT has no kernels for yet, and (marked) dots that
-/// need a transposition or mix element types. A kernel that lands removes
-/// its entry; an op missing from this list fails the test.
+/// the families the JIT has no kernels for yet (linear algebra, LAPACK
+/// custom calls, FFT). A kernel that lands removes its entry; an op
+/// missing from this list fails the test.
 const INTERPRETED: &[&str] = &["cholesky", "custom-call", "fft", "triangular-solve"];
 
 /// Which engine runs a case.

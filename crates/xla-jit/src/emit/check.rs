@@ -6,7 +6,7 @@ use xla_core::layout::COMBINE_DIM;
 use xla_core::{HloModule, Opcode, PrimitiveType, Shape};
 
 use super::ops::{op_of, Op};
-use super::{math, Unsupported};
+use super::Unsupported;
 
 /// `Ok` if instruction `id` of `comp` can be computed inside a kernel (as
 /// a fusion member or root).
@@ -51,18 +51,8 @@ pub fn check(module: &HloModule, comp: &HloComputation, id: InstrId) -> Result<(
         | PopulationCount | Real | ReducePrecision | Remainder | RoundNearestAfz
         | RoundNearestEven | Rsqrt | Select | ShiftLeft | ShiftRightArithmetic
         | ShiftRightLogical | Sign | Sqrt | Subtract | Xor => Ok(()),
-        Power if first.is_some_and(|t| t.is_integral()) => Ok(()),
         Atan2 | Cbrt | Cos | Erf | Exp | Expm1 | Log | Log1p | Logistic | Power | Sin | Tan
-        | Tanh => {
-            if math::AVAILABLE {
-                Ok(())
-            } else {
-                Err(Unsupported::new(
-                    op,
-                    "the vectorized math library is not available",
-                ))
-            }
-        }
+        | Tanh => Ok(()),
         Map => check_scalar_computation(module, op, instr.called.first().copied()),
         Reduce => check_scalar_computation(module, op, instr.called.first().copied()),
         Broadcast | Concatenate | Copy | DynamicSlice | DynamicUpdateSlice | Gather | Iota

@@ -441,12 +441,7 @@ pub(super) fn pad(
             aligned: false,
         });
     }
-    let ty = value_type(el.ty(id), lanes);
-    let ty = if el.ty(id) == PrimitiveType::Pred && lanes > 1 {
-        types::I8X16
-    } else {
-        ty
-    };
+    let ty = branch_type(el.ty(id), lanes);
     let mapped = Index::new(lanes, dims);
     let r = kb.if_else(
         inside,
@@ -462,6 +457,16 @@ pub(super) fn pad(
         },
     )?;
     Ok(r[0])
+}
+
+/// The block-parameter type of a branch computing `lanes` values of
+/// element type `ty` (pred masks of any width as `i8x16`).
+fn branch_type(ty: PrimitiveType, lanes: u32) -> cranelift_codegen::ir::Type {
+    if ty == PrimitiveType::Pred && lanes > 1 {
+        types::I8X16
+    } else {
+        value_type(ty, lanes)
+    }
 }
 
 /// Makes a branch result the agreed block-parameter type (pred masks of any
@@ -501,12 +506,7 @@ pub(super) fn concatenate(
     if !whole {
         return el.gen_lanes(kb, id, idx);
     }
-    let ty = value_type(el.ty(id), lanes);
-    let ty = if el.ty(id) == PrimitiveType::Pred && lanes > 1 {
-        types::I8X16
-    } else {
-        ty
-    };
+    let ty = branch_type(el.ty(id), lanes);
     let i = x.value(kb);
     concat_from(
         el,
@@ -594,12 +594,7 @@ pub(super) fn dynamic_update_slice(
         inside = kb.b.ins().band(inside, ok);
         dims.push(IndexDim::uniform(rel));
     }
-    let ty = value_type(el.ty(id), lanes);
-    let ty = if el.ty(id) == PrimitiveType::Pred && lanes > 1 {
-        types::I8X16
-    } else {
-        ty
-    };
+    let ty = branch_type(el.ty(id), lanes);
     let at = Index::new(lanes, dims);
     let r = kb.if_else(
         inside,

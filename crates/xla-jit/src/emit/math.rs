@@ -12,9 +12,6 @@ use super::ops::{Binary, MathUnary};
 use super::Unsupported;
 use crate::math::{emit_binary, emit_unary, Accuracy, BinaryFn, UnaryFn};
 
-/// `true`: the math library is part of the crate.
-pub(super) const AVAILABLE: bool = true;
-
 /// The math library's function for `f`.
 fn unary_fn(f: MathUnary) -> UnaryFn {
     match f {

@@ -84,12 +84,7 @@ pub fn constant(kb: &mut KernelBuilder, ty: PrimitiveType, x: Const, lanes: u32)
         (t, Const::Bits(v)) => kb.int(t, v as i64),
         (t, Const::Float(v)) => kb.int(t, v as i64),
     };
-    if ty == PrimitiveType::Pred && lanes > 1 {
-        // 0/1 → 0/−1 so the vector is a mask.
-        let m = kb.b.ins().ineg(scalar);
-        return splat(kb, m, lanes);
-    }
-    splat(kb, scalar, lanes)
+    super::access::splat_elem(kb, ty, scalar, lanes)
 }
 
 /// A compile-time constant: a float value or raw bits (integers, or float

@@ -28,12 +28,10 @@
 //! The dot's sums run in the engine's order, which differs from the direct
 //! kernel's (and the interpreter's) only in float summation order.
 
-use std::collections::HashSet;
-
 use xla_core::hlo::{DotDimensionNumbers, InstrId, PadDim, SliceDim};
-use xla_core::{
-    ArrayShape, HloComputation, HloInstruction, HloModule, Literal, Opcode, PrimitiveType, Shape,
-};
+use xla_core::{ArrayShape, HloInstruction, HloModule, Literal, Opcode, PrimitiveType};
+
+use super::rewrite::{rewrite_module, Emitted};
 
 /// Multiply-adds below which the direct convolution kernel is as fast as
 /// im2col plus a dot (the im2col copy and the dot's packing dominate).
@@ -49,38 +47,10 @@ const MAX_PATCHES_BYTES: i64 = 256 << 20;
 /// Rewrites the convolutions of `module` that [`worth_im2col`] picks;
 /// `true` if any changed.
 pub(crate) fn prepare_convolutions(module: &mut HloModule) -> bool {
-    let mut names: HashSet<String> = module
-        .computations
-        .iter()
-        .flat_map(|c| c.instructions.iter().map(|i| i.name.clone()))
-        .collect();
-    let mut changed = false;
-    for computation in &mut module.computations {
-        changed |= prepare_computation(computation, &mut names);
-    }
-    changed
-}
-
-fn prepare_computation(computation: &mut HloComputation, names: &mut HashSet<String>) -> bool {
-    let old = std::mem::take(&mut computation.instructions);
-    let mut out = Emitted {
-        instructions: Vec::with_capacity(old.len()),
-        names,
-        changed: false,
-    };
-    // `map[old id]` = the id of the instruction that now holds its value.
-    let mut map: Vec<InstrId> = Vec::with_capacity(old.len());
-    for mut instr in old {
-        instr.operands = instr.operands.iter().map(|o| map[o.index()]).collect();
-        let id = match instr.opcode {
-            Opcode::Convolution if worth_im2col(&out, &instr) => out.im2col(instr),
-            _ => out.push(instr),
-        };
-        map.push(id);
-    }
-    computation.root = map[computation.root.index()];
-    computation.instructions = out.instructions;
-    out.changed
+    rewrite_module(module, |out, instr| match instr.opcode {
+        Opcode::Convolution if worth_im2col(out, &instr) => out.im2col(instr),
+        _ => out.push(instr),
+    })
 }
 
 /// Whether convolution `conv` runs faster as im2col plus a dot: no feature
@@ -143,45 +113,7 @@ fn exact_in_compute(operand: PrimitiveType, ty: PrimitiveType) -> bool {
     }
 }
 
-/// The rewritten computation's instructions, growing.
-struct Emitted<'n> {
-    instructions: Vec<HloInstruction>,
-    names: &'n mut HashSet<String>,
-    changed: bool,
-}
-
 impl Emitted<'_> {
-    fn push(&mut self, instr: HloInstruction) -> InstrId {
-        self.instructions.push(instr);
-        InstrId(self.instructions.len() as u32 - 1)
-    }
-
-    fn shape(&self, id: InstrId) -> &ArrayShape {
-        self.instructions[id.index()]
-            .shape
-            .as_array()
-            .expect("verified: convolution operands are arrays")
-    }
-
-    /// Adds `opcode(operands)` of `shape` named after `base`.
-    fn add(
-        &mut self,
-        base: &str,
-        opcode: Opcode,
-        shape: Shape,
-        operands: Vec<InstrId>,
-    ) -> HloInstruction {
-        let mut name = format!("{base}.{}", opcode.name());
-        let mut k = 1;
-        while self.names.contains(&name) {
-            k += 1;
-            name = format!("{base}.{}.{k}", opcode.name());
-        }
-        self.names.insert(name.clone());
-        self.changed = true;
-        HloInstruction::new(name, opcode, shape, operands)
-    }
-
     /// Emits `conv` as im2col plus a dot (see the module docs); the id
     /// holding its value.
     fn im2col(&mut self, conv: HloInstruction) -> InstrId {
@@ -212,7 +144,7 @@ impl Emitted<'_> {
         {
             x
         } else {
-            let mut t = self.add(
+            let mut t = self.named(
                 &base,
                 Opcode::Transpose,
                 row_major(dims.clone()).into(),
@@ -238,10 +170,10 @@ impl Emitted<'_> {
             x
         } else {
             let scalar = row_major(Vec::new());
-            let mut zero = self.add(&base, Opcode::Constant, scalar.clone().into(), vec![]);
+            let mut zero = self.named(&base, Opcode::Constant, scalar.clone().into(), vec![]);
             zero.attrs.literal = Some(Literal::zeros(&scalar.into()).expect("a scalar literal"));
             let zero = self.push(zero);
-            let mut p = self.add(
+            let mut p = self.named(
                 &base,
                 Opcode::Pad,
                 row_major(padded_dims.clone()).into(),
@@ -297,7 +229,7 @@ impl Emitted<'_> {
                 // A 1×1 window over the whole input (no padding or stride).
                 slices.push(padded);
             } else {
-                let mut s = self.add(
+                let mut s = self.named(
                     &base,
                     Opcode::Slice,
                     row_major(slice_dims.clone()).into(),
@@ -321,7 +253,7 @@ impl Emitted<'_> {
         } else {
             let mut cat_dims = slice_dims.clone();
             cat_dims[spatial + 1] = taps * features;
-            let mut c = self.add(
+            let mut c = self.named(
                 &base,
                 Opcode::Concatenate,
                 row_major(cat_dims).into(),
@@ -335,7 +267,7 @@ impl Emitted<'_> {
             .chain(kernel.iter().copied())
             .chain(std::iter::once(features))
             .collect();
-        let reshape = self.add(
+        let reshape = self.named(
             &base,
             Opcode::Reshape,
             row_major(patch_dims).into(),
@@ -350,7 +282,7 @@ impl Emitted<'_> {
             .chain(std::iter::once(out_features))
             .collect();
         let kernel_operand = self.converted(&base, rhs, compute);
-        let mut dot = self.add(
+        let mut dot = self.named(
             &base,
             Opcode::Dot,
             row_major(dot_dims.clone()).into(),
@@ -385,26 +317,14 @@ impl Emitted<'_> {
         {
             dot
         } else {
-            let mut t = self.add(&base, Opcode::Transpose, computed.into(), vec![dot]);
+            let mut t = self.named(&base, Opcode::Transpose, computed.into(), vec![dot]);
             t.attrs.dimensions = Some(permutation);
             self.push(t)
         };
         if ty == compute {
             return out;
         }
-        let c = self.add(&base, Opcode::Convert, result.into(), vec![out]);
-        self.push(c)
-    }
-
-    /// `operand` converted to `ty` (itself if it has that type already),
-    /// in its layout.
-    fn converted(&mut self, base: &str, operand: InstrId, ty: PrimitiveType) -> InstrId {
-        let shape = self.shape(operand);
-        if shape.element_type() == ty {
-            return operand;
-        }
-        let shape = shape.clone().with_element_type(ty);
-        let c = self.add(base, Opcode::Convert, shape.into(), vec![operand]);
+        let c = self.named(&base, Opcode::Convert, result.into(), vec![out]);
         self.push(c)
     }
 }

@@ -22,73 +22,24 @@
 //! * **Result layout.** A result whose batch, m or n dimensions do not
 //!   collapse is computed row-major and copied to its layout.
 
-use std::collections::HashSet;
-
 use xla_core::hlo::{DotDimensionNumbers, InstrId};
-use xla_core::{ArrayShape, HloComputation, HloInstruction, HloModule, Opcode, PrimitiveType};
+use xla_core::{ArrayShape, HloInstruction, HloModule, Opcode, PrimitiveType};
 
 use super::dot::{free_dims, lhs_view, out_view, rhs_view, DotInput};
+use super::rewrite::{rewrite_module, Emitted};
 
 /// Rewrites every dot of `module` (see the module docs); `true` if any
-/// changed.
+/// changed. Instructions added before (operand conversions and
+/// transposes) and after (result conversion or copy) each dot keep
+/// operands before their users.
 pub(crate) fn prepare_dots(module: &mut HloModule) -> bool {
-    let mut names: HashSet<String> = module
-        .computations
-        .iter()
-        .flat_map(|c| c.instructions.iter().map(|i| i.name.clone()))
-        .collect();
-    let mut changed = false;
-    for computation in &mut module.computations {
-        changed |= prepare_computation(computation, &mut names);
-    }
-    changed
-}
-
-/// The dots of one computation; instructions added before (operand
-/// conversions and transposes) and after (result conversion or copy) each
-/// dot keep operands before their users.
-fn prepare_computation(computation: &mut HloComputation, names: &mut HashSet<String>) -> bool {
-    let old = std::mem::take(&mut computation.instructions);
-    let mut out = Emitted {
-        instructions: Vec::with_capacity(old.len()),
-        names,
-        changed: false,
-    };
-    // `map[old id]` = the id of the instruction that now holds its value.
-    let mut map: Vec<InstrId> = Vec::with_capacity(old.len());
-    for mut instr in old {
-        instr.operands = instr.operands.iter().map(|o| map[o.index()]).collect();
-        let id = match instr.opcode {
-            Opcode::Dot => out.dot(instr),
-            _ => out.push(instr),
-        };
-        map.push(id);
-    }
-    computation.root = map[computation.root.index()];
-    computation.instructions = out.instructions;
-    out.changed
-}
-
-/// The rewritten computation's instructions, growing.
-struct Emitted<'n> {
-    instructions: Vec<HloInstruction>,
-    names: &'n mut HashSet<String>,
-    changed: bool,
+    rewrite_module(module, |out, instr| match instr.opcode {
+        Opcode::Dot => out.dot(instr),
+        _ => out.push(instr),
+    })
 }
 
 impl Emitted<'_> {
-    fn push(&mut self, instr: HloInstruction) -> InstrId {
-        self.instructions.push(instr);
-        InstrId(self.instructions.len() as u32 - 1)
-    }
-
-    fn shape(&self, id: InstrId) -> &ArrayShape {
-        self.instructions[id.index()]
-            .shape
-            .as_array()
-            .expect("verified: dot operands and results are arrays")
-    }
-
     /// Adds `opcode(operand)` of `shape` named after `base`.
     fn add(
         &mut self,
@@ -98,27 +49,9 @@ impl Emitted<'_> {
         operand: InstrId,
         dimensions: Option<Vec<i64>>,
     ) -> InstrId {
-        let mut name = format!("{base}.{}", opcode.name());
-        let mut n = 1;
-        while self.names.contains(&name) {
-            n += 1;
-            name = format!("{base}.{}.{n}", opcode.name());
-        }
-        self.names.insert(name.clone());
-        let mut instr = HloInstruction::new(name, opcode, shape.into(), vec![operand]);
+        let mut instr = self.named(base, opcode, shape.into(), vec![operand]);
         instr.attrs.dimensions = dimensions;
-        self.changed = true;
         self.push(instr)
-    }
-
-    /// `operand` converted to `ty` (itself if it has that type already).
-    fn converted(&mut self, base: &str, operand: InstrId, ty: PrimitiveType) -> InstrId {
-        let shape = self.shape(operand);
-        if shape.element_type() == ty {
-            return operand;
-        }
-        let shape = shape.clone().with_element_type(ty);
-        self.add(base, Opcode::Convert, shape, operand, None)
     }
 
     /// `operand` transposed to `permutation`, row-major.

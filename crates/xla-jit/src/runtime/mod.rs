@@ -13,6 +13,7 @@ mod lower;
 mod plan;
 pub mod pool;
 mod program;
+mod rewrite;
 mod run;
 mod thunk;
 

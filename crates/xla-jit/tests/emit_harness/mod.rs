@@ -225,8 +225,25 @@ pub fn assert_same(got: &Literal, want: &Literal, what: &str) {
         (None, None) => {}
         _ => panic!("{what}: tuple and array"),
     }
+    let (ty, pairs) = element_bits(got, want, what);
+    for (i, (x, y)) in pairs.into_iter().enumerate() {
+        let same = x == y || (is_nan_bits(ty, x) && is_nan_bits(ty, y));
+        assert!(
+            same,
+            "{what}: element {i} is {x:#x}, the interpreter says {y:#x}"
+        );
+    }
+}
+
+/// The bit patterns of `got` and `want` (arrays of one shape, any layouts)
+/// element by element in logical order, with their element type; complex
+/// elements as their components.
+fn element_bits(
+    got: &Literal,
+    want: &Literal,
+    what: &str,
+) -> (xla_core::PrimitiveType, Vec<(u64, u64)>) {
     let shape = want.array_shape().unwrap();
-    // Complex elements compare component by component.
     let ty = shape.element_type().component_type();
     let default = xla_core::Layout::default_for_rank(shape.rank());
     let (g, w) = (
@@ -241,14 +258,10 @@ pub fn assert_same(got: &Literal, want: &Literal, what: &str) {
         raw[..size].copy_from_slice(&b[i * size..(i + 1) * size]);
         u64::from_le_bytes(raw)
     };
-    for i in 0..gb.len() / size {
-        let (x, y) = (read(gb, i), read(wb, i));
-        let same = x == y || (is_nan_bits(ty, x) && is_nan_bits(ty, y));
-        assert!(
-            same,
-            "{what}: element {i} is {x:#x}, the interpreter says {y:#x}"
-        );
-    }
+    let pairs = (0..gb.len() / size)
+        .map(|i| (read(gb, i), read(wb, i)))
+        .collect();
+    (ty, pairs)
 }
 
 /// The distance in ulp between the float bit patterns `x` and `y` of
@@ -281,24 +294,8 @@ fn ulp_distance(ty: xla_core::PrimitiveType, x: u64, y: u64) -> u64 {
 /// by at most `ulps` units in the last place element by element; NaN
 /// matches only NaN, infinities only themselves.
 pub fn assert_within_ulps(got: &Literal, want: &Literal, ulps: u64, what: &str) {
-    let shape = want.array_shape().unwrap();
-    // Complex elements compare component by component.
-    let ty = shape.element_type().component_type();
-    let default = xla_core::Layout::default_for_rank(shape.rank());
-    let (g, w) = (
-        got.relayout(&default).unwrap(),
-        want.relayout(&default).unwrap(),
-    );
-    let size = ty.byte_size();
-    let (gb, wb) = (g.bytes().unwrap(), w.bytes().unwrap());
-    assert_eq!(gb.len(), wb.len(), "{what}: sizes");
-    let read = |b: &[u8], i: usize| {
-        let mut raw = [0u8; 8];
-        raw[..size].copy_from_slice(&b[i * size..(i + 1) * size]);
-        u64::from_le_bytes(raw)
-    };
-    for i in 0..gb.len() / size {
-        let (x, y) = (read(gb, i), read(wb, i));
+    let (ty, pairs) = element_bits(got, want, what);
+    for (i, (x, y)) in pairs.into_iter().enumerate() {
         let d = ulp_distance(ty, x, y);
         assert!(
             d <= ulps,
@@ -310,18 +307,9 @@ pub fn assert_within_ulps(got: &Literal, want: &Literal, ulps: u64, what: &str) 
 /// Like [`check`], for approximated functions: the kernel's results may
 /// differ from the interpreter's by `ulps` units in the last place.
 pub fn check_within_ulps(text: &str, args: &[&Literal], ulps: u64) -> Checked {
-    let module: HloModule = text.parse().unwrap_or_else(|e| panic!("{e}\n{text}"));
-    let Ok(want) = xla_core::interp::Interpreter::new().run(&module, args) else {
-        return Checked::Rejected;
-    };
-    let plan = fusion::plan(&module, module.entry);
-    if plan.fallback_ops().next().is_some() {
-        return Checked::Interpreted;
-    }
-    let c = compile(text);
-    let got = run(&c, args);
-    assert_within_ulps(&got, &want, ulps, text);
-    Checked::Same
+    check_with(text, args, |got, want| {
+        assert_within_ulps(got, want, ulps, text)
+    })
 }
 
 /// What [`check`] did.
@@ -338,6 +326,12 @@ pub enum Checked {
 /// Compiles `text`, runs it on `args` with the kernels and the
 /// interpreter, and asserts the results are the same.
 pub fn check(text: &str, args: &[&Literal]) -> Checked {
+    check_with(text, args, |got, want| assert_same(got, want, text))
+}
+
+/// Compiles `text`, runs it on `args` with the kernels and the
+/// interpreter, and compares the results with `compare(got, want)`.
+fn check_with(text: &str, args: &[&Literal], compare: impl Fn(&Literal, &Literal)) -> Checked {
     let module: HloModule = text.parse().unwrap_or_else(|e| panic!("{e}\n{text}"));
     let Ok(want) = xla_core::interp::Interpreter::new().run(&module, args) else {
         return Checked::Rejected;
@@ -348,6 +342,6 @@ pub fn check(text: &str, args: &[&Literal]) -> Checked {
     }
     let c = compile(text);
     let got = run(&c, args);
-    assert_same(&got, &want, text);
+    compare(&got, &want);
     Checked::Same
 }
