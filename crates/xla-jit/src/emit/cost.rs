@@ -44,6 +44,27 @@ pub(super) fn per_element(info: &KernelInfo, lanes: u32) -> f64 {
     bytes / BYTES_PER_NS + compute / lanes as f64
 }
 
+/// Ops at least this costly per vector (the transcendentals, `power`,
+/// `remainder`) make a loop body of dozens of instructions.
+const HEAVY_OP: f64 = 2.0;
+
+/// The most vectors a loop fusion's inner step computes: one when the body
+/// calls vector math. Unrolling such a body does not make it faster (the
+/// core already overlaps consecutive iterations; measured on ew_gelu and
+/// ew_chain: the same run time at 1 and 4) but multiplies its compile time.
+pub(super) fn max_unroll(info: &KernelInfo) -> u32 {
+    let heavy = info
+        .fusion
+        .instructions
+        .iter()
+        .any(|&id| op_cost(info.comp.instr(id).opcode) >= HEAVY_OP);
+    if heavy {
+        1
+    } else {
+        super::iterate::MAX_UNROLL
+    }
+}
+
 /// Nanoseconds per vector operation (scalarized ops count per lane).
 fn op_cost(op: Opcode) -> f64 {
     use Opcode::*;

@@ -269,12 +269,15 @@ where
     }
 }
 
+/// The most vectors an inner loop step computes.
+pub const MAX_UNROLL: u32 = 4;
+
 /// The vector unroll factor for an inner dimension of `n` elements at
-/// `lanes` lanes: up to 4 vectors per loop step.
+/// `lanes` lanes: up to [`MAX_UNROLL`] vectors per loop step.
 pub fn unroll_for(n: i64, lanes: u32) -> u32 {
     let l = lanes as i64;
     match n / l.max(1) {
-        v if v >= 4 => 4,
+        v if v >= 4 => MAX_UNROLL,
         v if v >= 2 => 2,
         _ => 1,
     }

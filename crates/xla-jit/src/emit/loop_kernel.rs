@@ -13,7 +13,7 @@ use super::access::{write, BufferSpec};
 use super::data_movement::clamped_start;
 use super::elemental::Elemental;
 use super::index::{Index, IndexDim};
-use super::iterate::{emit_inner, unroll_for, IterSpace, TARGET_ELEMENTS};
+use super::iterate::{emit_inner, unroll_for, IterSpace, MAX_UNROLL, TARGET_ELEMENTS};
 use super::kernel::KernelBuilder;
 use super::repr::lanes_for;
 use super::{cost, KernelInfo, KernelPlan, Unsupported};
@@ -88,6 +88,7 @@ pub(super) fn plan(info: &KernelInfo) -> Result<Vec<KernelPlan>, Unsupported> {
     let space = IterSpace::new(shape.dims(), &shape.layout_or_default(), TARGET_ELEMENTS);
     let lanes = fusion_lanes(info);
     let per_element = cost::per_element(info, lanes);
+    let max_unroll = cost::max_unroll(info);
     let iterations = space.iterations();
     let cost_per_iteration = space.elements_per_iteration() as f64 * per_element;
     let out = fusion.inputs.len();
@@ -106,9 +107,9 @@ pub(super) fn plan(info: &KernelInfo) -> Result<Vec<KernelPlan>, Unsupported> {
             walk(
                 kb,
                 &space,
-                start,
-                end,
+                (start, end),
                 lanes,
+                max_unroll,
                 |kb, row| {
                     invariants
                         .iter()
@@ -126,13 +127,13 @@ pub(super) fn plan(info: &KernelInfo) -> Result<Vec<KernelPlan>, Unsupported> {
 
 /// Walks iterations `[start, end)` of `space`: `row` runs once per row
 /// (with the row's index), then `body` for each vector (and tail element)
-/// of the row with its index.
+/// of the row with its index, up to `max_unroll` vectors per loop step.
 pub(super) fn walk(
     kb: &mut KernelBuilder,
     space: &IterSpace,
-    start: Value,
-    end: Value,
+    (start, end): (Value, Value),
     lanes: u32,
+    max_unroll: u32,
     mut row: impl FnMut(&mut KernelBuilder, &[IndexDim]) -> Result<(), Unsupported>,
     mut body: impl FnMut(&mut KernelBuilder, &Index) -> Result<(), Unsupported>,
 ) -> Result<(), Unsupported> {
@@ -147,7 +148,7 @@ pub(super) fn walk(
                 super::iterate::Chunking::Rows { .. } => n,
             };
             let lanes = if n >= lanes as i64 { lanes } else { 1 };
-            let unroll = unroll_for(step_span, lanes);
+            let unroll = unroll_for(step_span, lanes).min(max_unroll);
             space.emit(kb, start, end, |kb, at, c0, c1| {
                 row(kb, at)?;
                 emit_inner(kb, c0, c1, lanes, unroll, |kb, inner, l| {
@@ -198,9 +199,9 @@ fn in_place_update(
             walk(
                 kb,
                 &space,
-                start,
-                end,
+                (start, end),
                 lanes,
+                MAX_UNROLL,
                 |_, _| Ok(()),
                 |kb, idx| {
                     let v = el.gen(kb, update, idx)?;

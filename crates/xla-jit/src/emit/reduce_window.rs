@@ -29,7 +29,7 @@ use super::combine::Combiner;
 use super::data_movement::{dims_of, pad_dim};
 use super::elemental::Elemental;
 use super::index::{Index, IndexDim};
-use super::iterate::{IterSpace, TARGET_ELEMENTS};
+use super::iterate::{IterSpace, MAX_UNROLL, TARGET_ELEMENTS};
 use super::kernel::KernelBuilder;
 use super::loop_kernel::{elemental, fusion_lanes, walk};
 use super::{cost, KernelInfo, KernelPlan, Unsupported};
@@ -352,9 +352,9 @@ pub(super) fn plan_variadic(info: &KernelInfo) -> Result<Vec<KernelPlan>, Unsupp
             walk(
                 kb,
                 &space,
-                start,
-                end,
+                (start, end),
                 lanes,
+                MAX_UNROLL,
                 |_, _| Ok(()),
                 |kb, idx| {
                     for (k, v) in values(&el, kb, root, idx)?.into_iter().enumerate() {

@@ -26,7 +26,7 @@ use super::access::{read_from, write, Access};
 use super::data_movement::dims_of;
 use super::elemental::{emit_computation, Elemental};
 use super::index::{Index, IndexDim};
-use super::iterate::{IterSpace, TARGET_ELEMENTS};
+use super::iterate::{IterSpace, MAX_UNROLL, TARGET_ELEMENTS};
 use super::kernel::KernelBuilder;
 use super::loop_kernel::{elemental, fusion_lanes, walk};
 use super::{cost, KernelInfo, KernelPlan, Unsupported};
@@ -111,9 +111,9 @@ fn copy_operand_to_output(
     walk(
         kb,
         &space,
-        start,
-        end,
+        (start, end),
         lanes,
+        MAX_UNROLL,
         |_, _| Ok(()),
         |kb, idx| {
             let v = el.gen(kb, operand, idx)?;

@@ -23,7 +23,7 @@ use super::access::{read_from, write, Access};
 use super::data_movement::dims_of;
 use super::elemental::{emit_computation, Elemental};
 use super::index::{Index, IndexDim};
-use super::iterate::{IterSpace, TARGET_ELEMENTS};
+use super::iterate::{IterSpace, MAX_UNROLL, TARGET_ELEMENTS};
 use super::kernel::KernelBuilder;
 use super::loop_kernel::{elemental, fusion_lanes, walk};
 use super::repr::scalar_pred;
@@ -120,9 +120,9 @@ fn fill_with_init(
     walk(
         kb,
         &space,
-        start,
-        end,
+        (start, end),
         lanes,
+        MAX_UNROLL,
         |_, _| Ok(()),
         |kb, idx| {
             let v = el.gen(kb, init, &Index::scalar(idx.lanes))?;
