@@ -15,6 +15,13 @@
 //! - logistic: `e = e^-|x|` by the exp above, then `1 / (1 + e)` for
 //!   `x >= 0` and `e / (1 + e)` for `x < 0` (one division).
 //!
+//! The special cases (exp's `|x| > 87.33` and NaN, tanh's tiny arguments)
+//! are fixed up behind a branch taken only when some lane of the vector
+//! needs it ([`Lanes::rare_branch`]): on Zen 5 the compares and blends
+//! share the two FMA pipes with the polynomial, and skipping them makes
+//! exp 30%, tanh 15% and logistic 10% faster on ordinary data (math_ulp
+//! `--bench`; a vector with a special lane pays both paths).
+//!
 //! [`Accuracy::Xla`]: super::Accuracy::Xla
 
 use cranelift_codegen::ir::condcodes::FloatCC;
@@ -28,16 +35,41 @@ const EXP_OVERFLOW: f64 = 88.722_831_726_074_22;
 /// `ln(FLT_MIN)` rounded up to f32: below it `e^x` is subnormal (flushed).
 const EXP_UNDERFLOW: f64 = -87.336_540_222_167_97;
 
+/// Below this `|x|`, `e^x` and `e^-x` are normal floats: no special case.
+const EXP_PLAIN: f64 = 87.33;
+
 /// `e^x` on f32 lanes.
 pub(super) fn exp(l: &mut Lanes, x: Value) -> Value {
-    let y = exp_no_overflow(l, x);
-    let over = l.cmp_c(FloatCC::GreaterThan, x, EXP_OVERFLOW);
-    let inf = l.c(f64::INFINITY);
-    l.select(over, inf, y)
+    let special = exp_special(l, x);
+    let plain = exp_plain(l, x);
+    l.rare_branch(special, plain, |l| {
+        let y = exp_no_overflow(l, x);
+        let over = l.cmp_c(FloatCC::GreaterThan, x, EXP_OVERFLOW);
+        let inf = l.c(f64::INFINITY);
+        l.select(over, inf, y)
+    })
+}
+
+/// The lanes where `e^x` or `e^-x` needs a special case: `|x| > EXP_PLAIN`
+/// or NaN.
+fn exp_special(l: &mut Lanes, x: Value) -> Value {
+    let a = l.abs(x);
+    l.cmp_c(FloatCC::UnorderedOrGreaterThan, a, EXP_PLAIN)
 }
 
 /// `e^x` for `x <= EXP_OVERFLOW` or NaN (larger `x` give garbage).
 fn exp_no_overflow(l: &mut Lanes, x: Value) -> Value {
+    let y = exp_plain(l, x);
+    let under = l.cmp_c(FloatCC::LessThan, x, EXP_UNDERFLOW);
+    let zero = l.c(0.0);
+    let y = l.select(under, zero, y);
+    let nan = l.cmp(FloatCC::Unordered, x, x);
+    l.select(nan, x, y)
+}
+
+/// `e^x` for `x` in `[EXP_UNDERFLOW, EXP_OVERFLOW]` (other `x` give
+/// garbage).
+fn exp_plain(l: &mut Lanes, x: Value) -> Value {
     let (n, t) = l.round_mul(x, LOG2E);
     let r = l.fma_c(n, -LN2_HI_F32, x);
     let r = l.fma_c(n, -LN2_LO_F32, r);
@@ -53,12 +85,7 @@ fn exp_no_overflow(l: &mut Lanes, x: Value) -> Value {
     let scale = l.shl(t, shift);
     let vb = l.bits(v);
     let yb = l.iadd(vb, scale);
-    let y = l.float_bits(yb);
-    let under = l.cmp_c(FloatCC::LessThan, x, EXP_UNDERFLOW);
-    let zero = l.c(0.0);
-    let y = l.select(under, zero, y);
-    let nan = l.cmp(FloatCC::Unordered, x, x);
-    l.select(nan, x, y)
+    l.float_bits(yb)
 }
 
 /// Where XLA's tanh rational reaches ±1 in f32 with FMA.
@@ -93,6 +120,13 @@ pub(super) fn tanh(l: &mut Lanes, x: Value) -> Value {
     let den = l.poly(z, &TANH_DEN);
     let q = l.div(num, den);
     let a = l.abs(x);
+    let tiny = l.cmp_c(FloatCC::LessThan, a, TANH_TINY);
+    l.rare_branch(tiny, q, |l| tanh_tiny(l, x, a, q))
+}
+
+/// `tanh(x)` where some lane has `|x| = a < TANH_TINY`: `x` there (±0 for
+/// a subnormal `x`), `q` elsewhere.
+fn tanh_tiny(l: &mut Lanes, x: Value, a: Value, q: Value) -> Value {
     let subnormal = l.cmp_c(FloatCC::LessThan, a, f64::from(f32::MIN_POSITIVE));
     let sign = l.sign_bit(x);
     let small = l.select(subnormal, sign, x);
@@ -104,7 +138,9 @@ pub(super) fn tanh(l: &mut Lanes, x: Value) -> Value {
 pub(super) fn logistic(l: &mut Lanes, x: Value) -> Value {
     let m0 = l.c(-0.0);
     let na = l.or(x, m0);
-    let e = exp_no_overflow(l, na);
+    let special = exp_special(l, x);
+    let plain = exp_plain(l, na);
+    let e = l.rare_branch(special, plain, |l| exp_no_overflow(l, na));
     let d = l.add_c(e, 1.0);
     let neg = l.cmp_c(FloatCC::LessThan, x, 0.0);
     let one = l.c(1.0);

@@ -211,6 +211,31 @@ impl<'a, 'f> Lanes<'a, 'f> {
         self.b.ins().bitselect(mask, a, b)
     }
 
+    /// `fast` when no lane of `mask` is set, else `slow`, emitted in a block
+    /// that a branch enters only then. For special inputs (NaN, overflow,
+    /// tiny arguments) that are rare in real data: the common path skips
+    /// the compares and blends that fix them up, and the branch predicts.
+    pub fn rare_branch(
+        &mut self,
+        mask: Value,
+        fast: Value,
+        slow: impl FnOnce(&mut Self) -> Value,
+    ) -> Value {
+        let ty = self.b.func.dfg.value_type(fast);
+        let any = self.b.ins().vany_true(mask);
+        let (rare, merge) = (self.b.create_block(), self.b.create_block());
+        let result = self.b.append_block_param(merge, ty);
+        self.b.ins().brif(any, rare, &[], merge, &[fast.into()]);
+        self.b.switch_to_block(rare);
+        self.b.seal_block(rare);
+        self.b.set_cold_block(rare);
+        let y = slow(self);
+        self.b.ins().jump(merge, &[y.into()]);
+        self.b.switch_to_block(merge);
+        self.b.seal_block(merge);
+        result
+    }
+
     /// `min(x, c)` for a constant `c`, returning `x` when `x` is NaN (one
     /// `minps`/`minpd`: the instruction returns its second operand when
     /// unordered).

@@ -101,11 +101,15 @@
 //! (`math_ulp --xla`: all 2^32 inputs except subnormal inputs and results,
 //! which those forms flush; idle machine):
 //!
-//! | function (f32, `Accuracy::Xla`) | max ulp (at) | XLA:CPU max ulp | f32x4 elem/ns (Full on the same run) |
+//! | function (f32, `Accuracy::Xla`) | max ulp (at) | XLA:CPU max ulp | f32x4 elem/ns (before the rare-case branch; Full) |
 //! |---|---|---|---|
-//! | exp | 1.046 (x = -5.8381) | 5.12 | 1.62 (1.19) |
-//! | tanh | 4.896 (x = 5.1260) | 4.90 | 1.71–1.86 (0.75) |
-//! | logistic | 2.402 (x = -4.1573) | 2.48 | 1.38–1.41 (0.61) |
+//! | exp | 1.046 (x = -5.8381) | 5.12 | 2.11 (1.62; 1.19) |
+//! | tanh | 4.896 (x = 5.1260) | 4.90 | 2.01 (1.71–1.86; 0.75) |
+//! | logistic | 2.402 (x = -4.1573) | 2.48 | 1.56 (1.38–1.41; 0.61) |
+//!
+//! (elem/ns on one core with the other core busy; the figures in
+//! parentheses are an earlier idle-machine run, before the special cases
+//! moved behind a branch taken only for vectors that need them.)
 //!
 //! (XLA's tanh is the same rational function, so it reaches the same
 //! 4.896 ulp at the same input. XLA's tanh and logistic figures come from
