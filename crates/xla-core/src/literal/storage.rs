@@ -8,6 +8,12 @@
 //! buffer: about 27 ms on a Zen 5 core, against 2 ms to rewrite resident
 //! memory), so a loop that produces one large result per iteration would
 //! otherwise spend most of its time in the kernel's page-fault handler.
+//!
+//! On Linux, buffers of at least 4 MiB are mapped directly,
+//! 2 MiB-aligned, with transparent huge pages requested (`MADV_HUGEPAGE`;
+//! the machine's THP mode is usually `madvise`): a fresh 64 MiB buffer then
+//! takes 32 page faults instead of 16384, and streaming it takes fewer TLB
+//! misses.
 
 use std::alloc::{self, Layout as AllocLayout};
 use std::ptr::NonNull;
@@ -56,6 +62,13 @@ impl AlignedBytes {
     }
 
     fn allocate_zeroed(len: usize, capacity: usize) -> Self {
+        #[cfg(target_os = "linux")]
+        if capacity >= HUGE_MIN_BYTES {
+            let Some(ptr) = huge_pages::map(capacity) else {
+                alloc::handle_alloc_error(Self::layout(capacity))
+            };
+            return AlignedBytes { ptr, len, capacity };
+        }
         let layout = Self::layout(capacity);
         // SAFETY: layout has non-zero size.
         let raw = unsafe { alloc::alloc_zeroed(layout) };
@@ -63,6 +76,22 @@ impl AlignedBytes {
             alloc::handle_alloc_error(layout)
         };
         AlignedBytes { ptr, len, capacity }
+    }
+
+    /// Frees an allocation made by [`AlignedBytes::allocate_zeroed`].
+    ///
+    /// # Safety
+    ///
+    /// `ptr` is such an allocation of `capacity` bytes, not used afterwards.
+    unsafe fn free(ptr: NonNull<u8>, capacity: usize) {
+        #[cfg(target_os = "linux")]
+        if capacity >= HUGE_MIN_BYTES {
+            // SAFETY: mapped by `huge_pages::map` with this capacity.
+            unsafe { huge_pages::unmap(ptr, capacity) };
+            return;
+        }
+        // SAFETY: allocated with this layout.
+        unsafe { alloc::dealloc(ptr.as_ptr(), Self::layout(capacity)) }
     }
 
     /// A copy of `bytes`.
@@ -97,12 +126,77 @@ impl Drop for AlignedBytes {
         if self.capacity >= RECYCLE_MIN_BYTES {
             if let Some(ptr) = RECYCLER.put(self.ptr, self.capacity) {
                 // SAFETY: allocated in `allocate_zeroed` with this capacity.
-                unsafe { alloc::dealloc(ptr.as_ptr(), Self::layout(self.capacity)) }
+                unsafe { Self::free(ptr, self.capacity) }
             }
             return;
         }
         // SAFETY: allocated in `allocate_zeroed` with this capacity.
-        unsafe { alloc::dealloc(self.ptr.as_ptr(), Self::layout(self.capacity)) }
+        unsafe { Self::free(self.ptr, self.capacity) }
+    }
+}
+
+/// Buffers of at least this many bytes are mapped with huge pages (Linux).
+const HUGE_MIN_BYTES: usize = 4 << 20;
+
+/// Anonymous mappings aligned to, and backed by, 2 MiB transparent huge pages.
+#[cfg(target_os = "linux")]
+mod huge_pages {
+    use std::ptr::NonNull;
+
+    /// The transparent huge page size (x86-64 and 4 KiB-page aarch64).
+    const HUGE_PAGE: usize = 2 << 20;
+    /// The base page size mappings are rounded to.
+    const PAGE: usize = 4 << 10;
+
+    /// The bytes mapped for `capacity`: whole base pages.
+    fn mapped_len(capacity: usize) -> usize {
+        capacity.next_multiple_of(PAGE)
+    }
+
+    /// A zeroed, 2 MiB-aligned mapping of `capacity` bytes with huge pages
+    /// requested; `None` when the kernel refuses the mapping.
+    pub(super) fn map(capacity: usize) -> Option<NonNull<u8>> {
+        let len = mapped_len(capacity);
+        let reserve = len + HUGE_PAGE;
+        // SAFETY: a fresh private anonymous mapping; no existing memory is touched.
+        let raw = unsafe {
+            libc::mmap(
+                std::ptr::null_mut(),
+                reserve,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+                -1,
+                0,
+            )
+        };
+        if raw == libc::MAP_FAILED {
+            return None;
+        }
+        let start = raw as usize;
+        let aligned = start.next_multiple_of(HUGE_PAGE);
+        let (head, tail) = (aligned - start, reserve - (aligned - start) - len);
+        // SAFETY: the head and tail are the unused, page-aligned ends of the
+        // reservation; the hint only affects how the range is backed.
+        unsafe {
+            if head > 0 {
+                libc::munmap(raw, head);
+            }
+            if tail > 0 {
+                libc::munmap((aligned + len) as *mut libc::c_void, tail);
+            }
+            libc::madvise(aligned as *mut libc::c_void, len, libc::MADV_HUGEPAGE);
+        }
+        NonNull::new(aligned as *mut u8)
+    }
+
+    /// Unmaps a mapping made by [`map`].
+    ///
+    /// # Safety
+    ///
+    /// `ptr` comes from `map(capacity)` and is not used afterwards.
+    pub(super) unsafe fn unmap(ptr: NonNull<u8>, capacity: usize) {
+        // SAFETY: the range is exactly the mapping.
+        unsafe { libc::munmap(ptr.as_ptr().cast(), mapped_len(capacity)) };
     }
 }
 
@@ -187,7 +281,7 @@ impl Recycler {
         };
         for (capacity, RecycledPtr(ptr)) in evicted {
             // SAFETY: allocated by `AlignedBytes` with this capacity.
-            unsafe { alloc::dealloc(ptr.as_ptr(), AlignedBytes::layout(capacity)) }
+            unsafe { AlignedBytes::free(ptr, capacity) }
         }
         None
     }
@@ -196,7 +290,7 @@ impl Recycler {
         let buffers = std::mem::take(&mut *self.list());
         for (capacity, RecycledPtr(ptr)) in buffers.buffers {
             // SAFETY: allocated by `AlignedBytes` with this capacity.
-            unsafe { alloc::dealloc(ptr.as_ptr(), AlignedBytes::layout(capacity)) }
+            unsafe { AlignedBytes::free(ptr, capacity) }
         }
     }
 }
@@ -286,5 +380,18 @@ mod tests {
         assert_eq!(again.as_slice().as_ptr() as usize % BUFFER_ALIGN, 0);
         let zeroed = AlignedBytes::zeroed(len);
         assert!(zeroed.as_slice().iter().all(|&b| b == 0));
+    }
+
+    #[test]
+    fn huge_buffers_are_zeroed_aligned_and_freed() {
+        // Not a multiple of the base page size: the mapping rounds up.
+        let len = 5 * (1 << 20) + 3;
+        let mut bytes = AlignedBytes::zeroed(len);
+        assert!(bytes.as_slice().iter().all(|&b| b == 0));
+        #[cfg(target_os = "linux")]
+        assert_eq!(bytes.as_slice().as_ptr() as usize % (2 << 20), 0);
+        bytes.as_mut_slice().fill(0xa5);
+        let copy = bytes.clone();
+        assert!(copy.as_slice().iter().all(|&b| b == 0xa5));
     }
 }
