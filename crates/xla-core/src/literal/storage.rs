@@ -12,8 +12,11 @@
 //! On Linux, buffers of at least 4 MiB are mapped directly,
 //! 2 MiB-aligned, with transparent huge pages requested (`MADV_HUGEPAGE`;
 //! the machine's THP mode is usually `madvise`): a fresh 64 MiB buffer then
-//! takes 32 page faults instead of 16384, and streaming it takes fewer TLB
-//! misses.
+//! takes 32 page faults instead of 16384 (about 4 ms instead of 28–39 on a
+//! Zen 5 core), and streaming it takes fewer TLB misses. The price: while
+//! free memory is fragmented, the kernel compacts it at the first faults
+//! (measured once, with compilers running beside: 116–188 ms for the first
+//! 64 MiB of a process).
 
 use std::alloc::{self, Layout as AllocLayout};
 use std::ptr::NonNull;
