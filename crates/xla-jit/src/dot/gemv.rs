@@ -11,10 +11,10 @@
 //!   row by row over a column chunk of `y` that stays in L1.
 //!
 //! Both read the matrix as one sequential stream ([`ROWS`] = 1). Measured on
-//! Zen 5 for a 64 MiB matrix: one row × 4 vectors streams 28–31 GB/s per
-//! busy core, as fast as a native AVX-512 sum of the same array; blocks of
-//! 2, 4 or 8 rows (rows 16 KiB apart, each its own stream) reach only
-//! 16–26 GB/s.
+//! Zen 5 for a 64 MiB matrix: one row × 8 vectors streams 34–38 GB/s on
+//! one core (4 vectors: 32–35), as fast as a native AVX-512 sum of the
+//! same array; blocks of 2, 4 or 8 rows (rows 16 KiB apart, each its own
+//! stream) reach only 16–26 GB/s.
 //!
 //! A matrix with no unit stride goes through GEMM, whose packing gathers it.
 
@@ -51,7 +51,7 @@ pub(crate) struct GemvKernels<T> {
 /// the module docs for why one).
 const ROWS: usize = 1;
 /// Vectors per step along the contiguous dimension.
-const VECTORS: usize = 4;
+const VECTORS: usize = 8;
 /// Columns of `y` per axpy task chunk, in elements (16 KiB of f32).
 const AXPY_CHUNK: usize = 4096;
 
