@@ -16,6 +16,10 @@ NAMES = [
     "rng",
     "collectives",
     "programs",
+    "programs_control",
+    "programs_dtypes",
+    "programs_grad",
+    "programs_array",
 ]
 
 
