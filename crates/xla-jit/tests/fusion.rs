@@ -412,6 +412,46 @@ fn a_dot_epilogue_holds_one_dot() {
     assert_eq!(alone.instructions, [other]);
 }
 
+/// A transpose into the other layout is a bitcast after layout assignment;
+/// with square dimensions its sizes pair one for one, but it reads the dot
+/// at `(j, i)`: not an epilogue. A bitcast that keeps the layout is.
+#[test]
+fn a_layout_swapping_bitcast_is_not_a_dot_epilogue() {
+    let m = parse(
+        "HloModule m
+ENTRY e {
+  a = f32[4,6]{1,0} parameter(0)
+  x = f32[4,6]{1,0} parameter(1)
+  d = f32[6,6]{1,0} dot(a, x), lhs_contracting_dims={0}, rhs_contracting_dims={0}
+  ROOT t = f32[6,6]{0,1} bitcast(d)
+}",
+    );
+    let p = plan(&m, m.entry);
+    assert_consistent(&m, &p);
+    let d = id(&m, "d");
+    let dot_fusion = p.fusions.iter().find(|f| f.root == d).unwrap();
+    assert_eq!(dot_fusion.instructions, [d]);
+    assert!(matches!(
+        reason_for(&p, d)[0],
+        FusionDecision::Forbid {
+            reason: Reason::NotEpilogue(_),
+            ..
+        }
+    ));
+    let m = parse(
+        "HloModule m
+ENTRY e {
+  a = f32[4,6]{1,0} parameter(0)
+  x = f32[4,6]{1,0} parameter(1)
+  d = f32[6,6]{1,0} dot(a, x), lhs_contracting_dims={0}, rhs_contracting_dims={0}
+  ROOT t = f32[6,6]{1,0} bitcast(d)
+}",
+    );
+    let p = plan(&m, m.entry);
+    assert_eq!(kinds(&p), [FusionKind::DotEpilogue]);
+    assert!(p.fusions[0].contains(id(&m, "d")));
+}
+
 #[test]
 fn unsupported_ops_are_left_to_the_interpreter() {
     let m = parse(

@@ -513,3 +513,27 @@ ENTRY e {
         [3.0, 2.0, 1.0, 3.0, 0.5, -1.0]
     );
 }
+
+/// `(aᵀ·x)ᵀ` with a column-major result, as JAX's gradient of `h @ w`
+/// prints it: the transpose becomes a layout-swapping bitcast of the square
+/// product, which must not be mistaken for an elementwise epilogue (the
+/// dot would write its result through the transposed strides).
+#[test]
+fn a_transposed_square_product_in_column_major() {
+    let module = runtime_support::parse(
+        "HloModule m, entry_computation_layout={(f32[2,2]{1,0}, f32[2,2]{1,0})->f32[2,2]{0,1}}
+ENTRY e {
+  a = f32[2,2]{1,0} parameter(0)
+  x = f32[2,2]{1,0} parameter(1)
+  d = f32[2,2]{1,0} dot(a, x), lhs_contracting_dims={0}, rhs_contracting_dims={0}
+  ROOT t = f32[2,2]{0,1} transpose(d), dimensions={1,0}
+}",
+    );
+    let exe = xla_jit::Client::cpu().unwrap().compile(&module).unwrap();
+    let a = Literal::matrix(&[[1.0f32, 2.0], [3.0, 4.0]]);
+    let x = Literal::matrix(&[[1.0f32, 0.0], [0.0, 10.0]]);
+    let out = exe.execute(&[&a, &x]).unwrap();
+    // aᵀ·x = [[1, 30], [2, 40]]; its transpose is [[1, 2], [30, 40]].
+    let logical = out.relayout(&Layout::new(vec![1, 0])).unwrap();
+    assert_eq!(logical.to_vec::<f32>().unwrap(), [1.0, 2.0, 30.0, 40.0]);
+}

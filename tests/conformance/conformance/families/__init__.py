@@ -20,6 +20,7 @@ NAMES = [
     "programs_dtypes",
     "programs_grad",
     "programs_array",
+    "programs_models",
 ]
 
 
