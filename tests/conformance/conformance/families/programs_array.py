@@ -122,6 +122,16 @@ def _gp_ref(x, y, xs):
     return np.exp(-0.5 * (xs[:, None] - x[None, :]) ** 2) @ alpha, log_ml
 
 
+def _lu_solve(a, b):
+    sign, logdet = jnp.linalg.slogdet(a)
+    return jnp.linalg.solve(a, b), sign, logdet, jnp.linalg.inv(a), jnp.linalg.det(a[:3, :3])
+
+
+def _lu_solve_ref(a, b):
+    sign, logdet = np.linalg.slogdet(a)
+    return np.linalg.solve(a, b), sign, logdet, np.linalg.inv(a), np.linalg.det(a[:3, :3])
+
+
 def cases():
     x = _f32(5, 9)
     yield Case("program", "order_statistics", _order_stats, [x], "sort", Program(), _order_stats_ref,
@@ -160,3 +170,9 @@ def cases():
                Program(), _gp_ref, notes="Gaussian-process regression: RBF kernel + 0.1 I, jnp.linalg.cholesky "
                "and jax.scipy.linalg.cho_solve (LAPACK potrf and trsm custom calls), posterior mean and log "
                "marginal likelihood; reference: NumPy solve and slogdet")
+    la = _f32(6, 6) + 3 * np.eye(6, dtype=np.float32)
+    la[0, 0] = 0.0  # the first column's pivot comes from another row
+    yield Case("program", "lu_solve_det", _lu_solve, [la, _f32(6, 2)], "custom-call", Program(), _lu_solve_ref,
+               notes="jnp.linalg.solve (matrix right-hand side), slogdet, inv and det: LU with partial pivoting "
+               "(lapack_sgetrf_ffi: factor, 1-based pivots, info), the pivots turned into a permutation and a "
+               "sign, then triangular solves (lapack_strsm_ffi); reference: NumPy")

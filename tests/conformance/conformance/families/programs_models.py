@@ -2,7 +2,8 @@
 transposed convolutions (their gradients use feature and batch groups),
 rematerialization (jax.checkpoint: opt-barrier), int8 quantized matmul, a
 complex DFT, vmap of a while loop, top-2 mixture-of-experts routing, sliding
-windows by dynamic_slice, and a key-value sort."""
+windows by dynamic_slice, a key-value sort, transposed results (column-major
+entry layouts), and a residual MLP block."""
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -131,6 +132,21 @@ def _key_value_sort_ref(keys, values):
     return keys[order], values[order], np.cumsum(values[order])
 
 
+def _transposed(x, w, b, y):
+    """Results returned transposed: JAX gives them column-major entry layouts, so the final
+    transposes become layout-swapping bitcasts (some of square arrays)."""
+    return (jax.nn.softmax(x, axis=0).T, (x @ w).T + b[:, None], jnp.swapaxes(jnp.einsum("bij,bjk->bik", y, y), 0, 2),
+            jnp.tanh(x).T.sum(0), jnp.exp(x).T * 2.0)
+
+
+def _residual_block(x, w1, w2, g):
+    """x + W2 gelu(W1 layernorm(x)) on a 32 x 64 batch."""
+    mu = x.mean(-1, keepdims=True)
+    var = ((x - mu) ** 2).mean(-1, keepdims=True)
+    h = (x - mu) * lax.rsqrt(var + 1e-5) * g
+    return x + jax.nn.gelu(h @ w1) @ w2
+
+
 def _case(name, fn, args, op, notes):
     return Case("program", name, fn, args, op, Program(), _in_float64(fn),
                 notes=notes + "; reference: the same JAX function in float64")
@@ -181,3 +197,11 @@ def cases():
     yield Case("program", "key_value_sort", _key_value_sort, [keys, _f32(12)], "sort", Program(),
                _key_value_sort_ref, notes="lax.sort of (keys, values) with num_keys=1 (stable: three equal keys "
                "keep their order), then jnp.cumsum of the values")
+    yield _case("transposed_results", _transposed, [_f32(5, 5), _f32(5, 4), _f32(4), _f32(2, 3, 3)], "transpose",
+                "results returned transposed (softmax over axis 0 then .T, (x @ w).T + bias, swapaxes of a batched "
+                "matmul, a sum over a transposed axis, exp(x).T * 2): the entry layouts are column-major, so the "
+                "transposes are layout-swapping bitcasts, several of square arrays")
+    yield _case("residual_mlp_block", _residual_block,
+                [_f32(32, 64), _f32(64, 64, scale=0.15), _f32(64, 64, scale=0.15), 1 + _f32(64, scale=0.1)], "dot",
+                "a pre-layernorm residual MLP block (layernorm without shift, gelu) on a 32 x 64 batch: a row "
+                "kernel and two dots with epilogues")
