@@ -1,6 +1,10 @@
 """Whole programs as users write them, each with a float64 NumPy reference:
 MLP forward, softmax, log-softmax, layernorm, a small CNN, a training step
-(jax.grad + SGD), tiny attention and a while-loop program."""
+(jax.grad + SGD), tiny attention and a while-loop program; then data programs
+(cumulative ops, ranking, top-k, segment sums, masked norms, batch norm in
+training mode, an Adam step). The other program modules (programs_*.py) add
+control flow, other element types, gradients, array-library and model code,
+all in the family `program`."""
 import jax
 import jax.numpy as jnp
 import numpy as np
