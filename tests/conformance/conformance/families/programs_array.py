@@ -132,6 +132,32 @@ def _lu_solve_ref(a, b):
     return np.linalg.solve(a, b), sign, logdet, np.linalg.inv(a), np.linalg.det(a[:3, :3])
 
 
+def _signal(x, k, samples, edges):
+    """jnp.convolve / jnp.correlate (full and same), a linear jax.image.resize, and a histogram."""
+    counts = jnp.zeros(len(edges) - 1, jnp.int32).at[jnp.clip(jnp.searchsorted(edges, samples, side="right") - 1,
+                                                              0, len(edges) - 2)].add(1)
+    return (jnp.convolve(x, k, mode="full"), jnp.correlate(x, k, mode="same"),
+            jax.image.resize(x, (2 * len(x),), "linear"), counts, jnp.bincount(jnp.abs(samples).astype(jnp.int32),
+                                                                               length=4))
+
+
+def _resize_linear_ref(x, n):
+    """Half-pixel-centred linear resampling with edge clamping (jax.image.resize, upsampling)."""
+    pos = (np.arange(n) + 0.5) * len(x) / n - 0.5
+    lo = np.clip(np.floor(pos).astype(int), 0, len(x) - 1)
+    hi = np.clip(lo + 1, 0, len(x) - 1)
+    t = np.clip(pos - np.floor(pos), 0, 1)
+    t = np.where(pos < 0, 0.0, t)
+    return x[lo] * (1 - t) + x[hi] * t
+
+
+def _signal_ref(x, k, samples, edges):
+    idx = np.clip(np.searchsorted(edges, samples, side="right") - 1, 0, len(edges) - 2)
+    return (np.convolve(x, k, mode="full"), np.correlate(x, k, mode="same"), _resize_linear_ref(x, 2 * len(x)),
+            np.bincount(idx, minlength=len(edges) - 1),
+            np.bincount(np.clip(np.abs(samples).astype(int), 0, 3), minlength=4)[:4])
+
+
 def cases():
     x = _f32(5, 9)
     yield Case("program", "order_statistics", _order_stats, [x], "sort", Program(), _order_stats_ref,
@@ -176,3 +202,10 @@ def cases():
                notes="jnp.linalg.solve (matrix right-hand side), slogdet, inv and det: LU with partial pivoting "
                "(lapack_sgetrf_ffi: factor, 1-based pivots, info), the pivots turned into a permutation and a "
                "sign, then triangular solves (lapack_strsm_ffi); reference: NumPy")
+    samples = np.concatenate([R.uniform(-3, 3, 14), [-3.0, 3.0, 0.0]]).astype(np.float32)
+    yield Case("program", "signal_processing", _signal,
+               [_f32(9), _f32(4), samples, np.linspace(-3, 3, 7).astype(np.float32)], "convolution", Program(),
+               _signal_ref, notes="jnp.convolve (full) and jnp.correlate (same) of a 9-sample signal with a 4-tap "
+               "kernel (1-D convolutions), jax.image.resize to twice the length (linear), a 6-bin histogram by "
+               "searchsorted and .at[].add (edge values land in the end bins), jnp.bincount(length=4) of "
+               "truncated magnitudes (3 is dropped: out of range)")

@@ -186,6 +186,28 @@ def _dropout_init_ref(key, x):
     return w, keep, np.where(keep, (x @ w) / 0.8, 0.0)
 
 
+def _scan_variants(xs, h0, w):
+    """A reversed, unrolled scan with an int carry and a pytree output."""
+    def step(carry, x):
+        h, count = carry
+        h = jnp.tanh(h @ w + x)
+        positive = jnp.sum(h > 0).astype(jnp.int32)
+        return (h, count + positive), {"norm": jnp.sqrt(jnp.sum(h * h)), "positive": positive}
+    (h, count), ys = lax.scan(step, (h0, jnp.int32(0)), xs, reverse=True, unroll=3)
+    return h, count, ys["norm"], ys["positive"]
+
+
+def _scan_variants_ref(xs, h0, w):
+    h, count, norms, positives = h0, 0, [], []
+    for x in xs[::-1]:
+        h = np.tanh(h @ w + x)
+        positive = int((h > 0).sum())
+        count += positive
+        norms.append(np.sqrt((h * h).sum()))
+        positives.append(positive)
+    return h, count, np.array(norms[::-1]), np.array(positives[::-1])
+
+
 def cases():
     xs, h0 = _f32(7, 2, 3), _f32(2, 4)
     yield Case("program", "rnn_scan", _rnn, [xs, h0, _f32(3, 4, scale=0.6), _f32(4, 4, scale=0.5), _f32(4)],
@@ -215,3 +237,7 @@ def cases():
                notes="jax.random.split of a threefry key, jax.random.normal weights (uniform bits to floats, "
                "then sqrt(2) erf_inv, which JAX expands to polynomials), jax.random.bernoulli dropout mask "
                "(keep 0.8) and the masked, rescaled layer; outputs: weights, mask, activations")
+    yield Case("program", "scan_reverse_unrolled", _scan_variants, [_f32(8, 5), _f32(5), _f32(5, 5, scale=0.6)],
+               "while", Program(), _scan_variants_ref,
+               notes="lax.scan with reverse=True and unroll=3 over 8 steps (two full unrolled bodies and a "
+               "remainder), an s32 counter in the carry and a dict of outputs (tree_leaves order: norm, positive)")

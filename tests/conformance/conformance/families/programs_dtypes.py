@@ -75,6 +75,22 @@ def _f16_softmax_ref(x, w, b):
     return logits, e / e.sum(-1, keepdims=True), x.mean(0)
 
 
+def _splitmix64(seed, counters, xp=jnp):
+    """splitmix64 over u64 counters, a float in [0, 1) from the top 53 bits, and s64 sums."""
+    z = seed + counters * np.uint64(0x9E3779B97F4A7C15)
+    z = (z ^ (z >> 30)) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> 27)) * np.uint64(0x94D049BB133111EB)
+    z = z ^ (z >> 31)
+    unit = (z >> 11).astype(np.float64) * 2.0 ** -53
+    signed = z.astype(np.int64)
+    return z, unit, xp.cumsum(signed >> 40)
+
+
+def _splitmix64_ref(seed, counters):
+    with np.errstate(over="ignore"):
+        return _splitmix64(np.uint64(seed), counters.astype(np.uint64), xp=np)
+
+
 def cases():
     x = R.integers(0, 2**32, 64, dtype=np.uint64).astype(np.uint32)
     x[:4] = [0, 1, 0xFFFFFFFF, 0x80000000]
@@ -106,3 +122,8 @@ def cases():
                notes="f16 lax.dot with preferred_element_type=f32, + f32 bias, softmax in f32 converted to f16, "
                "jnp.mean of f16 (JAX accumulates in f32); outputs: the f32 logits (first, so the tolerance is "
                "f32's), the f16 softmax, the f16 mean")
+    yield Case("program", "splitmix64_u64", _splitmix64,
+               [np.uint64(0x0123456789ABCDEF), np.arange(40, dtype=np.uint64) * np.uint64(0x1000000001)],
+               "multiply", Program(), _splitmix64_ref,
+               notes="splitmix64 on u64 (jax_enable_x64): wrapping 64-bit multiplies, logical shifts, xor; the top "
+               "53 bits to an f64 in [0, 1); the bits as s64, arithmetic shift by 40 and a cumulative sum")

@@ -126,6 +126,29 @@ def _pool_net_grad(x, k, w):
     return jax.value_and_grad(loss, argnums=(0, 1))(k, w)
 
 
+def _strided_pool_grad(x, k):
+    """A stride-2 3x3 average pool after a convolution: its gradient spreads through a reduce-window
+    over the interior-padded (dilated) cotangent."""
+    def loss(x, k):
+        h = jnp.tanh(lax.conv_general_dilated(x, k, (1, 1), "SAME", dimension_numbers=NHWC))
+        h = lax.reduce_window(h, 0.0, lax.add, (1, 3, 3, 1), (1, 2, 2, 1), "VALID") / 9.0
+        return jnp.sum(h ** 2)
+    return jax.value_and_grad(loss, argnums=(0, 1))(x, k)
+
+
+def _fake_quant_grad(x, w):
+    """Quantization-aware training: weights fake-quantized to int8 levels (round half to even, clip)
+    with the straight-through estimator (stop_gradient)."""
+    def quant(w):
+        scale = jnp.max(jnp.abs(w)) / 127.0
+        q = jnp.clip(jnp.round(w / scale), -127, 127) * scale
+        return w + lax.stop_gradient(q - w)
+
+    def loss(w):
+        return jnp.mean(jax.nn.relu(x @ quant(w)) ** 2)
+    return jax.value_and_grad(loss)(w)
+
+
 def _case(name, fn, args, op, notes):
     return Case("program", name, fn, args, op, Program(), _in_float64(fn),
                 notes=notes + "; reference: the same JAX function in float64")
@@ -171,6 +194,14 @@ def cases():
                 "select-and-scatter", "jax.value_and_grad through a SAME convolution, relu, 2x2 max pool "
                 "(backward: pad with -inf and select-and-scatter), 2x2 SAME sum pool / 4 (backward: a padded "
                 "reduce-window), a dense layer and a mean square; outputs: loss, d/dkernel, d/dw")
+    yield _case("strided_avg_pool_grad", _strided_pool_grad, [_f32(2, 7, 7, 2), _f32(3, 3, 2, 3, scale=0.4)],
+                "reduce-window", "jax.value_and_grad through a SAME convolution, tanh and a 3x3 stride-2 VALID "
+                "average pool: the pool's transpose is a reduce-window over the interior-padded cotangent; "
+                "outputs: loss, d/dx, d/dkernel")
+    yield _case("fake_quant_ste_grad", _fake_quant_grad, [_f32(6, 8), _f32(8, 5)], "round-nearest-even",
+                "jax.value_and_grad of a relu layer with int8 fake-quantized weights (jnp.round half to even, "
+                "jnp.clip, max-abs scale) and the straight-through estimator (w + stop_gradient(q - w)); "
+                "outputs: loss, d/dw")
     d = 16
     ln = np.stack([np.stack([1 + _f32(d, scale=0.1), _f32(d, scale=0.1), 1 + _f32(d, scale=0.1),
                              _f32(d, scale=0.1)]) for _ in range(2)])
