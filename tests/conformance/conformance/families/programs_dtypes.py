@@ -91,7 +91,45 @@ def _splitmix64_ref(seed, counters):
         return _splitmix64(np.uint64(seed), counters.astype(np.uint64), xp=np)
 
 
+def _image_u8(img, lut):
+    """uint8 image processing: brightness/contrast in f32, round, clip, back to u8; a wrapping u8 add;
+    a lookup table by gather; a box blur in s32; an 8-bin intensity histogram."""
+    f = img.astype(jnp.float32)
+    adjusted = jnp.clip(jnp.round(f * 1.3 - 20.0), 0, 255).astype(jnp.uint8)
+    wrapped = img + np.uint8(100)
+    mapped = lut[img]
+    s = img.astype(jnp.int32)
+    blur = (s[:-2, :-2] + s[1:-1, 1:-1] + s[2:, 2:] + s[:-2, 2:] + s[2:, :-2]) // 5
+    hist = jnp.zeros(8, jnp.int32).at[img >> 5].add(1)
+    return adjusted, wrapped, mapped, blur.astype(jnp.uint8), hist
+
+
+def _image_u8_ref(img, lut):
+    # In f32, as the program computes it (1.3 is not exact: a product near .5 rounds by its f32 value).
+    f = img.astype(np.float32) * np.float32(1.3) - np.float32(20.0)
+    adjusted = np.clip(np.round(f), 0, 255).astype(np.uint8)
+    s = img.astype(np.int64)
+    blur = (s[:-2, :-2] + s[1:-1, 1:-1] + s[2:, 2:] + s[:-2, 2:] + s[2:, :-2]) // 5
+    return (adjusted, (img.astype(np.int64) + 100) % 256, lut[img], blur,
+            np.bincount((img >> 5).reshape(-1), minlength=8))
+
+
+def _bf16_block(x, w1, w2, g):
+    """A bf16 inference block: layernorm, gelu MLP and residual, every op in bf16 as JAX runs it."""
+    mu = x.mean(-1, keepdims=True)
+    var = ((x - mu) ** 2).mean(-1, keepdims=True)
+    h = (x - mu) * lax.rsqrt(var + 1e-5) * g
+    return x + jax.nn.gelu(h @ w1) @ w2
+
+
+def _bf16_block_ref(x, w1, w2, g):
+    xc = x - x.mean(-1, keepdims=True)
+    h = xc / np.sqrt((xc * xc).mean(-1, keepdims=True) + 1e-5) * g
+    return x + _gelu_tanh(h @ w1, np) @ w2
+
+
 def cases():
+    bf = ml_dtypes.bfloat16
     x = R.integers(0, 2**32, 64, dtype=np.uint64).astype(np.uint32)
     x[:4] = [0, 1, 0xFFFFFFFF, 0x80000000]
     yield Case("program", "hash_u32", _hash, [x, np.uint32(0x9E3779B9)], "shift-right-logical", EXACT, _hash_ref,
@@ -105,7 +143,6 @@ def cases():
                notes="s32 lax.div / lax.rem (truncating), jnp.floor_divide / jnp.remainder (flooring, sign of the "
                "divisor), jnp.clip, abs // 7, sign * arithmetic shift; negative dividends and divisors, no zero "
                "divisor")
-    bf = ml_dtypes.bfloat16
     xb = R.standard_normal((8, 32)).astype(bf)
     w1 = (R.standard_normal((32, 16)) * 0.2).astype(bf)
     w2 = (R.standard_normal((16, 8)) * 0.3).astype(bf)
@@ -127,3 +164,22 @@ def cases():
                "multiply", Program(), _splitmix64_ref,
                notes="splitmix64 on u64 (jax_enable_x64): wrapping 64-bit multiplies, logical shifts, xor; the top "
                "53 bits to an f64 in [0, 1); the bits as s64, arithmetic shift by 40 and a cumulative sum")
+    img = R.integers(0, 256, (9, 10)).astype(np.uint8)
+    img[0, :4] = [0, 255, 15, 16]  # 15 * 1.3 - 20 = -0.5 rounds to -0 and clips to 0; 16 gives 0.8 -> 1
+    # XLA:CPU contracts x * 1.3 - 20 into a fused multiply-add: for 55 that is 51.499996 (-> 51) where
+    # HLO's two roundings give exactly 51.5 (-> 52). Keep the image clear of that tie.
+    img[img == 55] = 56
+    yield Case("program", "uint8_image_ops", _image_u8, [img, R.permutation(256).astype(np.uint8)], "convert",
+               EXACT, _image_u8_ref,
+               notes="uint8 image processing: convert to f32, scale and shift, jnp.round (half to even), "
+               "clip, convert to u8; u8 + 100 wrapping; a 256-entry lookup table (gather); a 5-tap box blur in "
+               "s32 with floor division, back to u8; a histogram of the top 3 bits by .at[].add; no pixel is 55, whose 55 * 1.3f - 20 XLA:CPU computes "
+               "with a fused multiply-add (51.499996, rounding to 51) while the HLO ops round twice (51.5 -> 52)")
+    bx = (R.standard_normal((8, 32))).astype(bf)
+    yield Case("program", "bf16_layernorm_mlp", _bf16_block,
+               [bx, (R.standard_normal((32, 32)) * 0.2).astype(bf), (R.standard_normal((32, 32)) * 0.2).astype(bf),
+                (1 + R.standard_normal(32) * 0.1).astype(bf)], "convert", Program(),
+               lambda x, w1, w2, g: _bf16_block_ref(x, w1, w2, g),
+               notes="a bf16 inference block (layernorm without shift, gelu (tanh) MLP, residual) with every "
+               "operation in bf16 as JAX runs it (mean and sums accumulate in f32); reference: the same "
+               "formula in float64, without the intermediate bf16 roundings")
