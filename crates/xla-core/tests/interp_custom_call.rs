@@ -163,3 +163,46 @@ fn lapack_trsm() {
     // x·aᵀ = [x0 + 3·x1, x1] = [7, 2] → x = [1, 2].
     assert_eq!(x.to_vec::<f32>().unwrap(), [1.0, 2.0]);
 }
+
+/// JAX's CPU LU (`jnp.linalg.solve`, `det`, …): `(lu, ipiv, info)`. The
+/// first matrix swaps its rows for the larger pivot 3; the second has an
+/// exactly zero first column: `info` 1, no swap, the factorization goes on.
+#[test]
+fn lapack_getrf() {
+    let text = "HloModule m\n\nENTRY e {\n  a = f32[2,2,2] parameter(0)\n  \
+        ROOT lu = (f32[2,2,2]{1,2,0}, s32[2,2]{1,0}, s32[2]{0}) custom-call(a), \
+        custom_call_target=\"lapack_sgetrf_ffi\", operand_layout_constraints={f32[2,2,2]{1,2,0}}, \
+        output_to_operand_aliasing={{0}: (0, {})}, api_version=API_VERSION_TYPED_FFI, backend_config={}\n}\n";
+    let a = Literal::from_vec(&[2, 2, 2], vec![1.0f32, 2.0, 3.0, 4.0, 0.0, 5.0, 0.0, 7.0]).unwrap();
+    let out = Interpreter::new().run(&module(text), &[&a]).unwrap();
+    let t = out.tuple_elements().unwrap();
+    // [[1, 2], [3, 4]] → P·a = [[3, 4], [1, 2]] = [[1, 0], [1/3, 1]]·[[3, 4], [0, 2/3]].
+    // [[0, 5], [0, 7]]: zero pivot, then U[1][1] = 7 − 0·5.
+    assert_eq!(
+        t[0].to_vec::<f32>().unwrap(),
+        [3.0, 4.0, 1.0 / 3.0, 2.0 / 3.0, 0.0, 5.0, 0.0, 7.0]
+    );
+    assert_eq!(t[1].to_vec::<i32>().unwrap(), [2, 2, 1, 2]);
+    assert_eq!(t[2].to_vec::<i32>().unwrap(), [0, 1]);
+}
+
+/// Complex pivots are ranked by `|re| + |im|` (LAPACK's `icamax`): `3+3i`
+/// (6) beats `-5` (5), although `|−5| > |3+3i|`.
+#[test]
+fn lapack_getrf_complex_pivot() {
+    let text = "HloModule m\n\nENTRY e {\n  a = c64[2,1] parameter(0)\n  \
+        ROOT lu = (c64[2,1]{0,1}, s32[1]{0}, s32[]) custom-call(a), \
+        custom_call_target=\"lapack_cgetrf_ffi\", api_version=API_VERSION_TYPED_FFI\n}\n";
+    let a = Literal::from_vec(
+        &[2, 1],
+        vec![xla_core::C64::new(-5.0, 0.0), xla_core::C64::new(3.0, 3.0)],
+    )
+    .unwrap();
+    let out = Interpreter::new().run(&module(text), &[&a]).unwrap();
+    let t = out.tuple_elements().unwrap();
+    assert_eq!(t[1].to_vec::<i32>().unwrap(), [2]);
+    let lu = t[0].to_vec::<xla_core::C64>().unwrap();
+    // -5 / (3+3i) = (-15 + 15i) / 18.
+    assert_eq!(lu[0], xla_core::C64::new(3.0, 3.0));
+    assert!((lu[1] - xla_core::C64::new(-15.0 / 18.0, 15.0 / 18.0)).norm() < 1e-7);
+}

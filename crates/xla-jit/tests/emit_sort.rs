@@ -258,3 +258,28 @@ fn topk_ties_and_extremes() {
         }
     }
 }
+
+/// `jnp.median`'s prologue: a full `reduce` (any NaN?) broadcast into the
+/// sorted operand. The reduce is not a row pass of the sort (the sort
+/// kernel does not compute its root element by element): it runs first and
+/// the sort kernel reads its result.
+#[test]
+fn a_reduce_feeding_a_sort_runs_before_it() {
+    let text = format!(
+        "HloModule m\n{}or {{\n  p = pred[] parameter(0)\n  q = pred[] parameter(1)\n  \
+         ROOT r = pred[] or(p, q)\n}}\nENTRY e {{\n  x = f32[6]{{0}} parameter(0)\n  \
+         ne = pred[6]{{0}} compare(x, x), direction=NE\n  f = pred[] constant(false)\n  \
+         any = pred[] reduce(ne, f), dimensions={{0}}, to_apply=or\n  \
+         anyb = pred[6]{{0}} broadcast(any), dimensions={{}}\n  nan = f32[] constant(nan)\n  \
+         nanb = f32[6]{{0}} broadcast(nan), dimensions={{}}\n  \
+         sel = f32[6]{{0}} select(anyb, nanb, x)\n  \
+         ROOT s = f32[6]{{0}} sort(sel), dimensions={{0}}, to_apply=cmp\n}}",
+        comparator("cmp", "f32", "LT", "", &[])
+    );
+    let x = Literal::vector(&[3.0f32, -1.0, 2.0, 0.5, 7.0, -4.0]);
+    let sorted = check_sort(&text, &[&x]);
+    assert_eq!(values::<f32>(&sorted), [-4.0, -1.0, 0.5, 2.0, 3.0, 7.0]);
+    let with_nan = Literal::vector(&[3.0f32, f32::NAN, 2.0, 0.5, 7.0, -4.0]);
+    let sorted = check_sort(&text, &[&with_nan]);
+    assert!(values::<f32>(&sorted).iter().all(|v| v.is_nan()));
+}

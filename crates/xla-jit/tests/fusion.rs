@@ -365,6 +365,93 @@ ENTRY e {
     ));
 }
 
+/// An RNN step, `tanh(x·Wx + h·Wh + b)`: the epilogue of one dot may read
+/// another dot's result, but a region holds one dot (the engine runs one per
+/// fusion), so the other dot is its own fusion and an input.
+const TWO_DOTS_ADDED: &str = "HloModule m
+ENTRY e {
+  x = f32[2,3]{1,0} parameter(0)
+  wx = f32[3,4]{1,0} parameter(1)
+  h = f32[2,4]{1,0} parameter(2)
+  wh = f32[4,4]{1,0} parameter(3)
+  b = f32[4]{0} parameter(4)
+  dx = f32[2,4]{1,0} dot(x, wx), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  dh = f32[2,4]{1,0} dot(h, wh), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  sum = f32[2,4]{1,0} add(dx, dh)
+  bb = f32[2,4]{1,0} broadcast(b), dimensions={1}
+  pre = f32[2,4]{1,0} add(sum, bb)
+  ROOT t = f32[2,4]{1,0} tanh(pre)
+}";
+
+#[test]
+fn a_dot_epilogue_holds_one_dot() {
+    let m = parse(TWO_DOTS_ADDED);
+    let p = plan(&m, m.entry);
+    assert_consistent(&m, &p);
+    assert_eq!(
+        kinds(&p),
+        [FusionKind::DotEpilogue, FusionKind::DotEpilogue],
+        "{}",
+        p.display(m.entry_computation())
+    );
+    let (dx, dh) = (id(&m, "dx"), id(&m, "dh"));
+    let epilogue = p.fusions.iter().find(|f| f.root == id(&m, "t")).unwrap();
+    let fused_dot = epilogue.dot.as_ref().unwrap().dot;
+    let other = if fused_dot == dx { dh } else { dx };
+    assert!(fused_dot == dx || fused_dot == dh);
+    assert!(epilogue.contains(fused_dot) && !epilogue.contains(other));
+    assert!(epilogue.inputs.contains(&other));
+    assert!(reason_for(&p, other).iter().any(|d| matches!(
+        d,
+        FusionDecision::Forbid {
+            reason: Reason::NotEpilogue(why),
+            ..
+        } if why.contains("already holds")
+    )));
+    let alone = p.fusions.iter().find(|f| f.root == other).unwrap();
+    assert_eq!(alone.instructions, [other]);
+}
+
+/// A transpose into the other layout is a bitcast after layout assignment;
+/// with square dimensions its sizes pair one for one, but it reads the dot
+/// at `(j, i)`: not an epilogue. A bitcast that keeps the layout is.
+#[test]
+fn a_layout_swapping_bitcast_is_not_a_dot_epilogue() {
+    let m = parse(
+        "HloModule m
+ENTRY e {
+  a = f32[4,6]{1,0} parameter(0)
+  x = f32[4,6]{1,0} parameter(1)
+  d = f32[6,6]{1,0} dot(a, x), lhs_contracting_dims={0}, rhs_contracting_dims={0}
+  ROOT t = f32[6,6]{0,1} bitcast(d)
+}",
+    );
+    let p = plan(&m, m.entry);
+    assert_consistent(&m, &p);
+    let d = id(&m, "d");
+    let dot_fusion = p.fusions.iter().find(|f| f.root == d).unwrap();
+    assert_eq!(dot_fusion.instructions, [d]);
+    assert!(matches!(
+        reason_for(&p, d)[0],
+        FusionDecision::Forbid {
+            reason: Reason::NotEpilogue(_),
+            ..
+        }
+    ));
+    let m = parse(
+        "HloModule m
+ENTRY e {
+  a = f32[4,6]{1,0} parameter(0)
+  x = f32[4,6]{1,0} parameter(1)
+  d = f32[6,6]{1,0} dot(a, x), lhs_contracting_dims={0}, rhs_contracting_dims={0}
+  ROOT t = f32[6,6]{1,0} bitcast(d)
+}",
+    );
+    let p = plan(&m, m.entry);
+    assert_eq!(kinds(&p), [FusionKind::DotEpilogue]);
+    assert!(p.fusions[0].contains(id(&m, "d")));
+}
+
 #[test]
 fn unsupported_ops_are_left_to_the_interpreter() {
     let m = parse(

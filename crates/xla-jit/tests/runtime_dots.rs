@@ -14,7 +14,7 @@ use xla_core::builder::{XlaBuilder, XlaOp};
 use xla_core::hlo::DotDimensionNumbers;
 use xla_core::layout::Layout;
 use xla_core::literal::Tolerance;
-use xla_core::{ArrayShape, HloModule, Opcode, PrimitiveType, Shape};
+use xla_core::{ArrayShape, HloModule, Literal, Opcode, PrimitiveType, Shape};
 
 /// `dot(a, b)` with `a` and `b` possibly transposed and batched, then a
 /// random epilogue.
@@ -438,4 +438,102 @@ fn complex_dots_with_epilogues_match_the_interpreter() {
         let args = random_args(&module, 11);
         check_against_interpreter(&module, &args, Tolerance::new(1e-4, 1e-4));
     }
+}
+
+/// Two dots added before a bias and relu (an RNN step): one dot carries the
+/// epilogue, the other is its own dot thunk; both run on the engine and the
+/// epilogue compiles (a region once took both dots, and the second ran in
+/// the interpreter — and crashed Cranelift when the verifier was off).
+#[test]
+fn an_epilogue_reading_a_second_dot_runs_on_the_engine() {
+    let module = runtime_support::parse(
+        "HloModule m
+ENTRY e {
+  x = f32[2,3]{1,0} parameter(0)
+  wx = f32[3,2]{1,0} parameter(1)
+  h = f32[2,2]{1,0} parameter(2)
+  wh = f32[2,2]{1,0} parameter(3)
+  b = f32[2]{0} parameter(4)
+  dx = f32[2,2]{1,0} dot(x, wx), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  dh = f32[2,2]{1,0} dot(h, wh), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  sum = f32[2,2]{1,0} add(dx, dh)
+  bb = f32[2,2]{1,0} broadcast(b), dimensions={1}
+  pre = f32[2,2]{1,0} add(sum, bb)
+  zero = f32[] constant(0)
+  zeros = f32[2,2]{1,0} broadcast(zero), dimensions={}
+  ROOT r = f32[2,2]{1,0} maximum(pre, zeros)
+}",
+    );
+    let exe = xla_jit::Client::cpu().unwrap().compile(&module).unwrap();
+    assert!(
+        exe.fallback_ops().is_empty(),
+        "interpreted: {:?}",
+        exe.fallback_ops()
+    );
+    let x = Literal::matrix(&[[1.0f32, 2.0, 3.0], [-1.0, 0.0, 1.0]]);
+    let wx = Literal::matrix(&[[1.0f32, 0.0], [0.0, 1.0], [1.0, -1.0]]);
+    let h = Literal::matrix(&[[0.5f32, -0.5], [2.0, 1.0]]);
+    let wh = Literal::matrix(&[[2.0f32, 0.0], [0.0, 4.0]]);
+    let b = Literal::vector(&[0.25f32, -10.0]);
+    let out = exe.execute(&[&x, &wx, &h, &wh, &b]).unwrap();
+    // x·wx = [[4, -1], [0, -1]], h·wh = [[1, -2], [4, 4]], + b, relu.
+    assert_eq!(out.to_vec::<f32>().unwrap(), [5.25, 0.0, 4.25, 0.0]);
+}
+
+/// Scores from a `dot`, sorted along each row (retrieval, top-k routing):
+/// the dot runs on the engine and the sort kernel reads its result.
+#[test]
+fn a_dot_feeding_a_sort_runs_on_the_engine() {
+    let module = runtime_support::parse(
+        "HloModule m
+cmp {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT r = pred[] compare(a, b), direction=GT
+}
+ENTRY e {
+  a = f32[2,2]{1,0} parameter(0)
+  b = f32[2,3]{1,0} parameter(1)
+  d = f32[2,3]{1,0} dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  ROOT s = f32[2,3]{1,0} sort(d), dimensions={1}, to_apply=cmp
+}",
+    );
+    let exe = xla_jit::Client::cpu().unwrap().compile(&module).unwrap();
+    assert!(
+        exe.fallback_ops().is_empty(),
+        "interpreted: {:?}",
+        exe.fallback_ops()
+    );
+    let a = Literal::matrix(&[[1.0f32, 0.0], [1.0, -1.0]]);
+    let b = Literal::matrix(&[[1.0f32, 3.0, 2.0], [0.5, 4.0, -1.0]]);
+    // a·b = [[1, 3, 2], [0.5, -1, 3]], each row descending.
+    let out = exe.execute(&[&a, &b]).unwrap();
+    assert_eq!(
+        out.to_vec::<f32>().unwrap(),
+        [3.0, 2.0, 1.0, 3.0, 0.5, -1.0]
+    );
+}
+
+/// `(aᵀ·x)ᵀ` with a column-major result, as JAX's gradient of `h @ w`
+/// prints it: the transpose becomes a layout-swapping bitcast of the square
+/// product, which must not be mistaken for an elementwise epilogue (the
+/// dot would write its result through the transposed strides).
+#[test]
+fn a_transposed_square_product_in_column_major() {
+    let module = runtime_support::parse(
+        "HloModule m, entry_computation_layout={(f32[2,2]{1,0}, f32[2,2]{1,0})->f32[2,2]{0,1}}
+ENTRY e {
+  a = f32[2,2]{1,0} parameter(0)
+  x = f32[2,2]{1,0} parameter(1)
+  d = f32[2,2]{1,0} dot(a, x), lhs_contracting_dims={0}, rhs_contracting_dims={0}
+  ROOT t = f32[2,2]{0,1} transpose(d), dimensions={1,0}
+}",
+    );
+    let exe = xla_jit::Client::cpu().unwrap().compile(&module).unwrap();
+    let a = Literal::matrix(&[[1.0f32, 2.0], [3.0, 4.0]]);
+    let x = Literal::matrix(&[[1.0f32, 0.0], [0.0, 10.0]]);
+    let out = exe.execute(&[&a, &x]).unwrap();
+    // aᵀ·x = [[1, 30], [2, 40]]; its transpose is [[1, 2], [30, 40]].
+    let logical = out.relayout(&Layout::new(vec![1, 0])).unwrap();
+    assert_eq!(logical.to_vec::<f32>().unwrap(), [1.0, 2.0, 30.0, 40.0]);
 }

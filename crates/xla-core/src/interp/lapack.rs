@@ -12,6 +12,15 @@
 //!   trans_x, uplo}`: the triangular solve `op(a)·x = alpha·b` (`side` `'L'`)
 //!   or `x·op(a) = alpha·b` (`'R'`), `trans_x` `'N'`, `'T'` or `'C'`,
 //!   `diag` `'U'` (unit) or `'N'`, computed like the HLO `triangular-solve`.
+//! * `lapack_{s,d,c,z}getrf_ffi(a)` (`jnp.linalg.solve`, `inv`, `det`,
+//!   `slogdet`, `lax.linalg.lu`): `(lu, ipiv, info)` — the LU factorization
+//!   with partial pivoting `P·a = L·U` of each `[…, M, N]` matrix, `L` unit
+//!   lower (below the diagonal of `lu`) and `U` upper; `ipiv` (`s32`,
+//!   `min(M, N)` per matrix, 1-based) says row `j` was swapped with row
+//!   `ipiv[j] − 1`, the pivot being the first entry of largest magnitude
+//!   (`|re| + |im|` for complex, as LAPACK's `i?amax`); `info` is 0, or
+//!   `j + 1` for the first exactly zero pivot `U[j][j]` (the factorization
+//!   goes on).
 
 use super::custom_call::{CustomCallArgs, CustomCallRegistry};
 use super::linalg::{cholesky_factor, literal, solve_matrix, values, Scalar};
@@ -23,6 +32,7 @@ pub(super) fn register(registry: &mut CustomCallRegistry) {
     for prefix in ["s", "d", "c", "z"] {
         registry.register_with_args(format!("lapack_{prefix}potrf_ffi"), potrf);
         registry.register_with_args(format!("lapack_{prefix}trsm_ffi"), trsm);
+        registry.register_with_args(format!("lapack_{prefix}getrf_ffi"), getrf);
     }
 }
 
@@ -159,4 +169,94 @@ fn trsm_batch<S: Scalar>(
         }
     }
     literal(b_dims, x, b_shape.element_type()).map_err(|e| e.to_string())
+}
+
+fn getrf(args: &CustomCallArgs<'_>) -> Result<Literal, String> {
+    let a = args.operands.first().ok_or("no operand")?;
+    if a.element_type().is_some_and(|t| t.is_complex()) {
+        getrf_batch::<C128>(a, |z| z.re.abs() + z.im.abs())
+    } else {
+        getrf_batch::<f64>(a, f64::abs)
+    }
+}
+
+/// LU with partial pivoting of every matrix of `a`; `magnitude` ranks the
+/// pivot candidates.
+fn getrf_batch<S: Scalar>(a: &Literal, magnitude: fn(S) -> f64) -> Result<Literal, String> {
+    let shape = a.array_shape().map_err(|e| e.to_string())?;
+    let (batch, m, n) = match shape.dims() {
+        [batch @ .., m, n] => (batch.to_vec(), *m as usize, *n as usize),
+        _ => {
+            return Err(format!(
+                "operand 0 {} is not a batch of matrices",
+                a.shape()
+            ))
+        }
+    };
+    let k = m.min(n);
+    let count = batch.iter().product::<i64>() as usize;
+    let mut data = values::<S>(a).map_err(|e| e.to_string())?;
+    let (mut pivots, mut info) = (vec![0i32; count * k], vec![0i32; count]);
+    if m * n > 0 {
+        for ((lu, ipiv), info) in data
+            .chunks_exact_mut(m * n)
+            .zip(pivots.chunks_exact_mut(k.max(1)))
+            .zip(&mut info)
+        {
+            *info = lu_factor(lu, m, n, &mut ipiv[..k], magnitude);
+        }
+    }
+    let mut pivot_dims = batch.clone();
+    pivot_dims.push(k as i64);
+    Ok(Literal::tuple(vec![
+        literal(shape.dims(), data, shape.element_type()).map_err(|e| e.to_string())?,
+        Literal::from_vec(&pivot_dims, pivots).map_err(|e| e.to_string())?,
+        Literal::from_vec(&batch, info).map_err(|e| e.to_string())?,
+    ]))
+}
+
+/// Factors the row-major `m × n` matrix `lu` in place (LAPACK `getf2`:
+/// for each column, pick the pivot, swap whole rows, scale the column
+/// below the pivot by its inverse unless the pivot is 0, update the
+/// trailing matrix); writes the 1-based pivot rows and returns `info`.
+/// Example: `[[1, 2], [3, 4]]` swaps its rows (`ipiv = [2, 2]`) and
+/// becomes `[[3, 4], [1/3, 2/3]]`.
+fn lu_factor<S: Scalar>(
+    lu: &mut [S],
+    m: usize,
+    n: usize,
+    ipiv: &mut [i32],
+    magnitude: fn(S) -> f64,
+) -> i32 {
+    let mut info = 0;
+    for (j, pivot_row) in ipiv.iter_mut().enumerate() {
+        let mut p = j;
+        for i in j + 1..m {
+            if magnitude(lu[i * n + j]) > magnitude(lu[p * n + j]) {
+                p = i;
+            }
+        }
+        *pivot_row = p as i32 + 1;
+        let pivot = lu[p * n + j];
+        if magnitude(pivot) != 0.0 {
+            if p != j {
+                for c in 0..n {
+                    lu.swap(j * n + c, p * n + c);
+                }
+            }
+            let inverse = S::ONE / pivot;
+            for i in j + 1..m {
+                lu[i * n + j] = lu[i * n + j] * inverse;
+            }
+        } else if info == 0 {
+            info = j as i32 + 1;
+        }
+        for i in j + 1..m {
+            let l = lu[i * n + j];
+            for c in j + 1..n {
+                lu[i * n + c] = lu[i * n + c] - l * lu[j * n + c];
+            }
+        }
+    }
+    info
 }

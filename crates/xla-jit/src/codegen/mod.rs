@@ -153,23 +153,51 @@ impl Jit {
         signature: ir::Signature,
         build: impl FnOnce(&mut FunctionBuilder<'_>),
     ) -> Result<FuncId, JitError> {
-        let id = self
-            .module_mut()
-            .declare_function(name, Linkage::Local, &signature)
-            .map_err(|e| JitError::Module(e.to_string()))?;
+        self.try_compile(name, signature, |b| {
+            build(b);
+            Ok(())
+        })
+    }
+
+    /// [`Jit::compile`] for a `build` that can fail part-way (an emitter
+    /// meeting something it does not support). On failure the half-built
+    /// function is dropped without being declared or handed to Cranelift,
+    /// whose optimizer assumes well-formed IR (an empty block makes its
+    /// alias analysis panic when the verifier is off), and `build`'s error
+    /// is returned.
+    pub fn try_compile(
+        &mut self,
+        name: &str,
+        signature: ir::Signature,
+        build: impl FnOnce(&mut FunctionBuilder<'_>) -> Result<(), JitError>,
+    ) -> Result<FuncId, JitError> {
         self.ctx.clear();
-        self.ctx.func.signature = signature;
-        self.ctx.func.name = ir::UserFuncName::user(0, id.as_u32());
+        self.ctx.func.signature = signature.clone();
         let frontend_config = self.module().target_config();
-        {
+        let built = {
             let mut b = FunctionBuilder::new(&mut self.ctx.func, &mut self.fctx);
             let entry = b.create_block();
             b.append_block_params_for_function_params(entry);
             b.switch_to_block(entry);
-            build(&mut b);
-            b.seal_all_blocks();
-            b.finalize(frontend_config);
+            let built = build(&mut b);
+            if built.is_ok() {
+                b.seal_all_blocks();
+                b.finalize(frontend_config);
+            }
+            built
+        };
+        if let Err(e) = built {
+            // The builder context still holds the abandoned function's
+            // blocks and variables.
+            self.fctx = FunctionBuilderContext::new();
+            self.ctx.clear();
+            return Err(e);
         }
+        let id = self
+            .module_mut()
+            .declare_function(name, Linkage::Local, &signature)
+            .map_err(|e| JitError::Module(e.to_string()))?;
+        self.ctx.func.name = ir::UserFuncName::user(0, id.as_u32());
         if self.options.verify {
             if let Err(errors) = cranelift_codegen::verify_function(&self.ctx.func, self.isa()) {
                 return Err(JitError::Verifier {
@@ -269,4 +297,43 @@ pub fn int_of(ty: Type) -> Type {
 /// `true` if `ty` is a float or a vector of floats.
 pub fn is_float(ty: Type) -> bool {
     ty.lane_type() == types::F32 || ty.lane_type() == types::F64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use cranelift_codegen::ir::InstBuilder;
+
+    /// A build that fails after leaving an empty block behind (what an
+    /// emitter that meets an unsupported op part-way does) returns its
+    /// error, even with the verifier off, and the JIT still compiles and
+    /// runs the next function.
+    #[test]
+    fn a_failed_build_is_dropped_and_the_jit_stays_usable() {
+        let mut jit = Jit::new(CodegenOptions {
+            verify: false,
+            keep_clif: false,
+        })
+        .unwrap();
+        let sig = jit.signature(&[types::I64], &[types::I64]);
+        let failed = jit.try_compile("half_built", sig.clone(), |b| {
+            let next = b.create_block();
+            b.ins().jump(next, &[]);
+            b.switch_to_block(next);
+            Err(JitError::Host("the emitter gave up".into()))
+        });
+        assert!(matches!(failed, Err(JitError::Host(m)) if m == "the emitter gave up"));
+        let id = jit
+            .compile("double", sig, |b| {
+                let x = b.block_params(b.current_block().unwrap())[0];
+                let twice = b.ins().iadd(x, x);
+                b.ins().return_(&[twice]);
+            })
+            .unwrap();
+        jit.finalize().unwrap();
+        // SAFETY: compiled above with the signature (i64) -> i64.
+        let double: extern "C" fn(i64) -> i64 =
+            unsafe { std::mem::transmute(jit.function_ptr(id)) };
+        assert_eq!(double(21), 42);
+    }
 }

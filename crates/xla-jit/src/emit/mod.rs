@@ -278,19 +278,14 @@ fn compile_one(
         jit.signature(&[ptr, types::I64, types::I64], &[])
     };
     let buffers = info.buffers.len() + usize::from(kp.scratch_bytes > 0);
-    let mut failure = None;
-    let result = jit.compile(name, sig, |b| {
+    jit.try_compile(name, sig, |b| {
         let mut kb = KernelBuilder::new(b, ptr, call_conv, buffers);
-        if let Err(e) = (kp.emit)(&mut kb, info) {
-            failure = Some(e);
-        }
+        (kp.emit)(&mut kb, info).map_err(JitError::Unsupported)?;
         kb.b.set_srcloc(SourceLoc::default());
         kb.b.ins().return_(&[]);
-    });
-    if let Some(e) = failure {
-        return Err(JitError::Unsupported(e));
-    }
-    result.map_err(|e| annotate(e, info.comp))
+        Ok(())
+    })
+    .map_err(|e| annotate(e, info.comp))
 }
 
 /// Adds a legend of source locations (`@0005` in the CLIF is instruction

@@ -58,7 +58,8 @@ pub(super) fn operand_map(
             }
             out
         }
-        Reshape | Bitcast => degenerate_reshape(in_dims, out_dims, map).unwrap_or_else(other),
+        Reshape => degenerate_reshape(in_dims, out_dims, map).unwrap_or_else(other),
+        Bitcast => bitcast_map(&operand.shape, &user.shape, map).unwrap_or_else(other),
         Reduce => {
             let reduced = attr_dims();
             if in_dims.is_empty() {
@@ -157,6 +158,31 @@ fn degenerate_reshape(in_dims: &[i64], out_dims: &[i64], map: &[DimRef]) -> Opti
         out[i] = map[o];
     }
     Some(out)
+}
+
+/// The map of a `bitcast`'s operand: a bitcast reinterprets the buffer, so
+/// it reads its operand at the same logical index only when it is a
+/// degenerate reshape whose size > 1 dimensions keep their physical order.
+/// Example: `f32[6,6]{0,1} bitcast(f32[6,6]{1,0} d)` (what a transpose into
+/// the other layout becomes) reads `d` at `(j, i)` for element `(i, j)`:
+/// `None`, although the dimension sizes match one for one.
+fn bitcast_map(operand: &Shape, user: &Shape, map: &[DimRef]) -> Option<Vec<DimRef>> {
+    let (input, output) = (operand.as_array()?, user.as_array()?);
+    let (in_dims, out_dims) = (input.dims(), output.dims());
+    let map = degenerate_reshape(in_dims, out_dims, map)?;
+    let (in_layout, out_layout) = (input.layout_or_default(), output.layout_or_default());
+    if !in_layout.is_dense() || !out_layout.is_dense() {
+        return None;
+    }
+    let big = |dims: &[i64]| -> Vec<usize> { (0..dims.len()).filter(|&d| dims[d] != 1).collect() };
+    let (big_in, big_out) = (big(in_dims), big(out_dims));
+    // The operand's size > 1 dimensions in physical order, each renamed to
+    // the user dimension it pairs with, must be the user's physical order.
+    let in_order = in_layout
+        .major_to_minor()
+        .filter_map(|d| big_in.iter().position(|&b| b == d).map(|k| big_out[k]));
+    let out_order = out_layout.major_to_minor().filter(|&d| out_dims[d] != 1);
+    in_order.eq(out_order).then_some(map)
 }
 
 /// Merges the maps two users request: equal entries stay, others become

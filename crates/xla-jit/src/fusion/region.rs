@@ -266,6 +266,7 @@ impl Region<'_> {
         if self.dot.is_some() {
             return Err("the region holds a dot".into());
         }
+        self.check_root_per_element()?;
         let reduce = self.comp.instr(p);
         let Shape::Array(out) = &reduce.shape else {
             return Err("a variadic reduce's tuple is read through get-tuple-element".into());
@@ -324,11 +325,41 @@ impl Region<'_> {
         Ok(())
     }
 
+    /// Row kernels compute the root one element at a time; a root with a
+    /// kernel of its own (sort, top-k, scatter,
+    /// select-and-scatter, rng-bit-generator, variadic reduce-window) only
+    /// fuses producers its own kernel reads element by element.
+    fn check_root_per_element(&self) -> Result<(), String> {
+        let root = self.comp.instr(self.root);
+        let own_kernel = matches!(
+            root.opcode,
+            Opcode::Sort
+                | Opcode::TopK
+                | Opcode::Scatter
+                | Opcode::SelectAndScatter
+                | Opcode::RngBitGenerator
+        ) || (root.opcode == Opcode::ReduceWindow && root.shape.is_tuple());
+        if own_kernel {
+            return Err(format!(
+                "the root {} runs a {} kernel, not one element at a time",
+                root.name,
+                root.opcode.name()
+            ));
+        }
+        Ok(())
+    }
+
     /// A dot can take the region as its epilogue if the region only applies
     /// elementwise work to it at the same index and keeps its element type.
     fn check_epilogue(&self, p: InstrId, map: &[DimRef]) -> Result<(), String> {
         if !self.reduces.is_empty() {
             return Err("the region holds a reduce".into());
+        }
+        if let Some(dot) = self.dot {
+            return Err(format!(
+                "the region already holds {}",
+                self.comp.instr(dot).name
+            ));
         }
         let dot = self.comp.instr(p);
         let root = self.comp.instr(self.root);

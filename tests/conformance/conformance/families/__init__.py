@@ -16,6 +16,11 @@ NAMES = [
     "rng",
     "collectives",
     "programs",
+    "programs_control",
+    "programs_dtypes",
+    "programs_grad",
+    "programs_array",
+    "programs_models",
 ]
 
 

@@ -1,6 +1,10 @@
 """Whole programs as users write them, each with a float64 NumPy reference:
 MLP forward, softmax, log-softmax, layernorm, a small CNN, a training step
-(jax.grad + SGD), tiny attention and a while-loop program."""
+(jax.grad + SGD), tiny attention and a while-loop program; then data programs
+(cumulative ops, ranking, top-k, segment sums, masked norms, batch norm in
+training mode, an Adam step). The other program modules (programs_*.py) add
+control flow, other element types, gradients, array-library and model code,
+all in the family `program`."""
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -151,3 +155,146 @@ def cases():
     yield Case("program", "power_iteration_while", _power_iteration, [a], "while", Program(), _power_ref,
                notes="dominant eigenvalue by power iteration in a while loop that stops when the estimate "
                "changes by less than 1e-6 (relative); reference: the same iteration in float64")
+    yield from _data_cases()
+
+
+R2 = np.random.default_rng(3101)
+
+
+def _distinct(*shape):
+    """Distinct f32 values in random order (no ties for argmax/argsort)."""
+    n = int(np.prod(shape))
+    return (R2.permutation(n).reshape(shape) * 0.37 - n * 0.15 + R2.uniform(0, 0.1, shape)).astype(np.float32)
+
+
+def _cumulative(x):
+    return jnp.cumsum(x, axis=1), jnp.cumprod(x, axis=0), lax.cummax(x, axis=1), lax.cummin(x, axis=0, reverse=True)
+
+
+def _cumulative_ref(x):
+    return (np.cumsum(x, 1), np.cumprod(x, 0), np.maximum.accumulate(x, 1),
+            np.minimum.accumulate(x[::-1], 0)[::-1])
+
+
+def _ranking(x):
+    return jnp.argmax(x, axis=1), jnp.argmin(x, axis=0), jnp.argsort(x, axis=1), jnp.sort(x, axis=0), jnp.max(x)
+
+
+def _ranking_ref(x):
+    return np.argmax(x, 1), np.argmin(x, 0), np.argsort(x, 1, kind="stable"), np.sort(x, 0), x.max()
+
+
+def _topk_gather(scores, values):
+    top, idx = lax.top_k(scores, 3)
+    picked = jnp.take_along_axis(values, idx[:, :, None], axis=1)
+    return top, idx, jnp.einsum("bk,bkd->bd", jax.nn.softmax(top, axis=-1), picked)
+
+
+def _topk_gather_ref(scores, values):
+    idx = np.argsort(-scores, axis=1, kind="stable")[:, :3]
+    top = np.take_along_axis(scores, idx, 1)
+    picked = np.take_along_axis(values, idx[:, :, None], 1)
+    return top, idx, np.einsum("bk,bkd->bd", _softmax_ref(top), picked)
+
+
+def _segments(data, ids):
+    counts = jnp.zeros(5, jnp.int32).at[ids].add(1)
+    return (jax.ops.segment_sum(data, ids, num_segments=5), jax.ops.segment_max(data, ids, num_segments=5),
+            counts, jnp.zeros((5, data.shape[1]), data.dtype).at[ids].add(data * 2.0, mode="drop"))
+
+
+def _segments_ref(data, ids):
+    s = np.zeros((5, data.shape[1]))
+    m = np.full((5, data.shape[1]), -np.inf)
+    c, wrapped = np.zeros(5, np.int64), np.zeros((5, data.shape[1]))
+    for row, i in zip(data, ids):
+        if 0 <= i < 5:
+            s[i] += row
+            m[i] = np.maximum(m[i], row)
+        if -5 <= i < 5:
+            c[i] += 1
+            wrapped[i] += 2 * row
+    return s, m, c, wrapped
+
+
+def _masked_norms(x, y):
+    mask = x > 0.3
+    count = mask.sum(axis=1)
+    mean = jnp.where(mask, x, 0.0).sum(axis=1) / jnp.maximum(count, 1)
+    return (mean, count, jnp.linalg.norm(x, axis=1), jnp.linalg.norm(x), jnp.linalg.norm(x, ord=jnp.inf),
+            jnp.where(mask, x, y).max(axis=0), jnp.any(mask & (y > 1.0), axis=1))
+
+
+def _masked_norms_ref(x, y):
+    mask = x > 0.3
+    count = mask.sum(1)
+    return (np.where(mask, x, 0).sum(1) / np.maximum(count, 1), count, np.sqrt((x * x).sum(1)),
+            np.sqrt((x * x).sum()), np.abs(x).sum(1).max(), np.where(mask, x, y).max(0),
+            (mask & (y > 1.0)).any(1))
+
+
+def _batchnorm_train(x, g, b, running_mean, running_var):
+    n = x.shape[0] * x.shape[1] * x.shape[2]
+    mean = jnp.mean(x, axis=(0, 1, 2))
+    var = jnp.mean(jnp.square(x - mean), axis=(0, 1, 2))
+    y = jax.nn.relu((x - mean) * lax.rsqrt(var + 1e-5) * g + b)
+    return y, 0.9 * running_mean + 0.1 * mean, 0.9 * running_var + 0.1 * var * (n / (n - 1))
+
+
+def _batchnorm_train_ref(x, g, b, running_mean, running_var):
+    n = x.shape[0] * x.shape[1] * x.shape[2]
+    mean, var = x.mean((0, 1, 2)), x.var((0, 1, 2))
+    y = np.maximum((x - mean) / np.sqrt(var + 1e-5) * g + b, 0)
+    return y, 0.9 * running_mean + 0.1 * mean, 0.9 * running_var + 0.1 * var * n / (n - 1)
+
+
+def _adam(w, b, gw, gb, mw, mb, vw, vb, step, xp=jnp):
+    """One Adam step (lr 1e-2, betas 0.9/0.999, eps 1e-8) on two parameters; `step` counts
+    the steps already taken. Returns the new step, parameters, first and second moments."""
+    step = step + 1
+    t = step.astype(w.dtype)
+    params, ms, vs = [], [], []
+    for p, g, m, v in ((w, gw, mw, vw), (b, gb, mb, vb)):
+        m = 0.9 * m + 0.1 * g
+        v = 0.999 * v + 0.001 * g * g
+        m_hat, v_hat = m / (1 - 0.9 ** t), v / (1 - 0.999 ** t)
+        params.append(p - 0.01 * m_hat / (xp.sqrt(v_hat) + 1e-8))
+        ms.append(m)
+        vs.append(v)
+    return step, *params, *ms, *vs
+
+
+def _data_cases():
+    x = _f32(4, 6, scale=0.9) + 0.3
+    yield Case("program", "cumulative", _cumulative, [x], "reduce-window", Program(), _cumulative_ref,
+               notes="jnp.cumsum (axis 1), jnp.cumprod (axis 0), lax.cummax (axis 1), lax.cummin reversed "
+               "(axis 0): reduce-windows padded (n-1, 0) or (0, n-1)")
+    yield Case("program", "ranking", _ranking, [_distinct(5, 7)], "reduce", Program(), _ranking_ref,
+               notes="jnp.argmax (axis 1), jnp.argmin (axis 0), jnp.argsort (axis 1), jnp.sort (axis 0), "
+               "jnp.max; distinct values (no ties)")
+    yield Case("program", "topk_gather", _topk_gather, [_distinct(4, 10), _f32(4, 10, 3)], "topk", Program(),
+               _topk_gather_ref, notes="lax.top_k (k=3), take_along_axis of a value table with the indices, "
+               "softmax-weighted sum of the picked rows")
+    ids = np.array([0, 2, 1, 0, 4, 2, 2, 1, 0, 4, 7, -1], np.int32)
+    yield Case("program", "segments", _segments, [_f32(12, 3), ids], "scatter", Program(), _segments_ref,
+               notes="jax.ops.segment_sum / segment_max over 5 segments (segment 3 is empty: max gives -inf), "
+               "counts by .at[ids].add(1), .at[ids].add(mode='drop'); id 7 is dropped by all four, id -1 by "
+               "the segment ops while .at[] wraps it to segment 4 (mode='drop' drops only what is out of range "
+               "after wrapping)")
+    yield Case("program", "masked_norms", _masked_norms, [_f32(6, 8), _f32(6, 8)], "select", Program(),
+               _masked_norms_ref, notes="jnp.where with a boolean mask, masked mean with counts, "
+               "jnp.linalg.norm (rows, Frobenius, ord=inf), jnp.any over a combined mask")
+    yield Case("program", "batchnorm_train", _batchnorm_train,
+               [_f32(4, 5, 5, 3, scale=2) + 1, _f32(3), _f32(3), _f32(3), np.abs(_f32(3)) + 0.5],
+               "reduce", Program(), _batchnorm_train_ref,
+               notes="batch norm in training mode written out (mean and biased variance over N, H, W of an "
+               "NHWC batch, rsqrt, scale, shift, relu) and the running statistics update (momentum 0.9, "
+               "unbiased variance)")
+    shapes = [(8, 4), (4)]
+    grads = [_f32(*np.atleast_1d(s)) for s in shapes]
+    adam_args = ([_f32(8, 4), _f32(4)] + grads + [_f32(8, 4, scale=0.1), _f32(4, scale=0.1)]
+                 + [np.abs(_f32(8, 4, scale=0.1)) ** 2, np.abs(_f32(4, scale=0.1)) ** 2] + [np.int32(4)])
+    yield Case("program", "adam_step", _adam, adam_args, "power", Program(),
+               lambda *a: _adam(*a, xp=np), notes="one Adam step (bias-corrected with 0.9**t and 0.999**t, "
+               "t the new step count as f32) on a weight matrix and a bias; outputs: the step (s32), the "
+               "new parameters, first moments, second moments")
