@@ -428,15 +428,16 @@ pub(super) fn operand_index(reduce: &HloInstruction, rank: usize, out: &Index) -
 }
 
 /// Reduces `reduce` over all its reduced dimensions at one output position
-/// (`base`: the operand index with reduced dimensions at 0); returns one
-/// scalar per reduced value, combined with the init values.
+/// (`base`: the operand index with reduced dimensions at 0), up to
+/// `max_unroll` vectors (and accumulators) per step; returns one scalar per
+/// reduced value, combined with the init values.
 pub(super) fn reduce_at(
     el: &Elemental,
     kb: &mut KernelBuilder,
     comb: &Combiner,
     reduce: &HloInstruction,
     base: &Index,
-    lanes: u32,
+    (lanes, max_unroll): (u32, u32),
 ) -> Result<Vec<Value>, Unsupported> {
     let n = comb.tys.len();
     let init = (0..n)
@@ -446,7 +447,7 @@ pub(super) fn reduce_at(
     let lanes = if comb.identity().is_some() { lanes } else { 1 };
     let inner_len = reduced.last().map_or(1, |&(_, s)| s);
     let lanes = if inner_len >= lanes as i64 { lanes } else { 1 };
-    let unroll = unroll_for(inner_len, lanes);
+    let unroll = unroll_for(inner_len, lanes).min(max_unroll);
     let mut acc = Accumulators::new(kb, comb, lanes, unroll, &init);
     let operands = &reduce.operands[..n];
     let body = |kb: &mut KernelBuilder, idx: &Index, acc: &mut Accumulators| {

@@ -3,6 +3,7 @@
 //! ops it computes. Rough by design; the runtime compares the product with
 //! a threshold measured on the machine.
 
+use xla_core::hlo::InstrId;
 use xla_core::{Opcode, Shape};
 
 use super::KernelInfo;
@@ -48,21 +49,28 @@ pub(super) fn per_element(info: &KernelInfo, lanes: u32) -> f64 {
 /// `remainder`) make a loop body of dozens of instructions.
 const HEAVY_OP: f64 = 2.0;
 
-/// The most vectors a loop fusion's inner step computes: one when the body
-/// calls vector math. Unrolling such a body does not make it faster (the
-/// core already overlaps consecutive iterations; measured on ew_gelu and
-/// ew_chain: the same run time at 1 and 4) but multiplies its compile time.
-pub(super) fn max_unroll(info: &KernelInfo) -> u32 {
-    let heavy = info
-        .fusion
-        .instructions
-        .iter()
-        .any(|&id| op_cost(info.comp.instr(id).opcode) >= HEAVY_OP);
-    if heavy {
-        1
-    } else {
-        super::iterate::MAX_UNROLL
+/// The most vectors an inner loop step computing `value` (a member of the
+/// fusion) takes: one when its expression calls vector math. Unrolling such
+/// a body does not make it faster (the core already overlaps consecutive
+/// iterations, and one accumulator keeps up with it; measured on ew_gelu,
+/// ew_chain and softmax's exp-sum pass) but multiplies its compile time,
+/// and the unrolled copies of a body with rarely-taken branches spill
+/// their accumulators and constants across the blocks.
+pub(super) fn max_unroll(info: &KernelInfo, value: InstrId) -> u32 {
+    let mut stack = vec![value];
+    let mut seen = Vec::new();
+    while let Some(id) = stack.pop() {
+        if seen.contains(&id) || !info.fusion.contains(id) {
+            continue;
+        }
+        seen.push(id);
+        let instr = info.comp.instr(id);
+        if op_cost(instr.opcode) >= HEAVY_OP {
+            return 1;
+        }
+        stack.extend(instr.operands.iter().copied());
     }
+    super::iterate::MAX_UNROLL
 }
 
 /// Nanoseconds per vector operation (scalarized ops count per lane).

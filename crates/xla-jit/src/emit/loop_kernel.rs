@@ -88,7 +88,7 @@ pub(super) fn plan(info: &KernelInfo) -> Result<Vec<KernelPlan>, Unsupported> {
     let space = IterSpace::new(shape.dims(), &shape.layout_or_default(), TARGET_ELEMENTS);
     let lanes = fusion_lanes(info);
     let per_element = cost::per_element(info, lanes);
-    let max_unroll = cost::max_unroll(info);
+    let max_unroll = cost::max_unroll(info, root);
     let iterations = space.iterations();
     let cost_per_iteration = space.elements_per_iteration() as f64 * per_element;
     let out = fusion.inputs.len();

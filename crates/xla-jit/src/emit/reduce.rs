@@ -100,6 +100,7 @@ fn row_kernel(
     let el = elemental(info, kb);
     let reduce = info.comp.instr(root);
     let comb = Combiner::new(info.module, &el, reduce)?;
+    let max_unroll = cost::max_unroll(info, root);
     let rank = el
         .comp
         .instr(reduce.operands[0])
@@ -112,7 +113,7 @@ fn row_kernel(
     space.emit(kb, start, end, |kb, row, c0, c1| {
         let one = |kb: &mut KernelBuilder, out: Index| -> Result<(), Unsupported> {
             let base = operand_index(reduce, rank, &out);
-            let vals = reduce_at(&el, kb, &comb, reduce, &base, lanes)?;
+            let vals = reduce_at(&el, kb, &comb, reduce, &base, (lanes, max_unroll))?;
             for (k, v) in vals.into_iter().enumerate() {
                 let spec = &info.buffers[outs + k];
                 let ptr = kb.buffer(outs + k);
@@ -173,7 +174,7 @@ fn full_reduction(
                 let out_rank = info.buffers[outs].dims.len();
                 kb.try_for_range(start, end, 1, |kb, _| {
                     let base = Index::new(1, vec![IndexDim::constant(0); rank]);
-                    let vals = reduce_at(&el, kb, &comb, reduce, &base, 1)?;
+                    let vals = reduce_at(&el, kb, &comb, reduce, &base, (1, 1))?;
                     let out = Index::new(1, vec![IndexDim::constant(0); out_rank]);
                     for (k, v) in vals.into_iter().enumerate() {
                         write(kb, &info.buffers[outs + k], kb.buffer(outs + k), &out, v);
@@ -298,7 +299,8 @@ fn partial_kernel(
     let comb = Combiner::new(info.module, &el, reduce)?;
     let n_inner = space.inner.map_or(1, |(_, n)| n);
     let lanes = if n_inner >= lanes as i64 { lanes } else { 1 };
-    let unroll = unroll_for(space.elements_per_iteration().min(n_inner), lanes);
+    let unroll = unroll_for(space.elements_per_iteration().min(n_inner), lanes)
+        .min(cost::max_unroll(info, root));
     let scratch = kb.buffer(info.buffers.len());
     let mut walker = Partials {
         el: &el,

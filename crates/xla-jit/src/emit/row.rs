@@ -283,7 +283,8 @@ fn row_kernel(
                 .as_array()
                 .map_or(0, |a| a.rank());
             let base = operand_index(reduce, rank, &Index::new(1, kept));
-            let v = reduce_at(&el, kb, comb, reduce, &base, lanes)?;
+            let max_unroll = cost::max_unroll(info, pass.instr);
+            let v = reduce_at(&el, kb, comb, reduce, &base, (lanes, max_unroll))?;
             let v = kb.pin(v[0]);
             el.bind(pass.instr, Bound::Uniform(v));
             bound.push(pass.instr);
@@ -298,7 +299,7 @@ fn row_kernel(
         }
         let (last, outer) = columns.split_last().expect("columns");
         let lanes = if last.1 >= lanes as i64 { lanes } else { 1 };
-        let unroll = unroll_for(last.1, lanes);
+        let unroll = unroll_for(last.1, lanes).min(cost::max_unroll(info, root));
         nest_columns(kb, outer, row, &mut |kb, idx| {
             let (zero, n) = (kb.iconst(0), kb.iconst(last.1));
             emit_inner(kb, zero, n, lanes, unroll, |kb, inner, l| {
