@@ -417,15 +417,18 @@ fn a_dot_epilogue_holds_one_dot() {
 /// at `(j, i)`: not an epilogue. A bitcast that keeps the layout is.
 #[test]
 fn a_layout_swapping_bitcast_is_not_a_dot_epilogue() {
-    let m = parse(
-        "HloModule m
-ENTRY e {
-  a = f32[4,6]{1,0} parameter(0)
-  x = f32[4,6]{1,0} parameter(1)
-  d = f32[6,6]{1,0} dot(a, x), lhs_contracting_dims={0}, rhs_contracting_dims={0}
-  ROOT t = f32[6,6]{0,1} bitcast(d)
-}",
-    );
+    let product_as = |layout: &str| {
+        parse(&format!(
+            "HloModule m
+ENTRY e {{
+  a = f32[4,6]{{1,0}} parameter(0)
+  x = f32[4,6]{{1,0}} parameter(1)
+  d = f32[6,6]{{1,0}} dot(a, x), lhs_contracting_dims={{0}}, rhs_contracting_dims={{0}}
+  ROOT t = f32[6,6]{layout} bitcast(d)
+}}"
+        ))
+    };
+    let m = product_as("{0,1}");
     let p = plan(&m, m.entry);
     assert_consistent(&m, &p);
     let d = id(&m, "d");
@@ -438,15 +441,7 @@ ENTRY e {
             ..
         }
     ));
-    let m = parse(
-        "HloModule m
-ENTRY e {
-  a = f32[4,6]{1,0} parameter(0)
-  x = f32[4,6]{1,0} parameter(1)
-  d = f32[6,6]{1,0} dot(a, x), lhs_contracting_dims={0}, rhs_contracting_dims={0}
-  ROOT t = f32[6,6]{1,0} bitcast(d)
-}",
-    );
+    let m = product_as("{1,0}");
     let p = plan(&m, m.entry);
     assert_eq!(kinds(&p), [FusionKind::DotEpilogue]);
     assert!(p.fusions[0].contains(id(&m, "d")));

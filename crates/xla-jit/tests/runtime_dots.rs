@@ -464,12 +464,7 @@ ENTRY e {
   ROOT r = f32[2,2]{1,0} maximum(pre, zeros)
 }",
     );
-    let exe = xla_jit::Client::cpu().unwrap().compile(&module).unwrap();
-    assert!(
-        exe.fallback_ops().is_empty(),
-        "interpreted: {:?}",
-        exe.fallback_ops()
-    );
+    let exe = runtime_support::compile_all(&module);
     let x = Literal::matrix(&[[1.0f32, 2.0, 3.0], [-1.0, 0.0, 1.0]]);
     let wx = Literal::matrix(&[[1.0f32, 0.0], [0.0, 1.0], [1.0, -1.0]]);
     let h = Literal::matrix(&[[0.5f32, -0.5], [2.0, 1.0]]);
@@ -498,12 +493,7 @@ ENTRY e {
   ROOT s = f32[2,3]{1,0} sort(d), dimensions={1}, to_apply=cmp
 }",
     );
-    let exe = xla_jit::Client::cpu().unwrap().compile(&module).unwrap();
-    assert!(
-        exe.fallback_ops().is_empty(),
-        "interpreted: {:?}",
-        exe.fallback_ops()
-    );
+    let exe = runtime_support::compile_all(&module);
     let a = Literal::matrix(&[[1.0f32, 0.0], [1.0, -1.0]]);
     let b = Literal::matrix(&[[1.0f32, 3.0, 2.0], [0.5, 4.0, -1.0]]);
     // a·b = [[1, 3, 2], [0.5, -1, 3]], each row descending.
@@ -529,7 +519,7 @@ ENTRY e {
   ROOT t = f32[2,2]{0,1} transpose(d), dimensions={1,0}
 }",
     );
-    let exe = xla_jit::Client::cpu().unwrap().compile(&module).unwrap();
+    let exe = runtime_support::compile_all(&module);
     let a = Literal::matrix(&[[1.0f32, 2.0], [3.0, 4.0]]);
     let x = Literal::matrix(&[[1.0f32, 0.0], [0.0, 10.0]]);
     let out = exe.execute(&[&a, &x]).unwrap();

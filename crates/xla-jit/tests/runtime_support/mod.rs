@@ -17,6 +17,18 @@ pub fn parse(text: &str) -> HloModule {
     text.parse().unwrap_or_else(|e| panic!("{e}\n{text}"))
 }
 
+/// `module` compiled by the JIT, every op compiled (none left to the
+/// interpreter).
+pub fn compile_all(module: &HloModule) -> Executable {
+    let exe = Client::cpu().unwrap().compile(module).unwrap();
+    assert!(
+        exe.fallback_ops().is_empty(),
+        "interpreted: {:?}",
+        exe.fallback_ops()
+    );
+    exe
+}
+
 /// SplitMix64: seeded, well mixed.
 pub struct Rng(pub u64);
 
