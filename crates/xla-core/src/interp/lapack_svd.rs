@@ -24,6 +24,11 @@
 //! depends on its whole reduction; programs whose results do not depend
 //! on it (reconstructions, projectors, `pinv`, `lstsq`) agree.
 //!
+//! `lapack_{s,d,c,z}gesvd_ffi(a)` (`lax.linalg.svd(algorithm=QR)`) has the
+//! same operands, attributes and results and is computed the same way;
+//! LAPACK's `?gesvd` does not check for NaN: its `info` is then 0 (JAX's
+//! results are NaN all the same).
+//!
 //! An infinite entry (and no NaN) gives NaN `s`, `u` and `vt` with `info`
 //! 0 (LAPACK gives NaN `s` and unrelated vectors).
 
@@ -36,7 +41,8 @@ use crate::{Literal, Shape, C128};
 /// Adds the SVD targets to `registry`.
 pub(super) fn register(registry: &mut CustomCallRegistry) {
     for prefix in ["s", "d", "c", "z"] {
-        registry.register_with_args(format!("lapack_{prefix}gesdd_ffi"), gesdd);
+        registry.register_with_args(format!("lapack_{prefix}gesdd_ffi"), |args| gesdd(args, -4));
+        registry.register_with_args(format!("lapack_{prefix}gesvd_ffi"), |args| gesdd(args, 0));
     }
 }
 
@@ -51,7 +57,8 @@ enum Mode {
     None,
 }
 
-fn gesdd(args: &CustomCallArgs<'_>) -> Result<Literal, String> {
+/// `?gesdd` and `?gesvd`, which report a NaN operand with `nan_info`.
+fn gesdd(args: &CustomCallArgs<'_>, nan_info: i32) -> Result<Literal, String> {
     let mode = match attribute(args.backend_config, "mode")? {
         b'A' => Mode::All,
         b'S' => Mode::Reduced,
@@ -60,9 +67,9 @@ fn gesdd(args: &CustomCallArgs<'_>) -> Result<Literal, String> {
     };
     let a = args.operands.first().ok_or("no operand")?;
     if a.element_type().is_some_and(|t| t.is_complex()) {
-        gesdd_batch::<C128>(a, mode, args.shape)
+        gesdd_batch::<C128>(a, mode, args.shape, nan_info)
     } else {
-        gesdd_batch::<f64>(a, mode, args.shape)
+        gesdd_batch::<f64>(a, mode, args.shape, nan_info)
     }
 }
 
@@ -73,7 +80,12 @@ struct Factors<S> {
     vt: Vec<S>,
 }
 
-fn gesdd_batch<S: Scalar>(a: &Literal, mode: Mode, shape: &Shape) -> Result<Literal, String> {
+fn gesdd_batch<S: Scalar>(
+    a: &Literal,
+    mode: Mode,
+    shape: &Shape,
+    nan_info: i32,
+) -> Result<Literal, String> {
     let (batch, m, n) = matrices(a, 0)?;
     let k = m.min(n);
     let dims = |rows: usize, cols: usize| [batch.as_slice(), &[rows as i64, cols as i64]].concat();
@@ -109,7 +121,7 @@ fn gesdd_batch<S: Scalar>(a: &Literal, mode: Mode, shape: &Shape) -> Result<Lite
         let matrix = &data[b * m * n..(b + 1) * m * n];
         let nan = |len| vec![S::real(f64::NAN); len];
         let factors = if matrix.iter().any(|x| x.re().is_nan() || x.im().is_nan()) {
-            *info = -4;
+            *info = nan_info;
             None
         } else if matrix.iter().any(|x| x.abs().is_infinite()) {
             None

@@ -204,6 +204,11 @@ def _svd_parts(u, s, vh):
     return s, recon, np.abs(u[..., :, :k]), np.abs(vh[..., :k, :])
 
 
+def _jnp_svd_parts(u, s, vh):
+    k = s.shape[-1]
+    return s, (u[:, :k] * s[None, :].astype(u.dtype)) @ vh[:k, :], jnp.abs(u[:, :k]), jnp.abs(vh[:k, :])
+
+
 def _svd_cases():
     r = np.random.default_rng(3200)
     vec_note = ("singular vectors are unique only up to a common sign/phase, so the case returns s, the "
@@ -215,11 +220,8 @@ def _svd_cases():
     for name, shape, dtype, full in [("full_f32_3x5", (3, 5), np.float32, True),
                                      ("reduced_c128_5x3", (5, 3), np.complex128, False),
                                      ("full_c64_4x4", (4, 4), np.complex64, True)]:
-        def fn(x, full=full):
-            u, s, vh = jnp.linalg.svd(x, full_matrices=full)
-            k = s.shape[-1]
-            return (s, (u[:, :k] * s[None, :].astype(u.dtype)) @ vh[:k, :], jnp.abs(u[:, :k]), jnp.abs(vh[:k, :]))
-        yield Case("svd", f"jnp_{name}", fn, [_cplx(r, shape, dtype)], "custom-call lapack_gesdd_ffi", Normwise(64),
+        yield Case("svd", f"jnp_{name}", lambda x, full=full: _jnp_svd_parts(*jnp.linalg.svd(x, full_matrices=full)),
+                   [_cplx(r, shape, dtype)], "custom-call lapack_gesdd_ffi", Normwise(64),
                    lambda x, full=full: _svd_parts(*np.linalg.svd(x, full_matrices=full)),
                    notes=f"full_matrices={full}: gesdd mode={'A' if full else 'S'!r}; {vec_note}")
     low = (_cplx(r, (6, 2), np.float32) @ _cplx(r, (2, 4), np.float32)).astype(np.float32)
@@ -233,6 +235,11 @@ def _svd_cases():
                [low, _cplx(r, (5, 3), np.complex64)], "custom-call lapack_sgesdd_ffi",
                notes="jnp.linalg.matrix_rank (2) and the spectral norm of a complex matrix (gesdd mode='N')",
                tolerance=Program(), reference=lambda x, y: (np.int32(2), np.linalg.norm(y, ord=2)))
+    yield Case("svd", "qr_algorithm_f64_4x6",
+               lambda x: _jnp_svd_parts(*lax.linalg.svd(x, full_matrices=False, algorithm=lax.linalg.SvdAlgorithm.QR)),
+               [_cplx(r, (4, 6), np.float64)], "custom-call lapack_dgesvd_ffi", Normwise(64),
+               lambda x: _svd_parts(*np.linalg.svd(x, full_matrices=False)),
+               notes=f"lax.linalg.svd(algorithm=QR): LAPACK gesvd, same interface as gesdd; {vec_note}")
     nan = _cplx(r, (3, 4), np.float32)
     nan[1, 2] = np.nan
     yield Case("svd", "nan", jnp.linalg.svd, [nan], "custom-call lapack_sgesdd_ffi",
