@@ -2,7 +2,10 @@
 //! Rust closures over literals or as C functions with XLA's CPU ABI.
 //!
 //! The default registry holds the LAPACK targets JAX emits on CPU
-//! (`lapack_?potrf_ffi`, `lapack_?trsm_ffi`, see [`super::lapack`]).
+//! (`lapack_?potrf_ffi`, `lapack_?trsm_ffi`, `lapack_?getrf_ffi`, see
+//! [`super::lapack`]; `lapack_?geqrf_ffi` and `?orgqr`/`?ungqr`, see
+//! [`super::lapack_qr`]; `lapack_?syevd_ffi`/`?heevd`, see
+//! [`super::lapack_eig`]; `lapack_?gesdd_ffi`, see [`super::lapack_svd`]).
 //!
 //! ```
 //! use xla_core::{interp::Interpreter, HloModule, Literal};

@@ -24,21 +24,26 @@
 
 use super::custom_call::{CustomCallArgs, CustomCallRegistry};
 use super::linalg::{cholesky_factor, literal, solve_matrix, values, Scalar};
+use super::{lapack_eig, lapack_qr, lapack_svd};
 use crate::hlo::{TransposeKind, TriangularSolveOptions};
 use crate::{Literal, C128};
 
-/// Adds the LAPACK targets to `registry`.
+/// Adds the LAPACK targets to `registry` (also those of
+/// [`super::lapack_qr`], [`super::lapack_eig`] and [`super::lapack_svd`]).
 pub(super) fn register(registry: &mut CustomCallRegistry) {
     for prefix in ["s", "d", "c", "z"] {
         registry.register_with_args(format!("lapack_{prefix}potrf_ffi"), potrf);
         registry.register_with_args(format!("lapack_{prefix}trsm_ffi"), trsm);
         registry.register_with_args(format!("lapack_{prefix}getrf_ffi"), getrf);
     }
+    lapack_qr::register(registry);
+    lapack_eig::register(registry);
+    lapack_svd::register(registry);
 }
 
 /// The integer of a `key = value : type` entry of an MLIR dictionary such
 /// as `{diag = 85 : ui8, side = 76 : ui8}`.
-fn attribute(config: &str, key: &str) -> Result<u8, String> {
+pub(super) fn attribute(config: &str, key: &str) -> Result<u8, String> {
     config
         .trim()
         .trim_start_matches('{')
@@ -48,6 +53,18 @@ fn attribute(config: &str, key: &str) -> Result<u8, String> {
         .find(|(k, _)| k.trim() == key)
         .and_then(|(_, v)| v.split(':').next()?.trim().parse().ok())
         .ok_or_else(|| format!("backend_config `{config}` has no integer `{key}`"))
+}
+
+/// `(batch dims, M, N)` of operand `index`, a `[…, M, N]` batch of
+/// matrices: `f32[2,5,3]` is `([2], 5, 3)`.
+pub(super) fn matrices(a: &Literal, index: usize) -> Result<(Vec<i64>, usize, usize), String> {
+    match a.array_shape().map_err(|e| e.to_string())?.dims() {
+        [batch @ .., m, n] => Ok((batch.to_vec(), *m as usize, *n as usize)),
+        _ => Err(format!(
+            "operand {index} {} is not a batch of matrices",
+            a.shape()
+        )),
+    }
 }
 
 /// `(batch dims, M)` of a `[…, M, M]` operand.
@@ -184,15 +201,7 @@ fn getrf(args: &CustomCallArgs<'_>) -> Result<Literal, String> {
 /// pivot candidates.
 fn getrf_batch<S: Scalar>(a: &Literal, magnitude: fn(S) -> f64) -> Result<Literal, String> {
     let shape = a.array_shape().map_err(|e| e.to_string())?;
-    let (batch, m, n) = match shape.dims() {
-        [batch @ .., m, n] => (batch.to_vec(), *m as usize, *n as usize),
-        _ => {
-            return Err(format!(
-                "operand 0 {} is not a batch of matrices",
-                a.shape()
-            ))
-        }
-    };
+    let (batch, m, n) = matrices(a, 0)?;
     let k = m.min(n);
     let count = batch.iter().product::<i64>() as usize;
     let mut data = values::<S>(a).map_err(|e| e.to_string())?;

@@ -29,6 +29,10 @@ pub(super) trait Scalar:
     fn conj(self) -> Self;
     /// The real part.
     fn re(self) -> f64;
+    /// The imaginary part (0 for reals).
+    fn im(self) -> f64;
+    /// The magnitude `|x|` (without overflow for complex: `hypot`).
+    fn abs(self) -> f64;
     /// A real number.
     fn real(x: f64) -> Self;
 }
@@ -41,6 +45,12 @@ impl Scalar for f64 {
     }
     fn re(self) -> f64 {
         self
+    }
+    fn im(self) -> f64 {
+        0.0
+    }
+    fn abs(self) -> f64 {
+        f64::abs(self)
     }
     fn real(x: f64) -> Self {
         x
@@ -55,6 +65,12 @@ impl Scalar for C128 {
     }
     fn re(self) -> f64 {
         self.re
+    }
+    fn im(self) -> f64 {
+        self.im
+    }
+    fn abs(self) -> f64 {
+        self.norm()
     }
     fn real(x: f64) -> Self {
         C128::new(x, 0.0)

@@ -1,13 +1,14 @@
 """fft (1-D to 3-D, all four types), cholesky and triangular-solve (both the LAPACK
-custom calls JAX emits on CPU and the HLO instructions), and the batch-norm
-instructions (emitted directly: JAX never emits them)."""
+custom calls JAX emits on CPU and the HLO instructions), the QR, eigh and SVD LAPACK
+custom calls, and the batch-norm instructions (emitted directly: JAX never emits them)."""
+import jax
 import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
 from .. import raw
 from ..core import Case
-from ..tolerance import Normwise
+from ..tolerance import Normwise, Program
 
 
 def _fft_cases():
@@ -140,6 +141,111 @@ def _triangular_solve_cases():
                _tri_ref(False, False, True, "TRANSPOSE"), notes="right side, upper, transposed, unit diagonal")
 
 
+def _cplx(r, shape, dtype):
+    x = r.standard_normal(shape)
+    if np.dtype(dtype).kind == "c":
+        x = x + 1j * r.standard_normal(shape)
+    return x.astype(dtype)
+
+
+def _qr_cases():
+    r = np.random.default_rng(3000)
+    note = ("LAPACK geqrf (R above the diagonal, Householder vectors below, tau) then orgqr/ungqr (JAX's "
+            "householder_product); column-major {0,1} operands; Q and R are unique given LAPACK's sign "
+            "convention (beta = -sign(re alpha) norm), compared directly")
+    for name, shape, dtype, mode in [("f32_5x3", (5, 3), np.float32, "reduced"),
+                                     ("complete_f64_5x3", (5, 3), np.float64, "complete"),
+                                     ("c64_batched_2x3x5", (2, 3, 5), np.complex64, "reduced"),
+                                     ("r_c128_4x4", (4, 4), np.complex128, "r")]:
+        n = max(shape[-2:])
+        yield Case("qr", f"jnp_{name}", lambda x, mode=mode: jnp.linalg.qr(x, mode=mode), [_cplx(r, shape, dtype)],
+                   "custom-call lapack_geqrf_ffi", Normwise(16 * n), lambda x, mode=mode: np.linalg.qr(x, mode=mode),
+                   notes=f"jnp.linalg.qr(mode={mode!r}): {note}; M < N slices the factor to M x M before orgqr, "
+                   "mode='complete' with M > N pads it to M x M")
+
+
+def _sym(x):
+    return (x + np.conj(np.swapaxes(x, -1, -2))) / 2
+
+
+def _eigh_parts(w, v):
+    return w, (v * w[..., None, :]) @ np.conj(np.swapaxes(v, -1, -2)), np.abs(v)
+
+
+def _eigh_cases():
+    r = np.random.default_rng(3100)
+    vec_note = ("eigenvectors are unique only up to sign/phase, so the case returns the sign-invariant "
+                "V diag(w) V^H (only the read triangle of the operand matters) and |V|")
+    yield Case("eigh", "eigvalsh_f32_batched", jnp.linalg.eigvalsh, [_cplx(r, (2, 6, 6), np.float32)],
+               "custom-call lapack_ssyevd_ffi", Normwise(48), lambda x: np.linalg.eigvalsh(_sym(x)),
+               notes="jnp.linalg.eigvalsh: JAX symmetrizes (a + a^H)/2, LAPACK syevd (backend_config mode='V', "
+               "uplo='L', result (vectors, w, info)); eigenvalues ascending")
+    for name, dtype, lower in [("f64_5x5_upper", np.float64, False), ("c64_4x4", np.complex64, True)]:
+        a = _cplx(r, (5, 5) if dtype == np.float64 else (4, 4), dtype)
+
+        def fn(x, lower=lower):
+            w, v = jax.scipy.linalg.eigh(x, lower=lower)
+            return w, (v * w[None, :].astype(v.dtype)) @ jnp.conj(v.T), jnp.abs(v)
+
+        def ref(x):
+            return _eigh_parts(*np.linalg.eigh(_sym(x)))
+        yield Case("eigh", f"scipy_{name}", fn, [a], "custom-call lapack_syevd_ffi", Normwise(64), ref,
+                   notes=f"jax.scipy.linalg.eigh(lower={lower}) symmetrizes too, then the custom call reads the "
+                   f"uplo={'L' if lower else 'U'!r} triangle (heevd for complex); {vec_note}")
+    nan = _cplx(r, (3, 3), np.float32)
+    nan[2, 0] = np.nan
+    yield Case("eigh", "nan", jnp.linalg.eigh, [nan], "custom-call lapack_ssyevd_ffi",
+               notes="a NaN below the diagonal: LAPACK reports info != 0 and JAX returns NaN everywhere")
+
+
+def _svd_parts(u, s, vh):
+    k = s.shape[-1]
+    recon = (u[..., :, :k] * s[..., None, :]) @ vh[..., :k, :]
+    return s, recon, np.abs(u[..., :, :k]), np.abs(vh[..., :k, :])
+
+
+def _jnp_svd_parts(u, s, vh):
+    k = s.shape[-1]
+    return s, (u[:, :k] * s[None, :].astype(u.dtype)) @ vh[:k, :], jnp.abs(u[:, :k]), jnp.abs(vh[:k, :])
+
+
+def _svd_cases():
+    r = np.random.default_rng(3200)
+    vec_note = ("singular vectors are unique only up to a common sign/phase, so the case returns s, the "
+                "reconstruction U diag(s) Vh and |U|, |Vh| of the first min(M, N) pairs")
+    yield Case("svd", "svdvals_f32_batched_2x5x3", lambda x: jnp.linalg.svd(x, compute_uv=False),
+               [_cplx(r, (2, 5, 3), np.float32)], "custom-call lapack_sgesdd_ffi", Normwise(40),
+               lambda x: np.linalg.svd(x, compute_uv=False),
+               notes="compute_uv=False: LAPACK gesdd with mode='N' (78); result (a, s, u, vt, info), s descending")
+    for name, shape, dtype, full in [("full_f32_3x5", (3, 5), np.float32, True),
+                                     ("reduced_c128_5x3", (5, 3), np.complex128, False),
+                                     ("full_c64_4x4", (4, 4), np.complex64, True)]:
+        yield Case("svd", f"jnp_{name}", lambda x, full=full: _jnp_svd_parts(*jnp.linalg.svd(x, full_matrices=full)),
+                   [_cplx(r, shape, dtype)], "custom-call lapack_gesdd_ffi", Normwise(64),
+                   lambda x, full=full: _svd_parts(*np.linalg.svd(x, full_matrices=full)),
+                   notes=f"full_matrices={full}: gesdd mode={'A' if full else 'S'!r}; {vec_note}")
+    low = (_cplx(r, (6, 2), np.float32) @ _cplx(r, (2, 4), np.float32)).astype(np.float32)
+    yield Case("svd", "pinv_rank2_f32_6x4", jnp.linalg.pinv, [low], "custom-call lapack_sgesdd_ffi", Program(),
+               lambda x: np.linalg.pinv(x, rcond=10 * 6 * np.finfo(np.float32).eps),
+               notes="jnp.linalg.pinv of a rank-2 matrix: singular values below rtol * s_max are dropped")
+    yield Case("svd", "lstsq_f64_6x3", lambda a, b: jnp.linalg.lstsq(a, b)[0],
+               [_cplx(r, (6, 3), np.float64), _cplx(r, (6, 2), np.float64)], "custom-call lapack_dgesdd_ffi",
+               Program(), lambda a, b: np.linalg.lstsq(a, b, rcond=None)[0], notes="jnp.linalg.lstsq solution")
+    yield Case("svd", "matrix_rank_norm2", lambda x, y: (jnp.linalg.matrix_rank(x), jnp.linalg.norm(y, ord=2)),
+               [low, _cplx(r, (5, 3), np.complex64)], "custom-call lapack_sgesdd_ffi",
+               notes="jnp.linalg.matrix_rank (2) and the spectral norm of a complex matrix (gesdd mode='N')",
+               tolerance=Program(), reference=lambda x, y: (np.int32(2), np.linalg.norm(y, ord=2)))
+    yield Case("svd", "qr_algorithm_f64_4x6",
+               lambda x: _jnp_svd_parts(*lax.linalg.svd(x, full_matrices=False, algorithm=lax.linalg.SvdAlgorithm.QR)),
+               [_cplx(r, (4, 6), np.float64)], "custom-call lapack_dgesvd_ffi", Normwise(64),
+               lambda x: _svd_parts(*np.linalg.svd(x, full_matrices=False)),
+               notes=f"lax.linalg.svd(algorithm=QR): LAPACK gesvd, same interface as gesdd; {vec_note}")
+    nan = _cplx(r, (3, 4), np.float32)
+    nan[1, 2] = np.nan
+    yield Case("svd", "nan", jnp.linalg.svd, [nan], "custom-call lapack_sgesdd_ffi",
+               notes="a NaN operand: LAPACK gesdd returns info = -4 without computing, and JAX returns NaN")
+
+
 def _batch_norm_cases():
     x = np.array([[1, 2], [3, 6], [1, 2], [3, 6]], np.float32)
     g, b = np.array([1, 2], np.float32), np.array([0, 1], np.float32)
@@ -170,5 +276,8 @@ def cases():
     yield from _fft_cases()
     yield from _cholesky_cases()
     yield from _triangular_solve_cases()
+    yield from _qr_cases()
+    yield from _eigh_cases()
+    yield from _svd_cases()
     yield from _batch_norm_cases()
 
