@@ -187,7 +187,10 @@ def _tolerance(case, args, outs):
 
 
 def build(case):
-    """Runs the case through JAX/XLA:CPU and assembles everything that gets written."""
+    """Runs the case through JAX/XLA:CPU and assembles everything that gets written.
+    JAX's caches are cleared first: a function traced by an earlier case (e.g. the
+    threefry helpers) would otherwise lower differently than in a run of this case alone."""
+    jax.clear_caches()
     lowered, dev_args, outs_dev = run(case, case.args)
     module = lowered.as_text(dialect="hlo")
     args = [np.asarray(a) for a in case.args]
