@@ -55,6 +55,16 @@ pub(super) fn attribute(config: &str, key: &str) -> Result<u8, String> {
         .ok_or_else(|| format!("backend_config `{config}` has no integer `{key}`"))
 }
 
+/// The `uplo` attribute: `true` for `'L'` (the lower triangle), `false`
+/// for `'U'`.
+pub(super) fn lower_triangle(config: &str) -> Result<bool, String> {
+    match attribute(config, "uplo")? {
+        b'L' => Ok(true),
+        b'U' => Ok(false),
+        other => Err(format!("uplo {other} is neither 'L' nor 'U'")),
+    }
+}
+
 /// `(batch dims, M, N)` of operand `index`, a `[…, M, N]` batch of
 /// matrices: `f32[2,5,3]` is `([2], 5, 3)`.
 pub(super) fn matrices(a: &Literal, index: usize) -> Result<(Vec<i64>, usize, usize), String> {
@@ -80,11 +90,7 @@ fn square(a: &Literal) -> Result<(Vec<i64>, usize), String> {
 }
 
 fn potrf(args: &CustomCallArgs<'_>) -> Result<Literal, String> {
-    let lower = match attribute(args.backend_config, "uplo")? {
-        b'L' => true,
-        b'U' => false,
-        other => return Err(format!("uplo {other} is neither 'L' nor 'U'")),
-    };
+    let lower = lower_triangle(args.backend_config)?;
     let a = args.operands.first().ok_or("no operand")?;
     if a.element_type().is_some_and(|t| t.is_complex()) {
         potrf_batch::<C128>(a, lower)

@@ -26,7 +26,7 @@
 //! `eigh` returns all NaN either way.
 
 use super::custom_call::{CustomCallArgs, CustomCallRegistry};
-use super::lapack::{attribute, matrices};
+use super::lapack::{attribute, lower_triangle, matrices};
 use super::linalg::{literal, values, Scalar};
 use crate::{Literal, C128};
 
@@ -38,11 +38,7 @@ pub(super) fn register(registry: &mut CustomCallRegistry) {
 }
 
 fn syevd(args: &CustomCallArgs<'_>) -> Result<Literal, String> {
-    let lower = match attribute(args.backend_config, "uplo")? {
-        b'L' => true,
-        b'U' => false,
-        other => return Err(format!("uplo {other} is neither 'L' nor 'U'")),
-    };
+    let lower = lower_triangle(args.backend_config)?;
     match attribute(args.backend_config, "mode")? {
         b'V' | b'N' => {}
         other => return Err(format!("mode {other} is neither 'V' nor 'N'")),
