@@ -148,3 +148,20 @@ fn entry_layouts_and_argument_checks() {
         "argument 0 has shape s32[1], but parameter 0 (x) is s32[2,2]"
     );
 }
+
+/// A result larger than the machine's memory is an error before anything
+/// runs (the interpreter would otherwise fill memory until the system kills
+/// the process).
+#[cfg(target_os = "linux")]
+#[test]
+fn a_result_beyond_memory_is_refused() {
+    let message = run_err(
+        "",
+        "c = f32[] constant(1)\nb = f32[1000000000000000000] broadcast(c), dimensions={}",
+        &[],
+    );
+    assert!(
+        message.contains("b: its result f32[1000000000000000000] needs 4000000000000000000 bytes"),
+        "{message}"
+    );
+}

@@ -76,6 +76,14 @@ pub enum JitError {
     /// through it.
     #[error(transparent)]
     Interp(#[from] xla_core::interp::InterpError),
+    /// The system refused the memory for a buffer.
+    #[error("cannot allocate {bytes} bytes for {what}")]
+    OutOfMemory {
+        /// What the buffer holds.
+        what: String,
+        /// Its size.
+        bytes: usize,
+    },
     /// The wrong number of arguments.
     #[error("the entry computation takes {expected} arguments, but {actual} were given")]
     ArgumentCount {

@@ -346,3 +346,28 @@ ENTRY e {
         }
     });
 }
+
+/// A result the system cannot allocate is an error of `execute`, not an
+/// abort.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_result_beyond_memory_is_an_error() {
+    let exe = compile(
+        "HloModule m
+ENTRY e {
+  c = f32[] constant(1)
+  ROOT b = f32[1000000000000000000] broadcast(c), dimensions={}
+}",
+    );
+    let err = exe.execute(&[]).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            JitError::OutOfMemory {
+                bytes: 4_000_000_000_000_000_000,
+                ..
+            }
+        ),
+        "{err}"
+    );
+}

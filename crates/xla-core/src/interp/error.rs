@@ -50,6 +50,18 @@ pub enum InterpError {
     },
 
     // === operations ===
+    /// An instruction whose result is larger than the machine's memory.
+    #[error("{instruction}: its result {shape} needs {bytes} bytes, more than this machine's {memory} bytes of memory")]
+    OutOfMemory {
+        /// The instruction's name.
+        instruction: String,
+        /// Its result shape (boxed: keeps the error small).
+        shape: Box<Shape>,
+        /// The result's bytes.
+        bytes: u64,
+        /// The machine's physical memory.
+        memory: u64,
+    },
     /// An op (or a case of it) the interpreter does not implement.
     #[error("{instruction} ({op}): {what} is not supported by the interpreter")]
     Unsupported {

@@ -177,9 +177,33 @@ fn forward(
 }
 
 /// Runs the module verifier, so that the rules can rely on their operands'
-/// shapes and attributes.
+/// shapes and attributes, and refuses a module with a result larger than
+/// the machine's memory (which would otherwise be filled until the system
+/// kills the process).
 fn verify(module: &HloModule) -> Result<(), InterpError> {
-    Ok(crate::hlo::verify_module(module)?)
+    crate::hlo::verify_module(module)?;
+    let Some(memory) = crate::literal::physical_memory() else {
+        return Ok(());
+    };
+    for computation in &module.computations {
+        for instr in &computation.instructions {
+            let bytes: u64 = instr
+                .shape
+                .array_leaves()
+                .iter()
+                .map(|a| a.byte_size().map_or(u64::MAX, |b| b as u64))
+                .fold(0, u64::saturating_add);
+            if bytes > memory {
+                return Err(InterpError::OutOfMemory {
+                    instruction: instr.name.clone(),
+                    shape: Box::new(instr.shape.clone()),
+                    bytes,
+                    memory,
+                });
+            }
+        }
+    }
+    Ok(())
 }
 
 /// `true` if every array leaf of `value` has the layout of the matching

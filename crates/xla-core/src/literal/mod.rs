@@ -14,7 +14,7 @@ mod storage;
 use std::fmt;
 
 pub use compare::{Mismatch, Tolerance};
-pub use storage::{AlignedBytes, Storage, BUFFER_ALIGN};
+pub use storage::{physical_memory, AlignedBytes, AllocError, Storage, BUFFER_ALIGN};
 
 use crate::layout::LayoutError;
 use crate::{dispatch_native, ArrayShape, NativeType, PrimitiveType, Shape};
@@ -22,6 +22,14 @@ use crate::{dispatch_native, ArrayShape, NativeType, PrimitiveType, Shape};
 /// A literal that does not fit what was asked of it.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum LiteralError {
+    /// The system refused the memory for the literal's buffer.
+    #[error("cannot allocate {bytes} bytes for a literal of shape {shape}")]
+    OutOfMemory {
+        /// The literal's shape.
+        shape: String,
+        /// Its buffer size.
+        bytes: usize,
+    },
     /// The element type is not the one asked for.
     #[error("literal of shape {shape} holds {actual}, not {expected}")]
     TypeMismatch {
@@ -156,7 +164,12 @@ impl Literal {
         let payload = match shape {
             Shape::Array(a) => {
                 let bytes = a.byte_size()? as usize;
-                Payload::Array(Storage::Owned(AlignedBytes::zeroed(bytes)))
+                let storage =
+                    AlignedBytes::try_zeroed(bytes).map_err(|_| LiteralError::OutOfMemory {
+                        shape: shape.to_string(),
+                        bytes,
+                    })?;
+                Payload::Array(Storage::Owned(storage))
             }
             Shape::Tuple(t) => {
                 Payload::Tuple(t.iter().map(Literal::zeros).collect::<Result<_, _>>()?)

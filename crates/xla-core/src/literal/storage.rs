@@ -38,21 +38,50 @@ unsafe impl Send for AlignedBytes {}
 // SAFETY: shared access only reads.
 unsafe impl Sync for AlignedBytes {}
 
+/// An allocation the system refused (for a buffer far beyond memory).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AllocError {
+    /// The bytes asked for.
+    pub bytes: usize,
+}
+
+impl std::fmt::Display for AllocError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "cannot allocate {} bytes", self.bytes)
+    }
+}
+
+impl std::error::Error for AllocError {}
+
 impl AlignedBytes {
-    /// `len` zero bytes.
+    /// `len` zero bytes; aborts the process if the system has no memory
+    /// for them (see [`AlignedBytes::try_zeroed`]).
     pub fn zeroed(len: usize) -> Self {
+        Self::try_zeroed(len).unwrap_or_else(|e| out_of_memory(e))
+    }
+
+    /// `len` zero bytes, or an error if the system refuses the allocation.
+    pub fn try_zeroed(len: usize) -> Result<Self, AllocError> {
         Self::allocate_zeroed(len, size_class(len))
     }
 
     /// `len` bytes with unspecified contents (possibly an earlier buffer's
     /// data), for a buffer the caller overwrites completely. Sizes of at
     /// least 1 MiB reuse a recently freed allocation of the same size class
-    /// when there is one, so its pages are already mapped.
+    /// when there is one, so its pages are already mapped. Aborts the
+    /// process if the system has no memory for them (see
+    /// [`AlignedBytes::try_for_overwrite`]).
     pub fn for_overwrite(len: usize) -> Self {
+        Self::try_for_overwrite(len).unwrap_or_else(|e| out_of_memory(e))
+    }
+
+    /// [`AlignedBytes::for_overwrite`], or an error if the system refuses
+    /// the allocation.
+    pub fn try_for_overwrite(len: usize) -> Result<Self, AllocError> {
         let capacity = size_class(len);
         if capacity >= RECYCLE_MIN_BYTES {
             if let Some(ptr) = RECYCLER.take(capacity) {
-                return AlignedBytes { ptr, len, capacity };
+                return Ok(AlignedBytes { ptr, len, capacity });
             }
         }
         Self::allocate_zeroed(len, capacity)
@@ -64,21 +93,19 @@ impl AlignedBytes {
         RECYCLER.clear();
     }
 
-    fn allocate_zeroed(len: usize, capacity: usize) -> Self {
+    fn allocate_zeroed(len: usize, capacity: usize) -> Result<Self, AllocError> {
+        let refused = AllocError { bytes: len };
         #[cfg(target_os = "linux")]
         if capacity >= HUGE_MIN_BYTES {
-            let Some(ptr) = huge_pages::map(capacity) else {
-                alloc::handle_alloc_error(Self::layout(capacity))
-            };
-            return AlignedBytes { ptr, len, capacity };
+            let ptr = huge_pages::map(capacity).ok_or(refused)?;
+            return Ok(AlignedBytes { ptr, len, capacity });
         }
-        let layout = Self::layout(capacity);
+        let layout =
+            AllocLayout::from_size_align(capacity.max(1), BUFFER_ALIGN).map_err(|_| refused)?;
         // SAFETY: layout has non-zero size.
         let raw = unsafe { alloc::alloc_zeroed(layout) };
-        let Some(ptr) = NonNull::new(raw) else {
-            alloc::handle_alloc_error(layout)
-        };
-        AlignedBytes { ptr, len, capacity }
+        let ptr = NonNull::new(raw).ok_or(refused)?;
+        Ok(AlignedBytes { ptr, len, capacity })
     }
 
     /// Frees an allocation made by [`AlignedBytes::allocate_zeroed`].
@@ -136,6 +163,31 @@ impl Drop for AlignedBytes {
         // SAFETY: allocated in `allocate_zeroed` with this capacity.
         unsafe { Self::free(self.ptr, self.capacity) }
     }
+}
+
+/// The machine's physical memory in bytes (`None` where unknown).
+pub fn physical_memory() -> Option<u64> {
+    #[cfg(target_os = "linux")]
+    {
+        // SAFETY: sysconf has no preconditions.
+        let (pages, size) = unsafe {
+            (
+                libc::sysconf(libc::_SC_PHYS_PAGES),
+                libc::sysconf(libc::_SC_PAGESIZE),
+            )
+        };
+        if pages > 0 && size > 0 {
+            return Some(pages as u64 * size as u64);
+        }
+    }
+    None
+}
+
+/// The standard library's response to a refused allocation (it aborts).
+fn out_of_memory(e: AllocError) -> ! {
+    let layout = AllocLayout::from_size_align(e.bytes, BUFFER_ALIGN)
+        .unwrap_or_else(|_| AllocLayout::new::<u8>());
+    alloc::handle_alloc_error(layout)
 }
 
 /// Buffers of at least this many bytes are mapped with huge pages (Linux).
@@ -396,5 +448,15 @@ mod tests {
         bytes.as_mut_slice().fill(0xa5);
         let copy = bytes.clone();
         assert!(copy.as_slice().iter().all(|&b| b == 0xa5));
+    }
+
+    #[test]
+    fn a_refused_allocation_is_an_error() {
+        let len = 1usize << 62;
+        assert_eq!(
+            AlignedBytes::try_zeroed(len).err(),
+            Some(AllocError { bytes: len })
+        );
+        assert!(AlignedBytes::try_for_overwrite(len).is_err());
     }
 }

@@ -113,8 +113,15 @@ impl Executable {
         let mut storage: Vec<AlignedBytes> = program
             .output_leaves
             .iter()
-            .map(|leaf| AlignedBytes::for_overwrite(super::lower::byte_size(leaf)))
-            .collect();
+            .map(|leaf| {
+                AlignedBytes::try_for_overwrite(super::lower::byte_size(leaf)).map_err(|e| {
+                    JitError::OutOfMemory {
+                        what: format!("a result of shape {leaf}"),
+                        bytes: e.bytes,
+                    }
+                })
+            })
+            .collect::<Result<_, _>>()?;
         let outputs: Vec<*mut u8> = storage
             .iter_mut()
             .map(|s| s.as_mut_slice().as_mut_ptr())
@@ -185,7 +192,10 @@ impl Executable {
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .pop();
-        let mut state = state.unwrap_or_else(|| RunState::new(program));
+        let mut state = match state {
+            Some(state) => state,
+            None => RunState::new(program)?,
+        };
         let result = DotEngine::global().and_then(|engine| {
             run_program(
                 program,

@@ -63,14 +63,20 @@ pub(crate) struct RunState {
 }
 
 impl RunState {
-    pub fn new(program: &Program) -> Self {
-        RunState {
-            arena: AlignedBytes::for_overwrite(program.buffers.arena_size()),
+    /// The state of a first run: the arena, and empty pointer tables.
+    pub fn new(program: &Program) -> Result<Self, JitError> {
+        let bytes = program.buffers.arena_size();
+        let arena = AlignedBytes::try_for_overwrite(bytes).map_err(|e| JitError::OutOfMemory {
+            what: "the buffer arena".into(),
+            bytes: e.bytes,
+        })?;
+        Ok(RunState {
+            arena,
             pointers: Pointers {
                 buffers: vec![std::ptr::null_mut(); program.buffers.len()],
                 kernel_args: vec![std::ptr::null_mut(); program.kernel_args.len()],
             },
-        }
+        })
     }
 }
 
