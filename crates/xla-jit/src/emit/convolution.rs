@@ -39,6 +39,7 @@ use super::elemental::Elemental;
 use super::float16::round_to;
 use super::index::{Index, IndexDim};
 use super::kernel::KernelBuilder;
+use super::reduce_window::may_miss;
 use super::repr::{constant, value_type, Const};
 use super::Unsupported;
 
@@ -124,11 +125,6 @@ fn add(kb: &mut KernelBuilder, d: IndexDim, v: Value) -> IndexDim {
         aligned: false,
         ..d
     }
-}
-
-/// `true` if the taps along `w` can miss the input (padding or holes).
-fn may_miss(w: &WindowDim) -> bool {
-    w.padding_low > 0 || w.padding_high > 0 || w.base_dilation > 1
 }
 
 /// The value of convolution instruction `id` at `idx`.

@@ -125,6 +125,36 @@ pub(super) fn plan(info: &KernelInfo) -> Result<Vec<KernelPlan>, Unsupported> {
     }])
 }
 
+/// Stores `value` at every element of output buffer `out` (the fusion
+/// root's), walking the whole array in the calling task: the first phase of
+/// a kernel that then updates the buffer in place (scatter's copy of its
+/// operand, select-and-scatter's init value).
+pub(super) fn fill_output(
+    kb: &mut KernelBuilder,
+    info: &KernelInfo,
+    out: usize,
+    lanes: u32,
+    mut value: impl FnMut(&mut KernelBuilder, &Index) -> Result<Value, Unsupported>,
+) -> Result<(), Unsupported> {
+    let shape = array_shape(info, info.fusion.root)?;
+    let space = IterSpace::new(shape.dims(), &shape.layout_or_default(), TARGET_ELEMENTS);
+    let (start, end) = (kb.iconst(0), kb.iconst(space.iterations()));
+    let (spec, base) = (&info.buffers[out], kb.buffer(out));
+    walk(
+        kb,
+        &space,
+        (start, end),
+        lanes,
+        MAX_UNROLL,
+        |_, _| Ok(()),
+        |kb, idx| {
+            let v = value(kb, idx)?;
+            write(kb, spec, base, idx, v);
+            Ok(())
+        },
+    )
+}
+
 /// Walks iterations `[start, end)` of `space`: `row` runs once per row
 /// (with the row's index), then `body` for each vector (and tail element)
 /// of the row with its index, up to `max_unroll` vectors per loop step.

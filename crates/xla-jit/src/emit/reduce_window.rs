@@ -34,19 +34,14 @@ use super::kernel::KernelBuilder;
 use super::loop_kernel::{elemental, fusion_lanes, walk};
 use super::{cost, KernelInfo, KernelPlan, Unsupported};
 
-/// The window of a reduce-window instruction.
-fn window_of(instr: &HloInstruction) -> Result<&[WindowDim], Unsupported> {
+/// The window of a windowed instruction (reduce-window, select-and-scatter).
+pub(super) fn window_of(instr: &HloInstruction) -> Result<&[WindowDim], Unsupported> {
     instr
         .attrs
         .window
         .as_ref()
         .map(|w| w.dims.as_slice())
-        .ok_or_else(|| {
-            Unsupported::new(
-                Opcode::ReduceWindow,
-                format!("`{}` has no window", instr.name),
-            )
-        })
+        .ok_or_else(|| Unsupported::new(instr.opcode, format!("`{}` has no window", instr.name)))
 }
 
 /// What a kernel needs of a reduce-window: array results of the same
@@ -84,7 +79,7 @@ pub(super) fn taps(instr: &HloInstruction) -> i64 {
 }
 
 /// `true` if the taps along `w` can miss the operand (padding or holes).
-fn may_miss(w: &WindowDim) -> bool {
+pub(super) fn may_miss(w: &WindowDim) -> bool {
     w.padding_low > 0 || w.padding_high > 0 || w.base_dilation > 1
 }
 

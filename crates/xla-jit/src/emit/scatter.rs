@@ -26,9 +26,8 @@ use super::access::{read_from, write, Access};
 use super::data_movement::dims_of;
 use super::elemental::{emit_computation, Elemental};
 use super::index::{Index, IndexDim};
-use super::iterate::{IterSpace, MAX_UNROLL, TARGET_ELEMENTS};
 use super::kernel::KernelBuilder;
-use super::loop_kernel::{elemental, fusion_lanes, walk};
+use super::loop_kernel::{elemental, fill_output, fusion_lanes};
 use super::{cost, KernelInfo, KernelPlan, Unsupported};
 
 fn dimension_numbers(instr: &HloInstruction) -> Result<&ScatterDimensionNumbers, Unsupported> {
@@ -81,46 +80,15 @@ pub(super) fn plan(info: &KernelInfo) -> Result<Vec<KernelPlan>, Unsupported> {
             let (start, end) = (kb.param(1), kb.param(2));
             kb.try_for_range(start, end, 1, |kb, _| {
                 if copy_operand {
-                    copy_operand_to_output(kb, info, &el, out, lanes)?;
+                    // Not in place (the operand is read elsewhere in the
+                    // fusion): the output starts as a copy of the operand.
+                    let operand = info.comp.instr(root).operands[0];
+                    fill_output(kb, info, out, lanes, |kb, idx| el.gen(kb, operand, idx))?;
                 }
                 emit_updates(kb, info, &el, root, out)
             })
         }),
     }])
-}
-
-/// Writes the scatter's operand into the output buffer (a fusion that is
-/// not in place: the operand is read elsewhere in it).
-fn copy_operand_to_output(
-    kb: &mut KernelBuilder,
-    info: &KernelInfo,
-    el: &Elemental,
-    out: usize,
-    lanes: u32,
-) -> Result<(), Unsupported> {
-    let root = info.comp.instr(info.fusion.root);
-    let operand = root.operands[0];
-    let spec = &info.buffers[out];
-    let base = kb.buffer(out);
-    let shape = root.shape.as_array().ok_or_else(|| {
-        Unsupported::new(Opcode::Scatter, format!("`{}` is not an array", root.name))
-    })?;
-    let space = IterSpace::new(shape.dims(), &shape.layout_or_default(), TARGET_ELEMENTS);
-    let start = kb.iconst(0);
-    let end = kb.iconst(space.iterations());
-    walk(
-        kb,
-        &space,
-        (start, end),
-        lanes,
-        MAX_UNROLL,
-        |_, _| Ok(()),
-        |kb, idx| {
-            let v = el.gen(kb, operand, idx)?;
-            write(kb, spec, base, idx, v);
-            Ok(())
-        },
-    )
 }
 
 /// Applies every update whose window fits, in row-major order of the

@@ -16,33 +16,19 @@
 
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{types, InstBuilder};
-use xla_core::hlo::{ComputationId, HloInstruction, WindowDim};
+use xla_core::hlo::{ComputationId, HloInstruction};
 use xla_core::Opcode;
 
 use super::access::{read_from, write, Access};
 use super::data_movement::dims_of;
 use super::elemental::{emit_computation, Elemental};
 use super::index::{Index, IndexDim};
-use super::iterate::{IterSpace, MAX_UNROLL, TARGET_ELEMENTS};
 use super::kernel::KernelBuilder;
-use super::loop_kernel::{elemental, fusion_lanes, walk};
+use super::loop_kernel::{elemental, fill_output, fusion_lanes};
+use super::reduce_window::window_of;
 use super::repr::scalar_pred;
 use super::scatter::nest_loops;
 use super::{cost, KernelInfo, KernelPlan, Unsupported};
-
-fn window_of(instr: &HloInstruction) -> Result<&[WindowDim], Unsupported> {
-    instr
-        .attrs
-        .window
-        .as_ref()
-        .map(|w| w.dims.as_slice())
-        .ok_or_else(|| {
-            Unsupported::new(
-                Opcode::SelectAndScatter,
-                format!("`{}` has no window", instr.name),
-            )
-        })
-}
 
 /// What the kernel handles: windows without dilation or reversal (the
 /// interpreter runs the others), non-complex values.
@@ -89,47 +75,14 @@ pub(super) fn plan(info: &KernelInfo) -> Result<Vec<KernelPlan>, Unsupported> {
             let el = elemental(info, kb);
             let (start, end) = (kb.param(1), kb.param(2));
             kb.try_for_range(start, end, 1, |kb, _| {
-                fill_with_init(kb, info, &el, out, lanes)?;
+                let init = info.comp.instr(info.fusion.root).operands[2];
+                fill_output(kb, info, out, lanes, |kb, idx| {
+                    el.gen(kb, init, &Index::scalar(idx.lanes))
+                })?;
                 emit_windows(kb, info, &el, out)
             })
         }),
     }])
-}
-
-/// Writes the init value to every element of the output.
-fn fill_with_init(
-    kb: &mut KernelBuilder,
-    info: &KernelInfo,
-    el: &Elemental,
-    out: usize,
-    lanes: u32,
-) -> Result<(), Unsupported> {
-    let root = info.comp.instr(info.fusion.root);
-    let init = root.operands[2];
-    let spec = &info.buffers[out];
-    let base = kb.buffer(out);
-    let shape = root.shape.as_array().ok_or_else(|| {
-        Unsupported::new(
-            Opcode::SelectAndScatter,
-            format!("`{}` is not an array", root.name),
-        )
-    })?;
-    let space = IterSpace::new(shape.dims(), &shape.layout_or_default(), TARGET_ELEMENTS);
-    let start = kb.iconst(0);
-    let end = kb.iconst(space.iterations());
-    walk(
-        kb,
-        &space,
-        (start, end),
-        lanes,
-        MAX_UNROLL,
-        |_, _| Ok(()),
-        |kb, idx| {
-            let v = el.gen(kb, init, &Index::scalar(idx.lanes))?;
-            write(kb, spec, base, idx, v);
-            Ok(())
-        },
-    )
 }
 
 /// For each source position: select in its window, scatter into the
