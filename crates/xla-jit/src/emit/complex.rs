@@ -19,7 +19,7 @@
 //! host calls run under the default mode, as the interpreter does.
 
 use cranelift_codegen::ir::condcodes::FloatCC;
-use cranelift_codegen::ir::{types, InstBuilder, Value};
+use cranelift_codegen::ir::{types, InstBuilder, Type, Value};
 use xla_core::hlo::{ComparisonDirection, HloInstruction};
 use xla_core::{Opcode, PrimitiveType};
 
@@ -178,66 +178,16 @@ pub(super) fn add(
 /// reinterpreted), for add, subtract, negate and multiply; `None` for the
 /// other ops. The same operations in the same order as [`scalar`].
 fn vector_c128(kb: &mut KernelBuilder, kind: Kind, args: &[Value]) -> Option<Value> {
-    let f = types::F64X2;
-    // Byte masks picking 64-bit lanes of `shuffle_bytes(a, b)`.
-    let pick = |lanes: [u8; 2]| -> [u8; 16] {
-        let mut m = [0u8; 16];
-        for (j, byte) in m.iter_mut().enumerate() {
-            *byte = lanes[j / 8] * 8 + (j % 8) as u8;
-        }
-        m
-    };
-    let as_f = |kb: &mut KernelBuilder, v: Value| kb.bitcast(f, v);
-    let v = match kind {
-        Kind::Add | Kind::Subtract => {
-            let (a, b) = (as_f(kb, args[0]), as_f(kb, args[1]));
-            if kind == Kind::Add {
-                kb.b.ins().fadd(a, b)
-            } else {
-                kb.b.ins().fsub(a, b)
-            }
-        }
-        Kind::Negate => {
-            let a = as_f(kb, args[0]);
-            kb.b.ins().fneg(a)
-        }
-        Kind::Multiply => {
-            // p = [ar·br, ar·bi], q = [ai·bi, ai·br]; result = [p0 − q0, p1 + q1].
-            let (a, b) = (as_f(kb, args[0]), as_f(kb, args[1]));
-            let re = kb.shuffle_bytes(a, a, pick([0, 0]));
-            let im = kb.shuffle_bytes(a, a, pick([1, 1]));
-            let swapped = kb.shuffle_bytes(b, b, pick([1, 0]));
-            let (re, im, swapped) = (as_f(kb, re), as_f(kb, im), as_f(kb, swapped));
-            let p = kb.b.ins().fmul(re, b);
-            let q = kb.b.ins().fmul(im, swapped);
-            let mask = kb.vconst(types::I64X2, [(1u64 << 63).to_le_bytes(), [0; 8]].concat());
-            let q = kb.bitcast(types::I64X2, q);
-            let q = kb.b.ins().bxor(q, mask);
-            let q = as_f(kb, q);
-            kb.b.ins().fadd(p, q)
-        }
-        Kind::Real | Kind::Imag | Kind::Make | Kind::Equal | Kind::NotEqual | Kind::Host(_) => {
-            return None
-        }
-    };
+    let v = componentwise(kb, kind, args, types::F64X2)?;
     Some(kb.bitcast(types::I128, v))
 }
 
-/// `kind` on two `c64` lanes at once, for the ops that are lane-wise on
-/// components: an `i64x2` of `c64` values is the `f32x4`
-/// `[re0, im0, re1, im1]`. `None` for the ops computed lane by lane.
-/// Results agree bit for bit with [`scalar`]: the same IEEE operations in
-/// the same order (`x − y` computed as `x + (−y)`, which is exact).
-fn vector_c64(kb: &mut KernelBuilder, kind: Kind, args: &[Value]) -> Option<Value> {
-    let f = types::F32X4;
-    // Byte masks picking 32-bit lanes of `shuffle_bytes(a, b)` (4..8 are b's).
-    let pick = |lanes: [u8; 4]| -> [u8; 16] {
-        let mut m = [0u8; 16];
-        for (j, byte) in m.iter_mut().enumerate() {
-            *byte = lanes[j / 4] * 4 + (j % 4) as u8;
-        }
-        m
-    };
+/// Add, subtract, negate and multiply of complex values laid out as the
+/// float vector `f` of `[re, im, …]` pairs (`f64x2`: one `c128`; `f32x4`:
+/// two `c64`), as IEEE operations in the order of [`scalar`] (`x − y` as
+/// `x + (−y)`, which is exact); `None` for the other ops.
+fn componentwise(kb: &mut KernelBuilder, kind: Kind, args: &[Value], f: Type) -> Option<Value> {
+    let lanes = f.lane_count() as u8;
     let as_f = |kb: &mut KernelBuilder, v: Value| kb.bitcast(f, v);
     let v = match kind {
         Kind::Add | Kind::Subtract => {
@@ -255,20 +205,62 @@ fn vector_c64(kb: &mut KernelBuilder, kind: Kind, args: &[Value]) -> Option<Valu
         Kind::Multiply => {
             // p = [ar·br, ar·bi, …], q = [ai·bi, ai·br, …];
             // result = [p0 − q0, p1 + q1, …].
+            let pairs = |lane: fn(u8) -> u8| -> Vec<u8> { (0..lanes).map(lane).collect() };
             let (a, b) = (as_f(kb, args[0]), as_f(kb, args[1]));
-            let re = kb.shuffle_bytes(a, a, pick([0, 0, 2, 2]));
-            let im = kb.shuffle_bytes(a, a, pick([1, 1, 3, 3]));
-            let swapped = kb.shuffle_bytes(b, b, pick([1, 0, 3, 2]));
+            let re = kb.shuffle_bytes(a, a, lane_bytes(f, &pairs(|l| l & !1)));
+            let im = kb.shuffle_bytes(a, a, lane_bytes(f, &pairs(|l| l | 1)));
+            let swapped = kb.shuffle_bytes(b, b, lane_bytes(f, &pairs(|l| l ^ 1)));
             let (re, im, swapped) = (as_f(kb, re), as_f(kb, im), as_f(kb, swapped));
             let p = kb.b.ins().fmul(re, b);
             let q = kb.b.ins().fmul(im, swapped);
-            let sign = 0x8000_0000u32.to_le_bytes();
-            let zero = [0u8; 4];
-            let mask = kb.vconst(types::I32X4, [sign, zero, sign, zero].concat());
-            let q = kb.bitcast(types::I32X4, q);
+            // The sign bit of every real (even) lane.
+            let width = f.lane_bits() as usize / 8;
+            let mask: Vec<u8> = (0..lanes as usize)
+                .flat_map(|l| {
+                    let mut lane = vec![0u8; width];
+                    if l % 2 == 0 {
+                        lane[width - 1] = 0x80;
+                    }
+                    lane
+                })
+                .collect();
+            let int = f.as_int();
+            let mask = kb.vconst(int, mask);
+            let q = kb.bitcast(int, q);
             let q = kb.b.ins().bxor(q, mask);
             let q = as_f(kb, q);
             kb.b.ins().fadd(p, q)
+        }
+        Kind::Real | Kind::Imag | Kind::Make | Kind::Equal | Kind::NotEqual | Kind::Host(_) => {
+            return None
+        }
+    };
+    Some(v)
+}
+
+/// The byte mask for `shuffle_bytes(a, b)` that picks, for each lane of the
+/// vector type `f`, lane `lanes[j]` (lanes of `b` follow those of `a`).
+fn lane_bytes(f: Type, lanes: &[u8]) -> [u8; 16] {
+    let width = (f.lane_bits() / 8) as u8;
+    let mut m = [0u8; 16];
+    for (j, byte) in m.iter_mut().enumerate() {
+        *byte = lanes[j / width as usize] * width + j as u8 % width;
+    }
+    m
+}
+
+/// `kind` on two `c64` lanes at once, for the ops that are lane-wise on
+/// components: an `i64x2` of `c64` values is the `f32x4`
+/// `[re0, im0, re1, im1]`. `None` for the ops computed lane by lane.
+/// Results agree bit for bit with [`scalar`]: the same IEEE operations in
+/// the same order (`x − y` computed as `x + (−y)`, which is exact).
+fn vector_c64(kb: &mut KernelBuilder, kind: Kind, args: &[Value]) -> Option<Value> {
+    let f = types::F32X4;
+    let pick = |lanes: [u8; 4]| lane_bytes(f, &lanes);
+    let as_f = |kb: &mut KernelBuilder, v: Value| kb.bitcast(f, v);
+    let v = match kind {
+        Kind::Add | Kind::Subtract | Kind::Negate | Kind::Multiply => {
+            componentwise(kb, kind, args, f)?
         }
         Kind::Real | Kind::Imag => {
             let first = u8::from(kind == Kind::Imag);
