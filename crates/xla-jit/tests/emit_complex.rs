@@ -138,21 +138,6 @@ fn complex_from_components_matches_the_interpreter() {
 
 #[test]
 fn conversions_to_and_from_complex_match_the_interpreter() {
-    let reals = [
-        P::Pred,
-        P::S8,
-        P::S16,
-        P::S32,
-        P::S64,
-        P::U8,
-        P::U16,
-        P::U32,
-        P::U64,
-        P::F16,
-        P::Bf16,
-        P::F32,
-        P::F64,
-    ];
     let values = [
         0.0,
         -0.0,
@@ -170,7 +155,7 @@ fn conversions_to_and_from_complex_match_the_interpreter() {
         f64::NAN,
     ];
     for c in [P::C64, P::C128] {
-        for r in reals {
+        for r in REAL {
             let x = Literal::vector(&values).convert(r).unwrap();
             let text = format!(
                 "HloModule m\nENTRY e {{\n  x = {}[14]{{0}} parameter(0)\n  \

@@ -12,22 +12,6 @@ use xla_core::{Literal, PrimitiveType};
 
 use PrimitiveType as P;
 
-const REAL: [PrimitiveType; 13] = [
-    P::Pred,
-    P::S8,
-    P::S16,
-    P::S32,
-    P::S64,
-    P::U8,
-    P::U16,
-    P::U32,
-    P::U64,
-    P::F16,
-    P::Bf16,
-    P::F32,
-    P::F64,
-];
-
 /// Edge values of `ty` as a vector literal.
 fn edges(ty: PrimitiveType) -> Literal {
     if ty.is_floating() {

@@ -10,11 +10,31 @@
 use std::collections::HashMap;
 
 use xla_core::hlo::InstrId;
-use xla_core::{HloModule, Literal, Shape};
+use xla_core::{HloModule, Literal, PrimitiveType, Shape};
 use xla_jit::codegen::ftz::FtzGuard;
 use xla_jit::codegen::{CodegenOptions, Jit};
 use xla_jit::emit::{self, CompiledKernel, KernelEntry};
 use xla_jit::fusion::{self, FusionPlan, StandaloneReason};
+
+/// Every real element type (pred, the integers, the floats).
+pub const REAL: [PrimitiveType; 13] = {
+    use PrimitiveType as P;
+    [
+        P::Pred,
+        P::S8,
+        P::S16,
+        P::S32,
+        P::S64,
+        P::U8,
+        P::U16,
+        P::U32,
+        P::U64,
+        P::F16,
+        P::Bf16,
+        P::F32,
+        P::F64,
+    ]
+};
 
 /// A compiled module.
 pub struct Compiled {
