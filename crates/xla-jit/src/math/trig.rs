@@ -37,25 +37,20 @@ pub(super) enum Trig {
 pub(super) fn trig(l: &mut Lanes, x: Value, which: Trig) -> Value {
     let ax = l.abs(x);
     let big = l.cmp_c(FloatCC::GreaterThan, ax, FAST_LIMIT);
-    let any_big = l.b.ins().vany_true(big);
-    let (fast, slow, merge) = (l.b.create_block(), l.b.create_block(), l.b.create_block());
-    l.b.append_block_param(merge, l.ty);
-    l.b.ins().brif(any_big, slow, &[], fast, &[]);
-    for (block, large) in [(fast, false), (slow, true)] {
-        l.b.switch_to_block(block);
-        l.b.seal_block(block);
-        let (r, r_lo, q) = if l.is_f32() {
-            reduce_f32(l, x, large)
-        } else {
-            let red = reduce_pio2(l, x, true, large);
-            (red.r, red.r_lo, red.q)
-        };
-        let y = from_reduced(l, x, which, r, r_lo, q);
-        l.b.ins().jump(merge, &[y.into()]);
-    }
-    l.b.switch_to_block(merge);
-    l.b.seal_block(merge);
-    l.b.block_params(merge)[0]
+    let fast = reduced_trig(l, x, which, false);
+    l.rare_branch(big, fast, |l| reduced_trig(l, x, which, true))
+}
+
+/// `which` of `x` through the ordinary (`large` false) or the
+/// large-argument reduction.
+fn reduced_trig(l: &mut Lanes, x: Value, which: Trig, large: bool) -> Value {
+    let (r, r_lo, q) = if l.is_f32() {
+        reduce_f32(l, x, large)
+    } else {
+        let red = reduce_pio2(l, x, true, large);
+        (red.r, red.r_lo, red.q)
+    };
+    from_reduced(l, x, which, r, r_lo, q)
 }
 
 /// The reduction of the f32x4 `x`, done in f64 lanes (two halves), as an
