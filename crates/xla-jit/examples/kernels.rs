@@ -81,10 +81,24 @@ fn measure(case: &str, text: &str) {
     // Compile twice and keep the second: the first pays one-time costs
     // of the process (lazy initialization in Cranelift).
     let mut jit = Jit::new(CodegenOptions::default()).expect("host ISA");
-    emit::compile(&mut jit, &module, module.entry, &plan).expect("compiles");
+    emit::compile(
+        &mut jit,
+        &module,
+        module.entry,
+        &plan,
+        emit::TARGET_ELEMENTS,
+    )
+    .expect("compiles");
     let mut jit = Jit::new(CodegenOptions::default()).expect("host ISA");
     let start = Instant::now();
-    let kernels = emit::compile(&mut jit, &module, module.entry, &plan).expect("compiles");
+    let kernels = emit::compile(
+        &mut jit,
+        &module,
+        module.entry,
+        &plan,
+        emit::TARGET_ELEMENTS,
+    )
+    .expect("compiles");
     let total_compile = start.elapsed();
     let args: Vec<Literal> = comp
         .parameters()

@@ -1,6 +1,6 @@
 //! The runtime without kernels: parameters read in place, constants,
 //! tuples, results in their layouts, dots on the engine, argument and
-//! output errors, execute_into and the compile cache.
+//! output errors, execute_into, the compile cache and forced task splits.
 
 use xla_core::literal::{AlignedBytes, Storage};
 use xla_core::{HloModule, Layout, Literal, Shape};
@@ -284,6 +284,56 @@ ENTRY e {
     let other = text.replace("f32[2]", "f32[3]");
     client.compile(&module(&other)).unwrap();
     assert_eq!(client.cached_executables(), 2);
+}
+
+/// The task counts of the dump's kernel lines (`kernel … tasks N`).
+fn kernel_tasks(exe: &xla_jit::Executable) -> Vec<usize> {
+    exe.dump(false)
+        .lines()
+        .filter(|line| line.trim_start().starts_with("kernel ") && line.contains(" tasks "))
+        .map(|line| line.rsplit(' ').next().unwrap().parse().unwrap())
+        .collect()
+}
+
+#[test]
+fn split_kernels_runs_small_kernels_as_several_tasks_with_the_same_result() {
+    let text = "HloModule m
+ENTRY e {
+  x = f32[300,33]{1,0} parameter(0)
+  e = f32[300,33]{1,0} exponential(x)
+  z = f32[] constant(0)
+  s = f32[300]{0} reduce(e, z), dimensions={1}, to_apply=add
+  b = f32[300,33]{1,0} broadcast(s), dimensions={0}
+  ROOT d = f32[300,33]{1,0} divide(e, b)
+}
+add {
+  p = f32[] parameter(0)
+  q = f32[] parameter(1)
+  ROOT r = f32[] add(p, q)
+}";
+    let client = Client::cpu().unwrap();
+    let whole = client.compile(&module(text)).unwrap();
+    let split = CompileOptions {
+        split_kernels: true,
+        ..CompileOptions::default()
+    };
+    let split = client.compile_with(&module(text), &split).unwrap();
+    assert_eq!(kernel_tasks(&whole), [1]);
+    let tasks = kernel_tasks(&split);
+    assert_eq!(tasks.len(), 1);
+    // Rows in chunks of 64: 5 iterations, one task each.
+    assert_eq!(tasks, [5], "{}", split.dump(false));
+    let values: Vec<f32> = (0..300 * 33)
+        .map(|i| (i % 17) as f32 * 0.25 - 2.0)
+        .collect();
+    let x = Literal::from_vec(&[300, 33], values).unwrap();
+    let want = whole.execute(&[&x]).unwrap().to_vec::<f32>().unwrap();
+    let got = split.execute(&[&x]).unwrap().to_vec::<f32>().unwrap();
+    assert_eq!(got, want);
+    // Each row of a softmax sums to one.
+    for row in want.chunks(33) {
+        assert!((row.iter().sum::<f32>() - 1.0).abs() < 1e-5);
+    }
 }
 
 #[test]

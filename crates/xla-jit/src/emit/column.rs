@@ -72,7 +72,9 @@ pub(super) fn plan(
         .map(|a| a.element_type().byte_size() as i64)
         .max()
         .unwrap_or(4);
-    let chunk = ((COLUMN_BYTES / widest) / 64 * 64).max(64);
+    let chunk = ((COLUMN_BYTES / widest) / 64 * 64)
+        .min(info.iteration_elements / 64 * 64)
+        .max(64);
     let space = IterSpace::with_chunk(out.dims(), &out.layout_or_default(), chunk);
     let units = space.iterations();
     let operand = info.comp.instr(reduce.operands[0]);

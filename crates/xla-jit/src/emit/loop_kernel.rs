@@ -13,7 +13,7 @@ use super::access::{write, BufferSpec};
 use super::data_movement::clamped_start;
 use super::elemental::Elemental;
 use super::index::{Index, IndexDim};
-use super::iterate::{emit_inner, unroll_for, IterSpace, MAX_UNROLL, TARGET_ELEMENTS};
+use super::iterate::{emit_inner, unroll_for, IterSpace, MAX_UNROLL};
 use super::kernel::KernelBuilder;
 use super::repr::lanes_for;
 use super::{cost, KernelInfo, KernelPlan, Unsupported};
@@ -85,7 +85,11 @@ pub(super) fn plan(info: &KernelInfo) -> Result<Vec<KernelPlan>, Unsupported> {
         return super::reduce_window::plan_variadic(info);
     }
     let shape = array_shape(info, root)?;
-    let space = IterSpace::new(shape.dims(), &shape.layout_or_default(), TARGET_ELEMENTS);
+    let space = IterSpace::new(
+        shape.dims(),
+        &shape.layout_or_default(),
+        info.iteration_elements,
+    );
     let lanes = fusion_lanes(info);
     let per_element = cost::per_element(info, lanes);
     let max_unroll = cost::max_unroll(info, root);
@@ -137,7 +141,11 @@ pub(super) fn fill_output(
     mut value: impl FnMut(&mut KernelBuilder, &Index) -> Result<Value, Unsupported>,
 ) -> Result<(), Unsupported> {
     let shape = array_shape(info, info.fusion.root)?;
-    let space = IterSpace::new(shape.dims(), &shape.layout_or_default(), TARGET_ELEMENTS);
+    let space = IterSpace::new(
+        shape.dims(),
+        &shape.layout_or_default(),
+        info.iteration_elements,
+    );
     let (start, end) = (kb.iconst(0), kb.iconst(space.iterations()));
     let (spec, base) = (&info.buffers[out], kb.buffer(out));
     walk(
@@ -205,7 +213,11 @@ fn in_place_update(
     let update = dus.operands[1];
     let out_shape = array_shape(info, fusion.root)?;
     let upd_dims = array_shape(info, update)?.dims().to_vec();
-    let space = IterSpace::new(&upd_dims, &out_shape.layout_or_default(), TARGET_ELEMENTS);
+    let space = IterSpace::new(
+        &upd_dims,
+        &out_shape.layout_or_default(),
+        info.iteration_elements,
+    );
     let lanes = fusion_lanes(info);
     let per_element = cost::per_element(info, lanes);
     let out_dims = out_shape.dims().to_vec();

@@ -61,6 +61,7 @@ use xla_core::{HloModule, Opcode, Shape};
 
 pub use check::check;
 pub use index::{Index, IndexDim};
+pub use iterate::TARGET_ELEMENTS;
 pub use kernel::KernelBuilder;
 
 use crate::codegen::Jit;
@@ -182,6 +183,9 @@ pub(crate) struct KernelInfo<'m> {
     pub fusion: &'m Fusion,
     /// Specs of the inputs then the outputs (tuple outputs flattened).
     pub buffers: Vec<BufferSpec>,
+    /// Elements one iteration of the runtime's iteration space aims to
+    /// cover ([`TARGET_ELEMENTS`], or fewer to split small kernels).
+    pub iteration_elements: i64,
 }
 
 /// One function to compile for a fusion and its runtime metadata.
@@ -199,12 +203,14 @@ pub(crate) struct KernelPlan {
 static NEXT_KERNEL: AtomicUsize = AtomicUsize::new(0);
 
 /// Compiles the kernels of every fusion of `plan` (a plan of
-/// `computation`) into `jit` and finalizes it.
+/// `computation`) into `jit` and finalizes it; each kernel iteration aims
+/// at `iteration_elements` elements (see [`TARGET_ELEMENTS`]).
 pub fn compile(
     jit: &mut Jit,
     module: &HloModule,
     computation: ComputationId,
     plan: &FusionPlan,
+    iteration_elements: i64,
 ) -> Result<Vec<CompiledKernel>, JitError> {
     let comp = module.computation(computation);
     let mut compiled = Vec::new();
@@ -216,6 +222,7 @@ pub fn compile(
             comp,
             fusion,
             buffers,
+            iteration_elements,
         };
         let plans = kernel_plans(&info).map_err(JitError::Unsupported)?;
         let planned = start.elapsed();

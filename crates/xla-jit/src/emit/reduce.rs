@@ -24,7 +24,7 @@ use super::access::{read_from, write, Access};
 use super::combine::{operand_index, reduce_at, Accumulators, Combiner};
 use super::elemental::Elemental;
 use super::index::{Index, IndexDim};
-use super::iterate::{emit_inner, unroll_for, IterSpace, Walker, TARGET_ELEMENTS};
+use super::iterate::{emit_inner, unroll_for, IterSpace, Walker};
 use super::kernel::KernelBuilder;
 use super::loop_kernel::{elemental, fusion_lanes};
 use super::{column, cost, KernelInfo, KernelPlan, Unsupported};
@@ -77,7 +77,7 @@ pub(super) fn plan(info: &KernelInfo) -> Result<Vec<KernelPlan>, Unsupported> {
     if let Some(out_dim) = column {
         return column::plan(info, root_id, out_dim, lanes, per_element);
     }
-    let target = (TARGET_ELEMENTS / reduced_count.max(1)).max(1);
+    let target = (info.iteration_elements / reduced_count.max(1)).max(1);
     let space = IterSpace::new(out_dims, &out_layout, target);
     let cost_per_iteration = (space.elements_per_iteration() * reduced_count) as f64 * per_element;
     Ok(vec![KernelPlan {
@@ -184,7 +184,7 @@ fn full_reduction(
             }),
         }]);
     }
-    let space = IterSpace::new(dims, layout, TARGET_ELEMENTS);
+    let space = IterSpace::new(dims, layout, info.iteration_elements);
     let partials = space.iterations();
     let ty = element_of(reduce);
     let size = ty.byte_size();

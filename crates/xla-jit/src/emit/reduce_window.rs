@@ -29,7 +29,7 @@ use super::combine::Combiner;
 use super::data_movement::{dims_of, pad_dim};
 use super::elemental::Elemental;
 use super::index::{Index, IndexDim};
-use super::iterate::{IterSpace, MAX_UNROLL, TARGET_ELEMENTS};
+use super::iterate::{IterSpace, MAX_UNROLL};
 use super::kernel::KernelBuilder;
 use super::loop_kernel::{elemental, fusion_lanes, walk};
 use super::{cost, KernelInfo, KernelPlan, Unsupported};
@@ -331,7 +331,11 @@ pub(super) fn plan_variadic(info: &KernelInfo) -> Result<Vec<KernelPlan>, Unsupp
             format!("`{}` has no results", instr.name),
         )
     })?;
-    let space = IterSpace::new(first.dims(), &first.layout_or_default(), TARGET_ELEMENTS);
+    let space = IterSpace::new(
+        first.dims(),
+        &first.layout_or_default(),
+        info.iteration_elements,
+    );
     let lanes = fusion_lanes(info);
     let per_element = cost::per_element(info, lanes);
     let out = info.fusion.inputs.len();

@@ -29,7 +29,7 @@ use super::access::{write, Addressing, BufferSpec};
 use super::combine::{operand_index, reduce_at, Combiner};
 use super::elemental::{element_type, Bound, Elemental};
 use super::index::{Index, IndexDim};
-use super::iterate::{emit_inner, unroll_for, IterSpace, TARGET_ELEMENTS};
+use super::iterate::{emit_inner, unroll_for, IterSpace};
 use super::kernel::KernelBuilder;
 use super::loop_kernel::{elemental, fusion_lanes};
 use super::{cost, KernelInfo, KernelPlan, Unsupported};
@@ -157,7 +157,7 @@ pub(super) fn plan(info: &KernelInfo) -> Result<Vec<KernelPlan>, Unsupported> {
     let space = IterSpace::new(
         &row_dims,
         &layout,
-        (TARGET_ELEMENTS / row_elements.max(1)).max(1),
+        (info.iteration_elements / row_elements.max(1)).max(1),
     );
     let lanes = fusion_lanes(info);
     let passes_cost = (fusion.passes.len() + 1) as f64;

@@ -19,7 +19,7 @@ use super::plan::{ComputationPlan, FusionRun, PlannedFusion, PlannedKernel};
 use super::pool::ThreadPool;
 use super::program::Program;
 use crate::codegen::{CodegenOptions, Jit};
-use crate::emit::{self, KernelEntry};
+use crate::emit::{self, KernelEntry, TARGET_ELEMENTS};
 use crate::fusion::{self, Fusion, FusionKind, FusionPlan, StandaloneReason};
 use crate::JitError;
 
@@ -31,6 +31,12 @@ pub struct CompileOptions {
     pub bypass_cache: bool,
     /// Keep each kernel's CLIF for [`Executable::dump`].
     pub keep_clif: bool,
+    /// Make kernel iterations as small as they can be and split every
+    /// kernel of two or more iterations into pool tasks, whatever the cost
+    /// model says. For tests: small inputs then take the multi-threaded
+    /// paths (task ranges that start mid-array, several threads writing
+    /// one output); small kernels run slower.
+    pub split_kernels: bool,
 }
 
 /// Kernels whose work is below this many nanoseconds run inline on the
@@ -40,6 +46,11 @@ pub struct CompileOptions {
 /// above that.
 const PARALLEL_MIN_NS: f64 = 30_000.0;
 
+/// Elements per kernel iteration under [`CompileOptions::split_kernels`]:
+/// below every iteration space's minimum, so iterations are as small as
+/// they can be (one short row, or a chunk of 64 elements of a long one).
+const SPLIT_ITERATION_ELEMENTS: i64 = 16;
+
 /// Pool tasks per thread: a few, so that uneven tasks balance.
 const TASKS_PER_THREAD: usize = 4;
 
@@ -47,12 +58,20 @@ const TASKS_PER_THREAD: usize = 4;
 /// [`TASKS_PER_THREAD`] tasks per pool thread.
 struct CpuParallelism {
     threads: usize,
+    /// [`CompileOptions::split_kernels`]: split whatever the cost.
+    split_all: bool,
 }
 
 impl Parallelism for CpuParallelism {
     fn tasks(&self, iterations: i64, cost_per_iteration: f64) -> usize {
+        if iterations < 2 {
+            return 1;
+        }
+        if self.split_all {
+            return (self.threads.max(2) * TASKS_PER_THREAD).min(iterations as usize);
+        }
         let work = iterations as f64 * cost_per_iteration;
-        if self.threads <= 1 || work < PARALLEL_MIN_NS || iterations < 2 {
+        if self.threads <= 1 || work < PARALLEL_MIN_NS {
             return 1;
         }
         (self.threads * TASKS_PER_THREAD).min(iterations as usize)
@@ -93,6 +112,13 @@ pub(crate) fn compile(
         verify_module(&module)?;
     }
     phases.end("prepare dots");
+    // Split kernels iterate in small steps, so that small inputs make
+    // several iterations to split.
+    let iteration_elements = if options.split_kernels {
+        SPLIT_ITERATION_ELEMENTS
+    } else {
+        TARGET_ELEMENTS
+    };
     let mut jit = Jit::new(CodegenOptions {
         keep_clif: options.keep_clif,
         ..CodegenOptions::default()
@@ -108,7 +134,14 @@ pub(crate) fn compile(
             module.computation(id).name,
             plan.display(module.computation(id))
         );
-        let planned = compile_plan(&mut jit, &module, id, &plan, &mut report)?;
+        let planned = compile_plan(
+            &mut jit,
+            &module,
+            id,
+            &plan,
+            iteration_elements,
+            &mut report,
+        )?;
         for fusion in &planned.fusions {
             if let FusionRun::Kernels { kernels: ks, .. } = &fusion.run {
                 kernels.extend(ks.iter().map(|k| KernelStats {
@@ -122,6 +155,7 @@ pub(crate) fn compile(
     phases.end("fusion and kernels");
     let parallelism = CpuParallelism {
         threads: ThreadPool::global().threads(),
+        split_all: options.split_kernels,
     };
     let program = Program::lower(Lowering::new(&module, &plans, &parallelism), &module)?;
     phases.end("buffer assignment");
@@ -177,6 +211,7 @@ fn compile_plan(
     module: &HloModule,
     computation: ComputationId,
     plan: &FusionPlan,
+    iteration_elements: i64,
     report: &mut String,
 ) -> Result<ComputationPlan, JitError> {
     let mut fusions = Vec::new();
@@ -186,7 +221,7 @@ fn compile_plan(
             fusions: vec![fusion.clone()],
             standalone: Vec::new(),
         };
-        let compiled = match emit::compile(jit, module, computation, &single) {
+        let compiled = match emit::compile(jit, module, computation, &single, iteration_elements) {
             Ok(kernels) => Ok(kernels),
             Err(JitError::Unsupported(u)) => Err(u.to_string()),
             Err(other) => return Err(other),

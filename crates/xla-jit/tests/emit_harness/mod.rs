@@ -53,8 +53,14 @@ pub fn compile(text: &str) -> Compiled {
         keep_clif: true,
     })
     .unwrap();
-    let kernels = emit::compile(&mut jit, &module, module.entry, &plan)
-        .unwrap_or_else(|e| panic!("{e}\nplan:\n{}", plan.display(module.entry_computation())));
+    let kernels = emit::compile(
+        &mut jit,
+        &module,
+        module.entry,
+        &plan,
+        emit::TARGET_ELEMENTS,
+    )
+    .unwrap_or_else(|e| panic!("{e}\nplan:\n{}", plan.display(module.entry_computation())));
     Compiled {
         module,
         plan,

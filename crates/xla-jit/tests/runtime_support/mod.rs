@@ -7,7 +7,7 @@ use xla_core::interp::Interpreter;
 use xla_core::literal::convert::convert_value;
 use xla_core::literal::Tolerance;
 use xla_core::{dispatch_native, HloModule, Literal, NativeType, PrimitiveType, Shape};
-use xla_jit::{Client, Executable};
+use xla_jit::{Client, CompileOptions, Executable};
 
 /// Floats within a few hundred ulp of f32 (the JIT's transcendental
 /// approximations and reassociated reductions), relative to the value.
@@ -92,7 +92,10 @@ pub fn random_args(module: &HloModule, seed: u64) -> Vec<Literal> {
 
 /// Compiles `module` with the JIT, runs it and the interpreter on `args`,
 /// and checks the results agree within `tolerance` (and the JIT's result
-/// has the entry's result layouts). Returns the executable.
+/// has the entry's result layouts). Then again with every kernel split
+/// into pool tasks ([`CompileOptions::split_kernels`]), so that the small
+/// inputs take the multi-threaded paths too. Returns the executable of the
+/// ordinary compilation.
 pub fn check_against_interpreter(
     module: &HloModule,
     args: &[Literal],
@@ -102,22 +105,29 @@ pub fn check_against_interpreter(
     let want = Interpreter::new()
         .run(module, &refs)
         .unwrap_or_else(|e| panic!("interpreter: {e}\n{module}"));
-    let exe = Client::cpu()
-        .unwrap()
-        .compile(module)
-        .unwrap_or_else(|e| panic!("compile: {e}\n{module}"));
-    let got = exe
-        .execute(&refs)
-        .unwrap_or_else(|e| panic!("execute: {e}\n{module}"));
-    assert!(
-        got.shape()
-            .eq_with_layout(&module.entry_program_shape().result),
-        "result {} for {}",
-        got.shape(),
-        module.entry_program_shape()
-    );
-    if let Err(mismatch) = want.check_close(&got, tolerance) {
-        panic!("{mismatch}\n{}", exe.dump(false));
-    }
-    exe
+    let client = Client::cpu().unwrap();
+    let split = CompileOptions {
+        split_kernels: true,
+        ..CompileOptions::default()
+    };
+    let mut executables = [CompileOptions::default(), split].map(|options| {
+        let exe = client
+            .compile_with(module, &options)
+            .unwrap_or_else(|e| panic!("compile: {e}\n{module}"));
+        let got = exe
+            .execute(&refs)
+            .unwrap_or_else(|e| panic!("execute: {e}\n{module}"));
+        assert!(
+            got.shape()
+                .eq_with_layout(&module.entry_program_shape().result),
+            "result {} for {}",
+            got.shape(),
+            module.entry_program_shape()
+        );
+        if let Err(mismatch) = want.check_close(&got, tolerance) {
+            panic!("{mismatch}\n{}", exe.dump(false));
+        }
+        Some(exe)
+    });
+    executables[0].take().expect("the ordinary executable")
 }
