@@ -21,6 +21,7 @@ NAMES = [
     "programs_grad",
     "programs_array",
     "programs_models",
+    "programs_extra",
 ]
 
 
