@@ -1,0 +1,636 @@
+//! Text mutations that keep HLO parseable (mostly) but change its meaning.
+//!
+//! Every mutation edits the canonical text of a seed module: a number (a
+//! size, a dimension number, a slice bound, a parameter number, an index),
+//! an element type, a brace list (a layout's minor_to_major, `dimensions`),
+//! a layout's tiling, an opcode (to another of the same arity), an operand
+//! (retargeted to another instruction, or two swapped), the `ROOT`, an
+//! instruction (dropped, its users retargeted), an enumerated attribute
+//! (comparison direction, a called computation, `dim_labels`, …) or the
+//! `entry_computation_layout` (dropped).
+
+use std::ops::Range;
+
+use xla_core::hlo::{Arity, Opcode};
+
+/// SplitMix64: seeded, well mixed, reproducible on every platform.
+pub struct Rng(pub u64);
+
+impl Rng {
+    pub fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in `[0, n)`; `n > 0`.
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+
+    pub fn pick<'a, T>(&mut self, items: &'a [T]) -> Option<&'a T> {
+        (!items.is_empty()).then(|| &items[self.below(items.len())])
+    }
+
+    /// Uniform in `[-1, 1)`, scaled.
+    pub fn uniform(&mut self, scale: f64) -> f64 {
+        ((self.next() >> 11) as f64 / (1u64 << 52) as f64 - 1.0) * scale
+    }
+}
+
+const TYPES: &[&str] = &[
+    "pred", "s8", "s16", "s32", "s64", "u8", "u16", "u32", "u64", "f16", "bf16", "f32", "f64",
+    "c64", "c128",
+];
+
+/// Attributes with a closed set of values, and those values.
+const ENUMS: &[(&str, &[&str])] = &[
+    ("direction", &["EQ", "NE", "LT", "LE", "GT", "GE"]),
+    ("type", &["TOTALORDER", "FLOAT", "SIGNED", "UNSIGNED"]),
+    ("fft_type", &["FFT", "IFFT", "RFFT", "IRFFT"]),
+    ("lower", &["true", "false"]),
+    ("left_side", &["true", "false"]),
+    ("unit_diagonal", &["true", "false"]),
+    ("transpose_a", &["NO_TRANSPOSE", "TRANSPOSE", "ADJOINT"]),
+    ("indices_are_sorted", &["true", "false"]),
+    ("unique_indices", &["true", "false"]),
+    ("is_stable", &["true", "false"]),
+    ("largest", &["true", "false"]),
+    ("distribution", &["rng_uniform", "rng_normal"]),
+    ("algorithm", &["rng_default", "rng_three_fry", "rng_philox"]),
+];
+
+/// Attributes naming one called computation.
+const CALLED: &[&str] = &[
+    "to_apply",
+    "calls",
+    "body",
+    "condition",
+    "select",
+    "scatter",
+    "true_computation",
+    "false_computation",
+];
+
+/// One mutation kind and its weight (how often it is drawn).
+const KINDS: &[(Kind, usize)] = &[
+    (Kind::Number, 20),
+    (Kind::Resize, 10),
+    (Kind::Type, 8),
+    (Kind::BraceList, 14),
+    (Kind::Tiling, 4),
+    (Kind::Opcode, 10),
+    (Kind::Retarget, 10),
+    (Kind::SwapOperands, 5),
+    (Kind::Root, 4),
+    (Kind::Drop, 5),
+    (Kind::Enum, 8),
+    (Kind::Called, 5),
+    (Kind::DimLabels, 2),
+    (Kind::EntryLayout, 1),
+];
+
+#[derive(Clone, Copy, Debug)]
+enum Kind {
+    Number,
+    Resize,
+    Type,
+    BraceList,
+    Tiling,
+    Opcode,
+    Retarget,
+    SwapOperands,
+    Root,
+    Drop,
+    Enum,
+    Called,
+    DimLabels,
+    EntryLayout,
+}
+
+/// Applies 1–3 random mutations to `text`; returns the new text and what
+/// was done (one line per mutation).
+pub fn mutate(text: &str, rng: &mut Rng) -> (String, Vec<String>) {
+    let mut text = text.to_string();
+    let mut done = Vec::new();
+    let count = 1 + rng.below(3);
+    let total: usize = KINDS.iter().map(|(_, w)| w).sum();
+    let mut attempts = 0;
+    while done.len() < count && attempts < 50 {
+        attempts += 1;
+        let mut draw = rng.below(total);
+        let kind = KINDS
+            .iter()
+            .find(|(_, w)| {
+                let hit = draw < *w;
+                draw = draw.saturating_sub(*w);
+                hit
+            })
+            .map_or(Kind::Number, |(k, _)| *k);
+        if let Some((new, what)) = apply(kind, &text, rng) {
+            text = new;
+            done.push(what);
+        }
+    }
+    (text, done)
+}
+
+fn apply(kind: Kind, text: &str, rng: &mut Rng) -> Option<(String, String)> {
+    match kind {
+        Kind::Number => {
+            let spans = number_spans(text);
+            let span = rng.pick(&spans)?.clone();
+            let old: i64 = text[span.clone()].parse().ok()?;
+            let other = rng.pick(&spans).and_then(|s| text[s.clone()].parse().ok());
+            let new = interesting(old, other.unwrap_or(0), rng);
+            Some(splice(text, span, &new.to_string(), "number"))
+        }
+        Kind::Resize => {
+            // Every size equal to one of the module's sizes, in every shape,
+            // becomes another: the module often stays valid, at an unusual
+            // size (0, 1, large).
+            let sizes = shape_size_spans(text);
+            let pick = rng.pick(&sizes)?.clone();
+            let old = &text[pick];
+            let new = match rng.below(6) {
+                0 => 0,
+                1 => 1,
+                2 => 2,
+                3 => 7,
+                4 => 1 << 40,
+                _ => old.parse::<i64>().ok()? + 1,
+            }
+            .to_string();
+            let mut out = String::with_capacity(text.len());
+            let mut at = 0;
+            for span in sizes.iter().filter(|s| &text[(*s).clone()] == old) {
+                out.push_str(&text[at..span.start]);
+                out.push_str(&new);
+                at = span.end;
+            }
+            out.push_str(&text[at..]);
+            Some((out, format!("resize: every size {old} → {new}")))
+        }
+        Kind::Type => {
+            let spans = type_spans(text);
+            let span = rng.pick(&spans)?.clone();
+            let new = *rng.pick(TYPES)?;
+            Some(splice(text, span, new, "element type"))
+        }
+        Kind::BraceList => {
+            let spans = brace_lists(text);
+            let span = rng.pick(&spans)?.clone();
+            let new = mutate_list(&text[span.clone()], rng);
+            Some(splice(text, span, &new, "brace list"))
+        }
+        Kind::Tiling => {
+            let spans: Vec<_> = brace_lists(text)
+                .into_iter()
+                .filter(|s| s.start >= 2 && &text[s.start - 2..s.start] == "]{")
+                .collect();
+            let span = rng.pick(&spans)?.clone();
+            let tiles = *rng.pick(&[":T(2,128)", ":T(8)", ":T(4)(2,1)", ":T(2,2)", ":T(1,128)"])?;
+            let new = format!("{}{tiles}", &text[span.clone()]);
+            Some(splice(text, span, &new, "tiling"))
+        }
+        Kind::Opcode => {
+            let instrs = instructions(text);
+            let instr = rng.pick(&instrs)?;
+            let old = Opcode::from_name(&text[instr.opcode.clone()])?;
+            if old.arity() == Arity::Fixed(0) {
+                // Parameters, constants and iotas have their own syntax.
+                return None;
+            }
+            let same: Vec<Opcode> = Opcode::ALL
+                .iter()
+                .copied()
+                .filter(|op| *op != old && same_arity(op.arity(), old.arity()))
+                .collect();
+            let new = rng.pick(&same)?.name();
+            Some(splice(text, instr.opcode.clone(), new, "opcode"))
+        }
+        Kind::Retarget => {
+            let instrs = instructions(text);
+            let instr = rng.pick(&instrs)?;
+            let slot = rng.pick(&instr.operands)?.clone();
+            let peers = earlier_names(&instrs, instr);
+            let new = rng.pick(&peers)?;
+            Some(splice(text, slot, new, "operand retargeted"))
+        }
+        Kind::SwapOperands => {
+            let instrs = instructions(text);
+            let with_two: Vec<&Instr> = instrs.iter().filter(|i| i.operands.len() >= 2).collect();
+            let instr = rng.pick(&with_two)?;
+            let a = rng.below(instr.operands.len());
+            let b = (a + 1 + rng.below(instr.operands.len() - 1)) % instr.operands.len();
+            let (lo, hi) = (a.min(b), a.max(b));
+            let (lo, hi) = (instr.operands[lo].clone(), instr.operands[hi].clone());
+            let mut out = String::with_capacity(text.len());
+            out.push_str(&text[..lo.start]);
+            out.push_str(&text[hi.clone()]);
+            out.push_str(&text[lo.end..hi.start]);
+            out.push_str(&text[lo]);
+            out.push_str(&text[hi.end..]);
+            Some((out, "operands swapped".into()))
+        }
+        Kind::Root => {
+            let instrs = instructions(text);
+            let instr = rng.pick(&instrs)?;
+            let old = instrs
+                .iter()
+                .find(|i| i.computation == instr.computation && i.root)?;
+            if old.line == instr.line {
+                return None;
+            }
+            let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+            lines[old.line] = lines[old.line].replacen("ROOT ", "", 1);
+            lines[instr.line] = lines[instr.line].replacen("  ", "  ROOT ", 1);
+            Some((lines.join("\n") + "\n", "root moved".into()))
+        }
+        Kind::Drop => {
+            let instrs = instructions(text);
+            let droppable: Vec<&Instr> = instrs.iter().filter(|i| !i.root).collect();
+            let gone = rng.pick(&droppable)?;
+            let peers = earlier_names(&instrs, gone);
+            let heir = rng.pick(&peers)?.clone();
+            let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+            for user in instrs.iter().filter(|i| i.computation == gone.computation) {
+                for slot in user.operands.iter().rev() {
+                    if text[slot.clone()] == gone.name {
+                        let line_start = line_offset(text, user.line);
+                        let range = slot.start - line_start..slot.end - line_start;
+                        lines[user.line].replace_range(range, &heir);
+                    }
+                }
+            }
+            lines.remove(gone.line);
+            Some((lines.join("\n") + "\n", "instruction dropped".into()))
+        }
+        Kind::Enum => {
+            let (key, values) = rng.pick(ENUMS)?;
+            let spans = attr_values(text, key);
+            let span = rng.pick(&spans)?.clone();
+            let new = *rng.pick(values)?;
+            Some(splice(text, span, new, "enum attribute"))
+        }
+        Kind::Called => {
+            let key = rng.pick(CALLED)?;
+            let spans = attr_values(text, key);
+            let span = rng.pick(&spans)?.clone();
+            let names = computation_names(text);
+            let new = rng.pick(&names)?;
+            Some(splice(text, span, new, "called computation"))
+        }
+        Kind::DimLabels => {
+            let spans = attr_values(text, "dim_labels");
+            let span = rng.pick(&spans)?.clone();
+            let mut labels: Vec<u8> = text[span.clone()].bytes().collect();
+            let a = rng.below(labels.len());
+            let b = rng.below(labels.len());
+            if labels[a].is_ascii_alphanumeric() && labels[b].is_ascii_alphanumeric() {
+                labels.swap(a, b);
+            }
+            let new = String::from_utf8(labels).ok()?;
+            Some(splice(text, span, &new, "dim_labels"))
+        }
+        Kind::EntryLayout => {
+            let start = text.find(", entry_computation_layout={")?;
+            let open = start + ", entry_computation_layout=".len();
+            let end = matching(text, open)?;
+            Some(splice(text, start..end + 1, "", "entry layout dropped"))
+        }
+    }
+}
+
+fn same_arity(a: Arity, b: Arity) -> bool {
+    match (a, b) {
+        (Arity::Fixed(x), Arity::Fixed(y)) => x == y,
+        (Arity::Variadic, Arity::Variadic) => true,
+        (Arity::Fixed(_), Arity::Variadic) | (Arity::Variadic, Arity::Fixed(_)) => false,
+    }
+}
+
+fn splice(text: &str, span: Range<usize>, new: &str, what: &str) -> (String, String) {
+    let old = &text[span.clone()];
+    let line = text[..span.start].matches('\n').count() + 1;
+    let out = format!("{}{new}{}", &text[..span.start], &text[span.end..]);
+    (out, format!("{what} on line {line}: `{old}` → `{new}`"))
+}
+
+/// A replacement for the number `old`: a boundary value, a neighbour, a
+/// huge size, or another number of the module.
+fn interesting(old: i64, other: i64, rng: &mut Rng) -> i64 {
+    match rng.below(14) {
+        0 => 0,
+        1 => 1,
+        2 => 2,
+        3 => old.saturating_add(1),
+        4 => old.saturating_sub(1),
+        5 => -1,
+        6 => old.saturating_neg(),
+        7 => old.saturating_mul(2),
+        8 => i64::from(i32::MAX),
+        9 => 1 << 40,
+        10 => i64::MAX,
+        11 => other,
+        12 => 1 << 31,
+        _ => rng.below(9) as i64,
+    }
+}
+
+/// The byte offset where line `line` (0-based) starts.
+fn line_offset(text: &str, line: usize) -> usize {
+    text.split_inclusive('\n').take(line).map(str::len).sum()
+}
+
+/// The index of the bracket closing the one at `open`.
+fn matching(text: &str, open: usize) -> Option<usize> {
+    let (opener, closer) = match text.as_bytes()[open] {
+        b'{' => (b'{', b'}'),
+        b'(' => (b'(', b')'),
+        b'[' => (b'[', b']'),
+        _ => return None,
+    };
+    let mut depth = 0usize;
+    for (i, &b) in text.as_bytes().iter().enumerate().skip(open) {
+        if b == opener {
+            depth += 1;
+        } else if b == closer {
+            depth -= 1;
+            if depth == 0 {
+                return Some(i);
+            }
+        }
+    }
+    None
+}
+
+/// Integers that are values (sizes, dimension numbers, bounds, indices),
+/// not parts of names or floats, nor of layouts ([`Kind::BraceList`]
+/// edits those): `[4,8]`, `dimensions={1,0}`, `size=3x3`, `pad=0_-1`,
+/// `index=2`, `parameter(0)`, `[0:2:1]`.
+fn number_spans(text: &str) -> Vec<Range<usize>> {
+    let layouts: Vec<Range<usize>> = brace_lists(text)
+        .into_iter()
+        .filter(|s| s.start >= 2 && &text[s.start - 2..s.start] == "]{")
+        .collect();
+    let b = text.as_bytes();
+    let before_ok = |i: usize| -> bool {
+        if i == 0 {
+            return false;
+        }
+        match b[i - 1] {
+            b'[' | b'(' | b'{' | b',' | b'=' | b':' | b' ' => true,
+            b'x' | b'_' => i >= 2 && (b[i - 2].is_ascii_digit()),
+            _ => false,
+        }
+    };
+    let mut spans = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        if !b[i].is_ascii_digit() || (i > 0 && b[i - 1].is_ascii_digit()) {
+            i += 1;
+            continue;
+        }
+        let negative = i > 0 && b[i - 1] == b'-' && before_ok(i - 1);
+        if !(negative || before_ok(i)) {
+            i += 1;
+            continue;
+        }
+        let start = if negative { i - 1 } else { i };
+        let mut end = i;
+        while end < b.len() && b[end].is_ascii_digit() {
+            end += 1;
+        }
+        let after_ok =
+            end == b.len() || !(b[end].is_ascii_alphabetic() && b[end] != b'x' || b[end] == b'.');
+        let in_layout = layouts.iter().any(|l| l.contains(&start));
+        if after_ok && !in_layout && end - i <= 18 {
+            spans.push(start..end);
+        }
+        i = end;
+    }
+    spans
+}
+
+/// The sizes inside shapes' `[…]` (after an element type).
+fn shape_size_spans(text: &str) -> Vec<Range<usize>> {
+    let mut spans = Vec::new();
+    for ty in type_spans(text) {
+        let open = ty.end;
+        let Some(close) = matching(text, open) else {
+            continue;
+        };
+        let mut at = open + 1;
+        for part in text[open + 1..close].split(',') {
+            if !part.is_empty() && part.bytes().all(|b| b.is_ascii_digit()) {
+                spans.push(at..at + part.len());
+            }
+            at += part.len() + 1;
+        }
+    }
+    spans
+}
+
+/// Element type names of shapes (`f32` in `f32[2]`).
+fn type_spans(text: &str) -> Vec<Range<usize>> {
+    let mut spans = Vec::new();
+    for ty in TYPES {
+        let pattern = format!("{ty}[");
+        for (at, _) in text.match_indices(&pattern) {
+            let boundary = at == 0 || !is_name_byte(text.as_bytes()[at - 1]);
+            if boundary {
+                spans.push(at..at + ty.len());
+            }
+        }
+    }
+    spans.sort_by_key(|s| s.start);
+    spans
+}
+
+fn is_name_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_' || b == b'.' || b == b'-'
+}
+
+/// The insides of `{…}` lists of integers (`{1,0}`, `{}`).
+fn brace_lists(text: &str) -> Vec<Range<usize>> {
+    let b = text.as_bytes();
+    let mut spans = Vec::new();
+    for (open, _) in text.match_indices('{') {
+        let mut end = open + 1;
+        while end < b.len() && (b[end].is_ascii_digit() || b[end] == b',' || b[end] == b'-') {
+            end += 1;
+        }
+        if end < b.len() && b[end] == b'}' {
+            spans.push(open + 1..end);
+        }
+    }
+    spans
+}
+
+/// A permuted, shortened, lengthened or duplicated integer list.
+fn mutate_list(list: &str, rng: &mut Rng) -> String {
+    let mut items: Vec<i64> = list.split(',').filter_map(|s| s.parse().ok()).collect();
+    match rng.below(5) {
+        0 if items.len() >= 2 => {
+            let a = rng.below(items.len());
+            let b = rng.below(items.len());
+            items.swap(a, b);
+        }
+        1 if !items.is_empty() => {
+            items.remove(rng.below(items.len()));
+        }
+        2 if !items.is_empty() => {
+            let dup = items[rng.below(items.len())];
+            items.insert(rng.below(items.len() + 1), dup);
+        }
+        3 => items.reverse(),
+        _ => {
+            let extra = rng.below(items.len() + 2) as i64;
+            items.insert(rng.below(items.len() + 1), extra);
+        }
+    }
+    let items: Vec<String> = items.iter().map(i64::to_string).collect();
+    items.join(",")
+}
+
+/// One instruction line of the text.
+struct Instr {
+    line: usize,
+    computation: usize,
+    root: bool,
+    name: String,
+    opcode: Range<usize>,
+    /// Byte ranges of the operand names.
+    operands: Vec<Range<usize>>,
+}
+
+/// The instruction lines, with the computation each belongs to.
+fn instructions(text: &str) -> Vec<Instr> {
+    let mut out = Vec::new();
+    let mut computation = 0;
+    let mut offset = 0;
+    for (line_no, line) in text.split_inclusive('\n').enumerate() {
+        let start = offset;
+        offset += line.len();
+        let line = line.trim_end_matches('\n');
+        if line.ends_with('{') && !line.contains(" = ") {
+            computation += 1;
+            continue;
+        }
+        let Some(body) = line.strip_prefix("  ") else {
+            continue;
+        };
+        let (root, body) = match body.strip_prefix("ROOT ") {
+            Some(rest) => (true, rest),
+            None => (false, body),
+        };
+        let Some(eq) = body.find(" = ") else { continue };
+        let name = body[..eq].to_string();
+        let body_start = start + (line.len() - body.len());
+        let Some((opcode, open)) = find_opcode(text, body_start + eq + 3, start + line.len())
+        else {
+            continue;
+        };
+        let Some(close) = matching(text, open) else {
+            continue;
+        };
+        let operands = if matches!(
+            Opcode::from_name(&text[opcode.clone()]).map(Opcode::arity),
+            Some(Arity::Fixed(0))
+        ) {
+            Vec::new()
+        } else {
+            operand_spans(text, open + 1..close)
+        };
+        out.push(Instr {
+            line: line_no,
+            computation,
+            root,
+            name,
+            opcode,
+            operands,
+        });
+    }
+    out
+}
+
+/// The opcode after an instruction's shape: the first `word(` whose word
+/// is an opcode name, between `from` and `end`.
+fn find_opcode(text: &str, from: usize, end: usize) -> Option<(Range<usize>, usize)> {
+    let b = text.as_bytes();
+    for open in (from..end).filter(|&i| b[i] == b'(') {
+        let mut start = open;
+        while start > from && is_name_byte(b[start - 1]) {
+            start -= 1;
+        }
+        if start < open && Opcode::from_name(&text[start..open]).is_some() {
+            return Some((start..open, open));
+        }
+    }
+    None
+}
+
+/// The operand names of an operand list (`a.1, b.2`).
+fn operand_spans(text: &str, inside: Range<usize>) -> Vec<Range<usize>> {
+    let mut spans = Vec::new();
+    let mut at = inside.start;
+    for part in text[inside.clone()].split(", ") {
+        let trimmed = part.trim();
+        if !trimmed.is_empty() && trimmed.bytes().all(is_name_byte) {
+            let lead = part.len() - part.trim_start().len();
+            spans.push(at + lead..at + lead + trimmed.len());
+        }
+        at += part.len() + 2;
+    }
+    spans
+}
+
+/// The names of the instructions defined before `user` in its
+/// computation (the parser resolves operands only backwards).
+fn earlier_names(instrs: &[Instr], user: &Instr) -> Vec<String> {
+    instrs
+        .iter()
+        .filter(|i| i.computation == user.computation && i.line < user.line)
+        .map(|i| i.name.clone())
+        .collect()
+}
+
+/// The names of the module's computations.
+fn computation_names(text: &str) -> Vec<String> {
+    text.lines()
+        .filter(|l| l.ends_with('{') && !l.contains(" = ") && !l.starts_with("HloModule"))
+        .filter_map(|l| l.trim_end_matches('{').split_whitespace().last())
+        .map(str::to_string)
+        .collect()
+}
+
+/// The value spans of `key=value` attributes (`direction=LT` → `LT`).
+fn attr_values(text: &str, key: &str) -> Vec<Range<usize>> {
+    let pattern = format!(", {key}=");
+    text.match_indices(&pattern)
+        .map(|(at, _)| {
+            let start = at + pattern.len();
+            let len = text[start..]
+                .bytes()
+                .take_while(|&b| is_name_byte(b) || b == b'>')
+                .count();
+            start..start + len
+        })
+        .filter(|r| !r.is_empty())
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_skip_names_and_floats() {
+        let text = "  add.1 = f32[4,8]{1,0} add(Arg_0.1, b), window={size=3x3 pad=0_-1}, c=1.5";
+        let found: Vec<&str> = number_spans(text).into_iter().map(|s| &text[s]).collect();
+        assert_eq!(found, ["4", "8", "1", "0", "3", "3", "0", "-1"]);
+    }
+}
