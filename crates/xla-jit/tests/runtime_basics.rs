@@ -371,3 +371,21 @@ ENTRY e {
         "{err}"
     );
 }
+
+/// A tiled array too large for memory: compiling does not build offset
+/// tables with one entry per index of its dimensions (fuzzing found an
+/// abort), and running it is an error.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_tiled_array_beyond_memory_compiles_and_fails_to_run() {
+    let exe = compile(
+        "HloModule m
+ENTRY e {
+  c = f32[] constant(1)
+  b = f32[281474976710656,8]{1,0:T(2,128)} broadcast(c), dimensions={}
+  ROOT n = f32[281474976710656,8]{1,0:T(2,128)} negate(b)
+}",
+    );
+    let err = exe.execute(&[]).unwrap_err();
+    assert!(matches!(err, JitError::OutOfMemory { .. }), "{err}");
+}
