@@ -21,7 +21,7 @@
 //!
 //! Cases run in worker processes (`--jobs`, default 1) under an address
 //! space limit (`--mem`, default 4096 MiB); the supervisor restarts a
-//! worker after an abort or a case slower than `--timeout` (default 10 s)
+//! worker after an abort or a case slower than `--timeout` (default 3 s)
 //! and reports the case. Findings are grouped by signature (a panic's
 //! location, a message without numbers); the first of each prints with its
 //! seed and mutated module, later ones by seed only. `--show SEED` prints
@@ -62,7 +62,7 @@ impl Options {
             seeds: 0..1000,
             filter: String::new(),
             jobs: 1,
-            timeout_secs: 10,
+            timeout_secs: 3,
             mem_mib: 4096,
             bench: PathBuf::from("/work/shared/bench/hlo"),
             show: None,

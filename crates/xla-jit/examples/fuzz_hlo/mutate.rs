@@ -160,7 +160,7 @@ fn apply(kind: Kind, text: &str, rng: &mut Rng) -> Option<(String, String)> {
                 2 => 2,
                 3 => 7,
                 4 => 1 << 40,
-                _ => old.parse::<i64>().ok()? + 1,
+                _ => old.parse::<i64>().ok()?.saturating_add(1),
             }
             .to_string();
             let mut out = String::with_capacity(text.len());
