@@ -6,7 +6,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Mutex;
 
 use xla_core::hlo::verify_module;
-use xla_core::interp::Interpreter;
+use xla_core::interp::{InterpError, Interpreter};
 use xla_core::literal::convert::convert_value;
 use xla_core::literal::Tolerance;
 use xla_core::passes::layout_assignment::{LayoutConstraints, Unconstrained};
@@ -181,7 +181,20 @@ fn stages(
         return Ok(Verdict::TooLarge);
     }
     let refs: Vec<&Literal> = args.iter().collect();
-    let want = guard("interpret", announce, || interpreter.run(&module, &refs))?;
+    let mut want = guard("interpret", announce, || interpreter.run(&module, &refs))?;
+    if want.is_err() && compiled.is_ok() {
+        // The interpreter runs dead instructions too (and fails on a dead
+        // collective naming devices the run lacks); the JIT runs the
+        // optimized module, without them. Compare on that module.
+        want = guard("interpret optimized", announce, || {
+            interpreter.run(&optimized, &refs)
+        })?;
+    }
+    if let Err(InterpError::OutOfMemory { .. }) = want {
+        // The interpreter keeps every instruction's layout; the JIT may
+        // assign a smaller one.
+        return Ok(Verdict::TooLarge);
+    }
     let got = match &compiled {
         Ok(executable) => Some(guard("execute", announce, || executable.execute(&refs))?),
         Err(_) => None,
