@@ -92,13 +92,19 @@ pub fn check(module: &HloModule, comp: &HloComputation, id: InstrId) -> Result<(
                     .is_some_and(|a| a.layout_or_default().is_dense())
             };
             let operand = instr.operands.first().map(|&o| &comp.instr(o).shape);
-            if dense(&instr.shape) && operand.is_some_and(dense) {
-                Ok(())
-            } else {
+            if !(dense(&instr.shape) && operand.is_some_and(dense)) {
                 Err(Unsupported::new(
                     op,
                     "bitcast between tiled or padded layouts",
                 ))
+            } else if operand.and_then(Shape::element_type) != instr.shape.element_type() {
+                // Kernels read a bitcast's elements as its operand's.
+                Err(Unsupported::new(
+                    op,
+                    "bitcast that changes the element type",
+                ))
+            } else {
+                Ok(())
             }
         }
         Dot | Parameter | AfterAll | AllGather | AllReduce | AllToAll | BatchNormGrad
