@@ -8,7 +8,7 @@ use std::sync::Mutex;
 use xla_core::hlo::verify_module;
 use xla_core::interp::{InterpError, Interpreter};
 use xla_core::literal::convert::convert_value;
-use xla_core::literal::Tolerance;
+use xla_core::literal::{LiteralError, Tolerance};
 use xla_core::passes::layout_assignment::{LayoutConstraints, Unconstrained};
 use xla_core::passes::{optimize, PipelineOptions};
 use xla_core::{dispatch_native, HloModule, Literal, NativeType, PrimitiveType, Shape};
@@ -27,8 +27,23 @@ const MAX_ARG_BYTES: i64 = 64 << 20;
 const MAX_RUN_BYTES: i64 = 256 << 20;
 
 /// JIT against interpreter: transcendental approximations and reassociated
-/// reductions differ by a few ulp, which chains of ops amplify.
+/// reductions (their order is unspecified) differ by a few ulp, which
+/// chains of ops amplify.
 const TOLERANCE: Tolerance = Tolerance::new(1e-3, 1e-3);
+
+/// The same for results with f16 or bf16 elements, whose ulp is 2⁻¹⁰ or
+/// 2⁻⁷ of the value: a reassociated sum of a few values moves by several.
+const HALF_TOLERANCE: Tolerance = Tolerance::new(5e-2, 5e-2);
+
+/// Differences that are known and decided elsewhere: `(an op of the
+/// module, a part of the mismatch, why)`. Matching mismatches are counted
+/// as `known`, not reported.
+const KNOWN: &[(&str, &str, &str)] = &[(
+    " batch-norm-grad(",
+    "expected 0, got NaN",
+    "an empty batch with variance + ε ≤ 0: the spec's per-element sum \
+     Σ ∇y·(x−μ)/√(σ²+ε) is 0, the expander's √(σ²+ε)⁻¹·Σ ∇y·(x−μ) is NaN",
+)];
 
 /// How a case ended.
 pub enum Verdict {
@@ -42,6 +57,8 @@ pub enum Verdict {
     TooLarge,
     /// Ran and compared (or not comparable: `rng`).
     Ran,
+    /// A mismatch listed in [`KNOWN`] (its reason).
+    Known(&'static str),
     /// Something is wrong.
     Finding(Finding),
 }
@@ -190,9 +207,13 @@ fn stages(
             interpreter.run(&optimized, &refs)
         })?;
     }
-    if let Err(InterpError::OutOfMemory { .. }) = want {
-        // The interpreter keeps every instruction's layout; the JIT may
-        // assign a smaller one.
+    if let Err(
+        InterpError::OutOfMemory { .. } | InterpError::Literal(LiteralError::OutOfMemory { .. }),
+    ) = want
+    {
+        // The interpreter keeps every instruction's layout (the JIT may
+        // assign a smaller one), and the worker's memory limit is below
+        // the machine's.
         return Ok(Verdict::TooLarge);
     }
     let got = match &compiled {
@@ -210,6 +231,13 @@ fn stages(
             let mismatch = guard("compare", announce, || compare(&want, &got))?;
             match mismatch {
                 None => Ok(Verdict::Ran),
+                Some(m)
+                    if let Some((_, _, why)) = KNOWN
+                        .iter()
+                        .find(|(op, part, _)| text.contains(op) && m.contains(part)) =>
+                {
+                    Ok(Verdict::Known(why))
+                }
                 Some(m) => {
                     let passes_agree = guard("interpret optimized", announce, || {
                         interpreter.run(&optimized, &refs)
@@ -267,12 +295,20 @@ fn stages(
 }
 
 /// `None` if `got` matches `want` (shape with layout, values within
-/// [`TOLERANCE`], NaN matching NaN), else what differs.
+/// [`TOLERANCE`] or [`HALF_TOLERANCE`], NaN matching NaN), else what
+/// differs.
 fn compare(want: &Literal, got: &Literal) -> Option<String> {
     if want.shape() != got.shape() {
         return Some(format!("result shape {} vs {}", want.shape(), got.shape()));
     }
-    want.check_close(got, TOLERANCE)
+    let half = want.shape().array_leaves().iter().any(|leaf| {
+        matches!(
+            leaf.element_type(),
+            PrimitiveType::F16 | PrimitiveType::Bf16
+        )
+    });
+    let tolerance = if half { HALF_TOLERANCE } else { TOLERANCE };
+    want.check_close(got, tolerance)
         .err()
         .map(|m| m.to_string())
 }

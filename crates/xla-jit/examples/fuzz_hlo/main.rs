@@ -176,6 +176,7 @@ fn worker(corpus: &Corpus, seeds: std::ops::Range<u64>) {
             case::Verdict::BothFailed => "both-failed",
             case::Verdict::TooLarge => "too-large",
             case::Verdict::Ran => "ran",
+            case::Verdict::Known(_) => "known",
             case::Verdict::Finding(f) => {
                 println!(
                     "finding\t{seed}\t{}\t{}\t{}\t{}",
@@ -232,6 +233,10 @@ fn show(corpus: &Corpus, seed: u64) -> ExitCode {
         }
         case::Verdict::Ran => {
             println!("ran, results agree");
+            ExitCode::SUCCESS
+        }
+        case::Verdict::Known(why) => {
+            println!("a known difference: {why}");
             ExitCode::SUCCESS
         }
     }
