@@ -191,7 +191,10 @@ fn worker(corpus: &Corpus, seeds: std::ops::Range<u64>) {
         let kinds: Vec<&str> = mutant
             .mutations
             .iter()
-            .map(|m| m.split(" on line").next().unwrap_or_default())
+            .map(|m| {
+                let kind = m.split(':').next().unwrap_or_default();
+                kind.split(" on line").next().unwrap_or_default()
+            })
             .collect();
         println!("done {seed} {word} {}", kinds.join(","));
     }

@@ -45,6 +45,30 @@ const TYPES: &[&str] = &[
     "c64", "c128",
 ];
 
+/// Scalar constants at the edges of some type (a literal another type
+/// cannot hold is a parse error).
+const SPECIAL_VALUES: &[&str] = &[
+    "0",
+    "-0",
+    "1",
+    "-1",
+    "nan",
+    "-nan",
+    "inf",
+    "-inf",
+    "1e+30",
+    "-1e+30",
+    "65504",
+    "1e-45",
+    "3.40282e+38",
+    "2147483647",
+    "-2147483648",
+    "255",
+    "4294967295",
+    "true",
+    "false",
+];
+
 /// Attributes with a closed set of values, and those values.
 const ENUMS: &[(&str, &[&str])] = &[
     ("direction", &["EQ", "NE", "LT", "LE", "GT", "GE"]),
@@ -79,6 +103,8 @@ const KINDS: &[(Kind, usize)] = &[
     (Kind::Number, 20),
     (Kind::Resize, 10),
     (Kind::Type, 8),
+    (Kind::Retype, 6),
+    (Kind::SpecialConstant, 5),
     (Kind::BraceList, 14),
     (Kind::Tiling, 4),
     (Kind::Opcode, 10),
@@ -97,6 +123,8 @@ enum Kind {
     Number,
     Resize,
     Type,
+    Retype,
+    SpecialConstant,
     BraceList,
     Tiling,
     Opcode,
@@ -178,6 +206,36 @@ fn apply(kind: Kind, text: &str, rng: &mut Rng) -> Option<(String, String)> {
             let span = rng.pick(&spans)?.clone();
             let new = *rng.pick(TYPES)?;
             Some(splice(text, span, new, "element type"))
+        }
+        Kind::Retype => {
+            // Every shape of one element type gets another: the module often
+            // stays valid, in a type its seed never had.
+            let spans = type_spans(text);
+            let old = &text[rng.pick(&spans)?.clone()];
+            let new = *rng.pick(TYPES)?;
+            let mut out = String::with_capacity(text.len());
+            let mut at = 0;
+            for span in spans.iter().filter(|s| &text[(*s).clone()] == old) {
+                out.push_str(&text[at..span.start]);
+                out.push_str(new);
+                at = span.end;
+            }
+            out.push_str(&text[at..]);
+            Some((out, format!("retype: every {old} → {new}")))
+        }
+        Kind::SpecialConstant => {
+            let spans: Vec<Range<usize>> = text
+                .match_indices(" constant(")
+                .filter_map(|(at, m)| {
+                    let start = at + m.len();
+                    let len = text[start..].find(')')?;
+                    let inside = &text[start..start + len];
+                    (!inside.contains('{')).then_some(start..start + len)
+                })
+                .collect();
+            let span = rng.pick(&spans)?.clone();
+            let new = *rng.pick(SPECIAL_VALUES)?;
+            Some(splice(text, span, new, "constant"))
         }
         Kind::BraceList => {
             let spans = brace_lists(text);

@@ -92,6 +92,7 @@ fn supervise(
 ) {
     let timeout = Duration::from_secs(options.timeout_secs);
     let mut next = range.start;
+    let mut failed_starts = 0;
     while next < range.end {
         let Worker {
             mut child,
@@ -150,8 +151,10 @@ fn supervise(
                     }
                 }
                 Ok(Event::Closed) => {
-                    let status = child.wait().map(|s| s.to_string()).unwrap_or_default();
+                    let status = child.wait();
                     let _ = stderr_reader.join();
+                    let success = status.as_ref().is_ok_and(|s| s.success());
+                    let status = status.map(|s| s.to_string()).unwrap_or_default();
                     if let Some((seed, _)) = current {
                         let stderr = stderr.lock().unwrap();
                         let first = stderr.head.first().cloned().unwrap_or_default();
@@ -160,6 +163,18 @@ fn supervise(
                         record(corpus, tally, seed, "abort", &signature, &detail);
                         count(tally, "abort");
                         next = seed + 1;
+                        failed_starts = 0;
+                    } else if !success && next < range.end {
+                        // Died between cases (e.g. the binary was being
+                        // rebuilt when it started): start again, a few times.
+                        failed_starts += 1;
+                        if failed_starts == 3 {
+                            eprintln!(
+                                "worker failed 3 times before seed {next} ({status}): {}; stopping",
+                                stderr.lock().unwrap().text()
+                            );
+                            next = range.end;
+                        }
                     } else {
                         next = range.end;
                     }
