@@ -28,12 +28,16 @@
 //! one mutant and runs it in this process.
 //!
 //! The dev profile keeps debug assertions and overflow checks, which find
-//! more; `--release` runs about twice as many cases per second. The exit
-//! status is 1 if anything was found.
+//! more; `--release` runs more cases per second. The exit status is 1 if
+//! anything was found. A campaign re-runs this binary as its workers, so
+//! rebuilding it mid-campaign changes what later seeds mean: copy it
+//! elsewhere first for long runs. The text scanners have unit tests:
+//! `cargo test -p xla-jit --example fuzz_hlo`.
 
 mod case;
 mod corpus;
 mod mutate;
+mod spans;
 mod supervise;
 
 use std::path::{Path, PathBuf};
