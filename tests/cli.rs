@@ -145,3 +145,63 @@ fn print_is_canonical_and_stable() {
     let again = module_file("print2.hlo", &printed);
     assert_eq!(stdout(&xla(&["print", again.to_str().unwrap()])), printed);
 }
+
+/// A buffer too large to hold in memory streams, and a reader that stops
+/// early (`| head`) ends the output quietly: no panic, status 0 (fuzzing
+/// found `xla layout f32[100000000000]` aborting on its allocation and a
+/// closed pipe panicking).
+#[test]
+fn layout_streams_and_stops_when_the_reader_does() {
+    use std::io::Read;
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_xla"))
+        .args(["layout", "f32[100000000000]"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the xla binary runs");
+    let mut head = [0u8; 20];
+    child.stdout.take().unwrap().read_exact(&mut head).unwrap();
+    assert_eq!(&head, b"0 1 2 3 4 5 6 7 8 9 ");
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(stderr(&out), "");
+}
+
+/// Files that are not HLO text: empty, binary, a directory.
+#[test]
+fn unusable_module_files_are_errors_not_panics() {
+    let empty = module_file("empty.hlo", "");
+    let binary = module_file("binary.hlo", "");
+    std::fs::write(&binary, [0x93, b'N', 0xff, 0xfe, 0, 1, 2]).unwrap();
+    let dir = std::env::temp_dir();
+    for command in ["check", "print"] {
+        let out = xla(&[command, empty.to_str().unwrap()]);
+        assert_eq!(out.status.code(), Some(1), "{command}");
+        assert_eq!(
+            stderr(&out),
+            format!(
+                "error: {}:1:1: expected `HloModule`, found end of input\n\n^\n",
+                empty.display()
+            ),
+            "{command}"
+        );
+        let out = xla(&[command, binary.to_str().unwrap()]);
+        assert_eq!(out.status.code(), Some(1), "{command}");
+        assert_eq!(
+            stderr(&out),
+            format!(
+                "error: {} is not an HLO text file: byte 0 is not UTF-8\n",
+                binary.display()
+            ),
+            "{command}"
+        );
+        let out = xla(&[command, dir.to_str().unwrap()]);
+        assert_eq!(out.status.code(), Some(2), "{command}");
+        assert!(
+            stderr(&out).starts_with(&format!("error: cannot read {}: ", dir.display())),
+            "{command}: {}",
+            stderr(&out)
+        );
+    }
+}

@@ -138,3 +138,46 @@ fn bench_reports_a_failing_module() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+/// `--min-time` must be a finite, non-negative number of seconds (a
+/// negative one reached the per-module child as a stray argument).
+#[test]
+fn bench_rejects_a_bad_min_time() {
+    let path = module_file("axpy_min_time.hlo", AXPY);
+    for (value, shown) in [("-1", "-1"), ("nan", "NaN"), ("inf", "inf")] {
+        let out = xla(&["bench", &path, "--min-time", value]);
+        assert_eq!(out.status.code(), Some(2), "{value}");
+        assert_eq!(
+            String::from_utf8_lossy(&out.stderr),
+            format!("error: --min-time must be a finite number of seconds ≥ 0, not {shown}\n")
+        );
+    }
+}
+
+/// A result larger than memory, or a module file that is not text: each
+/// an error naming the module, not an abort.
+#[test]
+fn dump_and_bench_report_unusable_modules() {
+    let huge = module_file(
+        "huge.hlo",
+        "HloModule m\nENTRY e {\n  c = f32[] constant(1)\n  \
+         ROOT b = f32[1099511627776] broadcast(c), dimensions={}\n}\n",
+    );
+    let out = xla(&["bench", &huge, "--min-time", "0"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        format!(
+            "error: {huge}: cannot allocate 4398046511104 bytes for a result of shape \
+             f32[1099511627776]{{0}}\nerror: benchmarking {huge} failed\n"
+        )
+    );
+    let binary = module_file("binary.hlo", "");
+    std::fs::write(&binary, [0xff, 0xfe, 0]).unwrap();
+    let out = xla(&["dump", &binary]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        format!("error: {binary} is not an HLO text file: byte 0 is not UTF-8\n")
+    );
+}

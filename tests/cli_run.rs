@@ -238,3 +238,76 @@ fn matches_the_library() {
     let got = read_npy(out_dir.join("0.npy"), &NpyOptions::default()).unwrap();
     assert_eq!(got, want.tuple_elements().unwrap()[0]);
 }
+
+/// Array files that are not `.npy` arrays, and device counts the run
+/// cannot have: each an error with status 2 that writes nothing (fuzzing
+/// found `--num-replicas 100000` aborting while starting threads).
+#[test]
+fn bad_arrays_and_device_counts_exit_with_status_2() {
+    let dir = scratch("bad_arrays");
+    let module = write(
+        &dir,
+        "m.hlo",
+        "HloModule m\n\nENTRY e {\n  x = f32[3] parameter(0)\n  ROOT n = f32[3] negate(x)\n}\n",
+    );
+    let good = array(&dir, "x.npy", &Literal::vector(&[1.0f32, 2.0, 3.0]));
+    let bytes = std::fs::read(&good).unwrap();
+    let out_dir = dir.join("out");
+    let cases: [(&str, Vec<u8>, String); 4] = [
+        (
+            "empty",
+            Vec::new(),
+            "truncated file: the magic string and version needs 8 bytes, but only 0 remain".into(),
+        ),
+        (
+            "header",
+            bytes[..40].to_vec(),
+            format!(
+                "truncated file: the header needs {} bytes, but only 30 remain",
+                bytes.len() - 12 - 10
+            ),
+        ),
+        (
+            "data",
+            bytes[..bytes.len() - 1].to_vec(),
+            "the shape needs 12 bytes of data, but the file holds 11".into(),
+        ),
+        (
+            "garbage",
+            b"PK\x03\x04 not an array".to_vec(),
+            "not a .npy file: it starts with PK\\x03\\x04 not, not the magic string \\x93NUMPY"
+                .into(),
+        ),
+    ];
+    for (name, contents, message) in cases {
+        let path = dir.join(format!("{name}.npy"));
+        std::fs::write(&path, contents).unwrap();
+        assert_eq!(
+            fails(name, &[&module, &path], &out_dir),
+            format!("error: {}: {message}\n", path.display())
+        );
+    }
+    let no_params = write(
+        &dir,
+        "r.hlo",
+        "HloModule m\n\nENTRY e {\n  ROOT r = u32[] replica-id()\n}\n",
+    );
+    assert_eq!(
+        fails(
+            "zero replicas",
+            &[&no_params, Path::new("--num-replicas"), Path::new("0")],
+            &out_dir
+        ),
+        "error: a run needs at least one replica and one partition, not 0 × 1\n"
+    );
+    assert_eq!(
+        fails(
+            "many replicas",
+            &[&no_params, Path::new("--num-replicas"), Path::new("100000")],
+            &out_dir
+        ),
+        "note: 100000 devices: the JIT runs single-device modules; using the interpreter\n\
+         error: a run on 100000 × 1 devices is beyond the interpreter's 1024 (one thread per \
+         device)\n"
+    );
+}

@@ -20,7 +20,7 @@ use xla_core::literal::convert::convert_value;
 use xla_core::{dispatch_native, HloModule, Literal, NativeType, PrimitiveType, Shape};
 use xla_jit::{Client, CompileOptions, Executable};
 
-use super::module_file;
+use super::{module_file, stdout};
 
 /// Benchmark HLO modules: compile time (median of cold compiles), run time
 /// (median, min, max after warm-up), peak memory and interpreter fallbacks.
@@ -38,7 +38,7 @@ pub struct Args {
     #[arg(long)]
     json: bool,
     /// Seconds of timed runs per module (at least 10 runs).
-    #[arg(long, default_value_t = 1.0)]
+    #[arg(long, default_value_t = 1.0, allow_hyphen_values = true)]
     min_time: f64,
     /// Measure the single module in this process and print its JSON object
     /// (what the parent runs per module).
@@ -67,19 +67,23 @@ impl Backend {
 /// Runs the subcommand: status 0 when every module ran, 1 when one failed
 /// (the error names it), 2 for unreadable files.
 pub fn run(args: Args) -> Result<ExitCode, String> {
+    if !(args.min_time.is_finite() && args.min_time >= 0.0) {
+        return Err(format!(
+            "--min-time must be a finite number of seconds ≥ 0, not {}",
+            args.min_time
+        ));
+    }
     if args.child {
         let [module] = args.modules.as_slice() else {
             return Err("--child takes exactly one module".into());
         };
         let report = measure(module, args.backend, args.min_time)?;
-        println!(
-            "{}",
-            if args.json {
-                report.json()
-            } else {
-                report.row()
-            }
-        );
+        let line = if args.json {
+            report.json()
+        } else {
+            report.row()
+        };
+        stdout::write(&format!("{line}\n"))?;
         return Ok(ExitCode::SUCCESS);
     }
     let exe = std::env::current_exe().map_err(|e| format!("cannot find the xla binary: {e}"))?;
@@ -90,7 +94,7 @@ pub fn run(args: Args) -> Result<ExitCode, String> {
             .arg("--child")
             .arg(module)
             .args(["--backend", args.backend.name()])
-            .args(["--min-time", &args.min_time.to_string()])
+            .arg(format!("--min-time={}", args.min_time))
             .args(args.json.then_some("--json"))
             .output()
             .map_err(|e| format!("cannot run {}: {e}", exe.display()))?;
@@ -102,12 +106,12 @@ pub fn run(args: Args) -> Result<ExitCode, String> {
         eprint!("{}", String::from_utf8_lossy(&out.stderr));
         reports.push(String::from_utf8_lossy(&out.stdout).trim_end().to_string());
     }
-    if args.json {
-        println!("[\n{}\n]", reports.join(",\n"));
+    let table = if args.json {
+        format!("[\n{}\n]\n", reports.join(",\n"))
     } else {
-        println!("{}", Report::HEADER);
-        reports.iter().for_each(|row| println!("{row}"));
-    }
+        format!("{}\n{}\n", Report::HEADER, reports.join("\n"))
+    };
+    stdout::write(&table)?;
     Ok(ExitCode::SUCCESS)
 }
 

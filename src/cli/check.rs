@@ -2,7 +2,7 @@
 
 use std::process::ExitCode;
 
-use super::module_file;
+use super::{module_file, stdout};
 
 /// Parse and verify an HLO module; print the entry signature, e.g.
 /// `(f32[4,8]{1,0}, f32[8,16]{1,0}) -> f32[4]{0}`.
@@ -18,7 +18,7 @@ pub struct Args {
 pub fn run(args: Args) -> Result<ExitCode, String> {
     match module_file::load(&args.module, true) {
         Ok(module) => {
-            println!("{}", module.entry_program_shape());
+            stdout::write(&format!("{}\n", module.entry_program_shape()))?;
             Ok(ExitCode::SUCCESS)
         }
         Err(e) => Ok(e.report()),

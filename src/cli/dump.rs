@@ -4,7 +4,7 @@ use std::process::ExitCode;
 
 use xla_jit::{Client, CompileOptions};
 
-use super::module_file;
+use super::{module_file, stdout};
 
 /// Compile an HLO module with the JIT and print the optimized module with
 /// layouts, the fusion plan with the reason for every decision, the thunks
@@ -33,7 +33,7 @@ pub fn run(args: Args) -> Result<ExitCode, String> {
     let compiled = Client::cpu().and_then(|client| client.compile_with(&module, &options));
     match compiled {
         Ok(executable) => {
-            print!("{}", executable.dump(args.clif));
+            stdout::write(&executable.dump(args.clif))?;
             Ok(ExitCode::SUCCESS)
         }
         Err(e) => {

@@ -1,8 +1,12 @@
 //! `xla layout SHAPE [--index i,j,...]`: a shape's buffer in memory order.
 
+use std::io::{self, Write};
 use std::process::ExitCode;
 
+use xla_core::layout::IndexMap;
 use xla_core::{ArrayShape, Shape};
+
+use super::stdout;
 
 /// Print the buffer of SHAPE in memory order: one token per slot, the
 /// element's multi-index `i,j,...` or `_` for padding.
@@ -39,23 +43,35 @@ pub fn run(args: Args) -> Result<ExitCode, String> {
                     ));
                 }
             }
-            println!("{}", map.linear(&index));
+            stdout::write(&format!("{}\n", map.linear(&index)))?;
         }
-        None => {
-            let tokens: Vec<String> = (0..map.buffer_len())
-                .map(|offset| match map.multi(offset) {
-                    Some(index) => index
-                        .iter()
-                        .map(i64::to_string)
-                        .collect::<Vec<_>>()
-                        .join(","),
-                    None => "_".to_string(),
-                })
-                .collect();
-            println!("{}", tokens.join(" "));
-        }
+        None => stdout::finish(write_slots(&map))?,
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Writes one token per buffer slot as it goes: a buffer of 10¹¹ slots
+/// streams in constant memory.
+fn write_slots(map: &IndexMap) -> io::Result<()> {
+    let mut out = io::BufWriter::new(io::stdout().lock());
+    for offset in 0..map.buffer_len() {
+        if offset > 0 {
+            out.write_all(b" ")?;
+        }
+        match map.multi(offset) {
+            Some(index) => {
+                for (d, i) in index.iter().enumerate() {
+                    if d > 0 {
+                        out.write_all(b",")?;
+                    }
+                    write!(out, "{i}")?;
+                }
+            }
+            None => out.write_all(b"_")?,
+        }
+    }
+    out.write_all(b"\n")?;
+    out.flush()
 }
 
 fn parse_index(text: &str) -> Result<Vec<i64>, String> {

@@ -7,6 +7,7 @@ mod layout;
 mod module_file;
 mod print;
 mod run;
+mod stdout;
 
 use std::process::ExitCode;
 

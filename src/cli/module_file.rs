@@ -36,11 +36,19 @@ impl LoadError {
 }
 
 /// Reads and parses `path`; with `verify`, also runs the module verifier.
-/// Parse errors read `file:line:col: …` with the source line and a caret.
+/// Parse errors read `file:line:col: …` with the source line and a caret;
+/// a file that is not UTF-8 (a binary) is invalid, naming the first bad
+/// byte.
 pub fn load(path: &Path, verify: bool) -> Result<HloModule, LoadError> {
     let shown = path.display();
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| LoadError::Io(format!("cannot read {shown}: {e}")))?;
+    let bytes =
+        std::fs::read(path).map_err(|e| LoadError::Io(format!("cannot read {shown}: {e}")))?;
+    let text = String::from_utf8(bytes).map_err(|e| {
+        LoadError::Invalid(format!(
+            "{shown} is not an HLO text file: byte {} is not UTF-8",
+            e.utf8_error().valid_up_to()
+        ))
+    })?;
     let module = parse_hlo_module(&text).map_err(|e| LoadError::Invalid(format!("{shown}:{e}")))?;
     if verify {
         verify_module(&module).map_err(|e| LoadError::Invalid(format!("{shown}: {e}")))?;

@@ -2,7 +2,7 @@
 
 use std::process::ExitCode;
 
-use super::module_file;
+use super::{module_file, stdout};
 
 /// Parse an HLO module and print it in canonical HLO text (as XLA prints
 /// it: `%` prefixes, operand shapes and metadata dropped).
@@ -17,7 +17,7 @@ pub struct Args {
 pub fn run(args: Args) -> Result<ExitCode, String> {
     match module_file::load(&args.module, false) {
         Ok(module) => {
-            print!("{module}");
+            stdout::write(&module.to_string())?;
             Ok(ExitCode::SUCCESS)
         }
         Err(e) => Ok(e.report()),

@@ -10,6 +10,7 @@ use xla_core::{HloModule, Literal, PrimitiveType, Shape};
 use xla_jit::Client;
 
 use super::module_file::{self, LoadError};
+use super::stdout;
 
 /// Run an HLO module on `.npy` arrays and write every result leaf as
 /// `DIR/0.npy`, `DIR/1.npy`, … (tuples flattened in order). With several
@@ -70,7 +71,7 @@ pub fn run(args: Args) -> Result<ExitCode, String> {
             vec![executable.execute(&refs).map_err(|e| e.to_string())?]
         }
         Backend::Jit | Backend::Interp => {
-            if args.backend == Backend::Jit {
+            if args.backend == Backend::Jit && devices > 1 {
                 eprintln!("note: {devices} devices: the JIT runs single-device modules; using the interpreter");
             }
             Interpreter::new()
@@ -101,7 +102,11 @@ pub fn run(args: Args) -> Result<ExitCode, String> {
             .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
         std::fs::write(&path, bytes)
             .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-        println!("{}: {}", path.display(), shape.without_layouts());
+        stdout::write(&format!(
+            "{}: {}\n",
+            path.display(),
+            shape.without_layouts()
+        ))?;
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -412,3 +412,48 @@ fn no_opcode_panics_on_odd_input() {
         }
     }
 }
+
+/// A custom call's `operand_layout_constraints` give one shape per operand,
+/// each the operand's (fuzzing found layout assignment trusting them and
+/// copying an operand into a constraint of another shape).
+#[test]
+fn custom_call_layout_constraints_match_the_operands() {
+    let constrained = |shapes: &[&str]| Attrs {
+        custom_call_target: Some("lapack_strsm_ffi".into()),
+        operand_layout_constraints: Some(shapes.iter().map(|s| sh(s)).collect()),
+        ..Attrs::default()
+    };
+    let operands = ["f32[5,3]{1,0}", "f32[5,5]{1,0}"];
+    assert_eq!(
+        infer(
+            Opcode::CustomCall,
+            &operands,
+            &constrained(&["f32[5,3]{0,1}", "f32[5,5]{0,1}"]),
+            &[],
+            "f32[5,3]{0,1}"
+        ),
+        Ok("f32[5,3]".to_string())
+    );
+    assert_eq!(
+        infer(
+            Opcode::CustomCall,
+            &operands,
+            &constrained(&["f32[5,5]{0,1}", "f32[5,3]{0,1}"]),
+            &[],
+            "f32[5,3]{0,1}"
+        )
+        .unwrap_err(),
+        "custom-call: operand_layout_constraints[0] is f32[5,5], but operand 0 is f32[5,3]"
+    );
+    assert_eq!(
+        infer(
+            Opcode::CustomCall,
+            &operands,
+            &constrained(&["f32[5,3]{0,1}"]),
+            &[],
+            "f32[5,3]{0,1}"
+        )
+        .unwrap_err(),
+        "custom-call: operand_layout_constraints has 1 entry, but the number of operands is 2"
+    );
+}

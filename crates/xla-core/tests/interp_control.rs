@@ -165,3 +165,26 @@ fn a_result_beyond_memory_is_refused() {
         "{message}"
     );
 }
+
+/// An entry layout whose tiles pad a small result beyond the machine's
+/// memory is refused like an instruction's result (fuzzing found the
+/// interpreter aborting while relaying the result into it).
+#[cfg(target_os = "linux")]
+#[test]
+fn an_entry_layout_beyond_memory_is_refused() {
+    let text = "HloModule m, entry_computation_layout={(f32[31]{0})->f32[31]{0:T(4)(2,1099511627776)}}\n\n\
+                ENTRY e {\n  x = f32[31]{0} parameter(0)\n  ROOT n = f32[31]{0} negate(x)\n}\n";
+    let module: HloModule = text.parse().unwrap();
+    let x = Literal::vector(&[0.5f32; 31]);
+    let message = Interpreter::new()
+        .run(&module, &[&x])
+        .unwrap_err()
+        .to_string();
+    assert!(
+        message.starts_with(
+            "entry_computation_layout (result): its result f32[31]{0:T(4)(2,1099511627776)} \
+             needs 35184372088832 bytes, more than this machine's"
+        ),
+        "{message}"
+    );
+}

@@ -454,3 +454,18 @@ fn runtime_sizes_survive_layout_changes() {
     let r = run_with(&computations("s32"), body, &[&m]);
     assert_eq!(i32s(&r), [4, 6]);
 }
+
+/// A reduce-window with an empty output allocates nothing per output
+/// position: fuzzing found `f32[1099511627776,0]` tabulating the window
+/// taps of its 2^40 rows and aborting.
+#[test]
+fn reduce_window_of_an_empty_array_with_a_huge_dimension() {
+    let x = Literal::zeros(&"f32[1099511627776,0]".parse().unwrap()).unwrap();
+    let extra = computations("f32");
+    let body = "x = f32[1099511627776,0] parameter(0)\n\
+                init = f32[] constant(-inf)\n\
+                r = f32[1099511627776,0] reduce-window(x, init), window={size=1x7 pad=0_0x6_0}, \
+                to_apply=max";
+    let r = run_with(&extra, body, &[&x]);
+    assert_eq!(r.shape().to_string(), "f32[1099511627776,0]{1,0}");
+}

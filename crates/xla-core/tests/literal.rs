@@ -437,3 +437,23 @@ fn approx_comparison() {
     assert!(empty.approx_eq(&Literal::vector::<bool>(&[]), Tolerance::EXACT));
     assert_eq!(empty.element_type(), Some(PrimitiveType::Pred));
 }
+
+/// A relayout into tiles that pad the buffer beyond any address space is an
+/// error, not an abort (found by fuzzing).
+#[test]
+fn relayout_beyond_memory_is_an_error() {
+    let v = Literal::vector(&[1.5f32; 31]);
+    let tiled = Layout::new([0]).with_tiles([Tile::new([4]), Tile::new([2, 1 << 45])]);
+    assert_eq!(
+        v.relayout(&tiled).unwrap_err(),
+        LiteralError::OutOfMemory {
+            shape: "f32[31]{0:T(4)(2,35184372088832)}".into(),
+            bytes: 1 << 50,
+        }
+    );
+    let overflowing = Layout::new([0]).with_tiles([Tile::new([1 << 62])]);
+    assert_eq!(
+        v.relayout(&overflowing).unwrap_err().to_string(),
+        "layout {0:T(4611686018427387904)}: the buffer size overflows"
+    );
+}

@@ -84,6 +84,17 @@ pub enum JitError {
         /// Its size.
         bytes: usize,
     },
+    /// A buffer, or all of a program's buffers together, larger than a
+    /// process can address (its byte size does not fit `isize`).
+    #[error(
+        "{what} needs more bytes than a process can address ({} at most)",
+        isize::MAX
+    )]
+    BeyondAddressSpace {
+        /// The buffer: `instruction i (c64[…])`, `parameter 0 (…)`, `the
+        /// result (…)`, or `the instructions' buffers together`.
+        what: String,
+    },
     /// The wrong number of arguments.
     #[error("the entry computation takes {expected} arguments, but {actual} were given")]
     ArgumentCount {

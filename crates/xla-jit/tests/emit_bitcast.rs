@@ -107,6 +107,50 @@ fn bitcast_convert_fuses_with_its_neighbours() {
     assert_eq!(check(text, &[&x]), Checked::Same);
 }
 
+/// A `bitcast` that changes the element type (same bytes: `u32[2,2]` →
+/// `u64[2]`) reinterprets bytes like a bitcast-convert. Kernels read a
+/// bitcast's elements as its operand's, so it is left to the interpreter
+/// (fuzzing found a kernel reading u32 lanes as u64 state, which failed
+/// Cranelift's verifier); the compiled module computes what the
+/// interpreter does.
+#[test]
+fn bitcast_changing_the_element_type_is_interpreted() {
+    let cases = [
+        (
+            "HloModule m\nENTRY e {\n  s = u32[4]{0} parameter(0)\n  \
+             r = u32[2,2]{1,0} reshape(s)\n  b = u64[2]{0} bitcast(r)\n  \
+             ROOT t = (u64[2]{0}, u32[3,5]{1,0}) rng-bit-generator(b), algorithm=rng_philox\n}",
+            "u32[4]{0}",
+        ),
+        (
+            "HloModule m\nENTRY e {\n  x = f32[6]{0} parameter(0)\n  \
+             b = s32[6]{0} bitcast(x)\n  ROOT n = s32[6]{0} negate(b)\n}",
+            "f32[6]{0}",
+        ),
+    ];
+    for (text, arg) in cases {
+        let module: xla_core::HloModule = text.parse().unwrap();
+        let plan = xla_jit::fusion::plan(&module, module.entry);
+        let entry = module.entry_computation();
+        let fallback: Vec<&str> = plan
+            .fallback_ops()
+            .map(|s| entry.instr(s.instr).name.as_str())
+            .collect();
+        assert_eq!(fallback, ["b"], "{text}");
+        let x = bytes_of(arg, 5);
+        let want = xla_core::interp::Interpreter::new()
+            .run(&module, &[&x])
+            .unwrap();
+        let got = xla_jit::Client::cpu()
+            .unwrap()
+            .compile(&module)
+            .unwrap()
+            .execute(&[&x])
+            .unwrap();
+        assert_eq!(got, want, "{text}");
+    }
+}
+
 #[test]
 fn bitcast_convert_follows_the_project_byte_order() {
     // spec/OPS.md §3.3.1: f32 1.0 → f16 [0.0, 1.875]; s32 0x01020304 → s8 [4,3,2,1].

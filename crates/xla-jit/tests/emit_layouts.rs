@@ -252,6 +252,22 @@ fn rank_zero_and_empty_arrays() {
     );
 }
 
+/// A reshape between empty shapes whose non-zero sizes do not pair up
+/// (`[0] → [0,5,5]`): fuzzing found the reshape indexer panicking on it.
+#[test]
+fn reshapes_of_empty_arrays() {
+    check_all(
+        &["f32[0]{0}"],
+        "  r = f32[0,5,5]{2,1,0} reshape(p0)\n  ROOT n = f32[0,5,5]{2,1,0} negate(r)",
+        &[["", ""]],
+    );
+    check_all(
+        &["f32[5,0,3]{2,1,0}"],
+        "  r = f32[3,5,0,2]{3,2,1,0} reshape(p0)\n  ROOT n = f32[3,5,0,2]{3,2,1,0} negate(r)",
+        &[["", ""]],
+    );
+}
+
 #[test]
 fn element_types_of_every_width_move() {
     for ty in [

@@ -71,6 +71,8 @@ const ROWS: &str = "update_window_dims={1}, inserted_window_dims={0}, \
                     scatter_dims_to_operand_dims={0}, index_vector_dim=1";
 const POINTS: &str = "update_window_dims={}, inserted_window_dims={0,1}, \
                       scatter_dims_to_operand_dims={0,1}, index_vector_dim=1";
+const POINTS_1D: &str = "update_window_dims={}, inserted_window_dims={0}, \
+                         scatter_dims_to_operand_dims={0}, index_vector_dim=1";
 const WINDOWS: &str = "update_window_dims={1,2}, inserted_window_dims={}, \
                        scatter_dims_to_operand_dims={0,1}, index_vector_dim=1";
 
@@ -255,6 +257,28 @@ fn size_zero_dims() {
         ],
         None,
     );
+}
+
+/// Every window into an inserted dimension of size 0 is out of bounds: its
+/// bound `0 − 1` must not read as a huge unsigned one (fuzzing found the
+/// kernel writing past the empty operand and corrupting the heap).
+#[test]
+fn updates_into_an_empty_inserted_dimension_are_dropped() {
+    for (operand, dims) in [("s8[0]", POINTS_1D), ("f32[0,3]", ROWS)] {
+        let (ty, updates) = match operand {
+            "s8[0]" => ("s8", "s8[64]"),
+            _ => ("f32", "f32[64,3]"),
+        };
+        let text = module(ty, operand, "s32[64,1]", updates, dims, "add");
+        let indices: Vec<i64> = (0..64).map(|i| i % 8 - 2).collect();
+        for _ in 0..20 {
+            check_scatter(
+                &text,
+                &[&data(operand), &ints("s32[64,1]", &indices), &data(updates)],
+                None,
+            );
+        }
+    }
 }
 
 #[test]

@@ -463,6 +463,49 @@ ENTRY e {
     assert_eq!(fallback[0].instr, id(&m, "r"));
 }
 
+/// An unused instruction is left out, unless it has a side effect (a
+/// collective with a channel): fuzzing found the JIT skipping a dead
+/// all-to-all that the interpreter runs (and fails on).
+#[test]
+fn dead_side_effects_still_run() {
+    let m = parse(
+        "HloModule m
+ENTRY e {
+  x = s32[1,16]{1,0} parameter(0)
+  a = s32[1,16]{1,0} all-to-all(x), channel_id=1, replica_groups={{0,1,2,3}}, dimensions={1}
+  b = s32[1,16]{1,0} all-to-all(x), replica_groups={{0}}, dimensions={1}
+  ROOT n = s32[1,16]{1,0} negate(x)
+}",
+    );
+    let p = plan(&m, m.entry);
+    assert_consistent(&m, &p);
+    let reason = |name: &str| {
+        p.standalone
+            .iter()
+            .find(|s| s.instr == id(&m, name))
+            .map(|s| s.reason.clone())
+    };
+    assert!(
+        matches!(
+            reason("a"),
+            Some(StandaloneReason::Thunk(_) | StandaloneReason::Unsupported(_))
+        ),
+        "{:?}",
+        reason("a")
+    );
+    assert_eq!(reason("b"), Some(StandaloneReason::Unused));
+    let err = xla_jit::Client::cpu()
+        .unwrap()
+        .compile(&m)
+        .unwrap()
+        .execute(&[&xla_core::Literal::zeros(&"s32[1,16]".parse().unwrap()).unwrap()])
+        .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "a (all-to-all): replica_groups name partition 1, but the run has 1 partitions"
+    );
+}
+
 #[test]
 fn loop_bodies_plan_like_any_computation() {
     let m = parse(

@@ -421,3 +421,49 @@ ENTRY e {
         "{err}"
     );
 }
+
+/// A tiled array too large for memory: compiling does not build offset
+/// tables with one entry per index of its dimensions (fuzzing found an
+/// abort), and running it is an error.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_tiled_array_beyond_memory_compiles_and_fails_to_run() {
+    let exe = compile(
+        "HloModule m
+ENTRY e {
+  c = f32[] constant(1)
+  b = f32[281474976710656,8]{1,0:T(2,128)} broadcast(c), dimensions={}
+  ROOT n = f32[281474976710656,8]{1,0:T(2,128)} negate(b)
+}",
+    );
+    let err = exe.execute(&[]).unwrap_err();
+    assert!(matches!(err, JitError::OutOfMemory { .. }), "{err}");
+}
+
+/// Sizes near `i64::MAX`: a buffer whose bytes overflow is refused at
+/// compile time (fuzzing found the iteration space's ceiling divisions
+/// overflowing, and the runtime then sizing the buffer as 0 bytes); one
+/// just within the address space compiles and fails to allocate.
+#[test]
+fn sizes_near_i64_max_are_errors() {
+    let module = module(
+        "HloModule m
+ENTRY e {
+  ROOT i = c64[9223372036854775807]{0} iota(), iota_dimension=0
+}",
+    );
+    let err = Client::cpu().unwrap().compile(&module).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "instruction i (c64[9223372036854775807]{0}) needs more bytes than a process can \
+         address (9223372036854775807 at most)"
+    );
+    let exe = compile(
+        "HloModule m
+ENTRY e {
+  ROOT i = u8[9223372036854775807]{0} iota(), iota_dimension=0
+}",
+    );
+    let err = exe.execute(&[]).unwrap_err();
+    assert!(matches!(err, JitError::OutOfMemory { .. }), "{err}");
+}

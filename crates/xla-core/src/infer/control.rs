@@ -1,5 +1,5 @@
 //! Control flow and structure (`spec/OPS.md` §3.5, §3.6): call, fusion,
-//! while, conditional, tuple, get-tuple-element, opt-barrier.
+//! while, conditional, tuple, get-tuple-element, opt-barrier, custom-call.
 
 use super::check::{self, bare, plain};
 use super::error::InferError;
@@ -122,4 +122,38 @@ pub fn get_tuple_element<D: Dim>(tuple: &Shape<D>, index: i64) -> Result<Shape<D
 /// `opt-barrier(operand)`: any shape, returned unchanged.
 pub fn optimization_barrier<D: Dim>(operand: &Shape<D>) -> Shape<D> {
     plain(operand)
+}
+
+/// `custom-call(operands…)`: the result is the declared shape (the target
+/// decides it); with `operand_layout_constraints`, there is one constraint
+/// per operand, each of its operand's shape (layouts aside), as XLA's
+/// verifier requires.
+pub fn custom_call<D: Dim>(
+    operands: &[&Shape<D>],
+    operand_layout_constraints: Option<&[Shape<D>]>,
+    declared: &Shape<D>,
+) -> Result<Shape<D>, InferError<D>> {
+    let op = Opcode::CustomCall.name();
+    if let Some(constraints) = operand_layout_constraints {
+        if constraints.len() != operands.len() {
+            return Err(InferError::ListLength {
+                op,
+                list: "operand_layout_constraints",
+                len: constraints.len(),
+                other: "the number of operands",
+                expected: operands.len(),
+            });
+        }
+        for (index, (constraint, operand)) in constraints.iter().zip(operands).enumerate() {
+            if !constraint.eq_ignoring_layout(operand) {
+                return Err(InferError::LayoutConstraintShape {
+                    op,
+                    index,
+                    constraint: bare(constraint),
+                    shape: bare(operand),
+                });
+            }
+        }
+    }
+    Ok(plain(declared))
 }

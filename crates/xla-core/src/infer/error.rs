@@ -606,6 +606,21 @@ pub enum InferError<D: Dim = i64> {
         /// What it must satisfy.
         requirement: &'static str,
     },
+    /// A custom call's `operand_layout_constraints` entry that is not its
+    /// operand's shape.
+    #[error(
+        "{op}: operand_layout_constraints[{index}] is {constraint}, but operand {index} is {shape}"
+    )]
+    LayoutConstraintShape {
+        /// The op.
+        op: &'static str,
+        /// The operand's position.
+        index: usize,
+        /// The constraint's shape.
+        constraint: Box<Shape<D>>,
+        /// The operand's shape.
+        shape: Box<Shape<D>>,
+    },
     /// The instruction's own shape (which carries part of the op's
     /// arguments in HLO, e.g. the target type of a convert) is of the wrong
     /// kind.

@@ -428,7 +428,11 @@ fn infer(opcode: Opcode, cx: &Context<'_>) -> Result<Shape, InferError> {
         }
         CustomCall => {
             cx.calls_checked.set(true);
-            check::plain(cx.declared)
+            custom_call(
+                cx.operands,
+                attrs.operand_layout_constraints.as_deref(),
+                cx.declared,
+            )?
         }
         AfterAll => after_all(cx.operands)?,
         Infeed => {

@@ -64,7 +64,8 @@ pub use collective::{
     reduce_scatter, replica_group_size, replica_id,
 };
 pub use control::{
-    call, conditional, fusion, get_tuple_element, optimization_barrier, tuple, while_loop,
+    call, conditional, custom_call, fusion, get_tuple_element, optimization_barrier, tuple,
+    while_loop,
 };
 pub use data_movement::{
     bitcast, collapse, concatenate, copy, iota, pad, reshape, reverse, slice, transpose, PadAmounts,

@@ -40,9 +40,10 @@ impl DeviceAssignment {
         Self::new(1, 1)
     }
 
-    /// `num_replicas · num_partitions`.
+    /// `num_replicas · num_partitions` (saturating at `usize::MAX`, which
+    /// no run accepts).
     pub fn device_count(&self) -> usize {
-        self.num_replicas * self.num_partitions
+        self.num_replicas.saturating_mul(self.num_partitions)
     }
 
     /// The flattened id of a replica's partition.
@@ -120,6 +121,11 @@ pub struct Feeds {
 /// evaluator.
 const DEVICE_STACK_BYTES: usize = 64 << 20;
 
+/// The most devices one run has: each runs on its own thread with
+/// [`DEVICE_STACK_BYTES`] of stack reserved (64 GiB of address space for
+/// 1024 devices); beyond that, starting the threads exhausts the process.
+pub const MAX_DEVICES: usize = 1024;
+
 /// Runs the entry computation of `module` on every device of `assignment`:
 /// `args[d]` are device `d`'s arguments, `feeds[d]` its host data (none at
 /// all when `feeds` is empty). Returns each device's result.
@@ -136,6 +142,13 @@ pub(super) fn run(
         return Err(InterpError::NoDevices {
             replicas: assignment.num_replicas,
             partitions: assignment.num_partitions,
+        });
+    }
+    if count > MAX_DEVICES {
+        return Err(InterpError::TooManyDevices {
+            replicas: assignment.num_replicas,
+            partitions: assignment.num_partitions,
+            max: MAX_DEVICES,
         });
     }
     if args.len() != count {

@@ -38,6 +38,20 @@ pub enum InterpError {
         /// Partitions asked for.
         partitions: usize,
     },
+    /// A device assignment with more devices than the interpreter runs
+    /// (one thread each).
+    #[error(
+        "a run on {replicas} × {partitions} devices is beyond the interpreter's {max} \
+         (one thread per device)"
+    )]
+    TooManyDevices {
+        /// Replicas asked for.
+        replicas: usize,
+        /// Partitions asked for.
+        partitions: usize,
+        /// [`MAX_DEVICES`](super::MAX_DEVICES).
+        max: usize,
+    },
     /// Per-device data for a different number of devices than the run has.
     #[error("the run has {expected} devices, but {actual} {what} were given")]
     DeviceCount {

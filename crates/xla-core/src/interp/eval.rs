@@ -185,22 +185,36 @@ fn verify(module: &HloModule) -> Result<(), InterpError> {
     let Some(memory) = crate::literal::physical_memory() else {
         return Ok(());
     };
+    let fits = |name: &str, shape: &Shape| {
+        let bytes: u64 = shape
+            .array_leaves()
+            .iter()
+            .map(|a| a.byte_size().map_or(u64::MAX, |b| b as u64))
+            .fold(0, u64::saturating_add);
+        if bytes > memory {
+            return Err(InterpError::OutOfMemory {
+                instruction: name.to_string(),
+                shape: Box::new(shape.clone()),
+                bytes,
+                memory,
+            });
+        }
+        Ok(())
+    };
     for computation in &module.computations {
         for instr in &computation.instructions {
-            let bytes: u64 = instr
-                .shape
-                .array_leaves()
-                .iter()
-                .map(|a| a.byte_size().map_or(u64::MAX, |b| b as u64))
-                .fold(0, u64::saturating_add);
-            if bytes > memory {
-                return Err(InterpError::OutOfMemory {
-                    instruction: instr.name.clone(),
-                    shape: Box::new(instr.shape.clone()),
-                    bytes,
-                    memory,
-                });
-            }
+            fits(&instr.name, &instr.shape)?;
+        }
+    }
+    // The entry's arguments and result are relaid into these layouts,
+    // whose padding may make them larger than the instructions' buffers.
+    if let Some(layout) = &module.entry_layout {
+        fits("entry_computation_layout (result)", &layout.result)?;
+        for (i, parameter) in layout.parameters.iter().enumerate() {
+            fits(
+                &format!("entry_computation_layout (parameter {i})"),
+                parameter,
+            )?;
         }
     }
     Ok(())

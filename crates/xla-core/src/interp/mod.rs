@@ -52,7 +52,7 @@ mod side_effect;
 mod sort;
 
 pub use custom_call::{CustomCallAbiFn, CustomCallArgs, CustomCallFn, CustomCallRegistry};
-pub use devices::{DeviceAssignment, Feeds, RunOptions};
+pub use devices::{DeviceAssignment, Feeds, RunOptions, MAX_DEVICES};
 pub use elementwise::{complex_op_c128, complex_op_c64};
 pub use error::InterpError;
 
@@ -99,9 +99,10 @@ impl Interpreter {
     /// Runs the entry computation of `module` on every replica × partition
     /// of `assignment`, each on its own thread: `args_per_device[d]` are the
     /// arguments of device `d = replica · num_partitions + partition`, and
-    /// the results come in the same order. Collectives connect the devices;
-    /// a device that waits for one that never comes fails with
-    /// [`InterpError::Collective`] instead of hanging.
+    /// the results come in the same order (at most [`MAX_DEVICES`]
+    /// devices). Collectives connect the devices; a device that waits for
+    /// one that never comes fails with [`InterpError::Collective`] instead
+    /// of hanging.
     ///
     /// ```
     /// use xla_core::{interp::{DeviceAssignment, Interpreter}, HloModule, Literal};

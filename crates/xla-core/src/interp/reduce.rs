@@ -146,32 +146,20 @@ pub(super) fn reduce(
     Ok(collate(results))
 }
 
-/// Per dimension, for every (output index, window index), the operand
-/// index the window reads, or `None` for padding and base-dilation holes:
-/// padded position `p = o·stride + k·window_dilation − padding_low` reads
-/// operand index `p / base_dilation` when that divides evenly and is in
-/// range.
+/// The operand index that window position `k` of output index `o` reads
+/// along a dimension of size `size` with window `w`, or `None` for padding
+/// and base-dilation holes: padded position
+/// `p = o·stride + k·window_dilation − padding_low` reads operand index
+/// `p / base_dilation` when that divides evenly and is in range. Computed
+/// per tap, not tabulated: a table of every (output, window) pair would be
+/// as large as a huge padded window (or an empty output's other sizes).
 ///
 /// Example: size 5, window 3, stride 2, padding `(1,1)`: output 0 reads
 /// `[None, 0, 1]`, output 2 reads `[3, 4, None]`.
-fn window_taps(dims: &[i64], out_dims: &[i64], window: &[WindowDim]) -> Vec<Vec<Vec<Option<i64>>>> {
-    window
-        .iter()
-        .enumerate()
-        .map(|(d, w)| {
-            (0..out_dims[d])
-                .map(|o| {
-                    (0..w.size)
-                        .map(|k| {
-                            let p = o * w.stride + k * w.window_dilation - w.padding_low;
-                            let q = p / w.base_dilation;
-                            (p >= 0 && p % w.base_dilation == 0 && q < dims[d]).then_some(q)
-                        })
-                        .collect()
-                })
-                .collect()
-        })
-        .collect()
+fn window_tap(size: i64, w: &WindowDim, o: i64, k: i64) -> Option<i64> {
+    let p = o * w.stride + k * w.window_dilation - w.padding_low;
+    let q = p / w.base_dilation;
+    (p >= 0 && p % w.base_dilation == 0 && q < size).then_some(q)
 }
 
 /// Calls `f(output index, window taps)` for every output position: the
@@ -183,7 +171,6 @@ fn for_each_window(
     window: &[WindowDim],
     mut f: impl FnMut(usize, &[Option<usize>]) -> Result<(), InterpError>,
 ) -> Result<(), InterpError> {
-    let taps = window_taps(dims, out_dims, window);
     let strides = row_major_strides(dims);
     let sizes: Vec<i64> = window.iter().map(|w| w.size).collect();
     if out_dims.contains(&0) {
@@ -198,7 +185,8 @@ fn for_each_window(
             let mut k = vec![0i64; dims.len()];
             loop {
                 let offset = (0..dims.len()).try_fold(0usize, |acc, d| {
-                    taps[d][o[d] as usize][k[d] as usize].map(|q| acc + (q * strides[d]) as usize)
+                    window_tap(dims[d], &window[d], o[d], k[d])
+                        .map(|q| acc + (q * strides[d]) as usize)
                 });
                 window_offsets.push(offset);
                 if !next_index(&mut k, &sizes) {

@@ -240,7 +240,9 @@ impl Level {
     fn out_bounds(&self) -> Vec<i64> {
         let mut out = self.merged_bounds[..self.prefix].to_vec();
         for (b, t) in self.merged_bounds[self.prefix..].iter().zip(&self.tile) {
-            out.push((b + t - 1) / t);
+            // ⌈b / t⌉ without forming `b + t − 1`, which overflows near
+            // `i64::MAX` (`b ≥ 0`, `t > 0`).
+            out.push(b / t + i64::from(b % t != 0));
         }
         out.extend_from_slice(&self.tile);
         out

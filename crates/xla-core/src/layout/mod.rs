@@ -328,7 +328,7 @@ pub enum LayoutError {
         /// The layout.
         layout: Box<Layout>,
     },
-    /// The buffer would hold more than `i64::MAX` elements.
+    /// The buffer would hold more than `i64::MAX` elements (or bytes).
     #[error("layout {layout}: the buffer size overflows")]
     Overflow {
         /// The layout.

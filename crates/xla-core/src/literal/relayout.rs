@@ -3,7 +3,7 @@
 use super::access::{next_index, OffsetTables};
 use super::convert::convert_elements;
 use super::{AlignedBytes, Literal, LiteralError, Storage};
-use crate::layout::{IndexMap, Layout, PaddingValue};
+use crate::layout::{IndexMap, Layout, LayoutError, PaddingValue};
 use crate::PrimitiveType;
 
 impl Literal {
@@ -29,7 +29,17 @@ impl Literal {
         let dst_map = IndexMap::new(shape.dims(), layout)?;
         let ty = shape.element_type();
         let size = ty.byte_size();
-        let mut dst = AlignedBytes::zeroed(dst_map.buffer_len() as usize * size);
+        let dst_shape = shape.clone().with_layout(layout.clone());
+        let bytes = usize::try_from(dst_map.buffer_len())
+            .ok()
+            .and_then(|n| n.checked_mul(size))
+            .ok_or_else(|| LayoutError::Overflow {
+                layout: Box::new(layout.clone()),
+            })?;
+        let mut dst = AlignedBytes::try_zeroed(bytes).map_err(|_| LiteralError::OutOfMemory {
+            shape: dst_shape.to_string(),
+            bytes,
+        })?;
         if !layout.is_dense() {
             let value = layout.padding.as_ref().map(|p| p.value).unwrap_or_default();
             fill(dst.as_mut_slice(), &padding_element(ty, value));
@@ -50,7 +60,6 @@ impl Literal {
             16 => copy::<16>(src, dst_bytes, &maps),
             other => unreachable!("no element type is {other} bytes wide"),
         }
-        let dst_shape = shape.clone().with_layout(layout.clone());
         Literal::from_storage(dst_shape, Storage::Owned(dst))
     }
 }

@@ -10,7 +10,7 @@ use crate::hlo::{HloInstruction, HloModule, Opcode};
 
 /// Which computations of a module contain a side effect (transitively),
 /// computed once per pass.
-pub(crate) struct SideEffects {
+pub struct SideEffects {
     computations: Vec<bool>,
 }
 

@@ -39,7 +39,7 @@ mod constant_folding;
 mod cse;
 mod dce;
 mod edit;
-mod effects;
+pub mod effects;
 mod error;
 mod inline;
 pub mod layout_assignment;

@@ -161,8 +161,11 @@ impl ArrayShape<i64> {
 
     /// Byte size of the buffer under the layout, padding included.
     pub fn byte_size(&self) -> Result<i64, LayoutError> {
-        self.buffer_elements()
-            .map(|n| n * self.element_type.byte_size() as i64)
+        self.buffer_elements()?
+            .checked_mul(self.element_type.byte_size() as i64)
+            .ok_or_else(|| LayoutError::Overflow {
+                layout: Box::new(self.layout_or_default()),
+            })
     }
 }
 
@@ -399,6 +402,27 @@ mod tests {
             Layout::new([0, 1]).with_padding([3, 5], crate::layout::PaddingValue::Zero),
         );
         assert_eq!(padded.byte_size().unwrap(), 30);
+    }
+
+    /// Sizes near `i64::MAX` overflow into an error, not a panic (found by
+    /// fuzzing): the elements of a tiled dimension, the bytes of an array.
+    #[test]
+    fn byte_size_overflow_is_an_error() {
+        let tiled = ArrayShape::<i64>::new(S32, [i64::MAX])
+            .with_layout(Layout::new([0]).with_tiles([Tile::new([4]), Tile::new([2, 1])]));
+        assert_eq!(
+            tiled.byte_size().unwrap_err().to_string(),
+            "layout {0:T(4)(2,1)}: the buffer size overflows"
+        );
+        let wide = ArrayShape::<i64>::new(F64, [1 << 61]);
+        assert_eq!(
+            wide.byte_size().unwrap_err().to_string(),
+            "layout {0}: the buffer size overflows"
+        );
+        assert_eq!(
+            ArrayShape::<i64>::new(F64, [1 << 59]).byte_size(),
+            Ok(1 << 62)
+        );
     }
 
     #[test]

@@ -83,22 +83,35 @@ fn offset_tables(
     }
     let map = IndexMap::new(dims, layout).map_err(|e| Unsupported::layout(e.to_string()))?;
     let mut index = vec![0i64; dims.len()];
-    Ok((0..dims.len())
+    (0..dims.len())
         .map(|d| {
-            let table = (0..dims[d].max(1))
-                .map(|v| {
-                    index[d] = v.min(dims[d] - 1).max(0);
-                    if dims.contains(&0) {
-                        0
-                    } else {
-                        map.linear(&index)
-                    }
-                })
-                .collect();
+            // A table has one entry per index of its dimension; a dimension
+            // too large for memory leaves the buffer to the interpreter
+            // (whose allocation then reports the lack of memory).
+            let len = dims[d].max(1);
+            let mut table = Vec::new();
+            usize::try_from(len)
+                .ok()
+                .and_then(|n| table.try_reserve_exact(n).ok())
+                .ok_or_else(|| {
+                    Unsupported::layout(format!(
+                        "the offset table of dimension {d} (size {}) of layout {layout:?} \
+                         does not fit in memory",
+                        dims[d]
+                    ))
+                })?;
+            table.extend((0..len).map(|v| {
+                index[d] = v.min(dims[d] - 1).max(0);
+                if dims.contains(&0) {
+                    0
+                } else {
+                    map.linear(&index)
+                }
+            }));
             index[d] = 0;
-            register(table)
+            Ok(register(table))
         })
-        .collect())
+        .collect()
 }
 
 /// The storage lane type of an element type in memory.

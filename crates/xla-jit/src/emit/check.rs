@@ -1,7 +1,7 @@
 //! What the emitters can compile, asked by the fusion planner before it
 //! fuses anything: whatever fails here runs through the interpreter.
 
-use xla_core::hlo::{ComputationId, HloComputation, InstrId};
+use xla_core::hlo::{ComputationId, HloComputation, HloInstruction, InstrId};
 use xla_core::layout::COMBINE_DIM;
 use xla_core::{HloModule, Opcode, PrimitiveType, Shape};
 
@@ -55,6 +55,10 @@ pub fn check(module: &HloModule, comp: &HloComputation, id: InstrId) -> Result<(
         | Tanh => Ok(()),
         Map => check_scalar_computation(module, op, instr.called.first().copied()),
         Reduce => check_scalar_computation(module, op, instr.called.first().copied()),
+        Gather if collapses_an_empty_slice(instr) => Err(Unsupported::new(
+            op,
+            "a collapsed slice dimension of size 0 (the result is all zeros)",
+        )),
         Broadcast | Concatenate | Copy | DynamicSlice | DynamicUpdateSlice | Gather | Iota
         | Pad | Reshape | Reverse | Slice | Transpose => Ok(()),
         Convolution => super::convolution::check(instr),
@@ -92,13 +96,19 @@ pub fn check(module: &HloModule, comp: &HloComputation, id: InstrId) -> Result<(
                     .is_some_and(|a| a.layout_or_default().is_dense())
             };
             let operand = instr.operands.first().map(|&o| &comp.instr(o).shape);
-            if dense(&instr.shape) && operand.is_some_and(dense) {
-                Ok(())
-            } else {
+            if !(dense(&instr.shape) && operand.is_some_and(dense)) {
                 Err(Unsupported::new(
                     op,
                     "bitcast between tiled or padded layouts",
                 ))
+            } else if operand.and_then(Shape::element_type) != instr.shape.element_type() {
+                // Kernels read a bitcast's elements as its operand's.
+                Err(Unsupported::new(
+                    op,
+                    "bitcast that changes the element type",
+                ))
+            } else {
+                Ok(())
             }
         }
         Dot | Parameter | AfterAll | AllGather | AllReduce | AllToAll | BatchNormGrad
@@ -173,4 +183,17 @@ fn check_scalar_computation(
         }
     }
     Ok(())
+}
+
+/// A gather whose collapsed slice dimension has size 0: its result is not
+/// empty, but there is nothing to read at the clamped start (which may be
+/// one past the end); XLA and the interpreter give zeros.
+fn collapses_an_empty_slice(instr: &HloInstruction) -> bool {
+    let (Some(dims), Some(sizes)) = (&instr.attrs.gather_dims, &instr.attrs.gather_slice_sizes)
+    else {
+        return false;
+    };
+    dims.collapsed_slice_dims
+        .iter()
+        .any(|&d| usize::try_from(d).is_ok_and(|d| sizes.get(d) == Some(&0)))
 }

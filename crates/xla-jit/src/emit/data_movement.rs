@@ -241,6 +241,11 @@ pub(super) fn reshape_index(
 ) -> Option<Index> {
     let lanes = idx.lanes;
     let mut result = vec![IndexDim::constant(0); in_dims.len()];
+    if out_dims.contains(&0) {
+        // No element is ever read; the products of an empty shape's sizes
+        // need not pair up (`[0] → [0,5,5]`).
+        return Some(Index::new(lanes, result));
+    }
     let (mut i, mut o) = (0usize, 0usize);
     while i < in_dims.len() || o < out_dims.len() {
         // One group: the shortest runs with equal products.

@@ -59,6 +59,12 @@ pub struct IterSpace {
     pub chunking: Chunking,
 }
 
+/// `⌈n / d⌉` for `n ≥ 0`, `d > 0`, without forming `n + d − 1` (which
+/// overflows for sizes near `i64::MAX`): `ceil_div(7, 4) = 2`.
+fn ceil_div(n: i64, d: i64) -> i64 {
+    n / d + i64::from(n % d != 0)
+}
+
 impl IterSpace {
     /// The walk over an array of `dims` under `layout` (its
     /// `minor_to_major` order), aiming at `target` elements per iteration.
@@ -82,7 +88,7 @@ impl IterSpace {
             let chunk = (target / 64).max(1) * 64;
             Chunking::Chunks {
                 chunk,
-                per_row: (n + chunk - 1) / chunk,
+                per_row: ceil_div(n, chunk),
             }
         } else {
             Chunking::Rows {
@@ -107,7 +113,7 @@ impl IterSpace {
         space.chunking = if n > chunk {
             Chunking::Chunks {
                 chunk,
-                per_row: (n + chunk - 1) / chunk,
+                per_row: ceil_div(n, chunk),
             }
         } else {
             Chunking::Rows { per_iter: 1 }
@@ -118,7 +124,7 @@ impl IterSpace {
     /// The size of the runtime's iteration space.
     pub fn iterations(&self) -> i64 {
         match self.chunking {
-            Chunking::Rows { per_iter } => (self.rows + per_iter - 1) / per_iter,
+            Chunking::Rows { per_iter } => ceil_div(self.rows, per_iter),
             Chunking::Chunks { per_row, .. } => self.rows * per_row,
         }
     }

@@ -119,7 +119,7 @@ impl Generator {
     fn halved(&self) -> Vec<i64> {
         let mut half = self.dims.clone();
         if let Some(s) = self.split() {
-            half[s] = (half[s] + 1) / 2;
+            half[s] = half[s] / 2 + half[s] % 2;
         }
         half
     }
@@ -127,7 +127,8 @@ impl Generator {
     /// The number of hashes (the kernel's iterations, before `max(1)`).
     fn hashes(&self) -> i64 {
         if self.philox {
-            (self.count() + self.per_block() - 1) / self.per_block()
+            let (count, per_block) = (self.count(), self.per_block());
+            count / per_block + i64::from(count % per_block != 0)
         } else if self.width == 64 {
             self.count()
         } else {

@@ -162,14 +162,19 @@ fn emit_updates(
                 start[d as usize] = Some(batch_coordinate(i as usize));
             }
             // The window fits iff `0 ≤ start ≤ size − window` (unsigned: a
-            // negative start is huge).
+            // negative start is huge). A window larger than its dimension
+            // (an inserted dimension of size 0) fits nowhere: its negative
+            // bound must not become a huge unsigned one.
             let mut fits = kb.b.ins().iconst(types::I8, 1);
             for d in 0..rank {
                 if let Some(s) = start[d] {
                     let max = operand_dims[d] - full_window[d];
-                    let ok =
+                    let ok = if max < 0 {
+                        kb.b.ins().iconst(types::I8, 0)
+                    } else {
                         kb.b.ins()
-                            .icmp_imm_u(IntCC::UnsignedLessThanOrEqual, s, max);
+                            .icmp_imm_u(IntCC::UnsignedLessThanOrEqual, s, max)
+                    };
                     fits = kb.b.ins().band(fits, ok);
                 }
             }

@@ -53,6 +53,7 @@ mod region;
 use std::collections::BTreeSet;
 
 use xla_core::hlo::{ComputationId, InstrId};
+use xla_core::passes::effects::SideEffects;
 use xla_core::{HloModule, Opcode};
 
 pub use classify::{classify, Role};
@@ -358,6 +359,7 @@ impl FusionPlan {
 pub fn plan(module: &HloModule, computation: ComputationId) -> FusionPlan {
     let comp = module.computation(computation);
     let users = comp.users();
+    let effects = SideEffects::of(module);
     let mut fusions: Vec<Fusion> = Vec::new();
     let mut standalone = Vec::new();
     // For each instruction, the fusions that compute it.
@@ -367,7 +369,10 @@ pub fn plan(module: &HloModule, computation: ComputationId) -> FusionPlan {
         let id = InstrId(index);
         let instr = comp.instr(id);
         let consumers = &users[id.index()];
+        // A side effect runs even when nothing reads its value (a dead
+        // collective with a channel, a host callback).
         let read_from_memory = id == comp.root
+            || (consumers.is_empty() && effects.instruction(instr))
             || consumers.iter().any(|&u| {
                 standalone_ids[u.index()]
                     || member_of[u.index()]

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use xla_core::hlo::{verify_module, ComputationId, Opcode};
 use xla_core::passes::{optimize, run_pass, BatchNormExpander, PipelineOptions};
-use xla_core::HloModule;
+use xla_core::{HloModule, Shape};
 
 use super::conv_prepare::prepare_convolutions;
 use super::dot_prepare::prepare_dots;
@@ -112,6 +112,7 @@ pub(crate) fn compile(
         verify_module(&module)?;
     }
     phases.end("prepare dots");
+    check_buffer_sizes(&module)?;
     // Split kernels iterate in small steps, so that small inputs make
     // several iterations to split.
     let iteration_elements = if options.split_kernels {
@@ -165,6 +166,46 @@ pub(crate) fn compile(
         kernels,
     };
     Ok(Executable::new(program, jit, module, report, stats))
+}
+
+/// Every buffer the program may hold has a byte size that fits `isize`,
+/// and so do the instructions' buffers together (a bound on the arena):
+/// buffer assignment and the runtime then compute offsets and sizes
+/// without overflow. Larger modules are refused here; a module within the
+/// bound may still fail to allocate at run time ([`JitError::OutOfMemory`]).
+fn check_buffer_sizes(module: &HloModule) -> Result<(), JitError> {
+    let bytes = |what: &dyn Fn() -> String, shape: &Shape| -> Result<usize, JitError> {
+        shape.array_leaves().iter().try_fold(0usize, |total, leaf| {
+            leaf.byte_size()
+                .ok()
+                .and_then(|b| usize::try_from(b).ok())
+                .and_then(|b| total.checked_add(b))
+                .filter(|&t| t <= isize::MAX as usize)
+                .ok_or_else(|| JitError::BeyondAddressSpace { what: what() })
+        })
+    };
+    let mut total = 0usize;
+    for computation in &module.computations {
+        for instr in &computation.instructions {
+            let size = bytes(
+                &|| format!("instruction {} ({})", instr.name, instr.shape),
+                &instr.shape,
+            )?;
+            total = total
+                .checked_add(size)
+                .filter(|&t| t <= isize::MAX as usize)
+                .ok_or_else(|| JitError::BeyondAddressSpace {
+                    what: "the instructions' buffers together".into(),
+                })?;
+        }
+    }
+    let signature = module.entry_program_shape();
+    let entry = module.entry_layout.as_ref().unwrap_or(&signature);
+    for (i, parameter) in entry.parameters.iter().enumerate() {
+        bytes(&|| format!("parameter {i} ({parameter})"), parameter)?;
+    }
+    bytes(&|| format!("the result ({})", entry.result), &entry.result)?;
+    Ok(())
 }
 
 struct Phases {

@@ -80,6 +80,7 @@ impl OpSpans {
             | E::ElementTypeMismatch { index, .. }
             | E::ResultElementType { index, .. }
             | E::ElementType { index, .. }
+            | E::LayoutConstraintShape { index, .. }
             | E::DimExceeds { index, .. }
             | E::NotDivisible { index, .. }
             | E::WindowPositions { index, .. } => self.operand(*index),

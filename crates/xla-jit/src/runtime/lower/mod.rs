@@ -59,10 +59,20 @@ pub(crate) fn leaf_shapes(shape: &Shape) -> Vec<Shape> {
 }
 
 /// Bytes of a leaf's buffer (0 for tokens; a tuple counts its leaves).
+/// Compilation refuses shapes whose size does not fit `isize`
+/// (`check_buffer_sizes`); were one to get here, its size reads as one no
+/// allocation can satisfy, never as a small one.
 pub(crate) fn byte_size(shape: &Shape) -> usize {
     match shape {
-        Shape::Array(a) => a.byte_size().map_or(0, |b| b as usize),
-        Shape::Tuple(elements) => elements.iter().map(byte_size).sum(),
+        Shape::Array(a) => a
+            .byte_size()
+            .ok()
+            .and_then(|b| usize::try_from(b).ok())
+            .unwrap_or(usize::MAX),
+        Shape::Tuple(elements) => elements
+            .iter()
+            .map(byte_size)
+            .fold(0, usize::saturating_add),
         Shape::Token | Shape::Opaque => 0,
     }
 }
