@@ -24,6 +24,7 @@ mod literal;
 mod operators;
 mod ops;
 mod reduce;
+mod reduce_dim;
 mod scope;
 mod spans;
 

@@ -7,7 +7,7 @@ use xla_core::Shape;
 
 use super::scope::{Binding, LookupError, Ty, Val, Weak};
 use super::Checker;
-use crate::ast::{Block, DimExpr, Expr, ExprKind, Pat, Range, Stmt, TypeSpec, UnOp};
+use crate::ast::{Block, DimExpr, Expr, ExprKind, LitValue, Pat, Range, Stmt, TypeSpec, UnOp};
 use crate::ir::Instr;
 use crate::suggest::did_you_mean;
 
@@ -40,6 +40,23 @@ impl Checker<'_> {
                 name,
                 args,
             } => {
+                if let ExprKind::Var(module) = &receiver.kind {
+                    let text = module.to_string();
+                    let python = ["jnp", "np", "lax", "jax", "nn", "numpy"];
+                    if python.contains(&text.as_str()) && self.frames.lookup(&text).is_err() {
+                        self.error(
+                            range,
+                            format!(
+                                "`{text}` is not a name in the xla! language: ops are methods and \
+                                 functions, `{text}.{name}(x, …)` is `x.{name}(…)` or `{name}(x, …)`"
+                            ),
+                        );
+                        for a in args {
+                            self.argument_for_errors(a);
+                        }
+                        return Val::error(range);
+                    }
+                }
                 let mut all = vec![&**receiver];
                 all.extend(args);
                 self.op(name, all, range, true)
@@ -146,6 +163,18 @@ impl Checker<'_> {
     }
 
     fn unary_operator(&mut self, op: UnOp, operand: &Expr, range: Range) -> Val {
+        // A negated suffixed literal is one literal, as in Rust: `-128s8`
+        // is s8's minimum, not the negation of an out-of-range 128.
+        if let (UnOp::Neg, ExprKind::Lit { value, suffix }) = (op, &operand.kind) {
+            let negated = match value {
+                LitValue::Int(v) => Some(LitValue::Int(-v)),
+                LitValue::Float(v) => Some(LitValue::Float(-v)),
+                LitValue::Bool(_) => None,
+            };
+            if let (Some(negated), Some(suffix)) = (negated, suffix) {
+                return self.literal(&negated, Some(suffix), range);
+            }
+        }
         let v = self.expr(operand);
         match (&v.ty, op) {
             (Ty::Weak(Weak::Int(x)), UnOp::Neg) => Val {

@@ -9,7 +9,7 @@
 
 use xla_core::{PrimitiveType, Shape};
 
-use super::scope::{Ty, Val, Weak};
+use super::scope::{Deferred, Ty, Val, Weak};
 use super::Checker;
 use crate::ast::{LitValue, Range};
 use crate::ir::Instr;
@@ -19,7 +19,7 @@ use crate::types::{element_type, suffix_type};
 pub fn default_type(weak: &Weak) -> PrimitiveType {
     match weak {
         Weak::Int(_) | Weak::Size(_) => PrimitiveType::S32,
-        Weak::Float(_) => PrimitiveType::F32,
+        Weak::Float(_) | Weak::Deferred(_) => PrimitiveType::F32,
     }
 }
 
@@ -46,6 +46,7 @@ fn int_range(ty: PrimitiveType) -> (i128, i128) {
 /// `value` as a constant of `ty`, or why it is not one.
 fn convert(weak: &Weak, ty: PrimitiveType) -> Result<Option<LitValue>, String> {
     match weak {
+        Weak::Deferred(_) => unreachable!("materialize computes deferred numbers"),
         Weak::Size(_) if ty.is_pred() => Err("a size is not a pred value".to_string()),
         Weak::Size(_) => Ok(None),
         Weak::Int(_) if ty.is_pred() => {
@@ -76,6 +77,7 @@ fn describe(weak: &Weak) -> String {
         Weak::Int(v) => v.to_string(),
         Weak::Float(v) => format!("{v:?}"),
         Weak::Size(_) => "the size".to_string(),
+        Weak::Deferred(_) => "the expression".to_string(),
     }
 }
 
@@ -116,6 +118,9 @@ impl Checker<'_> {
         let Ty::Weak(weak) = &value.ty else {
             return value.clone();
         };
+        if let Weak::Deferred(deferred) = weak {
+            return self.materialize_deferred(deferred, ty, value.range);
+        }
         let instr = match convert(weak, ty) {
             Ok(Some(lit)) => Instr::Constant(ty, lit),
             Ok(None) => {
@@ -132,6 +137,32 @@ impl Checker<'_> {
         };
         let id = self.frames.push_instr(instr);
         Val::shape(Shape::scalar(ty), id, value.range)
+    }
+
+    /// A deferred weak number computed in `ty`: its operands become
+    /// constants of `ty`, then the op applies.
+    fn materialize_deferred(
+        &mut self,
+        deferred: &Deferred,
+        ty: PrimitiveType,
+        range: Range,
+    ) -> Val {
+        match deferred {
+            Deferred::Binary(op, l, r) => {
+                let (l, r) = (self.materialize(l, ty), self.materialize(r, ty));
+                if l.is_error() || r.is_error() {
+                    return Val::error(range);
+                }
+                self.binary_values(*op, l, r, range)
+            }
+            Deferred::Unary(opcode, builder, x) => {
+                let x = self.materialize(x, ty);
+                if x.is_error() {
+                    return Val::error(range);
+                }
+                self.unary(*opcode, builder, x, range)
+            }
+        }
     }
 
     /// A weak value with its default type; other values as they are.
