@@ -51,6 +51,28 @@ pub enum DslError {
     Core(xla_core::Error),
     /// An error of the backend.
     Backend(Box<dyn std::error::Error + Send + Sync>),
+    /// An error in the body of a function (a `Core` error of one of its
+    /// ops, or an error of a function it calls), shown as `function:
+    /// error`: `head: slice: the slice [0:4] of dimension 0 …`. Errors of
+    /// the function's own arguments are `Argument` errors, which name it
+    /// already.
+    InFunction {
+        /// The function.
+        function: &'static str,
+        /// The error in its body.
+        error: Box<DslError>,
+    },
+}
+
+impl DslError {
+    /// `error`, raised in the body of `function`.
+    #[doc(hidden)]
+    pub fn in_function(function: &'static str, error: DslError) -> Self {
+        DslError::InFunction {
+            function,
+            error: Box::new(error),
+        }
+    }
 }
 
 /// An argument that does not fit its parameter's type, found when binding
@@ -231,6 +253,7 @@ impl fmt::Display for DslError {
             DslError::Argument(e) => e.fmt(f),
             DslError::Core(e) => e.fmt(f),
             DslError::Backend(e) => e.fmt(f),
+            DslError::InFunction { function, error } => write!(f, "{function}: {error}"),
         }
     }
 }
@@ -241,6 +264,7 @@ impl std::error::Error for DslError {
             DslError::Argument(_) => None,
             DslError::Core(e) => Some(e),
             DslError::Backend(e) => Some(&**e),
+            DslError::InFunction { error, .. } => Some(&**error),
         }
     }
 }

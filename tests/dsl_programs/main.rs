@@ -5,6 +5,8 @@
 //! hand. Each test states its tolerance.
 
 mod control;
+mod edges;
+mod errors;
 mod indexing;
 mod models;
 mod numerics;
