@@ -10,6 +10,7 @@ mod errors;
 mod indexing;
 mod models;
 mod numerics;
+mod porting;
 mod vision;
 
 use std::collections::HashMap;

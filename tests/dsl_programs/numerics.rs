@@ -58,6 +58,12 @@ xla! {
         (f16::MAX, f16::EPSILON, bf16::MIN, bf16::EPSILON)
     }
 
+    /// Mathematical constants, as Rust spells them, in every float type.
+    pub fn math_constants(x: f32[N]) -> (f32[N], f64, f16, bf16, f32) {
+        (x * std::f32::consts::PI, f64::consts::E, core::f16::consts::LN_2, bf16::consts::TAU,
+         std::f32::consts::FRAC_1_SQRT_2)
+    }
+
     /// A bf16 matmul accumulated in f32, one rounded to bf16, and a
     /// layernorm of f16 data computed in f32.
     pub fn mixed_precision(x: f32[B, K], w: f32[K, N], gamma: f32[K]) -> (f32[B, N], f32[B, N], f16[B, K]) {
@@ -227,6 +233,17 @@ fn scalar_constants() {
         assert_eq!(vals::<f16>(&heps), [f16::EPSILON], "{name}");
         assert_eq!(vals::<bf16>(&bmin), [bf16::MIN], "{name}");
         assert_eq!(vals::<bf16>(&beps), [bf16::EPSILON], "{name}");
+        let (pi, e, ln2, tau, r2) = math_constants::call(be, &lit(&[2], &[1.0f32, 2.0])).unwrap();
+        use std::f32::consts as c32;
+        assert_eq!(vals::<f32>(&pi), [c32::PI, 2.0 * c32::PI], "{name}");
+        assert_eq!(vals::<f64>(&e), [std::f64::consts::E], "{name}");
+        assert_eq!(vals::<f16>(&ln2), [f16::LN_2], "{name}");
+        assert_eq!(
+            vals::<bf16>(&tau),
+            [bf16::from_f64(std::f64::consts::TAU)],
+            "{name}"
+        );
+        assert_eq!(vals::<f32>(&r2), [c32::FRAC_1_SQRT_2], "{name}");
     }
 }
 

@@ -18,7 +18,7 @@ impl Checker<'_> {
         match &e.kind {
             ExprKind::Lit { value, suffix } => self.literal(value, suffix.as_deref(), range),
             ExprKind::Var(ident) => self.variable(ident, range),
-            ExprKind::Path(ty, item) => self.path_constant(ty, item, range),
+            ExprKind::Path { ty, item, consts } => self.path_constant(ty, item, *consts, range),
             ExprKind::Str(_) => {
                 self.error(
                     range,
@@ -62,6 +62,20 @@ impl Checker<'_> {
                 self.op(name, all, range, true)
             }
             ExprKind::Call { name, args } => {
+                if let Ok(binding) = self.frames.lookup(&name.to_string()) {
+                    // A variable called as a function: a closure bound with
+                    // `let` was reported where it was bound.
+                    if !matches!(binding.ty, Ty::Error) {
+                        self.error(
+                            Range::single(name.span()),
+                            format!("`{name}` is a variable, not a function"),
+                        );
+                    }
+                    for a in args {
+                        self.argument_for_errors(a);
+                    }
+                    return Val::error(range);
+                }
                 if self.signatures.contains_key(&name.to_string()) {
                     self.function_call(name, args, range)
                 } else {
@@ -106,7 +120,9 @@ impl Checker<'_> {
             ExprKind::Closure { .. } => {
                 self.error(
                     range,
-                    "a closure is an argument of `reduce`, `reduce_window`, `map`, `sort` or `scatter`, not a value",
+                    "a closure is an argument of `reduce`, `reduce_window`, `map`, `sort` or \
+                     `scatter`, not a value; a helper is another function of this `xla!` \
+                     invocation, called as `helper(x)`",
                 );
                 Val::error(range)
             }

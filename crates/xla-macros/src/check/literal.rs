@@ -177,7 +177,13 @@ impl Checker<'_> {
     }
 
     /// `f32::INFINITY`, `s32::MAX` and friends.
-    pub fn path_constant(&mut self, ty: &syn::Ident, item: &syn::Ident, range: Range) -> Val {
+    pub fn path_constant(
+        &mut self,
+        ty: &syn::Ident,
+        item: &syn::Ident,
+        consts: bool,
+        range: Range,
+    ) -> Val {
         let ty = match element_type(ty) {
             Ok(t) => t,
             Err(e) => {
@@ -186,6 +192,9 @@ impl Checker<'_> {
             }
         };
         let name = item.to_string();
+        if consts {
+            return self.math_constant(ty, item, range);
+        }
         let value = if ty.is_floating() {
             let max = float_max(ty);
             match name.as_str() {
@@ -223,6 +232,55 @@ impl Checker<'_> {
             return Val::error(range);
         };
         let id = self.frames.push_instr(Instr::Constant(ty, value));
+        Val::shape(Shape::scalar(ty), id, range)
+    }
+
+    /// `std::f32::consts::PI` and the other constants of Rust's
+    /// `std::f64::consts`, for every floating-point type (rounded to it).
+    fn math_constant(&mut self, ty: PrimitiveType, item: &syn::Ident, range: Range) -> Val {
+        use std::f64::consts;
+        let name = item.to_string();
+        if !ty.is_floating() {
+            let text = format!(
+                "no constant `{ty}::consts::{name}`: only floating-point types have `consts`"
+            );
+            self.error(range, text);
+            return Val::error(range);
+        }
+        let value = match name.as_str() {
+            "PI" => consts::PI,
+            "TAU" => consts::TAU,
+            "E" => consts::E,
+            "SQRT_2" => consts::SQRT_2,
+            "FRAC_1_SQRT_2" => consts::FRAC_1_SQRT_2,
+            "LN_2" => consts::LN_2,
+            "LN_10" => consts::LN_10,
+            "LOG2_E" => consts::LOG2_E,
+            "LOG10_E" => consts::LOG10_E,
+            "LOG2_10" => consts::LOG2_10,
+            "LOG10_2" => consts::LOG10_2,
+            "FRAC_PI_2" => consts::FRAC_PI_2,
+            "FRAC_PI_3" => consts::FRAC_PI_3,
+            "FRAC_PI_4" => consts::FRAC_PI_4,
+            "FRAC_PI_6" => consts::FRAC_PI_6,
+            "FRAC_PI_8" => consts::FRAC_PI_8,
+            "FRAC_1_PI" => consts::FRAC_1_PI,
+            "FRAC_2_PI" => consts::FRAC_2_PI,
+            "FRAC_2_SQRT_PI" => consts::FRAC_2_SQRT_PI,
+            _ => {
+                self.error(
+                    Range::single(item.span()),
+                    format!(
+                        "no constant `{ty}::consts::{name}`; the constants are those of Rust's \
+                         `std::f64::consts` (PI, TAU, E, SQRT_2, LN_2, …)"
+                    ),
+                );
+                return Val::error(range);
+            }
+        };
+        let id = self
+            .frames
+            .push_instr(Instr::Constant(ty, LitValue::Float(value)));
         Val::shape(Shape::scalar(ty), id, range)
     }
 
