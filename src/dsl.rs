@@ -41,7 +41,10 @@ pub trait Executable: Send + Sync {
 
 /// The errors of functions defined with `xla!`: arguments that do not fit
 /// the parameter types, and errors of building and running.
-#[derive(Debug)]
+///
+/// `Debug` prints the message, as `Display` does, so that `unwrap()` and a
+/// `main` returning the error show `head: slice: the slice [0:4] …` rather
+/// than the nested variants.
 pub enum DslError {
     /// An argument that does not fit its parameter's type.
     Argument(Box<ArgumentError>),
@@ -255,6 +258,12 @@ impl fmt::Display for DslError {
             DslError::Backend(e) => e.fmt(f),
             DslError::InFunction { function, error } => write!(f, "{function}: {error}"),
         }
+    }
+}
+
+impl fmt::Debug for DslError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
     }
 }
 

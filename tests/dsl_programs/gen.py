@@ -381,6 +381,38 @@ case(
     c=np.array([[0, 0], [5, 5], [10, 10]], np.float32),
 )
 
+# ---------------------------------------------------------------- coverage
+
+
+def conv_dilated(x, k):
+    return lax.conv_general_dilated(
+        x,
+        k,
+        (2, 1),
+        [(1, 2), (0, 1)],
+        lhs_dilation=(1, 2),
+        rhs_dilation=(2, 1),
+        dimension_numbers=("NHWC", "HWIO", "NHWC"),
+        feature_group_count=2,
+    )
+
+
+case("conv_dilated", conv_dilated, x=normal(1, 7, 7, 4), k=normal(3, 3, 2, 6))
+case(
+    "reduce_precision",
+    lambda x: (
+        lax.reduce_precision(x, exponent_bits=5, mantissa_bits=10),
+        lax.reduce_precision(x, exponent_bits=8, mantissa_bits=7),
+    ),
+    x=np.array([1.0, 1 + 2**-11, 1 + 3 * 2**-11, 70000.0, 1e-6, -3.3e-5, 1e38, 0.1], np.float32),
+)
+case(
+    "int8_matmul",
+    lambda a, b: lax.dot(a, b, preferred_element_type=jnp.int32),
+    a=rng.integers(-128, 128, (3, 5), dtype=np.int8),
+    b=rng.integers(-128, 128, (5, 2), dtype=np.int8),
+)
+
 tensors = {k: tensors[k] for k in sorted(tensors)}
 save_file(tensors, os.path.join(HERE, "expected.safetensors"))
 print(f"{len(tensors)} tensors")

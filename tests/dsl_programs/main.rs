@@ -5,6 +5,7 @@
 //! hand. Each test states its tolerance.
 
 mod control;
+mod coverage;
 mod edges;
 mod errors;
 mod indexing;
