@@ -79,6 +79,24 @@ xla! {
         }
     }
 
+    /// `let mut` literals take the type their uses need: f64 and u8
+    /// accumulators, an s64 counter.
+    pub fn accumulate(x: f64[N], b: u8[N], n: s64) -> (f64, u8, s64) {
+        let mut total = 0.0;
+        let mut bytes = 0;
+        let mut i = 0;
+        while i < N {
+            total = total + x.dynamic_slice([i], [1]).reshape([]);
+            bytes += b.dynamic_slice([i], [1]).reshape([]);
+            i += 1;
+        }
+        let mut steps = 0;
+        while steps < n {
+            steps += 1;
+        }
+        (total, bytes, steps)
+    }
+
     pub fn dense(x: f32[B, K], w: f32[K, N], b: f32[N]) -> f32[B, N] {
         x.dot(w).add(b, [1])
     }
@@ -169,6 +187,18 @@ fn conditionals() {
             assert_eq!(vals::<f32>(&y), want, "{name}: mode {mode}");
             assert_eq!(vals::<i32>(&t), [tag], "{name}: mode {mode}");
         }
+    }
+}
+
+#[test]
+fn literal_variables_take_their_uses_type() {
+    let x = lit(&[3], &[0.1f64, 0.2, 1e-17]);
+    let b = lit(&[3], &[200u8, 100, 7]);
+    for (name, be) in backends() {
+        let (total, bytes, steps) = accumulate::call(be, &x, &b, &Literal::scalar(5i64)).unwrap();
+        assert_eq!(vals::<f64>(&total), [0.1 + 0.2 + 1e-17], "{name}");
+        assert_eq!(vals::<u8>(&bytes), [51], "{name}: 307 wraps to 51");
+        assert_eq!(vals::<i64>(&steps), [5], "{name}");
     }
 }
 

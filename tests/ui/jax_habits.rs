@@ -57,3 +57,16 @@ xla! {
 }
 
 fn main() {}
+
+xla! {
+    // A literal variable takes the type its uses need, if its value fits.
+    fn accumulate(x: s32[N]) -> s32 {
+        let mut total = 0.5;
+        let mut i = 0;
+        while i < N {
+            total = total + x.dynamic_slice([i], [1]).reshape([]);
+            i += 1;
+        }
+        total
+    }
+}

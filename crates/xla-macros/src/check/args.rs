@@ -300,6 +300,7 @@ impl Checker<'_> {
                 ty: Ty::Shape(shape),
                 id: Some(id),
                 mutable: false,
+                weak_site: None,
             };
             self.frames.define(name, binding);
         }

@@ -315,17 +315,24 @@ impl Checker<'_> {
         match pat {
             Pat::Wild(_) => {}
             Pat::Ident { name, mutable } => {
-                // A mutable variable needs a type now; an immutable literal
-                // stays weak, as a constant.
-                let value = if *mutable {
-                    self.concrete(value)
-                } else {
-                    value
+                // A mutable variable needs a type now: a literal's default,
+                // or the type a previous check found it needs (see
+                // `Binding::weak_site`). An immutable literal stays weak, as
+                // a constant.
+                let site = (*mutable && matches!(value.ty, Ty::Weak(_)))
+                    .then_some(name as *const syn::Ident as usize);
+                let value = match (&value.ty, site.and_then(|s| self.hints.get(&s))) {
+                    (Ty::Weak(weak), Some(&ty)) if super::literal::fits(weak, ty) => {
+                        self.materialize(&value, ty)
+                    }
+                    _ if *mutable => self.concrete(value),
+                    _ => value,
                 };
                 let binding = Binding {
                     ty: value.ty,
                     id: value.id,
                     mutable: *mutable,
+                    weak_site: site,
                 };
                 self.frames.define(name.to_string(), binding);
             }
@@ -365,6 +372,20 @@ impl Checker<'_> {
         }
     }
 
+    /// Asks for another check of the function where the `let mut` variable
+    /// of `site` has `other`'s element type, when its literal's type
+    /// (`var`'s) differs from it: `let mut total = 0.0;` met by `total + x`
+    /// with `x: f64`. The request is only a guess; the next check decides.
+    pub fn request_type(&mut self, site: Option<usize>, var: &Val, other: &Val) {
+        let (Some(site), Ty::Shape(v), Ty::Shape(o)) = (site, &var.ty, &other.ty) else {
+            return;
+        };
+        match (v.element_type(), o.element_type()) {
+            (Some(a), Some(b)) if a != b => self.requests.push((site, b)),
+            _ => {}
+        }
+    }
+
     fn assign(
         &mut self,
         target: &syn::Ident,
@@ -398,9 +419,16 @@ impl Checker<'_> {
             Some(op) => {
                 let lhs = current.val(target_range);
                 let rhs = self.expr(value);
-                self.binary_values(op, lhs, rhs, range)
+                let result = self.binary_values(op, lhs.clone(), rhs.clone(), range);
+                if result.is_error() {
+                    self.request_type(current.weak_site, &lhs, &rhs);
+                }
+                result
             }
         };
+        if !new.is_error() {
+            self.request_type(current.weak_site, &current.val(target_range), &new);
+        }
         if !current.mutable {
             self.error(
                 target_range,
@@ -426,6 +454,7 @@ impl Checker<'_> {
             ty: new.ty,
             id: new.id,
             mutable: true,
+            weak_site: None,
         };
         if !self.frames.assign(&name, binding) {
             self.error(

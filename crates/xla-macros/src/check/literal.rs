@@ -72,6 +72,14 @@ fn convert(weak: &Weak, ty: PrimitiveType) -> Result<Option<LitValue>, String> {
     }
 }
 
+/// Whether `weak` is a valid value of `ty`.
+pub fn fits(weak: &Weak, ty: PrimitiveType) -> bool {
+    match weak {
+        Weak::Deferred(_) => ty.is_floating() || ty.is_complex(),
+        _ => convert(weak, ty).is_ok(),
+    }
+}
+
 fn describe(weak: &Weak) -> String {
     match weak {
         Weak::Int(v) => v.to_string(),

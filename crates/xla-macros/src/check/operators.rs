@@ -7,7 +7,7 @@ use xla_core::hlo::{ComparisonDirection as Dir, Opcode};
 use super::scope::{Deferred, Ty, Val, Weak};
 use super::spans::OpSpans;
 use super::Checker;
-use crate::ast::{BinOp, DimExpr, DimOp, Expr, Range};
+use crate::ast::{BinOp, DimExpr, DimOp, Expr, ExprKind, Range};
 
 /// What a binary operator does.
 enum Lowering {
@@ -114,7 +114,21 @@ impl Checker<'_> {
     pub fn binary_operator(&mut self, op: BinOp, lhs: &Expr, rhs: &Expr, range: Range) -> Val {
         let l = self.expr(lhs);
         let r = self.expr(rhs);
-        self.binary_values(op, l, r, range)
+        let result = self.binary_values(op, l.clone(), r.clone(), range);
+        if result.is_error() {
+            // `total + x` with `let mut total = 0.0;` and `x: f64`.
+            for (e, var, other) in [(lhs, &l, &r), (rhs, &r, &l)] {
+                if let ExprKind::Var(name) = &e.kind {
+                    let site = self
+                        .frames
+                        .lookup(&name.to_string())
+                        .ok()
+                        .and_then(|b| b.weak_site);
+                    self.request_type(site, var, other);
+                }
+            }
+        }
+        result
     }
 
     /// An operator on checked values.

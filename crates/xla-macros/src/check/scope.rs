@@ -92,6 +92,12 @@ pub struct Binding {
     pub ty: Ty,
     pub id: Option<ValueId>,
     pub mutable: bool,
+    /// For a `let mut` variable initialized by a literal, which took a type
+    /// then (`let mut total = 0.0;` is f32): the `let`, so that a use
+    /// showing it needs another type (`total + x` with `x: f64`) can ask
+    /// for the function to be checked again with that type, as JAX
+    /// promotes a weakly typed loop init.
+    pub weak_site: Option<usize>,
 }
 
 impl Binding {
@@ -255,6 +261,7 @@ impl Frames {
                     ty: Ty::Shape(shape.clone()),
                     id: Some(id),
                     mutable: outer.mutable,
+                    weak_site: outer.weak_site,
                 };
                 frame.captures.push(Capture {
                     name: name.to_string(),
