@@ -413,6 +413,22 @@ case(
     b=rng.integers(-128, 128, (5, 2), dtype=np.int8),
 )
 
+
+
+def select_chains(x):
+    a = jnp.abs(x)
+    huber = jnp.where(a <= 1.0, 0.5 * x * x, a - 0.5)
+    leaky = jnp.where(x > 0, x, 0.01 * x)
+    elu = jnp.where(x > 0, x, jnp.expm1(x))
+    hard_sigmoid = jnp.clip(x / 6.0 + 0.5, 0.0, 1.0)
+    piecewise = jnp.where(x < -1.0, -1.0, jnp.where(x > 1.0, 1.0, x * x * x))
+    swish = x * jax.nn.sigmoid(x)
+    softplus = jnp.log1p(jnp.exp(-a)) + jnp.maximum(x, 0.0)
+    return huber, leaky, elu, hard_sigmoid, piecewise, swish, softplus
+
+
+case("select_chains", select_chains, x=np.linspace(-4, 4, 33).astype(np.float32))
+
 tensors = {k: tensors[k] for k in sorted(tensors)}
 save_file(tensors, os.path.join(HERE, "expected.safetensors"))
 print(f"{len(tensors)} tensors")

@@ -20,15 +20,12 @@ use std::sync::OnceLock;
 use xla::prelude::*;
 use xla::NativeType;
 
-/// The backends every program runs on: the JIT and the interpreter.
+/// The backends every program runs on: the default one (the JIT on the
+/// CPUs it supports) and the reference interpreter.
 pub fn backends() -> [(&'static str, &'static dyn Backend); 2] {
-    static JIT: OnceLock<Client> = OnceLock::new();
     static INTERPRETER: OnceLock<Interpreter> = OnceLock::new();
     [
-        (
-            "jit",
-            JIT.get_or_init(|| Client::cpu().expect("the JIT runs on this CPU")),
-        ),
+        ("default backend (JIT)", default_backend()),
         ("interpreter", INTERPRETER.get_or_init(Interpreter::new)),
     ]
 }

@@ -101,6 +101,19 @@ xla! {
         o.transpose([0, 2, 1, 3]).reshape([B, T, 2 * D]).dot_general(wo, ([2], [0]))
     }
 
+    /// Activations and losses written as chains of `select` and `clamp`.
+    pub fn select_chains(x: f32[N]) -> (f32[N], f32[N], f32[N], f32[N], f32[N], f32[N], f32[N]) {
+        let a = x.abs();
+        let huber = select(a <= 1.0, 0.5 * x * x, a - 0.5);
+        let leaky = select(x > 0.0, x, 0.01 * x);
+        let elu = select(x > 0.0, x, x.expm1());
+        let hard_sigmoid = (x / 6.0 + 0.5).clamp(0.0, 1.0);
+        let piecewise = select(x < -1.0, -1.0, select(x > 1.0, 1.0, x * x * x));
+        let swish = x * x.logistic();
+        let softplus = (-a).exp().log1p() + x.max(0.0);
+        (huber, leaky, elu, hard_sigmoid, piecewise, swish, softplus)
+    }
+
     /// A pre-norm residual block with a tanh-approximated GELU.
     pub fn gelu_block(x: f32[B, N], w1: f32[N, F], w2: f32[F, N], gamma: f32[N], beta: f32[N]) -> f32[B, N] {
         let h = layernorm(x, gamma, beta).dot(w1);
@@ -165,6 +178,16 @@ fn attentions() {
         let p = |n: &str| fx(&format!("mha/{n}"));
         let y = mha::call(be, p("x"), p("wq"), p("wk"), p("wv"), p("wo")).unwrap();
         check(name, "mha/out0", &y, 1e-5, 1e-5);
+    }
+}
+
+#[test]
+fn select_and_clamp_chains() {
+    for (name, be) in backends() {
+        let (a, b, c, d, e, f, g) = select_chains::call(be, fx("select_chains/x")).unwrap();
+        for (i, got) in [a, b, c, d, e, f, g].iter().enumerate() {
+            check(name, &format!("select_chains/out{i}"), got, 2e-6, 1e-7);
+        }
     }
 }
 
