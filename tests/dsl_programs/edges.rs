@@ -26,6 +26,14 @@ xla! {
         (a.dot(b), p.dot_general(q, ([2], [1]), ([0], [0])))
     }
 
+    /// A convolution block on a batch of images: conv, bias, ReLU, 2×2
+    /// max pooling, and the mean over space.
+    pub fn conv_block(x: f32[B, 2 * H, 2 * W, C], k: f32[3, 3, C, O], b: f32[O]) -> (f32[B, H, W, O], f32[B, O]) {
+        let y = x.conv(k, [1, 1], same, "b01f_01io->b01f").add(b, [3]).max(0.0);
+        let pooled = y.reduce_window(f32::NEG_INFINITY, |a, b| a.max(b), [1, 2, 2, 1], [1, 2, 2, 1], valid);
+        (pooled, y.reduce_sum([1, 2]) / (4 * H * W))
+    }
+
     /// A 4-D transpose and a strided, reversed slice.
     pub fn shuffles(x: s32[A, B, C, D]) -> (s32[D, B, A, C], s32[A, B, C, D]) {
         (x.transpose([3, 1, 0, 2]), x.rev([1, 3]))
@@ -144,6 +152,17 @@ fn matrix_products() {
     jit_matches_interpreter("products", 1e-5, 1e-4, |be| {
         let (ab, pq) = products::call(be, &a, &b, &p, &q).unwrap();
         vec![ab, pq]
+    });
+}
+
+#[test]
+fn convolution_blocks() {
+    let x = lit(&[2, 24, 20, 16], &noise(2 * 24 * 20 * 16, 7));
+    let k = lit(&[3, 3, 16, 24], &noise(3 * 3 * 16 * 24, 8));
+    let b = lit(&[24], &noise(24, 9));
+    jit_matches_interpreter("conv_block", 1e-5, 1e-4, |be| {
+        let (pooled, mean) = conv_block::call(be, &x, &k, &b).unwrap();
+        vec![pooled, mean]
     });
 }
 

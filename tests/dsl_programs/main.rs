@@ -4,6 +4,7 @@
 //! and JAX's outputs to `expected.safetensors`) or with values computed by
 //! hand. Each test states its tolerance.
 
+mod algorithms;
 mod control;
 mod coverage;
 mod edges;
