@@ -72,6 +72,54 @@ xla! {
         (pair, x, y)
     }
 
+    /// Loops in loops, a loop in a branch, a branch giving a tuple in a
+    /// loop.
+    pub fn nesting(n: s32, x: f32[N], p: pred) -> (s32, f32[N], f32[N], s32) {
+        let mut total = 0;
+        let mut i = 0;
+        while i < n {
+            let mut j = 0;
+            while j < i {
+                total += j;
+                j += 1;
+            }
+            i += 1;
+        }
+        let mut scaled = x;
+        if p {
+            let mut k = 0;
+            while k < 3 {
+                scaled = scaled * 2.0;
+                k += 1;
+            }
+        }
+        let mut y = x;
+        let mut odd = 0;
+        let mut t = 0;
+        while t < 4 {
+            let (a, b) = if t % 2 == 0 { (y + 1.0, odd + 1) } else { (y * 2.0, odd) };
+            y = a;
+            odd = b;
+            t += 1;
+        }
+        (total, scaled, y, odd)
+    }
+
+    /// A reduction of three operands of three types; maps that change the
+    /// element type.
+    pub fn variadic(x: f32[N], y: s32[N], z: u8[N]) -> ((f32, s32, u8), pred[N], s32[N]) {
+        let r = reduce([x, y, z], [0.0, 0, 0], |a, b, c, d, e, f| (a + d, b.max(e), c | f), [0]);
+        (r, x.map(|v| v > 0.0), x.map(|v| v.convert(s32) * 2))
+    }
+
+    /// `take_along_axis` as JAX emits it: a gather with batch dimensions.
+    pub fn take_along(x: f32[B, N], idx: s32[B, K]) -> f32[B, K] {
+        x.gather(idx.reshape([B, K, 1]), GatherDims {
+            offset_dims: [], collapsed_slice_dims: [1], start_index_map: [1], index_vector_dim: 2,
+            operand_batching_dims: [0], start_indices_batching_dims: [0],
+        }, [1, 1])
+    }
+
     /// Nested tuples and their fields; blocks as values.
     pub fn fields(x: f32[N]) -> (f32[N], f32, f32[N]) {
         let t = ((x, x.reduce_sum([0])), x * 2.0);
@@ -176,5 +224,50 @@ fn nested_tuple_fields() {
         assert_eq!(vals::<f32>(&inner), [3.0, 6.0], "{name}");
         assert_eq!(vals::<f32>(&total), [3.0], "{name}");
         assert_eq!(vals::<f32>(&doubled), [2.0, 4.0], "{name}");
+    }
+}
+
+#[test]
+fn nested_control_flow() {
+    let x = lit(&[3], &[1.5f32, -2.0, 0.0]);
+    for (name, be) in backends() {
+        let (total, scaled, y, odd) =
+            nesting::call(be, &Literal::scalar(5i32), &x, &Literal::scalar(true)).unwrap();
+        assert_eq!(
+            vals::<i32>(&total),
+            [10],
+            "{name}: 0 + (0+1) + (0+1+2) + (0+1+2+3)"
+        );
+        assert_eq!(vals::<f32>(&scaled), [12.0, -16.0, 0.0], "{name}");
+        assert_eq!(vals::<f32>(&y), [12.0, -2.0, 6.0], "{name}");
+        assert_eq!(vals::<i32>(&odd), [2], "{name}");
+        let (_, same, _, _) =
+            nesting::call(be, &Literal::scalar(0i32), &x, &Literal::scalar(false)).unwrap();
+        assert_eq!(vals::<f32>(&same), [1.5, -2.0, 0.0], "{name}");
+    }
+}
+
+#[test]
+fn variadic_reduce_and_typed_maps() {
+    let x = lit(&[3], &[1.5f32, -2.0, 0.0]);
+    let y = lit(&[3], &[3i32, 9, -1]);
+    let z = lit(&[3], &[1u8, 4, 16]);
+    for (name, be) in backends() {
+        let ((sum, max, or), positive, doubled) = variadic::call(be, &x, &y, &z).unwrap();
+        assert_eq!(vals::<f32>(&sum), [-0.5], "{name}");
+        assert_eq!(vals::<i32>(&max), [9], "{name}");
+        assert_eq!(vals::<u8>(&or), [21], "{name}");
+        assert_eq!(vals::<bool>(&positive), [true, false, false], "{name}");
+        assert_eq!(vals::<i32>(&doubled), [2, -4, 0], "{name}");
+    }
+}
+
+#[test]
+fn gather_with_batch_dimensions() {
+    let x = lit(&[2, 3], &[1.0f32, 2.0, 3.0, 4.0, 5.0, 6.0]);
+    let idx = lit(&[2, 2], &[2i32, 0, 1, 1]);
+    for (name, be) in backends() {
+        let y = take_along::call(be, &x, &idx).unwrap();
+        assert_eq!(vals::<f32>(&y), [3.0, 1.0, 5.0, 5.0], "{name}");
     }
 }
