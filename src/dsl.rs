@@ -41,7 +41,10 @@ pub trait Executable: Send + Sync {
 
 /// The errors of functions defined with `xla!`: arguments that do not fit
 /// the parameter types, and errors of building and running.
-#[derive(Debug)]
+///
+/// `Debug` prints the message, as `Display` does, so that `unwrap()` and a
+/// `main` returning the error show `head: slice: the slice [0:4] …` rather
+/// than the nested variants.
 pub enum DslError {
     /// An argument that does not fit its parameter's type.
     Argument(Box<ArgumentError>),
@@ -51,6 +54,28 @@ pub enum DslError {
     Core(xla_core::Error),
     /// An error of the backend.
     Backend(Box<dyn std::error::Error + Send + Sync>),
+    /// An error in the body of a function (a `Core` error of one of its
+    /// ops, or an error of a function it calls), shown as `function:
+    /// error`: `head: slice: the slice [0:4] of dimension 0 …`. Errors of
+    /// the function's own arguments are `Argument` errors, which name it
+    /// already.
+    InFunction {
+        /// The function.
+        function: &'static str,
+        /// The error in its body.
+        error: Box<DslError>,
+    },
+}
+
+impl DslError {
+    /// `error`, raised in the body of `function`.
+    #[doc(hidden)]
+    pub fn in_function(function: &'static str, error: DslError) -> Self {
+        DslError::InFunction {
+            function,
+            error: Box::new(error),
+        }
+    }
 }
 
 /// An argument that does not fit its parameter's type, found when binding
@@ -231,7 +256,14 @@ impl fmt::Display for DslError {
             DslError::Argument(e) => e.fmt(f),
             DslError::Core(e) => e.fmt(f),
             DslError::Backend(e) => e.fmt(f),
+            DslError::InFunction { function, error } => write!(f, "{function}: {error}"),
         }
+    }
+}
+
+impl fmt::Debug for DslError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
     }
 }
 
@@ -241,6 +273,7 @@ impl std::error::Error for DslError {
             DslError::Argument(_) => None,
             DslError::Core(e) => Some(e),
             DslError::Backend(e) => Some(&**e),
+            DslError::InFunction { error, .. } => Some(&**error),
         }
     }
 }

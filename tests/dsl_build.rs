@@ -142,7 +142,7 @@ fn checks_undecidable_at_compile_time_run_when_building() {
     let err = window::computation(window::Dims { N: 5, K: 7 }).unwrap_err();
     assert_eq!(
         err.to_string(),
-        "slice: the slice [0:7] of dimension 0 of operand 0 f32[5] does not lie within [0, 5]"
+        "window: slice: the slice [0:7] of dimension 0 of operand 0 f32[5] does not lie within [0, 5]"
     );
 }
 

@@ -6,7 +6,7 @@
 use xla_core::builder::{create_scalar_computation, ConvConfig, XlaBuilder, XlaComputation, XlaOp};
 use xla_core::hlo::{ConvDimensionNumbers, Window, WindowDim};
 use xla_core::infer::{make_padding, PaddingKind};
-use xla_core::{Literal, PrimitiveType, Result, Shape};
+use xla_core::{ArrayShape, Literal, PrimitiveType, Result, Shape};
 
 use super::DslError;
 
@@ -48,23 +48,31 @@ pub fn reduce_prod(b: &XlaBuilder, x: XlaOp, dims: &[i64]) -> Result<XlaOp> {
     reduce_by(b, x, dims, "mul", |ty| scalar(b, ty, 1i64), XlaBuilder::mul)
 }
 
-/// The maximum over `dims` (init −∞, the type's minimum, or `false`).
-pub fn reduce_max(b: &XlaBuilder, x: XlaOp, dims: &[i64]) -> Result<XlaOp> {
-    let init = |ty: PrimitiveType| match ty {
+/// The identity of max: −∞, the type's minimum, or `false`.
+fn lowest(b: &XlaBuilder, ty: PrimitiveType) -> Result<XlaOp> {
+    match ty {
         PrimitiveType::Pred => scalar(b, ty, false),
         // Converting −∞ saturates to an integer type's minimum.
         _ => scalar(b, ty, f64::NEG_INFINITY),
-    };
-    reduce_by(b, x, dims, "max", init, XlaBuilder::max)
+    }
+}
+
+/// The identity of min: +∞, the type's maximum, or `true`.
+fn highest(b: &XlaBuilder, ty: PrimitiveType) -> Result<XlaOp> {
+    match ty {
+        PrimitiveType::Pred => scalar(b, ty, true),
+        _ => scalar(b, ty, f64::INFINITY),
+    }
+}
+
+/// The maximum over `dims` (init −∞, the type's minimum, or `false`).
+pub fn reduce_max(b: &XlaBuilder, x: XlaOp, dims: &[i64]) -> Result<XlaOp> {
+    reduce_by(b, x, dims, "max", |ty| lowest(b, ty), XlaBuilder::max)
 }
 
 /// The minimum over `dims` (init +∞, the type's maximum, or `true`).
 pub fn reduce_min(b: &XlaBuilder, x: XlaOp, dims: &[i64]) -> Result<XlaOp> {
-    let init = |ty: PrimitiveType| match ty {
-        PrimitiveType::Pred => scalar(b, ty, true),
-        _ => scalar(b, ty, f64::INFINITY),
-    };
-    reduce_by(b, x, dims, "min", init, XlaBuilder::min)
+    reduce_by(b, x, dims, "min", |ty| highest(b, ty), XlaBuilder::min)
 }
 
 /// The logical (pred) or bitwise (integers) and over `dims` (init all
@@ -83,6 +91,154 @@ pub fn reduce_and(b: &XlaBuilder, x: XlaOp, dims: &[i64]) -> Result<XlaOp> {
 /// The logical or bitwise or over `dims` (init 0).
 pub fn reduce_or(b: &XlaBuilder, x: XlaOp, dims: &[i64]) -> Result<XlaOp> {
     reduce_by(b, x, dims, "or", |ty| scalar(b, ty, 0i64), XlaBuilder::or)
+}
+
+/// A cumulative reduction of `x` along `dimension` by `op`, as JAX lowers
+/// `lax.cumsum` & co: a reduce-window whose window spans the dimension
+/// (size `n`), padded by `n − 1` identities in front, so that output `i`
+/// reduces inputs `0..=i`. `cumsum([1, 2, 3])`: windows `[0, 0, 1]`,
+/// `[0, 1, 2]`, `[1, 2, 3]` give `[1, 3, 6]`.
+fn cumulative(
+    b: &XlaBuilder,
+    x: XlaOp,
+    dimension: i64,
+    name: &str,
+    init: impl FnOnce(PrimitiveType) -> Result<XlaOp>,
+    op: fn(&XlaBuilder, XlaOp, XlaOp, &[i64]) -> Result<XlaOp>,
+) -> Result<XlaOp> {
+    let ty = element_type(b, x)?;
+    let shape = b.get_shape(x)?;
+    let sizes = shape
+        .as_array()
+        .expect("the macro checked that cumulative operands are arrays")
+        .dims()
+        .to_vec();
+    let dims = sizes
+        .iter()
+        .enumerate()
+        .map(|(d, &n)| {
+            let along = d as i64 == dimension;
+            WindowDim {
+                size: if along { n.max(1) } else { 1 },
+                stride: 1,
+                padding_low: if along { (n - 1).max(0) } else { 0 },
+                ..WindowDim::default()
+            }
+        })
+        .collect();
+    let init = init(ty)?;
+    let computation = create_scalar_computation(name, ty, |b, l, r| op(b, l, r, &[]))?;
+    b.reduce_window_with_general_padding(&[x], &[init], &computation, &Window { dims })
+}
+
+/// The running sum along `dimension`.
+pub fn cumsum(b: &XlaBuilder, x: XlaOp, dimension: i64) -> Result<XlaOp> {
+    let zero = |ty| scalar(b, ty, 0i64);
+    cumulative(b, x, dimension, "add", zero, XlaBuilder::add)
+}
+
+/// The running product along `dimension`.
+pub fn cumprod(b: &XlaBuilder, x: XlaOp, dimension: i64) -> Result<XlaOp> {
+    let one = |ty| scalar(b, ty, 1i64);
+    cumulative(b, x, dimension, "mul", one, XlaBuilder::mul)
+}
+
+/// The running maximum along `dimension`.
+pub fn cummax(b: &XlaBuilder, x: XlaOp, dimension: i64) -> Result<XlaOp> {
+    cumulative(b, x, dimension, "max", |ty| lowest(b, ty), XlaBuilder::max)
+}
+
+/// The running minimum along `dimension`.
+pub fn cummin(b: &XlaBuilder, x: XlaOp, dimension: i64) -> Result<XlaOp> {
+    cumulative(b, x, dimension, "min", |ty| highest(b, ty), XlaBuilder::min)
+}
+
+/// The index of the largest element along `dimension` (JAX's `argmax`),
+/// as `index_type`: the first index of the largest, and NaN is larger
+/// than every number (the first NaN wins).
+pub fn argmax(
+    b: &XlaBuilder,
+    x: XlaOp,
+    dimension: i64,
+    index_type: PrimitiveType,
+) -> Result<XlaOp> {
+    arg_best(
+        b,
+        x,
+        dimension,
+        index_type,
+        "argmax",
+        XlaBuilder::gt,
+        lowest,
+    )
+}
+
+/// The index of the smallest element along `dimension` (JAX's `argmin`),
+/// as `index_type`: the first index of the smallest, and NaN is smaller
+/// than every number (the first NaN wins).
+pub fn argmin(
+    b: &XlaBuilder,
+    x: XlaOp,
+    dimension: i64,
+    index_type: PrimitiveType,
+) -> Result<XlaOp> {
+    arg_best(
+        b,
+        x,
+        dimension,
+        index_type,
+        "argmin",
+        XlaBuilder::lt,
+        highest,
+    )
+}
+
+/// A compare method of the builder (`gt`, `lt`).
+type Compare = fn(&XlaBuilder, XlaOp, XlaOp, &[i64]) -> Result<XlaOp>;
+
+/// The index of the best element along `dimension`, by a variadic reduce
+/// over `(value, index)` pairs. Its computation keeps the pair `a` over
+/// `b` when `a` is a NaN and `b` is not, when `better(a, b)`, or when they
+/// tie (equal, or both NaN) and `a`'s index is lower: a choice that does
+/// not depend on the order the reduction visits the elements in.
+fn arg_best(
+    b: &XlaBuilder,
+    x: XlaOp,
+    dimension: i64,
+    index_type: PrimitiveType,
+    name: &str,
+    better: Compare,
+    worst: fn(&XlaBuilder, PrimitiveType) -> Result<XlaOp>,
+) -> Result<XlaOp> {
+    let shape = b.get_shape(x)?;
+    let array = shape
+        .as_array()
+        .expect("the macro checked that argmax operands are arrays");
+    let ty = array.element_type();
+    let indices = b.iota(
+        &ArrayShape::new(index_type, array.dims().to_vec()),
+        dimension,
+    )?;
+    let c = XlaBuilder::new(name);
+    let (value, index) = (Shape::scalar(ty), Shape::scalar(index_type));
+    let av = c.parameter(0, &value, "a_value")?;
+    let ai = c.parameter(1, &index, "a_index")?;
+    let bv = c.parameter(2, &value, "b_value")?;
+    let bi = c.parameter(3, &index, "b_index")?;
+    let a_nan = c.ne(av, av, &[])?;
+    let b_nan = c.ne(bv, bv, &[])?;
+    let b_number = c.not(b_nan)?;
+    let nan_over_number = c.and(a_nan, b_number, &[])?;
+    let a_better = c.and(b_number, better(&c, av, bv, &[])?, &[])?;
+    let both_nan = c.and(a_nan, b_nan, &[])?;
+    let tie = c.or(c.eq(av, bv, &[])?, both_nan, &[])?;
+    let first = c.and(tie, c.lt(ai, bi, &[])?, &[])?;
+    let keep_a = c.or(c.or(nan_over_number, a_better, &[])?, first, &[])?;
+    let root = c.tuple(&[c.select(keep_a, av, bv)?, c.select(keep_a, ai, bi)?])?;
+    let computation = c.build(root)?;
+    let inits = [worst(b, ty)?, scalar(b, index_type, 0i64)?];
+    let reduced = b.reduce(&[x, indices], &inits, &computation, &[dimension])?;
+    b.get_tuple_element(reduced, 1)
 }
 
 /// A dimension's size used as a value: a scalar of type `ty`.

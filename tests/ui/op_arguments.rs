@@ -34,6 +34,14 @@ xla! {
     fn padding(x: f32[N, M]) -> f32[N, M] {
         x.reduce_window(0.0, |a, b| a + b, [1, 1], [1, 1], full)
     }
+
+    fn window_of_a_size(x: f32[N]) -> f32[N] {
+        x.reduce_window(0.0, |a, b| a + b, [N], [1], [(N - 1, 0)])
+    }
+
+    fn one_dimension(x: f32[N]) -> (f32[N], s32) {
+        (x.cumsum(1), x.argmax(0, f32))
+    }
 }
 
 fn main() {}

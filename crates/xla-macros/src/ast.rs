@@ -212,8 +212,13 @@ pub enum ExprKind {
     /// A variable, or (where a size or an element type is expected) a
     /// dimension or type name.
     Var(syn::Ident),
-    /// `f32::INFINITY`.
-    Path(syn::Ident, syn::Ident),
+    /// A constant of an element type: `f32::INFINITY`, or a mathematical
+    /// one, `std::f32::consts::PI` (`consts` is true).
+    Path {
+        ty: syn::Ident,
+        item: syn::Ident,
+        consts: bool,
+    },
     /// A string: a convolution's `dim_labels`.
     Str(String),
     /// `f32[B, N]` in an argument (`iota(s32[N], 0)`).

@@ -24,13 +24,14 @@ mod literal;
 mod operators;
 mod ops;
 mod reduce;
+mod reduce_dim;
 mod scope;
 mod spans;
 
 use std::collections::{HashMap, HashSet};
 
 use crate::types::ExactDim;
-use xla_core::Shape;
+use xla_core::{PrimitiveType, Shape};
 
 use crate::ast::{DimExpr, Function, Program, Range, TypeSpec};
 use crate::ir::{FunctionIr, ParamIr, ParamShape, ResultIr};
@@ -66,16 +67,31 @@ pub fn check(program: &Program) -> (Vec<FunctionIr>, Option<syn::Error>) {
             continue;
         }
         let sig = &signatures[&f.name.to_string()];
-        let mut checker = Checker {
-            signatures: &signatures,
-            function: f.name.to_string(),
-            symbols: sig.symbols.iter().map(|s| s.to_string()).collect(),
-            frames: Frames::default(),
-            errors: Vec::new(),
-            calls: Vec::new(),
-            computations: 0,
+        // A `let mut` literal whose type a use contradicts asks for another
+        // check with the type the use needs (`Binding::weak_site`); the
+        // last check's errors are the ones reported.
+        let mut hints: HashMap<usize, PrimitiveType> = HashMap::new();
+        let (mut checker, body) = loop {
+            let mut checker = Checker {
+                signatures: &signatures,
+                function: f.name.to_string(),
+                symbols: sig.symbols.iter().map(|s| s.to_string()).collect(),
+                frames: Frames::default(),
+                errors: Vec::new(),
+                calls: Vec::new(),
+                computations: 0,
+                hints: hints.clone(),
+                requests: Vec::new(),
+            };
+            let body = sig.valid.then(|| checker.function_body(f, sig)).flatten();
+            let before = hints.len();
+            for &(site, ty) in &checker.requests {
+                hints.entry(site).or_insert(ty);
+            }
+            if checker.errors.is_empty() || hints.len() == before {
+                break (checker, body);
+            }
         };
-        let body = sig.valid.then(|| checker.function_body(f, sig)).flatten();
         let ok = checker.errors.is_empty();
         errors.append(&mut checker.errors);
         calls.extend(
@@ -283,6 +299,11 @@ pub struct Checker<'a> {
     pub calls: Vec<(String, Range)>,
     /// Sub-computations made so far (for unique names).
     pub computations: usize,
+    /// The element type of each `let mut` literal a previous check found
+    /// (`Binding::weak_site`).
+    pub hints: HashMap<usize, PrimitiveType>,
+    /// The types uses of `let mut` literals asked for in this check.
+    pub requests: Vec<(usize, PrimitiveType)>,
 }
 
 impl Checker<'_> {
@@ -342,6 +363,7 @@ impl Checker<'_> {
                 ty: Ty::Shape(shape),
                 id: Some(id),
                 mutable: false,
+                weak_site: None,
             };
             self.frames.define(name, binding);
         }

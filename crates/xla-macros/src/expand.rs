@@ -230,14 +230,18 @@ fn items(
         ) -> ::core::result::Result<::xla::XlaOp, ::xla::dsl::DslError> {
             let #d = Dims::of(&[#(&#builder.get_shape(#params)?),*])?;
             body(#builder, &#d, #(#params),*)
+                .map_err(|e| ::xla::dsl::DslError::in_function(#name_text, e))
         }
 
         /// The computation for the given dimension sizes.
         pub fn computation(#d: Dims) -> ::core::result::Result<::xla::XlaComputation, ::xla::dsl::DslError> {
             let #b = ::xla::XlaBuilder::new(#name_text);
-            #(let #param_idents = #parameters;)*
-            let root = body(&#b, &#d, #(#param_idents),*)?;
-            ::core::result::Result::Ok(#b.build(root)?)
+            let built = (|| {
+                #(let #param_idents = #parameters;)*
+                let root = body(&#b, &#d, #(#param_idents),*)?;
+                ::core::result::Result::Ok(#b.build(root)?)
+            })();
+            built.map_err(|e| ::xla::dsl::DslError::in_function(#name_text, e))
         }
 
         /// Runs this function on `backend`. The dimensions are bound from the

@@ -8,7 +8,7 @@ xla! {
     }
 
     /// The largest element of each row, and its index.
-    pub fn argmax(x: f32[B, N]) -> (f32[B], s32[B]) {
+    pub fn max_and_index(x: f32[B, N]) -> (f32[B], s32[B]) {
         let idx = iota(s32[B, N], 1);
         reduce([x, idx], [f32::NEG_INFINITY, 0], |av, ai, bv, bi| {
             let first = (av > bv) | ((av == bv) & (ai < bi));
@@ -59,7 +59,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let s = b.constant_r0(2.0f32)?;
     let y = scale::build(&b, x, s)?;
     b.build(b.exp(y)?)?;
-    argmax::computation(argmax::Dims { B: 2, N: 3 })?;
+    max_and_index::computation(max_and_index::Dims { B: 2, N: 3 })?;
     pool::computation(pool::Dims { B: 1, H: 2, W: 3, C: 4 })?;
     power::computation(power::Dims { N: 4 })?;
     relu_or_negate::computation(relu_or_negate::Dims { N: 4 })?;

@@ -164,10 +164,22 @@ impl Dim for SymDim {
         if let Some(c) = self.as_const() {
             return Some(Self::constant(c.div_euclid(divisor)));
         }
+        // `⌊(k·P + c) / k⌋ = P + ⌊c / k⌋` when the symbolic part `k·P` has
+        // every coefficient divisible by `k` (so `P` is an integer):
+        // `⌊(2·H − 1) / 2⌋ = H − 1`.
         self.terms
-            .values()
-            .all(|c| c % divisor == 0)
-            .then(|| SymDim::from_terms(self.terms.iter().map(|(m, c)| (m.clone(), c / divisor))))
+            .iter()
+            .all(|(m, c)| m.is_empty() || c % divisor == 0)
+            .then(|| {
+                SymDim::from_terms(self.terms.iter().map(|(m, c)| {
+                    let c = if m.is_empty() {
+                        c.div_euclid(divisor)
+                    } else {
+                        c / divisor
+                    };
+                    (m.clone(), c)
+                }))
+            })
     }
 
     fn known_cmp(&self, other: &Self) -> Option<Ordering> {
@@ -259,6 +271,9 @@ mod tests {
         assert_eq!(n.add(&b).exact_div(&n.add(&b)), Some(c(1)));
         assert_eq!(c(6).mul(&n).floor_div(3), Some(c(2).mul(&n)));
         assert_eq!(n.floor_div(2), None);
+        assert_eq!(c(2).mul(&n).sub(&c(1)).floor_div(2), Some(n.sub(&c(1))));
+        assert_eq!(c(4).mul(&n).add(&c(7)).floor_div(4), Some(n.add(&c(1))));
+        assert_eq!(c(2).mul(&n).add(&c(1)).floor_div(4), None);
         assert_eq!(n.ceil_div(1), Some(n.clone()));
         assert_eq!(c(7).ceil_div(2), Some(c(4)));
     }

@@ -97,10 +97,29 @@ impl Checker<'_> {
         };
         match value.and_then(|v| i64::try_from(v).ok()) {
             Some(v) => Some(v),
+            None if self.mentions_size(e) => {
+                self.error(
+                    e.range,
+                    "expected an integer constant, not a size: dimension numbers, windows, the \
+                     padding of windows and convolutions, and group counts are constants (sizes such \
+                     as `N` go in shapes, broadcasts, reshapes, slices, dynamic slices and pads)",
+                );
+                None
+            }
             None => {
                 self.error(e.range, "expected an integer constant");
                 None
             }
+        }
+    }
+
+    /// Whether `e` is a size expression naming a dimension: `N`, `N - 1`.
+    fn mentions_size(&self, e: &Expr) -> bool {
+        match &e.kind {
+            ExprKind::Var(ident) => self.symbols.contains(&ident.to_string()),
+            ExprKind::Paren(inner) | ExprKind::Unary(UnOp::Neg, inner) => self.mentions_size(inner),
+            ExprKind::Binary(_, l, r) => self.mentions_size(l) || self.mentions_size(r),
+            _ => false,
         }
     }
 
@@ -281,6 +300,7 @@ impl Checker<'_> {
                 ty: Ty::Shape(shape),
                 id: Some(id),
                 mutable: false,
+                weak_site: None,
             };
             self.frames.define(name, binding);
         }

@@ -188,6 +188,7 @@ impl Checker<'_> {
                 ty: Ty::Shape(elements[offset + k].clone()),
                 id: Some(element),
                 mutable: true,
+                weak_site: None,
             };
             self.frames.assign(name, binding);
         }

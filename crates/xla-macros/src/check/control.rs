@@ -118,6 +118,7 @@ impl Checker<'_> {
                 ty: cap.current.ty.clone(),
                 id: Some(id),
                 mutable: true,
+                weak_site: None,
             };
             if !self.frames.assign(&cap.name, binding) {
                 self.error(

@@ -38,6 +38,16 @@ impl Checker<'_> {
         };
         let spans = OpSpans::new(call.range, vec![l.range, r.range]);
         let result = infer::dot(&a, &b);
+        if let Err(err @ InferError::Rank { .. }) = &result {
+            self.error(
+                spans.of(err),
+                format!(
+                    "{err}; for batched and higher-rank products use `x.dot_general(y, \
+                     ([lhs_contracting], [rhs_contracting]), ([lhs_batch], [rhs_batch]))`"
+                ),
+            );
+            return Val::error(call.range);
+        }
         let args = vec![
             Arg::Value(l.id.expect("a value")),
             Arg::Value(r.id.expect("a value")),

@@ -5,16 +5,53 @@
 use crate::types::ExactDim;
 use xla_core::hlo::{ComparisonDirection as Dir, ComparisonType, Opcode};
 use xla_core::infer::{self, InferError};
-use xla_core::{ArrayShape, Shape};
+use xla_core::{ArrayShape, PrimitiveType, Shape};
 
 use super::args::ListArg;
 use super::operators::compare_method;
 use super::ops::Call;
-use super::scope::{Ty, Val};
+use super::scope::{Deferred, Ty, Val, Weak};
 use super::spans::OpSpans;
 use super::Checker;
-use crate::ast::{Expr, Range};
+use crate::ast::Range;
 use crate::ir::{Arg, Instr};
+
+/// Whether the unary `opcode` takes floating-point numbers but not
+/// integers (`sqrt`, `exp`), so that a weak number meeting it is a float.
+fn floating_only(opcode: Opcode) -> bool {
+    let scalar = |ty| ArrayShape::new(ty, Vec::<ExactDim>::new());
+    infer::unary(opcode, &scalar(PrimitiveType::S32)).is_err()
+        && infer::unary(opcode, &scalar(PrimitiveType::F32)).is_ok()
+}
+
+/// For operands of different ranks, the method form with the broadcast
+/// dimensions their sizes suggest: each dimension of the lower-rank
+/// operand maps to the next dimension of the same size in the other
+/// (`f32[B]` and `f32[B, N]`: `` `a.sub(b, [0])` maps f32[B] onto
+/// dimension 0 of f32[B, N]``). `None` when the sizes do not line up.
+fn broadcast_hint(
+    method: &str,
+    a: &ArrayShape<ExactDim>,
+    b: &ArrayShape<ExactDim>,
+) -> Option<String> {
+    let (small, big) = if a.rank() < b.rank() { (a, b) } else { (b, a) };
+    let mut dims = Vec::new();
+    let mut next = 0;
+    for size in small.dims() {
+        let at = (next..big.rank()).find(|&d| &big.dims()[d] == size)?;
+        dims.push(at.to_string());
+        next = at + 1;
+    }
+    let list = dims.join(", ");
+    let noun = if dims.len() == 1 {
+        "dimension"
+    } else {
+        "dimensions"
+    };
+    Some(format!(
+        "`a.{method}(b, [{list}])` maps {small} onto {noun} {list} of {big}"
+    ))
+}
 
 impl Checker<'_> {
     /// The two array operands of an element-wise op.
@@ -53,9 +90,29 @@ impl Checker<'_> {
                 Val::shape(shape.into(), id, spans.call)
             }
             Err(err) => {
-                self.report(err, spans);
+                self.report_binary(err, builder, &a, &b, spans);
                 Val::error(spans.call)
             }
+        }
+    }
+
+    /// Reports an error of a binary op; operands of different ranks get a
+    /// hint naming the broadcast dimensions their sizes suggest.
+    fn report_binary(
+        &mut self,
+        err: InferError<ExactDim>,
+        method: &str,
+        a: &ArrayShape<ExactDim>,
+        b: &ArrayShape<ExactDim>,
+        spans: &OpSpans,
+    ) {
+        let hint = match &err {
+            InferError::MissingBroadcastDims { .. } => broadcast_hint(method, a, b),
+            _ => None,
+        };
+        match hint {
+            Some(hint) => self.error(spans.of(&err), format!("{err}: {hint}")),
+            None => self.report(err, spans),
         }
     }
 
@@ -92,7 +149,7 @@ impl Checker<'_> {
                 Val::shape(shape.into(), id, spans.call)
             }
             Err(err) => {
-                self.report(err, spans);
+                self.report_binary(err, compare_method(dir, total_order), &a, &b, spans);
                 Val::error(spans.call)
             }
         }
@@ -163,6 +220,15 @@ impl Checker<'_> {
             return Val::error(call.range);
         }
         let x = self.expr(call.args[0]);
+        if matches!(x.ty, Ty::Weak(_)) && floating_only(opcode) {
+            // `D.sqrt()`: computed in the floating-point type it takes.
+            let deferred = Deferred::Unary(opcode, builder, x);
+            return Val {
+                ty: Ty::Weak(Weak::Deferred(Box::new(deferred))),
+                id: None,
+                range: call.range,
+            };
+        }
         let x = self.concrete(x);
         self.unary(opcode, builder, x, call.range)
     }
@@ -185,7 +251,9 @@ impl Checker<'_> {
     }
 
     /// `pred.select(on_true, on_false)`. A literal branch takes the other
-    /// branch's element type and is broadcast to its shape.
+    /// branch's element type; a scalar branch is broadcast to the other
+    /// branch's shape, or both to the predicate's (`jnp.where(p, 1.0,
+    /// 0.0)`).
     pub fn select(&mut self, call: &Call) -> Val {
         if !self.arity(call, 3..=3) {
             return Val::error(call.range);
@@ -197,8 +265,10 @@ impl Checker<'_> {
         let Some((t, f)) = self.unify_literals(t, f) else {
             return Val::error(call.range);
         };
-        let t = self.broadcast_literal(t, &f, call.args[1]);
-        let f = self.broadcast_literal(f, &t, call.args[2]);
+        let t = self.broadcast_scalar(t, &f);
+        let f = self.broadcast_scalar(f, &t);
+        let t = self.broadcast_scalar(t, &pred);
+        let f = self.broadcast_scalar(f, &pred);
         let (Ty::Shape(ps), Ty::Shape(ts), Ty::Shape(fs)) = (&pred.ty, &t.ty, &f.ty) else {
             return Val::error(call.range);
         };
@@ -218,21 +288,16 @@ impl Checker<'_> {
         }
     }
 
-    /// A scalar that came from a literal, broadcast to `like`'s shape.
-    fn broadcast_literal(&mut self, v: Val, like: &Val, source: &Expr) -> Val {
-        let from_literal = matches!(
-            source.kind,
-            crate::ast::ExprKind::Lit { .. }
-                | crate::ast::ExprKind::Unary(..)
-                | crate::ast::ExprKind::Path(..)
-        );
+    /// A scalar `v` broadcast to the dimensions of `like` (keeping its
+    /// element type); other values as they are.
+    fn broadcast_scalar(&mut self, v: Val, like: &Val) -> Val {
         let (Ty::Shape(Shape::Array(a)), Ty::Shape(Shape::Array(b))) = (&v.ty, &like.ty) else {
             return v;
         };
-        if !from_literal || a.rank() != 0 || b.rank() == 0 {
+        if a.rank() != 0 || b.rank() == 0 {
             return v;
         }
-        let shape: Shape<ExactDim> = b.clone().into();
+        let shape: Shape<ExactDim> = ArrayShape::new(a.element_type(), b.dims().to_vec()).into();
         let args = vec![
             Arg::Value(v.id.expect("a value")),
             Arg::Value(like.id.expect("a value")),

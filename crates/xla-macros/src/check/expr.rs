@@ -7,7 +7,7 @@ use xla_core::Shape;
 
 use super::scope::{Binding, LookupError, Ty, Val, Weak};
 use super::Checker;
-use crate::ast::{Block, DimExpr, Expr, ExprKind, Pat, Range, Stmt, TypeSpec, UnOp};
+use crate::ast::{Block, DimExpr, Expr, ExprKind, LitValue, Pat, Range, Stmt, TypeSpec, UnOp};
 use crate::ir::Instr;
 use crate::suggest::did_you_mean;
 
@@ -18,7 +18,7 @@ impl Checker<'_> {
         match &e.kind {
             ExprKind::Lit { value, suffix } => self.literal(value, suffix.as_deref(), range),
             ExprKind::Var(ident) => self.variable(ident, range),
-            ExprKind::Path(ty, item) => self.path_constant(ty, item, range),
+            ExprKind::Path { ty, item, consts } => self.path_constant(ty, item, *consts, range),
             ExprKind::Str(_) => {
                 self.error(
                     range,
@@ -40,11 +40,42 @@ impl Checker<'_> {
                 name,
                 args,
             } => {
+                if let ExprKind::Var(module) = &receiver.kind {
+                    let text = module.to_string();
+                    let python = ["jnp", "np", "lax", "jax", "nn", "numpy"];
+                    if python.contains(&text.as_str()) && self.frames.lookup(&text).is_err() {
+                        self.error(
+                            range,
+                            format!(
+                                "`{text}` is not a name in the xla! language: ops are methods and \
+                                 functions, `{text}.{name}(x, …)` is `x.{name}(…)` or `{name}(x, …)`"
+                            ),
+                        );
+                        for a in args {
+                            self.argument_for_errors(a);
+                        }
+                        return Val::error(range);
+                    }
+                }
                 let mut all = vec![&**receiver];
                 all.extend(args);
                 self.op(name, all, range, true)
             }
             ExprKind::Call { name, args } => {
+                if let Ok(binding) = self.frames.lookup(&name.to_string()) {
+                    // A variable called as a function: a closure bound with
+                    // `let` was reported where it was bound.
+                    if !matches!(binding.ty, Ty::Error) {
+                        self.error(
+                            Range::single(name.span()),
+                            format!("`{name}` is a variable, not a function"),
+                        );
+                    }
+                    for a in args {
+                        self.argument_for_errors(a);
+                    }
+                    return Val::error(range);
+                }
                 if self.signatures.contains_key(&name.to_string()) {
                     self.function_call(name, args, range)
                 } else {
@@ -89,7 +120,9 @@ impl Checker<'_> {
             ExprKind::Closure { .. } => {
                 self.error(
                     range,
-                    "a closure is an argument of `reduce`, `reduce_window`, `map`, `sort` or `scatter`, not a value",
+                    "a closure is an argument of `reduce`, `reduce_window`, `map`, `sort` or \
+                     `scatter`, not a value; a helper is another function of this `xla!` \
+                     invocation, called as `helper(x)`",
                 );
                 Val::error(range)
             }
@@ -146,6 +179,18 @@ impl Checker<'_> {
     }
 
     fn unary_operator(&mut self, op: UnOp, operand: &Expr, range: Range) -> Val {
+        // A negated suffixed literal is one literal, as in Rust: `-128s8`
+        // is s8's minimum, not the negation of an out-of-range 128.
+        if let (UnOp::Neg, ExprKind::Lit { value, suffix }) = (op, &operand.kind) {
+            let negated = match value {
+                LitValue::Int(v) => Some(LitValue::Int(-v)),
+                LitValue::Float(v) => Some(LitValue::Float(-v)),
+                LitValue::Bool(_) => None,
+            };
+            if let (Some(negated), Some(suffix)) = (negated, suffix) {
+                return self.literal(&negated, Some(suffix), range);
+            }
+        }
         let v = self.expr(operand);
         match (&v.ty, op) {
             (Ty::Weak(Weak::Int(x)), UnOp::Neg) => Val {
@@ -270,17 +315,24 @@ impl Checker<'_> {
         match pat {
             Pat::Wild(_) => {}
             Pat::Ident { name, mutable } => {
-                // A mutable variable needs a type now; an immutable literal
-                // stays weak, as a constant.
-                let value = if *mutable {
-                    self.concrete(value)
-                } else {
-                    value
+                // A mutable variable needs a type now: a literal's default,
+                // or the type a previous check found it needs (see
+                // `Binding::weak_site`). An immutable literal stays weak, as
+                // a constant.
+                let site = (*mutable && matches!(value.ty, Ty::Weak(_)))
+                    .then_some(name as *const syn::Ident as usize);
+                let value = match (&value.ty, site.and_then(|s| self.hints.get(&s))) {
+                    (Ty::Weak(weak), Some(&ty)) if super::literal::fits(weak, ty) => {
+                        self.materialize(&value, ty)
+                    }
+                    _ if *mutable => self.concrete(value),
+                    _ => value,
                 };
                 let binding = Binding {
                     ty: value.ty,
                     id: value.id,
                     mutable: *mutable,
+                    weak_site: site,
                 };
                 self.frames.define(name.to_string(), binding);
             }
@@ -320,6 +372,20 @@ impl Checker<'_> {
         }
     }
 
+    /// Asks for another check of the function where the `let mut` variable
+    /// of `site` has `other`'s element type, when its literal's type
+    /// (`var`'s) differs from it: `let mut total = 0.0;` met by `total + x`
+    /// with `x: f64`. The request is only a guess; the next check decides.
+    pub fn request_type(&mut self, site: Option<usize>, var: &Val, other: &Val) {
+        let (Some(site), Ty::Shape(v), Ty::Shape(o)) = (site, &var.ty, &other.ty) else {
+            return;
+        };
+        match (v.element_type(), o.element_type()) {
+            (Some(a), Some(b)) if a != b => self.requests.push((site, b)),
+            _ => {}
+        }
+    }
+
     fn assign(
         &mut self,
         target: &syn::Ident,
@@ -353,9 +419,16 @@ impl Checker<'_> {
             Some(op) => {
                 let lhs = current.val(target_range);
                 let rhs = self.expr(value);
-                self.binary_values(op, lhs, rhs, range)
+                let result = self.binary_values(op, lhs.clone(), rhs.clone(), range);
+                if result.is_error() {
+                    self.request_type(current.weak_site, &lhs, &rhs);
+                }
+                result
             }
         };
+        if !new.is_error() {
+            self.request_type(current.weak_site, &current.val(target_range), &new);
+        }
         if !current.mutable {
             self.error(
                 target_range,
@@ -381,6 +454,7 @@ impl Checker<'_> {
             ty: new.ty,
             id: new.id,
             mutable: true,
+            weak_site: None,
         };
         if !self.frames.assign(&name, binding) {
             self.error(

@@ -9,7 +9,7 @@
 
 use xla_core::{PrimitiveType, Shape};
 
-use super::scope::{Ty, Val, Weak};
+use super::scope::{Deferred, Ty, Val, Weak};
 use super::Checker;
 use crate::ast::{LitValue, Range};
 use crate::ir::Instr;
@@ -19,7 +19,7 @@ use crate::types::{element_type, suffix_type};
 pub fn default_type(weak: &Weak) -> PrimitiveType {
     match weak {
         Weak::Int(_) | Weak::Size(_) => PrimitiveType::S32,
-        Weak::Float(_) => PrimitiveType::F32,
+        Weak::Float(_) | Weak::Deferred(_) => PrimitiveType::F32,
     }
 }
 
@@ -46,6 +46,7 @@ fn int_range(ty: PrimitiveType) -> (i128, i128) {
 /// `value` as a constant of `ty`, or why it is not one.
 fn convert(weak: &Weak, ty: PrimitiveType) -> Result<Option<LitValue>, String> {
     match weak {
+        Weak::Deferred(_) => unreachable!("materialize computes deferred numbers"),
         Weak::Size(_) if ty.is_pred() => Err("a size is not a pred value".to_string()),
         Weak::Size(_) => Ok(None),
         Weak::Int(_) if ty.is_pred() => {
@@ -71,11 +72,20 @@ fn convert(weak: &Weak, ty: PrimitiveType) -> Result<Option<LitValue>, String> {
     }
 }
 
+/// Whether `weak` is a valid value of `ty`.
+pub fn fits(weak: &Weak, ty: PrimitiveType) -> bool {
+    match weak {
+        Weak::Deferred(_) => ty.is_floating() || ty.is_complex(),
+        _ => convert(weak, ty).is_ok(),
+    }
+}
+
 fn describe(weak: &Weak) -> String {
     match weak {
         Weak::Int(v) => v.to_string(),
         Weak::Float(v) => format!("{v:?}"),
         Weak::Size(_) => "the size".to_string(),
+        Weak::Deferred(_) => "the expression".to_string(),
     }
 }
 
@@ -116,6 +126,9 @@ impl Checker<'_> {
         let Ty::Weak(weak) = &value.ty else {
             return value.clone();
         };
+        if let Weak::Deferred(deferred) = weak {
+            return self.materialize_deferred(deferred, ty, value.range);
+        }
         let instr = match convert(weak, ty) {
             Ok(Some(lit)) => Instr::Constant(ty, lit),
             Ok(None) => {
@@ -134,6 +147,32 @@ impl Checker<'_> {
         Val::shape(Shape::scalar(ty), id, value.range)
     }
 
+    /// A deferred weak number computed in `ty`: its operands become
+    /// constants of `ty`, then the op applies.
+    fn materialize_deferred(
+        &mut self,
+        deferred: &Deferred,
+        ty: PrimitiveType,
+        range: Range,
+    ) -> Val {
+        match deferred {
+            Deferred::Binary(op, l, r) => {
+                let (l, r) = (self.materialize(l, ty), self.materialize(r, ty));
+                if l.is_error() || r.is_error() {
+                    return Val::error(range);
+                }
+                self.binary_values(*op, l, r, range)
+            }
+            Deferred::Unary(opcode, builder, x) => {
+                let x = self.materialize(x, ty);
+                if x.is_error() {
+                    return Val::error(range);
+                }
+                self.unary(*opcode, builder, x, range)
+            }
+        }
+    }
+
     /// A weak value with its default type; other values as they are.
     pub fn concrete(&mut self, value: Val) -> Val {
         match &value.ty {
@@ -146,7 +185,13 @@ impl Checker<'_> {
     }
 
     /// `f32::INFINITY`, `s32::MAX` and friends.
-    pub fn path_constant(&mut self, ty: &syn::Ident, item: &syn::Ident, range: Range) -> Val {
+    pub fn path_constant(
+        &mut self,
+        ty: &syn::Ident,
+        item: &syn::Ident,
+        consts: bool,
+        range: Range,
+    ) -> Val {
         let ty = match element_type(ty) {
             Ok(t) => t,
             Err(e) => {
@@ -155,6 +200,9 @@ impl Checker<'_> {
             }
         };
         let name = item.to_string();
+        if consts {
+            return self.math_constant(ty, item, range);
+        }
         let value = if ty.is_floating() {
             let max = float_max(ty);
             match name.as_str() {
@@ -192,6 +240,55 @@ impl Checker<'_> {
             return Val::error(range);
         };
         let id = self.frames.push_instr(Instr::Constant(ty, value));
+        Val::shape(Shape::scalar(ty), id, range)
+    }
+
+    /// `std::f32::consts::PI` and the other constants of Rust's
+    /// `std::f64::consts`, for every floating-point type (rounded to it).
+    fn math_constant(&mut self, ty: PrimitiveType, item: &syn::Ident, range: Range) -> Val {
+        use std::f64::consts;
+        let name = item.to_string();
+        if !ty.is_floating() {
+            let text = format!(
+                "no constant `{ty}::consts::{name}`: only floating-point types have `consts`"
+            );
+            self.error(range, text);
+            return Val::error(range);
+        }
+        let value = match name.as_str() {
+            "PI" => consts::PI,
+            "TAU" => consts::TAU,
+            "E" => consts::E,
+            "SQRT_2" => consts::SQRT_2,
+            "FRAC_1_SQRT_2" => consts::FRAC_1_SQRT_2,
+            "LN_2" => consts::LN_2,
+            "LN_10" => consts::LN_10,
+            "LOG2_E" => consts::LOG2_E,
+            "LOG10_E" => consts::LOG10_E,
+            "LOG2_10" => consts::LOG2_10,
+            "LOG10_2" => consts::LOG10_2,
+            "FRAC_PI_2" => consts::FRAC_PI_2,
+            "FRAC_PI_3" => consts::FRAC_PI_3,
+            "FRAC_PI_4" => consts::FRAC_PI_4,
+            "FRAC_PI_6" => consts::FRAC_PI_6,
+            "FRAC_PI_8" => consts::FRAC_PI_8,
+            "FRAC_1_PI" => consts::FRAC_1_PI,
+            "FRAC_2_PI" => consts::FRAC_2_PI,
+            "FRAC_2_SQRT_PI" => consts::FRAC_2_SQRT_PI,
+            _ => {
+                self.error(
+                    Range::single(item.span()),
+                    format!(
+                        "no constant `{ty}::consts::{name}`; the constants are those of Rust's \
+                         `std::f64::consts` (PI, TAU, E, SQRT_2, LN_2, …)"
+                    ),
+                );
+                return Val::error(range);
+            }
+        };
+        let id = self
+            .frames
+            .push_instr(Instr::Constant(ty, LitValue::Float(value)));
         Val::shape(Shape::scalar(ty), id, range)
     }
 

@@ -4,10 +4,10 @@
 
 use xla_core::hlo::{ComparisonDirection as Dir, Opcode};
 
-use super::scope::{Ty, Val, Weak};
+use super::scope::{Deferred, Ty, Val, Weak};
 use super::spans::OpSpans;
 use super::Checker;
-use crate::ast::{BinOp, DimExpr, DimOp, Expr, Range};
+use crate::ast::{BinOp, DimExpr, DimOp, Expr, ExprKind, Range};
 
 /// What a binary operator does.
 enum Lowering {
@@ -66,12 +66,12 @@ fn fold(op: BinOp, a: &Weak, b: &Weak, range: Range) -> Option<Weak> {
     let size = |w: &Weak| match w {
         Weak::Int(v) => i64::try_from(*v).ok().map(|v| DimExpr::Const(v, range)),
         Weak::Size(d) => Some(d.clone()),
-        Weak::Float(_) => None,
+        Weak::Float(_) | Weak::Deferred(_) => None,
     };
     let float = |w: &Weak| match w {
         Weak::Int(v) => Some(*v as f64),
         Weak::Float(v) => Some(*v),
-        Weak::Size(_) => None,
+        Weak::Size(_) | Weak::Deferred(_) => None,
     };
     match (a, b) {
         (Weak::Int(x), Weak::Int(y)) => match op {
@@ -114,13 +114,37 @@ impl Checker<'_> {
     pub fn binary_operator(&mut self, op: BinOp, lhs: &Expr, rhs: &Expr, range: Range) -> Val {
         let l = self.expr(lhs);
         let r = self.expr(rhs);
-        self.binary_values(op, l, r, range)
+        let result = self.binary_values(op, l.clone(), r.clone(), range);
+        if result.is_error() {
+            // `total + x` with `let mut total = 0.0;` and `x: f64`.
+            for (e, var, other) in [(lhs, &l, &r), (rhs, &r, &l)] {
+                if let ExprKind::Var(name) = &e.kind {
+                    let site = self
+                        .frames
+                        .lookup(&name.to_string())
+                        .ok()
+                        .and_then(|b| b.weak_site);
+                    self.request_type(site, var, other);
+                }
+            }
+        }
+        result
     }
 
     /// An operator on checked values.
     pub fn binary_values(&mut self, op: BinOp, l: Val, r: Val, range: Range) -> Val {
         if let (Ty::Weak(a), Ty::Weak(b)) = (&l.ty, &r.ty) {
-            if let Some(w) = fold(op, a, b, range) {
+            let float = |w: &Weak| matches!(w, Weak::Float(_) | Weak::Deferred(_));
+            let arithmetic = matches!(op, BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div);
+            let weak = match fold(op, a, b, range) {
+                Some(w) => Some(w),
+                // `1.0 / N`: computed in the type it takes.
+                None if arithmetic && (float(a) || float(b)) => Some(Weak::Deferred(Box::new(
+                    Deferred::Binary(op, l.clone(), r.clone()),
+                ))),
+                None => None,
+            };
+            if let Some(w) = weak {
                 return Val {
                     ty: Ty::Weak(w),
                     id: None,

@@ -10,7 +10,7 @@ use xla_core::hlo::{ComparisonDirection as Dir, Opcode};
 use super::scope::Val;
 use super::Checker;
 use crate::ast::{Expr, Range};
-use crate::suggest::did_you_mean;
+use crate::suggest::{did_you_mean, jax_equivalent};
 
 /// What an op is, for dispatch.
 #[derive(Clone, Copy, Debug)]
@@ -43,6 +43,10 @@ pub enum Op {
     Scatter,
     /// `reduce_sum` & co: a reduction by this binary op.
     ReduceBy(Opcode),
+    /// `cumsum` & co: a cumulative reduction by this binary op.
+    Cumulative(Opcode),
+    /// `argmax` (by max) and `argmin` (by min).
+    ArgBest(Opcode),
     Reduce,
     ReduceWindow,
     Sort,
@@ -59,6 +63,8 @@ pub const OPS: &[(&str, Op, &str)] = &[
     ("abs", Op::Unary(Opcode::Abs, "abs"), "x.abs()"),
     ("add", Op::Binary(Opcode::Add, "add"), "x.add(y) or x.add(y, [broadcast_dimensions])"),
     ("and", Op::Binary(Opcode::And, "and"), "x.and(y) or x.and(y, [broadcast_dimensions])"),
+    ("argmax", Op::ArgBest(Opcode::Maximum), "x.argmax(dimension) or x.argmax(dimension, index_type)"),
+    ("argmin", Op::ArgBest(Opcode::Minimum), "x.argmin(dimension) or x.argmin(dimension, index_type)"),
     ("atan2", Op::Binary(Opcode::Atan2, "atan2"), "y.atan2(x) or y.atan2(x, [broadcast_dimensions])"),
     ("bitcast_convert", Op::BitcastConvert, "x.bitcast_convert(u32)"),
     ("broadcast", Op::Broadcast, "x.broadcast([sizes])"),
@@ -74,6 +80,10 @@ pub const OPS: &[(&str, Op, &str)] = &[
     ("conv_general_dilated", Op::ConvGeneralDilated, "x.conv_general_dilated(kernel, [window_strides], padding, [lhs_dilation], [rhs_dilation], \"dim_labels\", feature_group_count, batch_group_count)"),
     ("convert", Op::Convert, "x.convert(f32)"),
     ("cos", Op::Unary(Opcode::Cos, "cos"), "x.cos()"),
+    ("cummax", Op::Cumulative(Opcode::Maximum), "x.cummax(dimension)"),
+    ("cummin", Op::Cumulative(Opcode::Minimum), "x.cummin(dimension)"),
+    ("cumprod", Op::Cumulative(Opcode::Multiply), "x.cumprod(dimension)"),
+    ("cumsum", Op::Cumulative(Opcode::Add), "x.cumsum(dimension)"),
     ("div", Op::Binary(Opcode::Divide, "div"), "x.div(y) or x.div(y, [broadcast_dimensions])"),
     ("dot", Op::Dot, "x.dot(y)"),
     ("dot_general", Op::DotGeneral, "x.dot_general(y, ([lhs_contracting], [rhs_contracting])) or x.dot_general(y, ([lhs_contracting], [rhs_contracting]), ([lhs_batch], [rhs_batch]))"),
@@ -190,7 +200,7 @@ impl Checker<'_> {
             if !method {
                 candidates.extend(self.signatures.keys().map(String::as_str));
             }
-            let hint = did_you_mean(&text, candidates);
+            let hint = jax_equivalent(&text).unwrap_or_else(|| did_you_mean(&text, candidates));
             self.error(
                 Range::single(name.span()),
                 format!("no {what} `{text}` in the xla! language{hint}"),
@@ -233,6 +243,8 @@ impl Checker<'_> {
             Op::Gather => self.gather(&call),
             Op::Scatter => self.scatter(&call),
             Op::ReduceBy(opcode) => self.reduce_by(&call, opcode),
+            Op::Cumulative(opcode) => self.cumulative(&call, opcode),
+            Op::ArgBest(opcode) => self.arg_best(&call, opcode),
             Op::Reduce => self.reduce(&call),
             Op::ReduceWindow => self.reduce_window(&call),
             Op::Sort => self.sort(&call),

@@ -14,6 +14,16 @@ use super::Checker;
 use crate::ast::{Expr, ExprKind};
 use crate::ir::Arg;
 
+/// The op's name as the table spells it (`reduce_sum`), for messages and
+/// the lowering it calls.
+pub(super) fn op_name(call: &Call) -> &'static str {
+    super::ops::OPS
+        .iter()
+        .find(|(n, ..)| *n == call.name())
+        .map(|(n, ..)| *n)
+        .expect("dispatched from the table")
+}
+
 /// The operands of a variadic op: `x` (a method's receiver or a single
 /// argument) or a list `[x, y]`.
 fn is_list(e: &Expr) -> bool {
@@ -49,16 +59,35 @@ impl Checker<'_> {
         let (Some(a), Some((dims, entries))) = (self.array_of(&x, "reduce", 0), dims) else {
             return Val::error(call.range);
         };
-        let name = super::ops::OPS
-            .iter()
-            .find(|(n, ..)| *n == call.name())
-            .map(|(n, ..)| *n)
-            .expect("dispatched from the table");
+        match self.reduce_by_shape(call, opcode, &x, &a, &dims, entries) {
+            Some(shape) => {
+                let args = vec![Arg::Value(x.id.expect("a value")), Arg::Ints(dims)];
+                let id = self
+                    .frames
+                    .push_instr(crate::ir::Instr::Runtime(op_name(call), args));
+                Val::shape(shape, id, call.range)
+            }
+            None => Val::error(call.range),
+        }
+    }
+
+    /// The shape of reducing `x` (shape `a`) over `dims` by `opcode`, or
+    /// `None` after reporting why it cannot be (an element type `opcode`
+    /// does not take, a dimension out of range).
+    pub(super) fn reduce_by_shape(
+        &mut self,
+        call: &Call,
+        opcode: Opcode,
+        x: &Val,
+        a: &ArrayShape<ExactDim>,
+        dims: &[i64],
+        entries: Vec<crate::ast::Range>,
+    ) -> Option<Shape<ExactDim>> {
         let scalar = ArrayShape::new(a.element_type(), Vec::<ExactDim>::new());
         if let Err(err) = infer::binary(opcode, &scalar, &scalar, None) {
             let err = match err {
                 InferError::ElementType { expected, .. } => InferError::ElementType {
-                    op: name,
+                    op: op_name(call),
                     index: 0,
                     shape: Box::new(a.clone().into()),
                     expected,
@@ -66,7 +95,7 @@ impl Checker<'_> {
                 other => other,
             };
             self.error(call.range, err);
-            return Val::error(call.range);
+            return None;
         }
         let s: Shape<ExactDim> = scalar.clone().into();
         let params = [s.clone(), s.clone()];
@@ -76,18 +105,11 @@ impl Checker<'_> {
         };
         let spans =
             OpSpans::new(call.range, vec![x.range]).attr("dimensions", call.args[1].range, entries);
-        let result = infer::reduce(&[&a], &[&scalar], sig, &dims);
-        let args = vec![Arg::Value(x.id.expect("a value")), Arg::Ints(dims)];
-        match result {
-            Ok(shape) => {
-                let id = self
-                    .frames
-                    .push_instr(crate::ir::Instr::Runtime(name, args));
-                Val::shape(shape, id, call.range)
-            }
+        match infer::reduce(&[a], &[&scalar], sig, dims) {
+            Ok(shape) => Some(shape),
             Err(err) => {
                 self.report(err, &spans);
-                Val::error(call.range)
+                None
             }
         }
     }

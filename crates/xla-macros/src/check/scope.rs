@@ -12,9 +12,9 @@
 use std::collections::HashMap;
 
 use crate::types::ExactDim;
-use xla_core::Shape;
+use xla_core::{Opcode, Shape};
 
-use crate::ast::{DimExpr, Range};
+use crate::ast::{BinOp, DimExpr, Range};
 use crate::ir::{Comp, Instr, ParamShape, ValueId};
 
 /// A value's type during checking.
@@ -38,6 +38,21 @@ pub enum Weak {
     /// A dimension's size (`N` used as a value), known when the
     /// computation is built.
     Size(DimExpr),
+    /// Arithmetic on weak numbers that does not fold to a number or a
+    /// size: a float with a size (`1.0 / N`), or a floating-point op of a
+    /// weak number (`D.sqrt()`). It is computed in the element type the
+    /// value takes (`x * (1.0 / N)` with `x: f16[N]` divides in f16), as
+    /// JAX computes a Python expression before it meets an array.
+    Deferred(Box<Deferred>),
+}
+
+/// The operation of a [`Weak::Deferred`] number, on weak operands.
+#[derive(Clone, Debug)]
+pub enum Deferred {
+    /// `+ - * /`.
+    Binary(BinOp, Val, Val),
+    /// An element-wise unary op: the opcode and the builder method.
+    Unary(Opcode, &'static str, Val),
 }
 
 /// A checked expression: its type and the instruction computing it (none
@@ -77,6 +92,12 @@ pub struct Binding {
     pub ty: Ty,
     pub id: Option<ValueId>,
     pub mutable: bool,
+    /// For a `let mut` variable initialized by a literal, which took a type
+    /// then (`let mut total = 0.0;` is f32): the `let`, so that a use
+    /// showing it needs another type (`total + x` with `x: f64`) can ask
+    /// for the function to be checked again with that type, as JAX
+    /// promotes a weakly typed loop init.
+    pub weak_site: Option<usize>,
 }
 
 impl Binding {
@@ -240,6 +261,7 @@ impl Frames {
                     ty: Ty::Shape(shape.clone()),
                     id: Some(id),
                     mutable: outer.mutable,
+                    weak_site: outer.weak_site,
                 };
                 frame.captures.push(Capture {
                     name: name.to_string(),

@@ -202,9 +202,14 @@ fn parse_postfix(input: ParseStream, allow_struct: bool) -> syn::Result<Expr> {
         }
         let name = input.call(syn::Ident::parse_any)?;
         if !input.peek(syn::token::Paren) {
+            let hint = if name == "T" {
+                "; JAX's `x.T` is `x.transpose([1, 0])`, with the permutation written out"
+            } else {
+                ""
+            };
             return Err(syn::Error::new(
                 name.span(),
-                format!("expected a method call `.{name}(…)`; values have no named fields"),
+                format!("expected a method call `.{name}(…)`; values have no named fields{hint}"),
             ));
         }
         let (args, close) = parse_args(input)?;
@@ -217,6 +222,18 @@ fn parse_postfix(input: ParseStream, allow_struct: bool) -> syn::Result<Expr> {
             },
             range,
         };
+    }
+    if input.peek(syn::token::Bracket) {
+        return Err(input.error(
+            "indexing `x[…]` is not part of the xla! language: an element or a row at a \
+             computed index is `x.dynamic_slice([i, 0], [1, N])` (then `reshape` drops the \
+             size-1 dimension), a fixed range is `x.slice([start], [limit])`",
+        ));
+    }
+    if input.peek(Token![as]) {
+        return Err(
+            input.error("`as` is not part of the xla! language: a conversion is `x.convert(f32)`")
+        );
     }
     Ok(e)
 }
@@ -290,18 +307,48 @@ fn parse_primary(input: ParseStream, allow_struct: bool) -> syn::Result<Expr> {
             range,
         });
     }
-    for (keyword, what) in [
-        (input.peek(Token![for]), "for"),
-        (input.peek(Token![loop]), "loop"),
-        (input.peek(Token![return]), "return"),
-        (input.peek(Token![break]), "break"),
-        (input.peek(Token![match]), "match"),
+    for (keyword, what, instead) in [
+        (
+            input.peek(Token![for]),
+            "for",
+            "use `while` over `let mut` state",
+        ),
+        (
+            input.peek(Token![loop]),
+            "loop",
+            "use `while` with a condition",
+        ),
+        (
+            input.peek(Token![return]),
+            "return",
+            "a block's value is its final expression",
+        ),
+        (
+            input.peek(Token![break]),
+            "break",
+            "a `while` loop ends when its condition is false",
+        ),
+        (
+            input.peek(Token![continue]),
+            "continue",
+            "use `if … else …` inside the loop",
+        ),
+        (
+            input.peek(Token![match]),
+            "match",
+            "use `if … else if … else …`",
+        ),
     ] {
         if keyword {
             return Err(input.error(format!(
-                "`{what}` is not part of the xla! language; use `while` over `let mut` state, or `if … else …`"
+                "`{what}` is not part of the xla! language; {instead}"
             )));
         }
+    }
+    if input.peek(Token![*]) {
+        return Err(input.error(
+            "expected an expression; `**` is not an operator: `x.pow(y)` raises to a power",
+        ));
     }
     if !input.peek(syn::Ident) {
         return Err(input.error("expected an expression"));
@@ -309,13 +356,7 @@ fn parse_primary(input: ParseStream, allow_struct: bool) -> syn::Result<Expr> {
     let name: syn::Ident = input.parse()?;
     let start = Range::single(name.span());
     if input.peek(Token![::]) {
-        input.parse::<Token![::]>()?;
-        let item: syn::Ident = input.parse()?;
-        let range = start.to(Range::single(item.span()));
-        return Ok(Expr {
-            kind: ExprKind::Path(name, item),
-            range,
-        });
+        return parse_path(input, name);
     }
     if input.peek(syn::token::Paren) {
         let (args, close) = parse_args(input)?;
@@ -338,6 +379,39 @@ fn parse_primary(input: ParseStream, allow_struct: bool) -> syn::Result<Expr> {
     Ok(Expr {
         kind: ExprKind::Var(name),
         range: start,
+    })
+}
+
+/// A constant's path after its first segment `first`: `f32::MAX`, or a
+/// mathematical constant `f32::consts::PI`, `std::f32::consts::PI`.
+fn parse_path(input: ParseStream, first: syn::Ident) -> syn::Result<Expr> {
+    let mut segments = vec![first];
+    while input.peek(Token![::]) {
+        input.parse::<Token![::]>()?;
+        segments.push(input.call(syn::Ident::parse_any)?);
+    }
+    let range = Range::single(segments[0].span()).to(Range::single(
+        segments.last().expect("at least one segment").span(),
+    ));
+    let names: Vec<String> = segments.iter().map(|s| s.to_string()).collect();
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    let (ty, item, consts) = match names.as_slice() {
+        [_, _] => (&segments[0], &segments[1], false),
+        [_, "consts", _] => (&segments[0], &segments[2], true),
+        ["std" | "core", _, "consts", _] => (&segments[1], &segments[3], true),
+        _ => {
+            return Err(range.error(
+                "expected a constant such as `f32::MAX`, `s32::MIN` or `std::f32::consts::PI`",
+            ))
+        }
+    };
+    Ok(Expr {
+        kind: ExprKind::Path {
+            ty: ty.clone(),
+            item: item.clone(),
+            consts,
+        },
+        range,
     })
 }
 
