@@ -432,3 +432,29 @@ fn scalar_predicates_and_bf16_ties() {
         assert_eq!(vals::<f32>(&other), y, "{name}");
     }
 }
+
+#[test]
+fn concurrent_calls_of_several_bindings() {
+    // Eight threads call one function with sizes they share and sizes of
+    // their own: the cache compiles each binding once and the JIT runs
+    // them side by side.
+    let threads: Vec<_> = (0..8)
+        .map(|t| {
+            std::thread::spawn(move || {
+                for i in 0..12 {
+                    let (r, c) = (64 + 300 * (i % 3), 1 + (t * 7 + i) % 5);
+                    let x = lit(&[r, c], &vec![1.0f32; (r * c) as usize]);
+                    let (sums, _, _, _, softmax) = row_stats::call(default_backend(), &x).unwrap();
+                    assert_eq!(vals::<f32>(&sums), vec![c as f32; r as usize]);
+                    let uniform = 1.0 / c as f32;
+                    assert!(vals::<f32>(&softmax)
+                        .iter()
+                        .all(|&p| (p - uniform).abs() < 1e-6));
+                }
+            })
+        })
+        .collect();
+    for t in threads {
+        t.join().expect("a thread panicked");
+    }
+}
