@@ -34,6 +34,18 @@ xla! {
         (pooled, y.reduce_sum([1, 2]) / (4 * H * W))
     }
 
+    /// Products with every arrangement of dimension numbers: contracting
+    /// leading dimensions, two contracting dimensions, batch dimensions
+    /// that are not leading, and integer, f64 and complex operands.
+    pub fn dot_arrangements(a: f32[K, M], b: f32[K, N], c: f32[M, P, Q], d: f32[P, Q, N], e: f32[M, Z, K], f: f32[K, Z, N],
+                            i: s32[M, K], j: s32[K, N], g: f64[M, K], h: f64[K, N], u: c64[M, K], v: c64[K, N])
+        -> (f32[M, N], f32[M, N], f32[Z, M, N], s32[M, N], f64[M, N], c64[M, N], f32[N, M])
+    {
+        (a.dot_general(b, ([0], [0])), c.dot_general(d, ([1, 2], [0, 1])),
+         e.dot_general(f, ([2], [0]), ([1], [1])), i.dot(j), g.dot(h), u.dot(v),
+         b.dot_general(a, ([0], [0])))
+    }
+
     /// A 4-D transpose and a strided, reversed slice.
     pub fn shuffles(x: s32[A, B, C, D]) -> (s32[D, B, A, C], s32[A, B, C, D]) {
         (x.transpose([3, 1, 0, 2]), x.rev([1, 3]))
@@ -163,6 +175,64 @@ fn convolution_blocks() {
     jit_matches_interpreter("conv_block", 1e-5, 1e-4, |be| {
         let (pooled, mean) = conv_block::call(be, &x, &k, &b).unwrap();
         vec![pooled, mean]
+    });
+}
+
+#[test]
+fn dot_dimension_numbers() {
+    let (k, m, n, p, q, z) = (13i64, 9i64, 7i64, 3i64, 5i64, 4i64);
+    let f = |dims: &[i64], seed| lit(dims, &noise(dims.iter().product::<i64>() as usize, seed));
+    let ints = |dims: &[i64], seed| {
+        let v: Vec<i32> = noise(dims.iter().product::<i64>() as usize, seed)
+            .iter()
+            .map(|x| (x * 100.0) as i32)
+            .collect();
+        lit(dims, &v)
+    };
+    let doubles = |dims: &[i64], seed| {
+        let v: Vec<f64> = noise(dims.iter().product::<i64>() as usize, seed)
+            .iter()
+            .map(|&x| f64::from(x))
+            .collect();
+        lit(dims, &v)
+    };
+    let complex = |dims: &[i64], seed| {
+        let n = dims.iter().product::<i64>() as usize;
+        let (re, im) = (noise(n, seed), noise(n, seed + 1));
+        let v: Vec<xla::C64> = re
+            .iter()
+            .zip(&im)
+            .map(|(&r, &i)| xla::C64::new(r, i))
+            .collect();
+        lit(dims, &v)
+    };
+    let args = [
+        f(&[k, m], 10),
+        f(&[k, n], 11),
+        f(&[m, p, q], 12),
+        f(&[p, q, n], 13),
+        f(&[m, z, k], 14),
+        f(&[k, z, n], 15),
+        ints(&[m, k], 16),
+        ints(&[k, n], 17),
+        doubles(&[m, k], 18),
+        doubles(&[k, n], 19),
+        complex(&[m, k], 20),
+        complex(&[k, n], 22),
+    ];
+    jit_matches_interpreter("dot_arrangements", 1e-5, 1e-5, |be| {
+        let [a, b, c, d, e, f, i, j, g, h, u, v] = &args;
+        let (r0, r1, r2, r3, r4, r5, r6) =
+            dot_arrangements::call(be, a, b, c, d, e, f, i, j, g, h, u, v).unwrap();
+        // Complex results compare by their real and imaginary parts.
+        let parts = |l: &Literal| {
+            let v = vals::<xla::C64>(l);
+            let re: Vec<f32> = v.iter().map(|c| c.re).collect();
+            let im: Vec<f32> = v.iter().map(|c| c.im).collect();
+            [lit(&[m, n], &re), lit(&[m, n], &im)]
+        };
+        let [re, im] = parts(&r5);
+        vec![r0, r1, r2, r3, r4, re, im, r6]
     });
 }
 
@@ -360,5 +430,31 @@ fn scalar_predicates_and_bf16_ties() {
             scalar_select::call(be, &Literal::scalar(false), &lit(&[4], &x), &lit(&[4], &y))
                 .unwrap();
         assert_eq!(vals::<f32>(&other), y, "{name}");
+    }
+}
+
+#[test]
+fn concurrent_calls_of_several_bindings() {
+    // Eight threads call one function with sizes they share and sizes of
+    // their own: the cache compiles each binding once and the JIT runs
+    // them side by side.
+    let threads: Vec<_> = (0..8)
+        .map(|t| {
+            std::thread::spawn(move || {
+                for i in 0..12 {
+                    let (r, c) = (64 + 300 * (i % 3), 1 + (t * 7 + i) % 5);
+                    let x = lit(&[r, c], &vec![1.0f32; (r * c) as usize]);
+                    let (sums, _, _, _, softmax) = row_stats::call(default_backend(), &x).unwrap();
+                    assert_eq!(vals::<f32>(&sums), vec![c as f32; r as usize]);
+                    let uniform = 1.0 / c as f32;
+                    assert!(vals::<f32>(&softmax)
+                        .iter()
+                        .all(|&p| (p - uniform).abs() < 1e-6));
+                }
+            })
+        })
+        .collect();
+    for t in threads {
+        t.join().expect("a thread panicked");
     }
 }

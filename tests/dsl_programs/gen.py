@@ -442,6 +442,38 @@ def train(x, y, w1, b1, w2, b2):
 
 case("train", train, y=normal(B, C), **{k: v for k, v in mlp_args.items()})
 
+
+
+def unary_math(x, y):
+    return (
+        lax.round(x, lax.RoundingMethod.AWAY_FROM_ZERO),
+        lax.round(x, lax.RoundingMethod.TO_NEAREST_EVEN),
+        jnp.floor(x),
+        jnp.ceil(x),
+        jnp.sign(x),
+        jnp.cbrt(x),
+        lax.erf(x),
+        jnp.tan(x),
+        jnp.arctan2(x, y),
+        jnp.expm1(x),
+        jnp.log1p(jnp.abs(x)),
+        jnp.power(x, y),
+        jnp.fmod(x, y),
+        lax.rsqrt(jnp.abs(x)),
+        jnp.sin(x),
+        jnp.cos(x),
+    )
+
+
+special = np.array(
+    [0.5, -0.5, 1.5, -1.5, 2.5, -2.5, 0.0, -0.0, 1e-3, -7.5, 3.0, -2.0, 10.0, 1e4, -1e-4, 0.49999997],
+    np.float32,
+)
+exponents = np.array(
+    [2.0, 3.0, 0.5, -1.0, 0.0, 2.0, 0.0, 3.0, 0.5, 2.0, -2.0, 3.0, 0.25, 0.5, 2.0, 1.0], np.float32
+)
+case("unary_math", unary_math, x=special, y=exponents)
+
 tensors = {k: tensors[k] for k in sorted(tensors)}
 save_file(tensors, os.path.join(HERE, "expected.safetensors"))
 print(f"{len(tensors)} tensors")

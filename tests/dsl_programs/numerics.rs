@@ -94,6 +94,12 @@ xla! {
          x / (2.0 * N - 0.5).sqrt())
     }
 
+    /// Rounding, signs and the transcendental functions on special values.
+    pub fn unary_math(x: f32[N], y: f32[N]) -> (f32[N], f32[N], f32[N], f32[N], f32[N], f32[N], f32[N], f32[N], f32[N], f32[N], f32[N], f32[N], f32[N], f32[N], f32[N], f32[N]) {
+        (x.round(), x.round_nearest_even(), x.floor(), x.ceil(), x.sign(), x.cbrt(), x.erf(), x.tan(),
+         x.atan2(y), x.expm1(), x.abs().log1p(), x.pow(y), x % y, x.abs().rsqrt(), x.sin(), x.cos())
+    }
+
     /// Complex arithmetic.
     pub fn complex_math(re: f32[N], im: f32[N]) -> (c64[N], f32[N], f32[N], c64[N], f32[N]) {
         let z = re.complex(im);
@@ -272,6 +278,44 @@ fn half_precision_arithmetic() {
         assert_eq!(vals::<bf16>(&b), want_b, "{name}");
         let want_c = x.map(|v| f16::from_f32(v.to_f32() * 1000.0));
         assert_eq!(vals::<f16>(&c), want_c, "{name}");
+    }
+}
+
+#[test]
+fn unary_functions_match_jax() {
+    let names = [
+        "round",
+        "round_nearest_even",
+        "floor",
+        "ceil",
+        "sign",
+        "cbrt",
+        "erf",
+        "tan",
+        "atan2",
+        "expm1",
+        "log1p",
+        "pow",
+        "rem",
+        "rsqrt",
+        "sin",
+        "cos",
+    ];
+    for (name, be) in backends() {
+        let (a, b, c, d, e, f, g, h, i, j, k, l, m, n, o, p) =
+            unary_math::call(be, fx("unary_math/x"), fx("unary_math/y")).unwrap();
+        let outs = [a, b, c, d, e, f, g, h, i, j, k, l, m, n, o, p];
+        for (i, (got, op)) in outs.iter().zip(names).enumerate() {
+            // Exact for rounding, signs and rem; a few ulps for the rest.
+            let rtol = if i < 5 || op == "rem" { 0.0 } else { 4e-7 };
+            check(
+                &format!("{name} ({op})"),
+                &format!("unary_math/out{i}"),
+                got,
+                rtol,
+                1e-30,
+            );
+        }
     }
 }
 
