@@ -122,7 +122,7 @@ pub struct Feeds {
 const DEVICE_STACK_BYTES: usize = 64 << 20;
 
 /// The most devices one run has: each runs on its own thread with
-/// [`DEVICE_STACK_BYTES`] of stack reserved (64 GiB of address space for
+/// 64 MiB of stack reserved (64 GiB of address space for
 /// 1024 devices); beyond that, starting the threads exhausts the process.
 pub const MAX_DEVICES: usize = 1024;
 
