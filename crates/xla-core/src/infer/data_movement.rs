@@ -3,7 +3,7 @@
 
 use super::check::{self, bare_array, dynamic_flags, with_dynamic, Order};
 use super::error::InferError;
-use super::parts::{Attr, Count, DimList};
+use super::parts::{Attr, Count, DimList, TypeClass};
 use crate::hlo::{Opcode, PadDim};
 use crate::{ArrayShape, Dim, Shape};
 
@@ -291,7 +291,8 @@ pub fn pad<D: Dim>(
 }
 
 /// `iota(), iota_dimension=…`: the result is `shape`, which must have rank
-/// ≥ 1 with `iota_dimension` one of its dimensions.
+/// ≥ 1 with `iota_dimension` one of its dimensions, and a numeric element
+/// type (XLA's verifier refuses a `pred` iota).
 pub fn iota<D: Dim>(
     shape: &ArrayShape<D>,
     iota_dimension: i64,
@@ -306,6 +307,13 @@ pub fn iota<D: Dim>(
         iota_dimension,
         shape.rank(),
     )?;
+    if !TypeClass::Arithmetic.contains(shape.element_type()) {
+        return Err(InferError::DeclaredShape {
+            op,
+            shape: bare_array(shape),
+            expected: "an array of an integral, floating-point or complex element type",
+        });
+    }
     Ok(shape.clone().without_layout())
 }
 
