@@ -289,6 +289,11 @@ fn iota_copy_bitcast() {
         show(infer::bitcast(&a("f32[2,3]"), &a("f64[6]"))).unwrap_err(),
         "bitcast: operand 0 f32[2,3] has 24 bytes, but f64[6] has 48"
     );
+    assert_eq!(
+        show(infer::bitcast(&a("u8[6]"), &a("pred[6]"))).unwrap_err(),
+        "bitcast: cannot convert u8 to pred: \
+         a pred holds only the bytes 0 and 1; compare with zero instead"
+    );
 }
 
 #[test]
