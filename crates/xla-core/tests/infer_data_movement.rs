@@ -210,6 +210,12 @@ fn pad_rules() {
     assert_eq!(p("s32[2,2]", &[(1, 0, 1), (-1, 2, 1)]).unwrap(), "s32[4,4]");
     assert_eq!(p("s32[2,3]", &[(1, 0, 0), (0, 1, 1)]).unwrap(), "s32[3,6]");
     assert_eq!(p("s32[0]", &[(0, 0, 5)]).unwrap(), "s32[0]");
+    // Sizes that overflow saturate instead of wrapping to a small one that
+    // a module could declare (found by fuzzing: `11` verified).
+    assert_eq!(
+        p("s32[4]", &[(i64::MAX, i64::MAX, 3)]).unwrap(),
+        "s32[9223372036854775807]"
+    );
     assert_eq!(
         p("s32[2]", &[(-2, -1, 0)]).unwrap_err(),
         "pad: dimension 0 of the result would have negative size -1"
