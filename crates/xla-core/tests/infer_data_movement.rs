@@ -210,6 +210,12 @@ fn pad_rules() {
     assert_eq!(p("s32[2,2]", &[(1, 0, 1), (-1, 2, 1)]).unwrap(), "s32[4,4]");
     assert_eq!(p("s32[2,3]", &[(1, 0, 0), (0, 1, 1)]).unwrap(), "s32[3,6]");
     assert_eq!(p("s32[0]", &[(0, 0, 5)]).unwrap(), "s32[0]");
+    // Sizes that overflow saturate instead of wrapping to a small one that
+    // a module could declare (found by fuzzing: `11` verified).
+    assert_eq!(
+        p("s32[4]", &[(i64::MAX, i64::MAX, 3)]).unwrap(),
+        "s32[9223372036854775807]"
+    );
     assert_eq!(
         p("s32[2]", &[(-2, -1, 0)]).unwrap_err(),
         "pad: dimension 0 of the result would have negative size -1"
@@ -267,6 +273,14 @@ fn iota_copy_bitcast() {
         show(infer::iota(&a("s32[]"), 0)).unwrap_err(),
         "iota: iota_dimension = 0 is out of range [0, 0)"
     );
+    // XLA refuses a pred iota (fuzzing found the JIT and the interpreter
+    // disagreeing on one).
+    assert_eq!(
+        show(infer::iota(&a("pred[300]"), 0)).unwrap_err(),
+        "iota: the instruction's shape pred[300] must be an array of an integral, \
+         floating-point or complex element type"
+    );
+    assert!(infer::iota(&a("c64[3]"), 0).is_ok());
     let t: Shape = "(f32[2]{0}, token[])".parse().unwrap();
     assert_eq!(infer::copy(&t).to_string(), "(f32[2], token[])");
     assert_eq!(
@@ -280,6 +294,11 @@ fn iota_copy_bitcast() {
     assert_eq!(
         show(infer::bitcast(&a("f32[2,3]"), &a("f64[6]"))).unwrap_err(),
         "bitcast: operand 0 f32[2,3] has 24 bytes, but f64[6] has 48"
+    );
+    assert_eq!(
+        show(infer::bitcast(&a("u8[6]"), &a("pred[6]"))).unwrap_err(),
+        "bitcast: cannot convert u8 to pred: \
+         a pred holds only the bytes 0 and 1; compare with zero instead"
     );
 }
 

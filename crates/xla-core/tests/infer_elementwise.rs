@@ -275,6 +275,15 @@ fn bitcast_convert_rules() {
         "bitcast-convert: cannot convert c64 to f64: \
          complex and real types cannot be reinterpreted as each other"
     );
+    // Fuzzing found the JIT reading any nonzero byte as true and the
+    // interpreter refusing the literal at run time.
+    assert_eq!(
+        bc("s32[6]", PrimitiveType::Pred).unwrap_err(),
+        "bitcast-convert: cannot convert s32 to pred: \
+         a pred holds only the bytes 0 and 1; compare with zero instead"
+    );
+    assert_eq!(bc("pred[6]", PrimitiveType::Pred).unwrap(), "pred[6]");
+    assert_eq!(bc("pred[4]", PrimitiveType::S32).unwrap(), "s32[]");
 }
 
 #[test]

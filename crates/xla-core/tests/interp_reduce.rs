@@ -469,3 +469,23 @@ fn reduce_window_of_an_empty_array_with_a_huge_dimension() {
     let r = run_with(&extra, body, &[&x]);
     assert_eq!(r.shape().to_string(), "f32[1099511627776,0]{1,0}");
 }
+
+/// Sort and top-k of empty arrays whose other dimensions are huge return at
+/// once (fuzzing found sort walking 3·2^40 empty slices).
+#[test]
+fn sort_and_topk_of_empty_arrays_with_huge_dimensions() {
+    let x = Literal::zeros(&"f32[3,0,1099511627776]".parse().unwrap()).unwrap();
+    let extra = computations("f32");
+    let body = "x = f32[3,0,1099511627776] parameter(0)\n\
+                r = f32[3,0,1099511627776] sort(x), dimensions={1}, is_stable=true, to_apply=lt";
+    let r = run_with(&extra, body, &[&x]);
+    assert_eq!(r.shape().to_string(), "f32[3,0,1099511627776]{2,1,0}");
+    let x = Literal::zeros(&"f32[1099511627776,0]".parse().unwrap()).unwrap();
+    let body = "x = f32[1099511627776,0] parameter(0)\n\
+                r = (f32[1099511627776,0], s32[1099511627776,0]) topk(x), k=0, largest=true";
+    let r = run(body, &[&x]);
+    assert_eq!(
+        r.shape().to_string(),
+        "(f32[1099511627776,0]{1,0}, s32[1099511627776,0]{1,0})"
+    );
+}

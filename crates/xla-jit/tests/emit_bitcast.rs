@@ -75,7 +75,7 @@ fn bitcast_convert_between_widths_matches_the_interpreter() {
                 let arg = bytes_of(&x, seed as u64 + 1);
                 let checked = check(&text, &[&arg]);
                 if to == P::Pred {
-                    // Width-changing bitcasts to pred are rejected.
+                    // Shape inference refuses bitcasts to pred.
                     assert_eq!(checked, Checked::Rejected, "{text}");
                 } else {
                     assert_eq!(checked, Checked::Same, "{text}");

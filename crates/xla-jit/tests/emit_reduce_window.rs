@@ -259,6 +259,19 @@ fn layouts_and_degenerate_sizes() {
     );
     let x = data("f32[]");
     check_module(&module("f32[]", "f32[]", "", "add", "0"), &[&x]);
+    // A window of i64::MAX × 7 taps over an empty operand: the cost
+    // estimate's tap count overflowed (found by fuzzing).
+    let x = data("f32[0,7]");
+    check_module(
+        &module(
+            "f32[0,7]",
+            "f32[0,7]",
+            "size=9223372036854775807x7 pad=0_0x6_0",
+            "add",
+            "0",
+        ),
+        &[&x],
+    );
 }
 
 #[test]

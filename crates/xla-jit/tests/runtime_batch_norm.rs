@@ -54,3 +54,21 @@ fn batch_norm_matches_the_interpreter() {
         );
     }
 }
+
+/// A batch norm at the root of a module without `entry_computation_layout`
+/// whose operand is tiled: the result keeps the root's written layout
+/// (fuzzing found the expander's replacement lending the operand's tiled
+/// layout to the signature). `check_against_interpreter` checks the
+/// result's layout too.
+#[test]
+fn a_root_batch_norm_keeps_the_written_result_layout() {
+    let text = "HloModule m\n\nENTRY e {\n  a = f32[4,2]{1,0:T(2,2)} parameter(0)\n  \
+                s = f32[2]{0} parameter(1)\n  o = f32[2]{0} parameter(2)\n  \
+                m = f32[2]{0} parameter(3)\n  v = f32[2]{0} parameter(4)\n  \
+                ROOT y = f32[4,2]{1,0} batch-norm-inference(a, s, o, m, v), epsilon=1, \
+                feature_index=1\n}\n";
+    let module: HloModule = text.parse().unwrap();
+    let args = random_args(&module, 7);
+    let exe = check_against_interpreter(&module, &args, Tolerance::new(1e-5, 1e-4));
+    assert_eq!(exe.signature().result.to_string(), "f32[4,2]{1,0}");
+}

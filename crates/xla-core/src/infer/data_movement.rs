@@ -3,9 +3,9 @@
 
 use super::check::{self, bare_array, dynamic_flags, with_dynamic, Order};
 use super::error::InferError;
-use super::parts::{Attr, Count, DimList};
+use super::parts::{Attr, Count, DimList, TypeClass};
 use crate::hlo::{Opcode, PadDim};
-use crate::{ArrayShape, Dim, Shape};
+use crate::{ArrayShape, Dim, PrimitiveType, Shape};
 
 /// `reshape(operand)` to `new_sizes` (row-major refill, `spec/OPS.md`
 /// §3.4.1): the element counts must agree. `f32[B, N]` reshapes to
@@ -291,7 +291,8 @@ pub fn pad<D: Dim>(
 }
 
 /// `iota(), iota_dimension=…`: the result is `shape`, which must have rank
-/// ≥ 1 with `iota_dimension` one of its dimensions.
+/// ≥ 1 with `iota_dimension` one of its dimensions, and a numeric element
+/// type (XLA's verifier refuses a `pred` iota).
 pub fn iota<D: Dim>(
     shape: &ArrayShape<D>,
     iota_dimension: i64,
@@ -306,6 +307,13 @@ pub fn iota<D: Dim>(
         iota_dimension,
         shape.rank(),
     )?;
+    if !TypeClass::Arithmetic.contains(shape.element_type()) {
+        return Err(InferError::DeclaredShape {
+            op,
+            shape: bare_array(shape),
+            expected: "an array of an integral, floating-point or complex element type",
+        });
+    }
     Ok(shape.clone().without_layout())
 }
 
@@ -315,11 +323,21 @@ pub fn copy<D: Dim>(operand: &Shape<D>) -> Shape<D> {
 }
 
 /// `bitcast(operand)` to `shape`: reinterprets the buffer, so both must
-/// hold the same number of bytes (layouts ignored).
+/// hold the same number of bytes (layouts ignored), and bytes of another
+/// type are no pred (a pred byte holds 0 or 1).
 pub fn bitcast<D: Dim>(
     operand: &ArrayShape<D>,
     shape: &ArrayShape<D>,
 ) -> Result<ArrayShape<D>, InferError<D>> {
+    let (from, to) = (operand.element_type(), shape.element_type());
+    if to == PrimitiveType::Pred && from != PrimitiveType::Pred {
+        return Err(InferError::Conversion {
+            op: Opcode::Bitcast.name(),
+            from,
+            to,
+            reason: "a pred holds only the bytes 0 and 1; compare with zero instead",
+        });
+    }
     let bytes = |s: &ArrayShape<D>| {
         let width = D::constant(s.element_type().byte_size() as i64);
         check::product(s.dims()).mul(&width)

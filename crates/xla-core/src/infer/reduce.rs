@@ -3,7 +3,7 @@
 
 use super::check::{self, bare_array, Order};
 use super::error::InferError;
-use super::parts::{Attr, Callee, Count, RankRule};
+use super::parts::{Attr, Callee, Count, RankRule, TypeClass};
 use super::window::{check_window, window_output};
 use super::Signature;
 use crate::hlo::{Opcode, Window};
@@ -198,6 +198,8 @@ pub fn topk<D: Dim>(operand: &ArrayShape<D>, k: &D) -> Result<Shape<D>, InferErr
             expected: RankRule::AtLeast(1),
         });
     };
+    // Complex values have no order (XLA's comparator is `GT`).
+    check::element_type(op, 0, operand, TypeClass::Real)?;
     check::non_negative(op, Attr::scalar("k"), k)?;
     if k.known_gt(last) {
         return Err(InferError::SizeExceeds {

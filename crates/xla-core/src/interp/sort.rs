@@ -117,7 +117,11 @@ pub(super) fn sort(
     outer[d] = 1;
     let mut args = vec![Scalar::Pred(false); 2 * inputs.len()];
     let mut result = [Scalar::Pred(false)];
-    let bases = {
+    // An empty array has nothing to sort, however many (empty) slices its
+    // other dimensions count.
+    let bases = if dims.contains(&0) {
+        Vec::new()
+    } else {
         let mut bases = Vec::new();
         Walk::of(&strides).for_each(&outer, |b| bases.push(b));
         bases
@@ -188,7 +192,12 @@ pub(super) fn topk(instr: &HloInstruction, operands: &[&Literal]) -> Result<Lite
         .filter(|&k| (0..=n).contains(&k))
         .ok_or_else(|| invalid(instr, "topk needs 0 ≤ k ≤ the last dimension's size"))?;
     let largest = instr.attrs.largest.unwrap_or(true);
-    let rows = dims[..dims.len() - 1].iter().product::<i64>() as usize;
+    // Rows of length 0 give nothing, however many there are.
+    let rows = if n == 0 {
+        0
+    } else {
+        dims[..dims.len() - 1].iter().product::<i64>() as usize
+    };
     let mut out_dims = dims.clone();
     *out_dims.last_mut().expect("rank ≥ 1") = k;
     let direction = if largest {

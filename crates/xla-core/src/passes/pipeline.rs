@@ -70,6 +70,27 @@ pub fn run_pass<P: Pass>(pass: &mut P, module: &mut HloModule, verify: bool) -> 
     Ok(changed)
 }
 
+/// Records the current entry signature as the module's
+/// `entry_computation_layout` when it has none (missing layouts read as
+/// the default), so that passes which rewrite the root or the parameters
+/// keep the signature callers see. Run it before the first such pass;
+/// [`optimize`] runs it first.
+pub fn pin_entry_layout(module: &mut HloModule) -> Changed {
+    if module.entry_layout.is_some() {
+        return Changed::No;
+    }
+    let signature = module.entry_program_shape();
+    module.entry_layout = Some(ProgramShape {
+        parameters: signature
+            .parameters
+            .into_iter()
+            .map(Shape::with_default_layouts)
+            .collect(),
+        result: signature.result.with_default_layouts(),
+    });
+    Changed::Yes
+}
+
 /// The optimization pipeline. The module must verify; afterwards it
 /// computes the same values, and its entry signature (parameters, result
 /// shape and layout) is unchanged: when the module has no
@@ -78,19 +99,7 @@ pub fn run_pass<P: Pass>(pass: &mut P, module: &mut HloModule, verify: bool) -> 
 pub fn optimize(module: &mut HloModule, options: &PipelineOptions<'_>) -> Result<Changed> {
     verify_module(module).map_err(|e| PassError::InvalidInput(Box::new(e)))?;
     let verify = options.verify;
-    let mut changed = Changed::No;
-    if module.entry_layout.is_none() {
-        let signature = module.entry_program_shape();
-        module.entry_layout = Some(ProgramShape {
-            parameters: signature
-                .parameters
-                .into_iter()
-                .map(Shape::with_default_layouts)
-                .collect(),
-            result: signature.result.with_default_layouts(),
-        });
-        changed = Changed::Yes;
-    }
+    let mut changed = pin_entry_layout(module);
 
     // Inline calls first: JAX wraps named functions, custom_jvp rules and
     // checkpointed regions in `call`s, and every later pass then sees one

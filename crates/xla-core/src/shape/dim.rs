@@ -10,7 +10,11 @@ use std::hash::Hash;
 
 /// A dimension size: an `i64`, or a symbolic expression over named sizes.
 ///
-/// Arithmetic is exact. Comparisons answer only what is *known*: for a
+/// Arithmetic is exact, except that `i64` saturates at the ends of its
+/// range: a size that overflows stays beyond every buffer the layout and
+/// memory checks accept, instead of wrapping into a small, valid-looking
+/// size (a pad of `i64::MAX` on each side is not `-2` wide). Comparisons
+/// answer only what is *known*: for a
 /// symbolic size, `B < B + 1` is known but `B < N` is not, and a rule that
 /// cannot decide must not report an error (the builder re-checks it with
 /// concrete sizes at run time).
@@ -87,15 +91,15 @@ impl Dim for i64 {
     }
 
     fn add(&self, other: &Self) -> Self {
-        self.wrapping_add(*other)
+        self.saturating_add(*other)
     }
 
     fn sub(&self, other: &Self) -> Self {
-        self.wrapping_sub(*other)
+        self.saturating_sub(*other)
     }
 
     fn mul(&self, other: &Self) -> Self {
-        self.wrapping_mul(*other)
+        self.saturating_mul(*other)
     }
 
     fn exact_div(&self, divisor: &Self) -> Option<Self> {
@@ -128,5 +132,11 @@ mod tests {
         assert_eq!(12i64.exact_div(&5), None);
         assert!(3i64.known_lt(&4));
         assert!(!3i64.known_ne(&3));
+        // Overflow saturates (fuzzing found a pad of i64::MAX on each side
+        // wrapping to a small size that verified).
+        assert_eq!(i64::MAX.add(&i64::MAX), i64::MAX);
+        assert_eq!(i64::MIN.sub(&1), i64::MIN);
+        assert_eq!((1i64 << 62).mul(&4), i64::MAX);
+        assert_eq!((1i64 << 62).mul(&-4), i64::MIN);
     }
 }

@@ -13,7 +13,7 @@ use xla_core::passes::layout_assignment::{LayoutConstraints, Unconstrained};
 use xla_core::passes::{optimize, PipelineOptions};
 use xla_core::{dispatch_native, HloModule, Literal, NativeType, PrimitiveType, Shape};
 use xla_jit::runtime::CpuLayoutConstraints;
-use xla_jit::Client;
+use xla_jit::{Client, JitError};
 
 use crate::corpus::{module_bytes, shape_bytes};
 use crate::mutate::Rng;
@@ -220,15 +220,26 @@ fn stages(
         Ok(executable) => Some(guard("execute", announce, || executable.execute(&refs))?),
         Err(_) => None,
     };
-    let comparable = !text.contains(" rng(");
+    if let Some(Err(JitError::OutOfMemory { .. })) = got {
+        // The worker's memory limit is below the machine's.
+        return Ok(Verdict::TooLarge);
+    }
+    // Values are compared unless the module draws `rng` values (not
+    // XLA's, nor the JIT's) or sums f16/bf16 values (reduce, dot,
+    // convolution, reduce-window): each rounded step moves with the
+    // (unspecified) order, and later ops such as a normalisation amplify
+    // it until neither backend is near the f32 result (seed 632049:
+    // -1.87 and -0.29 for -0.97). Shapes are always compared.
+    let half_sums = text.contains("f16[")
+        && [" reduce(", " dot(", " convolution(", " reduce-window("]
+            .iter()
+            .any(|op| text.contains(op));
+    let comparable = !text.contains(" rng(") && !half_sums;
     match (want, compiled, got) {
         (Err(_), Err(_), _) => Ok(Verdict::BothFailed),
         (Err(_), Ok(_), Some(Err(_))) => Ok(Verdict::BothFailed),
         (Ok(want), Ok(_), Some(Ok(got))) => {
-            if !comparable {
-                return Ok(Verdict::Ran);
-            }
-            let mismatch = guard("compare", announce, || compare(&want, &got))?;
+            let mismatch = guard("compare", announce, || compare(&want, &got, comparable))?;
             match mismatch {
                 None => Ok(Verdict::Ran),
                 Some(m)
@@ -242,7 +253,7 @@ fn stages(
                     let passes_agree = guard("interpret optimized", announce, || {
                         interpreter.run(&optimized, &refs)
                     })?
-                    .map(|w| compare(&want, &w).is_none());
+                    .map(|w| compare(&want, &w, comparable).is_none());
                     let culprit = match passes_agree {
                         Ok(true) => "the JIT's code",
                         Ok(false) => "the passes",
@@ -294,12 +305,15 @@ fn stages(
     }
 }
 
-/// `None` if `got` matches `want` (shape with layout, values within
-/// [`TOLERANCE`] or [`HALF_TOLERANCE`], NaN matching NaN), else what
-/// differs.
-fn compare(want: &Literal, got: &Literal) -> Option<String> {
+/// `None` if `got` matches `want` (shape with layout, and with `values`
+/// the values within [`TOLERANCE`], or [`HALF_TOLERANCE`] for f16 or bf16
+/// elements, NaN matching NaN), else what differs.
+fn compare(want: &Literal, got: &Literal, values: bool) -> Option<String> {
     if want.shape() != got.shape() {
         return Some(format!("result shape {} vs {}", want.shape(), got.shape()));
+    }
+    if !values {
+        return None;
     }
     let half = want.shape().array_leaves().iter().any(|leaf| {
         matches!(
@@ -335,7 +349,7 @@ fn strip_numbers(message: &str) -> String {
 /// Random arguments for the entry parameters, or `None` if they would be
 /// larger than [`MAX_ARG_BYTES`]: floats in `[-2, 2)`, signed integers in
 /// `[-8, 8)`, unsigned in `[0, 16)`, fair preds.
-fn arguments(module: &HloModule, seed: u64) -> Option<Vec<Literal>> {
+pub fn arguments(module: &HloModule, seed: u64) -> Option<Vec<Literal>> {
     let params = module.entry_program_shape().parameters;
     let total = params
         .iter()

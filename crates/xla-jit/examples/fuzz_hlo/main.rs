@@ -5,7 +5,7 @@
 //! ```text
 //! cargo run -p xla-jit --example fuzz_hlo -- [--seeds A..B] [--filter TEXT]
 //!     [--jobs N] [--timeout SECS] [--mem MIB] [--bench DIR]
-//! cargo run -p xla-jit --example fuzz_hlo -- --show SEED
+//! cargo run -p xla-jit --example fuzz_hlo -- --show SEED [--dump DIR]
 //! ```
 //!
 //! Seed `s` picks a corpus module (a family first, then a member of it:
@@ -57,6 +57,8 @@ pub struct Options {
     mem_mib: u64,
     bench: PathBuf,
     show: Option<u64>,
+    /// With `--show`: where to write the mutant and its arguments.
+    dump: Option<PathBuf>,
     worker: bool,
 }
 
@@ -70,6 +72,7 @@ impl Options {
             mem_mib: 4096,
             bench: PathBuf::from("/work/shared/bench/hlo"),
             show: None,
+            dump: None,
             worker: false,
         };
         let mut args = std::env::args().skip(1);
@@ -88,6 +91,7 @@ impl Options {
                 "--mem" => options.mem_mib = number(value()?)?,
                 "--bench" => options.bench = PathBuf::from(value()?),
                 "--show" => options.show = Some(number(value()?)?),
+                "--dump" => options.dump = Some(PathBuf::from(value()?)),
                 "--worker" => options.worker = true,
                 other => return Err(format!("unknown argument {other}")),
             }
@@ -145,7 +149,7 @@ fn main() -> ExitCode {
         return ExitCode::SUCCESS;
     }
     if let Some(seed) = options.show {
-        return show(&corpus, seed);
+        return show(&corpus, seed, options.dump.as_deref());
     }
     eprintln!(
         "corpus: {} modules in {} families ({} skipped)",
@@ -204,9 +208,17 @@ fn worker(corpus: &Corpus, seeds: std::ops::Range<u64>) {
     }
 }
 
-/// `--show SEED`: the mutant and its verdict, in this process.
-fn show(corpus: &Corpus, seed: u64) -> ExitCode {
+/// `--show SEED`: the mutant and its verdict, in this process; with
+/// `--dump DIR`, also `DIR/module.hlo` and `DIR/arg<i>.npy`, the case as
+/// `xla run` takes it.
+fn show(corpus: &Corpus, seed: u64, dump: Option<&Path>) -> ExitCode {
     let mutant = mutant(corpus, seed);
+    if let Some(dir) = dump {
+        if let Err(e) = dump_case(dir, &mutant.text, seed) {
+            eprintln!("fuzz_hlo: cannot dump to {}: {e}", dir.display());
+            return ExitCode::from(2);
+        }
+    }
     println!("seed {seed}: {}", mutant.base);
     for m in &mutant.mutations {
         println!("  {m}");
@@ -247,6 +259,24 @@ fn show(corpus: &Corpus, seed: u64) -> ExitCode {
             ExitCode::SUCCESS
         }
     }
+}
+
+/// Writes the mutant and its arguments (when it parses and they are not
+/// too large) into `dir`.
+fn dump_case(dir: &Path, text: &str, seed: u64) -> Result<(), String> {
+    std::fs::create_dir_all(dir).map_err(|e| e.to_string())?;
+    std::fs::write(dir.join("module.hlo"), text).map_err(|e| e.to_string())?;
+    let Ok(module) = text.parse::<xla_core::HloModule>() else {
+        return Ok(());
+    };
+    for (i, arg) in case::arguments(&module, seed)
+        .unwrap_or_default()
+        .iter()
+        .enumerate()
+    {
+        xla_core::io::write_npy(dir.join(format!("arg{i}.npy")), arg).map_err(|e| e.to_string())?;
+    }
+    Ok(())
 }
 
 /// One line: `\` and newlines escaped.

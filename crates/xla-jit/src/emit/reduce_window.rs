@@ -70,10 +70,14 @@ pub(super) fn check(instr: &HloInstruction) -> Result<(), Unsupported> {
 }
 
 /// Taps per output element: how many times a reduce-window folds (1 for
-/// any other instruction), for cost estimates.
+/// any other instruction), for cost estimates; saturates (a window of
+/// `i64::MAX` taps over an empty operand is valid).
 pub(super) fn taps(instr: &HloInstruction) -> i64 {
     match (instr.opcode, &instr.attrs.window) {
-        (Opcode::ReduceWindow, Some(w)) => w.dims.iter().map(|d| d.size).product(),
+        (Opcode::ReduceWindow, Some(w)) => w
+            .dims
+            .iter()
+            .fold(1i64, |taps, d| taps.saturating_mul(d.size)),
         _ => 1,
     }
 }

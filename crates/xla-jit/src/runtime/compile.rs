@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 use std::time::{Duration, Instant};
 
 use xla_core::hlo::{verify_module, ComputationId, Opcode};
-use xla_core::passes::{optimize, run_pass, BatchNormExpander, PipelineOptions};
+use xla_core::passes::{optimize, pin_entry_layout, run_pass, BatchNormExpander, PipelineOptions};
 use xla_core::{HloModule, Shape};
 
 use super::conv_prepare::prepare_convolutions;
@@ -96,6 +96,9 @@ pub(crate) fn compile(
         layout_constraints: Some(&CpuLayoutConstraints),
         ..PipelineOptions::default()
     };
+    // The signature callers see is the one written, whatever the expander
+    // makes of a batch norm at the root.
+    let _pinned = pin_entry_layout(&mut module);
     // Before the simplifier, so the expanded reductions and element-wise
     // ops are simplified and fused like any others.
     let _expanded = run_pass(&mut BatchNormExpander, &mut module, pipeline.verify)?;
