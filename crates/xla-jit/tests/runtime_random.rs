@@ -30,7 +30,7 @@ struct Gen {
 
 impl Gen {
     fn pick(&mut self, n: usize) -> usize {
-        self.rng.below(n as u64) as usize
+        self.rng.below(n)
     }
 
     fn value(&mut self) -> XlaOp {
@@ -193,7 +193,7 @@ impl Gen {
             }
             9 if rank >= 1 => self.b.rev(x, &[d as i64]).unwrap(),
             10 if rank >= 1 && self.dims[d] >= 2 => {
-                let k = 1 + self.rng.below(self.dims[d] as u64 - 1) as i64;
+                let k = 1 + self.rng.below(self.dims[d] as usize - 1) as i64;
                 let (mut s0, mut l0) = (vec![0; rank], self.dims.clone());
                 let (mut s1, l1) = (vec![0; rank], self.dims.clone());
                 l0[d] = k;
@@ -271,7 +271,7 @@ fn random_program(seed: u64) -> (HloModule, Tolerance) {
         2 => PrimitiveType::Bf16,
         _ => PrimitiveType::F32,
     };
-    let rank = rng.below(4) as usize;
+    let rank = rng.below(4);
     let dims: Vec<i64> = (0..rank).map(|_| 1 + rng.below(9) as i64).collect();
     let mut g = Gen {
         b: XlaBuilder::new(format!("random_{seed}")),
@@ -317,7 +317,7 @@ fn permute_entry_layouts(module: &mut HloModule, rng: &mut Rng) {
         if let Shape::Array(a) = shape {
             if a.rank() >= 2 && rng.below(3) == 0 {
                 let mut order: Vec<i64> = (0..a.rank() as i64).collect();
-                order.rotate_left(1 + rng.below(a.rank() as u64 - 1) as usize);
+                order.rotate_left(1 + rng.below(a.rank() - 1));
                 *a = a.clone().with_layout(Layout::new(order));
             }
         }

@@ -7,16 +7,15 @@ use std::sync::Mutex;
 
 use xla_core::hlo::verify_module;
 use xla_core::interp::{InterpError, Interpreter};
-use xla_core::literal::convert::convert_value;
 use xla_core::literal::{LiteralError, Tolerance};
 use xla_core::passes::layout_assignment::{LayoutConstraints, Unconstrained};
 use xla_core::passes::{optimize, PipelineOptions};
-use xla_core::{dispatch_native, HloModule, Literal, NativeType, PrimitiveType, Shape};
+use xla_core::{HloModule, Literal, PrimitiveType};
 use xla_jit::runtime::CpuLayoutConstraints;
 use xla_jit::{Client, JitError};
 
 use crate::corpus::{module_bytes, shape_bytes};
-use crate::mutate::Rng;
+use crate::runtime_support::{try_random_literal, Rng};
 
 /// Arguments above this many bytes are not built (the module is still
 /// verified, optimized and compiled).
@@ -358,33 +357,8 @@ pub fn arguments(module: &HloModule, seed: u64) -> Option<Vec<Literal>> {
         return None;
     }
     let mut rng = Rng(seed ^ 0x5eed);
-    params.iter().map(|p| literal(p, &mut rng)).collect()
-}
-
-fn literal(shape: &Shape, rng: &mut Rng) -> Option<Literal> {
-    if let Shape::Tuple(elements) = shape {
-        let elements: Option<Vec<Literal>> = elements.iter().map(|e| literal(e, rng)).collect();
-        return elements.map(Literal::tuple);
-    }
-    let mut literal = Literal::zeros(shape).ok()?;
-    let Some(ty) = literal.element_type() else {
-        return Some(literal);
-    };
-    dispatch_native!(ty, T => fill::<T>(literal.data_mut::<T>().ok()?, ty, rng));
-    Some(literal)
-}
-
-fn fill<T: NativeType>(data: &mut [T], ty: PrimitiveType, rng: &mut Rng) {
-    for x in data {
-        let value = if ty.is_floating() || ty.is_complex() {
-            rng.uniform(2.0)
-        } else if ty.is_signed_integral() {
-            rng.below(16) as f64 - 8.0
-        } else {
-            rng.below(if ty.is_pred() { 2 } else { 16 }) as f64
-        };
-        if let Ok(v) = convert_value::<f64, T>(value) {
-            *x = v;
-        }
-    }
+    params
+        .iter()
+        .map(|p| try_random_literal(p, &mut rng))
+        .collect()
 }

@@ -37,6 +37,8 @@
 mod case;
 mod corpus;
 mod mutate;
+#[path = "../../tests/runtime_support/mod.rs"]
+mod runtime_support;
 mod spans;
 mod supervise;
 
@@ -46,7 +48,8 @@ use std::process::ExitCode;
 use xla_jit::Client;
 
 use corpus::Corpus;
-use mutate::{mutate, Rng};
+use mutate::mutate;
+use runtime_support::Rng;
 
 /// The command line.
 pub struct Options {

@@ -13,37 +13,11 @@ use std::ops::Range;
 
 use xla_core::hlo::{Arity, Opcode};
 
+use crate::runtime_support::Rng;
 use crate::spans::{
     attr_values, brace_lists, computation_names, earlier_names, instructions, line_offset,
     matching, number_spans, shape_size_spans, type_spans, Instr, TYPES,
 };
-
-/// SplitMix64: seeded, well mixed, reproducible on every platform.
-pub struct Rng(pub u64);
-
-impl Rng {
-    pub fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in `[0, n)`; `n > 0`.
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-
-    pub fn pick<'a, T>(&mut self, items: &'a [T]) -> Option<&'a T> {
-        (!items.is_empty()).then(|| &items[self.below(items.len())])
-    }
-
-    /// Uniform in `[-1, 1)`, scaled.
-    pub fn uniform(&mut self, scale: f64) -> f64 {
-        ((self.next() >> 11) as f64 / (1u64 << 52) as f64 - 1.0) * scale
-    }
-}
 
 /// Scalar constants at the edges of some type (a literal another type
 /// cannot hold is a parse error).

@@ -1,5 +1,6 @@
-//! Shared by the runtime tests: seeded random literals and the
-//! differential check (the JIT against the reference interpreter).
+//! Shared by the runtime tests (and the `fuzz_hlo` example): seeded random
+//! literals and the differential check (the JIT against the reference
+//! interpreter).
 
 #![allow(dead_code)]
 
@@ -29,7 +30,7 @@ pub fn compile_all(module: &HloModule) -> Executable {
     exe
 }
 
-/// SplitMix64: seeded, well mixed.
+/// SplitMix64: seeded, well mixed, reproducible on every platform.
 pub struct Rng(pub u64);
 
 impl Rng {
@@ -41,9 +42,14 @@ impl Rng {
         z ^ (z >> 31)
     }
 
-    /// Uniform in `[0, n)`.
-    pub fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
+    /// Uniform in `[0, n)`; `n > 0`.
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+
+    /// A uniformly chosen item; `None` for no items.
+    pub fn pick<'a, T>(&mut self, items: &'a [T]) -> Option<&'a T> {
+        (!items.is_empty()).then(|| &items[self.below(items.len())])
     }
 
     /// Uniform in `[-1, 1)`, scaled.
@@ -55,15 +61,24 @@ impl Rng {
 /// A literal of `shape` (with its layout): floats uniform in `[-2, 2)`,
 /// signed integers in `[-8, 8)`, unsigned in `[0, 16)`, fair preds.
 pub fn random_literal(shape: &Shape, rng: &mut Rng) -> Literal {
+    try_random_literal(shape, rng).expect("the literal fits in memory")
+}
+
+/// [`random_literal`], or `None` when the literal cannot be allocated.
+pub fn try_random_literal(shape: &Shape, rng: &mut Rng) -> Option<Literal> {
     if let Shape::Tuple(elements) = shape {
-        return Literal::tuple(elements.iter().map(|e| random_literal(e, rng)).collect());
+        let elements: Option<Vec<Literal>> = elements
+            .iter()
+            .map(|e| try_random_literal(e, rng))
+            .collect();
+        return elements.map(Literal::tuple);
     }
-    let mut literal = Literal::zeros(shape).unwrap();
+    let mut literal = Literal::zeros(shape).ok()?;
     let Some(ty) = literal.element_type() else {
-        return literal;
+        return Some(literal);
     };
-    dispatch_native!(ty, T => fill::<T>(literal.data_mut::<T>().unwrap(), ty, rng));
-    literal
+    dispatch_native!(ty, T => fill::<T>(literal.data_mut::<T>().ok()?, ty, rng));
+    Some(literal)
 }
 
 fn fill<T: NativeType>(data: &mut [T], ty: PrimitiveType, rng: &mut Rng) {
@@ -106,13 +121,9 @@ pub fn check_against_interpreter(
         .run(module, &refs)
         .unwrap_or_else(|e| panic!("interpreter: {e}\n{module}"));
     let client = Client::cpu().unwrap();
-    let split = CompileOptions {
-        split_kernels: true,
-        ..CompileOptions::default()
-    };
-    let mut executables = [CompileOptions::default(), split].map(|options| {
+    let check = |options: &CompileOptions| {
         let exe = client
-            .compile_with(module, &options)
+            .compile_with(module, options)
             .unwrap_or_else(|e| panic!("compile: {e}\n{module}"));
         let got = exe
             .execute(&refs)
@@ -127,7 +138,12 @@ pub fn check_against_interpreter(
         if let Err(mismatch) = want.check_close(&got, tolerance) {
             panic!("{mismatch}\n{}", exe.dump(false));
         }
-        Some(exe)
+        exe
+    };
+    let exe = check(&CompileOptions::default());
+    check(&CompileOptions {
+        split_kernels: true,
+        ..CompileOptions::default()
     });
-    executables[0].take().expect("the ordinary executable")
+    exe
 }
