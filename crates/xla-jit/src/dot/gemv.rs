@@ -52,6 +52,9 @@ pub(crate) struct GemvKernels<T> {
 const ROWS: usize = 1;
 /// Vectors per step along the contiguous dimension.
 const VECTORS: usize = 8;
+/// Tasks per pool thread: a few, so that a thread slowed by other work
+/// does not hold up the whole product.
+const TASKS_PER_THREAD: usize = 4;
 /// Columns of `y` per axpy task chunk, in elements (16 KiB of f32).
 const AXPY_CHUNK: usize = 4096;
 
@@ -357,7 +360,12 @@ pub(crate) unsafe fn try_run<T: Float>(
         (VECTORS * 16 / size_of::<T>(), AXPY_CHUNK)
     };
     let units = g.len.div_ceil(unit);
-    let parts = parts_per_matrix(threads, p.batch, units)
+    let tasks_wanted = if threads == 1 {
+        1
+    } else {
+        threads * TASKS_PER_THREAD
+    };
+    let parts = parts_per_matrix(tasks_wanted, p.batch, units)
         .max(g.len.div_ceil(max_part))
         .min(units);
     let task = |task: usize| {
