@@ -139,7 +139,7 @@ pub enum LiteralError {
 }
 
 /// What a literal holds.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 enum Payload {
     Array(Storage),
     Tuple(Vec<Literal>),
@@ -148,7 +148,10 @@ enum Payload {
 }
 
 /// A host value: an array with its layout, a tuple of literals, or a token.
-#[derive(Clone, Debug)]
+///
+/// `Display` and `Debug` print XLA's `Literal::ToString` text (shape and
+/// every element); `Debug` adds the runtime sizes of dynamic dimensions.
+#[derive(Clone)]
 pub struct Literal {
     shape: Shape,
     payload: Payload,
@@ -512,9 +515,31 @@ impl fmt::Display for Literal {
     }
 }
 
+impl fmt::Debug for Literal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)?;
+        if let Some(sizes) = &self.dynamic_sizes {
+            write!(f, " (runtime sizes {sizes:?})")?;
+        }
+        Ok(())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn debug_prints_the_values() {
+        let l = Literal::from_vec(&[2, 2], vec![1.5f32, -2., 0., 4.]).unwrap();
+        assert_eq!(format!("{l:?}"), l.to_string());
+        assert!(format!("{l:?}").starts_with("f32[2,2] {"), "{l:?}");
+        assert!(format!("{l:?}").contains("1.5, -2"), "{l:?}");
+        let d = Literal::vector(&[1i32, 2, 3])
+            .with_dynamic_size(0, 2)
+            .unwrap();
+        assert_eq!(format!("{d:?}"), "s32[3] {1, 2, 3} (runtime sizes [2])");
+    }
 
     #[test]
     fn dynamic_sizes() {
