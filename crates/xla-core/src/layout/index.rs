@@ -15,6 +15,7 @@
 //! offset `17`; the buffer holds `2·3·2·2 = 24` elements.
 
 use super::{Layout, LayoutError, Tile, COMBINE_DIM};
+use crate::shape::ceil_div;
 
 /// One tiling step, precomputed from a [`Tile`].
 #[derive(Clone, Debug)]
@@ -240,9 +241,7 @@ impl Level {
     fn out_bounds(&self) -> Vec<i64> {
         let mut out = self.merged_bounds[..self.prefix].to_vec();
         for (b, t) in self.merged_bounds[self.prefix..].iter().zip(&self.tile) {
-            // ⌈b / t⌉ without forming `b + t − 1`, which overflows near
-            // `i64::MAX` (`b ≥ 0`, `t > 0`).
-            out.push(b / t + i64::from(b % t != 0));
+            out.push(ceil_div(*b, *t));
         }
         out.extend_from_slice(&self.tile);
         out

@@ -79,6 +79,14 @@ pub trait Dim: Clone + PartialEq + Eq + Hash + Debug + Display + Send + Sync + '
     }
 }
 
+/// `⌈n / d⌉` for `d > 0`, exact over the whole `i64` range (it never forms
+/// `n + d − 1`, which overflows near `i64::MAX`): `ceil_div(7, 4) == 2`,
+/// `ceil_div(-7, 4) == -1`.
+pub fn ceil_div(n: i64, d: i64) -> i64 {
+    debug_assert!(d > 0, "ceil_div by {d}");
+    n.div_euclid(d) + i64::from(n.rem_euclid(d) != 0)
+}
+
 impl Dim for i64 {
     const SEPARATOR: &'static str = ",";
 
@@ -114,6 +122,10 @@ impl Dim for i64 {
         (divisor > 0).then(|| self.div_euclid(divisor))
     }
 
+    fn ceil_div(&self, divisor: i64) -> Option<Self> {
+        (divisor > 0).then(|| ceil_div(*self, divisor))
+    }
+
     fn known_cmp(&self, other: &Self) -> Option<Ordering> {
         Some(self.cmp(other))
     }
@@ -128,6 +140,10 @@ mod tests {
         assert_eq!(7i64.ceil_div(2), Some(4));
         assert_eq!(8i64.ceil_div(2), Some(4));
         assert_eq!(0i64.ceil_div(3), Some(0));
+        assert_eq!((-7i64).ceil_div(4), Some(-1));
+        assert_eq!(i64::MAX.ceil_div(2), Some(i64::MAX / 2 + 1));
+        assert_eq!(i64::MAX.ceil_div(1), Some(i64::MAX));
+        assert_eq!(7i64.ceil_div(0), None);
         assert_eq!(12i64.exact_div(&4), Some(3));
         assert_eq!(12i64.exact_div(&5), None);
         assert!(3i64.known_lt(&4));

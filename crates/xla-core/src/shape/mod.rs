@@ -10,7 +10,7 @@ pub mod sym;
 
 use std::fmt;
 
-pub use dim::Dim;
+pub use dim::{ceil_div, Dim};
 
 use crate::layout::{IndexMap, Layout, LayoutError};
 use crate::PrimitiveType;

@@ -17,6 +17,7 @@
 
 use cranelift_codegen::ir::{InstBuilder, Value};
 use xla_core::layout::Layout;
+use xla_core::shape::ceil_div;
 
 use super::index::IndexDim;
 use super::kernel::KernelBuilder;
@@ -57,12 +58,6 @@ pub struct IterSpace {
     pub rows: i64,
     /// How iterations are formed.
     pub chunking: Chunking,
-}
-
-/// `⌈n / d⌉` for `n ≥ 0`, `d > 0`, without forming `n + d − 1` (which
-/// overflows for sizes near `i64::MAX`): `ceil_div(7, 4) = 2`.
-fn ceil_div(n: i64, d: i64) -> i64 {
-    n / d + i64::from(n % d != 0)
 }
 
 impl IterSpace {

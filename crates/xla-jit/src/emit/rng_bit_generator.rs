@@ -23,6 +23,7 @@
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{types, InstBuilder, Type, Value};
 use xla_core::hlo::{HloInstruction, RngAlgorithm};
+use xla_core::shape::ceil_div;
 use xla_core::{Opcode, PrimitiveType, Shape};
 
 use super::access::write;
@@ -119,7 +120,7 @@ impl Generator {
     fn halved(&self) -> Vec<i64> {
         let mut half = self.dims.clone();
         if let Some(s) = self.split() {
-            half[s] = half[s] / 2 + half[s] % 2;
+            half[s] = ceil_div(half[s], 2);
         }
         half
     }
@@ -127,8 +128,7 @@ impl Generator {
     /// The number of hashes (the kernel's iterations, before `max(1)`).
     fn hashes(&self) -> i64 {
         if self.philox {
-            let (count, per_block) = (self.count(), self.per_block());
-            count / per_block + i64::from(count % per_block != 0)
+            ceil_div(self.count(), self.per_block())
         } else if self.width == 64 {
             self.count()
         } else {
