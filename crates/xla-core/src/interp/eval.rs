@@ -186,11 +186,7 @@ fn verify(module: &HloModule) -> Result<(), InterpError> {
         return Ok(());
     };
     let fits = |name: &str, shape: &Shape| {
-        let bytes: u64 = shape
-            .array_leaves()
-            .iter()
-            .map(|a| a.byte_size().map_or(u64::MAX, |b| b as u64))
-            .fold(0, u64::saturating_add);
+        let bytes = shape.saturating_byte_size();
         if bytes > memory {
             return Err(InterpError::OutOfMemory {
                 instruction: name.to_string(),

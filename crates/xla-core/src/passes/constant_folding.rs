@@ -7,7 +7,7 @@ use super::effects::SideEffects;
 use super::{Changed, Pass};
 use crate::hlo::{ComputationId, HloComputation, HloInstruction, HloModule, InstrId, Opcode};
 use crate::interp::Interpreter;
-use crate::{Result, Shape};
+use crate::Result;
 
 /// Replaces an instruction whose operands are all constants by the constant
 /// it computes, evaluated by the reference interpreter (so folding follows
@@ -87,20 +87,13 @@ impl ConstantFolding {
         if !instr.shape.is_array() {
             return false;
         }
-        let bytes = |shape: &Shape| -> u64 {
-            shape
-                .array_leaves()
-                .iter()
-                .map(|a| a.byte_size().map_or(u64::MAX, |b| b as u64))
-                .fold(0, u64::saturating_add)
-        };
         let operands: Vec<&HloInstruction> =
             instr.operands.iter().map(|&o| editor.instr(o)).collect();
         let operand_bytes = operands
             .iter()
-            .map(|o| bytes(&o.shape))
+            .map(|o| o.shape.saturating_byte_size())
             .fold(0, u64::saturating_add);
-        let small = bytes(&instr.shape).max(operand_bytes) <= self.max_bytes as u64;
+        let small = instr.shape.saturating_byte_size().max(operand_bytes) <= self.max_bytes as u64;
         let constant_operands =
             !operands.is_empty() && operands.iter().all(|o| o.opcode == Opcode::Constant);
         small && constant_operands && worth_folding(instr.opcode) && !effects.instruction(instr)

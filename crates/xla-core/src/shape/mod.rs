@@ -322,6 +322,16 @@ impl Shape<i64> {
             .into_iter()
             .try_for_each(|a| a.validate())
     }
+
+    /// Bytes of all array leaves under their layouts, saturating: a leaf
+    /// whose size overflows counts `u64::MAX`, so the total reads as more
+    /// than any memory, never as a small size. Tokens count 0.
+    pub fn saturating_byte_size(&self) -> u64 {
+        self.array_leaves()
+            .iter()
+            .map(|a| a.byte_size().map_or(u64::MAX, |b| b as u64))
+            .fold(0, u64::saturating_add)
+    }
 }
 
 impl<D: Dim> From<ArrayShape<D>> for Shape<D> {
@@ -423,6 +433,14 @@ mod tests {
             ArrayShape::<i64>::new(F64, [1 << 59]).byte_size(),
             Ok(1 << 62)
         );
+        let tuple = Shape::tuple([
+            ArrayShape::<i64>::new(F64, [1 << 59]).into(),
+            ArrayShape::<i64>::new(S32, [3]).into(),
+            Shape::Token,
+        ]);
+        assert_eq!(tuple.saturating_byte_size(), (1 << 62) + 12);
+        let overflowing = Shape::tuple([wide.into(), ArrayShape::<i64>::new(S32, [3]).into()]);
+        assert_eq!(overflowing.saturating_byte_size(), u64::MAX);
     }
 
     #[test]

@@ -8,13 +8,13 @@ use std::time::{Duration, Instant};
 
 use xla_core::hlo::{verify_module, ComputationId, Opcode};
 use xla_core::passes::{optimize, pin_entry_layout, run_pass, BatchNormExpander, PipelineOptions};
-use xla_core::{HloModule, Shape};
+use xla_core::HloModule;
 
 use super::conv_prepare::prepare_convolutions;
 use super::dot_prepare::prepare_dots;
 use super::executable::{CompileStats, Executable, KernelStats};
 use super::layout::CpuLayoutConstraints;
-use super::lower::{Lowering, Parallelism};
+use super::lower::{byte_size, Lowering, Parallelism};
 use super::plan::{ComputationPlan, FusionRun, PlannedFusion, PlannedKernel};
 use super::pool::ThreadPool;
 use super::program::Program;
@@ -177,37 +177,34 @@ pub(crate) fn compile(
 /// without overflow. Larger modules are refused here; a module within the
 /// bound may still fail to allocate at run time ([`JitError::OutOfMemory`]).
 fn check_buffer_sizes(module: &HloModule) -> Result<(), JitError> {
-    let bytes = |what: &dyn Fn() -> String, shape: &Shape| -> Result<usize, JitError> {
-        shape.array_leaves().iter().try_fold(0usize, |total, leaf| {
-            leaf.byte_size()
-                .ok()
-                .and_then(|b| usize::try_from(b).ok())
-                .and_then(|b| total.checked_add(b))
-                .filter(|&t| t <= isize::MAX as usize)
-                .ok_or_else(|| JitError::BeyondAddressSpace { what: what() })
-        })
+    let fits = |bytes: usize, what: &dyn Fn() -> String| {
+        if bytes <= isize::MAX as usize {
+            Ok(bytes)
+        } else {
+            Err(JitError::BeyondAddressSpace { what: what() })
+        }
     };
     let mut total = 0usize;
     for computation in &module.computations {
         for instr in &computation.instructions {
-            let size = bytes(
-                &|| format!("instruction {} ({})", instr.name, instr.shape),
-                &instr.shape,
-            )?;
-            total = total
-                .checked_add(size)
-                .filter(|&t| t <= isize::MAX as usize)
-                .ok_or_else(|| JitError::BeyondAddressSpace {
-                    what: "the instructions' buffers together".into(),
-                })?;
+            let size = fits(byte_size(&instr.shape), &|| {
+                format!("instruction {} ({})", instr.name, instr.shape)
+            })?;
+            total = fits(total.saturating_add(size), &|| {
+                "the instructions' buffers together".into()
+            })?;
         }
     }
     let signature = module.entry_program_shape();
     let entry = module.entry_layout.as_ref().unwrap_or(&signature);
     for (i, parameter) in entry.parameters.iter().enumerate() {
-        bytes(&|| format!("parameter {i} ({parameter})"), parameter)?;
+        fits(byte_size(parameter), &|| {
+            format!("parameter {i} ({parameter})")
+        })?;
     }
-    bytes(&|| format!("the result ({})", entry.result), &entry.result)?;
+    fits(byte_size(&entry.result), &|| {
+        format!("the result ({})", entry.result)
+    })?;
     Ok(())
 }
 

@@ -63,18 +63,7 @@ pub(crate) fn leaf_shapes(shape: &Shape) -> Vec<Shape> {
 /// (`check_buffer_sizes`); were one to get here, its size reads as one no
 /// allocation can satisfy, never as a small one.
 pub(crate) fn byte_size(shape: &Shape) -> usize {
-    match shape {
-        Shape::Array(a) => a
-            .byte_size()
-            .ok()
-            .and_then(|b| usize::try_from(b).ok())
-            .unwrap_or(usize::MAX),
-        Shape::Tuple(elements) => elements
-            .iter()
-            .map(byte_size)
-            .fold(0, usize::saturating_add),
-        Shape::Token | Shape::Opaque => 0,
-    }
+    usize::try_from(shape.saturating_byte_size()).unwrap_or(usize::MAX)
 }
 
 impl<'m> Lowering<'m> {
