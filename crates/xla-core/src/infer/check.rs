@@ -90,6 +90,25 @@ pub(crate) fn element_type<D: Dim>(
     }
 }
 
+/// Reinterpreting bytes of `from` as `to` (bitcast, bitcast-convert) must
+/// not make a pred of another type: a pred byte holds only 0 or 1
+/// (StableHLO refuses bitcasts to booleans too).
+pub(crate) fn no_bytes_to_pred<D: Dim>(
+    op: &'static str,
+    from: PrimitiveType,
+    to: PrimitiveType,
+) -> Result<(), InferError<D>> {
+    if to == PrimitiveType::Pred && from != PrimitiveType::Pred {
+        return Err(InferError::Conversion {
+            op,
+            from,
+            to,
+            reason: "a pred holds only the bytes 0 and 1; compare with zero instead",
+        });
+    }
+    Ok(())
+}
+
 /// Operand `index` must have the element type of operand `other_index`.
 pub(crate) fn same_element_type<D: Dim>(
     op: &'static str,

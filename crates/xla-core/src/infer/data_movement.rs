@@ -5,7 +5,7 @@ use super::check::{self, bare_array, dynamic_flags, with_dynamic, Order};
 use super::error::InferError;
 use super::parts::{Attr, Count, DimList, TypeClass};
 use crate::hlo::{Opcode, PadDim};
-use crate::{ArrayShape, Dim, PrimitiveType, Shape};
+use crate::{ArrayShape, Dim, Shape};
 
 /// `reshape(operand)` to `new_sizes` (row-major refill, `spec/OPS.md`
 /// §3.4.1): the element counts must agree. `f32[B, N]` reshapes to
@@ -329,15 +329,11 @@ pub fn bitcast<D: Dim>(
     operand: &ArrayShape<D>,
     shape: &ArrayShape<D>,
 ) -> Result<ArrayShape<D>, InferError<D>> {
-    let (from, to) = (operand.element_type(), shape.element_type());
-    if to == PrimitiveType::Pred && from != PrimitiveType::Pred {
-        return Err(InferError::Conversion {
-            op: Opcode::Bitcast.name(),
-            from,
-            to,
-            reason: "a pred holds only the bytes 0 and 1; compare with zero instead",
-        });
-    }
+    check::no_bytes_to_pred(
+        Opcode::Bitcast.name(),
+        operand.element_type(),
+        shape.element_type(),
+    )?;
     let bytes = |s: &ArrayShape<D>| {
         let width = D::constant(s.element_type().byte_size() as i64);
         check::product(s.dims()).mul(&width)

@@ -310,16 +310,7 @@ pub fn bitcast_convert<D: Dim>(
             reason: "complex and real types cannot be reinterpreted as each other",
         });
     }
-    if to == PrimitiveType::Pred && from != PrimitiveType::Pred {
-        // A pred byte holds 0 or 1; other bytes have no pred meaning
-        // (StableHLO refuses bitcasts to booleans too).
-        return Err(InferError::Conversion {
-            op,
-            from,
-            to,
-            reason: "a pred holds only the bytes 0 and 1; compare with zero instead",
-        });
-    }
+    check::no_bytes_to_pred(op, from, to)?;
     let (b, b2) = (from.bit_width() as i64, to.bit_width() as i64);
     if b.max(b2) % b.min(b2) != 0 {
         return Err(InferError::Conversion {
