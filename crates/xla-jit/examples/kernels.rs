@@ -78,27 +78,19 @@ fn measure(case: &str, text: &str) {
         println!("{case:<16} dot: runs on the dot engine");
         return;
     }
+    // The kernels live in their Jit's memory, so both are returned.
+    let compile = || {
+        let mut jit = Jit::new(CodegenOptions::default()).expect("host ISA");
+        let elements = emit::TARGET_ELEMENTS;
+        let kernels =
+            emit::compile(&mut jit, &module, module.entry, &plan, elements).expect("compiles");
+        (jit, kernels)
+    };
     // Compile twice and keep the second: the first pays one-time costs
     // of the process (lazy initialization in Cranelift).
-    let mut jit = Jit::new(CodegenOptions::default()).expect("host ISA");
-    emit::compile(
-        &mut jit,
-        &module,
-        module.entry,
-        &plan,
-        emit::TARGET_ELEMENTS,
-    )
-    .expect("compiles");
-    let mut jit = Jit::new(CodegenOptions::default()).expect("host ISA");
+    compile();
     let start = Instant::now();
-    let kernels = emit::compile(
-        &mut jit,
-        &module,
-        module.entry,
-        &plan,
-        emit::TARGET_ELEMENTS,
-    )
-    .expect("compiles");
+    let (_jit, kernels) = compile();
     let total_compile = start.elapsed();
     let args: Vec<Literal> = comp
         .parameters()
