@@ -63,10 +63,17 @@ fn dump_prints_the_plan_the_program_and_compile_times() {
     }
     assert!(text.contains("  kernel s_loop_"), "{text}");
     assert!(!text.contains("== CLIF"), "{text}");
+    assert!(!text.contains("== machine code"), "{text}");
     let out = xla(&["dump", &path, "--clif"]);
     let text = stdout(&out);
     assert!(text.contains("== CLIF of s_loop_"), "{text}");
     assert!(text.contains("function "), "{text}");
+    assert!(!text.contains("== machine code"), "{text}");
+    let out = xla(&["dump", &path, "--asm"]);
+    let text = stdout(&out);
+    assert!(text.contains("== machine code of s_loop_"), "{text}");
+    assert!(text.contains("retq"), "{text}");
+    assert!(!text.contains("== CLIF"), "{text}");
 }
 
 #[test]

@@ -1,4 +1,4 @@
-//! `xla dump MODULE.hlo [--clif]`: what the JIT made of a module.
+//! `xla dump MODULE.hlo [--clif] [--asm]`: what the JIT made of a module.
 
 use std::process::ExitCode;
 
@@ -17,6 +17,9 @@ pub struct Args {
     /// Also print each kernel's Cranelift IR (CLIF).
     #[arg(long)]
     clif: bool,
+    /// Also print each kernel's machine code (after register allocation).
+    #[arg(long)]
+    asm: bool,
 }
 
 /// Runs the subcommand: status 1 when the module is invalid or does not
@@ -28,12 +31,13 @@ pub fn run(args: Args) -> Result<ExitCode, String> {
     };
     let options = CompileOptions {
         keep_clif: args.clif,
+        keep_asm: args.asm,
         ..CompileOptions::default()
     };
     let compiled = Client::cpu().and_then(|client| client.compile_with(&module, &options));
     match compiled {
         Ok(executable) => {
-            stdout::write(&executable.dump(args.clif))?;
+            stdout::write(&executable.dump())?;
             Ok(ExitCode::SUCCESS)
         }
         Err(e) => {

@@ -7,13 +7,36 @@ mod emit_harness;
 
 use emit_harness::*;
 
+/// `line` with every heap address (the constant table's cell, which moves
+/// from run to run) replaced by `<address>`.
+fn without_address(line: &str) -> String {
+    let mut out = String::new();
+    let mut rest = line;
+    while let Some(at) = rest.find("0x") {
+        out.push_str(&rest[..at]);
+        let tail = &rest[at + 2..];
+        let len = tail
+            .find(|c: char| !(c.is_ascii_hexdigit() || c == '_'))
+            .unwrap_or(tail.len());
+        let value = u64::from_str_radix(&tail[..len].replace('_', ""), 16).unwrap_or(0);
+        if value > u64::from(u32::MAX) {
+            out.push_str("<address>");
+        } else {
+            out.push_str(&rest[at..at + 2 + len]);
+        }
+        rest = &tail[len..];
+    }
+    out.push_str(rest);
+    out
+}
+
 fn golden(name: &str, text: &str) {
     let c = compile(text);
     let clif: String = c
         .jit
         .clif()
         .iter()
-        .map(|(_, clif)| clif.clone())
+        .flat_map(|(_, clif)| clif.lines().map(without_address).collect::<Vec<_>>())
         .collect::<Vec<_>>()
         .join("\n");
     let path = format!(

@@ -288,7 +288,7 @@ ENTRY e {
 
 /// The task counts of the dump's kernel lines (`kernel … tasks N`).
 fn kernel_tasks(exe: &xla_jit::Executable) -> Vec<usize> {
-    exe.dump(false)
+    exe.dump()
         .lines()
         .filter(|line| line.trim_start().starts_with("kernel ") && line.contains(" tasks "))
         .map(|line| line.rsplit(' ').next().unwrap().parse().unwrap())
@@ -322,7 +322,7 @@ add {
     let tasks = kernel_tasks(&split);
     assert_eq!(tasks.len(), 1);
     // Rows in chunks of 64: 5 iterations, one task each.
-    assert_eq!(tasks, [5], "{}", split.dump(false));
+    assert_eq!(tasks, [5], "{}", split.dump());
     let values: Vec<f32> = (0..300 * 33)
         .map(|i| (i % 17) as f32 * 0.25 - 2.0)
         .collect();
@@ -366,7 +366,7 @@ ENTRY e {
     // Every row of m·m is x · Σ x = x · 1.5.
     let d = y[1].to_vec::<f64>().unwrap();
     assert_eq!(&d[..5], [6.0, -1.5, 3.0, 0.75, -6.0]);
-    assert!(exe.dump(false).contains("s (cholesky) in e"));
+    assert!(exe.dump().contains("s (cholesky) in e"));
 }
 
 #[test]
@@ -466,4 +466,42 @@ ENTRY e {
     );
     let err = exe.execute(&[]).unwrap_err();
     assert!(matches!(err, JitError::OutOfMemory { .. }), "{err}");
+}
+
+#[test]
+fn machine_code_dump_shows_math_constants_as_memory_operands() {
+    let text = "HloModule m
+ENTRY e {
+  x = f32[1024]{0} parameter(0)
+  ROOT e = f32[1024]{0} exponential(x)
+}";
+    let client = Client::cpu().unwrap();
+    let options = CompileOptions {
+        keep_asm: true,
+        ..CompileOptions::default()
+    };
+    let exe = client.compile_with(&module(text), &options).unwrap();
+    let dump = exe.dump();
+    let asm = dump
+        .split_once("== machine code of ")
+        .unwrap_or_else(|| panic!("no machine code in the dump:\n{dump}"))
+        .1;
+    // exp's polynomial: FMAs whose coefficient is read from the constant
+    // table (`vfmadd213ps 0x70(%rdi), …`), not from a register loaded first.
+    let folded = asm
+        .lines()
+        .filter(|l| l.trim_start().starts_with("vfmadd") && l.contains("(%"))
+        .count();
+    assert!(folded >= 4, "{folded} FMAs with a memory operand:\n{asm}");
+    let plain = client.compile(&module(text)).unwrap();
+    assert!(!plain.dump().contains("== machine code"));
+    let x = Literal::from_vec(&[1024], (0..1024).map(|i| i as f32 / 64.0 - 8.0).collect()).unwrap();
+    let got = exe.execute(&[&x]).unwrap().to_vec::<f32>().unwrap();
+    for (i, y) in got.iter().enumerate() {
+        let want = (i as f64 / 64.0 - 8.0).exp();
+        assert!(
+            ((*y as f64) - want).abs() <= want * 1e-6,
+            "exp at {i}: {y} vs {want}"
+        );
+    }
 }

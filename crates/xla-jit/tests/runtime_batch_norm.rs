@@ -47,11 +47,7 @@ fn batch_norm_matches_the_interpreter() {
     for (seed, (ty, shape, c, feature, tolerance)) in cases.into_iter().enumerate() {
         let module = module(ty, shape, c, feature);
         let exe = check_against_interpreter(&module, &random_args(&module, seed as u64), tolerance);
-        assert!(
-            !exe.dump(false).contains("batch-norm"),
-            "{}",
-            exe.dump(false)
-        );
+        assert!(!exe.dump().contains("batch-norm"), "{}", exe.dump());
     }
 }
 

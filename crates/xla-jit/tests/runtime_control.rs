@@ -193,7 +193,7 @@ fn an_in_place_update_in_a_loop_writes_the_result_directly() {
     assert!(exe.fallback_ops().is_empty());
     // The only copy of the 128-byte state is the one out of the (read-only)
     // argument, before the loop; the body updates the result in place.
-    let dump = exe.dump(false);
+    let dump = exe.dump();
     let program = &dump[dump.find("== program").unwrap()..dump.find("== buffers").unwrap()];
     let state_copies: Vec<&str> = program
         .lines()

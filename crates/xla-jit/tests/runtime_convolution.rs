@@ -45,7 +45,7 @@ fn check_within(lhs: &str, rhs: &str, out: &str, attrs: &str, tolerance: Toleran
             "interpreted: {:?}\n{text}",
             exe.fallback_ops()
         );
-        let dump = exe.dump(false);
+        let dump = exe.dump();
         let program = &dump[dump.find("== program").unwrap()..dump.find("== buffers").unwrap()];
         on_engine = program.contains("  dot ");
     }

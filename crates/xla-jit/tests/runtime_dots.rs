@@ -130,7 +130,7 @@ fn random_dots_with_epilogues_match_the_interpreter() {
         let Ok(exe) = outcome else {
             panic!("random dot {seed} failed:\n{module}");
         };
-        let dump = exe.dump(false);
+        let dump = exe.dump();
         let program = &dump[dump.find("== program").unwrap()..dump.find("== buffers").unwrap()];
         on_the_engine += program.contains("  dot ") as usize;
         assert!(
@@ -151,7 +151,7 @@ fn check_compiled(text: &str, tolerance: Tolerance) -> String {
     for seed in 0..3 {
         let args = random_args(&module, seed);
         let exe = check_against_interpreter(&module, &args, tolerance);
-        let dump = exe.dump(false);
+        let dump = exe.dump();
         assert!(
             exe.fallback_ops().is_empty(),
             "interpreted: {:?}\n{dump}",

@@ -1,6 +1,7 @@
 //! Cranelift plumbing shared by every emitter: the host ISA, a JIT module
 //! that owns compiled code, and structured loops.
 
+mod consts;
 pub mod ftz;
 mod loops;
 
@@ -12,6 +13,7 @@ use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
 use cranelift_jit::{JITBuilder, JITModule};
 use cranelift_module::{default_libcall_names, FuncId, Linkage, Module};
 
+pub use consts::ConstTable;
 pub use loops::for_range;
 
 use crate::JitError;
@@ -88,6 +90,7 @@ pub struct Jit {
     options: CodegenOptions,
     clif: Vec<(String, String)>,
     tables: Vec<Box<[i64]>>,
+    constants: Vec<(Box<usize>, Box<[u128]>)>,
     keep_disasm: bool,
     disasm: Vec<(String, String)>,
 }
@@ -110,6 +113,7 @@ impl Jit {
             options,
             clif: Vec::new(),
             tables: Vec::new(),
+            constants: Vec::new(),
             keep_disasm: false,
             disasm: Vec::new(),
         })
@@ -257,6 +261,12 @@ impl Jit {
         let address = table.as_ptr() as usize;
         self.tables.push(table);
         address
+    }
+
+    /// Keeps the vector constants of a compiled function alive as long as
+    /// this JIT (and so its code), and points the function at them.
+    pub fn keep_constants(&mut self, table: ConstTable) {
+        self.constants.push(table.into_memory());
     }
 
     /// Keeps the machine code listing (Cranelift's register-allocated VCode

@@ -1,8 +1,8 @@
 //! `KernelBuilder`: the context every emitter works through.
 //!
 //! It owns the Cranelift `FunctionBuilder`, the pointer type, the base
-//! pointers of the kernel's buffers (loaded once in the entry block) and the
-//! generator cache, and offers the helpers op code uses instead of wiring
+//! pointers of the kernel's buffers (loaded once in the entry block), the
+//! math library's constant table and the generator cache, and offers the helpers op code uses instead of wiring
 //! blocks by hand: [`KernelBuilder::for_range`], [`KernelBuilder::if_else`],
 //! loads and stores with constant offsets in the immediate, vector
 //! constants, shuffles and calls to host helper functions.
@@ -49,6 +49,8 @@ pub struct KernelBuilder<'a, 'b> {
     pub b: &'a mut FunctionBuilder<'b>,
     /// The native pointer type (`i64` on x86-64).
     pub ptr: Type,
+    /// The vector constants of the math library.
+    pub consts: codegen::ConstTable,
     call_conv: CallConv,
     buffers: Vec<Value>,
     /// Generator results, one map per open control-flow scope: a value
@@ -87,9 +89,11 @@ impl<'a, 'b> KernelBuilder<'a, 'b> {
                     .load(ptr, store_flags(), array, (i * ptr.bytes() as usize) as i32)
             })
             .collect();
+        let consts = codegen::ConstTable::new(b, ptr);
         KernelBuilder {
             b,
             ptr,
+            consts,
             call_conv,
             buffers,
             scopes: vec![HashMap::new()],

@@ -37,7 +37,13 @@ pub(super) fn flushes_subnormals(f: MathUnary, lane: Type) -> bool {
 
 /// Emits the transcendental `f` on a float register value.
 pub(super) fn unary(kb: &mut KernelBuilder, f: MathUnary, x: Value) -> Result<Value, Unsupported> {
-    Ok(emit_unary(kb.b, unary_fn(f), x, Accuracy::Xla))
+    Ok(emit_unary(
+        kb.b,
+        &mut kb.consts,
+        unary_fn(f),
+        x,
+        Accuracy::Xla,
+    ))
 }
 
 /// Emits the binary transcendental `op` (power, atan2) on float values.
@@ -68,5 +74,5 @@ pub(super) fn binary(
             )))
         }
     };
-    Ok(emit_binary(kb.b, f, x, y))
+    Ok(emit_binary(kb.b, &mut kb.consts, f, x, y))
 }

@@ -285,14 +285,19 @@ fn compile_one(
         jit.signature(&[ptr, types::I64, types::I64], &[])
     };
     let buffers = info.buffers.len() + usize::from(kp.scratch_bytes > 0);
-    jit.try_compile(name, sig, |b| {
-        let mut kb = KernelBuilder::new(b, ptr, call_conv, buffers);
-        (kp.emit)(&mut kb, info).map_err(JitError::Unsupported)?;
-        kb.b.set_srcloc(SourceLoc::default());
-        kb.b.ins().return_(&[]);
-        Ok(())
-    })
-    .map_err(|e| annotate(e, info.comp))
+    let mut consts = None;
+    let id = jit
+        .try_compile(name, sig, |b| {
+            let mut kb = KernelBuilder::new(b, ptr, call_conv, buffers);
+            (kp.emit)(&mut kb, info).map_err(JitError::Unsupported)?;
+            kb.b.set_srcloc(SourceLoc::default());
+            kb.b.ins().return_(&[]);
+            consts = Some(kb.consts);
+            Ok(())
+        })
+        .map_err(|e| annotate(e, info.comp))?;
+    jit.keep_constants(consts.expect("the kernel was built"));
+    Ok(id)
 }
 
 /// Adds a legend of source locations (`@0005` in the CLIF is instruction

@@ -16,7 +16,7 @@
 //! whose lanes 0–3 hold `x[i..i+4]`; `f16` values are `f32x4`; `x > 0` on
 //! `f32x4` is an `i32x4` mask.
 
-use cranelift_codegen::ir::{types, InstBuilder, Type, Value};
+use cranelift_codegen::ir::{types, InstBuilder, InstructionData, Type, Value};
 use xla_core::PrimitiveType;
 
 use super::kernel::KernelBuilder;
@@ -63,13 +63,37 @@ pub fn lanes_for(types: impl IntoIterator<Item = PrimitiveType>) -> u32 {
     128 / widest
 }
 
-/// `v` (a scalar) in every lane (`v` itself when `lanes == 1`).
+/// `v` (a scalar) in every lane (`v` itself when `lanes == 1`). A
+/// constant `v` comes from the kernel's constant table, so that the
+/// instruction using it reads it as a memory operand.
 pub fn splat(kb: &mut KernelBuilder, v: Value, lanes: u32) -> Value {
     if lanes == 1 {
         return v;
     }
     let ty = vector_of(kb.ty(v));
-    kb.b.ins().splat(ty, v)
+    match constant_bits(kb, v) {
+        Some(bits) => {
+            let width = ty.lane_bits() as usize / 8;
+            let lane = &bits.to_le_bytes()[..width];
+            let bytes: Vec<u8> = lane.iter().copied().cycle().take(16).collect();
+            let bytes = bytes.try_into().expect("16 bytes");
+            kb.consts.load(kb.b, ty, bytes)
+        }
+        None => kb.b.ins().splat(ty, v),
+    }
+}
+
+/// The bit pattern of `v` when an `iconst`, `f32const` or `f64const`
+/// defines it.
+fn constant_bits(kb: &KernelBuilder, v: Value) -> Option<u64> {
+    let dfg = &kb.b.func.dfg;
+    let inst = dfg.value_def(v).inst()?;
+    match dfg.insts[inst] {
+        InstructionData::UnaryImm { imm, .. } => Some(imm.bits() as u64),
+        InstructionData::UnaryIeee32 { imm, .. } => Some(u64::from(imm.bits())),
+        InstructionData::UnaryIeee64 { imm, .. } => Some(imm.bits()),
+        _ => None,
+    }
 }
 
 /// The constant `x` of element type `ty` in its register form (floats as

@@ -112,16 +112,28 @@ const TANH_DEN: [f64; 4] = [
 
 /// `tanh(x)` on f32 lanes.
 pub(super) fn tanh(l: &mut Lanes, x: Value) -> Value {
+    let q = tanh_rational(l, x);
+    let a = l.abs(x);
+    let tiny = l.cmp_c(FloatCC::LessThan, a, TANH_TINY);
+    // The rare path computes the quotient again rather than take `q`: a
+    // second use of `q` would keep every coefficient of the common path out
+    // of its instruction's memory operand (see `ConstTable`).
+    l.rare_branch(tiny, q, |l| {
+        let q = tanh_rational(l, x);
+        tanh_tiny(l, x, a, q)
+    })
+}
+
+/// XLA's rational approximation of `tanh(x)` on `x` clamped to
+/// `±TANH_CLAMP`.
+fn tanh_rational(l: &mut Lanes, x: Value) -> Value {
     let c = l.max_c(x, -TANH_CLAMP);
     let c = l.min_c(c, TANH_CLAMP);
     let z = l.mul(c, c);
     let p = l.poly(z, &TANH_NUM);
     let num = l.mul(c, p);
     let den = l.poly(z, &TANH_DEN);
-    let q = l.div(num, den);
-    let a = l.abs(x);
-    let tiny = l.cmp_c(FloatCC::LessThan, a, TANH_TINY);
-    l.rare_branch(tiny, q, |l| tanh_tiny(l, x, a, q))
+    l.div(num, den)
 }
 
 /// `tanh(x)` where some lane has `|x| = a < TANH_TINY`: `x` there (±0 for

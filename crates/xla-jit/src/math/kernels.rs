@@ -10,7 +10,7 @@ use cranelift_codegen::ir::{types, InstBuilder, MemFlagsData, Type, Value};
 use cranelift_frontend::FunctionBuilder;
 
 use super::{emit_binary, emit_unary, Accuracy, BinaryFn, UnaryFn};
-use crate::codegen::{for_range, vector_of, CodegenOptions, Jit};
+use crate::codegen::{for_range, vector_of, CodegenOptions, ConstTable, Jit};
 use crate::JitError;
 
 mod sealed {
@@ -52,20 +52,22 @@ pub struct BinaryKernel<T: MathFloat> {
 }
 
 /// Emits the loop over `n` elements at `inputs` → `out`: vectors first, then
-/// the scalar tail. `apply` emits the math function on one value.
+/// the scalar tail. `apply` emits the math function on one value. Returns
+/// the function's constants, for [`Jit::keep_constants`].
 fn emit_loop(
     b: &mut FunctionBuilder<'_>,
     lane: Type,
     inputs: &[Value],
     out: Value,
     n: Value,
-    apply: &dyn Fn(&mut FunctionBuilder<'_>, &[Value]) -> Value,
-) {
+    apply: &dyn Fn(&mut FunctionBuilder<'_>, &mut ConstTable, &[Value]) -> Value,
+) -> ConstTable {
+    let mut consts = ConstTable::new(b, types::I64);
     let vty = vector_of(lane);
     let width = i64::from(vty.lane_count());
     let shift = i64::from(lane.bytes().trailing_zeros());
     let flags = MemFlagsData::new().with_notrap();
-    let body = |b: &mut FunctionBuilder<'_>, i: Value, ty: Type| {
+    let mut body = |b: &mut FunctionBuilder<'_>, i: Value, ty: Type| {
         let offset = b.ins().ishl_imm_u(i, shift);
         let args: Vec<Value> = inputs
             .iter()
@@ -74,7 +76,7 @@ fn emit_loop(
                 b.ins().load(ty, flags, addr, 0)
             })
             .collect();
-        let y = apply(b, &args);
+        let y = apply(b, &mut consts, &args);
         let addr = b.ins().iadd(out, offset);
         b.ins().store(flags, y, addr, 0);
     };
@@ -83,6 +85,7 @@ fn emit_loop(
     for_range(b, zero, n_vec, width, |b, i| body(b, i, vty));
     for_range(b, n_vec, n, 1, |b, i| body(b, i, lane));
     b.ins().return_(&[]);
+    consts
 }
 
 impl<T: MathFloat> UnaryKernel<T> {
@@ -100,13 +103,16 @@ impl<T: MathFloat> UnaryKernel<T> {
         let mut jit = Jit::new(options.clone())?;
         let ptr = jit.pointer_type();
         let sig = jit.signature(&[ptr, ptr, ptr], &[]);
+        let mut consts = None;
         let id = jit.compile(&format!("{}_{}", f.name(), T::TYPE), sig, |b| {
             let entry = b.current_block().expect("entry block");
             let p = b.block_params(entry).to_vec();
-            let apply =
-                |b: &mut FunctionBuilder<'_>, args: &[Value]| emit_unary(b, f, args[0], accuracy);
-            emit_loop(b, T::TYPE, &p[..1], p[1], p[2], &apply);
+            let apply = |b: &mut FunctionBuilder<'_>, c: &mut ConstTable, args: &[Value]| {
+                emit_unary(b, c, f, args[0], accuracy)
+            };
+            consts = Some(emit_loop(b, T::TYPE, &p[..1], p[1], p[2], &apply));
         })?;
+        jit.keep_constants(consts.expect("the kernel was built"));
         jit.finalize()?;
         // SAFETY: the function was compiled with this signature.
         let func = unsafe { std::mem::transmute::<*const u8, UnaryFnPtr<T>>(jit.function_ptr(id)) };
@@ -147,13 +153,16 @@ impl<T: MathFloat> BinaryKernel<T> {
         let mut jit = Jit::new(options.clone())?;
         let ptr = jit.pointer_type();
         let sig = jit.signature(&[ptr, ptr, ptr, ptr], &[]);
+        let mut consts = None;
         let id = jit.compile(&format!("{}_{}", f.name(), T::TYPE), sig, |b| {
             let entry = b.current_block().expect("entry block");
             let p = b.block_params(entry).to_vec();
-            let apply =
-                |b: &mut FunctionBuilder<'_>, args: &[Value]| emit_binary(b, f, args[0], args[1]);
-            emit_loop(b, T::TYPE, &p[..2], p[2], p[3], &apply);
+            let apply = |b: &mut FunctionBuilder<'_>, c: &mut ConstTable, args: &[Value]| {
+                emit_binary(b, c, f, args[0], args[1])
+            };
+            consts = Some(emit_loop(b, T::TYPE, &p[..2], p[2], p[3], &apply));
         })?;
+        jit.keep_constants(consts.expect("the kernel was built"));
         jit.finalize()?;
         // SAFETY: the function was compiled with this signature.
         let func =

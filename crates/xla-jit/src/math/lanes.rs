@@ -4,21 +4,20 @@
 //! chosen to lower to one or two SSE/AVX instructions.
 
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
-use cranelift_codegen::ir::{
-    types, ConstantData, Endianness, InstBuilder, MemFlagsData, Type, Value,
-};
+use cranelift_codegen::ir::{types, Endianness, InstBuilder, MemFlagsData, Type, Value};
 use cranelift_frontend::FunctionBuilder;
+
+use crate::codegen::ConstTable;
 
 /// The emission context: a builder and the vector type every value of the
 /// algorithm has (`f32x4` or `f64x2`; integer views use `i32x4`/`i64x2`).
 pub(super) struct Lanes<'a, 'f> {
     /// The function being built.
     pub b: &'a mut FunctionBuilder<'f>,
+    /// Where the constants of the algorithm are read from.
+    pub consts: &'a mut ConstTable,
     /// `F32X4` or `F64X2`.
     pub ty: Type,
-    /// Which of several independent copies of an algorithm this context
-    /// emits (see [`Lanes::vconst`]).
-    pub copy: u8,
 }
 
 /// Flags for lane-type-changing bitcasts (required for vectors; the lanes'
@@ -29,9 +28,14 @@ pub(super) fn bitcast_flags() -> MemFlagsData {
 
 impl<'a, 'f> Lanes<'a, 'f> {
     /// A context computing in `ty` (`F32X4` or `F64X2`).
-    pub fn new(b: &'a mut FunctionBuilder<'f>, ty: Type) -> Self {
+    pub fn new(b: &'a mut FunctionBuilder<'f>, consts: &'a mut ConstTable, ty: Type) -> Self {
         debug_assert!(ty == types::F32X4 || ty == types::F64X2, "math lanes: {ty}");
-        Lanes { b, ty, copy: 0 }
+        Lanes { b, consts, ty }
+    }
+
+    /// A context on the same function computing in `ty`.
+    pub fn with_type(&mut self, ty: Type) -> Lanes<'_, 'f> {
+        Lanes::new(&mut *self.b, &mut *self.consts, ty)
     }
 
     /// `true` for `f32x4`.
@@ -73,23 +77,11 @@ impl<'a, 'f> Lanes<'a, 'f> {
 
     // === constants ===
 
-    /// A vector constant. Copy 1 of an algorithm (the second f64 half of
-    /// an f32x4 computation) spells its constants as a `vconst` of the other
-    /// type plus a free `bitcast`: Cranelift would otherwise merge the two
-    /// copies' constants and keep them live, then spill them, across the
-    /// whole first copy.
+    /// A vector constant, read as a memory operand by the instruction that
+    /// uses it (see [`ConstTable`]).
     fn vconst(&mut self, ty: Type, bytes: Vec<u8>) -> Value {
-        let handle = self.b.func.dfg.constants.insert(ConstantData::from(bytes));
-        if self.copy == 0 {
-            return self.b.ins().vconst(ty, handle);
-        }
-        let other = if ty.lane_type().is_float() {
-            ty.as_int()
-        } else {
-            self.ty
-        };
-        let v = self.b.ins().vconst(other, handle);
-        self.b.ins().bitcast(ty, bitcast_flags(), v)
+        let bytes: [u8; 16] = bytes.try_into().expect("a vector constant has 16 bytes");
+        self.consts.load(self.b, ty, bytes)
     }
 
     /// `v` (rounded to the lane type) in every lane.
@@ -102,14 +94,26 @@ impl<'a, 'f> Lanes<'a, 'f> {
         self.vconst(self.ty, bytes)
     }
 
-    /// The integer `v` in every lane of the integer view.
+    /// The integer `v` (truncated to the lane width) in every lane of the
+    /// integer view.
     pub fn ci(&mut self, v: i64) -> Value {
-        let bytes: Vec<u8> = if self.is_f32() {
+        let bytes = self.int_lanes(v);
+        self.vconst(self.int_ty(), bytes)
+    }
+
+    /// The bit pattern of [`Lanes::ci`] typed as the float lanes, for
+    /// bitwise operations on floats.
+    pub fn ci_as_float(&mut self, v: i64) -> Value {
+        let bytes = self.int_lanes(v);
+        self.vconst(self.ty, bytes)
+    }
+
+    fn int_lanes(&self, v: i64) -> Vec<u8> {
+        if self.is_f32() {
             (0..4).flat_map(|_| (v as i32).to_le_bytes()).collect()
         } else {
             (0..2).flat_map(|_| v.to_le_bytes()).collect()
-        };
-        self.vconst(self.int_ty(), bytes)
+        }
     }
 
     // === float arithmetic ===
@@ -139,8 +143,11 @@ impl<'a, 'f> Lanes<'a, 'f> {
         self.b.ins().fneg(a)
     }
 
+    /// `|a|`: the sign bit cleared by an `and` with a constant mask (one
+    /// instruction; Cranelift's `fabs` builds the mask in a register first).
     pub fn abs(&mut self, a: Value) -> Value {
-        self.b.ins().fabs(a)
+        let mask = self.ci_as_float(self.pick(i32::MAX.into(), i64::MAX));
+        self.b.ins().band(a, mask)
     }
 
     pub fn sqrt(&mut self, a: Value) -> Value {

@@ -140,6 +140,7 @@ mod special;
 mod trig;
 mod trig_reduce;
 
+use crate::codegen::ConstTable;
 use cranelift_codegen::ir::{types, ConstantData, InstBuilder, Type, Value};
 use cranelift_frontend::FunctionBuilder;
 
@@ -261,9 +262,17 @@ impl BinaryFn {
 /// # Panics
 ///
 /// If `x` has another type (an emitter bug: callers dispatch on float types).
-pub fn emit_unary(b: &mut FunctionBuilder<'_>, f: UnaryFn, x: Value, accuracy: Accuracy) -> Value {
+pub fn emit_unary(
+    b: &mut FunctionBuilder<'_>,
+    consts: &mut ConstTable,
+    f: UnaryFn,
+    x: Value,
+    accuracy: Accuracy,
+) -> Value {
     let ty = b.func.dfg.value_type(x);
-    on_vectors(b, ty, f.name(), &[x], |l, v| unary(l, f, v[0], accuracy))
+    on_vectors(b, consts, ty, f.name(), &[x], |l, v| {
+        unary(l, f, v[0], accuracy)
+    })
 }
 
 /// `true` if `f` at `accuracy` on lanes of type `lane` (`F32` or `F64`)
@@ -304,7 +313,13 @@ fn unary(l: &mut Lanes, f: UnaryFn, x: Value, accuracy: Accuracy) -> Value {
 /// # Panics
 ///
 /// If the operands differ in type or have another type (an emitter bug).
-pub fn emit_binary(b: &mut FunctionBuilder<'_>, f: BinaryFn, x: Value, y: Value) -> Value {
+pub fn emit_binary(
+    b: &mut FunctionBuilder<'_>,
+    consts: &mut ConstTable,
+    f: BinaryFn,
+    x: Value,
+    y: Value,
+) -> Value {
     let ty = b.func.dfg.value_type(x);
     let ty_y = b.func.dfg.value_type(y);
     assert_eq!(
@@ -313,7 +328,7 @@ pub fn emit_binary(b: &mut FunctionBuilder<'_>, f: BinaryFn, x: Value, y: Value)
         "math::{}: operand types {ty} and {ty_y} differ",
         f.name()
     );
-    on_vectors(b, ty, f.name(), &[x, y], |l, v| match f {
+    on_vectors(b, consts, ty, f.name(), &[x, y], |l, v| match f {
         BinaryFn::Atan2 => trig::atan2(l, v[0], v[1]),
         BinaryFn::Pow => power::pow(l, v[0], v[1]),
     })
@@ -323,17 +338,18 @@ pub fn emit_binary(b: &mut FunctionBuilder<'_>, f: BinaryFn, x: Value, y: Value)
 /// directly, scalars in lane 0 of a splat.
 fn on_vectors(
     b: &mut FunctionBuilder<'_>,
+    consts: &mut ConstTable,
     ty: Type,
     name: &str,
     args: &[Value],
     body: impl FnOnce(&mut Lanes, &[Value]) -> Value,
 ) -> Value {
     match ty {
-        types::F32X4 | types::F64X2 => body(&mut Lanes::new(b, ty), args),
+        types::F32X4 | types::F64X2 => body(&mut Lanes::new(b, consts, ty), args),
         types::F32 | types::F64 => {
             let vty = crate::codegen::vector_of(ty);
             let v: Vec<Value> = args.iter().map(|&a| b.ins().splat(vty, a)).collect();
-            let y = body(&mut Lanes::new(b, vty), &v);
+            let y = body(&mut Lanes::new(b, consts, vty), &v);
             b.ins().extractlane(y, 0)
         }
         _ => panic!("math::{name}: operand type {ty} is not f32, f64, f32x4 or f64x2"),
@@ -342,13 +358,11 @@ fn on_vectors(
 
 /// Evaluates an f32x4 computation in f64 lanes: each argument is widened
 /// into two f64x2 halves, `body` runs on both, and the results are rounded
-/// back to f32 (once) and joined. The second half is emitted as copy 1 (see
-/// [`Lanes::vconst`]).
+/// back to f32 (once) and joined.
 fn via_f64(l: &mut Lanes, args: &[Value], body: impl Fn(&mut Lanes, &[Value]) -> Value) -> Value {
     let (lo_args, hi_args): (Vec<Value>, Vec<Value>) = args.iter().map(|&a| widen(l, a)).unzip();
-    let mut l64 = Lanes::new(&mut *l.b, types::F64X2);
+    let mut l64 = l.with_type(types::F64X2);
     let lo = body(&mut l64, &lo_args);
-    l64.copy = 1;
     let hi = body(&mut l64, &hi_args);
     let lo = l.b.ins().fvdemote(lo);
     let hi = l.b.ins().fvdemote(hi);

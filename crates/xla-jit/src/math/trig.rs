@@ -57,10 +57,9 @@ fn reduced_trig(l: &mut Lanes, x: Value, which: Trig, large: bool) -> Value {
 /// f32 double-word `r + r_lo` and the quadrant in i32 lanes.
 fn reduce_f32(l: &mut Lanes, x: Value, large: bool) -> (Value, Value, Value) {
     let (lo, hi) = widen(l, x);
-    let mut l64 = Lanes::new(&mut *l.b, types::F64X2);
+    let mut l64 = l.with_type(types::F64X2);
     let mut halves = Vec::with_capacity(2);
-    for (copy, xd) in [lo, hi].into_iter().enumerate() {
-        l64.copy = copy as u8;
+    for xd in [lo, hi] {
         let red = reduce_pio2(&mut l64, xd, false, large);
         let r = l64.b.ins().fvdemote(red.r);
         let back = l64.b.ins().fvpromote_low(r);

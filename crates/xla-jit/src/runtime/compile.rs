@@ -31,6 +31,9 @@ pub struct CompileOptions {
     pub bypass_cache: bool,
     /// Keep each kernel's CLIF for [`Executable::dump`].
     pub keep_clif: bool,
+    /// Keep each kernel's machine code (x86-64 mnemonics after register
+    /// allocation) for [`Executable::dump`].
+    pub keep_asm: bool,
     /// Make kernel iterations as small as they can be and split every
     /// kernel of two or more iterations into pool tasks, whatever the cost
     /// model says. For tests: small inputs then take the multi-threaded
@@ -127,6 +130,7 @@ pub(crate) fn compile(
         keep_clif: options.keep_clif,
         ..CodegenOptions::default()
     })?;
+    jit.keep_disasm(options.keep_asm);
     let mut plans = HashMap::new();
     let mut report = String::new();
     let mut kernels = Vec::new();

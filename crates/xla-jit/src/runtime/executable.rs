@@ -58,6 +58,7 @@ struct Inner {
     fusion_plans: String,
     stats: CompileStats,
     clif: Vec<(String, String)>,
+    asm: Vec<(String, String)>,
     _code: Code,
 }
 
@@ -85,6 +86,7 @@ impl Executable {
         stats: CompileStats,
     ) -> Self {
         let clif = jit.clif().to_vec();
+        let asm = jit.disasm().to_vec();
         Executable {
             inner: Arc::new(Inner {
                 program,
@@ -94,6 +96,7 @@ impl Executable {
                 fusion_plans,
                 stats,
                 clif,
+                asm,
                 _code: Code(jit),
             }),
         }
@@ -227,9 +230,9 @@ impl Executable {
 
     /// A report for debugging: the optimized module with layouts, the
     /// fusion plan with reasons, the program's thunks and buffers, compile
-    /// times, and (with `clif`, when compiled with `keep_clif`) each
-    /// kernel's CLIF.
-    pub fn dump(&self, clif: bool) -> String {
+    /// times, and each kernel's CLIF and machine code when compiled with
+    /// [`CompileOptions::keep_clif`] and [`CompileOptions::keep_asm`].
+    pub fn dump(&self) -> String {
         let inner = &*self.inner;
         let mut out = String::new();
         let _ = writeln!(out, "== optimized module\n{}", inner.module);
@@ -266,10 +269,11 @@ impl Executable {
                 ms(kernel.compile_time)
             );
         }
-        if clif {
-            for (name, text) in &inner.clif {
-                let _ = writeln!(out, "== CLIF of {name}\n{text}");
-            }
+        for (name, text) in &inner.clif {
+            let _ = writeln!(out, "== CLIF of {name}\n{text}");
+        }
+        for (name, text) in &inner.asm {
+            let _ = writeln!(out, "== machine code of {name}\n{text}");
         }
         out
     }

@@ -136,7 +136,7 @@ pub fn check_against_interpreter(
             module.entry_program_shape()
         );
         if let Err(mismatch) = want.check_close(&got, tolerance) {
-            panic!("{mismatch}\n{}", exe.dump(false));
+            panic!("{mismatch}\n{}", exe.dump());
         }
         exe
     };
