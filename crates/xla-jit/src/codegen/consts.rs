@@ -11,18 +11,29 @@
 //! address once. A polynomial then costs one instruction per coefficient
 //! instead of two, and no register holds a coefficient.
 
-use cranelift_codegen::ir::{InstBuilder, MemFlagsData, Type, Value};
+use cranelift_codegen::cursor::{Cursor, FuncCursor};
+use cranelift_codegen::ir::{Block, InstBuilder, MemFlagsData, Type, Value};
 use cranelift_frontend::FunctionBuilder;
 
 /// The constants of one function being built. Hand it to
 /// [`super::Jit::keep_constants`] once the function is compiled: the code
 /// reads the table through a cell that is filled then.
 pub struct ConstTable {
-    /// Holds the table's address; the code loads it in its entry block.
+    /// Holds the table's address, which the code loads from it.
     cell: Box<usize>,
-    /// The table's address, as loaded by the entry block.
-    base: Value,
+    /// The table's address in the current loop body (or function body).
+    base: Base,
+    ptr: Type,
     slots: Vec<u128>,
+}
+
+/// Where the table's address comes from in a loop body.
+#[derive(Clone, Copy)]
+pub enum Base {
+    /// Not loaded yet: the first use loads it at the top of the block.
+    Pending(Block),
+    /// This value.
+    Loaded(Value),
 }
 
 /// Flags of loads from the table: in bounds, aligned, never written while
@@ -37,20 +48,51 @@ fn slot_flags() -> MemFlagsData {
 }
 
 impl ConstTable {
-    /// A table for the function `b` builds; `b` must be positioned in the
-    /// entry block, where the load of the table's address is emitted. The
-    /// load stays there (it may not move into the loops that use it).
+    /// A table for the function `b` builds, positioned in its entry block
+    /// (where code outside loops loads the table's address; `ptr` is the
+    /// pointer type).
     pub fn new(b: &mut FunctionBuilder<'_>, ptr: Type) -> Self {
-        let cell = Box::new(0usize);
-        let cell_address = b.ins().iconst(ptr, &*cell as *const usize as i64);
-        let base = b
-            .ins()
-            .load(ptr, MemFlagsData::new().with_notrap(), cell_address, 0);
+        let entry = b.current_block().expect("positioned in the entry block");
         ConstTable {
-            cell,
-            base,
+            cell: Box::new(0),
+            base: Base::Pending(entry),
+            ptr,
             slots: Vec::new(),
         }
+    }
+
+    /// Enters the body of a loop that starts at `block`: the first
+    /// constant the body uses loads the table's address at the top of
+    /// `block`, so that the optimizer, which hoists loop-invariant loads,
+    /// keeps the constants' loads next to their uses. Returns the state to
+    /// [`ConstTable::leave_loop`] with.
+    pub fn enter_loop(&mut self, block: Block) -> Base {
+        std::mem::replace(&mut self.base, Base::Pending(block))
+    }
+
+    /// Leaves a loop body entered with [`ConstTable::enter_loop`].
+    pub fn leave_loop(&mut self, outer: Base) {
+        self.base = outer;
+    }
+
+    /// The table's address as seen from the current loop body.
+    fn base(&mut self, b: &mut FunctionBuilder<'_>) -> Value {
+        let block = match self.base {
+            Base::Loaded(v) => return v,
+            Base::Pending(block) => block,
+        };
+        let ptr = self.ptr;
+        let pos = FuncCursor::new(b.func);
+        let mut pos = match pos.layout().first_inst(block) {
+            Some(first) => pos.at_inst(first),
+            None => pos.at_bottom(block),
+        };
+        let cell_address = pos.ins().iconst(ptr, &*self.cell as *const usize as i64);
+        let base = pos
+            .ins()
+            .load(ptr, MemFlagsData::new().with_notrap(), cell_address, 0);
+        self.base = Base::Loaded(base);
+        base
     }
 
     /// The 16 bytes `bytes` (little-endian) as a vector of type `ty`, loaded
@@ -59,7 +101,8 @@ impl ConstTable {
         let offset = i32::try_from(self.slots.len() * 16)
             .expect("a function has fewer than 2^27 vector constants");
         self.slots.push(u128::from_le_bytes(bytes));
-        b.ins().load(ty, slot_flags(), self.base, offset)
+        let base = self.base(b);
+        b.ins().load(ty, slot_flags(), base, offset)
     }
 
     /// The table's memory, with the cell now holding its address.

@@ -32,8 +32,8 @@ pub fn for_range<'f, C: BorrowMut<FunctionBuilder<'f>>>(
 
     b.switch_to_block(header);
     let i = b.block_params(header)[0];
-    let more = b.ins().icmp(IntCC::SignedLessThan, i, end);
-    b.ins().brif(more, body_block, &[], exit, &[]);
+    let done = b.ins().icmp(IntCC::SignedGreaterThanOrEqual, i, end);
+    b.ins().brif(done, exit, &[], body_block, &[]);
 
     b.switch_to_block(body_block);
     b.seal_block(body_block);

@@ -143,7 +143,12 @@ impl<'a, 'b> KernelBuilder<'a, 'b> {
         body: impl FnOnce(&mut Self, Value),
     ) {
         self.push_scope();
-        codegen::for_range(self, start, end, step, body);
+        codegen::for_range(self, start, end, step, |kb, i| {
+            let block = kb.b.current_block().expect("in the loop body");
+            let outer = kb.consts.enter_loop(block);
+            body(kb, i);
+            kb.consts.leave_loop(outer);
+        });
         self.pop_scope();
     }
 
