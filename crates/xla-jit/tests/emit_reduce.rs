@@ -358,6 +358,29 @@ fn float_extrema_signed_zeros_nan_and_subnormals() {
     assert_eq!(run1(&max, &x), 28.5);
     assert_eq!(run1(&min, &x), -30.0);
     assert_eq!(run1(&max, &[f32::NEG_INFINITY; 40]), f32::NEG_INFINITY);
+    assert_eq!(run1(&min, &[f32::INFINITY; 40]), f32::INFINITY);
+    // All negative, all positive: the vector part accumulates the bits
+    // under signed and unsigned orders, which must hand over correctly.
+    let negative: Vec<f32> = (0..40).map(|i| -3.0 - i as f32 * 0.75).collect();
+    assert_eq!(run1(&max, &negative), -3.0);
+    assert_eq!(run1(&min, &negative), -32.25);
+    let positive: Vec<f32> = (0..40).map(|i| 3.0 + i as f32 * 0.75).collect();
+    assert_eq!(run1(&max, &positive), 32.25);
+    assert_eq!(run1(&min, &positive), 3.0);
+    let mut x = positive.clone();
+    x[9] = f32::NEG_INFINITY;
+    x[30] = f32::INFINITY;
+    assert_eq!(run1(&max, &x), f32::INFINITY);
+    assert_eq!(run1(&min, &x), f32::NEG_INFINITY);
+    // A NaN of either sign among values of either sign.
+    for values in [&negative, &positive] {
+        for nan in [f32::NAN, -f32::NAN] {
+            let mut x = values.clone();
+            x[5] = nan;
+            assert!(run1(&max, &x).is_nan(), "max {nan:?} in {x:?}");
+            assert!(run1(&min, &x).is_nan(), "min {nan:?} in {x:?}");
+        }
+    }
 }
 
 #[test]

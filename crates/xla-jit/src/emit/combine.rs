@@ -8,7 +8,7 @@
 //! ones such as argmax, arbitrary computations, and complex reducers other
 //! than a `c64` sum) fold one element at a time from the init value.
 
-use cranelift_codegen::ir::condcodes::FloatCC;
+use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{types, InstBuilder, Value};
 use cranelift_frontend::Variable;
 use xla_core::hlo::{ComputationId, HloInstruction};
@@ -162,40 +162,76 @@ fn identity(op: Binary, ty: PrimitiveType) -> Option<Const> {
 /// Running results of one reduction: `unroll` vector accumulators and one
 /// scalar accumulator per reduced value, as Cranelift variables.
 ///
-/// Float maximum and minimum over `f32` registers accumulate *order keys*
-/// instead (`i32` lanes: the bits, with all but the sign flipped when
-/// negative, so integer order is float order with `−0 < +0`) plus a mask of
-/// lanes that saw a NaN: one `pmaxsd` and three cheap ops per vector
-/// instead of the eight-instruction NaN- and zero-aware float maximum and
-/// a flush, whose latency chain made the loop three times slower. The
-/// result is the element with the largest key (NaN if any lane saw one),
-/// flushed once at the end: flushing commutes with max and min.
+/// Float maximum and minimum over `f32` registers accumulate the raw bits
+/// under three integer orders instead ([`bit_orders`]): one `pmaxsd`,
+/// `pminsd`, `pmaxud` or `pminud` each per vector, in place of the
+/// eight-instruction NaN- and zero-aware float maximum and a flush, whose
+/// latency chain made the loop three times slower. As signed integers,
+/// non-negative floats are in float order and above every negative one;
+/// as unsigned integers, negative floats are in reverse order and above
+/// every non-negative one. So the signed maximum of the bits is the float
+/// maximum when any element is `>= +0` (and `+0` beats `−0`), the signed
+/// minimum is when all are negative, and a NaN of either sign is the
+/// largest value of one of the two orders. The result is flushed once at
+/// the end: flushing commutes with max and min.
 pub(super) struct Accumulators {
     vectors: Vec<Vec<Variable>>,
     scalars: Vec<Variable>,
     lanes: u32,
     unroll: u32,
     next: usize,
-    /// Key mode: the NaN mask.
-    nan: Option<Variable>,
+    /// Bit-order mode (float maximum or minimum; see above).
+    keyed: bool,
 }
 
-/// The order key of an `f32` bit pattern (see [`Accumulators`]).
-fn order_key(bits: u32) -> i32 {
-    let b = bits as i32;
-    if b < 0 {
-        b ^ 0x7FFF_FFFF
-    } else {
-        b
+/// An integer order on `f32` bit patterns.
+#[derive(Clone, Copy)]
+enum BitOrder {
+    SignedMax,
+    SignedMin,
+    UnsignedMax,
+    UnsignedMin,
+}
+
+impl BitOrder {
+    /// The larger (for `*Max`) or smaller of `a` and `b` in this order.
+    fn pick(self, kb: &mut KernelBuilder, a: Value, b: Value) -> Value {
+        match self {
+            BitOrder::SignedMax => kb.b.ins().smax(a, b),
+            BitOrder::SignedMin => kb.b.ins().smin(a, b),
+            BitOrder::UnsignedMax => kb.b.ins().umax(a, b),
+            BitOrder::UnsignedMin => kb.b.ins().umin(a, b),
+        }
     }
 }
 
-/// The order keys of `x` (`f32` or `f32x4`, as `i32`/`i32x4`); the same
-/// transform maps keys back to bits.
-fn keys_of(kb: &mut KernelBuilder, bits: Value) -> Value {
-    let sign = kb.b.ins().sshr_imm_u(bits, 31);
-    let flip = kb.b.ins().ushr_imm_u(sign, 1);
-    kb.b.ins().bxor(bits, flip)
+/// Bits of `−∞`.
+const NEG_INF_BITS: u32 = 0xFF80_0000;
+/// Bits of `+∞`.
+const POS_INF_BITS: u32 = 0x7F80_0000;
+
+/// The three orders a float maximum (`max`) or minimum accumulates, each
+/// with its starting bits (which give the identity, `∓∞`, for no element).
+/// Maximum: the signed maximum (the answer when `>= 0`, and where a
+/// positive NaN shows), the signed minimum (the answer otherwise) and the
+/// unsigned maximum (where a negative NaN shows). Minimum: the unsigned
+/// maximum (the answer when `>= 0x8000_0000`, i.e. some element is
+/// negative; a negative NaN shows here), the unsigned minimum (the answer
+/// otherwise) and the signed maximum (where a positive NaN shows).
+fn bit_orders(max: bool) -> [(BitOrder, u32); 3] {
+    if max {
+        [
+            (BitOrder::SignedMax, NEG_INF_BITS),
+            (BitOrder::SignedMin, NEG_INF_BITS),
+            (BitOrder::UnsignedMax, 0),
+        ]
+    } else {
+        [
+            (BitOrder::UnsignedMax, 0),
+            (BitOrder::UnsignedMin, POS_INF_BITS),
+            (BitOrder::SignedMax, 1 << 31),
+        ]
+    }
 }
 
 impl Accumulators {
@@ -224,31 +260,31 @@ impl Accumulators {
             .collect();
         let keyed = lanes > 1 && comb.keyed();
         if keyed {
-            let max = comb.op == Some(Binary::Maximum);
-            let identity = if max {
-                f32::NEG_INFINITY
-            } else {
-                f32::INFINITY
-            };
-            let key = order_key(identity.to_bits());
+            let orders = bit_orders(comb.op == Some(Binary::Maximum));
             let vectors = (0..unroll)
                 .map(|_| {
-                    let v = elementwise::const_of(kb, types::I32X4, Const::Bits(key as u32 as u64));
-                    let var = kb.b.declare_var(types::I32X4);
-                    kb.b.def_var(var, v);
-                    vec![var]
+                    orders
+                        .iter()
+                        .map(|&(_, start)| {
+                            let v = elementwise::const_of(
+                                kb,
+                                types::I32X4,
+                                Const::Bits(u64::from(start)),
+                            );
+                            let var = kb.b.declare_var(types::I32X4);
+                            kb.b.def_var(var, v);
+                            var
+                        })
+                        .collect()
                 })
                 .collect();
-            let zero = kb.vconst(types::I32X4, vec![0; 16]);
-            let nan = kb.b.declare_var(types::I32X4);
-            kb.b.def_var(nan, zero);
             return Accumulators {
                 vectors,
                 scalars,
                 lanes,
                 unroll,
                 next: 0,
-                nan: Some(nan),
+                keyed: true,
             };
         }
         let vectors = if lanes > 1 {
@@ -277,7 +313,7 @@ impl Accumulators {
             lanes,
             unroll,
             next: 0,
-            nan: None,
+            keyed: false,
         }
     }
 
@@ -297,22 +333,14 @@ impl Accumulators {
             self.next += 1;
             self.vectors[k].clone()
         };
-        if let (Some(nan), true) = (self.nan, lanes > 1) {
-            let x = xs[0];
-            let bits = kb.bitcast(types::I32X4, x);
-            let key = keys_of(kb, bits);
-            let acc = kb.b.use_var(vars[0]);
-            let r = if comb.op == Some(Binary::Maximum) {
-                kb.b.ins().smax(acc, key)
-            } else {
-                kb.b.ins().smin(acc, key)
-            };
-            kb.b.def_var(vars[0], r);
-            let unordered = kb.b.ins().fcmp(FloatCC::Unordered, x, x);
-            let unordered = kb.bitcast(types::I32X4, unordered);
-            let seen = kb.b.use_var(nan);
-            let seen = kb.b.ins().bor(seen, unordered);
-            kb.b.def_var(nan, seen);
+        if self.keyed && lanes > 1 {
+            let bits = kb.bitcast(types::I32X4, xs[0]);
+            let orders = bit_orders(comb.op == Some(Binary::Maximum));
+            for (&var, (order, _)) in vars.iter().zip(orders) {
+                let acc = kb.b.use_var(var);
+                let r = order.pick(kb, acc, bits);
+                kb.b.def_var(var, r);
+            }
             return Ok(());
         }
         let accs: Vec<Value> = vars.iter().map(|&v| kb.b.use_var(v)).collect();
@@ -336,8 +364,8 @@ impl Accumulators {
         if self.lanes == 1 {
             return Ok(total);
         }
-        if let Some(nan) = self.nan {
-            return self.finish_keys(kb, comb, nan, total);
+        if self.keyed {
+            return self.finish_keys(kb, comb, total);
         }
         let mut vec: Vec<Value> = self.vectors[0].iter().map(|&v| kb.b.use_var(v)).collect();
         for u in 1..self.unroll as usize {
@@ -361,33 +389,53 @@ impl Accumulators {
         &self,
         kb: &mut KernelBuilder,
         comb: &Combiner,
-        nan: Variable,
         total: Vec<Value>,
     ) -> Result<Vec<Value>, Unsupported> {
         let max = comb.op == Some(Binary::Maximum);
-        let pick = |kb: &mut KernelBuilder, a: Value, b: Value| {
-            if max {
-                kb.b.ins().smax(a, b)
-            } else {
-                kb.b.ins().smin(a, b)
+        let mut reduced = Vec::with_capacity(3);
+        for (k, (order, _)) in bit_orders(max).into_iter().enumerate() {
+            let mut v = kb.b.use_var(self.vectors[0][k]);
+            for u in 1..self.unroll as usize {
+                let other = kb.b.use_var(self.vectors[u][k]);
+                v = order.pick(kb, v, other);
             }
+            let mut x = kb.b.ins().extractlane(v, 0);
+            for l in 1..self.lanes {
+                let y = kb.b.ins().extractlane(v, l as u8);
+                x = order.pick(kb, x, y);
+            }
+            reduced.push(x);
+        }
+        // Maximum: [signed max, signed min, unsigned max]; minimum:
+        // [unsigned max, unsigned min, signed max] (see `bit_orders`).
+        let (signed_max, unsigned_max) = if max {
+            (reduced[0], reduced[2])
+        } else {
+            (reduced[2], reduced[0])
         };
-        let mut keys = kb.b.use_var(self.vectors[0][0]);
-        for u in 1..self.unroll as usize {
-            let other = kb.b.use_var(self.vectors[u][0]);
-            keys = pick(kb, keys, other);
-        }
-        let mut key = kb.b.ins().extractlane(keys, 0);
-        for l in 1..self.lanes {
-            let k = kb.b.ins().extractlane(keys, l as u8);
-            key = pick(kb, key, k);
-        }
-        let bits = keys_of(kb, key);
+        let positive_nan = kb.b.ins().icmp_imm_s(
+            IntCC::SignedGreaterThan,
+            signed_max,
+            i64::from(POS_INF_BITS),
+        );
+        let negative_nan = kb.b.ins().icmp_imm_u(
+            IntCC::UnsignedGreaterThan,
+            unsigned_max,
+            i64::from(NEG_INF_BITS),
+        );
+        let nan = kb.b.ins().bor(positive_nan, negative_nan);
+        // The first order's result is the answer when it is `>= +0`
+        // (maximum) or negative (minimum); the second's otherwise.
+        let cc = if max {
+            IntCC::SignedGreaterThanOrEqual
+        } else {
+            IntCC::SignedLessThan
+        };
+        let first = kb.b.ins().icmp_imm_s(cc, reduced[0], 0);
+        let bits = kb.b.ins().select(first, reduced[0], reduced[1]);
         let value = kb.bitcast(types::F32, bits);
-        let seen = kb.b.use_var(nan);
-        let any = kb.b.ins().vany_true(seen);
         let quiet = kb.b.ins().f32const(f32::NAN);
-        let value = kb.b.ins().select(any, quiet, value);
+        let value = kb.b.ins().select(nan, quiet, value);
         let value = elementwise::flush(kb, value);
         comb.combine(kb, &total, &[value], 1)
     }
