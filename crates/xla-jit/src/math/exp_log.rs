@@ -223,10 +223,11 @@ pub(super) fn log(l: &mut Lanes, x: Value) -> Value {
 }
 
 /// The special values of `log(a + x)` (`a = 0` for log, `1` for log1p):
-/// `x < -a` → NaN, `x == -a` → -inf, +inf and NaN → themselves.
+/// `x < -a` → NaN (x86's default NaN), `x == -a` → -inf, +inf and NaN →
+/// themselves.
 fn log_specials(l: &mut Lanes, x: Value, a: f64, y: Value) -> Value {
     let neg = l.cmp_c(FloatCC::LessThan, x, -a);
-    let nan = l.c(f64::NAN);
+    let nan = l.default_nan();
     let y = l.select(neg, nan, y);
     let pole = l.cmp_c(FloatCC::Equal, x, -a);
     let minf = l.c(f64::NEG_INFINITY);

@@ -94,6 +94,14 @@ impl<'a, 'f> Lanes<'a, 'f> {
         self.vconst(self.ty, bytes)
     }
 
+    /// The NaN that x86 produces for an invalid operation (`0/0`,
+    /// `sqrt(-1)`: sign set, quiet, no payload), which the interpreter and
+    /// XLA:CPU give for the domain errors of the math functions too.
+    pub fn default_nan(&mut self) -> Value {
+        let bits = self.pick(0xFFC0_0000, 0xFFF8_0000_0000_0000_u64 as i64);
+        self.ci_as_float(bits)
+    }
+
     /// The integer `v` (truncated to the lane width) in every lane of the
     /// integer view.
     pub fn ci(&mut self, v: i64) -> Value {

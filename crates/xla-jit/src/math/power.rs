@@ -82,7 +82,7 @@ pub(super) fn pow(l: &mut Lanes, x: Value, y: Value) -> Value {
     let bad = l.and(x_neg, x_fin);
     let y_frac = l.cmp(FloatCC::NotEqual, yt, y);
     let bad = l.and(bad, y_frac);
-    let nan = l.c(f64::NAN);
+    let nan = l.default_nan();
     let v = l.select(bad, nan, v);
     // pow(1, y) = pow(x, ±0) = 1, even for NaN.
     let x_one = l.cmp_c(FloatCC::Equal, x, 1.0);

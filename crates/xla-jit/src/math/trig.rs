@@ -32,13 +32,23 @@ pub(super) enum Trig {
 
 /// `sin`, `cos` or `tan` of `x` (f32x4 or f64x2): one copy of the code for
 /// ordinary arguments and one, behind a branch taken only when some lane
-/// exceeds [`FAST_LIMIT`] (or is infinite), with the large-argument
+/// exceeds [`FAST_LIMIT`] (or is infinite or NaN), with the large-argument
 /// reduction.
 pub(super) fn trig(l: &mut Lanes, x: Value, which: Trig) -> Value {
     let ax = l.abs(x);
-    let big = l.cmp_c(FloatCC::GreaterThan, ax, FAST_LIMIT);
+    let big = l.cmp_c(FloatCC::UnorderedOrGreaterThan, ax, FAST_LIMIT);
     let fast = reduced_trig(l, x, which, false);
-    l.rare_branch(big, fast, |l| reduced_trig(l, x, which, true))
+    l.rare_branch(big, fast, |l| {
+        let v = reduced_trig(l, x, which, true);
+        // ±inf gives x86's default NaN and a NaN itself, as the
+        // interpreter (libm) does; the reduction would give a NaN whose
+        // sign the quadrant flips.
+        let inf = l.cmp_c(FloatCC::Equal, ax, f64::INFINITY);
+        let nan = l.default_nan();
+        let v = l.select(inf, nan, v);
+        let unordered = l.cmp(FloatCC::Unordered, x, x);
+        l.select(unordered, x, v)
+    })
 }
 
 /// `which` of `x` through the ordinary (`large` false) or the
