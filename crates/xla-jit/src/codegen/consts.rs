@@ -7,9 +7,14 @@
 //! before that use, is folded (`vfmadd213ps 0x40(%r10), …`). So the math
 //! library reads its constants from a table: each request gets a slot of
 //! its own (GVN would merge loads of one slot into a value with several
-//! uses, which is not folded), and the entry block loads the table's
-//! address once. A polynomial then costs one instruction per coefficient
-//! instead of two, and no register holds a coefficient.
+//! uses, which is not folded). A polynomial then costs one instruction per
+//! coefficient instead of two, and no register holds a coefficient.
+//!
+//! Each loop body that uses a constant loads the table's address from a
+//! cell at its top ([`ConstTable::enter_loop`]). The address is then not
+//! loop-invariant, so the optimizer, which hoists invariant loads out of
+//! loops, leaves the constants' loads at their uses; hoisted, they would
+//! take one register each across the loop and spill.
 
 use cranelift_codegen::cursor::{Cursor, FuncCursor};
 use cranelift_codegen::ir::{Block, InstBuilder, MemFlagsData, Type, Value};

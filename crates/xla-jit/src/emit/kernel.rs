@@ -358,6 +358,18 @@ impl<'a, 'b> KernelBuilder<'a, 'b> {
         }
     }
 
+    /// The bit pattern of `v` if an `iconst`, `f32const` or `f64const`
+    /// defines it.
+    pub fn constant_bits(&self, v: Value) -> Option<u64> {
+        let inst = self.b.func.dfg.value_def(v).inst()?;
+        match self.b.func.dfg.insts[inst] {
+            ir::InstructionData::UnaryImm { imm, .. } => Some(imm.bits() as u64),
+            ir::InstructionData::UnaryIeee32 { imm, .. } => Some(u64::from(imm.bits())),
+            ir::InstructionData::UnaryIeee64 { imm, .. } => Some(imm.bits()),
+            _ => None,
+        }
+    }
+
     /// The value of `v` if it is an integer constant.
     pub fn constant(&self, v: Value) -> Option<i64> {
         let inst = self.b.func.dfg.value_def(v).inst()?;

@@ -16,7 +16,7 @@
 //! whose lanes 0–3 hold `x[i..i+4]`; `f16` values are `f32x4`; `x > 0` on
 //! `f32x4` is an `i32x4` mask.
 
-use cranelift_codegen::ir::{types, InstBuilder, InstructionData, Type, Value};
+use cranelift_codegen::ir::{types, InstBuilder, Type, Value};
 use xla_core::PrimitiveType;
 
 use super::kernel::KernelBuilder;
@@ -71,7 +71,7 @@ pub fn splat(kb: &mut KernelBuilder, v: Value, lanes: u32) -> Value {
         return v;
     }
     let ty = vector_of(kb.ty(v));
-    match constant_bits(kb, v) {
+    match kb.constant_bits(v) {
         Some(bits) => {
             let width = ty.lane_bits() as usize / 8;
             let lane = &bits.to_le_bytes()[..width];
@@ -80,19 +80,6 @@ pub fn splat(kb: &mut KernelBuilder, v: Value, lanes: u32) -> Value {
             kb.consts.load(kb.b, ty, bytes)
         }
         None => kb.b.ins().splat(ty, v),
-    }
-}
-
-/// The bit pattern of `v` when an `iconst`, `f32const` or `f64const`
-/// defines it.
-fn constant_bits(kb: &KernelBuilder, v: Value) -> Option<u64> {
-    let dfg = &kb.b.func.dfg;
-    let inst = dfg.value_def(v).inst()?;
-    match dfg.insts[inst] {
-        InstructionData::UnaryImm { imm, .. } => Some(imm.bits() as u64),
-        InstructionData::UnaryIeee32 { imm, .. } => Some(u64::from(imm.bits())),
-        InstructionData::UnaryIeee64 { imm, .. } => Some(imm.bits()),
-        _ => None,
     }
 }
 
