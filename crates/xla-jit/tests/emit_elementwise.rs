@@ -503,3 +503,54 @@ ENTRY e {
     let out = run(&c, &[&Literal::vector(&[0i32, 3, 9])]);
     assert_eq!(out.to_vec::<i32>().unwrap(), [2, 2, 2]);
 }
+
+/// f32 tanh in a loop of several vectors per step is emitted in stages
+/// across the step's vectors; each vector's result must equal what the
+/// whole function gives one value at a time (a one-element module), with
+/// the rare cases (tiny, subnormal, NaN, ±inf, clamped) in some vectors of
+/// a step and not in others.
+#[test]
+fn staged_tanh_matches_the_unstaged_form_bit_for_bit() {
+    let mut x = f32_edges();
+    x.extend([3e-4f32, -3e-4, 4e-4, 7.9, -7.9, 8.5, 0.75, -2.5]);
+    let mut state = 0x9e37_79b9_7f4a_7c15u64;
+    while x.len() < 96 {
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        x.push(((state >> 40) as f32 / (1u64 << 24) as f32 - 0.5) * 12.0);
+    }
+    // Rare lanes only in the first vector of each step of 4.
+    let mut ordinary: Vec<f32> = (0..64).map(|i| 0.5 + i as f32 / 64.0).collect();
+    ordinary[1] = 1e-5;
+    ordinary[18] = f32::NAN;
+    for input in [x, ordinary] {
+        let n = input.len();
+        let gelu_like = format!(
+            "HloModule m\nENTRY e {{\n  x = f32[{n}]{{0}} parameter(0)\n  \
+             c = f32[] constant(0.797884583)\n  cb = f32[{n}]{{0}} broadcast(c), dimensions={{}}\n  \
+             y = f32[{n}]{{0}} multiply(x, cb)\n  t = f32[{n}]{{0}} tanh(y)\n  \
+             one = f32[] constant(1)\n  ob = f32[{n}]{{0}} broadcast(one), dimensions={{}}\n  \
+             s = f32[{n}]{{0}} add(t, ob)\n  ROOT r = f32[{n}]{{0}} multiply(x, s)\n}}"
+        );
+        let staged = run(&compile(&gelu_like), &[&Literal::vector(&input)])
+            .to_vec::<f32>()
+            .unwrap();
+        let one = compile(&gelu_like.replace(&format!("[{n}]"), "[1]"));
+        for (i, &v) in input.iter().enumerate() {
+            let want = run(&one, &[&Literal::vector(&[v])])
+                .to_vec::<f32>()
+                .unwrap()[0];
+            assert!(
+                staged[i].to_bits() == want.to_bits(),
+                "x = {v:e} at {i}: staged {:e}, one at a time {want:e}",
+                staged[i]
+            );
+        }
+        let tanh: Vec<f32> = run_unary("tanh", &input);
+        for (i, &v) in input.iter().enumerate() {
+            let want: Vec<f32> = run_unary("tanh", &[v]);
+            assert_eq!(tanh[i].to_bits(), want[0].to_bits(), "tanh({v:e}) at {i}");
+        }
+    }
+}

@@ -19,7 +19,7 @@ use super::complex;
 use super::elemental::{emit_computation, Elemental};
 use super::elementwise;
 use super::index::{Index, IndexDim};
-use super::iterate::{emit_inner, unroll_for};
+use super::iterate::{emit_inner_steps, unroll_for};
 use super::kernel::KernelBuilder;
 use super::ops::{op_of, Binary, Op};
 use super::repr::{constant, fit, Const};
@@ -498,7 +498,7 @@ pub(super) fn reduce_at(
     let unroll = unroll_for(inner_len, lanes).min(max_unroll);
     let mut acc = Accumulators::new(kb, comb, lanes, unroll, &init);
     let operands = &reduce.operands[..n];
-    let body = |kb: &mut KernelBuilder, idx: &Index, acc: &mut Accumulators| {
+    let add = |kb: &mut KernelBuilder, idx: &Index, acc: &mut Accumulators| {
         let xs = operands
             .iter()
             .map(|&o| el.gen(kb, o, idx))
@@ -511,7 +511,10 @@ pub(super) fn reduce_at(
         base.dims.clone(),
         lanes,
         unroll,
-        &mut |kb, idx| body(kb, idx, &mut acc),
+        &mut |kb, step| match operands {
+            &[operand] => el.staged_step(kb, operand, step, |kb, idx| add(kb, idx, &mut acc)),
+            _ => step.iter().try_for_each(|idx| add(kb, idx, &mut acc)),
+        },
     )?;
     let total = acc.finish(kb, comb)?;
     if comb.identity().is_some() {
@@ -521,24 +524,34 @@ pub(super) fn reduce_at(
     }
 }
 
+/// A loop body receiving the indices of one loop step.
+type StepBody<'a> = dyn FnMut(&mut KernelBuilder, &[Index]) -> Result<(), Unsupported> + 'a;
+
 /// Nested loops over `dims` (physical order): scalar loops over all but the
-/// last, the last in vectors. With no dimensions, `body` runs once.
+/// last, the last in vectors; `body` receives the indices of one loop step
+/// (see [`emit_inner_steps`]). With no dimensions, `body` runs once.
 pub(super) fn nest(
     kb: &mut KernelBuilder,
     dims: &[(usize, i64)],
     idx: Vec<IndexDim>,
     lanes: u32,
     unroll: u32,
-    body: &mut dyn FnMut(&mut KernelBuilder, &Index) -> Result<(), Unsupported>,
+    body: &mut StepBody,
 ) -> Result<(), Unsupported> {
     match dims {
-        [] => body(kb, &Index::new(1, idx)),
+        [] => body(kb, &[Index::new(1, idx)]),
         [(d, size)] => {
             let (zero, end) = (kb.iconst(0), kb.iconst(*size));
-            emit_inner(kb, zero, end, lanes, unroll, |kb, inner, l| {
-                let mut at = idx.clone();
-                at[*d] = inner;
-                body(kb, &Index::new(l, at))
+            emit_inner_steps(kb, zero, end, lanes, unroll, |kb, step, l| {
+                let idxs: Vec<Index> = step
+                    .iter()
+                    .map(|&inner| {
+                        let mut at = idx.clone();
+                        at[*d] = inner;
+                        Index::new(l, at)
+                    })
+                    .collect();
+                body(kb, &idxs)
             })
         }
         [(d, size), rest @ ..] => {

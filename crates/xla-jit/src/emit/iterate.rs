@@ -296,36 +296,52 @@ pub fn emit_inner<E>(
     unroll: u32,
     mut body: impl FnMut(&mut KernelBuilder, IndexDim, u32) -> Result<(), E>,
 ) -> Result<(), E> {
+    emit_inner_steps(kb, begin, end, lanes, unroll, |kb, step, l| {
+        step.iter().try_for_each(|&idx| body(kb, idx, l))
+    })
+}
+
+/// [`emit_inner`] with a body that receives the indices of a whole loop
+/// step at once (`unroll` of them in the unrolled loop, one elsewhere), so
+/// that it can emit work for all of them before finishing each.
+pub fn emit_inner_steps<E>(
+    kb: &mut KernelBuilder,
+    begin: Value,
+    end: Value,
+    lanes: u32,
+    unroll: u32,
+    mut step: impl FnMut(&mut KernelBuilder, &[IndexDim], u32) -> Result<(), E>,
+) -> Result<(), E> {
     // With constant bounds, loops that would run zero times are not
     // emitted (a 1024-element row needs no tail): less code to compile.
     let known = kb.constant(begin).zip(kb.constant(end)).map(|(b, e)| e - b);
     let l = lanes as i64;
     let mut tail_start = begin;
     if lanes > 1 {
-        let step = unroll as i64 * l;
+        let step_len = unroll as i64 * l;
         let (main_end, rest) = match known {
             Some(len) => {
-                let main = len / step * step;
+                let main = len / step_len * step_len;
                 (kb.b.ins().iadd_imm_s(begin, main), Some(len - main))
             }
             None => {
                 let len = kb.b.ins().isub(end, begin);
-                let steps = kb.b.ins().udiv_imm_u(len, step);
-                let main_len = kb.b.ins().imul_imm_s(steps, step);
+                let steps = kb.b.ins().udiv_imm_u(len, step_len);
+                let main_len = kb.b.ins().imul_imm_s(steps, step_len);
                 (kb.b.ins().iadd(begin, main_len), None)
             }
         };
-        if known.is_none_or(|len| len >= step) {
-            kb.try_for_range(begin, main_end, step, |kb, j| {
-                (0..unroll).try_for_each(|u| {
-                    let idx = IndexDim {
+        if known.is_none_or(|len| len >= step_len) {
+            kb.try_for_range(begin, main_end, step_len, |kb, j| {
+                let idxs: Vec<IndexDim> = (0..unroll)
+                    .map(|u| IndexDim {
                         var: Some(j),
                         offset: (u * lanes) as i64,
                         lane_stride: 1,
                         aligned: true,
-                    };
-                    body(kb, idx, lanes)
-                })
+                    })
+                    .collect();
+                step(kb, &idxs, lanes)
             })?;
         }
         tail_start = main_end;
@@ -340,7 +356,7 @@ pub fn emit_inner<E>(
                 }
             };
             kb.try_for_range(main_end, vec_end, l, |kb, j| {
-                body(kb, IndexDim::consecutive(j, true), lanes)
+                step(kb, &[IndexDim::consecutive(j, true)], lanes)
             })?;
             tail_start = vec_end;
         }
@@ -349,6 +365,6 @@ pub fn emit_inner<E>(
         }
     }
     kb.try_for_range(tail_start, end, 1, |kb, j| {
-        body(kb, IndexDim::uniform(j), 1)
+        step(kb, &[IndexDim::uniform(j)], 1)
     })
 }

@@ -17,6 +17,7 @@ use cranelift_codegen::isa::CallConv;
 use cranelift_frontend::FunctionBuilder;
 
 use crate::codegen;
+use crate::math::UnaryFn;
 
 /// Flags of loads from a kernel's buffers: in bounds, and free of stores
 /// from the same kernel (outputs never alias inputs except in place, where
@@ -56,6 +57,11 @@ pub struct KernelBuilder<'a, 'b> {
     /// Generator results, one map per open control-flow scope: a value
     /// computed inside a branch must not be reused after the branch.
     scopes: Vec<HashMap<CacheKey, Value>>,
+    /// Math functions emitted in stages, by (function, argument): the stage
+    /// to emit next and the values the previous one returned.
+    staged: HashMap<(UnaryFn, Value), (usize, Vec<Value>)>,
+    /// The stack slot [`KernelBuilder::order_before_next`] stores to.
+    order_slot: Option<ir::StackSlot>,
 }
 
 impl<'b> Borrow<FunctionBuilder<'b>> for KernelBuilder<'_, 'b> {
@@ -97,6 +103,8 @@ impl<'a, 'b> KernelBuilder<'a, 'b> {
             call_conv,
             buffers,
             scopes: vec![HashMap::new()],
+            staged: HashMap::new(),
+            order_slot: None,
         }
     }
 
@@ -253,6 +261,34 @@ impl<'a, 'b> KernelBuilder<'a, 'b> {
     /// Caches a generator result in the innermost scope.
     pub(crate) fn cache(&mut self, key: CacheKey, v: Value) {
         self.scopes.last_mut().expect("a scope").insert(key, v);
+    }
+
+    /// Records that `f(x)` has been emitted up to stage `next` (exclusive),
+    /// which returned `values`.
+    pub(crate) fn put_staged(&mut self, f: UnaryFn, x: Value, next: usize, values: Vec<Value>) {
+        self.staged.insert((f, x), (next, values));
+    }
+
+    /// The stage to emit next for `f(x)` and the previous stage's values,
+    /// if `f(x)` has been emitted in part; forgets them.
+    pub(crate) fn take_staged(&mut self, f: UnaryFn, x: Value) -> Option<(usize, Vec<Value>)> {
+        self.staged.remove(&(f, x))
+    }
+
+    /// Stores `v` (16 bytes at most) to a scratch stack slot that nothing
+    /// reads. The optimizer places each pure value at its first use, so the
+    /// store makes it compute `v` (and what `v` depends on) here, before
+    /// the code emitted next, instead of where later code uses `v`.
+    pub fn order_before_next(&mut self, v: Value) {
+        let slot = *self.order_slot.get_or_insert_with(|| {
+            self.b.create_sized_stack_slot(ir::StackSlotData::new(
+                ir::StackSlotKind::ExplicitSlot,
+                16,
+                4,
+            ))
+        });
+        let ptr = self.ptr;
+        self.b.ins().stack_store(ptr, v, slot, 0);
     }
 
     /// `base + offset` where `offset` is a byte count; constant offsets that

@@ -13,7 +13,7 @@ use super::access::{write, BufferSpec};
 use super::data_movement::clamped_start;
 use super::elemental::Elemental;
 use super::index::{Index, IndexDim};
-use super::iterate::{emit_inner, unroll_for, IterSpace, MAX_UNROLL};
+use super::iterate::{emit_inner_steps, unroll_for, IterSpace, MAX_UNROLL};
 use super::kernel::KernelBuilder;
 use super::repr::lanes_for;
 use super::{cost, KernelInfo, KernelPlan, Unsupported};
@@ -108,7 +108,7 @@ pub(super) fn plan(info: &KernelInfo) -> Result<Vec<KernelPlan>, Unsupported> {
             let base = kb.buffer(out);
             let (start, end) = (kb.param(1), kb.param(2));
             let invariants = &info.fusion.invariants;
-            walk(
+            walk_steps(
                 kb,
                 &space,
                 (start, end),
@@ -119,10 +119,12 @@ pub(super) fn plan(info: &KernelInfo) -> Result<Vec<KernelPlan>, Unsupported> {
                         .iter()
                         .try_for_each(|inv| el.precompute(kb, inv, row))
                 },
-                |kb, idx| {
-                    let v = el.gen(kb, root, idx)?;
-                    write(kb, spec, base, idx, v);
-                    Ok(())
+                |kb, step| {
+                    el.staged_step(kb, root, step, |kb, idx| {
+                        let v = el.gen(kb, root, idx)?;
+                        write(kb, spec, base, idx, v);
+                        Ok(())
+                    })
                 },
             )
         }),
@@ -169,16 +171,32 @@ pub(super) fn fill_output(
 pub(super) fn walk(
     kb: &mut KernelBuilder,
     space: &IterSpace,
+    range: (Value, Value),
+    lanes: u32,
+    max_unroll: u32,
+    row: impl FnMut(&mut KernelBuilder, &[IndexDim]) -> Result<(), Unsupported>,
+    mut body: impl FnMut(&mut KernelBuilder, &Index) -> Result<(), Unsupported>,
+) -> Result<(), Unsupported> {
+    walk_steps(kb, space, range, lanes, max_unroll, row, |kb, step| {
+        step.iter().try_for_each(|idx| body(kb, idx))
+    })
+}
+
+/// [`walk`] with a body that receives the indices of a whole loop step at
+/// once (see [`emit_inner_steps`]).
+fn walk_steps(
+    kb: &mut KernelBuilder,
+    space: &IterSpace,
     (start, end): (Value, Value),
     lanes: u32,
     max_unroll: u32,
     mut row: impl FnMut(&mut KernelBuilder, &[IndexDim]) -> Result<(), Unsupported>,
-    mut body: impl FnMut(&mut KernelBuilder, &Index) -> Result<(), Unsupported>,
+    mut body: impl FnMut(&mut KernelBuilder, &[Index]) -> Result<(), Unsupported>,
 ) -> Result<(), Unsupported> {
     match space.inner {
         None => space.emit(kb, start, end, |kb, at, _, _| {
             row(kb, at)?;
-            body(kb, &Index::new(1, at.to_vec()))
+            body(kb, &[Index::new(1, at.to_vec())])
         }),
         Some((dim, n)) => {
             let step_span = match space.chunking {
@@ -189,10 +207,16 @@ pub(super) fn walk(
             let unroll = unroll_for(step_span, lanes).min(max_unroll);
             space.emit(kb, start, end, |kb, at, c0, c1| {
                 row(kb, at)?;
-                emit_inner(kb, c0, c1, lanes, unroll, |kb, inner, l| {
-                    let mut idx = Index::new(l, at.to_vec());
-                    idx.dims[dim] = inner;
-                    body(kb, &idx)
+                emit_inner_steps(kb, c0, c1, lanes, unroll, |kb, step, l| {
+                    let idxs: Vec<Index> = step
+                        .iter()
+                        .map(|&inner| {
+                            let mut idx = Index::new(l, at.to_vec());
+                            idx.dims[dim] = inner;
+                            idx
+                        })
+                        .collect();
+                    body(kb, &idxs)
                 })
             })
         }

@@ -10,7 +10,9 @@ use cranelift_codegen::ir::{Type, Value};
 use super::kernel::KernelBuilder;
 use super::ops::{Binary, MathUnary};
 use super::Unsupported;
-use crate::math::{emit_binary, emit_unary, Accuracy, BinaryFn, UnaryFn};
+use crate::math::{
+    emit_binary, emit_unary, emit_unary_stage, unary_stages, Accuracy, BinaryFn, UnaryFn,
+};
 
 /// The math library's function for `f`.
 fn unary_fn(f: MathUnary) -> UnaryFn {
@@ -35,15 +37,43 @@ pub(super) fn flushes_subnormals(f: MathUnary, lane: Type) -> bool {
     crate::math::flushes_subnormals(unary_fn(f), Accuracy::Xla, lane)
 }
 
-/// Emits the transcendental `f` on a float register value.
+/// Emits the transcendental `f` on a float register value: its remaining
+/// stages if [`next_stage`] emitted the first ones.
 pub(super) fn unary(kb: &mut KernelBuilder, f: MathUnary, x: Value) -> Result<Value, Unsupported> {
-    Ok(emit_unary(
-        kb.b,
-        &mut kb.consts,
-        unary_fn(f),
-        x,
-        Accuracy::Xla,
-    ))
+    let f = unary_fn(f);
+    if let Some((mut stage, mut values)) = kb.take_staged(f, x) {
+        while stage < unary_stages(f, Accuracy::Xla, kb.ty(x)) {
+            values = emit_unary_stage(kb.b, &mut kb.consts, f, stage, x, &values);
+            stage += 1;
+        }
+        return Ok(values[0]);
+    }
+    Ok(emit_unary(kb.b, &mut kb.consts, f, x, Accuracy::Xla))
+}
+
+/// How many stages [`next_stage`] emits `f` on values of type `ty` in (1:
+/// the whole function at once).
+pub(super) fn stages(f: MathUnary, ty: Type) -> usize {
+    unary_stages(unary_fn(f), Accuracy::Xla, ty)
+}
+
+/// Emits the next stage of `f(x)` (the first if none was emitted), unless
+/// only the last one remains, which [`unary`] emits; orders the stage's
+/// code before the code emitted next ([`KernelBuilder::order_before_next`]).
+pub(super) fn next_stage(kb: &mut KernelBuilder, f: MathUnary, x: Value) {
+    let f = unary_fn(f);
+    let stages = unary_stages(f, Accuracy::Xla, kb.ty(x));
+    if stages < 2 {
+        return;
+    }
+    let (stage, values) = kb.take_staged(f, x).unwrap_or((0, Vec::new()));
+    if stage + 1 >= stages {
+        kb.put_staged(f, x, stage, values);
+        return;
+    }
+    let values = emit_unary_stage(kb.b, &mut kb.consts, f, stage, x, &values);
+    kb.order_before_next(*values.last().expect("a stage returns values"));
+    kb.put_staged(f, x, stage + 1, values);
 }
 
 /// Emits the binary transcendental `op` (power, atan2) on float values.

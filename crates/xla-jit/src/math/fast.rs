@@ -112,28 +112,71 @@ const TANH_DEN: [f64; 4] = [
 
 /// `tanh(x)` on f32 lanes.
 pub(super) fn tanh(l: &mut Lanes, x: Value) -> Value {
-    let q = tanh_rational(l, x);
-    let a = l.abs(x);
-    let tiny = l.cmp_c(FloatCC::LessThan, a, TANH_TINY);
-    // The rare path computes the quotient again rather than take `q`: a
-    // second use of `q` would keep every coefficient of the common path out
-    // of its instruction's memory operand (see `ConstTable`).
-    l.rare_branch(tiny, q, |l| {
-        let q = tanh_rational(l, x);
-        tanh_tiny(l, x, a, q)
-    })
+    let clamped = tanh_stage(l, 0, x, &[]);
+    let parts = tanh_stage(l, 1, x, &clamped);
+    tanh_stage(l, 2, x, &parts)[0]
+}
+
+/// The stages [`tanh_stage`] splits [`tanh`] into.
+pub(super) const TANH_STAGES: usize = 3;
+
+/// Stage `stage` of `tanh(x)` on the values the previous stage returned
+/// (none for stage 0): 0 clamps `x` to `[c, c^2]`, 1 evaluates the
+/// polynomials to `[num, den]`, 2 divides to `[tanh(x)]`. The last value a
+/// stage returns depends on the others.
+///
+/// Each stage's dependency chain is a third of the function's: a kernel
+/// that emits stage `k` for several vectors before stage `k + 1` keeps more
+/// independent work in the core's scheduler than one that emits each
+/// vector's whole chain in turn.
+pub(super) fn tanh_stage(l: &mut Lanes, stage: usize, x: Value, v: &[Value]) -> Vec<Value> {
+    match (stage, v) {
+        (0, []) => {
+            let (c, z) = tanh_clamp(l, x);
+            vec![c, z]
+        }
+        (1, &[c, z]) => {
+            let (num, den) = tanh_parts(l, c, z);
+            vec![num, den]
+        }
+        (2, &[num, den]) => {
+            let q = l.div(num, den);
+            let a = l.abs(x);
+            let tiny = l.cmp_c(FloatCC::LessThan, a, TANH_TINY);
+            // The rare path computes the quotient again rather than take
+            // `q`: a second use of `q` would keep every coefficient of the
+            // common path out of its instruction's memory operand (see
+            // `ConstTable`).
+            vec![l.rare_branch(tiny, q, |l| {
+                let q = tanh_rational(l, x);
+                tanh_tiny(l, x, a, q)
+            })]
+        }
+        _ => unreachable!("tanh has stages 0 to 2 (stage {stage}, {} values)", v.len()),
+    }
 }
 
 /// XLA's rational approximation of `tanh(x)` on `x` clamped to
 /// `±TANH_CLAMP`.
 fn tanh_rational(l: &mut Lanes, x: Value) -> Value {
+    let (c, z) = tanh_clamp(l, x);
+    let (num, den) = tanh_parts(l, c, z);
+    l.div(num, den)
+}
+
+/// `x` clamped to `±TANH_CLAMP`, and its square.
+fn tanh_clamp(l: &mut Lanes, x: Value) -> (Value, Value) {
     let c = l.max_c(x, -TANH_CLAMP);
     let c = l.min_c(c, TANH_CLAMP);
-    let z = l.mul(c, c);
+    (c, l.mul(c, c))
+}
+
+/// The numerator `c P(z)` and denominator `Q(z)` of the rational at the
+/// clamped `c` and `z = c^2`.
+fn tanh_parts(l: &mut Lanes, c: Value, z: Value) -> (Value, Value) {
     let p = l.poly(z, &TANH_NUM);
     let num = l.mul(c, p);
-    let den = l.poly(z, &TANH_DEN);
-    l.div(num, den)
+    (num, l.poly(z, &TANH_DEN))
 }
 
 /// `tanh(x)` where some lane has `|x| = a < TANH_TINY`: `x` there (±0 for

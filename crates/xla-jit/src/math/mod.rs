@@ -275,6 +275,46 @@ pub fn emit_unary(
     })
 }
 
+/// How many stages [`emit_unary_stage`] splits `f` at `accuracy` on values
+/// of type `ty` into: 3 for the f32x4 tanh of [`Accuracy::Xla`], 1 (the
+/// whole function) otherwise.
+///
+/// A stage's dependency chain is a fraction of the function's. A kernel
+/// that computes several vectors per loop step emits stage `k` of all of
+/// them before stage `k + 1`, so that the core's scheduler holds
+/// independent work rather than one long chain per vector. (Staged the
+/// same way, exp and logistic ran no faster, and softmax's exp-sum pass
+/// slower.)
+pub fn unary_stages(f: UnaryFn, accuracy: Accuracy, ty: Type) -> usize {
+    let staged = f == UnaryFn::Tanh && ty == types::F32X4;
+    if staged && flushes_subnormals(f, accuracy, types::F32) {
+        fast::TANH_STAGES
+    } else {
+        1
+    }
+}
+
+/// Emits stage `stage` of the f32x4 `f(x)` (at [`Accuracy::Xla`]) on the
+/// values the previous stage returned (none for stage 0). The last stage
+/// returns `[f(x)]`; running every stage in turn emits what [`emit_unary`]
+/// emits. The last value a stage returns depends on all the others.
+///
+/// # Panics
+///
+/// If `f` has fewer than two stages (see [`unary_stages`]) or `values` is
+/// not what stage `stage` takes (emitter bugs).
+pub fn emit_unary_stage(
+    b: &mut FunctionBuilder<'_>,
+    consts: &mut ConstTable,
+    f: UnaryFn,
+    stage: usize,
+    x: Value,
+    values: &[Value],
+) -> Vec<Value> {
+    assert_eq!(f, UnaryFn::Tanh, "math::{}: no stages", f.name());
+    fast::tanh_stage(&mut Lanes::new(b, consts, types::F32X4), stage, x, values)
+}
+
 /// `true` if `f` at `accuracy` on lanes of type `lane` (`F32` or `F64`)
 /// already follows the flush-to-zero rule by itself, whatever the MXCSR
 /// mode: a subnormal input gives the result of a zero of its sign, and no
