@@ -4,7 +4,7 @@
 //! a threshold measured on the machine.
 
 use xla_core::hlo::InstrId;
-use xla_core::{Opcode, PrimitiveType, Shape};
+use xla_core::{Opcode, Shape};
 
 use super::KernelInfo;
 
@@ -56,7 +56,7 @@ const HEAVY_OP: f64 = 2.0;
 /// multiplies its compile time, and the unrolled copies of a body with
 /// rarely-taken branches spill their accumulators and constants across the
 /// blocks. f32 tanh is emitted in stages across the vectors of a step
-/// (`Elemental::staged_step`), which makes ew_gelu 14% faster.
+/// (`Elemental::staged_step`), which makes ew_gelu 13–14% faster.
 pub(super) fn max_unroll(info: &KernelInfo, value: InstrId) -> u32 {
     let mut stack = vec![value];
     let mut seen = Vec::new();
@@ -66,9 +66,7 @@ pub(super) fn max_unroll(info: &KernelInfo, value: InstrId) -> u32 {
         }
         seen.push(id);
         let instr = info.comp.instr(id);
-        let staged =
-            instr.opcode == Opcode::Tanh && instr.shape.element_type() == Some(PrimitiveType::F32);
-        if op_cost(instr.opcode) >= HEAVY_OP && !staged {
+        if op_cost(instr.opcode) >= HEAVY_OP && super::math::staged(instr).is_none() {
             return 1;
         }
         stack.extend(instr.operands.iter().copied());

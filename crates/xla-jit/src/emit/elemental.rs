@@ -24,7 +24,7 @@ use super::convert::{convert, reduce_precision};
 use super::elementwise::{self, splat_pred};
 use super::index::{Index, IndexDim};
 use super::kernel::KernelBuilder;
-use super::ops::{op_of, MathUnary, Op, Unary};
+use super::ops::{op_of, MathUnary, Op};
 use super::repr::{constant, Const};
 use super::{convolution, data_movement, gather, reduce_window, Unsupported};
 use crate::fusion::RowPass;
@@ -32,11 +32,15 @@ use crate::fusion::RowPass;
 /// About how many values (each staged math function's carried values and
 /// argument, per vector) [`Elemental::staged_step`] keeps live between
 /// stages: most of the 16 vector registers, leaving the rest to the code
-/// of the stages: ew_gelu (one tanh, 3 values per vector) runs 14% faster
+/// of the stages: ew_gelu (one tanh, 3 values per vector) runs 13–14% faster
 /// in groups of 4 vectors than with no staging, while a tanh and an exp
 /// staged together in groups of 4 (an earlier version that staged exp)
 /// ran 20% slower, as their carried values spilled.
 const STAGED_VALUES: usize = 12;
+
+/// Values one staged function keeps live per vector between stages: tanh's
+/// two carried values and its argument.
+const VALUES_PER_STAGED_OP: usize = 3;
 
 /// A value computed by the kernel itself rather than by a generator.
 #[derive(Clone, Copy, Debug)]
@@ -162,8 +166,12 @@ impl<'m> Elemental<'m> {
         idxs: &[Index],
         mut finish: impl FnMut(&mut KernelBuilder, &Index) -> Result<(), Unsupported>,
     ) -> Result<(), Unsupported> {
-        let ops = self.staged_ops(root);
-        let per_vector = ops.len() * 3;
+        let ops = if idxs.len() > 1 {
+            self.staged_ops(root)
+        } else {
+            Vec::new()
+        };
+        let per_vector = ops.len() * VALUES_PER_STAGED_OP;
         let group = (STAGED_VALUES / per_vector.max(1)).max(1);
         for group in idxs.chunks(group) {
             if group.len() > 1 {
@@ -182,14 +190,11 @@ impl<'m> Elemental<'m> {
         ops: &[(InstrId, MathUnary)],
         idxs: &[Index],
     ) -> Result<(), Unsupported> {
-        let rounds = ops
-            .iter()
-            .map(|&(_, f)| super::math::stages(f, types::F32X4))
-            .max()
-            .unwrap_or(1);
-        for _ in 1..rounds {
+        let stages = |f| super::math::stages(f, types::F32X4);
+        let rounds = ops.iter().map(|&(_, f)| stages(f)).max().unwrap_or(1);
+        for round in 1..rounds {
             for idx in idxs {
-                for &(id, f) in ops {
+                for &(id, f) in ops.iter().filter(|&&(_, f)| round < stages(f)) {
                     let x = self.same_index_operand(kb, id, 0, idx)?;
                     super::math::next_stage(kb, f, x);
                 }
@@ -202,10 +207,7 @@ impl<'m> Elemental<'m> {
     /// elementwise ops on operands of the same dimensions) and that apply
     /// a staged math function to an operand computed without another one.
     fn staged_ops(&self, root: InstrId) -> Vec<(InstrId, MathUnary)> {
-        let staged = |id: InstrId| match op_of(self.comp.instr(id).opcode) {
-            Op::Unary(Unary::Math(f)) if super::math::stages(f, types::F32X4) > 1 => Some(f),
-            _ => None,
-        };
+        let staged = |id: InstrId| super::math::staged(self.comp.instr(id));
         let mut ops: Vec<(InstrId, MathUnary)> = self
             .same_index_members(root)
             .into_iter()

@@ -5,10 +5,12 @@
 //! forms of [`Accuracy::Xla`] within XLA:CPU's own errors). The elementwise emitter flushes subnormal inputs and
 //! results around these calls, as the project rule wants.
 
-use cranelift_codegen::ir::{Type, Value};
+use cranelift_codegen::ir::{types, Type, Value};
+use xla_core::hlo::HloInstruction;
+use xla_core::PrimitiveType;
 
 use super::kernel::KernelBuilder;
-use super::ops::{Binary, MathUnary};
+use super::ops::{op_of, Binary, MathUnary, Op, Unary};
 use super::Unsupported;
 use crate::math::{
     emit_binary, emit_unary, emit_unary_stage, unary_stages, Accuracy, BinaryFn, UnaryFn,
@@ -57,20 +59,30 @@ pub(super) fn stages(f: MathUnary, ty: Type) -> usize {
     unary_stages(unary_fn(f), Accuracy::Xla, ty)
 }
 
-/// Emits the next stage of `f(x)` (the first if none was emitted), unless
-/// only the last one remains, which [`unary`] emits; orders the stage's
-/// code before the code emitted next ([`KernelBuilder::order_before_next`]).
+/// The math function `instr` applies if the kernels emit it in stages (on
+/// f32 elements, in f32x4 vectors; see [`crate::math::unary_stages`]).
+pub(super) fn staged(instr: &HloInstruction) -> Option<MathUnary> {
+    match op_of(instr.opcode) {
+        Op::Unary(Unary::Math(f))
+            if instr.shape.element_type() == Some(PrimitiveType::F32)
+                && stages(f, types::F32X4) > 1 =>
+        {
+            Some(f)
+        }
+        _ => None,
+    }
+}
+
+/// Emits the next stage of `f(x)` (the first if none was emitted); the
+/// caller leaves the last one to [`unary`]. Orders the stage's code before
+/// the code emitted next ([`KernelBuilder::order_before_next`]). Nothing is
+/// emitted for an `x` of a type `f` has no stages on.
 pub(super) fn next_stage(kb: &mut KernelBuilder, f: MathUnary, x: Value) {
     let f = unary_fn(f);
-    let stages = unary_stages(f, Accuracy::Xla, kb.ty(x));
-    if stages < 2 {
+    if unary_stages(f, Accuracy::Xla, kb.ty(x)) < 2 {
         return;
     }
     let (stage, values) = kb.take_staged(f, x).unwrap_or((0, Vec::new()));
-    if stage + 1 >= stages {
-        kb.put_staged(f, x, stage, values);
-        return;
-    }
     let values = emit_unary_stage(kb.b, &mut kb.consts, f, stage, x, &values);
     kb.order_before_next(*values.last().expect("a stage returns values"));
     kb.put_staged(f, x, stage + 1, values);

@@ -283,7 +283,7 @@ pub fn emit_unary(
 /// that computes several vectors per loop step emits stage `k` of all of
 /// them before stage `k + 1`, so that the core's scheduler holds
 /// independent work rather than one long chain per vector. (Staged the
-/// same way, exp and logistic ran no faster, and softmax's exp-sum pass
+/// same way, exp alone ran no faster, and softmax's exp-sum pass
 /// slower.)
 pub fn unary_stages(f: UnaryFn, accuracy: Accuracy, ty: Type) -> usize {
     let staged = f == UnaryFn::Tanh && ty == types::F32X4;
