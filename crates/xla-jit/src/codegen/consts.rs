@@ -1,5 +1,5 @@
 //! `ConstTable`: vector constants that instructions read as memory
-//! operands.
+//! operands, or that a loop holds in registers.
 //!
 //! Cranelift's x86-64 backend gives every `vconst` its own `movups` from the
 //! function's constant pool into a register; it never folds one into the
@@ -15,6 +15,15 @@
 //! loop-invariant, so the optimizer, which hoists invariant loads out of
 //! loops, leaves the constants' loads at their uses; hoisted, they would
 //! take one register each across the loop and spill.
+//!
+//! A loop may instead hold its first few constants in registers
+//! (`held` of [`ConstTable::enter_loop`]): those are loaded through the
+//! enclosing body's address, once per value, so the optimizer hoists them
+//! out of the loop and merges repeated requests. This pays where an
+//! instruction needs two constants and only one can be a memory operand
+//! (exp's `x log2(e) + magic`), which otherwise costs a load and a copy
+//! into a register each: a loop of f32 exp, one vector per step, ran 24%
+//! faster holding 4 (0.53 → 0.40 ms for 1M elements on one core).
 
 use cranelift_codegen::cursor::{Cursor, FuncCursor};
 use cranelift_codegen::ir::{Block, InstBuilder, MemFlagsData, Type, Value};
@@ -26,20 +35,35 @@ use cranelift_frontend::FunctionBuilder;
 pub struct ConstTable {
     /// Holds the table's address, which the code loads from it.
     cell: Box<usize>,
-    /// The table's address in the current loop body (or function body).
-    base: Base,
+    /// The function body outside loops, then the loop bodies being
+    /// emitted, outermost first.
+    scopes: Vec<Scope>,
     ptr: Type,
     slots: Vec<u128>,
 }
 
-/// Where the table's address comes from in a loop body.
+/// A body (the function's or a loop's) being emitted.
+struct Scope {
+    /// The table's address in the body: loaded at the top of the block
+    /// on first use.
+    base: Base,
+    /// Constants the body holds in registers: value and slot offset.
+    held: Vec<(u128, i32)>,
+    /// How many it may hold.
+    budget: usize,
+}
+
+/// Where the table's address comes from in a body.
 #[derive(Clone, Copy)]
-pub enum Base {
+enum Base {
     /// Not loaded yet: the first use loads it at the top of the block.
     Pending(Block),
     /// This value.
     Loaded(Value),
 }
+
+/// Bytes of a slot.
+const SLOT_BYTES: usize = 16;
 
 /// Flags of loads from the table: in bounds, aligned, never written while
 /// the code runs, so free to move (each slot has one load, so nothing
@@ -60,7 +84,11 @@ impl ConstTable {
         let entry = b.current_block().expect("positioned in the entry block");
         ConstTable {
             cell: Box::new(0),
-            base: Base::Pending(entry),
+            scopes: vec![Scope {
+                base: Base::Pending(entry),
+                held: Vec::new(),
+                budget: 0,
+            }],
             ptr,
             slots: Vec::new(),
         }
@@ -69,44 +97,72 @@ impl ConstTable {
     /// Enters the body of a loop that starts at `block`: the first
     /// constant the body uses loads the table's address at the top of
     /// `block`, so that the optimizer, which hoists loop-invariant loads,
-    /// keeps the constants' loads next to their uses. Returns the state to
-    /// [`ConstTable::leave_loop`] with.
-    pub fn enter_loop(&mut self, block: Block) -> Base {
-        std::mem::replace(&mut self.base, Base::Pending(block))
+    /// keeps the constants' loads next to their uses. The first `held`
+    /// distinct constants the body uses are held in registers instead.
+    pub fn enter_loop(&mut self, block: Block, held: usize) {
+        self.scopes.push(Scope {
+            base: Base::Pending(block),
+            held: Vec::new(),
+            budget: held,
+        });
     }
 
-    /// Leaves a loop body entered with [`ConstTable::enter_loop`].
-    pub fn leave_loop(&mut self, outer: Base) {
-        self.base = outer;
+    /// Leaves the loop body entered last with [`ConstTable::enter_loop`].
+    pub fn leave_loop(&mut self) {
+        debug_assert!(self.scopes.len() > 1, "leave_loop without enter_loop");
+        self.scopes.pop();
     }
 
-    /// The table's address as seen from the current loop body.
-    fn base(&mut self, b: &mut FunctionBuilder<'_>) -> Value {
-        let block = match self.base {
+    /// The table's address in body `scope` (0 is the function's).
+    fn base(&mut self, b: &mut FunctionBuilder<'_>, scope: usize) -> Value {
+        let block = match self.scopes[scope].base {
             Base::Loaded(v) => return v,
             Base::Pending(block) => block,
         };
         let ptr = self.ptr;
+        let cell = &*self.cell as *const usize as i64;
         let pos = FuncCursor::new(b.func);
         let mut pos = match pos.layout().first_inst(block) {
             Some(first) => pos.at_inst(first),
             None => pos.at_bottom(block),
         };
-        let cell_address = pos.ins().iconst(ptr, &*self.cell as *const usize as i64);
+        let cell_address = pos.ins().iconst(ptr, cell);
         let base = pos
             .ins()
             .load(ptr, MemFlagsData::new().with_notrap(), cell_address, 0);
-        self.base = Base::Loaded(base);
+        self.scopes[scope].base = Base::Loaded(base);
         base
     }
 
-    /// The 16 bytes `bytes` (little-endian) as a vector of type `ty`, loaded
-    /// from a slot of their own.
-    pub fn load(&mut self, b: &mut FunctionBuilder<'_>, ty: Type, bytes: [u8; 16]) -> Value {
-        let offset = i32::try_from(self.slots.len() * 16)
+    /// A new slot holding `value`; its offset.
+    fn slot(&mut self, value: u128) -> i32 {
+        let offset = i32::try_from(self.slots.len() * SLOT_BYTES)
             .expect("a function has fewer than 2^27 vector constants");
-        self.slots.push(u128::from_le_bytes(bytes));
-        let base = self.base(b);
+        self.slots.push(value);
+        offset
+    }
+
+    /// The 16 bytes `bytes` (little-endian) as a vector of type `ty`: held
+    /// in a register if the current loop holds it or may hold one more,
+    /// else loaded from a slot of its own.
+    pub fn load(&mut self, b: &mut FunctionBuilder<'_>, ty: Type, bytes: [u8; 16]) -> Value {
+        let value = u128::from_le_bytes(bytes);
+        let depth = self.scopes.len() - 1;
+        let scope = &self.scopes[depth];
+        let held = match scope.held.iter().find(|h| h.0 == value) {
+            Some(&(_, offset)) => Some(offset),
+            None if scope.held.len() < scope.budget => {
+                let offset = self.slot(value);
+                self.scopes[depth].held.push((value, offset));
+                Some(offset)
+            }
+            None => None,
+        };
+        let (scope, offset) = match held {
+            Some(offset) => (depth - 1, offset),
+            None => (depth, self.slot(value)),
+        };
+        let base = self.base(b, scope);
         b.ins().load(ty, slot_flags(), base, offset)
     }
 

@@ -266,11 +266,8 @@ impl Accumulators {
                     orders
                         .iter()
                         .map(|&(_, start)| {
-                            let v = elementwise::const_of(
-                                kb,
-                                types::I32X4,
-                                Const::Bits(u64::from(start)),
-                            );
+                            let bits = kb.int(types::I32, i64::from(start));
+                            let v = super::repr::splat(kb, bits, 4);
                             let var = kb.b.declare_var(types::I32X4);
                             kb.b.def_var(var, v);
                             var

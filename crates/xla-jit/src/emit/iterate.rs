@@ -273,6 +273,12 @@ where
 /// The most vectors an inner loop step computes.
 pub const MAX_UNROLL: u32 = 4;
 
+/// The vector constants a loop of one vector per step holds in registers
+/// (see [`crate::codegen::ConstTable`]). Such loops compute vector math
+/// (see `cost::max_unroll`), whose other values leave about this many of
+/// the 16 vector registers free; an unrolled loop's values need them all.
+const HELD_CONSTANTS: usize = 4;
+
 /// The vector unroll factor for an inner dimension of `n` elements at
 /// `lanes` lanes: up to [`MAX_UNROLL`] vectors per loop step.
 pub fn unroll_for(n: i64, lanes: u32) -> u32 {
@@ -332,6 +338,9 @@ pub fn emit_inner_steps<E>(
             }
         };
         if known.is_none_or(|len| len >= step_len) {
+            if unroll == 1 {
+                kb.held_constants = HELD_CONSTANTS;
+            }
             kb.try_for_range(begin, main_end, step_len, |kb, j| {
                 let idxs: Vec<IndexDim> = (0..unroll)
                     .map(|u| IndexDim {

@@ -62,6 +62,9 @@ pub struct KernelBuilder<'a, 'b> {
     staged: HashMap<(UnaryFn, Value), (usize, Vec<Value>)>,
     /// The stack slot [`KernelBuilder::order_before_next`] stores to.
     order_slot: Option<ir::StackSlot>,
+    /// How many vector constants the next loop [`KernelBuilder::for_range`]
+    /// opens may hold in registers (see [`codegen::ConstTable`]).
+    pub held_constants: usize,
 }
 
 impl<'b> Borrow<FunctionBuilder<'b>> for KernelBuilder<'_, 'b> {
@@ -105,6 +108,7 @@ impl<'a, 'b> KernelBuilder<'a, 'b> {
             scopes: vec![HashMap::new()],
             staged: HashMap::new(),
             order_slot: None,
+            held_constants: 0,
         }
     }
 
@@ -153,9 +157,10 @@ impl<'a, 'b> KernelBuilder<'a, 'b> {
         self.push_scope();
         codegen::for_range(self, start, end, step, |kb, i| {
             let block = kb.b.current_block().expect("in the loop body");
-            let outer = kb.consts.enter_loop(block);
+            let held = std::mem::take(&mut kb.held_constants);
+            kb.consts.enter_loop(block, held);
             body(kb, i);
-            kb.consts.leave_loop(outer);
+            kb.consts.leave_loop();
         });
         self.pop_scope();
     }
