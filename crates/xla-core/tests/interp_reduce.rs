@@ -227,6 +227,67 @@ fn reduce_window_padding_reads_the_init_value() {
 }
 
 #[test]
+fn cumulative_windows_fold_like_the_window() {
+    // jnp.cumsum's window (the whole dimension, padded in front) runs as a
+    // running fold when the init is unchanged by combining it with itself;
+    // the result must be the window's own fold bit for bit. An init that
+    // changes (0.5 for a sum) keeps the window's fold.
+    let n = 1500usize;
+    let values: Vec<f32> = (0..n)
+        .map(|i| ((i * 37 + 11) % 101) as f32 * 0.37 - 18.1)
+        .collect();
+    let x = Literal::vector(&values);
+    let window = format!("size={n} pad={}_0", n - 1);
+    for init in [0.0f32, -0.0, 0.5] {
+        let r = reduce_window(&x, &Literal::scalar(init), &window, &n.to_string(), "add");
+        let want: Vec<f32> = (0..n)
+            .map(|i| {
+                let pads = (0..n - 1 - i).fold(init, |a, _| a + init);
+                values[..=i].iter().fold(pads, |a, &v| a + v)
+            })
+            .collect();
+        let got = f32s(&r);
+        assert!(
+            got.iter()
+                .zip(&want)
+                .all(|(a, b)| a.to_bits() == b.to_bits()),
+            "init {init}"
+        );
+    }
+    // Along the first of two dimensions, maximum from -inf, s32 sums.
+    let m: Vec<i32> = (0..3 * 200).map(|i| (i * 7919 % 211) - 105).collect();
+    let xm = Literal::from_vec(&[200, 3], m.clone()).unwrap();
+    let r = reduce_window(
+        &xm,
+        &Literal::scalar(0i32),
+        "size=200x1 pad=199_0x0_0",
+        "200,3",
+        "add",
+    );
+    let mut want = m.clone();
+    for k in 1..200 {
+        for j in 0..3 {
+            want[k * 3 + j] = want[(k - 1) * 3 + j].wrapping_add(m[k * 3 + j]);
+        }
+    }
+    assert_eq!(i32s(&r), want);
+    let r = reduce_window(
+        &xm,
+        &Literal::scalar(i32::MIN),
+        "size=200x1 pad=199_0x0_0",
+        "200,3",
+        "max",
+    );
+    let mut want = m.clone();
+    for k in 1..200 {
+        for j in 0..3 {
+            want[k * 3 + j] = want[(k - 1) * 3 + j].max(m[k * 3 + j]);
+        }
+    }
+    assert_eq!(i32s(&r), want);
+}
+
+#[test]
 fn variadic_reduce_window() {
     let extra = "pair {\n  a = s32[] parameter(0)\n  b = s32[] parameter(1)\n  c = s32[] parameter(2)\n  \
                  d = s32[] parameter(3)\n  s = s32[] add(a, c)\n  m = s32[] maximum(b, d)\n  ROOT t = (s32[], s32[]) tuple(s, m)\n}";

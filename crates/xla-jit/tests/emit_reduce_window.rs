@@ -118,6 +118,148 @@ fn cumulative_sums_along_each_dimension() {
     }
 }
 
+/// Cumulative reductions along dimension `d` of a row-major f32 array, by
+/// the window's own fold: output `i` folds `init` over `n − 1 − i` padding
+/// taps, then elements `0..=i`, from `init`.
+fn window_fold(x: &[f32], dims: &[usize], d: usize, init: f32, f: fn(f32, f32) -> f32) -> Vec<f32> {
+    let n = dims[d];
+    let inner: usize = dims[d + 1..].iter().product();
+    let mut out = vec![0f32; x.len()];
+    for (line, o) in x.chunks(n * inner).zip(out.chunks_mut(n * inner)) {
+        for j in 0..inner {
+            for i in 0..n {
+                let mut acc = init;
+                for _ in 0..n - 1 - i {
+                    acc = f(acc, init);
+                }
+                for k in 0..=i {
+                    acc = f(acc, line[k * inner + j]);
+                }
+                o[i * inner + j] = acc;
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn long_cumulative_windows_run_as_scans_with_the_window_fold() {
+    // From 64 elements on, a cumulative window whose init the combiner
+    // leaves unchanged runs as a running fold (its own kernel), bit for
+    // bit the window's fold; other inits keep the elemental form.
+    let add: fn(f32, f32) -> f32 = |a, b| a + b;
+    let mul: fn(f32, f32) -> f32 = |a, b| a * b;
+    let max: fn(f32, f32) -> f32 = |a, b| if a.is_nan() || a > b { a } else { b };
+    let cases = [
+        (
+            "f32[1000]",
+            "size=1000 pad=999_0",
+            vec![1000],
+            0,
+            "add",
+            "0",
+            0f32,
+            add,
+            true,
+        ),
+        (
+            "f32[7,300]",
+            "size=1x300 pad=0_0x299_0",
+            vec![7, 300],
+            1,
+            "add",
+            "-0",
+            -0.0,
+            add,
+            true,
+        ),
+        (
+            "f32[300,7]",
+            "size=300x1 pad=299_0x0_0",
+            vec![300, 7],
+            0,
+            "add",
+            "0",
+            0.0,
+            add,
+            true,
+        ),
+        (
+            "f32[3,64,5]",
+            "size=1x64x1 pad=0_0x63_0x0_0",
+            vec![3, 64, 5],
+            1,
+            "maximum",
+            "-inf",
+            f32::NEG_INFINITY,
+            max,
+            true,
+        ),
+        (
+            "f32[100]",
+            "size=100 pad=99_0",
+            vec![100],
+            0,
+            "multiply",
+            "1",
+            1.0,
+            mul,
+            true,
+        ),
+        (
+            "f32[100]",
+            "size=100 pad=99_0",
+            vec![100],
+            0,
+            "add",
+            "0.5",
+            0.5,
+            add,
+            false,
+        ),
+        (
+            "f32[20]",
+            "size=20 pad=19_0",
+            vec![20],
+            0,
+            "add",
+            "0",
+            0.0,
+            add,
+            false,
+        ),
+    ];
+    for (shape, window, dims, d, op, init_text, init, f, scan) in cases {
+        let mut x = data(shape);
+        if op == "multiply" {
+            // Factors near 1, so that the products stay finite and round.
+            let v: Vec<f32> = x
+                .data::<f32>()
+                .unwrap()
+                .iter()
+                .map(|v| 1.0 + v / 512.0)
+                .collect();
+            x = Literal::from_vec(&[100], v).unwrap();
+        }
+        let text = module(shape, shape, window, op, init_text);
+        let c = compile(&text);
+        let kernels: Vec<&str> = c.kernels.iter().map(|k| k.name.as_str()).collect();
+        assert_eq!(
+            kernels.iter().any(|k| k.contains("_scan_")),
+            scan,
+            "{text}\n{kernels:?}"
+        );
+        let want = window_fold(x.data::<f32>().unwrap(), &dims, d, init, f);
+        let got = run_f32(&text, &[&x]);
+        assert!(
+            got.iter()
+                .zip(&want)
+                .all(|(a, b)| a.to_bits() == b.to_bits()),
+            "{text}"
+        );
+    }
+}
+
 #[test]
 fn pooling_with_strides_padding_and_dilations() {
     let windows = [
@@ -286,6 +428,16 @@ fn fuses_with_cheap_producers_and_elementwise_users() {
     check_module(text, &[&x]);
     let c = compile(text);
     assert_eq!(c.plan.fusions.len(), 1, "{}", plan_text(&c));
+    // From 64 elements on, the same window is a prefix scan: a kernel of
+    // its own, which its user does not join.
+    let long = text
+        .replace("6,40", "6,100")
+        .replace("1x40 pad=0_0x39_0", "1x100 pad=0_0x99_0");
+    let long_x = data("bf16[6,100]");
+    check_module(&long, &[&long_x]);
+    let c = compile(&long);
+    assert_eq!(c.plan.fusions.len(), 2, "{}", plan_text(&c));
+    assert!(plan_text(&c).contains("a prefix scan"), "{}", plan_text(&c));
     // An expensive producer is not recomputed for every tap.
     let text = text
         .replace("convert(p0)", "convert(p0)\n  y = f32[6,40] exponential(x)")

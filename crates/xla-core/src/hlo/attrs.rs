@@ -67,6 +67,43 @@ pub struct Window {
     pub dims: Vec<WindowDim>,
 }
 
+impl Window {
+    /// The dimension along which a reduce-window with this window over an
+    /// operand of dimensions `dims` is an inclusive prefix scan, as JAX
+    /// lowers `cumsum`, `cumprod`, `cummax` and `cummin`: there the window
+    /// spans the whole dimension `d` (`n > 1` elements) with `n − 1`
+    /// elements of low padding, and every other dimension is a window of
+    /// one element; no strides, dilations or reversal. Output `i` along `d`
+    /// then folds `n − 1 − i` padding taps, then elements `0..=i`.
+    pub fn prefix_scan_dim(&self, dims: &[i64]) -> Option<usize> {
+        if self.dims.len() != dims.len() {
+            return None;
+        }
+        let plain = |w: &WindowDim| {
+            w.stride == 1 && w.window_dilation == 1 && w.base_dilation == 1 && !w.window_reversal
+        };
+        let mut scan = None;
+        for (d, (w, &n)) in self.dims.iter().zip(dims).enumerate() {
+            if !plain(w) {
+                return None;
+            }
+            if w.size == 1 && w.padding_low == 0 && w.padding_high == 0 {
+                continue;
+            }
+            if scan.is_some()
+                || n < 2
+                || w.size != n
+                || w.padding_low != n - 1
+                || w.padding_high != 0
+            {
+                return None;
+            }
+            scan = Some(d);
+        }
+        scan
+    }
+}
+
 /// Which dimensions of a convolution's input, kernel and output are batch,
 /// feature and spatial (`dim_labels=b01f_01io->b01f` in text).
 #[derive(Clone, PartialEq, Eq, Hash, Debug, Default)]

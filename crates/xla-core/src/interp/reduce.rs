@@ -11,6 +11,7 @@ use super::elementwise::table::{apply2, Elem, Scalar};
 use super::eval::{invalid, row_major, Ctx};
 use super::scalar::{literal_of, Elements, ScalarFn};
 use super::InterpError;
+use crate::element_type::same_bits;
 use crate::hlo::{HloInstruction, WindowDim};
 use crate::{dispatch_native, Literal};
 
@@ -234,11 +235,23 @@ pub(super) fn reduce_window(
     }
     let out_dims = shapes[0].dims().to_vec();
     let mut f = ScalarFn::new(ctx.module, callee(instr, 0)?, instr);
+    let scan = instr
+        .attrs
+        .window
+        .as_ref()
+        .and_then(|w| w.prefix_scan_dim(&dims));
     if let (1, Some(op)) = (n, f.as_binary()) {
         let typed = dispatch_native!(inits[0].element_type(), T => {
             match (T::binary(op), inits[0].get::<T>()) {
                 (Some(func), Some(init)) => {
                     let src = inputs[0].data::<T>()?;
+                    let fold = |a, b| apply2(func, a, b);
+                    if let Some(d) = scan {
+                        if same_bits(fold(init, init), init) {
+                            let out = prefix_scan(src, &dims, d, init, fold);
+                            return Ok(Literal::from_vec(&out_dims, out)?);
+                        }
+                    }
                     let mut out = Vec::with_capacity(out_dims.iter().product::<i64>() as usize);
                     for_each_window(&dims, &out_dims, window, |_, taps| {
                         let mut v = init;
@@ -284,6 +297,34 @@ pub(super) fn reduce_window(
         .map(|(v, s)| literal_of(s, v, instr))
         .collect::<Result<Vec<_>, _>>()?;
     Ok(collate(results))
+}
+
+/// A reduce-window that is an inclusive prefix scan along dimension `d`
+/// (see [`crate::hlo::Window::prefix_scan_dim`]) of the row-major `src`
+/// with dimensions `dims`, where `fold(init, init)` is `init` bit for bit:
+/// each output folds its padding taps to `init`, then the elements up to
+/// its own, so one running fold per line gives every output, in the order
+/// the window would fold them (O(n) instead of O(n²) per line).
+fn prefix_scan<T: Copy>(
+    src: &[T],
+    dims: &[i64],
+    d: usize,
+    init: T,
+    fold: impl Fn(T, T) -> T,
+) -> Vec<T> {
+    let n = dims[d] as usize;
+    let inner: usize = dims[d + 1..].iter().product::<i64>() as usize;
+    let mut out = src.to_vec();
+    for line in out.chunks_mut(n * inner) {
+        for j in 0..inner {
+            let mut acc = init;
+            for k in 0..n {
+                acc = fold(acc, line[k * inner + j]);
+                line[k * inner + j] = acc;
+            }
+        }
+    }
+    out
 }
 
 /// `select-and-scatter(operand, source, init), window=…, select=…,

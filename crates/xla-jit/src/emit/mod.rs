@@ -63,6 +63,7 @@ pub use check::check;
 pub use index::{Index, IndexDim};
 pub use iterate::TARGET_ELEMENTS;
 pub use kernel::KernelBuilder;
+pub(crate) use reduce_window::scan_dim;
 
 use crate::codegen::Jit;
 use crate::fusion::{Fusion, FusionKind, FusionPlan};

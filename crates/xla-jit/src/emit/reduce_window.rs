@@ -21,8 +21,8 @@
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{InstBuilder, Type, Value};
 use cranelift_frontend::Variable;
-use xla_core::hlo::{HloInstruction, InstrId, WindowDim};
-use xla_core::{Opcode, PrimitiveType, Shape};
+use xla_core::hlo::{HloComputation, HloInstruction, InstrId, WindowDim};
+use xla_core::{HloModule, Opcode, PrimitiveType, Shape};
 
 use super::access::{pack, write};
 use super::combine::Combiner;
@@ -32,6 +32,7 @@ use super::index::{Index, IndexDim};
 use super::iterate::{IterSpace, MAX_UNROLL};
 use super::kernel::KernelBuilder;
 use super::loop_kernel::{elemental, fusion_lanes, walk};
+use super::ops::{op_of, Binary, Op};
 use super::{cost, KernelInfo, KernelPlan, Unsupported};
 
 /// The window of a windowed instruction (reduce-window, select-and-scatter).
@@ -366,6 +367,128 @@ pub(super) fn plan_variadic(info: &KernelInfo) -> Result<Vec<KernelPlan>, Unsupp
                     Ok(())
                 },
             )
+        }),
+    }])
+}
+
+/// Scans shorter than this stay elemental reduce-windows (fusible and
+/// vectorized; `n` taps per element).
+const SCAN_MIN: i64 = 64;
+
+/// The dimension along which reduce-window `instr` is a prefix scan that
+/// a running fold computes bit for bit (see
+/// [`xla_core::hlo::Window::prefix_scan_dim`]): one operand, at least
+/// [`SCAN_MIN`] elements, and a constant init that the combiner leaves
+/// unchanged when combined with itself (`0` for sums, `1` for products,
+/// any non-NaN value for max/min, any for and/or), so that the padding
+/// taps before the elements fold to the init. Such a reduce-window runs as
+/// its own kernel ([`plan_scan`]): `O(n)` per line instead of `O(n²)`
+/// (`jnp.cumsum` of 160000 elements took 18 s elementally).
+pub(crate) fn scan_dim(
+    module: &HloModule,
+    comp: &HloComputation,
+    instr: &HloInstruction,
+) -> Option<usize> {
+    if instr.opcode != Opcode::ReduceWindow || instr.operands.len() != 2 {
+        return None;
+    }
+    let operand = comp.instr(instr.operands[0]).shape.as_array()?;
+    let d = instr
+        .attrs
+        .window
+        .as_ref()?
+        .prefix_scan_dim(operand.dims())?;
+    if operand.dims()[d] < SCAN_MIN || operand.element_type().is_complex() {
+        return None;
+    }
+    let init = comp.instr(instr.operands[1]);
+    let value = match (init.opcode, &init.attrs.literal) {
+        (Opcode::Constant, Some(l)) => l.convert(PrimitiveType::F64).ok()?.get::<f64>(&[]).ok()?,
+        _ => return None,
+    };
+    let to_apply = module.computation(*instr.called.first()?);
+    let root = to_apply.root_instr();
+    let params = root.operands.len() == 2
+        && root.operands[0] != root.operands[1]
+        && root
+            .operands
+            .iter()
+            .all(|&o| to_apply.instr(o).opcode == Opcode::Parameter);
+    let idempotent = match op_of(root.opcode) {
+        Op::Binary(Binary::Add) => value == 0.0,
+        Op::Binary(Binary::Multiply) => value == 1.0,
+        Op::Binary(Binary::Maximum | Binary::Minimum) => !value.is_nan(),
+        Op::Binary(Binary::And | Binary::Or) => true,
+        _ => false,
+    };
+    (params && idempotent).then_some(d)
+}
+
+/// The kernel of a prefix-scan reduce-window along dimension `d` (the root
+/// of its fusion, see [`scan_dim`]): per line (an index of the other
+/// dimensions) one running fold from the init, writing each output as it
+/// goes, lane by lane.
+pub(super) fn plan_scan(info: &KernelInfo, d: usize) -> Result<Vec<KernelPlan>, Unsupported> {
+    let root = info.fusion.root;
+    let instr = info.comp.instr(root);
+    let shape = instr.shape.as_array().ok_or_else(|| {
+        Unsupported::new(
+            Opcode::ReduceWindow,
+            format!("`{}` is not an array", instr.name),
+        )
+    })?;
+    let dims = shape.dims().to_vec();
+    let n = dims[d];
+    let line_dims: Vec<i64> = (0..dims.len())
+        .map(|k| if k == d { 1 } else { dims[k] })
+        .collect();
+    let space = IterSpace::new(
+        &line_dims,
+        &shape.layout_or_default(),
+        (info.iteration_elements / n).max(1),
+    );
+    let cost_per_iteration =
+        (space.elements_per_iteration() * n) as f64 * cost::per_element(info, 1);
+    let (src, init) = (instr.operands[0], instr.operands[1]);
+    let out = info.fusion.inputs.len();
+    Ok(vec![KernelPlan {
+        part: "scan",
+        iterations: space.iterations(),
+        cost_per_iteration,
+        scratch_bytes: 0,
+        epilogue: false,
+        emit: Box::new(move |kb, info| {
+            let el = elemental(info, kb);
+            let comb = Combiner::new(info.module, &el, info.comp.instr(root))?;
+            let spec = &info.buffers[out];
+            let base = kb.buffer(out);
+            let line = |kb: &mut KernelBuilder, at: Vec<IndexDim>| {
+                let start = el.gen(kb, init, &Index::scalar(1))?;
+                let acc = kb.b.declare_var(kb.ty(start));
+                kb.b.def_var(acc, start);
+                let (zero, end) = (kb.iconst(0), kb.iconst(n));
+                kb.try_for_range(zero, end, 1, |kb, k| {
+                    let mut at = at.clone();
+                    at[d] = IndexDim::uniform(k);
+                    let at = Index::new(1, at);
+                    let x = el.gen(kb, src, &at)?;
+                    let a = kb.b.use_var(acc);
+                    let v = comb.combine(kb, &[a], &[x], 1)?[0];
+                    kb.b.def_var(acc, v);
+                    write(kb, spec, base, &at, v);
+                    Ok(())
+                })
+            };
+            let inner = space.inner;
+            let (start, end) = (kb.param(1), kb.param(2));
+            space.emit(kb, start, end, |kb, row, c0, c1| match inner {
+                None => line(kb, row.to_vec()),
+                Some((k, _)) => kb.try_for_range(c0, c1, 1, |kb, c| {
+                    let mut at = row.to_vec();
+                    at[k] = IndexDim::uniform(c);
+                    line(kb, at)
+                }),
+            })
         }),
     }])
 }

@@ -30,8 +30,9 @@ pub enum Role {
     Reduce,
     /// A `dot`.
     Dot,
-    /// The root of a kernel of its own (`scatter`, `select-and-scatter`),
-    /// which fuses its operands' producers but never joins its users.
+    /// The root of a kernel of its own (`scatter`, `select-and-scatter`, a
+    /// reduce-window that is a prefix scan), which fuses its operands'
+    /// producers but never joins its users.
     KernelRoot,
     /// Runs as its own thunk (control flow, tuples, sort, scatter, …).
     Thunk,
@@ -47,6 +48,7 @@ pub fn classify(module: &HloModule, comp: &HloComputation, id: InstrId) -> Role 
         Role::Buffer if instr.shape.as_array().is_some_and(|a| a.rank() == 0) => {
             Role::ScalarConstant
         }
+        Role::DataMovement if emit::scan_dim(module, comp, instr).is_some() => Role::KernelRoot,
         Role::DataMovement if is_cheap(comp, id) => Role::Cheap,
         Role::Elementwise { .. } if is_cheap(comp, id) => Role::Cheap,
         other => other,

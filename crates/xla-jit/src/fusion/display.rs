@@ -50,6 +50,7 @@ impl Reason {
                 "the dot cannot read its source through strides: materialized".into()
             }
             Reason::NotFusible(op) => format!("{op} runs as its own thunk"),
+            Reason::PrefixScan => "a prefix scan, computed by a kernel of its own".into(),
             Reason::Unsupported(u) => format!("not compiled: {u}"),
             Reason::ExpensiveReused => {
                 "expensive, and would be recomputed along a broadcast dimension".into()

@@ -127,6 +127,9 @@ pub enum Reason {
     /// The producer runs as its own thunk (control flow, tuples, dot, sort,
     /// scatter, …).
     NotFusible(Opcode),
+    /// The producer is a reduce-window that computes a prefix scan: a
+    /// kernel of its own, which no user joins.
+    PrefixScan,
     /// The emitters cannot compile the producer.
     Unsupported(Unsupported),
     /// An expensive producer whose value the region would recompute for

@@ -169,6 +169,9 @@ impl Region<'_> {
             .find(|u| !self.members.contains(u));
         match role {
             Role::Parameter | Role::Buffer => return Err(Reason::Buffer),
+            Role::KernelRoot if self.comp.instr(p).opcode == Opcode::ReduceWindow => {
+                return Err(Reason::PrefixScan)
+            }
             Role::Thunk | Role::KernelRoot => {
                 return Err(Reason::NotFusible(self.comp.instr(p).opcode))
             }
@@ -338,7 +341,9 @@ impl Region<'_> {
                 | Opcode::Scatter
                 | Opcode::SelectAndScatter
                 | Opcode::RngBitGenerator
-        ) || (root.opcode == Opcode::ReduceWindow && root.shape.is_tuple());
+        ) || (root.opcode == Opcode::ReduceWindow
+            && (root.shape.is_tuple()
+                || crate::emit::scan_dim(self.module, self.comp, root).is_some()));
         if own_kernel {
             return Err(format!(
                 "the root {} runs a {} kernel, not one element at a time",
