@@ -260,6 +260,12 @@ const NORMALIZED: &[(&str, &str, &str)] = &[
         "HloModule m\n\nENTRY e {\n  x = f32[2]{0} parameter(0)\n  d = f32[] dot(x, x), lhs_contracting_dims={0}, rhs_contracting_dims={0}\n  ROOT n = f32[] negate(d), backend_config={\"a\": 1}\n}\n\n",
     ),
     (
+        // `lax.composite` (JAX 0.10.2): a call of the decomposition, marked.
+        "composite call",
+        "HloModule m\n\nmy.double.1 {\n  x = f32[2]{0} parameter(0)\n  ROOT a = f32[2]{0} add(x, x)\n}\n\nENTRY e {\n  x = f32[2]{0} parameter(0)\n  ROOT c = f32[2]{0} call(x), to_apply=my.double.1, is_composite=true, frontend_attributes={composite.attributes={},composite.name=\"my.double\",composite.version=\"0\"}\n}\n\n",
+        "HloModule m\n\nmy.double.1 {\n  x = f32[2]{0} parameter(0)\n  ROOT a = f32[2]{0} add(x, x)\n}\n\nENTRY e {\n  x = f32[2]{0} parameter(0)\n  ROOT c = f32[2]{0} call(x), to_apply=my.double.1\n}\n\n",
+    ),
+    (
         // Defaults XLA does not print, attribute order, iota replica groups.
         "defaults and order",
         "HloModule m\n\nadd {\n  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n  ROOT s = f32[] add(a, b)\n}\n\nENTRY e {\n  x = f32[4,4]{1,0} parameter(0)\n  z = f32[] constant(0)\n  sl = f32[2,4]{1,0} slice(x), slice={[0:4:2], [0:4:1]}\n  p = f32[6,4]{1,0} pad(x, z), padding=1_1_0x0_0_0\n  ar = f32[4,4]{1,0} all-reduce(x), to_apply=add, replica_groups=[2,2]<=[2,2]T(1,0), channel_id=1\n  ROOT ts = f32[4,4]{1,0} triangular-solve(x, x), lower=true, left_side=false\n}\n\n",

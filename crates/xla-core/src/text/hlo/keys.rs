@@ -324,6 +324,9 @@ pub(crate) fn is_dropped(op: Opcode, name: &str) -> bool {
             matches!(op, Opcode::Dot | Opcode::Convolution | Opcode::CustomCall)
         }
         "parameter_replication" => op == Opcode::Parameter,
+        // `lax.composite`: the call of its decomposition (`to_apply`), marked
+        // so that a backend may substitute its own kernel.
+        "is_composite" => op == Opcode::Call,
         "schedule" => op == Opcode::CustomCall,
         _ => false,
     }
