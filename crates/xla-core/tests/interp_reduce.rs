@@ -285,6 +285,22 @@ fn cumulative_windows_fold_like_the_window() {
         }
     }
     assert_eq!(i32s(&r), want);
+    // A computation that is no single op (a sum of squares, as
+    // cumlogsumexp's is no single op) scans the same way.
+    let squares = "sq {\n  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n  \
+                   m = f32[] multiply(b, b)\n  ROOT r = f32[] add(a, m)\n}\n";
+    let body = format!(
+        "x = f32[{n}] parameter(0)\ni = f32[] parameter(1)\n\
+         r = f32[{n}] reduce-window(x, i), window={{{window}}}, to_apply=sq"
+    );
+    let r = run_with(squares, &body, &[&x, &Literal::scalar(0f32)]);
+    let want: Vec<f32> = (0..n)
+        .map(|i| values[..=i].iter().fold(0f32, |a, &v| a + v * v))
+        .collect();
+    assert!(f32s(&r)
+        .iter()
+        .zip(&want)
+        .all(|(a, b)| a.to_bits() == b.to_bits()));
 }
 
 #[test]
