@@ -254,37 +254,20 @@ fn cumulative_windows_fold_like_the_window() {
             "init {init}"
         );
     }
-    // Along the first of two dimensions, maximum from -inf, s32 sums.
+    // Along the first of two dimensions: s32 sums from 0, maxima from MIN.
     let m: Vec<i32> = (0..3 * 200).map(|i| (i * 7919 % 211) - 105).collect();
     let xm = Literal::from_vec(&[200, 3], m.clone()).unwrap();
-    let r = reduce_window(
-        &xm,
-        &Literal::scalar(0i32),
-        "size=200x1 pad=199_0x0_0",
-        "200,3",
-        "add",
-    );
-    let mut want = m.clone();
-    for k in 1..200 {
-        for j in 0..3 {
-            want[k * 3 + j] = want[(k - 1) * 3 + j].wrapping_add(m[k * 3 + j]);
+    let add: fn(i32, i32) -> i32 = i32::wrapping_add;
+    let max: fn(i32, i32) -> i32 = i32::max;
+    for (op, init, f) in [("add", 0, add), ("max", i32::MIN, max)] {
+        let window = "size=200x1 pad=199_0x0_0";
+        let r = reduce_window(&xm, &Literal::scalar(init), window, "200,3", op);
+        let mut want = m.clone();
+        for k in 3..want.len() {
+            want[k] = f(want[k - 3], m[k]);
         }
+        assert_eq!(i32s(&r), want, "{op}");
     }
-    assert_eq!(i32s(&r), want);
-    let r = reduce_window(
-        &xm,
-        &Literal::scalar(i32::MIN),
-        "size=200x1 pad=199_0x0_0",
-        "200,3",
-        "max",
-    );
-    let mut want = m.clone();
-    for k in 1..200 {
-        for j in 0..3 {
-            want[k * 3 + j] = want[(k - 1) * 3 + j].max(m[k * 3 + j]);
-        }
-    }
-    assert_eq!(i32s(&r), want);
     // A computation that is no single op (a sum of squares, as
     // cumlogsumexp's is no single op) scans the same way.
     let squares = "sq {\n  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n  \

@@ -147,6 +147,27 @@ impl IterSpace {
         self.walk(kb, start, end, &mut Segments(segment))
     }
 
+    /// Emits `body` once per position of the walk over iterations
+    /// `[start, end)`: the segment's index with its inner dimension (when
+    /// the space walks one) set to each position of the segment in turn.
+    pub fn emit_positions<E>(
+        &self,
+        kb: &mut KernelBuilder,
+        start: Value,
+        end: Value,
+        mut body: impl FnMut(&mut KernelBuilder, Vec<IndexDim>) -> Result<(), E>,
+    ) -> Result<(), E> {
+        let inner = self.inner;
+        self.emit(kb, start, end, |kb, row, c0, c1| match inner {
+            None => body(kb, row.to_vec()),
+            Some((d, _)) => kb.try_for_range(c0, c1, 1, |kb, c| {
+                let mut idx = row.to_vec();
+                idx[d] = IndexDim::uniform(c);
+                body(kb, idx)
+            }),
+        })
+    }
+
     /// Emits the walk over iterations `[start, end)` with per-iteration
     /// hooks (see [`Walker`]).
     pub fn walk<E>(

@@ -109,26 +109,16 @@ fn row_kernel(
         .map_or(0, |a| a.rank());
     let outs = info.fusion.inputs.len();
     let (start, end) = (kb.param(1), kb.param(2));
-    let inner = space.inner;
-    space.emit(kb, start, end, |kb, row, c0, c1| {
-        let one = |kb: &mut KernelBuilder, out: Index| -> Result<(), Unsupported> {
-            let base = operand_index(reduce, rank, &out);
-            let vals = reduce_at(&el, kb, &comb, reduce, &base, (lanes, max_unroll))?;
-            for (k, v) in vals.into_iter().enumerate() {
-                let spec = &info.buffers[outs + k];
-                let ptr = kb.buffer(outs + k);
-                write(kb, spec, ptr, &out, v);
-            }
-            Ok(())
-        };
-        match inner {
-            None => one(kb, Index::new(1, row.to_vec())),
-            Some((d, _)) => kb.try_for_range(c0, c1, 1, |kb, c| {
-                let mut idx = row.to_vec();
-                idx[d] = IndexDim::uniform(c);
-                one(kb, Index::new(1, idx))
-            }),
+    space.emit_positions(kb, start, end, |kb, at| {
+        let out = Index::new(1, at);
+        let base = operand_index(reduce, rank, &out);
+        let vals = reduce_at(&el, kb, &comb, reduce, &base, (lanes, max_unroll))?;
+        for (k, v) in vals.into_iter().enumerate() {
+            let spec = &info.buffers[outs + k];
+            let ptr = kb.buffer(outs + k);
+            write(kb, spec, ptr, &out, v);
         }
+        Ok::<(), Unsupported>(())
     })
 }
 

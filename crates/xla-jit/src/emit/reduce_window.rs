@@ -479,16 +479,8 @@ pub(super) fn plan_scan(info: &KernelInfo, d: usize) -> Result<Vec<KernelPlan>, 
                     Ok(())
                 })
             };
-            let inner = space.inner;
             let (start, end) = (kb.param(1), kb.param(2));
-            space.emit(kb, start, end, |kb, row, c0, c1| match inner {
-                None => line(kb, row.to_vec()),
-                Some((k, _)) => kb.try_for_range(c0, c1, 1, |kb, c| {
-                    let mut at = row.to_vec();
-                    at[k] = IndexDim::uniform(c);
-                    line(kb, at)
-                }),
-            })
+            space.emit_positions(kb, start, end, line)
         }),
     }])
 }

@@ -244,7 +244,7 @@ fn row_kernel(
         .iter()
         .map(|inv| el.reduces_under(inv.instr))
         .collect();
-    let mut one_row = |kb: &mut KernelBuilder, row: Vec<IndexDim>| -> Result<(), Unsupported> {
+    let one_row = |kb: &mut KernelBuilder, row: Vec<IndexDim>| -> Result<(), Unsupported> {
         let mut bound: Vec<InstrId> = Vec::new();
         let mut done = vec![false; needs.len()];
         let mut ready = |kb: &mut KernelBuilder, el: &Elemental, bound: &[InstrId]| {
@@ -312,15 +312,7 @@ fn row_kernel(
             })
         })
     };
-    let inner = space.inner;
-    space.emit(kb, start, end, |kb, row, c0, c1| match inner {
-        None => one_row(kb, row.to_vec()),
-        Some((d, _)) => kb.try_for_range(c0, c1, 1, |kb, c| {
-            let mut idx = row.to_vec();
-            idx[d] = IndexDim::uniform(c);
-            one_row(kb, idx)
-        }),
-    })
+    space.emit_positions(kb, start, end, one_row)
 }
 
 /// A loop body receiving the index of one position.
