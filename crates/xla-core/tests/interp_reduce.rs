@@ -16,6 +16,18 @@ fn f32s(l: &Literal) -> Vec<f32> {
     l.to_vec::<f32>().unwrap()
 }
 
+/// `got` (an f32 literal) equals `want` bit for bit.
+fn assert_bits(got: &Literal, want: &[f32], what: &str) {
+    let got = f32s(got);
+    assert!(
+        got.iter()
+            .zip(want)
+            .all(|(a, b)| a.to_bits() == b.to_bits())
+            && got.len() == want.len(),
+        "{what}"
+    );
+}
+
 fn computations(ty: &str) -> String {
     [
         binary_computation("add", "add", ty),
@@ -246,13 +258,7 @@ fn cumulative_windows_fold_like_the_window() {
                 values[..=i].iter().fold(pads, |a, &v| a + v)
             })
             .collect();
-        let got = f32s(&r);
-        assert!(
-            got.iter()
-                .zip(&want)
-                .all(|(a, b)| a.to_bits() == b.to_bits()),
-            "init {init}"
-        );
+        assert_bits(&r, &want, &format!("init {init}"));
     }
     // Along the first of two dimensions: s32 sums from 0, maxima from MIN.
     let m: Vec<i32> = (0..3 * 200).map(|i| (i * 7919 % 211) - 105).collect();
@@ -268,6 +274,37 @@ fn cumulative_windows_fold_like_the_window() {
         }
         assert_eq!(i32s(&r), want, "{op}");
     }
+    // Padded after (reverse, cumsum's gradient): from 64 elements a running
+    // fold from the last element, shorter ones in the window's order.
+    for len in [n, 20] {
+        let window = format!("size={len} pad=0_{}", len - 1);
+        let xs = Literal::vector(&values[..len]);
+        let r = reduce_window(
+            &xs,
+            &Literal::scalar(0f32),
+            &window,
+            &len.to_string(),
+            "add",
+        );
+        let want: Vec<f32> = if len >= 64 {
+            let mut acc = 0f32;
+            let mut out: Vec<f32> = values[..len]
+                .iter()
+                .rev()
+                .map(|&v| {
+                    acc += v;
+                    acc
+                })
+                .collect();
+            out.reverse();
+            out
+        } else {
+            (0..len)
+                .map(|i| values[i..len].iter().fold(0f32, |a, &v| a + v))
+                .collect()
+        };
+        assert_bits(&r, &want, &format!("reverse {len}"));
+    }
     // A computation that is no single op (a sum of squares, as
     // cumlogsumexp's is no single op) scans the same way.
     let squares = "sq {\n  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n  \
@@ -280,10 +317,7 @@ fn cumulative_windows_fold_like_the_window() {
     let want: Vec<f32> = (0..n)
         .map(|i| values[..=i].iter().fold(0f32, |a, &v| a + v * v))
         .collect();
-    assert!(f32s(&r)
-        .iter()
-        .zip(&want)
-        .all(|(a, b)| a.to_bits() == b.to_bits()));
+    assert_bits(&r, &want, "sum of squares");
 }
 
 #[test]

@@ -142,6 +142,26 @@ fn window_fold(x: &[f32], dims: &[usize], d: usize, init: f32, f: fn(f32, f32) -
     out
 }
 
+/// Runs the reduce-window module `text` on `x`: whether it compiles to a
+/// scan kernel must be `scan`, and the result must be `want` bit for bit
+/// (and the interpreter's, see `run_f32`).
+fn check_scan(text: &str, x: &Literal, scan: bool, want: &[f32]) {
+    let c = compile(text);
+    let kernels: Vec<&str> = c.kernels.iter().map(|k| k.name.as_str()).collect();
+    assert_eq!(
+        kernels.iter().any(|k| k.contains("_scan_")),
+        scan,
+        "{text}\n{kernels:?}"
+    );
+    let got = run_f32(text, &[x]);
+    assert!(
+        got.iter()
+            .zip(want)
+            .all(|(a, b)| a.to_bits() == b.to_bits()),
+        "{text}"
+    );
+}
+
 #[test]
 fn long_cumulative_windows_run_as_scans_with_the_window_fold() {
     // From 64 elements on, a cumulative window whose init the combiner
@@ -242,21 +262,54 @@ fn long_cumulative_windows_run_as_scans_with_the_window_fold() {
             x = Literal::from_vec(&[100], v).unwrap();
         }
         let text = module(shape, shape, window, op, init_text);
-        let c = compile(&text);
-        let kernels: Vec<&str> = c.kernels.iter().map(|k| k.name.as_str()).collect();
-        assert_eq!(
-            kernels.iter().any(|k| k.contains("_scan_")),
-            scan,
-            "{text}\n{kernels:?}"
-        );
         let want = window_fold(x.data::<f32>().unwrap(), &dims, d, init, f);
-        let got = run_f32(&text, &[&x]);
-        assert!(
-            got.iter()
-                .zip(&want)
-                .all(|(a, b)| a.to_bits() == b.to_bits()),
-            "{text}"
-        );
+        check_scan(&text, &x, scan, &want);
+    }
+}
+
+/// A reverse cumulative reduction (padding after) of a row-major f32
+/// vector: from 64 elements on, with an init the combiner leaves unchanged,
+/// a running fold from the last element; otherwise the window's fold
+/// (element `i`, …, element `n − 1`, then `i` padding taps).
+fn reverse_fold(x: &[f32], init: f32, f: fn(f32, f32) -> f32, running: bool) -> Vec<f32> {
+    let n = x.len();
+    if running {
+        let mut out = vec![0f32; n];
+        let mut acc = init;
+        for i in (0..n).rev() {
+            acc = f(acc, x[i]);
+            out[i] = acc;
+        }
+        return out;
+    }
+    (0..n)
+        .map(|i| {
+            let acc = x[i..].iter().fold(init, |a, &v| f(a, v));
+            (0..i).fold(acc, |a, _| f(a, init))
+        })
+        .collect()
+}
+
+#[test]
+fn long_reverse_cumulative_windows_fold_from_the_end() {
+    // jnp.cumsum(reverse=True) and cumsum's gradient: the window is padded
+    // after the elements. The window's order is unspecified (OPS.md §2.6);
+    // from 64 elements both backends fold from the last element.
+    let add: fn(f32, f32) -> f32 = |a, b| a + b;
+    let max: fn(f32, f32) -> f32 = |a, b| if a.is_nan() || a > b { a } else { b };
+    let cases = [
+        (1000, "0", 0f32, "add", add, true),
+        (100, "-inf", f32::NEG_INFINITY, "maximum", max, true),
+        (100, "0.5", 0.5, "add", add, false),
+        (40, "0", 0.0, "add", add, false),
+    ];
+    for (n, init_text, init, op, f, running) in cases {
+        let shape = format!("f32[{n}]");
+        let window = format!("size={n} pad=0_{}", n - 1);
+        let text = module(&shape, &shape, &window, op, init_text);
+        let x = data(&shape);
+        let want = reverse_fold(x.data::<f32>().unwrap(), init, f, running);
+        check_scan(&text, &x, running, &want);
     }
 }
 

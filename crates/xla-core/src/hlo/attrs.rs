@@ -67,15 +67,35 @@ pub struct Window {
     pub dims: Vec<WindowDim>,
 }
 
+/// A reduce-window that is a cumulative reduction (see
+/// [`Window::scan_dim`]): along which dimension, and in which direction.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Scan {
+    /// The scanned dimension.
+    pub dim: usize,
+    /// `false`: output `i` folds elements `0..=i` (`jnp.cumsum`); `true`:
+    /// elements `i..n` (`jnp.cumsum(reverse=True)`, cumsum's gradient).
+    pub reverse: bool,
+}
+
+/// Reverse scans at least this long may run as running folds from the
+/// last element, in the interpreter and in the JIT alike; shorter ones keep
+/// the window's fold order. Folding from the end reassociates a float sum
+/// or product, which the window semantics allow (`spec/OPS.md` §2.6: the
+/// evaluation order is arbitrary), so both backends choose the same order
+/// for the same window.
+pub const REVERSE_SCAN_MIN: i64 = 64;
+
 impl Window {
-    /// The dimension along which a reduce-window with this window over an
-    /// operand of dimensions `dims` is an inclusive prefix scan, as JAX
-    /// lowers `cumsum`, `cumprod`, `cummax` and `cummin`: there the window
-    /// spans the whole dimension `d` (`n > 1` elements) with `n − 1`
-    /// elements of low padding, and every other dimension is a window of
-    /// one element; no strides, dilations or reversal. Output `i` along `d`
-    /// then folds `n − 1 − i` padding taps, then elements `0..=i`.
-    pub fn prefix_scan_dim(&self, dims: &[i64]) -> Option<usize> {
+    /// How a reduce-window with this window over an operand of dimensions
+    /// `dims` is a cumulative reduction, as JAX lowers `cumsum`, `cumprod`,
+    /// `cummax` and `cummin`: the window spans the whole dimension `d` (`n
+    /// > 1` elements) with `n − 1` elements of padding on one side (low:
+    /// forward, high: reverse), and every other dimension is a window of
+    /// one element; no strides, dilations or reversal. Forward output `i`
+    /// then folds `n − 1 − i` padding taps, then elements `0..=i`; reverse
+    /// output `i` folds elements `i..n`, then `i` padding taps.
+    pub fn scan_dim(&self, dims: &[i64]) -> Option<Scan> {
         if self.dims.len() != dims.len() {
             return None;
         }
@@ -90,18 +110,44 @@ impl Window {
             if w.size == 1 && w.padding_low == 0 && w.padding_high == 0 {
                 continue;
             }
-            if scan.is_some()
-                || n < 2
-                || w.size != n
-                || w.padding_low != n - 1
-                || w.padding_high != 0
-            {
+            let reverse = match (w.padding_low, w.padding_high) {
+                (lo, 0) if lo == n - 1 => false,
+                (0, hi) if hi == n - 1 => true,
+                _ => return None,
+            };
+            if scan.is_some() || n < 2 || w.size != n {
                 return None;
             }
-            scan = Some(d);
+            scan = Some(Scan { dim: d, reverse });
         }
         scan
     }
+}
+
+/// Whether a binary reduction `op` leaves `init` unchanged when combining
+/// it with itself, judged by the value alone (`0` for sums, `1` for
+/// products, any non-NaN value for max/min, anything for and/or): the
+/// condition under which both backends fold a reverse scan from the end.
+pub fn scan_init_is_neutral(op: ScanOp, init: f64) -> bool {
+    match op {
+        ScanOp::Add => init == 0.0,
+        ScanOp::Multiply => init == 1.0,
+        ScanOp::MaxMin => !init.is_nan(),
+        ScanOp::Bitwise => true,
+    }
+}
+
+/// The reductions [`scan_init_is_neutral`] knows.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum ScanOp {
+    /// `add`.
+    Add,
+    /// `multiply`.
+    Multiply,
+    /// `maximum` or `minimum`.
+    MaxMin,
+    /// `and` or `or`.
+    Bitwise,
 }
 
 /// Which dimensions of a convolution's input, kernel and output are batch,

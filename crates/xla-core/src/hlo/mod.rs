@@ -13,9 +13,10 @@ mod verify;
 use std::fmt;
 
 pub use attrs::{
-    Attrs, ComparisonDirection, ComparisonType, ConvDimensionNumbers, DotDimensionNumbers, FftType,
-    GatherDimensionNumbers, OutputOperandAlias, PadDim, RngAlgorithm, RngDistribution,
-    ScatterDimensionNumbers, SliceDim, TransposeKind, TriangularSolveOptions, Window, WindowDim,
+    scan_init_is_neutral, Attrs, ComparisonDirection, ComparisonType, ConvDimensionNumbers,
+    DotDimensionNumbers, FftType, GatherDimensionNumbers, OutputOperandAlias, PadDim, RngAlgorithm,
+    RngDistribution, Scan, ScanOp, ScatterDimensionNumbers, SliceDim, TransposeKind,
+    TriangularSolveOptions, Window, WindowDim, REVERSE_SCAN_MIN,
 };
 pub use opcode::{Arity, Family, Opcode};
 pub use verify::{verify_module, VerifyError};

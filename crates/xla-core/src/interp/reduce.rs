@@ -8,12 +8,13 @@
 
 use super::array::{next_index, result_shape, row_major_strides, Walk};
 use super::elementwise::table::{apply2, Elem, Scalar};
+use super::elementwise::Binary;
 use super::eval::{invalid, row_major, Ctx};
 use super::scalar::{literal_of, Elements, ScalarFn};
 use super::InterpError;
 use crate::element_type::same_bits;
-use crate::hlo::{HloInstruction, WindowDim};
-use crate::{dispatch_native, Literal};
+use crate::hlo::{scan_init_is_neutral, HloInstruction, Scan, ScanOp, WindowDim, REVERSE_SCAN_MIN};
+use crate::{dispatch_native, Literal, PrimitiveType};
 
 /// The first called computation.
 fn callee(instr: &HloInstruction, index: usize) -> Result<crate::hlo::ComputationId, InterpError> {
@@ -235,20 +236,22 @@ pub(super) fn reduce_window(
     }
     let out_dims = shapes[0].dims().to_vec();
     let mut f = ScalarFn::new(ctx.module, callee(instr, 0)?, instr);
-    let scan = instr
-        .attrs
-        .window
-        .as_ref()
-        .and_then(|w| w.prefix_scan_dim(&dims));
+    let scan = instr.attrs.window.as_ref().and_then(|w| w.scan_dim(&dims));
     if let (1, Some(op)) = (n, f.as_binary()) {
+        let reverse_ok = scan_op(op).is_some_and(|op| {
+            let value = inits[0].to_literal().convert(PrimitiveType::F64).ok();
+            let value = value.and_then(|v| v.get::<f64>(&[]).ok());
+            value.is_some_and(|v| scan_init_is_neutral(op, v))
+        });
         let typed = dispatch_native!(inits[0].element_type(), T => {
             match (T::binary(op), inits[0].get::<T>()) {
                 (Some(func), Some(init)) => {
                     let src = inputs[0].data::<T>()?;
                     let fold = |a, b| apply2(func, a, b);
-                    if let Some(d) = scan {
-                        if same_bits(fold(init, init), init) {
-                            let out = prefix_scan(src, &dims, d, init, fold);
+                    if let Some(scan) = scan {
+                        let reverse_ok = reverse_ok && dims[scan.dim] >= REVERSE_SCAN_MIN;
+                        if (!scan.reverse || reverse_ok) && same_bits(fold(init, init), init) {
+                            let out = running_fold(src, &dims, scan, init, fold);
                             return Ok(Literal::from_vec(&out_dims, out)?);
                         }
                     }
@@ -278,14 +281,19 @@ pub(super) fn reduce_window(
     let mut args = vec![Scalar::Pred(false); 2 * n];
     let mut acc = inits.clone();
     let mut scanned = false;
-    if let Some(d) = scan {
+    if let Some(Scan {
+        dim: d,
+        reverse: false,
+    }) = scan
+    {
         args[..n].copy_from_slice(&inits);
         args[n..].copy_from_slice(&inits);
         f.call(ctx, &args, &mut acc)?;
         let bits = |s: &Scalar| s.to_literal().bytes().map(<[u8]>::to_vec).ok();
         scanned = acc.iter().zip(&inits).all(|(a, i)| bits(a) == bits(i));
         if scanned {
-            // As `prefix_scan`, with the computation called per element.
+            // As `running_fold` forward, with the computation called per
+            // element.
             let len = dims[d] as usize;
             let inner = dims[d + 1..].iter().product::<i64>() as usize;
             let total = dims.iter().product::<i64>() as usize;
@@ -332,32 +340,45 @@ pub(super) fn reduce_window(
     Ok(collate(results))
 }
 
-/// A reduce-window that is an inclusive prefix scan along dimension `d`
-/// (see [`crate::hlo::Window::prefix_scan_dim`]) of the row-major `src`
-/// with dimensions `dims`, where `fold(init, init)` is `init` bit for bit:
-/// each output folds its padding taps to `init`, then the elements up to
-/// its own, so one running fold per line gives every output, in the order
-/// the window would fold them (O(n) instead of O(n²) per line).
-fn prefix_scan<T: Copy>(
+/// A reduce-window that is a cumulative reduction `scan` (see
+/// [`crate::hlo::Window::scan_dim`]) of the row-major `src` with
+/// dimensions `dims`, where `fold(init, init)` is `init` bit for bit, so
+/// that padding taps leave the init unchanged: one running fold per line
+/// gives every output (O(n) instead of O(n²) per line). Forward, it folds
+/// in the window's order; reverse, from the last element (see
+/// [`REVERSE_SCAN_MIN`]).
+fn running_fold<T: Copy>(
     src: &[T],
     dims: &[i64],
-    d: usize,
+    scan: Scan,
     init: T,
     fold: impl Fn(T, T) -> T,
 ) -> Vec<T> {
-    let n = dims[d] as usize;
-    let inner: usize = dims[d + 1..].iter().product::<i64>() as usize;
+    let n = dims[scan.dim] as usize;
+    let inner: usize = dims[scan.dim + 1..].iter().product::<i64>() as usize;
     let mut out = src.to_vec();
     for line in out.chunks_mut(n * inner) {
         for j in 0..inner {
             let mut acc = init;
             for k in 0..n {
+                let k = if scan.reverse { n - 1 - k } else { k };
                 acc = fold(acc, line[k * inner + j]);
                 line[k * inner + j] = acc;
             }
         }
     }
     out
+}
+
+/// The kind of reduction `op` is, for [`scan_init_is_neutral`].
+fn scan_op(op: Binary) -> Option<ScanOp> {
+    match op {
+        Binary::Add => Some(ScanOp::Add),
+        Binary::Multiply => Some(ScanOp::Multiply),
+        Binary::Maximum | Binary::Minimum => Some(ScanOp::MaxMin),
+        Binary::And | Binary::Or => Some(ScanOp::Bitwise),
+        _ => None,
+    }
 }
 
 /// `select-and-scatter(operand, source, init), window=…, select=…,

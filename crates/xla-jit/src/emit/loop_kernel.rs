@@ -84,8 +84,10 @@ pub(super) fn plan(info: &KernelInfo) -> Result<Vec<KernelPlan>, Unsupported> {
     {
         return super::reduce_window::plan_variadic(info);
     }
-    if let Some(d) = super::reduce_window::scan_dim(info.module, info.comp, info.comp.instr(root)) {
-        return super::reduce_window::plan_scan(info, d);
+    if let Some(scan) =
+        super::reduce_window::scan_dim(info.module, info.comp, info.comp.instr(root))
+    {
+        return super::reduce_window::plan_scan(info, scan);
     }
     let shape = array_shape(info, root)?;
     let space = IterSpace::new(

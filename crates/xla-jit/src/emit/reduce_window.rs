@@ -21,7 +21,10 @@
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{InstBuilder, Type, Value};
 use cranelift_frontend::Variable;
-use xla_core::hlo::{HloComputation, HloInstruction, InstrId, WindowDim};
+use xla_core::hlo::{
+    scan_init_is_neutral, HloComputation, HloInstruction, InstrId, Scan, ScanOp, WindowDim,
+    REVERSE_SCAN_MIN,
+};
 use xla_core::{HloModule, Opcode, PrimitiveType, Shape};
 
 use super::access::{pack, write};
@@ -371,34 +374,36 @@ pub(super) fn plan_variadic(info: &KernelInfo) -> Result<Vec<KernelPlan>, Unsupp
     }])
 }
 
-/// Scans shorter than this stay elemental reduce-windows (fusible and
-/// vectorized; `n` taps per element).
+/// Forward scans shorter than this stay elemental reduce-windows (fusible
+/// and vectorized; `n` taps per element). Reverse scans need
+/// [`REVERSE_SCAN_MIN`], as in the interpreter.
 const SCAN_MIN: i64 = 64;
 
-/// The dimension along which reduce-window `instr` is a prefix scan that
-/// a running fold computes bit for bit (see
-/// [`xla_core::hlo::Window::prefix_scan_dim`]): one operand, at least
-/// [`SCAN_MIN`] elements, and a constant init that the combiner leaves
-/// unchanged when combined with itself (`0` for sums, `1` for products,
-/// any non-NaN value for max/min, any for and/or), so that the padding
-/// taps before the elements fold to the init. Such a reduce-window runs as
-/// its own kernel ([`plan_scan`]): `O(n)` per line instead of `O(n²)`
-/// (`jnp.cumsum` of 160000 elements took 18 s elementally).
+/// How reduce-window `instr` is a cumulative reduction that a running fold
+/// computes (see [`xla_core::hlo::Window::scan_dim`]): one operand, a
+/// single-op computation and a constant init it leaves unchanged
+/// ([`scan_init_is_neutral`]), so that the padding taps fold to the init;
+/// at least [`SCAN_MIN`] elements forward (then bit for bit the window's
+/// fold) or [`REVERSE_SCAN_MIN`] reverse (then folded from the last
+/// element, as the interpreter does). Such a reduce-window runs as its own
+/// kernel ([`plan_scan`]): `O(n)` per line instead of `O(n²)` (`jnp.cumsum`
+/// of 160000 elements took 18 s elementally).
 pub(crate) fn scan_dim(
     module: &HloModule,
     comp: &HloComputation,
     instr: &HloInstruction,
-) -> Option<usize> {
+) -> Option<Scan> {
     if instr.opcode != Opcode::ReduceWindow || instr.operands.len() != 2 {
         return None;
     }
     let operand = comp.instr(instr.operands[0]).shape.as_array()?;
-    let d = instr
-        .attrs
-        .window
-        .as_ref()?
-        .prefix_scan_dim(operand.dims())?;
-    if operand.dims()[d] < SCAN_MIN || operand.element_type().is_complex() {
+    let scan = instr.attrs.window.as_ref()?.scan_dim(operand.dims())?;
+    let min = if scan.reverse {
+        REVERSE_SCAN_MIN
+    } else {
+        SCAN_MIN
+    };
+    if operand.dims()[scan.dim] < min || operand.element_type().is_complex() {
         return None;
     }
     let init = comp.instr(instr.operands[1]);
@@ -414,21 +419,22 @@ pub(crate) fn scan_dim(
             .operands
             .iter()
             .all(|&o| to_apply.instr(o).opcode == Opcode::Parameter);
-    let idempotent = match op_of(root.opcode) {
-        Op::Binary(Binary::Add) => value == 0.0,
-        Op::Binary(Binary::Multiply) => value == 1.0,
-        Op::Binary(Binary::Maximum | Binary::Minimum) => !value.is_nan(),
-        Op::Binary(Binary::And | Binary::Or) => true,
-        _ => false,
+    let op = match op_of(root.opcode) {
+        Op::Binary(Binary::Add) => ScanOp::Add,
+        Op::Binary(Binary::Multiply) => ScanOp::Multiply,
+        Op::Binary(Binary::Maximum | Binary::Minimum) => ScanOp::MaxMin,
+        Op::Binary(Binary::And | Binary::Or) => ScanOp::Bitwise,
+        _ => return None,
     };
-    (params && idempotent).then_some(d)
+    (params && scan_init_is_neutral(op, value)).then_some(scan)
 }
 
-/// The kernel of a prefix-scan reduce-window along dimension `d` (the root
-/// of its fusion, see [`scan_dim`]): per line (an index of the other
-/// dimensions) one running fold from the init, writing each output as it
-/// goes, lane by lane.
-pub(super) fn plan_scan(info: &KernelInfo, d: usize) -> Result<Vec<KernelPlan>, Unsupported> {
+/// The kernel of a cumulative reduce-window (the root of its fusion, see
+/// [`scan_dim`]): per line (an index of the other dimensions) one running
+/// fold from the init, forward or from the last element, writing each
+/// output as it goes, lane by lane.
+pub(super) fn plan_scan(info: &KernelInfo, scan: Scan) -> Result<Vec<KernelPlan>, Unsupported> {
+    let d = scan.dim;
     let root = info.fusion.root;
     let instr = info.comp.instr(root);
     let shape = instr.shape.as_array().ok_or_else(|| {
@@ -468,6 +474,12 @@ pub(super) fn plan_scan(info: &KernelInfo, d: usize) -> Result<Vec<KernelPlan>, 
                 kb.b.def_var(acc, start);
                 let (zero, end) = (kb.iconst(0), kb.iconst(n));
                 kb.try_for_range(zero, end, 1, |kb, k| {
+                    let k = if scan.reverse {
+                        let last = kb.iconst(n - 1);
+                        kb.b.ins().isub(last, k)
+                    } else {
+                        k
+                    };
                     let mut at = at.clone();
                     at[d] = IndexDim::uniform(k);
                     let at = Index::new(1, at);
