@@ -238,17 +238,6 @@ pub unsafe trait NativeType:
     const TYPE: PrimitiveType;
 }
 
-/// Whether two native values have the same bits (`-0.0` and `0.0` differ,
-/// a NaN equals itself).
-pub(crate) fn same_bits<T: NativeType>(a: T, b: T) -> bool {
-    let bytes = |v: &T| {
-        // SAFETY: a `NativeType` is plain old data of `size_of::<T>()` bytes
-        // with no padding (the trait's contract).
-        unsafe { std::slice::from_raw_parts((v as *const T).cast::<u8>(), size_of::<T>()) }.to_vec()
-    };
-    bytes(&a) == bytes(&b)
-}
-
 macro_rules! native_types {
     ($($rust:ty => $prim:ident),* $(,)?) => {
         $(

@@ -260,7 +260,8 @@ fn cumulative_windows_fold_like_the_window() {
             .collect();
         assert_bits(&r, &want, &format!("init {init}"));
     }
-    // Along the first of two dimensions: s32 sums from 0, maxima from MIN.
+    // Along the first of two dimensions, both ways: s32 sums from 0,
+    // maxima from MIN.
     let m: Vec<i32> = (0..3 * 200).map(|i| (i * 7919 % 211) - 105).collect();
     let xm = Literal::from_vec(&[200, 3], m.clone()).unwrap();
     let add: fn(i32, i32) -> i32 = i32::wrapping_add;
@@ -273,6 +274,13 @@ fn cumulative_windows_fold_like_the_window() {
             want[k] = f(want[k - 3], m[k]);
         }
         assert_eq!(i32s(&r), want, "{op}");
+        let window = "size=200x1 pad=0_199x0_0";
+        let r = reduce_window(&xm, &Literal::scalar(init), window, "200,3", op);
+        let mut want = m.clone();
+        for k in (0..want.len() - 3).rev() {
+            want[k] = f(want[k + 3], m[k]);
+        }
+        assert_eq!(i32s(&r), want, "reverse {op}");
     }
     // Padded after (reverse, cumsum's gradient): from 64 elements a running
     // fold from the last element, shorter ones in the window's order.

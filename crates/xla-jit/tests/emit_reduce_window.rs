@@ -311,6 +311,20 @@ fn long_reverse_cumulative_windows_fold_from_the_end() {
         let want = reverse_fold(x.data::<f32>().unwrap(), init, f, running);
         check_scan(&text, &x, running, &want);
     }
+    // Along the first of two dimensions, as the interpreter folds it.
+    let text = module(
+        "f32[100,3]",
+        "f32[100,3]",
+        "size=100x1 pad=0_99x0_0",
+        "add",
+        "0",
+    );
+    let c = compile(&text);
+    assert!(
+        c.kernels.iter().any(|k| k.name.contains("_scan_")),
+        "{text}"
+    );
+    check_module(&text, &[&data("f32[100,3]")]);
 }
 
 #[test]

@@ -3,7 +3,7 @@
 //! One struct holds every attribute kind, each optional; an op's shape rule
 //! says which it requires. Field names follow XLA's text attribute names.
 
-use crate::{Literal, Shape};
+use crate::{Literal, Opcode, Shape};
 
 /// One dimension of a `slice`: `[start:limit:stride]`.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -124,30 +124,20 @@ impl Window {
     }
 }
 
-/// Whether a binary reduction `op` leaves `init` unchanged when combining
-/// it with itself, judged by the value alone (`0` for sums, `1` for
-/// products, any non-NaN value for max/min, anything for and/or): the
-/// condition under which both backends fold a reverse scan from the end.
-pub fn scan_init_is_neutral(op: ScanOp, init: f64) -> bool {
+/// Whether the reduction `op` (the single op of a reduce-window's
+/// computation) leaves `init` unchanged when combining it with itself,
+/// judged by the value alone: `0` for `add`, `1` for `multiply`, any
+/// non-NaN value for `maximum`/`minimum`, anything for `and`/`or`; `false`
+/// for other ops. Both backends fold a reverse scan from its last element
+/// only then (see [`REVERSE_SCAN_MIN`]).
+pub fn scan_init_is_neutral(op: Opcode, init: f64) -> bool {
     match op {
-        ScanOp::Add => init == 0.0,
-        ScanOp::Multiply => init == 1.0,
-        ScanOp::MaxMin => !init.is_nan(),
-        ScanOp::Bitwise => true,
+        Opcode::Add => init == 0.0,
+        Opcode::Multiply => init == 1.0,
+        Opcode::Maximum | Opcode::Minimum => !init.is_nan(),
+        Opcode::And | Opcode::Or => true,
+        _ => false,
     }
-}
-
-/// The reductions [`scan_init_is_neutral`] knows.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum ScanOp {
-    /// `add`.
-    Add,
-    /// `multiply`.
-    Multiply,
-    /// `maximum` or `minimum`.
-    MaxMin,
-    /// `and` or `or`.
-    Bitwise,
 }
 
 /// Which dimensions of a convolution's input, kernel and output are batch,

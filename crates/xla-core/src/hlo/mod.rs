@@ -15,7 +15,7 @@ use std::fmt;
 pub use attrs::{
     scan_init_is_neutral, Attrs, ComparisonDirection, ComparisonType, ConvDimensionNumbers,
     DotDimensionNumbers, FftType, GatherDimensionNumbers, OutputOperandAlias, PadDim, RngAlgorithm,
-    RngDistribution, Scan, ScanOp, ScatterDimensionNumbers, SliceDim, TransposeKind,
+    RngDistribution, Scan, ScatterDimensionNumbers, SliceDim, TransposeKind,
     TriangularSolveOptions, Window, WindowDim, REVERSE_SCAN_MIN,
 };
 pub use opcode::{Arity, Family, Opcode};

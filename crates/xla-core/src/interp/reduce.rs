@@ -8,12 +8,10 @@
 
 use super::array::{next_index, result_shape, row_major_strides, Walk};
 use super::elementwise::table::{apply2, Elem, Scalar};
-use super::elementwise::Binary;
 use super::eval::{invalid, row_major, Ctx};
 use super::scalar::{literal_of, Elements, ScalarFn};
 use super::InterpError;
-use crate::element_type::same_bits;
-use crate::hlo::{scan_init_is_neutral, HloInstruction, Scan, ScanOp, WindowDim, REVERSE_SCAN_MIN};
+use crate::hlo::{scan_init_is_neutral, HloInstruction, Scan, WindowDim, REVERSE_SCAN_MIN};
 use crate::{dispatch_native, Literal, PrimitiveType};
 
 /// The first called computation.
@@ -236,24 +234,20 @@ pub(super) fn reduce_window(
     }
     let out_dims = shapes[0].dims().to_vec();
     let mut f = ScalarFn::new(ctx.module, callee(instr, 0)?, instr);
-    let scan = instr.attrs.window.as_ref().and_then(|w| w.scan_dim(&dims));
+    let scan = match instr.attrs.window.as_ref().and_then(|w| w.scan_dim(&dims)) {
+        Some(scan) => {
+            folds_running(ctx, instr, &mut f, &inits, dims[scan.dim], scan)?.then_some(scan)
+        }
+        None => None,
+    };
     if let (1, Some(op)) = (n, f.as_binary()) {
-        let reverse_ok = scan_op(op).is_some_and(|op| {
-            let value = inits[0].to_literal().convert(PrimitiveType::F64).ok();
-            let value = value.and_then(|v| v.get::<f64>(&[]).ok());
-            value.is_some_and(|v| scan_init_is_neutral(op, v))
-        });
         let typed = dispatch_native!(inits[0].element_type(), T => {
             match (T::binary(op), inits[0].get::<T>()) {
                 (Some(func), Some(init)) => {
                     let src = inputs[0].data::<T>()?;
-                    let fold = |a, b| apply2(func, a, b);
                     if let Some(scan) = scan {
-                        let reverse_ok = reverse_ok && dims[scan.dim] >= REVERSE_SCAN_MIN;
-                        if (!scan.reverse || reverse_ok) && same_bits(fold(init, init), init) {
-                            let out = running_fold(src, &dims, scan, init, fold);
-                            return Ok(Literal::from_vec(&out_dims, out)?);
-                        }
+                        let out = running_fold(src, &dims, scan, init, |a, b| apply2(func, a, b));
+                        return Ok(Literal::from_vec(&out_dims, out)?);
                     }
                     let mut out = Vec::with_capacity(out_dims.iter().product::<i64>() as usize);
                     for_each_window(&dims, &out_dims, window, |_, taps| {
@@ -280,43 +274,23 @@ pub(super) fn reduce_window(
     let mut values: Vec<Vec<Scalar>> = vec![Vec::new(); n];
     let mut args = vec![Scalar::Pred(false); 2 * n];
     let mut acc = inits.clone();
-    let mut scanned = false;
-    if let Some(Scan {
-        dim: d,
-        reverse: false,
-    }) = scan
-    {
-        args[..n].copy_from_slice(&inits);
-        args[n..].copy_from_slice(&inits);
-        f.call(ctx, &args, &mut acc)?;
-        let bits = |s: &Scalar| s.to_literal().bytes().map(<[u8]>::to_vec).ok();
-        scanned = acc.iter().zip(&inits).all(|(a, i)| bits(a) == bits(i));
-        if scanned {
-            // As `running_fold` forward, with the computation called per
-            // element.
-            let len = dims[d] as usize;
-            let inner = dims[d + 1..].iter().product::<i64>() as usize;
-            let total = dims.iter().product::<i64>() as usize;
-            values = inits.iter().map(|&i| vec![i; total]).collect();
-            for start in (0..total).step_by((len * inner).max(1)) {
-                for j in 0..inner {
-                    acc.copy_from_slice(&inits);
-                    for k in 0..len {
-                        let o = start + k * inner + j;
-                        args[..n].copy_from_slice(&acc);
-                        for i in 0..n {
-                            args[n + i] = views[i].get(o);
-                        }
-                        f.call(ctx, &args, &mut acc)?;
-                        for (v, a) in values.iter_mut().zip(&acc) {
-                            v[o] = *a;
-                        }
-                    }
+    if let Some(scan) = scan {
+        let total = dims.iter().product::<i64>() as usize;
+        values = inits.iter().map(|&i| vec![i; total]).collect();
+        for line in scan_lines(&dims, scan) {
+            acc.copy_from_slice(&inits);
+            for o in line {
+                args[..n].copy_from_slice(&acc);
+                for i in 0..n {
+                    args[n + i] = views[i].get(o);
+                }
+                f.call(ctx, &args, &mut acc)?;
+                for (v, a) in values.iter_mut().zip(&acc) {
+                    v[o] = *a;
                 }
             }
         }
-    }
-    if !scanned {
+    } else {
         for_each_window(&dims, &out_dims, window, |_, taps| {
             acc.copy_from_slice(&inits);
             for tap in taps {
@@ -340,13 +314,61 @@ pub(super) fn reduce_window(
     Ok(collate(results))
 }
 
+/// Whether cumulative reduction `scan` (of `len` elements per line) of
+/// reduce-window `instr` may run as a running fold: its computation `f`
+/// must leave the inits unchanged bit for bit, so that the padding taps
+/// fold to them. A reverse one folds from the last element, which the JIT
+/// must do alike: it also needs a single-op computation whose init
+/// [`scan_init_is_neutral`] accepts, and [`REVERSE_SCAN_MIN`] elements.
+fn folds_running(
+    ctx: &mut Ctx<'_>,
+    instr: &HloInstruction,
+    f: &mut ScalarFn,
+    inits: &[Scalar],
+    len: i64,
+    scan: Scan,
+) -> Result<bool, InterpError> {
+    let args: Vec<Scalar> = inits.iter().chain(inits).copied().collect();
+    let mut folded = inits.to_vec();
+    f.call(ctx, &args, &mut folded)?;
+    let bits = |s: &Scalar| s.to_literal().bytes().map(<[u8]>::to_vec).ok();
+    if !folded.iter().zip(inits).all(|(a, i)| bits(a) == bits(i)) {
+        return Ok(false);
+    }
+    if !scan.reverse {
+        return Ok(true);
+    }
+    let [init] = inits else {
+        return Ok(false);
+    };
+    let op = ctx
+        .module
+        .computation(callee(instr, 0)?)
+        .root_instr()
+        .opcode;
+    let value = init.to_literal().convert(PrimitiveType::F64).ok();
+    let value = value.and_then(|v| v.get::<f64>(&[]).ok());
+    Ok(f.as_binary().is_some()
+        && len >= REVERSE_SCAN_MIN
+        && value.is_some_and(|v| scan_init_is_neutral(op, v)))
+}
+
+/// The row-major offsets of each line of cumulative reduction `scan` over
+/// dimensions `dims`, in fold order: forward, or from the last element.
+fn scan_lines(dims: &[i64], scan: Scan) -> impl Iterator<Item = impl Iterator<Item = usize>> {
+    let n = dims[scan.dim] as usize;
+    let inner = dims[scan.dim + 1..].iter().product::<i64>() as usize;
+    let lines = dims.iter().product::<i64>() as usize / n;
+    (0..lines).map(move |l| {
+        let start = l / inner * n * inner + l % inner;
+        (0..n).map(move |k| start + (if scan.reverse { n - 1 - k } else { k }) * inner)
+    })
+}
+
 /// A reduce-window that is a cumulative reduction `scan` (see
-/// [`crate::hlo::Window::scan_dim`]) of the row-major `src` with
-/// dimensions `dims`, where `fold(init, init)` is `init` bit for bit, so
-/// that padding taps leave the init unchanged: one running fold per line
-/// gives every output (O(n) instead of O(n²) per line). Forward, it folds
-/// in the window's order; reverse, from the last element (see
-/// [`REVERSE_SCAN_MIN`]).
+/// [`crate::hlo::Window::scan_dim`] and [`folds_running`]) of the
+/// row-major `src` with dimensions `dims`: one running fold per line gives
+/// every output (O(n) instead of O(n²) per line).
 fn running_fold<T: Copy>(
     src: &[T],
     dims: &[i64],
@@ -354,31 +376,15 @@ fn running_fold<T: Copy>(
     init: T,
     fold: impl Fn(T, T) -> T,
 ) -> Vec<T> {
-    let n = dims[scan.dim] as usize;
-    let inner: usize = dims[scan.dim + 1..].iter().product::<i64>() as usize;
     let mut out = src.to_vec();
-    for line in out.chunks_mut(n * inner) {
-        for j in 0..inner {
-            let mut acc = init;
-            for k in 0..n {
-                let k = if scan.reverse { n - 1 - k } else { k };
-                acc = fold(acc, line[k * inner + j]);
-                line[k * inner + j] = acc;
-            }
+    for line in scan_lines(dims, scan) {
+        let mut acc = init;
+        for o in line {
+            acc = fold(acc, src[o]);
+            out[o] = acc;
         }
     }
     out
-}
-
-/// The kind of reduction `op` is, for [`scan_init_is_neutral`].
-fn scan_op(op: Binary) -> Option<ScanOp> {
-    match op {
-        Binary::Add => Some(ScanOp::Add),
-        Binary::Multiply => Some(ScanOp::Multiply),
-        Binary::Maximum | Binary::Minimum => Some(ScanOp::MaxMin),
-        Binary::And | Binary::Or => Some(ScanOp::Bitwise),
-        _ => None,
-    }
 }
 
 /// `select-and-scatter(operand, source, init), window=…, select=…,

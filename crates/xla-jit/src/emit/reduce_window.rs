@@ -22,7 +22,7 @@ use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{InstBuilder, Type, Value};
 use cranelift_frontend::Variable;
 use xla_core::hlo::{
-    scan_init_is_neutral, HloComputation, HloInstruction, InstrId, Scan, ScanOp, WindowDim,
+    scan_init_is_neutral, HloComputation, HloInstruction, InstrId, Scan, WindowDim,
     REVERSE_SCAN_MIN,
 };
 use xla_core::{HloModule, Opcode, PrimitiveType, Shape};
@@ -35,7 +35,6 @@ use super::index::{Index, IndexDim};
 use super::iterate::{IterSpace, MAX_UNROLL};
 use super::kernel::KernelBuilder;
 use super::loop_kernel::{elemental, fusion_lanes, walk};
-use super::ops::{op_of, Binary, Op};
 use super::{cost, KernelInfo, KernelPlan, Unsupported};
 
 /// The window of a windowed instruction (reduce-window, select-and-scatter).
@@ -419,14 +418,7 @@ pub(crate) fn scan_dim(
             .operands
             .iter()
             .all(|&o| to_apply.instr(o).opcode == Opcode::Parameter);
-    let op = match op_of(root.opcode) {
-        Op::Binary(Binary::Add) => ScanOp::Add,
-        Op::Binary(Binary::Multiply) => ScanOp::Multiply,
-        Op::Binary(Binary::Maximum | Binary::Minimum) => ScanOp::MaxMin,
-        Op::Binary(Binary::And | Binary::Or) => ScanOp::Bitwise,
-        _ => return None,
-    };
-    (params && scan_init_is_neutral(op, value)).then_some(scan)
+    (params && scan_init_is_neutral(root.opcode, value)).then_some(scan)
 }
 
 /// The kernel of a cumulative reduce-window (the root of its fusion, see
