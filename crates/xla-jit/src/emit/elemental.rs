@@ -213,17 +213,13 @@ impl<'m> Elemental<'m> {
             .into_iter()
             .filter_map(|id| Some((id, staged(id)?)))
             .collect();
-        let below: Vec<bool> = ops
-            .iter()
-            .map(|&(id, _)| {
-                let operand = self.comp.instr(id).operands[0];
-                self.same_index_members(operand)
-                    .into_iter()
-                    .any(|m| staged(m).is_some())
-            })
-            .collect();
-        let mut below = below.into_iter();
-        ops.retain(|_| !below.next().unwrap_or(false));
+        ops.retain(|&(id, _)| {
+            let operand = self.comp.instr(id).operands[0];
+            !self
+                .same_index_members(operand)
+                .into_iter()
+                .any(|m| staged(m).is_some())
+        });
         ops.sort_by_key(|&(id, _)| id.0);
         ops
     }

@@ -359,10 +359,8 @@ pub fn emit_inner_steps<E>(
             }
         };
         if known.is_none_or(|len| len >= step_len) {
-            if unroll == 1 {
-                kb.held_constants = HELD_CONSTANTS;
-            }
-            kb.try_for_range(begin, main_end, step_len, |kb, j| {
+            let held = if unroll == 1 { HELD_CONSTANTS } else { 0 };
+            kb.try_for_range_holding(begin, main_end, step_len, held, |kb, j| {
                 let idxs: Vec<IndexDim> = (0..unroll)
                     .map(|u| IndexDim {
                         var: Some(j),

@@ -62,9 +62,6 @@ pub struct KernelBuilder<'a, 'b> {
     staged: HashMap<(UnaryFn, Value), (usize, Vec<Value>)>,
     /// The stack slot [`KernelBuilder::order_before_next`] stores to.
     order_slot: Option<ir::StackSlot>,
-    /// How many vector constants the next loop [`KernelBuilder::for_range`]
-    /// opens may hold in registers (see [`codegen::ConstTable`]).
-    pub held_constants: usize,
 }
 
 impl<'b> Borrow<FunctionBuilder<'b>> for KernelBuilder<'_, 'b> {
@@ -108,7 +105,6 @@ impl<'a, 'b> KernelBuilder<'a, 'b> {
             scopes: vec![HashMap::new()],
             staged: HashMap::new(),
             order_slot: None,
-            held_constants: 0,
         }
     }
 
@@ -154,10 +150,23 @@ impl<'a, 'b> KernelBuilder<'a, 'b> {
         step: i64,
         body: impl FnOnce(&mut Self, Value),
     ) {
+        self.for_range_holding(start, end, step, 0, body);
+    }
+
+    /// [`KernelBuilder::for_range`] whose body holds its first `held`
+    /// distinct vector constants in registers (see
+    /// [`codegen::ConstTable::enter_loop`]).
+    fn for_range_holding(
+        &mut self,
+        start: Value,
+        end: Value,
+        step: i64,
+        held: usize,
+        body: impl FnOnce(&mut Self, Value),
+    ) {
         self.push_scope();
         codegen::for_range(self, start, end, step, |kb, i| {
             let block = kb.b.current_block().expect("in the loop body");
-            let held = std::mem::take(&mut kb.held_constants);
             kb.consts.enter_loop(block, held);
             body(kb, i);
             kb.consts.leave_loop();
@@ -173,8 +182,20 @@ impl<'a, 'b> KernelBuilder<'a, 'b> {
         step: i64,
         body: impl FnOnce(&mut Self, Value) -> Result<(), E>,
     ) -> Result<(), E> {
+        self.try_for_range_holding(start, end, step, 0, body)
+    }
+
+    /// [`KernelBuilder::for_range_holding`] with a body that can fail.
+    pub fn try_for_range_holding<E>(
+        &mut self,
+        start: Value,
+        end: Value,
+        step: i64,
+        held: usize,
+        body: impl FnOnce(&mut Self, Value) -> Result<(), E>,
+    ) -> Result<(), E> {
         let mut result = Ok(());
-        self.for_range(start, end, step, |kb, i| result = body(kb, i));
+        self.for_range_holding(start, end, step, held, |kb, i| result = body(kb, i));
         result
     }
 

@@ -329,21 +329,14 @@ impl Region<'_> {
     }
 
     /// Row kernels compute the root one element at a time; a root with a
-    /// kernel of its own (sort, top-k, scatter,
-    /// select-and-scatter, rng-bit-generator, variadic reduce-window) only
-    /// fuses producers its own kernel reads element by element.
+    /// kernel of its own (a [`Role::KernelRoot`]: sort, top-k, scatter,
+    /// select-and-scatter, rng-bit-generator, a prefix-scan reduce-window;
+    /// or a variadic reduce-window) only fuses producers its own kernel
+    /// reads element by element.
     fn check_root_per_element(&self) -> Result<(), String> {
         let root = self.comp.instr(self.root);
-        let own_kernel = matches!(
-            root.opcode,
-            Opcode::Sort
-                | Opcode::TopK
-                | Opcode::Scatter
-                | Opcode::SelectAndScatter
-                | Opcode::RngBitGenerator
-        ) || (root.opcode == Opcode::ReduceWindow
-            && (root.shape.is_tuple()
-                || crate::emit::scan_dim(self.module, self.comp, root).is_some()));
+        let own_kernel = classify(self.module, self.comp, self.root) == Role::KernelRoot
+            || (root.opcode == Opcode::ReduceWindow && root.shape.is_tuple());
         if own_kernel {
             return Err(format!(
                 "the root {} runs a {} kernel, not one element at a time",
