@@ -152,3 +152,310 @@ ENTRY e {
     let divides = clif.matches("fdiv").count();
     assert_eq!(divides, 2 * (4 + 1 + 1), "{clif}");
 }
+
+/// The names of the compiled kernels.
+fn kernel_names(c: &Compiled) -> Vec<String> {
+    c.jit.clif().iter().map(|(name, _)| name.clone()).collect()
+}
+
+/// Deterministic values in about [−6, 6] with NaN, ±inf and ±0 at
+/// `edges` of the positions (every `edges`-th element, when nonzero).
+fn values(n: usize, edges: usize) -> Vec<f32> {
+    let special = [f32::NAN, f32::INFINITY, f32::NEG_INFINITY, -0.0, 0.0, 88.0];
+    (0..n)
+        .map(|i| {
+            if edges > 0 && i % edges == edges - 1 {
+                special[(i / edges) % special.len()]
+            } else {
+                ((i * 7919) % 1201) as f32 / 100.0 - 6.0
+            }
+        })
+        .collect()
+}
+
+const SOFTMAX: &str = "HloModule m
+mx {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] maximum(a, b)
+}
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+ENTRY e {
+  x = f32[ROWS,COLS]{1,0} parameter(0)
+  lo = f32[] constant(-inf)
+  m = f32[ROWS]{0} reduce(x, lo), dimensions={1}, to_apply=mx
+  mb = f32[ROWS,COLS]{1,0} broadcast(m), dimensions={0}
+  d = f32[ROWS,COLS]{1,0} subtract(x, mb)
+  ex = f32[ROWS,COLS]{1,0} exponential(d)
+  z = f32[] constant(0)
+  s = f32[ROWS]{0} reduce(ex, z), dimensions={1}, to_apply=add
+  sb = f32[ROWS,COLS]{1,0} broadcast(s), dimensions={0}
+  ROOT o = f32[ROWS,COLS]{1,0} divide(ex, sb)
+}";
+
+// Softmax's outputs differ from the interpreter's by a few ulp: exp's
+// rounding and the order of the sums (vector accumulators) differ; a wrong
+// row's max or sum would differ by far more.
+
+#[test]
+fn softmax_rows_are_pipelined_and_match_the_interpreter() {
+    // Rows of whole steps, a vector tail, a scalar tail; row counts that
+    // split unevenly between the harness's two calls; edge values.
+    for (rows, cols, edges) in [
+        (40, 64, 0),
+        (33, 100, 0),
+        (50, 1024, 0),
+        (25, 17, 0),
+        (41, 64, 13),
+    ] {
+        let text = SOFTMAX
+            .replace("ROWS", &rows.to_string())
+            .replace("COLS", &cols.to_string());
+        let c = compile(&text);
+        assert!(
+            kernel_names(&c)
+                .iter()
+                .all(|n| n.contains("pipelined_rows")),
+            "{:?}",
+            kernel_names(&c)
+        );
+        let x = Literal::from_vec(&[rows as i64, cols as i64], values(rows * cols, edges)).unwrap();
+        assert_eq!(
+            check_within_ulps(&text, &[&x], 32),
+            Checked::Same,
+            "{rows}x{cols}"
+        );
+    }
+}
+
+#[test]
+fn short_or_few_rows_are_not_pipelined() {
+    for (rows, cols) in [(3, 1024), (40, 8)] {
+        let text = SOFTMAX
+            .replace("ROWS", &rows.to_string())
+            .replace("COLS", &cols.to_string());
+        let c = compile(&text);
+        assert!(
+            kernel_names(&c).iter().all(|n| !n.contains("pipelined")),
+            "{:?}",
+            kernel_names(&c)
+        );
+        let x = Literal::from_vec(&[rows as i64, cols as i64], values(rows * cols, 0)).unwrap();
+        assert_eq!(check_within_ulps(&text, &[&x], 32), Checked::Same);
+    }
+}
+
+#[test]
+fn pipelined_rows_with_a_row_invariant_three_passes_and_kept_values() {
+    // log-softmax: `log(sum)` is a row invariant of the output stage.
+    let log_softmax = "HloModule m
+mx {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] maximum(a, b)
+}
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+ENTRY e {
+  x = f32[3,9,96]{2,1,0} parameter(0)
+  lo = f32[] constant(-inf)
+  m = f32[3,9]{1,0} reduce(x, lo), dimensions={2}, to_apply=mx
+  mb = f32[3,9,96]{2,1,0} broadcast(m), dimensions={0,1}
+  d = f32[3,9,96]{2,1,0} subtract(x, mb)
+  ex = f32[3,9,96]{2,1,0} exponential(d)
+  z = f32[] constant(0)
+  s = f32[3,9]{1,0} reduce(ex, z), dimensions={2}, to_apply=add
+  l = f32[3,9]{1,0} log(s)
+  lb = f32[3,9,96]{2,1,0} broadcast(l), dimensions={0,1}
+  ROOT o = f32[3,9,96]{2,1,0} subtract(d, lb)
+}";
+    // Three passes: `ex` is kept from the second pass for the third and
+    // the output, in a ring of four row buffers.
+    let three = "HloModule m
+mx {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] maximum(a, b)
+}
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+ENTRY e {
+  x = f32[45,80]{1,0} parameter(0)
+  lo = f32[] constant(-inf)
+  m = f32[45]{0} reduce(x, lo), dimensions={1}, to_apply=mx
+  mb = f32[45,80]{1,0} broadcast(m), dimensions={0}
+  d = f32[45,80]{1,0} subtract(x, mb)
+  ex = f32[45,80]{1,0} exponential(d)
+  z = f32[] constant(0)
+  s = f32[45]{0} reduce(ex, z), dimensions={1}, to_apply=add
+  sb = f32[45,80]{1,0} broadcast(s), dimensions={0}
+  p = f32[45,80]{1,0} divide(ex, sb)
+  pp = f32[45,80]{1,0} multiply(p, p)
+  q = f32[45]{0} reduce(pp, z), dimensions={1}, to_apply=add
+  qb = f32[45,80]{1,0} broadcast(q), dimensions={0}
+  ROOT o = f32[45,80]{1,0} divide(p, qb)
+}";
+    for (text, dims) in [(log_softmax, vec![3i64, 9, 96]), (three, vec![45, 80])] {
+        let c = compile(text);
+        assert_eq!(c.plan.fusions.len(), 1, "{}", plan_text(&c));
+        assert!(
+            kernel_names(&c)
+                .iter()
+                .all(|n| n.contains("pipelined_rows")),
+            "{:?}",
+            kernel_names(&c)
+        );
+        let n = dims.iter().product::<i64>() as usize;
+        let x = Literal::from_vec(&dims, values(n, 0)).unwrap();
+        assert_eq!(check_within_ulps(text, &[&x], 32), Checked::Same);
+    }
+}
+
+#[test]
+fn pipelined_rows_in_column_major_layout() {
+    // Rows along dimension 1, columns along dimension 0, which is minor.
+    let text = "HloModule m
+mx {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] maximum(a, b)
+}
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+ENTRY e {
+  x = f32[72,30]{0,1} parameter(0)
+  lo = f32[] constant(-inf)
+  m = f32[30]{0} reduce(x, lo), dimensions={0}, to_apply=mx
+  mb = f32[72,30]{0,1} broadcast(m), dimensions={1}
+  d = f32[72,30]{0,1} subtract(x, mb)
+  ex = f32[72,30]{0,1} exponential(d)
+  z = f32[] constant(0)
+  s = f32[30]{0} reduce(ex, z), dimensions={0}, to_apply=add
+  sb = f32[72,30]{0,1} broadcast(s), dimensions={1}
+  ROOT o = f32[72,30]{0,1} divide(ex, sb)
+}";
+    let c = compile(text);
+    assert!(
+        kernel_names(&c)
+            .iter()
+            .all(|n| n.contains("pipelined_rows")),
+        "{:?}",
+        kernel_names(&c)
+    );
+    let x = Literal::from_vec(&[72, 30], values(72 * 30, 11))
+        .unwrap()
+        .relayout(&xla_core::Layout::new(vec![0, 1]))
+        .unwrap();
+    assert_eq!(check_within_ulps(text, &[&x], 32), Checked::Same);
+}
+
+/// A random row program over `f32[rows, cols]` (reduced along the minor
+/// dimension of `layout`): one to three passes, each reducing the previous
+/// value and combining it with the broadcast result through vector math.
+fn random_row_program(seed: u64) -> (String, Vec<i64>, Vec<i64>) {
+    let mut state = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+    let mut below = |n: u64| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state % n
+    };
+    let (rows, cols) = (24 + below(60) as i64, 16 + below(150) as i64);
+    let column_major = below(3) == 0;
+    let (dims, layout, reduced, kept) = if column_major {
+        (vec![cols, rows], "{0,1}", 0, 1)
+    } else {
+        (vec![rows, cols], "{1,0}", 1, 0)
+    };
+    let full = format!("f32[{},{}]{layout}", dims[0], dims[1]);
+    let row = format!("f32[{rows}]{{0}}");
+    // (reducer, init, expression of the previous value and the broadcast).
+    let steps = [
+        ("mx", "-inf", "exponential(subtract(PREV, B))"),
+        ("mx", "-inf", "tanh(subtract(PREV, B))"),
+        ("add", "0", "logistic(divide(PREV, B))"),
+        ("add", "0", "divide(exponential(PREV), B)"),
+        ("mx", "-inf", "subtract(PREV, B)"),
+    ];
+    let mut body = format!("  x = {full} parameter(0)\n");
+    let mut prev = "x".to_string();
+    let passes = 1 + below(3);
+    for k in 0..=passes {
+        let (reducer, init, expr) = steps[below(steps.len() as u64) as usize];
+        let (reducer, init, expr) = if k == 0 {
+            ("mx", "-inf", steps[0].2)
+        } else {
+            (reducer, init, expr)
+        };
+        body += &format!(
+            "  i{k} = f32[] constant({init})\n  r{k} = {row} reduce({prev}, i{k}), dimensions={{{reduced}}}, to_apply={reducer}\n  b{k} = {full} broadcast(r{k}), dimensions={{{kept}}}\n"
+        );
+        // Nested ops as separate instructions: `op(inner, b)` inside out.
+        let mut text = expr.replace("PREV", &prev).replace('B', &format!("b{k}"));
+        let mut n = 0;
+        while let Some(open) = text.rfind('(') {
+            let start = text[..open].rfind(['(', ' ']).map_or(0, |p| p + 1);
+            let close = open + text[open..].find(')').expect("balanced");
+            let name = format!("v{k}_{n}");
+            n += 1;
+            body += &format!("  {name} = {full} {}\n", &text[start..=close]);
+            text.replace_range(start..=close, &name);
+        }
+        prev = text;
+    }
+    body = body.replace(&format!("  {prev} = "), &format!("  ROOT {prev} = "));
+    let text = format!(
+        "HloModule m\nmx {{\n  a = f32[] parameter(0)\n  c = f32[] parameter(1)\n  ROOT s = f32[] maximum(a, c)\n}}\n\
+         add {{\n  a = f32[] parameter(0)\n  c = f32[] parameter(1)\n  ROOT s = f32[] add(a, c)\n}}\n\
+         ENTRY e {{\n{body}}}"
+    );
+    let minor_to_major = if column_major { vec![0, 1] } else { vec![1, 0] };
+    (text, dims, minor_to_major)
+}
+
+#[test]
+fn random_row_programs_match_the_interpreter() {
+    let mut pipelined = 0;
+    for seed in 0..60 {
+        let (text, dims, minor_to_major) = random_row_program(seed);
+        let c = compile(&text);
+        pipelined += kernel_names(&c)
+            .iter()
+            .filter(|n| n.contains("pipelined_rows"))
+            .count();
+        let n = (dims[0] * dims[1]) as usize;
+        let x = Literal::from_vec(&dims, values(n, 0))
+            .unwrap()
+            .relayout(&xla_core::Layout::new(minor_to_major))
+            .unwrap();
+        let want = interpret(&c, &[&x]).expect("the interpreter runs row programs");
+        let got = run(&c, &[&x]);
+        let default = xla_core::Layout::default_for_rank(2);
+        let (got, want) = (
+            got.relayout(&default).unwrap().to_vec::<f32>().unwrap(),
+            want.relayout(&default).unwrap().to_vec::<f32>().unwrap(),
+        );
+        for (i, (g, w)) in got.iter().zip(&want).enumerate() {
+            let close =
+                (g.is_nan() && w.is_nan()) || g == w || (g - w).abs() <= 1e-4 * w.abs().max(1e-3);
+            assert!(
+                close,
+                "seed {seed}: element {i} is {g}, the interpreter says {w}\n{text}"
+            );
+        }
+    }
+    assert!(pipelined >= 30, "only {pipelined} of 60 programs pipelined");
+}

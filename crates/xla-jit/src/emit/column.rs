@@ -157,14 +157,14 @@ fn parts<'a, 'm>(
 ) -> Result<Parts<'a, 'm>, Unsupported> {
     let el = elemental(info, kb);
     let reduce = info.comp.instr(col.root);
-    let comb = Combiner::new(info.module, &el, reduce)?;
+    let comb = Combiner::new(info.module, info.comp, reduce)?;
     let rank = info
         .comp
         .instr(reduce.operands[0])
         .shape
         .as_array()
         .map_or(0, |a| a.rank());
-    let reduced = reduced_dims(&el, reduce);
+    let reduced = reduced_dims(info.comp, reduce);
     let cols = col.space.inner.map_or(1, |(_, c)| c);
     let lanes = if cols >= col.lanes as i64 {
         col.lanes

@@ -11,12 +11,12 @@
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{types, InstBuilder, Value};
 use cranelift_frontend::Variable;
-use xla_core::hlo::{ComputationId, HloInstruction};
+use xla_core::hlo::{ComputationId, HloComputation, HloInstruction};
 use xla_core::{HloModule, Opcode, PrimitiveType, Shape};
 
 use super::access::lane_scalar;
 use super::complex;
-use super::elemental::{emit_computation, Elemental};
+use super::elemental::{element_type, emit_computation, Elemental};
 use super::elementwise;
 use super::index::{Index, IndexDim};
 use super::iterate::{emit_inner_steps, unroll_for};
@@ -39,7 +39,7 @@ impl<'m> Combiner<'m> {
     /// The combiner of `reduce`.
     pub fn new(
         module: &'m HloModule,
-        el: &Elemental,
+        comp: &HloComputation,
         reduce: &HloInstruction,
     ) -> Result<Self, Unsupported> {
         let to_apply = *reduce
@@ -47,10 +47,13 @@ impl<'m> Combiner<'m> {
             .first()
             .ok_or_else(|| Unsupported::new(Opcode::Reduce, "no to_apply"))?;
         let n = reduce.operands.len() / 2;
-        let tys: Vec<PrimitiveType> = reduce.operands[..n].iter().map(|&o| el.ty(o)).collect();
-        let comp = module.computation(to_apply);
-        let root = comp.root_instr();
-        let params = |i: usize| comp.instr(root.operands[i]).opcode == Opcode::Parameter;
+        let tys: Vec<PrimitiveType> = reduce.operands[..n]
+            .iter()
+            .map(|&o| element_type(&comp.instr(o).shape))
+            .collect();
+        let called = module.computation(to_apply);
+        let root = called.root_instr();
+        let params = |i: usize| called.instr(root.operands[i]).opcode == Opcode::Parameter;
         let op = match op_of(root.opcode) {
             Op::Binary(b)
                 if n == 1
@@ -440,8 +443,8 @@ impl Accumulators {
 
 /// The reduced dimensions of `reduce`'s operand of size > 1, in the
 /// operand's physical order (most major first).
-pub(super) fn reduced_dims(el: &Elemental, reduce: &HloInstruction) -> Vec<(usize, i64)> {
-    let operand = el.comp.instr(reduce.operands[0]);
+pub(super) fn reduced_dims(comp: &HloComputation, reduce: &HloInstruction) -> Vec<(usize, i64)> {
+    let operand = comp.instr(reduce.operands[0]);
     let Shape::Array(a) = &operand.shape else {
         return Vec::new();
     };
@@ -488,7 +491,7 @@ pub(super) fn reduce_at(
     let init = (0..n)
         .map(|k| el.gen(kb, reduce.operands[n + k], &Index::scalar(1)))
         .collect::<Result<Vec<_>, _>>()?;
-    let reduced = reduced_dims(el, reduce);
+    let reduced = reduced_dims(el.comp, reduce);
     let lanes = if comb.identity().is_some() { lanes } else { 1 };
     let inner_len = reduced.last().map_or(1, |&(_, s)| s);
     let lanes = if inner_len >= lanes as i64 { lanes } else { 1 };

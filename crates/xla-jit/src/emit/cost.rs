@@ -49,6 +49,16 @@ pub(super) fn per_element(info: &KernelInfo, lanes: u32) -> f64 {
 /// `remainder`) make a loop body of dozens of instructions.
 const HEAVY_OP: f64 = 2.0;
 
+/// `true` if the fusion computes vector math (an op at least
+/// [`HEAVY_OP`] per vector), which makes its kernel bound by computation
+/// rather than by memory.
+pub(super) fn computes_heavy_ops(info: &KernelInfo) -> bool {
+    info.fusion
+        .instructions
+        .iter()
+        .any(|&id| op_cost(info.comp.instr(id).opcode) >= HEAVY_OP)
+}
+
 /// The most vectors an inner loop step computing `value` (a member of the
 /// fusion) takes: one when its expression calls vector math other than f32
 /// tanh. Unrolling such a body does not make it faster (the core already

@@ -233,6 +233,42 @@ impl IterSpace {
         }
     }
 
+    /// The first position iteration `it` covers, numbering the walk's
+    /// positions `row · n + inner` (`n` the inner size); `it` =
+    /// [`IterSpace::iterations`] gives the number of positions.
+    pub fn first_position(&self, kb: &mut KernelBuilder, it: Value) -> Value {
+        let n = self.inner.map_or(1, |(_, n)| n);
+        match self.chunking {
+            Chunking::Chunks { chunk, per_row } => {
+                let row = kb.b.ins().udiv_imm_u(it, per_row);
+                let first = kb.b.ins().imul_imm_s(row, per_row);
+                let c = kb.b.ins().isub(it, first);
+                let row_start = kb.b.ins().imul_imm_s(row, n);
+                let c0 = kb.b.ins().imul_imm_s(c, chunk);
+                kb.b.ins().iadd(row_start, c0)
+            }
+            Chunking::Rows { per_iter } => {
+                let r = kb.b.ins().imul_imm_s(it, per_iter);
+                let rows = kb.iconst(self.rows);
+                let r = kb.b.ins().smin(r, rows);
+                kb.b.ins().imul_imm_s(r, n)
+            }
+        }
+    }
+
+    /// The index of position `p` (see [`IterSpace::first_position`]).
+    pub fn position_index(&self, kb: &mut KernelBuilder, p: Value) -> Vec<IndexDim> {
+        let Some((d, n)) = self.inner else {
+            return self.row_index(kb, p);
+        };
+        let row = kb.b.ins().udiv_imm_u(p, n);
+        let first = kb.b.ins().imul_imm_s(row, n);
+        let inner = kb.b.ins().isub(p, first);
+        let mut idx = self.row_index(kb, row);
+        idx[d] = IndexDim::uniform(inner);
+        idx
+    }
+
     /// The index of row `row` (outer dimensions decoded, others 0).
     pub fn row_index(&self, kb: &mut KernelBuilder, row: Value) -> Vec<IndexDim> {
         let mut idx = vec![IndexDim::constant(0); self.rank];

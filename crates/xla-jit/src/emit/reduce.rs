@@ -99,7 +99,7 @@ fn row_kernel(
 ) -> Result<(), Unsupported> {
     let el = elemental(info, kb);
     let reduce = info.comp.instr(root);
-    let comb = Combiner::new(info.module, &el, reduce)?;
+    let comb = Combiner::new(info.module, info.comp, reduce)?;
     let max_unroll = cost::max_unroll(info, root);
     let rank = el
         .comp
@@ -135,12 +135,10 @@ fn full_reduction(
 ) -> Result<Vec<KernelPlan>, Unsupported> {
     let reduce = info.comp.instr(root);
     let n = reduce.operands.len() / 2;
-    let recognized = n == 1 && {
-        let el = Elemental::new(info.module, info.comp, Default::default());
-        Combiner::new(info.module, &el, reduce)?
+    let recognized = n == 1
+        && Combiner::new(info.module, info.comp, reduce)?
             .identity()
-            .is_some()
-    };
+            .is_some();
     let total = dims.iter().product::<i64>() as f64;
     if !recognized {
         return Ok(vec![KernelPlan {
@@ -152,7 +150,7 @@ fn full_reduction(
             emit: Box::new(move |kb, info| {
                 let el = elemental(info, kb);
                 let reduce = info.comp.instr(root);
-                let comb = Combiner::new(info.module, &el, reduce)?;
+                let comb = Combiner::new(info.module, info.comp, reduce)?;
                 let rank = el
                     .comp
                     .instr(reduce.operands[0])
@@ -286,7 +284,7 @@ fn partial_kernel(
 ) -> Result<(), Unsupported> {
     let el = elemental(info, kb);
     let reduce = info.comp.instr(root);
-    let comb = Combiner::new(info.module, &el, reduce)?;
+    let comb = Combiner::new(info.module, info.comp, reduce)?;
     let n_inner = space.inner.map_or(1, |(_, n)| n);
     let lanes = if n_inner >= lanes as i64 { lanes } else { 1 };
     let unroll = unroll_for(space.elements_per_iteration().min(n_inner), lanes)
@@ -314,7 +312,7 @@ fn combine_kernel(
 ) -> Result<(), Unsupported> {
     let el = elemental(info, kb);
     let reduce = info.comp.instr(root);
-    let comb = Combiner::new(info.module, &el, reduce)?;
+    let comb = Combiner::new(info.module, info.comp, reduce)?;
     let outs = info.fusion.inputs.len();
     let spec = scratch_spec(comb.tys[0], partials);
     let scratch = kb.buffer(info.buffers.len());

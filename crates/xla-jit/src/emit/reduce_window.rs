@@ -122,7 +122,7 @@ pub(super) fn values(
     let (srcs, init_instrs) = instr.operands.split_at(n);
     let lanes = idx.lanes;
     let in_dims = dims_of(el, srcs[0]);
-    let comb = Combiner::new(el.module, el, instr)?;
+    let comb = Combiner::new(el.module, el.comp, instr)?;
     let inits = init_instrs
         .iter()
         .map(|&i| el.gen(kb, i, &Index::scalar(lanes)))
@@ -457,7 +457,7 @@ pub(super) fn plan_scan(info: &KernelInfo, scan: Scan) -> Result<Vec<KernelPlan>
         epilogue: false,
         emit: Box::new(move |kb, info| {
             let el = elemental(info, kb);
-            let comb = Combiner::new(info.module, &el, info.comp.instr(root))?;
+            let comb = Combiner::new(info.module, info.comp, info.comp.instr(root))?;
             let spec = &info.buffers[out];
             let base = kb.buffer(out);
             let line = |kb: &mut KernelBuilder, at: Vec<IndexDim>| {
