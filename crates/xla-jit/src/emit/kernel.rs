@@ -185,7 +185,8 @@ impl<'a, 'b> KernelBuilder<'a, 'b> {
         self.try_for_range_holding(start, end, step, 0, body)
     }
 
-    /// [`KernelBuilder::for_range_holding`] with a body that can fail.
+    /// A loop like [`KernelBuilder::try_for_range`] whose body holds its
+    /// first `held` distinct vector constants in registers.
     pub fn try_for_range_holding<E>(
         &mut self,
         start: Value,

@@ -231,7 +231,8 @@ impl Executable {
     /// A report for debugging: the optimized module with layouts, the
     /// fusion plan with reasons, the program's thunks and buffers, compile
     /// times, and each kernel's CLIF and machine code when compiled with
-    /// [`CompileOptions::keep_clif`] and [`CompileOptions::keep_asm`].
+    /// [`crate::CompileOptions::keep_clif`] and
+    /// [`crate::CompileOptions::keep_asm`].
     pub fn dump(&self) -> String {
         let inner = &*self.inner;
         let mut out = String::new();
