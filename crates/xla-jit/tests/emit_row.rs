@@ -153,6 +153,23 @@ ENTRY e {
     assert_eq!(divides, 2 * (4 + 1 + 1), "{clif}");
 }
 
+/// The `mx` (maximum) and `add` reducers of the row programs below.
+macro_rules! reducers {
+    () => {
+        "mx {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] maximum(a, b)
+}
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+"
+    };
+}
+
 /// The names of the compiled kernels.
 fn kernel_names(c: &Compiled) -> Vec<String> {
     c.jit.clif().iter().map(|(name, _)| name.clone()).collect()
@@ -173,18 +190,10 @@ fn values(n: usize, edges: usize) -> Vec<f32> {
         .collect()
 }
 
-const SOFTMAX: &str = "HloModule m
-mx {
-  a = f32[] parameter(0)
-  b = f32[] parameter(1)
-  ROOT s = f32[] maximum(a, b)
-}
-add {
-  a = f32[] parameter(0)
-  b = f32[] parameter(1)
-  ROOT s = f32[] add(a, b)
-}
-ENTRY e {
+const SOFTMAX: &str = concat!(
+    "HloModule m\n",
+    reducers!(),
+    "ENTRY e {
   x = f32[ROWS,COLS]{1,0} parameter(0)
   lo = f32[] constant(-inf)
   m = f32[ROWS]{0} reduce(x, lo), dimensions={1}, to_apply=mx
@@ -195,7 +204,8 @@ ENTRY e {
   s = f32[ROWS]{0} reduce(ex, z), dimensions={1}, to_apply=add
   sb = f32[ROWS,COLS]{1,0} broadcast(s), dimensions={0}
   ROOT o = f32[ROWS,COLS]{1,0} divide(ex, sb)
-}";
+}"
+);
 
 // Softmax's outputs differ from the interpreter's by a few ulp: exp's
 // rounding and the order of the sums (vector accumulators) differ; a wrong
@@ -252,18 +262,10 @@ fn short_or_few_rows_are_not_pipelined() {
 #[test]
 fn pipelined_rows_with_a_row_invariant_three_passes_and_kept_values() {
     // log-softmax: `log(sum)` is a row invariant of the output stage.
-    let log_softmax = "HloModule m
-mx {
-  a = f32[] parameter(0)
-  b = f32[] parameter(1)
-  ROOT s = f32[] maximum(a, b)
-}
-add {
-  a = f32[] parameter(0)
-  b = f32[] parameter(1)
-  ROOT s = f32[] add(a, b)
-}
-ENTRY e {
+    let log_softmax = concat!(
+        "HloModule m\n",
+        reducers!(),
+        "ENTRY e {
   x = f32[3,9,96]{2,1,0} parameter(0)
   lo = f32[] constant(-inf)
   m = f32[3,9]{1,0} reduce(x, lo), dimensions={2}, to_apply=mx
@@ -275,21 +277,14 @@ ENTRY e {
   l = f32[3,9]{1,0} log(s)
   lb = f32[3,9,96]{2,1,0} broadcast(l), dimensions={0,1}
   ROOT o = f32[3,9,96]{2,1,0} subtract(d, lb)
-}";
+}"
+    );
     // Three passes: `ex` is kept from the second pass for the third and
     // the output, in a ring of four row buffers.
-    let three = "HloModule m
-mx {
-  a = f32[] parameter(0)
-  b = f32[] parameter(1)
-  ROOT s = f32[] maximum(a, b)
-}
-add {
-  a = f32[] parameter(0)
-  b = f32[] parameter(1)
-  ROOT s = f32[] add(a, b)
-}
-ENTRY e {
+    let three = concat!(
+        "HloModule m\n",
+        reducers!(),
+        "ENTRY e {
   x = f32[45,80]{1,0} parameter(0)
   lo = f32[] constant(-inf)
   m = f32[45]{0} reduce(x, lo), dimensions={1}, to_apply=mx
@@ -304,7 +299,8 @@ ENTRY e {
   q = f32[45]{0} reduce(pp, z), dimensions={1}, to_apply=add
   qb = f32[45,80]{1,0} broadcast(q), dimensions={0}
   ROOT o = f32[45,80]{1,0} divide(p, qb)
-}";
+}"
+    );
     for (text, dims) in [(log_softmax, vec![3i64, 9, 96]), (three, vec![45, 80])] {
         let c = compile(text);
         assert_eq!(c.plan.fusions.len(), 1, "{}", plan_text(&c));
@@ -324,18 +320,10 @@ ENTRY e {
 #[test]
 fn pipelined_rows_in_column_major_layout() {
     // Rows along dimension 1, columns along dimension 0, which is minor.
-    let text = "HloModule m
-mx {
-  a = f32[] parameter(0)
-  b = f32[] parameter(1)
-  ROOT s = f32[] maximum(a, b)
-}
-add {
-  a = f32[] parameter(0)
-  b = f32[] parameter(1)
-  ROOT s = f32[] add(a, b)
-}
-ENTRY e {
+    let text = concat!(
+        "HloModule m\n",
+        reducers!(),
+        "ENTRY e {
   x = f32[72,30]{0,1} parameter(0)
   lo = f32[] constant(-inf)
   m = f32[30]{0} reduce(x, lo), dimensions={0}, to_apply=mx
@@ -346,7 +334,8 @@ ENTRY e {
   s = f32[30]{0} reduce(ex, z), dimensions={0}, to_apply=add
   sb = f32[72,30]{0,1} broadcast(s), dimensions={1}
   ROOT o = f32[72,30]{0,1} divide(ex, sb)
-}";
+}"
+    );
     let c = compile(text);
     assert!(
         kernel_names(&c)
@@ -417,11 +406,7 @@ fn random_row_program(seed: u64) -> (String, Vec<i64>, Vec<i64>) {
         prev = text;
     }
     body = body.replace(&format!("  {prev} = "), &format!("  ROOT {prev} = "));
-    let text = format!(
-        "HloModule m\nmx {{\n  a = f32[] parameter(0)\n  c = f32[] parameter(1)\n  ROOT s = f32[] maximum(a, c)\n}}\n\
-         add {{\n  a = f32[] parameter(0)\n  c = f32[] parameter(1)\n  ROOT s = f32[] add(a, c)\n}}\n\
-         ENTRY e {{\n{body}}}"
-    );
+    let text = format!("HloModule m\n{}ENTRY e {{\n{body}}}", reducers!());
     let minor_to_major = if column_major { vec![0, 1] } else { vec![1, 0] };
     (text, dims, minor_to_major)
 }

@@ -181,10 +181,7 @@ impl IterSpace {
         match self.chunking {
             Chunking::Chunks { chunk, per_row } => kb.try_for_range(start, end, 1, |kb, it| {
                 walker.begin(kb, it)?;
-                let row = kb.b.ins().udiv_imm_u(it, per_row);
-                let first = kb.b.ins().imul_imm_s(row, per_row);
-                let c = kb.b.ins().isub(it, first);
-                let c0 = kb.b.ins().imul_imm_s(c, chunk);
+                let (row, c0) = chunk_start(kb, it, chunk, per_row);
                 let c1 = kb.b.ins().iadd_imm_s(c0, chunk);
                 let limit = kb.iconst(n);
                 let c1 = kb.b.ins().smin(c1, limit);
@@ -216,10 +213,7 @@ impl IterSpace {
         let n = self.inner.map_or(1, |(_, n)| n);
         match self.chunking {
             Chunking::Chunks { chunk, per_row } => {
-                let row = kb.b.ins().udiv_imm_u(it, per_row);
-                let first = kb.b.ins().imul_imm_s(row, per_row);
-                let c = kb.b.ins().isub(it, first);
-                let c0 = kb.b.ins().imul_imm_s(c, chunk);
+                let (row, c0) = chunk_start(kb, it, chunk, per_row);
                 let c1 = kb.b.ins().iadd_imm_s(c0, chunk);
                 let limit = kb.iconst(n);
                 let c1 = kb.b.ins().smin(c1, limit);
@@ -240,11 +234,8 @@ impl IterSpace {
         let n = self.inner.map_or(1, |(_, n)| n);
         match self.chunking {
             Chunking::Chunks { chunk, per_row } => {
-                let row = kb.b.ins().udiv_imm_u(it, per_row);
-                let first = kb.b.ins().imul_imm_s(row, per_row);
-                let c = kb.b.ins().isub(it, first);
+                let (row, c0) = chunk_start(kb, it, chunk, per_row);
                 let row_start = kb.b.ins().imul_imm_s(row, n);
-                let c0 = kb.b.ins().imul_imm_s(c, chunk);
                 kb.b.ins().iadd(row_start, c0)
             }
             Chunking::Rows { per_iter } => {
@@ -284,6 +275,14 @@ impl IterSpace {
         }
         idx
     }
+}
+
+/// The row of chunk iteration `it` and the chunk's first inner position.
+fn chunk_start(kb: &mut KernelBuilder, it: Value, chunk: i64, per_row: i64) -> (Value, Value) {
+    let row = kb.b.ins().udiv_imm_u(it, per_row);
+    let first = kb.b.ins().imul_imm_s(row, per_row);
+    let c = kb.b.ins().isub(it, first);
+    (row, kb.b.ins().imul_imm_s(c, chunk))
 }
 
 /// What a walk does at each iteration: `begin`, then `segment` for each
