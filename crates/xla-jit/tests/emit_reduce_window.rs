@@ -154,6 +154,7 @@ fn check_scan(text: &str, x: &Literal, scan: bool, want: &[f32]) {
         "{text}\n{kernels:?}"
     );
     let got = run_f32(text, &[x]);
+    assert_eq!(got.len(), want.len(), "{text}");
     assert!(
         got.iter()
             .zip(want)

@@ -433,6 +433,7 @@ fn random_row_programs_match_the_interpreter() {
             got.relayout(&default).unwrap().to_vec::<f32>().unwrap(),
             want.relayout(&default).unwrap().to_vec::<f32>().unwrap(),
         );
+        assert_eq!(got.len(), want.len(), "seed {seed}");
         for (i, (g, w)) in got.iter().zip(&want).enumerate() {
             let close =
                 (g.is_nan() && w.is_nan()) || g == w || (g - w).abs() <= 1e-4 * w.abs().max(1e-3);

@@ -20,7 +20,7 @@ use cranelift_codegen::ir::{InstBuilder, Value};
 use xla_core::hlo::{HloInstruction, InstrId};
 
 use super::access::{read_from, write, Access, BufferSpec};
-use super::combine::{operand_index, reduced_dims, Combiner};
+use super::combine::{operand_index, operand_rank, reduced_dims, Combiner};
 use super::elemental::Elemental;
 use super::elementwise;
 use super::index::{Index, IndexDim};
@@ -158,12 +158,7 @@ fn parts<'a, 'm>(
     let el = elemental(info, kb);
     let reduce = info.comp.instr(col.root);
     let comb = Combiner::new(info.module, info.comp, reduce)?;
-    let rank = info
-        .comp
-        .instr(reduce.operands[0])
-        .shape
-        .as_array()
-        .map_or(0, |a| a.rank());
+    let rank = operand_rank(info.comp, reduce);
     let reduced = reduced_dims(info.comp, reduce);
     let cols = col.space.inner.map_or(1, |(_, c)| c);
     let lanes = if cols >= col.lanes as i64 {

@@ -456,6 +456,14 @@ pub(super) fn reduced_dims(comp: &HloComputation, reduce: &HloInstruction) -> Ve
         .collect()
 }
 
+/// The rank of `reduce`'s first operand.
+pub(super) fn operand_rank(comp: &HloComputation, reduce: &HloInstruction) -> usize {
+    comp.instr(reduce.operands[0])
+        .shape
+        .as_array()
+        .map_or(0, |a| a.rank())
+}
+
 /// The operand index of output index `out` (kept dimensions in order,
 /// reduced dimensions at 0).
 pub(super) fn operand_index(reduce: &HloInstruction, rank: usize, out: &Index) -> Index {

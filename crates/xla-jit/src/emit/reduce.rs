@@ -21,7 +21,7 @@ use xla_core::hlo::{HloInstruction, InstrId};
 use xla_core::{Opcode, PrimitiveType, Shape};
 
 use super::access::{read_from, write, Access};
-use super::combine::{operand_index, reduce_at, Accumulators, Combiner};
+use super::combine::{operand_index, operand_rank, reduce_at, Accumulators, Combiner};
 use super::elemental::Elemental;
 use super::index::{Index, IndexDim};
 use super::iterate::{emit_inner, unroll_for, IterSpace, Walker};
@@ -101,12 +101,7 @@ fn row_kernel(
     let reduce = info.comp.instr(root);
     let comb = Combiner::new(info.module, info.comp, reduce)?;
     let max_unroll = cost::max_unroll(info, root);
-    let rank = el
-        .comp
-        .instr(reduce.operands[0])
-        .shape
-        .as_array()
-        .map_or(0, |a| a.rank());
+    let rank = operand_rank(info.comp, reduce);
     let outs = info.fusion.inputs.len();
     let (start, end) = (kb.param(1), kb.param(2));
     space.emit_positions(kb, start, end, |kb, at| {
@@ -151,12 +146,7 @@ fn full_reduction(
                 let el = elemental(info, kb);
                 let reduce = info.comp.instr(root);
                 let comb = Combiner::new(info.module, info.comp, reduce)?;
-                let rank = el
-                    .comp
-                    .instr(reduce.operands[0])
-                    .shape
-                    .as_array()
-                    .map_or(0, |a| a.rank());
+                let rank = operand_rank(info.comp, reduce);
                 let outs = info.fusion.inputs.len();
                 let (start, end) = (kb.param(1), kb.param(2));
                 let out_rank = info.buffers[outs].dims.len();

@@ -35,7 +35,9 @@ use xla_core::hlo::InstrId;
 use xla_core::Shape;
 
 use super::access::{write, Addressing, BufferSpec};
-use super::combine::{operand_index, reduce_at, reduced_dims, Accumulators, Combiner};
+use super::combine::{
+    operand_index, operand_rank, reduce_at, reduced_dims, Accumulators, Combiner,
+};
 use super::elemental::{element_type, Bound, Elemental};
 use super::index::{Index, IndexDim};
 use super::iterate::{emit_inner, emit_inner_steps, unroll_for, IterSpace};
@@ -358,13 +360,11 @@ fn pass_base(info: &KernelInfo, pass: &RowPass, row: &[IndexDim]) -> Index {
         .iter()
         .map(|d| d.map_or(IndexDim::constant(0), |k| row[k]))
         .collect();
-    let rank = info
-        .comp
-        .instr(reduce.operands[0])
-        .shape
-        .as_array()
-        .map_or(0, |a| a.rank());
-    operand_index(reduce, rank, &Index::new(1, kept))
+    operand_index(
+        reduce,
+        operand_rank(info.comp, reduce),
+        &Index::new(1, kept),
+    )
 }
 
 /// Rows per stage a row fusion needs for the pipelined kernel, which runs
@@ -426,7 +426,7 @@ fn pipelined_unroll(
 /// by one step per row; kept values live in a ring of `P + 1` row buffers.
 /// Steps before the first row and after the last run their missing stages
 /// on the nearest row of the call's range and drop the results (the output
-/// of the call's first row is written `P` times, the last one right).
+/// of the call's first row is written `P + 1` times, the last time right).
 fn pipelined(
     kb: &mut KernelBuilder,
     info: &KernelInfo,
@@ -457,6 +457,11 @@ fn pipelined(
     let nonempty = kb.b.ins().icmp(IntCC::SignedLessThan, first, end);
     let drained = kb.b.ins().iadd_imm_s(end, stages as i64);
     let steps_end = kb.b.ins().select(nonempty, drained, first);
+    // The dimension each pass reduces (its operand's only one of size > 1).
+    let reduced: Vec<usize> = passes
+        .iter()
+        .map(|p| reduced_dims(info.comp, info.comp.instr(p.instr))[0].0)
+        .collect();
     let inits = passes
         .iter()
         .map(|p| {
@@ -544,12 +549,11 @@ fn pipelined(
             for (k, (pass, comb)) in passes.iter().zip(combiners).enumerate() {
                 enter(el, k);
                 let reduce = info.comp.instr(pass.instr);
-                let (d, _) = reduced_dims(info.comp, reduce)[0];
                 let idxs: Vec<Index> = step
                     .iter()
                     .map(|&col| {
                         let mut at = operand_bases[k].clone();
-                        at.dims[d] = col;
+                        at.dims[reduced[k]] = col;
                         at.lanes = l;
                         at
                     })
