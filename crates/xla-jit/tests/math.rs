@@ -147,6 +147,40 @@ fn fast_f32_forms_within_xla_accuracy() {
     }
 }
 
+/// XLA's f32 tanh at the edges of its two special ranges, a few ulp either
+/// side, each in a vector with ordinary arguments: below `0.0004` it is `x`
+/// itself, and from the clamp at `7.99881172` on it is the value at the
+/// clamp. The fast path tests both ranges on the bit pattern of `|x|`: an
+/// off-by-one at the tiny end passes the rational's result (an ulp from
+/// `x`) and fails here; just above the clamp the unclamped rational still
+/// gives the clamp's value, so there the test pins the result, not the
+/// boundary.
+#[test]
+fn fast_f32_tanh_at_the_edges_of_its_special_ranges() {
+    let kernel = UnaryKernel::<f32>::compile_with(&options(), UnaryFn::Tanh, Accuracy::Xla)
+        .expect("compiles");
+    let tiny = 0.0004f32.to_bits();
+    let clamp = 7.998_811_7f32.to_bits();
+    let at_clamp = kernel.map(&[7.998_811_7f32, -7.998_811_7])[..].to_vec();
+    for sign in [1.0f32, -1.0] {
+        for k in 0..8u32 {
+            let below_tiny = sign * f32::from_bits(tiny - 1 - k);
+            let above_clamp = sign * f32::from_bits(clamp + 1 + k);
+            let y = kernel.map(&[below_tiny, 0.5, above_clamp, -0.25, below_tiny]);
+            assert_eq!(y[0].to_bits(), below_tiny.to_bits(), "tanh({below_tiny:e})");
+            assert_eq!(y[4].to_bits(), below_tiny.to_bits(), "tanh({below_tiny:e})");
+            let want = if sign > 0.0 { at_clamp[0] } else { at_clamp[1] };
+            assert_eq!(y[2].to_bits(), want.to_bits(), "tanh({above_clamp:e})");
+            assert_eq!(y[1], kernel.map(&[0.5])[0]);
+            // At and just above `0.0004` the rational applies: within a
+            // few ulp of `x` but computed, not passed through.
+            let at_tiny = sign * f32::from_bits(tiny + k);
+            let r = kernel.map(&[at_tiny, 1.0, 2.0, 3.0])[0];
+            assert!(ulp_error(r.into(), (at_tiny as f64).tanh(), true) <= 4.9);
+        }
+    }
+}
+
 #[test]
 fn unary_f64_within_documented_bounds() {
     for f in UnaryFn::ALL {
