@@ -51,10 +51,14 @@ pub(super) fn exp(l: &mut Lanes, x: Value) -> Value {
 }
 
 /// The lanes where `e^x` or `e^-x` needs a special case: `|x| > EXP_PLAIN`
-/// or NaN.
+/// or NaN. Compared as the bit patterns of `|x|` (NaN's are above every
+/// finite one), in integer instructions that leave the FMA pipes to the
+/// polynomial (see [`tanh_special`]).
 fn exp_special(l: &mut Lanes, x: Value) -> Value {
-    let a = l.abs(x);
-    l.cmp_c(FloatCC::UnorderedOrGreaterThan, a, EXP_PLAIN)
+    let a = l.bits(x);
+    let a = l.iand_c(a, i64::from(i32::MAX));
+    let limit = l.ci(i64::from((EXP_PLAIN as f32).to_bits()));
+    l.icmp(IntCC::SignedGreaterThan, a, limit)
 }
 
 /// `e^x` for `x <= EXP_OVERFLOW` or NaN (larger `x` give garbage).
