@@ -175,6 +175,18 @@ fn kernel_names(c: &Compiled) -> Vec<String> {
     c.jit.clif().iter().map(|(name, _)| name.clone()).collect()
 }
 
+/// Asserts that every kernel of `c` is a pipelined row kernel, or that
+/// none is.
+fn assert_pipelined(c: &Compiled, pipelined: bool) {
+    let names = kernel_names(c);
+    assert!(
+        names
+            .iter()
+            .all(|n| n.contains("pipelined_rows") == pipelined),
+        "{names:?}"
+    );
+}
+
 /// Deterministic values in about [−6, 6] with NaN, ±inf and ±0 at
 /// `edges` of the positions (every `edges`-th element, when nonzero).
 fn values(n: usize, edges: usize) -> Vec<f32> {
@@ -226,13 +238,7 @@ fn softmax_rows_are_pipelined_and_match_the_interpreter() {
             .replace("ROWS", &rows.to_string())
             .replace("COLS", &cols.to_string());
         let c = compile(&text);
-        assert!(
-            kernel_names(&c)
-                .iter()
-                .all(|n| n.contains("pipelined_rows")),
-            "{:?}",
-            kernel_names(&c)
-        );
+        assert_pipelined(&c, true);
         let x = Literal::from_vec(&[rows as i64, cols as i64], values(rows * cols, edges)).unwrap();
         assert_eq!(
             check_within_ulps(&text, &[&x], 32),
@@ -249,11 +255,7 @@ fn short_or_few_rows_are_not_pipelined() {
             .replace("ROWS", &rows.to_string())
             .replace("COLS", &cols.to_string());
         let c = compile(&text);
-        assert!(
-            kernel_names(&c).iter().all(|n| !n.contains("pipelined")),
-            "{:?}",
-            kernel_names(&c)
-        );
+        assert_pipelined(&c, false);
         let x = Literal::from_vec(&[rows as i64, cols as i64], values(rows * cols, 0)).unwrap();
         assert_eq!(check_within_ulps(&text, &[&x], 32), Checked::Same);
     }
@@ -304,13 +306,7 @@ fn pipelined_rows_with_a_row_invariant_three_passes_and_kept_values() {
     for (text, dims) in [(log_softmax, vec![3i64, 9, 96]), (three, vec![45, 80])] {
         let c = compile(text);
         assert_eq!(c.plan.fusions.len(), 1, "{}", plan_text(&c));
-        assert!(
-            kernel_names(&c)
-                .iter()
-                .all(|n| n.contains("pipelined_rows")),
-            "{:?}",
-            kernel_names(&c)
-        );
+        assert_pipelined(&c, true);
         let n = dims.iter().product::<i64>() as usize;
         let x = Literal::from_vec(&dims, values(n, 0)).unwrap();
         assert_eq!(check_within_ulps(text, &[&x], 32), Checked::Same);
@@ -337,13 +333,7 @@ fn pipelined_rows_in_column_major_layout() {
 }"
     );
     let c = compile(text);
-    assert!(
-        kernel_names(&c)
-            .iter()
-            .all(|n| n.contains("pipelined_rows")),
-        "{:?}",
-        kernel_names(&c)
-    );
+    assert_pipelined(&c, true);
     let x = Literal::from_vec(&[72, 30], values(72 * 30, 11))
         .unwrap()
         .relayout(&xla_core::Layout::new(vec![0, 1]))

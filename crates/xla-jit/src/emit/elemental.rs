@@ -138,12 +138,7 @@ impl<'m> Elemental<'m> {
         inv: &RowPass,
         row: &[IndexDim],
     ) -> Result<(), Unsupported> {
-        let dims = inv
-            .dims
-            .iter()
-            .map(|d| d.map_or(IndexDim::constant(0), |k| row[k]))
-            .collect();
-        let idx = Index::new(1, dims);
+        let idx = Index::new(1, read_at(inv, row));
         let v = self.gen(kb, inv.instr, &idx)?;
         let pinned = kb.pin(v);
         kb.cache(idx.key(inv.instr.0), pinned);
@@ -537,4 +532,15 @@ pub fn emit_computation(
     } else {
         vec![values[&comp.root]]
     })
+}
+
+/// Where a row kernel reads `value` (a pass or a row invariant) for the
+/// row at `row` (the root's index, outer dimensions set): each of its
+/// dimensions at the root dimension it follows, 0 for those of size 1.
+pub(super) fn read_at(value: &RowPass, row: &[IndexDim]) -> Vec<IndexDim> {
+    value
+        .dims
+        .iter()
+        .map(|d| d.map_or(IndexDim::constant(0), |k| row[k]))
+        .collect()
 }

@@ -179,13 +179,9 @@ impl IterSpace {
     ) -> Result<(), E> {
         let n = self.inner.map_or(1, |(_, n)| n);
         match self.chunking {
-            Chunking::Chunks { chunk, per_row } => kb.try_for_range(start, end, 1, |kb, it| {
+            Chunking::Chunks { .. } => kb.try_for_range(start, end, 1, |kb, it| {
                 walker.begin(kb, it)?;
-                let (row, c0) = chunk_start(kb, it, chunk, per_row);
-                let c1 = kb.b.ins().iadd_imm_s(c0, chunk);
-                let limit = kb.iconst(n);
-                let c1 = kb.b.ins().smin(c1, limit);
-                let idx = self.row_index(kb, row);
+                let (idx, c0, c1) = self.segment_of(kb, it);
                 walker.segment(kb, &idx, c0, c1)?;
                 walker.end(kb, it)
             }),
@@ -252,9 +248,8 @@ impl IterSpace {
         let Some((d, n)) = self.inner else {
             return self.row_index(kb, p);
         };
-        let row = kb.b.ins().udiv_imm_u(p, n);
-        let first = kb.b.ins().imul_imm_s(row, n);
-        let inner = kb.b.ins().isub(p, first);
+        // Positions are chunks of one, `n` per row.
+        let (row, inner) = chunk_start(kb, p, 1, n);
         let mut idx = self.row_index(kb, row);
         idx[d] = IndexDim::uniform(inner);
         idx

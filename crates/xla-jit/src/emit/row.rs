@@ -38,7 +38,7 @@ use super::access::{write, Addressing, BufferSpec};
 use super::combine::{
     operand_index, operand_rank, reduce_at, reduced_dims, Accumulators, Combiner,
 };
-use super::elemental::{element_type, Bound, Elemental};
+use super::elemental::{element_type, read_at, Bound, Elemental};
 use super::index::{Index, IndexDim};
 use super::iterate::{emit_inner, emit_inner_steps, unroll_for, IterSpace};
 use super::kernel::KernelBuilder;
@@ -355,15 +355,10 @@ fn invariant_needs(info: &KernelInfo, el: &Elemental) -> Vec<Vec<InstrId>> {
 /// dimensions at 0.
 fn pass_base(info: &KernelInfo, pass: &RowPass, row: &[IndexDim]) -> Index {
     let reduce = info.comp.instr(pass.instr);
-    let kept: Vec<IndexDim> = pass
-        .dims
-        .iter()
-        .map(|d| d.map_or(IndexDim::constant(0), |k| row[k]))
-        .collect();
     operand_index(
         reduce,
         operand_rank(info.comp, reduce),
-        &Index::new(1, kept),
+        &Index::new(1, read_at(pass, row)),
     )
 }
 

@@ -16,11 +16,12 @@
 //!   `x >= 0` and `e / (1 + e)` for `x < 0` (one division).
 //!
 //! The special cases (exp's `|x| > 87.33` and NaN, tanh's clamp, tiny
-//! arguments and NaN) are fixed up behind a branch taken only when some lane of the vector
-//! needs it ([`Lanes::rare_branch`]): on Zen 5 the compares and blends
-//! share the two FMA pipes with the polynomial, and skipping them makes
-//! exp 30%, tanh 15% and logistic 10% faster on ordinary data (math_ulp
-//! `--bench`; a vector with a special lane pays both paths).
+//! arguments and NaN) are fixed up behind a branch taken only when some
+//! lane of the vector needs it ([`Lanes::rare_branch`]): on Zen 5 the
+//! compares and blends share the two FMA pipes with the polynomial, and
+//! skipping them makes exp 30%, tanh 15% and logistic 10% faster on
+//! ordinary data (math_ulp `--bench`; a vector with a special lane pays
+//! both paths).
 //!
 //! [`Accuracy::Xla`]: super::Accuracy::Xla
 
@@ -55,8 +56,8 @@ pub(super) fn exp(l: &mut Lanes, x: Value) -> Value {
 /// finite one), in integer instructions that leave the FMA pipes to the
 /// polynomial (see [`tanh_special`]).
 fn exp_special(l: &mut Lanes, x: Value) -> Value {
-    let a = l.bits(x);
-    let a = l.iand_c(a, i64::from(i32::MAX));
+    let a = l.abs(x);
+    let a = l.bits(a);
     let limit = l.ci(i64::from((EXP_PLAIN as f32).to_bits()));
     l.icmp(IntCC::SignedGreaterThan, a, limit)
 }
@@ -192,8 +193,8 @@ fn tanh_parts(l: &mut Lanes, c: Value, z: Value) -> (Value, Value) {
 fn tanh_special(l: &mut Lanes, x: Value) -> Value {
     let tiny = i64::from((TANH_TINY as f32).to_bits());
     let clamp = i64::from((TANH_CLAMP as f32).to_bits());
-    let a = l.bits(x);
-    let a = l.iand_c(a, i64::from(i32::MAX));
+    let a = l.abs(x);
+    let a = l.bits(a);
     let shifted = l.iadd_c(a, (1 << 31) - tiny);
     let limit = l.ci((clamp - tiny) - (1 << 31));
     l.icmp(IntCC::SignedGreaterThan, shifted, limit)
