@@ -71,7 +71,6 @@ fn assert_consistent(m: &HloModule, p: &FusionPlan) {
 }
 
 #[test]
-#[ignore = "needs the vectorized math library (branch jitmath)"]
 fn elementwise_benchmarks_are_one_loop_kernel() {
     for name in ["ew_axpby", "ew_chain", "ew_gelu"] {
         let m = bench(name);
@@ -131,7 +130,6 @@ fn reductions_are_one_kernel() {
 }
 
 #[test]
-#[ignore = "needs the vectorized math library (branch jitmath)"]
 fn softmax_and_layernorm_are_one_row_kernel() {
     for name in ["softmax", "layernorm"] {
         let m = bench(name);
@@ -205,7 +203,6 @@ fn plain_dots_are_one_dot_fusion() {
 }
 
 #[test]
-#[ignore = "needs the vectorized math library (branch jitmath)"]
 fn shared_producers_are_materialized() {
     let m = parse(
         "HloModule m
@@ -239,7 +236,6 @@ ENTRY e {
 }
 
 #[test]
-#[ignore = "needs the vectorized math library (branch jitmath)"]
 fn expensive_producers_are_not_recomputed_along_broadcasts() {
     let m = parse(
         "HloModule m
@@ -580,4 +576,63 @@ ENTRY e {
     let p = plan(&m, m.entry);
     assert!(p.fusions.is_empty(), "{}", p.display(m.entry_computation()));
     assert_eq!(p.fallback_ops().next().unwrap().instr, id(&m, "r"));
+}
+
+/// `steps` steps of `y = max(y, -0.5)·0.9 + roll(y, 1)·0.1` on f32[5,7]
+/// (`roll` as JAX lowers it: a concatenate of two slices). Each step reads
+/// `y` at three indices per element.
+fn roll_chain(steps: usize) -> HloModule {
+    let mut body = String::from(
+        "  y0 = f32[5,7]{1,0} parameter(0)
+  lo = f32[] constant(-0.5)
+  los = f32[5,7]{1,0} broadcast(lo), dimensions={}
+  a = f32[] constant(0.9)
+  as = f32[5,7]{1,0} broadcast(a), dimensions={}
+  b = f32[] constant(0.1)
+  bs = f32[5,7]{1,0} broadcast(b), dimensions={}
+",
+    );
+    for s in 0..steps {
+        let (y, next) = (format!("y{s}"), format!("y{}", s + 1));
+        let root = if s + 1 == steps { "ROOT " } else { "" };
+        body += &format!(
+            "  m{s} = f32[5,7]{{1,0}} maximum({y}, los)
+  p{s} = f32[5,7]{{1,0}} multiply(m{s}, as)
+  last{s} = f32[5,1]{{1,0}} slice({y}), slice={{[0:5], [6:7]}}
+  rest{s} = f32[5,6]{{1,0}} slice({y}), slice={{[0:5], [0:6]}}
+  r{s} = f32[5,7]{{1,0}} concatenate(last{s}, rest{s}), dimensions={{1}}
+  q{s} = f32[5,7]{{1,0}} multiply(r{s}, bs)
+  {root}{next} = f32[5,7]{{1,0}} add(p{s}, q{s})
+"
+        );
+    }
+    parse(&format!("HloModule roll_chain\nENTRY e {{\n{body}}}"))
+}
+
+#[test]
+fn producers_read_at_many_indices_per_element_are_materialized() {
+    // Fused whole, step 0 would be computed 3^12 times per element.
+    let m = roll_chain(12);
+    let p = plan(&m, m.entry);
+    assert_consistent(&m, &p);
+    let cuts: Vec<u64> = p
+        .fusions
+        .iter()
+        .flat_map(|f| &f.decisions)
+        .filter_map(|d| match d {
+            FusionDecision::Forbid {
+                reason: Reason::CodeDuplication { emissions },
+                ..
+            } => Some(*emissions),
+            _ => None,
+        })
+        .collect();
+    // Two steps fuse (9 computations of the older one), a third would
+    // make 27: every third step's result is materialized.
+    assert!(!cuts.is_empty(), "{}", p.display(m.entry_computation()));
+    assert!(cuts.iter().all(|&e| e == 27), "{cuts:?}");
+    assert_eq!(p.fusions.len(), 4, "{}", p.display(m.entry_computation()));
+    // Two steps fuse whole: the older one is read 9 times per element.
+    let p = plan(&roll_chain(2), roll_chain(2).entry);
+    assert_eq!(p.fusions.len(), 1);
 }

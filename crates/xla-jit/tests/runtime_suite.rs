@@ -47,3 +47,21 @@ suite!(
     bmm,
     mlp,
 );
+
+/// A chain of `y = f(y) + roll(y)` steps fuses only as far as the code stays
+/// small (a 3^24-fold expression otherwise) and still computes what the
+/// interpreter computes.
+#[test]
+fn a_long_chain_of_rolls_compiles_in_pieces() {
+    let steps = 24;
+    let mut body = String::from("  y0 = f32[5,7]{1,0} parameter(0)\n  b = f32[] constant(0.1)\n  bs = f32[5,7]{1,0} broadcast(b), dimensions={}\n");
+    for s in 0..steps {
+        let root = if s + 1 == steps { "ROOT " } else { "" };
+        body += &format!(
+            "  m{s} = f32[5,7]{{1,0}} tanh(y{s})\n  last{s} = f32[5,1]{{1,0}} slice(y{s}), slice={{[0:5], [6:7]}}\n  rest{s} = f32[5,6]{{1,0}} slice(y{s}), slice={{[0:5], [0:6]}}\n  r{s} = f32[5,7]{{1,0}} concatenate(last{s}, rest{s}), dimensions={{1}}\n  q{s} = f32[5,7]{{1,0}} multiply(r{s}, bs)\n  {root}y{n} = f32[5,7]{{1,0}} add(m{s}, q{s})\n",
+            n = s + 1
+        );
+    }
+    let module = parse(&format!("HloModule rolls\nENTRY e {{\n{body}}}"));
+    check_against_interpreter(&module, &random_args(&module, 7), CLOSE);
+}

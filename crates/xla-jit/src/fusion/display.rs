@@ -58,6 +58,9 @@ impl Reason {
             Reason::WindowReused => {
                 "expensive, and would be recomputed for every window tap or comparison".into()
             }
+            Reason::CodeDuplication { emissions } => format!(
+                "would be computed {emissions} times per element (through index-changing users)"
+            ),
             Reason::ConvolutionOperand => {
                 "a convolution operand, read for every output feature and tap".into()
             }

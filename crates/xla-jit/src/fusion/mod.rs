@@ -139,6 +139,14 @@ pub enum Reason {
     /// times per output element: for every window tap of a reduce-window
     /// or select-and-scatter, for every comparison of a sort or topk.
     WindowReused,
+    /// A producer the region would compute this many times per output
+    /// element, reached through several index-changing users (slices of a
+    /// `roll`, …) at each of several steps: materialized, so that the code
+    /// does not grow exponentially with the steps.
+    CodeDuplication {
+        /// How many times per output element.
+        emissions: u64,
+    },
     /// A producer a convolution of the region would recompute for every
     /// output feature and kernel tap: materialized.
     ConvolutionOperand,

@@ -31,6 +31,14 @@ const READ_MANY_TIMES: &[Opcode] = &[
     Opcode::TopK,
 ];
 
+/// The most times the emitters may compute one member per output element
+/// (XLA's `FusionNodeIndexingEvaluation::kAllowedCodeDuplication`). A
+/// producer read at several indices per element (through a slice, a
+/// concatenate, a reverse, …) is computed once per index, and so are its
+/// own producers: a chain of such steps, like `y = f(y) + roll(y)`
+/// repeated, grows the code exponentially unless it is cut.
+const ALLOWED_EMISSIONS: u64 = 15;
+
 struct Region<'a> {
     module: &'a HloModule,
     comp: &'a HloComputation,
@@ -47,6 +55,12 @@ struct Region<'a> {
     /// Producer → the member user that first asked for it.
     heap: BinaryHeap<InstrId>,
     asked_by: BTreeMap<InstrId, InstrId>,
+    /// Member → the members whose index it is computed at (its users that
+    /// transform the index, found through users that keep it): XLA's
+    /// "indexing users".
+    indexing: HashMap<InstrId, BTreeSet<InstrId>>,
+    /// Member → how many times the emitters compute it per output element.
+    emissions: HashMap<InstrId, u64>,
 }
 
 /// Grows the region rooted at `root` (which must be fusible: elementwise,
@@ -73,6 +87,8 @@ pub(super) fn grow(
         decisions: Vec::new(),
         heap: BinaryHeap::new(),
         asked_by: BTreeMap::new(),
+        indexing: HashMap::from([(root, BTreeSet::from([root]))]),
+        emissions: HashMap::from([(root, 1)]),
     };
     if root_instr.opcode == Opcode::Reduce {
         r.reduces.push(root);
@@ -188,6 +204,10 @@ impl Region<'_> {
         }
         let map = self.map_of(p);
         let opcode = self.comp.instr(p).opcode;
+        let (indexing, emissions) = self.emissions_of(p);
+        if emissions > ALLOWED_EMISSIONS && opcode != Opcode::Broadcast {
+            return Err(Reason::CodeDuplication { emissions });
+        }
         if self.read_per_tap(p, &[Opcode::Convolution]) {
             return Err(Reason::ConvolutionOperand);
         }
@@ -230,7 +250,41 @@ impl Region<'_> {
             _ => unreachable!("handled above"),
         };
         self.maps.insert(p, map);
+        self.indexing.insert(p, indexing);
+        self.emissions.insert(p, emissions);
         Ok(reason)
+    }
+
+    /// The members whose index `p` would be computed at, and how many
+    /// times per output element that computes it. A member user that
+    /// reads `p` at its own index (an elementwise op, or a transpose, whose
+    /// index permutes) passes on its own indexing members; any other
+    /// (slice, concatenate, reverse, reduce, …) derives a new index, and
+    /// is one itself. Each indexing member contributes its own count.
+    fn emissions_of(&self, p: InstrId) -> (BTreeSet<InstrId>, u64) {
+        let dims = dims::dims_of(self.comp.instr(p));
+        let mut indexing = BTreeSet::new();
+        for &u in &self.users[p.index()] {
+            let Some(of_user) = self.indexing.get(&u) else {
+                continue;
+            };
+            let user = self.comp.instr(u);
+            let keeps_index = user.opcode == Opcode::Transpose
+                || (matches!(
+                    classify(self.module, self.comp, u),
+                    Role::Elementwise { .. } | Role::Cheap
+                ) && dims::dims_of(user) == dims);
+            if keeps_index {
+                indexing.extend(of_user.iter().copied());
+            } else {
+                indexing.insert(u);
+            }
+        }
+        let emissions = indexing
+            .iter()
+            .map(|i| self.emissions[i])
+            .fold(0u64, u64::saturating_add);
+        (indexing, emissions)
     }
 
     /// `true` if a member whose opcode is in `readers` reads `p`, directly or
