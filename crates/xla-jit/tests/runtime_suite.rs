@@ -65,3 +65,43 @@ fn a_long_chain_of_rolls_compiles_in_pieces() {
     let module = parse(&format!("HloModule rolls\nENTRY e {{\n{body}}}"));
     check_against_interpreter(&module, &random_args(&module, 7), CLOSE);
 }
+
+/// Six steps of a 5-point stencil, `y = 0.2·(y + four rolls of y)` as JAX
+/// lowers it: each step reads `y` at nine indices per element, so a
+/// kernel computes two steps (the older one 9 times per element) and
+/// every second step is materialized (9^5 copies of the first step
+/// otherwise).
+#[test]
+fn a_stencil_iterated_in_place_compiles_step_by_step() {
+    let steps = 6;
+    let mut body = String::from(
+        "  y0 = f32[6,9]{1,0} parameter(0)\n  c = f32[] constant(0.2)\n  cs = f32[6,9]{1,0} broadcast(c), dimensions={}\n",
+    );
+    for s in 0..steps {
+        let root = if s + 1 == steps { "ROOT " } else { "" };
+        body += &format!(
+            "  a{s} = f32[1,9]{{1,0}} slice(y{s}), slice={{[5:6], [0:9]}}
+  b{s} = f32[5,9]{{1,0}} slice(y{s}), slice={{[0:5], [0:9]}}
+  down{s} = f32[6,9]{{1,0}} concatenate(a{s}, b{s}), dimensions={{0}}
+  c{s} = f32[5,9]{{1,0}} slice(y{s}), slice={{[1:6], [0:9]}}
+  d{s} = f32[1,9]{{1,0}} slice(y{s}), slice={{[0:1], [0:9]}}
+  up{s} = f32[6,9]{{1,0}} concatenate(c{s}, d{s}), dimensions={{0}}
+  e{s} = f32[6,1]{{1,0}} slice(y{s}), slice={{[0:6], [8:9]}}
+  f{s} = f32[6,8]{{1,0}} slice(y{s}), slice={{[0:6], [0:8]}}
+  right{s} = f32[6,9]{{1,0}} concatenate(e{s}, f{s}), dimensions={{1}}
+  g{s} = f32[6,8]{{1,0}} slice(y{s}), slice={{[0:6], [1:9]}}
+  h{s} = f32[6,1]{{1,0}} slice(y{s}), slice={{[0:6], [0:1]}}
+  left{s} = f32[6,9]{{1,0}} concatenate(g{s}, h{s}), dimensions={{1}}
+  s1{s} = f32[6,9]{{1,0}} add(y{s}, down{s})
+  s2{s} = f32[6,9]{{1,0}} add(s1{s}, up{s})
+  s3{s} = f32[6,9]{{1,0}} add(s2{s}, right{s})
+  s4{s} = f32[6,9]{{1,0}} add(s3{s}, left{s})
+  {root}y{n} = f32[6,9]{{1,0}} multiply(s4{s}, cs)
+",
+            n = s + 1
+        );
+    }
+    let module = parse(&format!("HloModule stencil\nENTRY e {{\n{body}}}"));
+    let exe = check_against_interpreter(&module, &random_args(&module, 3), CLOSE);
+    assert_eq!(exe.dump().matches("computed 81 times").count(), steps / 2 - 1);
+}
