@@ -103,5 +103,8 @@ fn a_stencil_iterated_in_place_compiles_step_by_step() {
     }
     let module = parse(&format!("HloModule stencil\nENTRY e {{\n{body}}}"));
     let exe = check_against_interpreter(&module, &random_args(&module, 3), CLOSE);
-    assert_eq!(exe.dump().matches("computed 81 times").count(), steps / 2 - 1);
+    assert_eq!(
+        exe.dump().matches("computed 81 times").count(),
+        steps / 2 - 1
+    );
 }
