@@ -591,3 +591,33 @@ fn sort_and_topk_of_empty_arrays_with_huge_dimensions() {
         "(f32[1099511627776,0]{1,0}, s32[1099511627776,0]{1,0})"
     );
 }
+
+/// XLA's optimized modules reinterpret scalars in called computations with
+/// `bitcast` (a total-order float min over `s32` bit patterns here): the
+/// bits are read as the other type, not moved as a value.
+#[test]
+fn bitcasts_between_types_in_a_reducer_reinterpret_the_bits() {
+    let text = "HloModule m
+
+red {
+  a = s32[] parameter(0)
+  b = s32[] parameter(1)
+  fa = f32[] bitcast(a)
+  fb = f32[] bitcast(b)
+  m = f32[] minimum(fa, fb)
+  ROOT r = s32[] bitcast(m)
+}
+
+ENTRY e {
+  p = s32[4] parameter(0)
+  z = s32[] constant(2139095040)
+  ROOT r = s32[] reduce(p, z), dimensions={0}, to_apply=red
+}
+";
+    let bits: Vec<i32> = [1.0f32, -1.0, 0.0, -0.0]
+        .iter()
+        .map(|v| v.to_bits() as i32)
+        .collect();
+    let got = run_text(text, &[&Literal::vector(&bits)]);
+    assert_eq!(i32s(&got), [(-1.0f32).to_bits() as i32]);
+}

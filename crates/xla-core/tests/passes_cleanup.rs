@@ -4,7 +4,7 @@
 mod passes_support;
 
 use passes_support::{check, unchanged};
-use xla_core::passes::{Cse, Dce, InlineCalls};
+use xla_core::passes::{Cse, Dce, InlineCalls, InlineFusions};
 
 // === dead-code elimination ===
 
@@ -364,6 +364,41 @@ ENTRY e {
 }
 
 // === call inlining ===
+
+#[test]
+fn fusions_inline_like_calls_and_stay_for_inline_calls() {
+    let fused = "HloModule m
+
+fc {
+  p0 = f32[4]{0} parameter(0)
+  p1 = f32[4]{0} parameter(1)
+  ROOT m = f32[4]{0} multiply(p0, p1)
+}
+
+ENTRY e {
+  x = f32[4]{0} parameter(0)
+  n = f32[4]{0} negate(x)
+  ROOT f = f32[4]{0} fusion(n, x), kind=kLoop, calls=fc
+}";
+    check(
+        InlineFusions,
+        fused,
+        "HloModule m
+
+fc {
+  p0 = f32[4]{0} parameter(0)
+  p1 = f32[4]{0} parameter(1)
+  ROOT m = f32[4]{0} multiply(p0, p1)
+}
+
+ENTRY e {
+  x = f32[4]{0} parameter(0)
+  n = f32[4]{0} negate(x)
+  ROOT m.1 = f32[4]{0} multiply(n, x)
+}",
+    );
+    unchanged(InlineCalls, fused);
+}
 
 #[test]
 fn inlining_splices_the_callee_with_fresh_names() {

@@ -579,3 +579,73 @@ fn outer_product_dot_is_a_multiply_of_broadcasts() {
         ),
     );
 }
+
+// === XLA's optimized modules ===
+
+#[test]
+fn bitcast_in_place_is_the_operand_or_a_bitcast_convert() {
+    check(
+        S,
+        &module(
+            "  x = f32[2,3]{1,0} parameter(0)",
+            "  same = f32[2,3]{1,0} bitcast(x)
+  ROOT b = s32[2,3]{1,0} bitcast(same)",
+        ),
+        &module(
+            "  x = f32[2,3]{1,0} parameter(0)",
+            "  ROOT bitcast-convert.1 = s32[2,3]{1,0} bitcast-convert(x)",
+        ),
+    );
+    // Another layout, other dimensions or another size: a layout-level
+    // bitcast that stays.
+    for (param, result) in [
+        ("f32[2,3]{1,0}", "s32[2,3]{0,1}"),
+        ("f32[2,3]{1,0}", "s32[3,2]{1,0}"),
+        ("f32[2,3]{1,0}", "s16[2,3,2]{2,1,0}"),
+    ] {
+        unchanged(
+            S,
+            &module(
+                &format!("  x = {param} parameter(0)"),
+                &format!("  ROOT b = {result} bitcast(x)"),
+            ),
+        );
+    }
+}
+
+#[test]
+fn xla_top_k_custom_call_is_topk() {
+    check(
+        S,
+        "HloModule m
+
+cmp {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  c = s32[] parameter(2)
+  d = s32[] parameter(3)
+  ROOT gt = pred[] compare(a, b), direction=GT
+}
+
+ENTRY e {
+  x = f32[3,9] parameter(0)
+  ROOT t = (f32[3,4], s32[3,4]) custom-call(x), custom_call_target=\"TopK\", called_computations={cmp}
+}
+",
+        "HloModule m
+
+cmp {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  c = s32[] parameter(2)
+  d = s32[] parameter(3)
+  ROOT gt = pred[] compare(a, b), direction=GT
+}
+
+ENTRY e {
+  x = f32[3,9] parameter(0)
+  ROOT topk.1 = (f32[3,4], s32[3,4]) topk(x), k=4, largest=true
+}
+",
+    );
+}

@@ -28,7 +28,7 @@
 mod array;
 mod collective;
 mod control;
-mod custom_call;
+pub(crate) mod custom_call;
 mod data_movement;
 mod devices;
 mod dot;

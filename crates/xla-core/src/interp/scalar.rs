@@ -26,6 +26,7 @@ enum Step {
     Select(usize, usize, usize),
     Clamp(usize, usize, usize),
     Convert(PrimitiveType, usize),
+    Bitcast(PrimitiveType, usize),
     Move(usize),
 }
 
@@ -123,6 +124,7 @@ impl ScalarFn {
                             .binary(Binary::Maximum, r[x])
                             .and_then(|v| v.binary(Binary::Minimum, r[hi])),
                         Step::Convert(to, x) => r[x].convert(to),
+                        Step::Bitcast(to, x) => r[x].bitcast(to),
                         Step::Move(x) => Some(r[x]),
                     };
                     let Some(value) = value else {
@@ -228,7 +230,14 @@ fn compile(module: &HloModule, id: ComputationId) -> Option<Program> {
             Select => Step::Select(ops[0], ops[1], ops[2]),
             Clamp => Step::Clamp(ops[0], ops[1], ops[2]),
             Convert => Step::Convert(ty, ops[0]),
-            Copy | Reshape | Bitcast | OptimizationBarrier => Step::Move(ops[0]),
+            // XLA's optimized modules bitcast between element types of one
+            // size (`s32[] bitcast(f32[])` in sort comparators).
+            Bitcast | BitcastConvert
+                if scalar_type(&computation.instructions.get(ops[0])?.shape)? != ty =>
+            {
+                Step::Bitcast(ty, ops[0])
+            }
+            Copy | Reshape | Bitcast | BitcastConvert | OptimizationBarrier => Step::Move(ops[0]),
             GetTupleElement => {
                 let tuple = computation.instructions.get(ops[0])?;
                 if tuple.opcode != Tuple {
@@ -238,13 +247,13 @@ fn compile(module: &HloModule, id: ComputationId) -> Option<Program> {
                 Step::Move(tuple.operands.get(index)?.index())
             }
             AfterAll | AllGather | AllReduce | AllToAll | BatchNormGrad | BatchNormInference
-            | BatchNormTraining | BitcastConvert | Broadcast | Call | Cholesky
-            | CollectivePermute | Concatenate | Conditional | Convolution | CustomCall | Dot
-            | DynamicSlice | DynamicUpdateSlice | Fft | Fusion | Gather | GetDimensionSize
-            | Infeed | Iota | Map | Outfeed | Pad | PartitionId | Recv | RecvDone | Reduce
-            | ReducePrecision | ReduceScatter | ReduceWindow | ReplicaId | Reverse | Rng
-            | RngBitGenerator | Scatter | SelectAndScatter | Send | SendDone | SetDimensionSize
-            | Slice | Sort | TopK | Transpose | TriangularSolve | Tuple | While => return None,
+            | BatchNormTraining | Broadcast | Call | Cholesky | CollectivePermute | Concatenate
+            | Conditional | Convolution | CustomCall | Dot | DynamicSlice | DynamicUpdateSlice
+            | Fft | Fusion | Gather | GetDimensionSize | Infeed | Iota | Map | Outfeed | Pad
+            | PartitionId | Recv | RecvDone | Reduce | ReducePrecision | ReduceScatter
+            | ReduceWindow | ReplicaId | Reverse | Rng | RngBitGenerator | Scatter
+            | SelectAndScatter | Send | SendDone | SetDimensionSize | Slice | Sort | TopK
+            | Transpose | TriangularSolve | Tuple | While => return None,
         };
         program.steps.push((step, index));
     }

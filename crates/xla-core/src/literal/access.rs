@@ -231,7 +231,7 @@ pub(super) fn same<A: NativeType, B: NativeType>(a: A) -> B {
 /// Reads element `index` of a buffer of `T` in any alignment. A `pred`
 /// byte other than 0 reads as `true` (never as an invalid `bool`).
 #[inline]
-pub(super) fn read_element<T: NativeType>(bytes: &[u8], index: usize) -> T {
+pub(crate) fn read_element<T: NativeType>(bytes: &[u8], index: usize) -> T {
     if T::TYPE == PrimitiveType::Pred {
         return same::<bool, T>(bytes[index] != 0);
     }
@@ -244,7 +244,7 @@ pub(super) fn read_element<T: NativeType>(bytes: &[u8], index: usize) -> T {
 
 /// Writes element `index` of a buffer of `T` in any alignment.
 #[inline]
-pub(super) fn write_element<T: NativeType>(bytes: &mut [u8], index: usize, value: T) {
+pub(crate) fn write_element<T: NativeType>(bytes: &mut [u8], index: usize, value: T) {
     let size = std::mem::size_of::<T>();
     let chunk = &mut bytes[index * size..(index + 1) * size];
     // SAFETY: `chunk` holds `size_of::<T>()` writable bytes.

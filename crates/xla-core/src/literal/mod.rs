@@ -5,7 +5,7 @@
 //! order (padding and tile padding included), so a literal can be handed to
 //! compiled code as is.
 
-mod access;
+pub(crate) mod access;
 mod compare;
 pub mod convert;
 mod relayout;

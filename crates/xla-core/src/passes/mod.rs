@@ -53,7 +53,7 @@ pub use constant_folding::ConstantFolding;
 pub use cse::Cse;
 pub use dce::Dce;
 pub use error::PassError;
-pub use inline::InlineCalls;
+pub use inline::{InlineCalls, InlineFusions};
 pub use layout_assignment::{LayoutAssignment, LayoutCleanup};
 pub use pipeline::{optimize, pin_entry_layout, run_pass, PipelineOptions};
 pub use simplify::AlgebraicSimplifier;

@@ -4,7 +4,8 @@ use std::fmt;
 
 use super::layout_assignment::{LayoutAssignment, LayoutCleanup, LayoutConstraints, Unconstrained};
 use super::{
-    AlgebraicSimplifier, Changed, ConstantFolding, Cse, Dce, InlineCalls, Looped, Pass, PassError,
+    AlgebraicSimplifier, Changed, ConstantFolding, Cse, Dce, InlineCalls, InlineFusions, Looped,
+    Pass, PassError,
 };
 use crate::hlo::{verify_module, ProgramShape};
 use crate::{HloModule, Result, Shape};
@@ -27,12 +28,16 @@ pub struct PipelineOptions<'a> {
     /// The backend's layout constraints; `None` skips layout assignment
     /// (layouts then stay as written).
     pub layout_constraints: Option<&'a dyn LayoutConstraints>,
+    /// Inline `fusion` instructions ([`InlineFusions`]), for a backend that
+    /// plans its own kernels: an optimized module's fusions then fuse
+    /// again by the backend's rules.
+    pub inline_fusions: bool,
 }
 
 impl Default for PipelineOptions<'_> {
     /// 16 rounds at most, folding into constants of up to 1 MiB,
     /// verification in debug builds, layouts assigned for a backend that
-    /// reads every layout ([`Unconstrained`]).
+    /// reads every layout ([`Unconstrained`]), fusions kept.
     fn default() -> Self {
         PipelineOptions {
             max_iterations: 16,
@@ -40,6 +45,7 @@ impl Default for PipelineOptions<'_> {
             max_folded_bytes: 1 << 20,
             verify: cfg!(debug_assertions),
             layout_constraints: Some(&Unconstrained),
+            inline_fusions: false,
         }
     }
 }
@@ -52,6 +58,7 @@ impl fmt::Debug for PipelineOptions<'_> {
             .field("max_folded_bytes", &self.max_folded_bytes)
             .field("verify", &self.verify)
             .field("layout_constraints", &self.layout_constraints.is_some())
+            .field("inline_fusions", &self.inline_fusions)
             .finish()
     }
 }
@@ -104,6 +111,9 @@ pub fn optimize(module: &mut HloModule, options: &PipelineOptions<'_>) -> Result
     // Inline calls first: JAX wraps named functions, custom_jvp rules and
     // checkpointed regions in `call`s, and every later pass then sees one
     // flat computation instead of stopping at call boundaries.
+    if options.inline_fusions {
+        changed |= run_pass(&mut InlineFusions, module, verify)?;
+    }
     changed |= run_pass(&mut InlineCalls, module, verify)?;
 
     // The simplification loop, to a fixed point: the simplifier removes

@@ -113,6 +113,7 @@ pub(crate) fn compile(
     let pipeline = PipelineOptions {
         verify: cfg!(debug_assertions),
         layout_constraints: Some(&CpuLayoutConstraints),
+        inline_fusions: true,
         ..PipelineOptions::default()
     };
     // The signature callers see is the one written, whatever the expander

@@ -14,6 +14,7 @@ use half::{bf16, f16};
 
 use super::{complex, float, int, Binary, Unary};
 use crate::hlo::ComparisonDirection;
+use crate::literal::access::{read_element, write_element};
 use crate::{dispatch_native, Literal, NativeType, PrimitiveType, C128, C64};
 
 /// A unary function on compute values.
@@ -199,6 +200,18 @@ impl Scalar {
     pub(crate) fn convert(self, to: PrimitiveType) -> Option<Scalar> {
         with_scalar!(self, x: T => dispatch_native!(to, U => {
             crate::literal::convert::convert_value::<T, U>(x).ok().map(U::into_scalar)
+        }))
+    }
+
+    /// `bitcast-convert` to `to`, a type of the same size: the same bits
+    /// read as `to`; `None` for a type of another size.
+    pub(crate) fn bitcast(self, to: PrimitiveType) -> Option<Scalar> {
+        with_scalar!(self, x: T => dispatch_native!(to, U => {
+            (std::mem::size_of::<T>() == std::mem::size_of::<U>()).then(|| {
+                let mut bytes = [0u8; 16];
+                write_element(&mut bytes, 0, x);
+                read_element::<U>(&bytes, 0).into_scalar()
+            })
         }))
     }
 

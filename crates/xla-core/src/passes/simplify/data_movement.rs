@@ -211,6 +211,42 @@ pub(super) fn copy(cx: &mut Rewriter<'_>, id: InstrId) -> Option<InstrId> {
         .then(|| cx.operand(id, 0))
 }
 
+/// `bitcast` to the operand's dimensions and layout → the operand itself,
+/// or a `bitcast-convert` when only the element type changes (to another
+/// of the same size, neither `pred` nor complex): every element keeps its
+/// place, so the layout-level reinterpretation is the element-wise one.
+/// XLA's optimized modules write the total-order sort comparator with
+/// `s32[] bitcast(f32[])`.
+pub(super) fn bitcast(cx: &mut Rewriter<'_>, id: InstrId) -> Option<InstrId> {
+    let instr = cx.instr(id);
+    let to = instr.shape.as_array()?;
+    let from = cx.operand_instr(id, 0).shape.as_array()?;
+    let (t, f) = (to.element_type(), from.element_type());
+    let plain = |ty: PrimitiveType| ty != PrimitiveType::Pred && !ty.is_complex();
+    if to.dims() != from.dims()
+        || to.layout_or_default() != from.layout_or_default()
+        || t.byte_size() != f.byte_size()
+    {
+        return None;
+    }
+    let operand = cx.operand(id, 0);
+    if t == f {
+        return Some(operand);
+    }
+    if !(plain(t) && plain(f)) {
+        return None;
+    }
+    let shape = instr.shape.clone();
+    Some(cx.add(Opcode::BitcastConvert, shape, vec![operand]))
+}
+
+/// XLA's `TopK` custom call → the `topk` instruction it computes, which
+/// backends compile.
+pub(super) fn custom_call(cx: &mut Rewriter<'_>, id: InstrId) -> Option<InstrId> {
+    let topk = crate::interp::custom_call::topk_of_custom_call(cx.instr(id))?;
+    Some(cx.add_with(topk))
+}
+
 /// `get-tuple-element(tuple(a, b, …), index=k)` → the `k`-th operand.
 pub(super) fn get_tuple_element(cx: &mut Rewriter<'_>, id: InstrId) -> Option<InstrId> {
     let index = cx.instr(id).attrs.tuple_index?;

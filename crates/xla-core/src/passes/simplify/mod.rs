@@ -127,10 +127,12 @@ fn simplify(cx: &mut Rewriter<'_>, id: InstrId) -> Option<InstrId> {
         | PopulationCount | Power | Real | ReducePrecision | Remainder | RoundNearestAfz
         | RoundNearestEven | Rsqrt | ShiftLeft | ShiftRightArithmetic | ShiftRightLogical
         | Sign | Sin | Sqrt | Tan | Tanh | Xor => elementwise(cx),
+        Bitcast => data_movement::bitcast(cx, id),
         Broadcast => data_movement::broadcast(cx, id),
         Concatenate => data_movement::concatenate(cx, id),
         Constant => data_movement::constant(cx, id),
         Copy => data_movement::copy(cx, id),
+        CustomCall => data_movement::custom_call(cx, id),
         Dot => data_movement::dot(cx, id),
         GetTupleElement => data_movement::get_tuple_element(cx, id),
         Pad => data_movement::pad(cx, id),
@@ -139,11 +141,11 @@ fn simplify(cx: &mut Rewriter<'_>, id: InstrId) -> Option<InstrId> {
         Slice => data_movement::slice(cx, id),
         Transpose => data_movement::transpose(cx, id),
         AfterAll | AllGather | AllReduce | AllToAll | BatchNormGrad | BatchNormInference
-        | BatchNormTraining | Bitcast | BitcastConvert | Call | Cholesky | CollectivePermute
-        | Conditional | Convolution | CustomCall | DynamicSlice | DynamicUpdateSlice | Fft
-        | Fusion | Gather | GetDimensionSize | Infeed | Iota | Map | OptimizationBarrier
-        | Outfeed | Parameter | PartitionId | Recv | RecvDone | ReduceScatter | ReduceWindow
-        | ReplicaId | Reverse | Rng | RngBitGenerator | Scatter | SelectAndScatter | Send
-        | SendDone | SetDimensionSize | Sort | TopK | TriangularSolve | Tuple | While => None,
+        | BatchNormTraining | BitcastConvert | Call | Cholesky | CollectivePermute
+        | Conditional | Convolution | DynamicSlice | DynamicUpdateSlice | Fft | Fusion | Gather
+        | GetDimensionSize | Infeed | Iota | Map | OptimizationBarrier | Outfeed | Parameter
+        | PartitionId | Recv | RecvDone | ReduceScatter | ReduceWindow | ReplicaId | Reverse
+        | Rng | RngBitGenerator | Scatter | SelectAndScatter | Send | SendDone
+        | SetDimensionSize | Sort | TopK | TriangularSolve | Tuple | While => None,
     }
 }
