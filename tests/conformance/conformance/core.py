@@ -35,6 +35,8 @@ class Case:
     shardings: per-argument jax.sharding.Sharding for multi-device cases.
     x64: enable jax_enable_x64 even though no argument is 64-bit (64-bit results).
     extra: more case.json fields (e.g. the RNG algorithm).
+    optimized: write the module XLA:CPU compiled (`lowered.compile().as_text()`:
+        fusions, layouts, XLA's custom calls) instead of the module JAX lowered.
     """
 
     family: str
@@ -49,6 +51,7 @@ class Case:
     shardings: list | None = None
     x64: bool = False
     extra: dict = dataclasses.field(default_factory=dict)
+    optimized: bool = False
 
     @property
     def dirname(self):
@@ -192,7 +195,7 @@ def build(case):
     threefry helpers) would otherwise lower differently than in a run of this case alone."""
     jax.clear_caches()
     lowered, dev_args, outs_dev = run(case, case.args)
-    module = lowered.as_text(dialect="hlo")
+    module = lowered.compile().as_text() if case.optimized else lowered.as_text(dialect="hlo")
     args = [np.asarray(a) for a in case.args]
     outs = [np.asarray(o) for o in outs_dev]
     _check_signature(case, module, args, outs)

@@ -22,6 +22,7 @@ NAMES = [
     "programs_array",
     "programs_models",
     "programs_extra",
+    "optimized",
 ]
 
 
