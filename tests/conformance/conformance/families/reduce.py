@@ -142,6 +142,16 @@ def _reduce_window_cases():
     yield Case("reduce_window", "spec_sum_window_dilation", _window("add", (2,), (1,), "VALID", win=(2,)), [w],
                "reduce-window")
     yield Case("reduce_window", "spec_sum_padding", _window("add", (2,), (1,), [(1, 1)]), [w], "reduce-window")
+
+    def init_in_padding(x):
+        return (lax.reduce_window(x, np.float32(100), lax.add, (3,), (1,), [(1, 1)]),
+                lax.reduce_window(x, np.float32(100), lax.add, (2,), (1,), "VALID", base_dilation=(2,)),
+                lax.reduce_window(x, np.float32(2), lax.mul, (2,), (2,), [(1, 1)]))
+    yield Case("reduce_window", "init_not_identity_with_padding", init_in_padding, [w], "reduce-window",
+               notes="an init value that is not the reducer's identity, with padding and base-dilation holes: "
+                     "XLA:CPU reduces only the operand's elements into one copy of the init value (sum of "
+                     "window [pad, 1, 2] = 103), while OPS.md 2.6 (and XLA's operation semantics) fill "
+                     "padding and holes with the init value (203)")
     img = V.floats("f32", (2, 9, 7, 3), 1900, sample=V.normal(1), with_specials=False)
     yield Case("reduce_window", "maxpool_nhwc_3x3_s2_same", _window("max", (1, 3, 3, 1), (1, 2, 2, 1), "SAME"), [img],
                "reduce-window", notes="max pooling NHWC, 3x3 window, stride 2, SAME padding")
