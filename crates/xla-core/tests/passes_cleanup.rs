@@ -367,37 +367,30 @@ ENTRY e {
 
 #[test]
 fn fusions_inline_like_calls_and_stay_for_inline_calls() {
-    let fused = "HloModule m
+    let with_entry = |root: &str| {
+        format!(
+            "HloModule m
 
-fc {
-  p0 = f32[4]{0} parameter(0)
-  p1 = f32[4]{0} parameter(1)
-  ROOT m = f32[4]{0} multiply(p0, p1)
-}
+fc {{
+  p0 = f32[4]{{0}} parameter(0)
+  p1 = f32[4]{{0}} parameter(1)
+  ROOT m = f32[4]{{0}} multiply(p0, p1)
+}}
 
-ENTRY e {
-  x = f32[4]{0} parameter(0)
-  n = f32[4]{0} negate(x)
-  ROOT f = f32[4]{0} fusion(n, x), kind=kLoop, calls=fc
-}";
+ENTRY e {{
+  x = f32[4]{{0}} parameter(0)
+  n = f32[4]{{0}} negate(x)
+  {root}
+}}"
+        )
+    };
+    let fused = with_entry("ROOT f = f32[4]{0} fusion(n, x), kind=kLoop, calls=fc");
     check(
         InlineFusions,
-        fused,
-        "HloModule m
-
-fc {
-  p0 = f32[4]{0} parameter(0)
-  p1 = f32[4]{0} parameter(1)
-  ROOT m = f32[4]{0} multiply(p0, p1)
-}
-
-ENTRY e {
-  x = f32[4]{0} parameter(0)
-  n = f32[4]{0} negate(x)
-  ROOT m.1 = f32[4]{0} multiply(n, x)
-}",
+        &fused,
+        &with_entry("ROOT m.1 = f32[4]{0} multiply(n, x)"),
     );
-    unchanged(InlineCalls, fused);
+    unchanged(InlineCalls, &fused);
 }
 
 #[test]

@@ -615,37 +615,32 @@ fn bitcast_in_place_is_the_operand_or_a_bitcast_convert() {
 
 #[test]
 fn xla_top_k_custom_call_is_topk() {
+    // The comparator XLA passes (unused once the call is a topk).
+    let with_entry = |root: &str| {
+        format!(
+            "HloModule m
+
+cmp {{
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  c = s32[] parameter(2)
+  d = s32[] parameter(3)
+  ROOT gt = pred[] compare(a, b), direction=GT
+}}
+
+ENTRY e {{
+  x = f32[3,9] parameter(0)
+  {root}
+}}
+"
+        )
+    };
     check(
         S,
-        "HloModule m
-
-cmp {
-  a = f32[] parameter(0)
-  b = f32[] parameter(1)
-  c = s32[] parameter(2)
-  d = s32[] parameter(3)
-  ROOT gt = pred[] compare(a, b), direction=GT
-}
-
-ENTRY e {
-  x = f32[3,9] parameter(0)
-  ROOT t = (f32[3,4], s32[3,4]) custom-call(x), custom_call_target=\"TopK\", called_computations={cmp}
-}
-",
-        "HloModule m
-
-cmp {
-  a = f32[] parameter(0)
-  b = f32[] parameter(1)
-  c = s32[] parameter(2)
-  d = s32[] parameter(3)
-  ROOT gt = pred[] compare(a, b), direction=GT
-}
-
-ENTRY e {
-  x = f32[3,9] parameter(0)
-  ROOT topk.1 = (f32[3,4], s32[3,4]) topk(x), k=4, largest=true
-}
-",
+        &with_entry(
+            "ROOT t = (f32[3,4], s32[3,4]) custom-call(x), custom_call_target=\"TopK\", \
+             called_computations={cmp}",
+        ),
+        &with_entry("ROOT topk.1 = (f32[3,4], s32[3,4]) topk(x), k=4, largest=true"),
     );
 }
