@@ -611,7 +611,7 @@ fn roll_chain(steps: usize) -> HloModule {
 
 #[test]
 fn producers_read_at_many_indices_per_element_are_materialized() {
-    // Fused whole, step 0 would be computed 3^12 times per element.
+    // Fused whole, the first step would be computed 3^11 times per element.
     let m = roll_chain(12);
     let p = plan(&m, m.entry);
     assert_consistent(&m, &p);
@@ -627,12 +627,14 @@ fn producers_read_at_many_indices_per_element_are_materialized() {
             _ => None,
         })
         .collect();
-    // Two steps fuse (9 computations of the older one), a third would
-    // make 27: every third step's result is materialized.
+    // A kernel computes its root's step once, the step before 3 times and
+    // the one before that 9 times; a fourth would be 27: every third
+    // step's result is materialized, four kernels for twelve steps.
     assert!(!cuts.is_empty(), "{}", p.display(m.entry_computation()));
     assert!(cuts.iter().all(|&e| e == 27), "{cuts:?}");
     assert_eq!(p.fusions.len(), 4, "{}", p.display(m.entry_computation()));
-    // Two steps fuse whole: the older one is read 9 times per element.
-    let p = plan(&roll_chain(2), roll_chain(2).entry);
+    // Two steps fuse whole (the parameter is read 9 times per element).
+    let m = roll_chain(2);
+    let p = plan(&m, m.entry);
     assert_eq!(p.fusions.len(), 1);
 }

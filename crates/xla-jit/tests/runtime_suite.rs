@@ -49,8 +49,8 @@ suite!(
 );
 
 /// A chain of `y = f(y) + roll(y)` steps fuses only as far as the code stays
-/// small (a 3^24-fold expression otherwise) and still computes what the
-/// interpreter computes.
+/// small (fused whole, the first step would be computed 3^23 times per
+/// element) and still computes what the interpreter computes.
 #[test]
 fn a_long_chain_of_rolls_compiles_in_pieces() {
     let steps = 24;

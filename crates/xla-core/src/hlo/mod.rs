@@ -21,7 +21,7 @@ pub use attrs::{
 pub use opcode::{Arity, Family, Opcode};
 pub use verify::{verify_module, VerifyError};
 
-use crate::Shape;
+use crate::{PrimitiveType, Shape};
 
 /// An instruction's position in its computation.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
@@ -81,6 +81,40 @@ impl HloInstruction {
             called: Vec::new(),
             attrs: Attrs::default(),
         }
+    }
+
+    /// XLA:CPU's `custom-call(x), custom_call_target="TopK"` (what its
+    /// optimized modules make of `lax.top_k`: the `k` largest values of
+    /// each row of `x` and their `s32` indices, in the total order, ties by
+    /// lower index, as its comparator says) as the `topk(x), k=…,
+    /// largest=true` instruction that computes the same; `None` for any
+    /// other instruction.
+    pub fn xla_topk_as_topk(&self) -> Option<HloInstruction> {
+        if self.opcode != Opcode::CustomCall
+            || self.attrs.custom_call_target.as_deref() != Some("TopK")
+            || self.operands.len() != 1
+        {
+            return None;
+        }
+        let Shape::Tuple(parts) = &self.shape else {
+            return None;
+        };
+        let [values, indices] = parts.as_slice() else {
+            return None;
+        };
+        let (values, indices) = (values.as_array()?, indices.as_array()?);
+        if indices.element_type() != PrimitiveType::S32 || values.dims() != indices.dims() {
+            return None;
+        }
+        let mut topk = HloInstruction::new(
+            self.name.clone(),
+            Opcode::TopK,
+            self.shape.clone(),
+            self.operands.clone(),
+        );
+        topk.attrs.k = Some(*values.dims().last()?);
+        topk.attrs.largest = Some(true);
+        Some(topk)
     }
 }
 

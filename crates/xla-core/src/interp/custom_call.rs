@@ -38,8 +38,8 @@ use std::sync::Arc;
 
 use super::eval::{invalid, with_layouts, Ctx};
 use super::{lapack, InterpError};
-use crate::hlo::{HloInstruction, Opcode};
-use crate::{Layout, Literal, PrimitiveType, Shape};
+use crate::hlo::HloInstruction;
+use crate::{Layout, Literal, Shape};
 
 /// What a custom-call target is given.
 #[derive(Clone, Copy, Debug)]
@@ -67,39 +67,6 @@ pub type CustomCallFn = Arc<dyn Fn(&CustomCallArgs<'_>) -> Result<Literal, Strin
 /// a tuple (operand or result) is instead a table of pointers to its
 /// elements' buffers.
 pub type CustomCallAbiFn = unsafe extern "C" fn(out: *mut u8, ins: *const *const u8);
-
-/// XLA:CPU's `custom-call(x), custom_call_target="TopK"` (what its
-/// optimized modules make of `lax.top_k`: the `k` largest values of each
-/// row of `x`, and their `s32` indices, in the total order, ties by lower
-/// index, as its comparator says) as the `topk(x), k=…, largest=true`
-/// instruction that computes the same; `None` for any other instruction.
-pub(crate) fn topk_of_custom_call(instr: &HloInstruction) -> Option<HloInstruction> {
-    if instr.opcode != Opcode::CustomCall
-        || instr.attrs.custom_call_target.as_deref() != Some("TopK")
-        || instr.operands.len() != 1
-    {
-        return None;
-    }
-    let Shape::Tuple(parts) = &instr.shape else {
-        return None;
-    };
-    let [values, indices] = parts.as_slice() else {
-        return None;
-    };
-    let (values, indices) = (values.as_array()?, indices.as_array()?);
-    if indices.element_type() != PrimitiveType::S32 || values.dims() != indices.dims() {
-        return None;
-    }
-    let mut topk = HloInstruction::new(
-        instr.name.clone(),
-        Opcode::TopK,
-        instr.shape.clone(),
-        instr.operands.clone(),
-    );
-    topk.attrs.k = Some(*values.dims().last()?);
-    topk.attrs.largest = Some(true);
-    Some(topk)
-}
 
 /// The custom-call targets an interpreter can run, by name.
 #[derive(Clone)]
@@ -190,7 +157,7 @@ pub(super) fn custom_call(
     instr: &HloInstruction,
     operands: &[&Literal],
 ) -> Result<Literal, InterpError> {
-    if let Some(topk) = topk_of_custom_call(instr) {
+    if let Some(topk) = instr.xla_topk_as_topk() {
         return super::sort::topk(&topk, operands);
     }
     let target = instr

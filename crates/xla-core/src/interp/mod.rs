@@ -28,7 +28,7 @@
 mod array;
 mod collective;
 mod control;
-pub(crate) mod custom_call;
+mod custom_call;
 mod data_movement;
 mod devices;
 mod dot;

@@ -5,7 +5,7 @@
 //! order (padding and tile padding included), so a literal can be handed to
 //! compiled code as is.
 
-pub(crate) mod access;
+mod access;
 mod compare;
 pub mod convert;
 mod relayout;
@@ -13,6 +13,7 @@ mod storage;
 
 use std::fmt;
 
+pub(crate) use access::{read_element, write_element};
 pub use compare::{Mismatch, Tolerance};
 pub use storage::{physical_memory, AlignedBytes, AllocError, Storage, BUFFER_ALIGN};
 

@@ -110,7 +110,8 @@ pub fn optimize(module: &mut HloModule, options: &PipelineOptions<'_>) -> Result
 
     // Inline calls first: JAX wraps named functions, custom_jvp rules and
     // checkpointed regions in `call`s, and every later pass then sees one
-    // flat computation instead of stopping at call boundaries.
+    // flat computation instead of stopping at call boundaries (or fusion
+    // boundaries, for a backend that fuses again).
     if options.inline_fusions {
         changed |= run_pass(&mut InlineFusions, module, verify)?;
     }

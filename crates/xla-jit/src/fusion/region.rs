@@ -7,7 +7,7 @@
 
 use std::collections::{BTreeMap, BTreeSet, BinaryHeap, HashMap};
 
-use xla_core::hlo::{HloComputation, InstrId};
+use xla_core::hlo::{Family, HloComputation, InstrId};
 use xla_core::{HloModule, Opcode, Shape};
 
 use super::classify::{classify, Role};
@@ -270,10 +270,7 @@ impl Region<'_> {
             };
             let user = self.comp.instr(u);
             let keeps_index = user.opcode == Opcode::Transpose
-                || (matches!(
-                    classify(self.module, self.comp, u),
-                    Role::Elementwise { .. } | Role::Cheap
-                ) && dims::dims_of(user) == dims);
+                || (user.opcode.family() == Family::Elementwise && dims::dims_of(user) == dims);
             if keeps_index {
                 indexing.extend(of_user.iter().copied());
             } else {

@@ -14,7 +14,7 @@ use half::{bf16, f16};
 
 use super::{complex, float, int, Binary, Unary};
 use crate::hlo::ComparisonDirection;
-use crate::literal::access::{read_element, write_element};
+use crate::literal::{read_element, write_element};
 use crate::{dispatch_native, Literal, NativeType, PrimitiveType, C128, C64};
 
 /// A unary function on compute values.

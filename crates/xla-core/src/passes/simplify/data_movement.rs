@@ -243,7 +243,7 @@ pub(super) fn bitcast(cx: &mut Rewriter<'_>, id: InstrId) -> Option<InstrId> {
 /// XLA's `TopK` custom call → the `topk` instruction it computes, which
 /// backends compile.
 pub(super) fn custom_call(cx: &mut Rewriter<'_>, id: InstrId) -> Option<InstrId> {
-    let topk = crate::interp::custom_call::topk_of_custom_call(cx.instr(id))?;
+    let topk = cx.instr(id).xla_topk_as_topk()?;
     Some(cx.add_with(topk))
 }
 
