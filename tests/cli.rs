@@ -146,6 +146,45 @@ fn print_is_canonical_and_stable() {
     assert_eq!(stdout(&xla(&["print", again.to_str().unwrap()])), printed);
 }
 
+/// As XLA's parser does, `print` and `check` give an array shape without a
+/// layout the default one, and `print` always writes the
+/// `entry_computation_layout` (jaxlib 0.10.2 prints this module so).
+#[test]
+fn omitted_layouts_print_as_the_default() {
+    let bare = "HloModule m
+
+ENTRY main {
+  x = f32[4,8] parameter(0)
+  y = f32[<=4] parameter(1)
+  t = f32[8,4] transpose(x), dimensions={1,0}
+  one = f32[] constant(1)
+  ROOT r = (f32[8,4], f32[<=4], f32[]) tuple(t, y, one)
+}
+";
+    let path = module_file("bare.hlo", bare);
+    let out = xla(&["check", path.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        "(f32[4,8]{1,0}, f32[<=4]{0}) -> (f32[8,4]{1,0}, f32[<=4]{0}, f32[])\n"
+    );
+    let printed = stdout(&xla(&["print", path.to_str().unwrap()]));
+    assert!(
+        printed.starts_with(
+            "HloModule m, entry_computation_layout={(f32[4,8]{1,0}, f32[<=4]{0})->(f32[8,4]{1,0}, f32[<=4]{0}, f32[])}\n"
+        ),
+        "{printed}"
+    );
+    assert!(
+        printed.contains("x = f32[4,8]{1,0} parameter(0)"),
+        "{printed}"
+    );
+    assert!(
+        printed.contains("t = f32[8,4]{1,0} transpose(x), dimensions={1,0}"),
+        "{printed}"
+    );
+}
+
 /// A buffer too large to hold in memory streams, and a reader that stops
 /// early (`| head`) ends the output quietly: no panic, status 0 (fuzzing
 /// found `xla layout f32[100000000000]` aborting on its allocation and a

@@ -5,7 +5,8 @@ use std::process::ExitCode;
 use super::{module_file, stdout};
 
 /// Parse and verify an HLO module; print the entry signature, e.g.
-/// `(f32[4,8]{1,0}, f32[8,16]{1,0}) -> f32[4]{0}`.
+/// `(f32[4,8]{1,0}, f32[8,16]{1,0}) -> f32[4]{0}` (an omitted layout is
+/// printed as the default one, as XLA does).
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// The HLO text file.
@@ -18,7 +19,10 @@ pub struct Args {
 pub fn run(args: Args) -> Result<ExitCode, String> {
     match module_file::load(&args.module, true) {
         Ok(module) => {
-            stdout::write(&format!("{}\n", module.entry_program_shape()))?;
+            stdout::write(&format!(
+                "{}\n",
+                module.entry_program_shape().with_default_layouts()
+            ))?;
             Ok(ExitCode::SUCCESS)
         }
         Err(e) => Ok(e.report()),

@@ -5,7 +5,9 @@ use std::process::ExitCode;
 use super::{module_file, stdout};
 
 /// Parse an HLO module and print it in canonical HLO text (as XLA prints
-/// it: `%` prefixes, operand shapes and metadata dropped).
+/// it: `%` prefixes, operand shapes and metadata dropped; an omitted layout
+/// printed as the default one, and the `entry_computation_layout` always
+/// given).
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// The HLO text file (as JAX's `.as_text(dialect="hlo")` or an XLA dump).
@@ -17,7 +19,7 @@ pub struct Args {
 pub fn run(args: Args) -> Result<ExitCode, String> {
     match module_file::load(&args.module, false) {
         Ok(module) => {
-            stdout::write(&module.to_string())?;
+            stdout::write(&module.with_default_layouts().to_string())?;
             Ok(ExitCode::SUCCESS)
         }
         Err(e) => Ok(e.report()),

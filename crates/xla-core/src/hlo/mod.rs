@@ -212,6 +212,21 @@ impl fmt::Display for ProgramShape {
     }
 }
 
+impl ProgramShape {
+    /// The same signature with every array leaf given an explicit default
+    /// layout where it has none.
+    pub fn with_default_layouts(self) -> Self {
+        ProgramShape {
+            parameters: self
+                .parameters
+                .into_iter()
+                .map(Shape::with_default_layouts)
+                .collect(),
+            result: self.result.with_default_layouts(),
+        }
+    }
+}
+
 /// A module: computations, one of which is the entry.
 #[derive(Clone, PartialEq, Debug)]
 pub struct HloModule {
@@ -282,5 +297,20 @@ impl HloModule {
         self.entry_layout
             .clone()
             .unwrap_or_else(|| self.entry_computation().program_shape())
+    }
+
+    /// The module as XLA's parser builds it: every array shape without a
+    /// layout gets the default one (minor-to-major `{rank-1,…,0}`), and a
+    /// module without an `entry_computation_layout` gets its entry
+    /// signature as one. The values it computes are unchanged.
+    pub fn with_default_layouts(mut self) -> Self {
+        for computation in &mut self.computations {
+            for instr in &mut computation.instructions {
+                instr.shape =
+                    std::mem::replace(&mut instr.shape, Shape::Token).with_default_layouts();
+            }
+        }
+        self.entry_layout = Some(self.entry_program_shape().with_default_layouts());
+        self
     }
 }

@@ -7,8 +7,8 @@ use super::{
     AlgebraicSimplifier, Changed, ConstantFolding, Cse, Dce, InlineCalls, InlineFusions, Looped,
     Pass, PassError,
 };
-use crate::hlo::{verify_module, ProgramShape};
-use crate::{HloModule, Result, Shape};
+use crate::hlo::verify_module;
+use crate::{HloModule, Result};
 
 /// What [`optimize`] does.
 #[derive(Clone)]
@@ -86,15 +86,7 @@ pub fn pin_entry_layout(module: &mut HloModule) -> Changed {
     if module.entry_layout.is_some() {
         return Changed::No;
     }
-    let signature = module.entry_program_shape();
-    module.entry_layout = Some(ProgramShape {
-        parameters: signature
-            .parameters
-            .into_iter()
-            .map(Shape::with_default_layouts)
-            .collect(),
-        result: signature.result.with_default_layouts(),
-    });
+    module.entry_layout = Some(module.entry_program_shape().with_default_layouts());
     Changed::Yes
 }
 
