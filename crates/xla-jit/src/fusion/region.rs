@@ -7,7 +7,7 @@
 
 use std::collections::{BTreeMap, BTreeSet, BinaryHeap, HashMap};
 
-use xla_core::hlo::{Family, HloComputation, InstrId};
+use xla_core::hlo::{Family, HloComputation, HloInstruction, InstrId};
 use xla_core::{HloModule, Opcode, Shape};
 
 use super::classify::{classify, Role};
@@ -316,6 +316,38 @@ impl Region<'_> {
 
     /// A reduce can be a row pass if it is read only at the row the root is
     /// computing, all reduces agree on the rows, and a row fits in cache.
+    /// A row pass walks its reduced elements in the operand's memory order,
+    /// so they must be the operand's minor-most dimensions (size-1
+    /// dimensions aside). A reduction down columns (`x.sum(0)` of a
+    /// row-major `x`) would stride through memory one row per element; as
+    /// its own fusion it gets the column kernel, which reads rows
+    /// contiguously, and its users run as a small loop over its result.
+    fn check_reduces_minor_dims(&self, reduce: &HloInstruction) -> Result<(), String> {
+        let operand = self.comp.instr(reduce.operands[0]);
+        let Shape::Array(a) = &operand.shape else {
+            return Ok(());
+        };
+        let reduced = reduce.attrs.dimensions.as_deref().unwrap_or_default();
+        let is_reduced = |d: usize| reduced.contains(&(d as i64));
+        let layout = a.layout_or_default();
+        let minor = layout
+            .minor_to_major
+            .iter()
+            .map(|&d| d as usize)
+            .filter(|&d| a.dims()[d] != 1);
+        let wanted = (0..a.rank())
+            .filter(|&d| is_reduced(d) && a.dims()[d] != 1)
+            .count();
+        if minor.take(wanted).all(is_reduced) {
+            Ok(())
+        } else {
+            Err(format!(
+                "it reduces dimensions {reduced:?} of {}, not its minor-most ones: a column reduction",
+                operand.shape
+            ))
+        }
+    }
+
     fn check_row_pass(&mut self, p: InstrId, map: &[DimRef]) -> Result<(), String> {
         if self.dot.is_some() {
             return Err("the region holds a dot".into());
@@ -327,6 +359,7 @@ impl Region<'_> {
         };
         let rows = dims::row_dims(map, out.dims())
             .ok_or("the reduce is read at indices other than the current row")?;
+        self.check_reduces_minor_dims(reduce)?;
         let root = self.comp.instr(self.root);
         let Shape::Array(root_shape) = &root.shape else {
             return Err("the root is not an array".into());
