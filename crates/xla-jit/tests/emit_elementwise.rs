@@ -504,6 +504,79 @@ ENTRY e {
     assert_eq!(out.to_vec::<i32>().unwrap(), [2, 2, 2]);
 }
 
+/// Max, min and clamp against a constant bound take a one-instruction form
+/// when the bound is normal (not NaN, zero or subnormal) and keep the
+/// general one otherwise; both must follow the rules on every edge value,
+/// with the constant on either side.
+#[test]
+fn f32_max_min_clamp_with_constant_bounds() {
+    let x = f32_edges();
+    let n = x.len();
+    let bounds = [
+        -1.0f32,
+        2.5,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        f32::MAX,
+        f32::MIN_POSITIVE,
+        -f32::MIN_POSITIVE,
+        0.0,
+        -0.0,
+        1e-40,
+        f32::NAN,
+    ];
+    let text = |body: &str, c: &str, d: &str| {
+        format!(
+            "HloModule m\nENTRY e {{\n  x = f32[{n}]{{0}} parameter(0)\n  \
+             c = f32[] constant({c})\n  cb = f32[{n}]{{0}} broadcast(c), dimensions={{}}\n  \
+             d = f32[] constant({d})\n  db = f32[{n}]{{0}} broadcast(d), dimensions={{}}\n  \
+             {body}\n}}"
+        )
+    };
+    let hlo = |v: f32| {
+        if v.is_nan() {
+            "nan".to_string()
+        } else if v.is_infinite() {
+            (if v > 0.0 { "inf" } else { "-inf" }).to_string()
+        } else {
+            format!("{v:e}")
+        }
+    };
+    let check = |root: &str, c: f32, d: f32, rule: &dyn Fn(f32) -> f32| {
+        let body = if root.starts_with("minimum(db, maximum") {
+            format!("m = f32[{n}]{{0}} maximum(cb, x)\n  ROOT r = f32[{n}]{{0}} minimum(db, m)")
+        } else {
+            format!("ROOT r = f32[{n}]{{0}} {root}")
+        };
+        let compiled = compile(&text(&body, &hlo(c), &hlo(d)));
+        let got = run(&compiled, &[&Literal::vector(&x)])
+            .to_vec::<f32>()
+            .unwrap();
+        for i in 0..n {
+            let want = rule(x[i]);
+            assert!(
+                same_f32(got[i], want),
+                "{root} with c = {c:e}, d = {d:e}, x = {:e}: {:e}, want {want:e}",
+                x[i],
+                got[i]
+            );
+        }
+    };
+    for &c in &bounds {
+        check("maximum(x, cb)", c, 0.0, &|v| max_rule(v, c));
+        check("maximum(cb, x)", c, 0.0, &|v| max_rule(c, v));
+        check("minimum(x, cb)", c, 0.0, &|v| min_rule(v, c));
+        check("minimum(cb, x)", c, 0.0, &|v| min_rule(c, v));
+        for &d in &bounds {
+            check("clamp(cb, x, db)", c, d, &|v| min_rule(max_rule(v, c), d));
+        }
+        // A max, then a min of its (flushed) result.
+        check("minimum(db, maximum(cb, x))", c, 2.0, &|v| {
+            min_rule(2.0, max_rule(c, v))
+        });
+    }
+}
+
 /// f32 tanh in a loop of several vectors per step is emitted in stages
 /// across the step's vectors; each vector's result must equal what the
 /// whole function gives one value at a time (a one-element module), with

@@ -68,6 +68,9 @@ pub(super) fn copysign(kb: &mut KernelBuilder, a: Value, b: Value) -> Value {
 /// Replaces subnormal floats by zeros of the same sign (works on bits, so
 /// it does not depend on the MXCSR mode and keeps NaN and ±∞).
 pub(super) fn flush(kb: &mut KernelBuilder, x: Value) -> Value {
+    if kb.is_flushed(x) {
+        return x;
+    }
     let ty = kb.ty(x);
     let ity = ty.as_int();
     let bits = kb.bitcast(ity, x);
@@ -83,7 +86,9 @@ pub(super) fn flush(kb: &mut KernelBuilder, x: Value) -> Value {
     let s = const_like(kb, bits, Const::Bits(sign_mask));
     let sign = kb.b.ins().band(bits, s);
     let r = select(kb, keep, bits, sign);
-    kb.bitcast(ty, r)
+    let r = kb.bitcast(ty, r);
+    kb.mark_flushed(r);
+    r
 }
 
 /// Emits an elementwise instruction on its operands' register values.
@@ -120,8 +125,20 @@ pub(super) fn emit(
         }
         Op::Select => Ok(select(kb, args[0], args[1], args[2])),
         Op::Clamp => {
-            let lo = binary(kb, Binary::Maximum, t, args[0], args[1], lanes)?;
-            binary(kb, Binary::Minimum, t, lo, args[2], lanes)
+            let (lo, x, hi) = (args[0], args[1], args[2]);
+            if let (Some(l), Some(h)) = (selectable_constant(kb, lo), selectable_constant(kb, hi)) {
+                // One flush at the end: both selections compare as if
+                // subnormals were zeros, so it equals a flush after each.
+                let r = select_max_min(kb, true, x, lo);
+                let r = select_max_min(kb, false, r, hi);
+                return Ok(if keeps_normal(true, l) || keeps_normal(false, h) {
+                    r
+                } else {
+                    flush(kb, r)
+                });
+            }
+            let lo = binary(kb, Binary::Maximum, t, lo, x, lanes)?;
+            binary(kb, Binary::Minimum, t, lo, hi, lanes)
         }
         Op::Convert
         | Op::BitcastConvert
@@ -265,6 +282,67 @@ fn round_afz(kb: &mut KernelBuilder, x: Value) -> Value {
     select(kb, round_up, up, t)
 }
 
+/// `c` if `v` is a float vector splat of a constant `c` that is neither
+/// NaN, zero nor subnormal: then `max`/`min` with `v` is one `maxps` /
+/// `minps` ([`select_max_min`]; Cranelift's `fmax`/`fmin` take eight
+/// instructions to order ±0 and propagate NaN, which such a constant
+/// needs neither of: `jnp.clip`, ReLU-like thresholds).
+fn selectable_constant(kb: &KernelBuilder, v: Value) -> Option<f64> {
+    let ty = kb.ty(v);
+    if !ty.is_vector() {
+        return None;
+    }
+    let bytes = kb.consts.bytes_of(v)?;
+    let lane_bits = ty.lane_bits();
+    let bits = bytes as u64 & (u64::MAX >> (64 - lane_bits));
+    if (1..ty.lane_count())
+        .any(|l| (bytes >> (l * lane_bits)) as u64 & (u64::MAX >> (64 - lane_bits)) != bits)
+    {
+        return None;
+    }
+    let (c, min_normal) = match ty.lane_type() {
+        types::F32 => (
+            f64::from(f32::from_bits(bits as u32)),
+            f64::from(f32::MIN_POSITIVE),
+        ),
+        types::F64 => (f64::from_bits(bits), f64::MIN_POSITIVE),
+        _ => return None,
+    };
+    (c.abs() >= min_normal).then_some(c)
+}
+
+/// `max(value, constant)` as `(value < c) ? c : value`, `min` as
+/// `(c < value) ? c : value`: the shapes Cranelift lowers to `maxps c,
+/// value` / `minps c, value`, which return `value` when it is NaN. The
+/// compare reads a subnormal `value` as zero (DAZ), so a selected one
+/// still needs [`flush`] unless [`keeps_normal`] (or `value` is flushed
+/// already: then so is the result).
+fn select_max_min(kb: &mut KernelBuilder, max: bool, value: Value, constant: Value) -> Value {
+    let (a, b) = if max {
+        (value, constant)
+    } else {
+        (constant, value)
+    };
+    let ty = kb.ty(value);
+    let lt = kb.b.ins().fcmp(FloatCC::LessThan, a, b);
+    let mask = kb.bitcast(ty, lt);
+    let r = kb.b.ins().bitselect(mask, constant, value);
+    if kb.is_flushed(value) {
+        kb.mark_flushed(r);
+    }
+    r
+}
+
+/// A max with a positive bound, or a min with a negative one, never
+/// selects a subnormal.
+fn keeps_normal(max: bool, c: f64) -> bool {
+    if max {
+        c > 0.0
+    } else {
+        c < 0.0
+    }
+}
+
 /// A binary arithmetic, bitwise or shift op on operands of type `t`.
 pub(super) fn binary(
     kb: &mut KernelBuilder,
@@ -285,12 +363,24 @@ pub(super) fn binary(
             Subtract => kb.b.ins().fsub(x, y),
             Multiply => kb.b.ins().fmul(x, y),
             Divide => kb.b.ins().fdiv(x, y),
-            Maximum => {
-                let r = kb.b.ins().fmax(x, y);
-                return Ok(flush(kb, r));
-            }
-            Minimum => {
-                let r = kb.b.ins().fmin(x, y);
+            Maximum | Minimum => {
+                let max = op == Maximum;
+                let bound = [(x, y), (y, x)]
+                    .into_iter()
+                    .find_map(|(v, c)| Some((v, c, selectable_constant(kb, c)?)));
+                if let Some((value, constant, c)) = bound {
+                    let r = select_max_min(kb, max, value, constant);
+                    return Ok(if keeps_normal(max, c) {
+                        r
+                    } else {
+                        flush(kb, r)
+                    });
+                }
+                let r = if max {
+                    kb.b.ins().fmax(x, y)
+                } else {
+                    kb.b.ins().fmin(x, y)
+                };
                 return Ok(flush(kb, r));
             }
             Remainder => {

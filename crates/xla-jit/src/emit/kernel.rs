@@ -8,7 +8,7 @@
 //! constants, shuffles and calls to host helper functions.
 
 use std::borrow::{Borrow, BorrowMut};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use cranelift_codegen::ir::{
     self, types, AbiParam, ConstantData, Endianness, InstBuilder, MemFlagsData, Type, Value,
@@ -62,6 +62,9 @@ pub struct KernelBuilder<'a, 'b> {
     staged: HashMap<(UnaryFn, Value), (usize, Vec<Value>)>,
     /// The stack slot [`KernelBuilder::order_before_next`] stores to.
     order_slot: Option<ir::StackSlot>,
+    /// Float values known to hold no subnormal: flushed, or selected from
+    /// flushed values and normal constants.
+    flushed: HashSet<Value>,
 }
 
 impl<'b> Borrow<FunctionBuilder<'b>> for KernelBuilder<'_, 'b> {
@@ -105,6 +108,7 @@ impl<'a, 'b> KernelBuilder<'a, 'b> {
             scopes: vec![HashMap::new()],
             staged: HashMap::new(),
             order_slot: None,
+            flushed: HashSet::new(),
         }
     }
 
@@ -443,6 +447,16 @@ impl<'a, 'b> KernelBuilder<'a, 'b> {
             } => Some(imm.bits()),
             _ => None,
         }
+    }
+
+    /// Records that `v` holds no subnormal float.
+    pub fn mark_flushed(&mut self, v: Value) {
+        self.flushed.insert(v);
+    }
+
+    /// Whether `v` is known to hold no subnormal float.
+    pub fn is_flushed(&self, v: Value) -> bool {
+        self.flushed.contains(&v)
     }
 
     /// The type of `v`.
