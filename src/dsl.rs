@@ -54,6 +54,11 @@ pub enum DslError {
     Core(xla_core::Error),
     /// An error of the backend.
     Backend(Box<dyn std::error::Error + Send + Sync>),
+    /// A rule of the function's declared types that only the actual sizes
+    /// break: a size used as a value out of its type's range, or a result
+    /// whose shape is not the declared one (a `valid` window larger than
+    /// its input has 0 positions where the declared `N - 2` is negative).
+    Sizes(String),
     /// An error in the body of a function (a `Core` error of one of its
     /// ops, or an error of a function it calls), shown as `function:
     /// error`: `head: slice: the slice [0:4] of dimension 0 …`. Errors of
@@ -256,6 +261,7 @@ impl fmt::Display for DslError {
             DslError::Argument(e) => e.fmt(f),
             DslError::Core(e) => e.fmt(f),
             DslError::Backend(e) => e.fmt(f),
+            DslError::Sizes(e) => f.write_str(e),
             DslError::InFunction { function, error } => write!(f, "{function}: {error}"),
         }
     }
@@ -270,7 +276,7 @@ impl fmt::Debug for DslError {
 impl std::error::Error for DslError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            DslError::Argument(_) => None,
+            DslError::Argument(_) | DslError::Sizes(_) => None,
             DslError::Core(e) => Some(e),
             DslError::Backend(e) => Some(&**e),
             DslError::InFunction { error, .. } => Some(&**error),

@@ -21,6 +21,26 @@ xla! {
         softmax(dense(x, w, b))
     }
 
+    pub fn step(body: f32[N], carry: f32[N], computation: f32[N], executable: f32[N]) -> f32[N] {
+        body + carry * computation - executable
+    }
+
+    pub fn steps(x: f32[N]) -> f32[N] {
+        step(x, x, x, x)
+    }
+
+    pub fn items_as_names(SIGNATURE: s32[N], Ok: s32[N], Dims: s32[N]) -> s32[N] {
+        SIGNATURE - Ok * Dims
+    }
+
+    pub fn plus_size(b: u8[N]) -> u8[N] {
+        b + N
+    }
+
+    pub fn window_sums(x: f32[N]) -> f32[N] {
+        concat([x.reduce_window(0.0, |a, b| a + b, [3], [1], valid), broadcast(0.0, [2])], 0)
+    }
+
     pub fn mean_rows(x: f32[B, N]) -> f32[B] {
         x.reduce_sum([1]) / N
     }
@@ -205,6 +225,53 @@ fn softmax_rows_sum_to_one() {
     for (a, b) in y.iter().zip(expected) {
         assert!((a - b).abs() <= 1e-6, "{y:?}");
     }
+}
+
+/// Parameters may take the names of the items the macro generates and of
+/// prelude variants: the generated functions take them under names of
+/// their own (`body` used to shadow the function `body` the expansion
+/// calls; `SIGNATURE` and `Ok` read as patterns).
+#[test]
+fn parameter_names_do_not_clash_with_generated_items() {
+    let x = f32s(&[3], &[1.0, 2.0, -3.0]);
+    let y = step::call(&run(), &x, &x, &f32s(&[3], &[2.0; 3]), &x).unwrap();
+    assert_eq!(vals::<f32>(&y), [2.0, 4.0, -6.0]);
+    let y = steps::call(&run(), &x).unwrap();
+    assert_eq!(vals::<f32>(&y), [1.0, 4.0, 9.0]);
+    let a = s32s(&[2], &[10, 20]);
+    let b = s32s(&[2], &[2, 3]);
+    let y = items_as_names::call(&run(), &a, &b, &b).unwrap();
+    assert_eq!(vals::<i32>(&y), [6, 11]);
+}
+
+/// Rules the macro checks on symbolic sizes that only some actual sizes
+/// break are errors when the computation is built, never silent: a size
+/// used as a value outside its type's range (it wrapped: `u8 + N` with N
+/// = 300 added 44), and a result that is not its declared type (a `valid`
+/// window of 3 over 1 element has 0 positions, not `N - 2 = -1`: the
+/// function returned f32[2] for its declared f32[N]).
+#[test]
+fn sizes_that_break_the_declared_types_are_errors() {
+    let small = Literal::vector(&[1u8, 2, 250]);
+    assert_eq!(
+        vals::<u8>(&plus_size::call(&run(), &small).unwrap()),
+        [4, 5, 253]
+    );
+    let err = plus_size::call(&run(), &Literal::vector(&[0u8; 300])).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "plus_size: the size N = 300 used as a value is out of the range of u8 [0, 255]"
+    );
+    let x = f32s(&[4], &[1.0, 2.0, 3.0, 4.0]);
+    assert_eq!(
+        vals::<f32>(&window_sums::call(&run(), &x).unwrap()),
+        [6.0, 9.0, 0.0, 0.0]
+    );
+    let err = window_sums::call(&run(), &f32s(&[1], &[1.0])).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "window_sums: the result has dimensions [2], but its declared type f32[N] is [1] for these sizes"
+    );
 }
 
 #[test]

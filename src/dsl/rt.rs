@@ -241,9 +241,31 @@ fn arg_best(
     b.get_tuple_element(reduced, 1)
 }
 
-/// A dimension's size used as a value: a scalar of type `ty`.
-pub fn size_constant(b: &XlaBuilder, ty: PrimitiveType, size: i64) -> Result<XlaOp> {
-    scalar(b, ty, size)
+/// A dimension's size used as a value: a scalar of type `ty`. A size an
+/// integer type cannot hold is an error, as a literal out of its type's
+/// range is (`b + N` on `u8` with `N = 300`; `N - 5` on `u8` with `N =
+/// 2`); `text` is the size as written.
+pub fn size_constant(
+    b: &XlaBuilder,
+    ty: PrimitiveType,
+    size: i64,
+    text: &str,
+) -> std::result::Result<XlaOp, DslError> {
+    if ty.is_integral() {
+        let bits = ty.bit_width() as u32;
+        let (min, max) = if ty.is_signed_integral() {
+            (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1)
+        } else {
+            (0, (1i128 << bits) - 1)
+        };
+        if !(min..=max).contains(&i128::from(size)) {
+            return Err(DslError::Sizes(format!(
+                "the size {text} = {size} used as a value is out of the range of {} [{min}, {max}]",
+                ty.name()
+            )));
+        }
+    }
+    Ok(scalar(b, ty, size)?)
 }
 
 /// The scalar `x` broadcast to the dimensions of `like`.
@@ -364,6 +386,33 @@ pub fn conv<'a>(
         ..ConvConfig::new(window_strides, &padding)
     };
     b.conv_general_dilated(lhs, rhs, &config, dims)
+}
+
+/// Checks that `root`'s array leaves, in order, have the declared sizes
+/// (`(sizes, type as written)`): the macro checks sizes symbolically,
+/// and a few rules only hold for some sizes (a `valid` window larger than
+/// its input has no positions where the declared `N - 2` is negative).
+pub fn check_result(
+    b: &XlaBuilder,
+    root: XlaOp,
+    declared: &[(&[i64], &str)],
+) -> std::result::Result<(), DslError> {
+    let shape = b.get_shape(root)?;
+    let leaves = shape.array_leaves();
+    for (i, ((want, text), got)) in declared.iter().zip(leaves).enumerate() {
+        let got = got.dims();
+        if *want != got {
+            let which = if declared.len() == 1 {
+                "the result".to_string()
+            } else {
+                format!("result {i}")
+            };
+            return Err(DslError::Sizes(format!(
+                "{which} has dimensions {got:?}, but its declared type {text} is {want:?} for these sizes"
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// The `n` elements of a tuple result.

@@ -120,7 +120,18 @@ pub fn check(program: &Program) -> (Vec<FunctionIr>, Option<syn::Error>) {
 
 fn result_ir(ty: &TypeSpec) -> ResultIr {
     match ty {
-        TypeSpec::Array { .. } => ResultIr::Array,
+        TypeSpec::Array {
+            element_type, dims, ..
+        } => ResultIr::Array {
+            dims: dims.clone(),
+            text: format!(
+                "{element_type}[{}]",
+                dims.iter()
+                    .map(crate::expand::size_text)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        },
         TypeSpec::Tuple { elements, .. } => {
             ResultIr::Tuple(elements.iter().map(result_ir).collect())
         }

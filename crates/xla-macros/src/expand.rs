@@ -61,7 +61,7 @@ pub(crate) fn size(expr: &DimExpr) -> TokenStream {
 }
 
 /// A size as text, as the user wrote it (`B * N`).
-fn size_text(expr: &DimExpr) -> String {
+pub(crate) fn size_text(expr: &DimExpr) -> String {
     match expr {
         DimExpr::Const(v, _) => v.to_string(),
         DimExpr::Symbol(s) => s.to_string(),
@@ -94,7 +94,7 @@ fn param_type_text(p: &crate::ir::ParamIr) -> String {
 /// The Rust type of a result: `Literal` or a tuple of them.
 fn literal_type(result: &ResultIr) -> TokenStream {
     match result {
-        ResultIr::Array => quote!(::xla::Literal),
+        ResultIr::Array { .. } => quote!(::xla::Literal),
         ResultIr::Tuple(elements) => {
             let elements = elements.iter().map(literal_type);
             quote!((#(#elements,)*))
@@ -102,10 +102,26 @@ fn literal_type(result: &ResultIr) -> TokenStream {
     }
 }
 
+/// The declared result's array leaves, in order, as `(sizes, text)`
+/// expressions over the bound dimensions.
+fn declared_leaves(result: &ResultIr, out: &mut Vec<TokenStream>) {
+    match result {
+        ResultIr::Array { dims, text } => {
+            let sizes = dims.iter().map(size);
+            out.push(quote!((&[#(#sizes),*] as &[i64], #text)));
+        }
+        ResultIr::Tuple(elements) => {
+            for e in elements {
+                declared_leaves(e, out);
+            }
+        }
+    }
+}
+
 /// Code turning the result literal `value` into the Rust result type.
 fn untuple(result: &ResultIr, value: TokenStream, depth: usize) -> TokenStream {
     match result {
-        ResultIr::Array => value,
+        ResultIr::Array { .. } => value,
         ResultIr::Tuple(elements) => {
             let parts = format_ident!("parts{}", depth, span = Span::mixed_site());
             let n = elements.len();
@@ -190,10 +206,22 @@ fn items(
         internal("values"),
     );
     let backend = internal("backend");
-    let params: Vec<&syn::Ident> = f.params.iter().map(|p| &p.name).collect();
+    // The generated functions take the parameters under internal names: a
+    // user's own (`body`, `computation`, `SIGNATURE`, `Ok`) could shadow
+    // an item they call or read as a pattern.
+    let operands_doc = format!(
+        "The operands are, in order: {}.",
+        f.params
+            .iter()
+            .map(|p| format!("`{}`", p.name))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
     let param_idents: Vec<syn::Ident> = (0..f.params.len())
         .map(|i| internal(&format!("p{i}")))
         .collect();
+    let params = &param_idents;
+    let executable = internal("executable");
     let signature = signature_const(f, param_texts);
     let body = body::function_body(comp);
     let parameters = f.params.iter().enumerate().map(|(i, p)| {
@@ -210,6 +238,9 @@ fn items(
     let dims_values = symbol_fields.iter().map(|field| quote!(#d.#field));
     let out = internal("out");
     let result = untuple(&f.result, quote!(#out), 0);
+    let root = internal("root");
+    let mut declared = Vec::new();
+    declared_leaves(&f.result, &mut declared);
     quote! {
         #signature
 
@@ -224,12 +255,13 @@ fn items(
 
         /// Adds this function to `builder`, applied to the operands; the
         /// dimensions are bound from the operands' shapes.
+        #[doc = #operands_doc]
         pub fn build(
             #builder: &::xla::XlaBuilder,
             #(#params: ::xla::XlaOp),*
         ) -> ::core::result::Result<::xla::XlaOp, ::xla::dsl::DslError> {
-            let #d = Dims::of(&[#(&#builder.get_shape(#params)?),*])?;
-            body(#builder, &#d, #(#params),*)
+            let #d = self::Dims::of(&[#(&#builder.get_shape(#params)?),*])?;
+            self::body(#builder, &#d, #(#params),*)
                 .map_err(|e| ::xla::dsl::DslError::in_function(#name_text, e))
         }
 
@@ -238,7 +270,7 @@ fn items(
             let #b = ::xla::XlaBuilder::new(#name_text);
             let built = (|| {
                 #(let #param_idents = #parameters;)*
-                let root = body(&#b, &#d, #(#param_idents),*)?;
+                let root = self::body(&#b, &#d, #(#param_idents),*)?;
                 ::core::result::Result::Ok(#b.build(root)?)
             })();
             built.map_err(|e| ::xla::dsl::DslError::in_function(#name_text, e))
@@ -247,18 +279,19 @@ fn items(
         /// Runs this function on `backend`. The dimensions are bound from the
         /// arguments' shapes; the computation is compiled once per binding
         /// and backend, and cached for the process.
+        #[doc = #operands_doc]
         pub fn call<Backend: ::xla::dsl::Backend + ?::core::marker::Sized>(
             #backend: &Backend,
             #(#params: &::xla::Literal),*
         ) -> ::core::result::Result<#result_type, ::xla::dsl::DslError> {
-            let #d = Dims::of(&[#(#params.shape()),*])?;
-            let executable = ::xla::dsl::cached(
+            let #d = self::Dims::of(&[#(#params.shape()),*])?;
+            let #executable = ::xla::dsl::cached(
                 #backend,
                 ::core::concat!(::core::module_path!(), "::", #name_text),
                 &[#(#dims_values),*],
-                || computation(#d),
+                || self::computation(#d),
             )?;
-            let #out = executable.execute(&[#(#params),*])?;
+            let #out = #executable.execute(&[#(#params),*])?;
             ::core::result::Result::Ok(#result)
         }
 
@@ -267,7 +300,11 @@ fn items(
             #d: &Dims,
             #(#param_idents: ::xla::XlaOp),*
         ) -> ::core::result::Result<::xla::XlaOp, ::xla::dsl::DslError> {
-            #body
+            let #root = (|| -> ::core::result::Result<::xla::XlaOp, ::xla::dsl::DslError> {
+                #body
+            })()?;
+            ::xla::dsl::rt::check_result(#b, #root, &[#(#declared),*])?;
+            ::core::result::Result::Ok(#root)
         }
     }
 }

@@ -39,7 +39,11 @@ pub struct ParamIr {
 
 /// The declared result: an array, or a tuple of results.
 pub enum ResultIr {
-    Array,
+    /// An array of the declared sizes; `text` is its type as written.
+    Array {
+        dims: Vec<DimExpr>,
+        text: String,
+    },
     Tuple(Vec<ResultIr>),
 }
 

@@ -10,7 +10,7 @@ use proc_macro2::{Literal, Span, TokenStream};
 use quote::{format_ident, quote};
 use xla_core::PrimitiveType;
 
-use super::{internal, size};
+use super::{internal, size, size_text};
 use crate::ast::LitValue;
 use crate::ir::{Arg, Comp, Instr, ParamShape};
 
@@ -105,7 +105,8 @@ fn instr_expr(comp: &Comp, instr: &Instr, depth: usize, b: &syn::Ident) -> Token
         Instr::SizeConstant(ty, dim) => {
             let ty = element_type(*ty);
             let n = size(dim);
-            quote!(::xla::dsl::rt::size_constant(#b_ref, #ty, #n)?)
+            let text = size_text(dim);
+            quote!(::xla::dsl::rt::size_constant(#b_ref, #ty, #n, #text)?)
         }
         Instr::Builder(method, args) => {
             let method = format_ident!("{}", method);
