@@ -259,6 +259,61 @@ fn topk_ties_and_extremes() {
     }
 }
 
+/// Top-k selects through order keys (the float total order as unsigned
+/// bits) and a host selection: long rows with many ties (k below, at and
+/// around the middle), every integer kind, and the float specials with
+/// both NaN signs, against the interpreter's stable sort.
+#[test]
+fn topk_long_rows_keys_and_specials() {
+    for (shape, ks) in [
+        ("f32[3,1000]", &[1, 10, 500, 999][..]),
+        ("f64[2,300]", &[7, 300]),
+        ("u32[2,50]", &[3]),
+        ("u8[40]", &[5]),
+        ("s8[40]", &[40]),
+        ("s64[64]", &[9]),
+        ("f16[33]", &[4]),
+    ] {
+        for &k in ks {
+            for largest in [true, false] {
+                let layout: String = (0..shape.matches(',').count() + 1)
+                    .rev()
+                    .map(|d| d.to_string())
+                    .collect::<Vec<_>>()
+                    .join(",");
+                let x = data(&format!("{shape}{{{layout}}}"));
+                check_sort(&topk(&format!("{shape}{{{layout}}}"), k, largest), &[&x]);
+            }
+        }
+    }
+    let specials = [
+        f32::NAN,
+        -f32::NAN,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        0.0,
+        -0.0,
+        1e-40,
+        -1e-40,
+        f32::MAX,
+        f32::MIN,
+        1.0,
+        -1.0,
+        f32::NAN,
+    ];
+    let x = Literal::vector(&specials);
+    for k in [1, 4, 13] {
+        for largest in [true, false] {
+            check_sort(&topk("f32[13]{0}", k, largest), &[&x]);
+        }
+    }
+    let got = check_sort(&topk("f32[13]{0}", 4, false), &[&x]);
+    let parts = got.tuple_elements().unwrap();
+    assert_eq!(values::<i32>(&parts[1]), [1, 3, 9, 11]);
+    let x64 = Literal::vector(&specials.map(f64::from));
+    check_sort(&topk("f64[13]{0}", 5, true), &[&x64]);
+}
+
 /// `jnp.median`'s prologue: a full `reduce` (any NaN?) broadcast into the
 /// sorted operand. The reduce is not a row pass of the sort (the sort
 /// kernel does not compute its root element by element): it runs first and

@@ -6,7 +6,7 @@
 //! `spec/OPS.md` (conversions call `literal::convert` and complex ops the
 //! interpreter's table, the one place those rules live), so kernels agree
 //! with the interpreter bit for bit. They run per element, in vector loops
-//! once per lane.
+//! once per lane; [`topk_row`] runs once per row of a top-k.
 
 use xla_core::half::{bf16, f16};
 use xla_core::interp::{complex_op_c128, complex_op_c64};
@@ -14,6 +14,36 @@ use xla_core::literal::convert::convert_value;
 use xla_core::{NativeType, Opcode, C128, C64};
 
 use crate::codegen::ftz::without_ftz;
+
+/// The top `k` of a row of `n` order keys, as positions: fills
+/// `positions[..n]` with `0..n`, then leaves in `positions[..k]` the
+/// positions of the `k` greatest keys, greatest first and, among equal
+/// keys, lowest position first (the stable order `topk` wants). Selection
+/// then a sort of the `k`: `O(n + k log k)` where the merge sort of the
+/// whole row was `O(n log n)`. The kernel passes its row's scratch: `n`
+/// keys and `n` positions, `0 < k ≤ n < 2^31`.
+pub extern "C" fn topk_row(keys: *const u64, n: i64, k: i64, positions: *mut i32) {
+    let (n, k) = (n as usize, k as usize);
+    // SAFETY: the kernel passes `n` initialized keys and room for `n`
+    // positions, disjoint, in its scratch buffer.
+    let (keys, positions) = unsafe {
+        (
+            std::slice::from_raw_parts(keys, n),
+            std::slice::from_raw_parts_mut(positions, n),
+        )
+    };
+    for (i, p) in positions.iter_mut().enumerate() {
+        *p = i as i32;
+    }
+    let order = |a: &i32, b: &i32| keys[*b as usize].cmp(&keys[*a as usize]).then(a.cmp(b));
+    if k == 0 {
+        return;
+    }
+    if k < n {
+        positions.select_nth_unstable_by(k - 1, order);
+    }
+    positions[..k].sort_unstable_by(order);
+}
 
 /// `fmod(x, y)` on `f32`.
 pub extern "C" fn fmod_f32(x: f32, y: f32) -> f32 {

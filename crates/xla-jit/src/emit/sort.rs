@@ -25,7 +25,7 @@
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{types, InstBuilder, Value};
 use xla_core::hlo::{ComparisonDirection, ComparisonType, HloInstruction};
-use xla_core::Opcode;
+use xla_core::{Opcode, PrimitiveType};
 
 use super::access::write;
 use super::elemental::{emit_computation, Elemental};
@@ -34,7 +34,7 @@ use super::index::{Index, IndexDim};
 use super::kernel::KernelBuilder;
 use super::loop_kernel::elemental;
 use super::repr::scalar_pred;
-use super::{cost, KernelInfo, KernelPlan, Unsupported};
+use super::{cost, host, KernelInfo, KernelPlan, Unsupported};
 
 /// The rows of a sort or top-k: the operands' dimension sizes and the
 /// dimension sorted along.
@@ -158,6 +158,9 @@ pub(super) fn plan(info: &KernelInfo) -> Result<Vec<KernelPlan>, Unsupported> {
     let n = rows.n();
     let count = rows.count();
     let passes = (64 - (n.max(1) - 1).leading_zeros()) as f64;
+    let topk = root.opcode == Opcode::TopK;
+    // Top-k: `n` u64 keys, then `n` i32 positions; sort: two position arrays.
+    let row_bytes = if topk { 12 * n } else { 8 * n };
     Ok(vec![KernelPlan {
         part: if root.opcode == Opcode::TopK {
             "topk"
@@ -166,7 +169,7 @@ pub(super) fn plan(info: &KernelInfo) -> Result<Vec<KernelPlan>, Unsupported> {
         },
         iterations: count,
         cost_per_iteration: n as f64 * (passes + 1.0) * cost::per_element(info, 1),
-        scratch_bytes: (8 * n * count) as usize,
+        scratch_bytes: (row_bytes * count) as usize,
         epilogue: false,
         emit: Box::new(move |kb, info| {
             if n == 0 || count == 0 {
@@ -176,7 +179,11 @@ pub(super) fn plan(info: &KernelInfo) -> Result<Vec<KernelPlan>, Unsupported> {
             let scratch = kb.buffer(info.buffers.len());
             let (start, end) = (kb.param(1), kb.param(2));
             kb.try_for_range(start, end, 1, |kb, r| {
-                sort_row(kb, info, &el, &rows, scratch, r)
+                if topk {
+                    topk_row(kb, info, &el, &rows, scratch, r)
+                } else {
+                    sort_row(kb, info, &el, &rows, scratch, r)
+                }
             })
         }),
     }])
@@ -211,6 +218,84 @@ fn sort_row(
         width *= 2;
     }
     write_outputs(kb, info, el, &outer, src, n)
+}
+
+/// Top-k of row `r`: each value's order key (a `u64` whose unsigned order
+/// is the float total order, or the integer order; inverted for the
+/// smallest) goes to the scratch, [`host::topk_row`] selects and sorts the
+/// `k` best positions, and the outputs are gathered through them.
+fn topk_row(
+    kb: &mut KernelBuilder,
+    info: &KernelInfo,
+    el: &Elemental,
+    rows: &Rows,
+    scratch: Value,
+    r: Value,
+) -> Result<(), Unsupported> {
+    let root = info.comp.instr(info.fusion.root);
+    let (x, k) = (root.operands[0], root.attrs.k.unwrap_or(0));
+    let largest = root.attrs.largest.unwrap_or(true);
+    let ty = el.ty(x);
+    let n = rows.n();
+    let outer = rows.outer(kb, r);
+    let offset = kb.b.ins().imul_imm_s(r, 12 * n);
+    let keys = kb.b.ins().iadd(scratch, offset);
+    let positions = kb.b.ins().iadd_imm_s(keys, 8 * n);
+    let zero = kb.iconst(0);
+    let end = kb.iconst(n);
+    kb.try_for_range(zero, end, 1, |kb, i| {
+        let v = el.gen(kb, x, &at(&outer, i))?;
+        let key = order_key(kb, ty, v);
+        let key = if largest { key } else { kb.b.ins().bnot(key) };
+        let addr = kb.b.ins().imul_imm_s(i, 8);
+        let addr = kb.b.ins().iadd(keys, addr);
+        kb.store(key, addr, 0);
+        Ok(())
+    })?;
+    let (n_arg, k_arg) = (kb.iconst(n), kb.iconst(k));
+    let f = host::topk_row as extern "C" fn(*const u64, i64, i64, *mut i32) as usize;
+    let ptr = kb.ptr;
+    kb.call_host(
+        f,
+        &[ptr, types::I64, types::I64, ptr],
+        &[],
+        &[keys, n_arg, k_arg, positions],
+    );
+    write_outputs(kb, info, el, &outer, positions, n)
+}
+
+/// A `u64` whose unsigned order is the order `topk` ranks `v` (of element
+/// type `ty`, in its register form) by: the total order for floats (`-NaN <
+/// -∞ < … < -0 < +0 < … < +∞ < +NaN`: negative values' bits inverted,
+/// positive ones' sign bit set), the signed or unsigned order for integers.
+fn order_key(kb: &mut KernelBuilder, ty: PrimitiveType, v: Value) -> Value {
+    let rty = kb.ty(v);
+    let bits = rty.bits();
+    let int = if rty.is_float() {
+        kb.bitcast(rty.as_int(), v)
+    } else {
+        v
+    };
+    let sign = kb.int(int_type(bits), i64::MIN >> (64 - bits));
+    let key = if ty.is_floating() {
+        let fill = kb.b.ins().sshr_imm_u(int, i64::from(bits) - 1);
+        let flip = kb.b.ins().bor(fill, sign);
+        kb.b.ins().bxor(int, flip)
+    } else if ty.is_signed_integral() {
+        kb.b.ins().bxor(int, sign)
+    } else {
+        int
+    };
+    if bits == 64 {
+        key
+    } else {
+        kb.b.ins().uextend(types::I64, key)
+    }
+}
+
+/// The integer type of `bits` bits.
+fn int_type(bits: u32) -> cranelift_codegen::ir::Type {
+    cranelift_codegen::ir::Type::int(bits as u16).expect("8, 16, 32 or 64 bits")
 }
 
 /// Position `i` (an `i64`) of the positions array at `base`, as an `i64`.
