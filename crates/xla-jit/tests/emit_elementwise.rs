@@ -577,6 +577,47 @@ fn f32_max_min_clamp_with_constant_bounds() {
     }
 }
 
+/// Shifts by a constant amount are vector shifts by an immediate; amounts
+/// of the lane width or more (a negative amount reads as a large unsigned
+/// one) give 0, or the sign fill for an arithmetic shift. Every integer
+/// type, against the interpreter, on lengths with a scalar tail.
+#[test]
+fn shifts_by_constant_amounts() {
+    for (ty, bits) in [
+        ("s8", 8i64),
+        ("u8", 8),
+        ("s16", 16),
+        ("u16", 16),
+        ("s32", 32),
+        ("u32", 32),
+        ("s64", 64),
+        ("u64", 64),
+    ] {
+        let n = 37;
+        let values: Vec<f64> = (0..n)
+            .map(|i| ((i * 7919 + 13) % 251) as f64 - if ty.starts_with('s') { 125.0 } else { 0.0 })
+            .collect();
+        let x = Literal::from_vec(&[n as i64], values)
+            .unwrap()
+            .convert(ty.parse().unwrap())
+            .unwrap();
+        let mut amounts = vec![0, 1, 3, bits - 1, bits, bits + 3];
+        if ty.starts_with('s') {
+            amounts.push(-1);
+        }
+        for amount in amounts {
+            for op in ["shift-left", "shift-right-logical", "shift-right-arithmetic"] {
+                let text = format!(
+                    "HloModule m\nENTRY e {{\n  x = {ty}[{n}]{{0}} parameter(0)\n  \
+                     a = {ty}[] constant({amount})\n  ab = {ty}[{n}]{{0}} broadcast(a), dimensions={{}}\n  \
+                     ROOT r = {ty}[{n}]{{0}} {op}(x, ab)\n}}"
+                );
+                assert_eq!(check(&text, &[&x]), Checked::Same, "{text}");
+            }
+        }
+    }
+}
+
 /// f32 tanh in a loop of several vectors per step is emitted in stages
 /// across the step's vectors; each vector's result must equal what the
 /// whole function gives one value at a time (a one-element module), with

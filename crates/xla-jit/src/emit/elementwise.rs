@@ -292,14 +292,7 @@ fn selectable_constant(kb: &KernelBuilder, v: Value) -> Option<f64> {
     if !ty.is_vector() {
         return None;
     }
-    let bytes = kb.consts.bytes_of(v)?;
-    let lane_bits = ty.lane_bits();
-    let bits = bytes as u64 & (u64::MAX >> (64 - lane_bits));
-    if (1..ty.lane_count())
-        .any(|l| (bytes >> (l * lane_bits)) as u64 & (u64::MAX >> (64 - lane_bits)) != bits)
-    {
-        return None;
-    }
+    let bits = kb.uniform_constant(v)?;
     let (c, min_normal) = match ty.lane_type() {
         types::F32 => (
             f64::from(f32::from_bits(bits as u32)),
@@ -443,11 +436,15 @@ pub(super) fn binary(
         }
         Maximum | Minimum => int_max_min(kb, op, signed, x, y),
         Divide | Remainder => scalarize(kb, &|kb, a, b| int_div_rem(kb, op, signed, a, b)),
-        ShiftLeft | ShiftRightLogical | ShiftRightArithmetic => match kb.splat_source(y) {
-            // The same amount in every lane: one vector shift.
-            Some(amount) if vector => shift(kb, op, x, amount),
-            _ => scalarize(kb, &|kb, a, b| shift(kb, op, a, b)),
-        },
+        ShiftLeft | ShiftRightLogical | ShiftRightArithmetic => {
+            match (kb.uniform_constant(y), kb.splat_source(y)) {
+                // A constant amount: one vector shift by an immediate.
+                (Some(amount), _) if vector => shift_by_constant(kb, op, x, amount),
+                // The same amount in every lane: one vector shift.
+                (_, Some(amount)) if vector => shift(kb, op, x, amount),
+                _ => scalarize(kb, &|kb, a, b| shift(kb, op, a, b)),
+            }
+        }
         Power => scalarize(kb, &|kb, a, b| int_pow(kb, signed, a, b)),
         Atan2 => return Err(undefined()),
     })
@@ -526,6 +523,24 @@ fn shift(kb: &mut KernelBuilder, op: Binary, x: Value, amount: Value) -> Value {
             let s = kb.b.ins().sshr(x, amount);
             let fill = kb.b.ins().sshr_imm_u(x, width - 1);
             kb.b.ins().select(too_far, fill, s)
+        }
+    }
+}
+
+/// Shift of the vector `x` by the constant `amount` (unsigned) in every
+/// lane: amounts of at least the lane width give 0 (left, logical) or the
+/// sign fill (arithmetic).
+fn shift_by_constant(kb: &mut KernelBuilder, op: Binary, x: Value, amount: u64) -> Value {
+    let width = u64::from(kb.ty(x).lane_bits());
+    match op {
+        Binary::ShiftLeft | Binary::ShiftRightLogical if amount >= width => {
+            const_like(kb, x, Const::Bits(0))
+        }
+        Binary::ShiftLeft => kb.b.ins().ishl_imm_u(x, amount as i64),
+        Binary::ShiftRightLogical => kb.b.ins().ushr_imm_u(x, amount as i64),
+        _ => {
+            let amount = amount.min(width - 1);
+            kb.b.ins().sshr_imm_u(x, amount as i64)
         }
     }
 }

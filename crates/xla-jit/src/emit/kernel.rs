@@ -437,6 +437,26 @@ impl<'a, 'b> KernelBuilder<'a, 'b> {
         }
     }
 
+    /// The bits of one lane of `v` if every lane holds the same constant:
+    /// a constant-table vector with equal lanes, or a splat of a constant
+    /// (for a scalar, the constant itself).
+    pub fn uniform_constant(&self, v: Value) -> Option<u64> {
+        let ty = self.ty(v);
+        if !ty.is_vector() {
+            return self.constant_bits(v);
+        }
+        if let Some(source) = self.splat_source(v) {
+            return self.constant_bits(source);
+        }
+        let bytes = self.consts.bytes_of(v)?;
+        let bits = ty.lane_bits();
+        let mask = u128::MAX >> (128 - bits);
+        let lane = bytes & mask;
+        (1..ty.lane_count())
+            .all(|l| (bytes >> (l * bits)) & mask == lane)
+            .then_some(lane as u64)
+    }
+
     /// The value of `v` if it is an integer constant.
     pub fn constant(&self, v: Value) -> Option<i64> {
         let inst = self.b.func.dfg.value_def(v).inst()?;
