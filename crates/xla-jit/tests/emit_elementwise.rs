@@ -606,11 +606,69 @@ fn shifts_by_constant_amounts() {
             amounts.push(-1);
         }
         for amount in amounts {
-            for op in ["shift-left", "shift-right-logical", "shift-right-arithmetic"] {
+            for op in [
+                "shift-left",
+                "shift-right-logical",
+                "shift-right-arithmetic",
+            ] {
                 let text = format!(
                     "HloModule m\nENTRY e {{\n  x = {ty}[{n}]{{0}} parameter(0)\n  \
                      a = {ty}[] constant({amount})\n  ab = {ty}[{n}]{{0}} broadcast(a), dimensions={{}}\n  \
                      ROOT r = {ty}[{n}]{{0}} {op}(x, ab)\n}}"
+                );
+                assert_eq!(check(&text, &[&x]), Checked::Same, "{text}");
+            }
+        }
+    }
+}
+
+/// Division and remainder by a constant divisor are scalar divisions by an
+/// immediate (which Cranelift turns into multiplies), except for 0 and −1
+/// (signed), whose rules keep the general form. Every integer type, the
+/// extremes of each, against the interpreter.
+#[test]
+fn division_by_constant_divisors() {
+    for (ty, bits, signed) in [
+        ("s8", 8u32, true),
+        ("u8", 8, false),
+        ("s16", 16, true),
+        ("u16", 16, false),
+        ("s32", 32, true),
+        ("u32", 32, false),
+        ("s64", 64, true),
+        ("u64", 64, false),
+    ] {
+        let (min, max): (i128, i128) = if signed {
+            (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1)
+        } else {
+            (0, (1i128 << bits) - 1)
+        };
+        let mut values: Vec<i128> = vec![min, min + 1, max, max - 1, 0, 1, 2, 3, 6, 7, 100];
+        if signed {
+            values.extend([-1, -2, -3, -6, -7, -100]);
+        }
+        values.extend((0..20).map(|i| (i * 7919 + 13) % 127 - if signed { 63 } else { 0 }));
+        let n = values.len();
+        let mut divisors = vec![1, 2, 3, 7, 10, 64, max, max - 1, 0];
+        if signed {
+            divisors.extend([-1, -2, -3, -7, min, min + 1]);
+        }
+        let x = Literal::from_vec(&[n as i64], values.iter().map(|&v| v as f64).collect())
+            .unwrap()
+            .convert(ty.parse().unwrap())
+            .unwrap();
+        // f64 cannot hold the 64-bit extremes.
+        let x = match ty {
+            "s64" => Literal::vector(&values.iter().map(|&v| v as i64).collect::<Vec<_>>()),
+            "u64" => Literal::vector(&values.iter().map(|&v| v as u64).collect::<Vec<_>>()),
+            _ => x,
+        };
+        for d in divisors {
+            for op in ["divide", "remainder"] {
+                let text = format!(
+                    "HloModule m\nENTRY e {{\n  x = {ty}[{n}]{{0}} parameter(0)\n  \
+                     d = {ty}[] constant({d})\n  db = {ty}[{n}]{{0}} broadcast(d), dimensions={{}}\n  \
+                     ROOT r = {ty}[{n}]{{0}} {op}(x, db)\n}}"
                 );
                 assert_eq!(check(&text, &[&x]), Checked::Same, "{text}");
             }

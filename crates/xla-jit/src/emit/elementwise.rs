@@ -258,7 +258,7 @@ pub(super) fn unary(
             kb.b.ins().smax(r, minus)
         }),
         Clz => per_lane(kb, lanes, &[(x, t)], out, |kb, a| kb.b.ins().clz(a[0])),
-        PopulationCount if vector && kb.ty(x) == types::I8X16 => kb.b.ins().popcnt(x),
+        PopulationCount if vector => vector_popcnt(kb, x),
         PopulationCount => per_lane(kb, lanes, &[(x, t)], out, |kb, a| kb.b.ins().popcnt(a[0])),
         Real => x,
         Imag => const_like(kb, x, Const::Bits(0)),
@@ -435,7 +435,21 @@ pub(super) fn binary(
             scalarize(kb, &|kb, a, b| int_max_min(kb, op, signed, a, b))
         }
         Maximum | Minimum => int_max_min(kb, op, signed, x, y),
-        Divide | Remainder => scalarize(kb, &|kb, a, b| int_div_rem(kb, op, signed, a, b)),
+        Divide | Remainder => match kb.uniform_constant(y) {
+            // A constant divisor that no rule special-cases: plain scalar
+            // division by an `iconst`, which Cranelift turns into a
+            // multiply by its magic number and shifts.
+            Some(d) if divides_plainly(d, lane_bits, signed) => scalarize(kb, &|kb, a, _| {
+                let c = kb.int(kb.ty(a), d as i64);
+                match (op, signed) {
+                    (Divide, true) => kb.b.ins().sdiv(a, c),
+                    (Divide, false) => kb.b.ins().udiv(a, c),
+                    (_, true) => kb.b.ins().srem(a, c),
+                    (_, false) => kb.b.ins().urem(a, c),
+                }
+            }),
+            _ => scalarize(kb, &|kb, a, b| int_div_rem(kb, op, signed, a, b)),
+        },
         ShiftLeft | ShiftRightLogical | ShiftRightArithmetic => {
             match (kb.uniform_constant(y), kb.splat_source(y)) {
                 // A constant amount: one vector shift by an immediate.
@@ -457,6 +471,14 @@ fn int_max_min(kb: &mut KernelBuilder, op: Binary, signed: bool, a: Value, b: Va
         (_, true) => kb.b.ins().smin(a, b),
         (_, false) => kb.b.ins().umin(a, b),
     }
+}
+
+/// Whether the divisor with lane bits `d` (of `bits` bits) needs none of
+/// the division rules' special cases: not 0, and not −1 when signed.
+fn divides_plainly(d: u64, bits: u32, signed: bool) -> bool {
+    let mask = u64::MAX >> (64 - bits);
+    let d = d & mask;
+    d != 0 && !(signed && d == mask)
 }
 
 /// Scalar integer division or remainder by the project rules, without
@@ -525,6 +547,29 @@ fn shift(kb: &mut KernelBuilder, op: Binary, x: Value, amount: Value) -> Value {
             kb.b.ins().select(too_far, fill, s)
         }
     }
+}
+
+/// Population count of every lane of the integer vector `x`: the byte
+/// counts (one vector instruction sequence for `i8x16`), then the bytes of
+/// each lane summed by shifting and adding: `c + (c >> 8)`, `+ (c >> 16)`,
+/// `+ (c >> 32)`, masked to the lane's count.
+fn vector_popcnt(kb: &mut KernelBuilder, x: Value) -> Value {
+    let ty = kb.ty(x);
+    let bytes = kb.bitcast(types::I8X16, x);
+    let counts = kb.b.ins().popcnt(bytes);
+    let mut c = kb.bitcast(ty, counts);
+    let bits = ty.lane_bits();
+    let mut width = 8;
+    while width < bits {
+        let shifted = kb.b.ins().ushr_imm_u(c, i64::from(width));
+        c = kb.b.ins().iadd(c, shifted);
+        width *= 2;
+    }
+    if bits == 8 {
+        return c;
+    }
+    let mask = const_like(kb, c, Const::Bits(u64::from(2 * bits - 1)));
+    kb.b.ins().band(c, mask)
 }
 
 /// Shift of the vector `x` by the constant `amount` (unsigned) in every
