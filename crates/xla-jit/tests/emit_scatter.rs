@@ -76,6 +76,39 @@ const POINTS_1D: &str = "update_window_dims={}, inserted_window_dims={0}, \
 const WINDOWS: &str = "update_window_dims={1,2}, inserted_window_dims={}, \
                        scatter_dims_to_operand_dims={0,1}, index_vector_dim=1";
 
+/// Rows of 11 elements combine in vectors (8) and a scalar tail (3), for
+/// every lane-wise combiner; `sub` keeps the scalar form. Duplicate
+/// indices accumulate in row-major order, the out-of-range row is dropped,
+/// and a column-major operand is written through strided lanes.
+#[test]
+fn wide_windows_combine_in_vectors() {
+    for ty in ["f32", "f64", "s32", "u8", "bf16"] {
+        for layout in ["1,0", "0,1"] {
+            let operand = format!("{ty}[6,11]{{{layout}}}");
+            let updates = format!("{ty}[5,11]{{1,0}}");
+            let at = ints("s32[5,1]", &[2, 0, 2, 9, 5]);
+            for comp in ["add", "set", "sub", "max"] {
+                let text = module(ty, &operand, "s32[5,1]", &updates, ROWS, comp);
+                check_scatter(&text, &[&data(&operand), &at, &data(&updates)], None);
+            }
+        }
+    }
+    let text = module("s32", "s32[2,11]", "s32[3,1]", "s32[3,11]", ROWS, "add");
+    let at = ints("s32[3,1]", &[1, 1, 0]);
+    let upd = ints("s32[3,11]", &(0..33).collect::<Vec<_>>());
+    let mut want = vec![0; 22];
+    for (k, row) in [1usize, 1, 0].into_iter().enumerate() {
+        for j in 0..11 {
+            want[row * 11 + j] += (k * 11 + j) as i32;
+        }
+    }
+    check_scatter(
+        &text,
+        &[&ints("s32[2,11]", &[0; 22]), &at, &upd],
+        Some(&want),
+    );
+}
+
 #[test]
 fn worked_examples() {
     let z = ints("s32[3,3]", &[0; 9]);

@@ -85,7 +85,7 @@ pub(super) fn plan(info: &KernelInfo) -> Result<Vec<KernelPlan>, Unsupported> {
                     let operand = info.comp.instr(root).operands[0];
                     fill_output(kb, info, out, lanes, |kb, idx| el.gen(kb, operand, idx))?;
                 }
-                emit_updates(kb, info, &el, root, out)
+                emit_updates(kb, info, &el, root, out, lanes)
             })
         }),
     }])
@@ -99,6 +99,7 @@ fn emit_updates(
     el: &Elemental,
     root: InstrId,
     out: usize,
+    lanes: u32,
 ) -> Result<(), Unsupported> {
     let instr = info.comp.instr(root);
     let dn = dimension_numbers(instr)?;
@@ -131,6 +132,7 @@ fn emit_updates(
     let ivd = dn.index_vector_dim as usize;
     let spec = &info.buffers[out];
     let base = kb.buffer(out);
+    let vector_combiner = combines_lanewise(el.module.computation(to_apply));
     nest_loops(
         kb,
         &update_dims[..split],
@@ -182,33 +184,90 @@ fn emit_updates(
                 if !taken {
                     return Ok(());
                 }
-                let mut at = outer.to_vec();
-                nest_loops(kb, &update_dims[split..], &mut at, &mut |kb, u| {
+                // Combines the update at `u` (one index per update
+                // dimension, `lanes` wide) into the output.
+                let combine = |kb: &mut KernelBuilder, u: &[IndexDim], lanes: u32| {
                     let mut target: Vec<IndexDim> = start
                         .iter()
                         .map(|s| s.map_or(IndexDim::constant(0), IndexDim::uniform))
                         .collect();
                     for (k, &w) in window_dims.iter().enumerate() {
                         let d = window_to_operand[k];
-                        let sum = match start[d] {
-                            Some(s) => kb.b.ins().iadd(s, u[w]),
-                            None => u[w],
+                        target[d] = match (start[d], u[w].var) {
+                            (Some(s), Some(v)) => IndexDim {
+                                var: Some(kb.b.ins().iadd(s, v)),
+                                aligned: false,
+                                ..u[w]
+                            },
+                            (Some(s), None) => IndexDim {
+                                var: Some(s),
+                                aligned: false,
+                                ..u[w]
+                            },
+                            (None, _) => u[w],
                         };
-                        target[d] = IndexDim::uniform(sum);
                     }
-                    let target = Index::new(1, target);
+                    let target = Index::new(lanes, target);
                     let old = read_from(kb, spec, base, &target, Access::Output);
-                    let update_at =
-                        Index::new(1, u.iter().map(|&v| IndexDim::uniform(v)).collect());
-                    let new = el.gen(kb, updates, &update_at)?;
+                    let new = el.gen(kb, updates, &Index::new(lanes, u.to_vec()))?;
                     let combined =
-                        emit_computation(kb, el.module, to_apply, &[(old, ty), (new, ty)], 1)?;
+                        emit_computation(kb, el.module, to_apply, &[(old, ty), (new, ty)], lanes)?;
                     write(kb, spec, base, &target, combined[0]);
                     Ok(())
-                })
+                };
+                let mut at = outer.to_vec();
+                let window = &update_dims[split..];
+                match window.split_last() {
+                    // The window's last dimension in vectors (its elements
+                    // are distinct output elements), then a scalar tail.
+                    Some((&m, rows)) if lanes > 1 && m >= i64::from(lanes) && vector_combiner => {
+                        nest_loops(kb, rows, &mut at, &mut |kb, u| {
+                            let uniform: Vec<IndexDim> =
+                                u.iter().map(|&v| IndexDim::uniform(v)).collect();
+                            let zero = kb.iconst(0);
+                            let body_end = m - m % i64::from(lanes);
+                            let end = kb.iconst(body_end);
+                            kb.try_for_range(zero, end, i64::from(lanes), |kb, j| {
+                                let mut at = uniform.clone();
+                                at.push(IndexDim::consecutive(j, true));
+                                combine(kb, &at, lanes)
+                            })?;
+                            let (from, end) = (kb.iconst(body_end), kb.iconst(m));
+                            kb.try_for_range(from, end, 1, |kb, j| {
+                                let mut at = uniform.clone();
+                                at.push(IndexDim::uniform(j));
+                                combine(kb, &at, 1)
+                            })
+                        })
+                    }
+                    _ => nest_loops(kb, window, &mut at, &mut |kb, u| {
+                        let at: Vec<IndexDim> = u.iter().map(|&v| IndexDim::uniform(v)).collect();
+                        combine(kb, &at, 1)
+                    }),
+                }
             })
         },
     )
+}
+
+/// Whether `to_apply` combines `(old, update)` with one lane-wise op the
+/// vector emitters have for every real type (add, multiply, max, min,
+/// and, or, xor) or keeps the update (a "set" scatter): then the window's
+/// elements, which are distinct output elements, combine in vectors.
+fn combines_lanewise(to_apply: &xla_core::hlo::HloComputation) -> bool {
+    let root = to_apply.root_instr();
+    let is_parameter = |id: InstrId| to_apply.instr(id).opcode == Opcode::Parameter;
+    match root.opcode {
+        Opcode::Parameter => true,
+        Opcode::Add
+        | Opcode::Multiply
+        | Opcode::Maximum
+        | Opcode::Minimum
+        | Opcode::And
+        | Opcode::Or
+        | Opcode::Xor => root.operands.iter().all(|&o| is_parameter(o)),
+        _ => false,
+    }
 }
 
 /// The body of [`nest_loops`]: called with the loops' indices.
