@@ -247,16 +247,21 @@ fn topk_ties_and_extremes() {
         ("f32[3,0]", 0),
     ] {
         for largest in [true, false] {
-            let layout: String = (0..shape.matches(',').count() + 1)
-                .rev()
-                .map(|d| d.to_string())
-                .collect::<Vec<_>>()
-                .join(",");
-            let x = data(&format!("{shape}{{{layout}}}"));
-            let text = topk(&format!("{shape}{{{layout}}}"), k, largest);
-            check_sort(&text, &[&x]);
+            check_topk_of_data(shape, k, largest);
         }
     }
+}
+
+/// Checks the top `k` of [`data`] of `shape` (written without a layout:
+/// the default one) against the interpreter.
+fn check_topk_of_data(shape: &str, k: i64, largest: bool) {
+    let layout: String = (0..shape.matches(',').count() + 1)
+        .rev()
+        .map(|d| d.to_string())
+        .collect::<Vec<_>>()
+        .join(",");
+    let x = data(&format!("{shape}{{{layout}}}"));
+    check_sort(&topk(&format!("{shape}{{{layout}}}"), k, largest), &[&x]);
 }
 
 /// Top-k selects through order keys (the float total order as unsigned
@@ -276,13 +281,7 @@ fn topk_long_rows_keys_and_specials() {
     ] {
         for &k in ks {
             for largest in [true, false] {
-                let layout: String = (0..shape.matches(',').count() + 1)
-                    .rev()
-                    .map(|d| d.to_string())
-                    .collect::<Vec<_>>()
-                    .join(",");
-                let x = data(&format!("{shape}{{{layout}}}"));
-                check_sort(&topk(&format!("{shape}{{{layout}}}"), k, largest), &[&x]);
+                check_topk_of_data(shape, k, largest);
             }
         }
     }
