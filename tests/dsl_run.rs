@@ -41,6 +41,11 @@ xla! {
         concat([x.reduce_window(0.0, |a, b| a + b, [3], [1], valid), broadcast(0.0, [2])], 0)
     }
 
+    pub fn strided_same(v: f32[2 * H], x: f32[B, 2 * H, 2 * W, C], k: f32[3, 3, C, O]) -> (f32[H], f32[B, H, W, O]) {
+        (v.reduce_window(0.0, |a, b| a + b, [3], [2], same),
+         x.conv(k, [2, 2], same, "b01f_01io->b01f"))
+    }
+
     pub fn mean_rows(x: f32[B, N]) -> f32[B] {
         x.reduce_sum([1]) / N
     }
@@ -272,6 +277,24 @@ fn sizes_that_break_the_declared_types_are_errors() {
         err.to_string(),
         "window_sums: the result has dimensions [2], but its declared type f32[N] is [1] for these sizes"
     );
+}
+
+/// SAME padding with a stride over a size declared as a multiple of it
+/// (`2 * H`, as the language reference advises) checks: the output has
+/// `H` positions and the padding, `window − stride`, does not depend on
+/// `H`. XLA's SAME for 4 elements, window 3, stride 2: padding (0, 1).
+#[test]
+fn strided_same_padding_over_multiples_of_the_stride() {
+    let v = f32s(&[4], &[1.0, 2.0, 3.0, 4.0]);
+    let x = f32s(
+        &[1, 4, 4, 1],
+        &(1..=16).map(|i| i as f32).collect::<Vec<_>>(),
+    );
+    let k = f32s(&[3, 3, 1, 1], &[1.0; 9]);
+    let (sums, conv) = strided_same::call(&run(), &v, &x, &k).unwrap();
+    assert_eq!(vals::<f32>(&sums), [6.0, 7.0]);
+    assert_eq!(conv.shape().to_string(), "f32[1,2,2,1]{3,2,1,0}");
+    assert_eq!(vals::<f32>(&conv), [54.0, 45.0, 72.0, 54.0]);
 }
 
 #[test]

@@ -342,12 +342,20 @@ fn same_padding(
         Some(n) => Some(
             infer::make_padding(&[dilate(n, ld)], &[k], &[stride], infer::PaddingKind::Same)[0],
         ),
-        None if stride == 1 && ld == 1 => {
-            let total = (k - 1).max(0);
+        None if ld == 1 && (stride == 1 || divides(base, stride)) => {
+            let total = (k - stride).max(0);
             Some((total / 2, total - total / 2))
         }
         None => None,
     }
+}
+
+/// Whether the symbolic size `n` is known to be a multiple of `stride`
+/// (`2 * H` of 2). SAME padding of such a size does not depend on it: the
+/// output has `n / stride` positions and the padding is `window − stride`
+/// in all (at least 0); with stride 1, `window − 1` for any size.
+pub(super) fn divides(n: &ExactDim, stride: i64) -> bool {
+    xla_core::Dim::exact_div(n, &xla_core::Dim::constant(stride)).is_some()
 }
 
 /// Parses `lhs_rhs->out` labels.

@@ -7,6 +7,7 @@ use xla_core::infer::{self, InferError, Signature};
 use xla_core::{ArrayShape, PrimitiveType, Shape};
 
 use super::args::{Closure, Padding};
+use super::dot::divides;
 use super::ops::Call;
 use super::scope::Val;
 use super::spans::OpSpans;
@@ -312,8 +313,8 @@ impl Checker<'_> {
                             infer::make_padding(&[n], &[size], &[stride], infer::PaddingKind::Same)
                                 [0]
                         }
-                        None if stride == 1 => {
-                            let total = (size - 1).max(0);
+                        None if stride == 1 || divides(n, stride) => {
+                            let total = (size - stride).max(0);
                             (total / 2, total - total / 2)
                         }
                         None => {
