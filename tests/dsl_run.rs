@@ -272,6 +272,8 @@ fn sizes_that_break_the_declared_types_are_errors() {
         vals::<f32>(&window_sums::call(&run(), &x).unwrap()),
         [6.0, 9.0, 0.0, 0.0]
     );
+    let err = window_sums::computation(window_sums::Dims { N: -1 }).unwrap_err();
+    assert_eq!(err.to_string(), "window_sums: the size N = -1 is negative");
     let err = window_sums::call(&run(), &f32s(&[1], &[1.0])).unwrap_err();
     assert_eq!(
         err.to_string(),

@@ -236,6 +236,7 @@ fn items(
         .enumerate()
         .map(|(i, field)| quote!(#field: #values[#i]));
     let dims_values = symbol_fields.iter().map(|field| quote!(#d.#field));
+    let symbol_names: Vec<String> = symbol_fields.iter().map(|f| f.to_string()).collect();
     let out = internal("out");
     let result = untuple(&f.result, quote!(#out), 0);
     let root = internal("root");
@@ -269,6 +270,13 @@ fn items(
         pub fn computation(#d: Dims) -> ::core::result::Result<::xla::XlaComputation, ::xla::dsl::DslError> {
             let #b = ::xla::XlaBuilder::new(#name_text);
             let built = (|| {
+                #(
+                    if #d.#symbol_fields < 0 {
+                        return ::core::result::Result::Err(::xla::dsl::DslError::Sizes(::std::format!(
+                            "the size {} = {} is negative", #symbol_names, #d.#symbol_fields
+                        )));
+                    }
+                )*
                 #(let #param_idents = #parameters;)*
                 let root = self::body(&#b, &#d, #(#param_idents),*)?;
                 ::core::result::Result::Ok(#b.build(root)?)
