@@ -159,8 +159,10 @@ pub(super) fn plan(info: &KernelInfo) -> Result<Vec<KernelPlan>, Unsupported> {
     let count = rows.count();
     let passes = (64 - (n.max(1) - 1).leading_zeros()) as f64;
     let topk = root.opcode == Opcode::TopK;
-    // Top-k: `n` u64 keys, then `n` i32 positions; sort: two position arrays.
-    let row_bytes = if topk { 12 * n } else { 8 * n };
+    // Top-k: `n` u64 keys, then `n` i32 positions in room for `2n` (so
+    // that every row's keys stay 8-byte aligned); sort: two position
+    // arrays.
+    let row_bytes = if topk { 16 * n } else { 8 * n };
     Ok(vec![KernelPlan {
         part: if root.opcode == Opcode::TopK {
             "topk"
@@ -238,7 +240,7 @@ fn topk_row(
     let ty = el.ty(x);
     let n = rows.n();
     let outer = rows.outer(kb, r);
-    let offset = kb.b.ins().imul_imm_s(r, 12 * n);
+    let offset = kb.b.ins().imul_imm_s(r, 16 * n);
     let keys = kb.b.ins().iadd(scratch, offset);
     let positions = kb.b.ins().iadd_imm_s(keys, 8 * n);
     let zero = kb.iconst(0);
