@@ -126,16 +126,13 @@ pub(super) fn emit(
         Op::Select => Ok(select(kb, args[0], args[1], args[2])),
         Op::Clamp => {
             let (lo, x, hi) = (args[0], args[1], args[2]);
-            if let (Some(l), Some(h)) = (selectable_constant(kb, lo), selectable_constant(kb, hi)) {
-                // One flush at the end: both selections compare as if
-                // subnormals were zeros, so it equals a flush after each.
-                let r = select_max_min(kb, true, x, lo);
-                let r = select_max_min(kb, false, r, hi);
-                return Ok(if keeps_normal(true, l) || keeps_normal(false, h) {
-                    r
-                } else {
-                    flush(kb, r)
-                });
+            // Against constant bounds: two selections and at most one
+            // flush (a selection from a flushed value, or one a bound keeps
+            // normal, is flushed already).
+            if let Some(r) = max_min_by_constant(kb, true, x, lo) {
+                if let Some(r) = max_min_by_constant(kb, false, r, hi) {
+                    return Ok(r);
+                }
             }
             let lo = binary(kb, Binary::Maximum, t, lo, x, lanes)?;
             binary(kb, Binary::Minimum, t, lo, hi, lanes)
@@ -282,17 +279,31 @@ fn round_afz(kb: &mut KernelBuilder, x: Value) -> Value {
     select(kb, round_up, up, t)
 }
 
-/// `c` if `v` is a float vector splat of a constant `c` that is neither
-/// NaN, zero nor subnormal: then `max`/`min` with `v` is one `maxps` /
-/// `minps` ([`select_max_min`]; Cranelift's `fmax`/`fmin` take eight
-/// instructions to order ±0 and propagate NaN, which such a constant
-/// needs neither of: `jnp.clip`, ReLU-like thresholds).
-fn selectable_constant(kb: &KernelBuilder, v: Value) -> Option<f64> {
-    let ty = kb.ty(v);
+/// `max(value, c)` or `min(value, c)` of a float vector and a constant
+/// splat `c`, in one `maxps`/`minps` where Cranelift's `fmax`/`fmin` take
+/// eight instructions to order ±0 and propagate NaN (`jnp.clip`, ReLU,
+/// thresholds); `None` when `c` is not such a constant, or is NaN,
+/// subnormal, or −0 for a min (kept in the general form).
+///
+/// `(value < c) ? c : value` for max and `(c < value) ? c : value` for min
+/// are the shapes Cranelift lowers to `maxps c, value` / `minps c, value`,
+/// which return `value` when it is NaN or equal to `c`. The compare reads
+/// a subnormal `value` as zero (DAZ), so a selected one is then flushed,
+/// unless the bound keeps every result normal (a positive bound of a max,
+/// a negative one of a min) or `value` is flushed already. ReLU, max with
+/// +0, adds +0 to the selection: that turns the −0 `maxps` keeps into +0
+/// and, in the kernels' DAZ+FTZ mode, flushes a subnormal.
+fn max_min_by_constant(
+    kb: &mut KernelBuilder,
+    max: bool,
+    value: Value,
+    constant: Value,
+) -> Option<Value> {
+    let ty = kb.ty(value);
     if !ty.is_vector() {
         return None;
     }
-    let bits = kb.uniform_constant(v)?;
+    let bits = kb.uniform_constant(constant)?;
     let (c, min_normal) = match ty.lane_type() {
         types::F32 => (
             f64::from(f32::from_bits(bits as u32)),
@@ -301,39 +312,27 @@ fn selectable_constant(kb: &KernelBuilder, v: Value) -> Option<f64> {
         types::F64 => (f64::from_bits(bits), f64::MIN_POSITIVE),
         _ => return None,
     };
-    (c.abs() >= min_normal).then_some(c)
-}
-
-/// `max(value, constant)` as `(value < c) ? c : value`, `min` as
-/// `(c < value) ? c : value`: the shapes Cranelift lowers to `maxps c,
-/// value` / `minps c, value`, which return `value` when it is NaN. The
-/// compare reads a subnormal `value` as zero (DAZ), so a selected one
-/// still needs [`flush`] unless [`keeps_normal`] (or `value` is flushed
-/// already: then so is the result).
-fn select_max_min(kb: &mut KernelBuilder, max: bool, value: Value, constant: Value) -> Value {
+    let zero = c == 0.0;
+    if c.is_nan() || (!zero && c.abs() < min_normal) || (zero && !max && c.is_sign_negative()) {
+        return None;
+    }
     let (a, b) = if max {
         (value, constant)
     } else {
         (constant, value)
     };
-    let ty = kb.ty(value);
     let lt = kb.b.ins().fcmp(FloatCC::LessThan, a, b);
     let mask = kb.bitcast(ty, lt);
     let r = kb.b.ins().bitselect(mask, constant, value);
-    if kb.is_flushed(value) {
-        kb.mark_flushed(r);
-    }
-    r
-}
-
-/// A max with a positive bound, or a min with a negative one, never
-/// selects a subnormal.
-fn keeps_normal(max: bool, c: f64) -> bool {
-    if max {
-        c > 0.0
+    let r = if zero && max && c.is_sign_positive() {
+        kb.b.ins().fadd(r, constant)
+    } else if kb.is_flushed(value) || (max && c > 0.0) || (!max && c < 0.0) {
+        r
     } else {
-        c < 0.0
-    }
+        return Some(flush(kb, r));
+    };
+    kb.mark_flushed(r);
+    Some(r)
 }
 
 /// A binary arithmetic, bitwise or shift op on operands of type `t`.
@@ -358,16 +357,10 @@ pub(super) fn binary(
             Divide => kb.b.ins().fdiv(x, y),
             Maximum | Minimum => {
                 let max = op == Maximum;
-                let bound = [(x, y), (y, x)]
-                    .into_iter()
-                    .find_map(|(v, c)| Some((v, c, selectable_constant(kb, c)?)));
-                if let Some((value, constant, c)) = bound {
-                    let r = select_max_min(kb, max, value, constant);
-                    return Ok(if keeps_normal(max, c) {
-                        r
-                    } else {
-                        flush(kb, r)
-                    });
+                let by_constant = max_min_by_constant(kb, max, x, y)
+                    .or_else(|| max_min_by_constant(kb, max, y, x));
+                if let Some(r) = by_constant {
+                    return Ok(r);
                 }
                 let r = if max {
                     kb.b.ins().fmax(x, y)
