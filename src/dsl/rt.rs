@@ -251,13 +251,7 @@ pub fn size_constant(
     size: i64,
     text: &str,
 ) -> std::result::Result<XlaOp, DslError> {
-    if ty.is_integral() {
-        let bits = ty.bit_width() as u32;
-        let (min, max) = if ty.is_signed_integral() {
-            (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1)
-        } else {
-            (0, (1i128 << bits) - 1)
-        };
+    if let Some((min, max)) = ty.integer_range() {
         if !(min..=max).contains(&i128::from(size)) {
             return Err(DslError::Sizes(format!(
                 "the size {text} = {size} used as a value is out of the range of {} [{min}, {max}]",

@@ -170,6 +170,17 @@ impl PrimitiveType {
         matches!(self, Self::Pred)
     }
 
+    /// The smallest and largest value of an integer type (`s8`: −128, 127);
+    /// `None` for other types.
+    pub const fn integer_range(self) -> Option<(i128, i128)> {
+        let bits = self.bit_width() as u32;
+        match self.kind() {
+            TypeKind::Signed => Some((-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1)),
+            TypeKind::Unsigned => Some((0, (1i128 << bits) - 1)),
+            _ => None,
+        }
+    }
+
     /// For a complex type its component type (`c64` → `f32`); other types are
     /// their own component type.
     pub const fn component_type(self) -> Self {

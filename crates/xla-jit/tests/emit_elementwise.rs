@@ -8,7 +8,7 @@
 mod emit_harness;
 
 use emit_harness::*;
-use xla_core::{Literal, NativeType};
+use xla_core::{Literal, NativeType, PrimitiveType};
 
 /// The project rule: f32 subnormals read and write as zeros of the same
 /// sign.
@@ -577,32 +577,40 @@ fn f32_max_min_clamp_with_constant_bounds() {
     }
 }
 
+/// The integer element types.
+const INTEGER_TYPES: [&str; 8] = ["s8", "u8", "s16", "u16", "s32", "u32", "s64", "u64"];
+
+/// Checks `op(x, broadcast(constant(c)))` on `x` of integer type `ty`
+/// against the interpreter.
+fn check_by_constant(ty: &str, x: &Literal, c: impl std::fmt::Display, op: &str) {
+    let n = x.shape().as_array().unwrap().dims()[0];
+    let text = format!(
+        "HloModule m\nENTRY e {{\n  x = {ty}[{n}]{{0}} parameter(0)\n  \
+         c = {ty}[] constant({c})\n  cb = {ty}[{n}]{{0}} broadcast(c), dimensions={{}}\n  \
+         ROOT r = {ty}[{n}]{{0}} {op}(x, cb)\n}}"
+    );
+    assert_eq!(check(&text, &[x]), Checked::Same, "{text}");
+}
+
 /// Shifts by a constant amount are vector shifts by an immediate; amounts
 /// of the lane width or more (a negative amount reads as a large unsigned
 /// one) give 0, or the sign fill for an arithmetic shift. Every integer
 /// type, against the interpreter, on lengths with a scalar tail.
 #[test]
 fn shifts_by_constant_amounts() {
-    for (ty, bits) in [
-        ("s8", 8i64),
-        ("u8", 8),
-        ("s16", 16),
-        ("u16", 16),
-        ("s32", 32),
-        ("u32", 32),
-        ("s64", 64),
-        ("u64", 64),
-    ] {
+    for ty in INTEGER_TYPES {
+        let t: PrimitiveType = ty.parse().unwrap();
+        let (bits, signed) = (t.bit_width() as i64, t.is_signed_integral());
         let n = 37;
         let values: Vec<f64> = (0..n)
-            .map(|i| ((i * 7919 + 13) % 251) as f64 - if ty.starts_with('s') { 125.0 } else { 0.0 })
+            .map(|i| ((i * 7919 + 13) % 251) as f64 - if signed { 125.0 } else { 0.0 })
             .collect();
         let x = Literal::from_vec(&[n as i64], values)
             .unwrap()
-            .convert(ty.parse().unwrap())
+            .convert(t)
             .unwrap();
         let mut amounts = vec![0, 1, 3, bits - 1, bits, bits + 3];
-        if ty.starts_with('s') {
+        if signed {
             amounts.push(-1);
         }
         for amount in amounts {
@@ -611,12 +619,7 @@ fn shifts_by_constant_amounts() {
                 "shift-right-logical",
                 "shift-right-arithmetic",
             ] {
-                let text = format!(
-                    "HloModule m\nENTRY e {{\n  x = {ty}[{n}]{{0}} parameter(0)\n  \
-                     a = {ty}[] constant({amount})\n  ab = {ty}[{n}]{{0}} broadcast(a), dimensions={{}}\n  \
-                     ROOT r = {ty}[{n}]{{0}} {op}(x, ab)\n}}"
-                );
-                assert_eq!(check(&text, &[&x]), Checked::Same, "{text}");
+                check_by_constant(ty, &x, amount, op);
             }
         }
     }
@@ -628,49 +631,34 @@ fn shifts_by_constant_amounts() {
 /// extremes of each, against the interpreter.
 #[test]
 fn division_by_constant_divisors() {
-    for (ty, bits, signed) in [
-        ("s8", 8u32, true),
-        ("u8", 8, false),
-        ("s16", 16, true),
-        ("u16", 16, false),
-        ("s32", 32, true),
-        ("u32", 32, false),
-        ("s64", 64, true),
-        ("u64", 64, false),
-    ] {
-        let (min, max): (i128, i128) = if signed {
-            (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1)
-        } else {
-            (0, (1i128 << bits) - 1)
-        };
+    for ty in INTEGER_TYPES {
+        let t: PrimitiveType = ty.parse().unwrap();
+        let signed = t.is_signed_integral();
+        let (min, max) = t.integer_range().unwrap();
         let mut values: Vec<i128> = vec![min, min + 1, max, max - 1, 0, 1, 2, 3, 6, 7, 100];
         if signed {
             values.extend([-1, -2, -3, -6, -7, -100]);
         }
         values.extend((0..20).map(|i| (i * 7919 + 13) % 127 - if signed { 63 } else { 0 }));
-        let n = values.len();
         let mut divisors = vec![1, 2, 3, 7, 10, 64, max, max - 1, 0];
         if signed {
             divisors.extend([-1, -2, -3, -7, min, min + 1]);
         }
-        let x = Literal::from_vec(&[n as i64], values.iter().map(|&v| v as f64).collect())
-            .unwrap()
-            .convert(ty.parse().unwrap())
-            .unwrap();
         // f64 cannot hold the 64-bit extremes.
         let x = match ty {
             "s64" => Literal::vector(&values.iter().map(|&v| v as i64).collect::<Vec<_>>()),
             "u64" => Literal::vector(&values.iter().map(|&v| v as u64).collect::<Vec<_>>()),
-            _ => x,
+            _ => Literal::from_vec(
+                &[values.len() as i64],
+                values.iter().map(|&v| v as f64).collect(),
+            )
+            .unwrap()
+            .convert(t)
+            .unwrap(),
         };
         for d in divisors {
             for op in ["divide", "remainder"] {
-                let text = format!(
-                    "HloModule m\nENTRY e {{\n  x = {ty}[{n}]{{0}} parameter(0)\n  \
-                     d = {ty}[] constant({d})\n  db = {ty}[{n}]{{0}} broadcast(d), dimensions={{}}\n  \
-                     ROOT r = {ty}[{n}]{{0}} {op}(x, db)\n}}"
-                );
-                assert_eq!(check(&text, &[&x]), Checked::Same, "{text}");
+                check_by_constant(ty, &x, d, op);
             }
         }
     }

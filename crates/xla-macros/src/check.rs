@@ -123,14 +123,8 @@ fn result_ir(ty: &TypeSpec) -> ResultIr {
         TypeSpec::Array {
             element_type, dims, ..
         } => ResultIr::Array {
+            element_type: element_type.to_string(),
             dims: dims.clone(),
-            text: format!(
-                "{element_type}[{}]",
-                dims.iter()
-                    .map(crate::expand::size_text)
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
         },
         TypeSpec::Tuple { elements, .. } => {
             ResultIr::Tuple(elements.iter().map(result_ir).collect())

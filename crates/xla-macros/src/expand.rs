@@ -61,7 +61,7 @@ pub(crate) fn size(expr: &DimExpr) -> TokenStream {
 }
 
 /// A size as text, as the user wrote it (`B * N`).
-pub(crate) fn size_text(expr: &DimExpr) -> String {
+fn size_text(expr: &DimExpr) -> String {
     match expr {
         DimExpr::Const(v, _) => v.to_string(),
         DimExpr::Symbol(s) => s.to_string(),
@@ -86,9 +86,13 @@ pub(crate) fn size_text(expr: &DimExpr) -> String {
 }
 
 fn param_type_text(p: &crate::ir::ParamIr) -> String {
-    let dims: Vec<String> = p.dims.iter().map(size_text).collect();
-    let ty = p.element_type.map_or("?", |t| t.name());
-    format!("{ty}[{}]", dims.join(", "))
+    type_text(p.element_type.map_or("?", |t| t.name()), &p.dims)
+}
+
+/// An array type as text, as the user wrote it (`f32[B, N * 2]`).
+fn type_text(element_type: &str, dims: &[DimExpr]) -> String {
+    let dims: Vec<String> = dims.iter().map(size_text).collect();
+    format!("{element_type}[{}]", dims.join(", "))
 }
 
 /// The Rust type of a result: `Literal` or a tuple of them.
@@ -106,7 +110,8 @@ fn literal_type(result: &ResultIr) -> TokenStream {
 /// expressions over the bound dimensions.
 fn declared_leaves(result: &ResultIr, out: &mut Vec<TokenStream>) {
     match result {
-        ResultIr::Array { dims, text } => {
+        ResultIr::Array { element_type, dims } => {
+            let text = type_text(element_type, dims);
             let sizes = dims.iter().map(size);
             out.push(quote!((&[#(#sizes),*] as &[i64], #text)));
         }

@@ -39,10 +39,10 @@ pub struct ParamIr {
 
 /// The declared result: an array, or a tuple of results.
 pub enum ResultIr {
-    /// An array of the declared sizes; `text` is its type as written.
+    /// An array of the declared element type (as written) and sizes.
     Array {
+        element_type: String,
         dims: Vec<DimExpr>,
-        text: String,
     },
     Tuple(Vec<ResultIr>),
 }

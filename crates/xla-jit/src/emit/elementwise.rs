@@ -125,17 +125,10 @@ pub(super) fn emit(
         }
         Op::Select => Ok(select(kb, args[0], args[1], args[2])),
         Op::Clamp => {
-            let (lo, x, hi) = (args[0], args[1], args[2]);
-            // Against constant bounds: two selections and at most one
-            // flush (a selection from a flushed value, or one a bound keeps
-            // normal, is flushed already).
-            if let Some(r) = max_min_by_constant(kb, true, x, lo) {
-                if let Some(r) = max_min_by_constant(kb, false, r, hi) {
-                    return Ok(r);
-                }
-            }
-            let lo = binary(kb, Binary::Maximum, t, lo, x, lanes)?;
-            binary(kb, Binary::Minimum, t, lo, hi, lanes)
+            // Against constant bounds, two selections and at most one flush
+            // (see `max_min_by_constant`).
+            let lo = binary(kb, Binary::Maximum, t, args[0], args[1], lanes)?;
+            binary(kb, Binary::Minimum, t, lo, args[2], lanes)
         }
         Op::Convert
         | Op::BitcastConvert
@@ -662,7 +655,7 @@ pub(super) fn compare(
 
 /// The signed key of the float total order (`spec/OPS.md` §3.1.3): the bits
 /// as a signed integer, with all bits but the sign flipped when negative.
-fn total_order_key(kb: &mut KernelBuilder, x: Value) -> Value {
+pub(super) fn total_order_key(kb: &mut KernelBuilder, x: Value) -> Value {
     let ity: Type = kb.ty(x).as_int();
     let bits = kb.bitcast(ity, x);
     let width = ity.lane_bits() as i64;

@@ -193,18 +193,14 @@ fn emit_updates(
                         .collect();
                     for (k, &w) in window_dims.iter().enumerate() {
                         let d = window_to_operand[k];
-                        target[d] = match (start[d], u[w].var) {
-                            (Some(s), Some(v)) => IndexDim {
-                                var: Some(kb.b.ins().iadd(s, v)),
+                        // The window start plus the update's index.
+                        target[d] = match start[d] {
+                            Some(s) => IndexDim {
+                                var: Some(u[w].var.map_or(s, |v| kb.b.ins().iadd(s, v))),
                                 aligned: false,
                                 ..u[w]
                             },
-                            (Some(s), None) => IndexDim {
-                                var: Some(s),
-                                aligned: false,
-                                ..u[w]
-                            },
-                            (None, _) => u[w],
+                            None => u[w],
                         };
                     }
                     let target = Index::new(lanes, target);

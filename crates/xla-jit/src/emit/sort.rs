@@ -29,7 +29,7 @@ use xla_core::{Opcode, PrimitiveType};
 
 use super::access::write;
 use super::elemental::{emit_computation, Elemental};
-use super::elementwise::compare;
+use super::elementwise::{compare, total_order_key};
 use super::index::{Index, IndexDim};
 use super::kernel::KernelBuilder;
 use super::loop_kernel::elemental;
@@ -164,11 +164,7 @@ pub(super) fn plan(info: &KernelInfo) -> Result<Vec<KernelPlan>, Unsupported> {
     // arrays.
     let row_bytes = if topk { 16 * n } else { 8 * n };
     Ok(vec![KernelPlan {
-        part: if root.opcode == Opcode::TopK {
-            "topk"
-        } else {
-            "sort"
-        },
+        part: if topk { "topk" } else { "sort" },
         iterations: count,
         cost_per_iteration: n as f64 * (passes + 1.0) * cost::per_element(info, 1),
         scratch_bytes: (row_bytes * count) as usize,
@@ -267,37 +263,28 @@ fn topk_row(
 }
 
 /// A `u64` whose unsigned order is the order `topk` ranks `v` (of element
-/// type `ty`, in its register form) by: the total order for floats (`-NaN <
-/// -∞ < … < -0 < +0 < … < +∞ < +NaN`: negative values' bits inverted,
-/// positive ones' sign bit set), the signed or unsigned order for integers.
+/// type `ty`, in its register form) by: the float total order's signed
+/// key ([`total_order_key`]) or the integer's own order, made unsigned by
+/// flipping the sign bit of signed keys.
 fn order_key(kb: &mut KernelBuilder, ty: PrimitiveType, v: Value) -> Value {
-    let rty = kb.ty(v);
-    let bits = rty.bits();
-    let int = if rty.is_float() {
-        kb.bitcast(rty.as_int(), v)
+    let (key, signed) = if ty.is_floating() {
+        (total_order_key(kb, v), true)
     } else {
-        v
+        (v, ty.is_signed_integral())
     };
-    let sign = kb.int(int_type(bits), i64::MIN >> (64 - bits));
-    let key = if ty.is_floating() {
-        let fill = kb.b.ins().sshr_imm_u(int, i64::from(bits) - 1);
-        let flip = kb.b.ins().bor(fill, sign);
-        kb.b.ins().bxor(int, flip)
-    } else if ty.is_signed_integral() {
-        kb.b.ins().bxor(int, sign)
+    let kty = kb.ty(key);
+    let bits = kty.bits();
+    let key = if signed {
+        let sign = kb.int(kty, i64::MIN >> (64 - bits));
+        kb.b.ins().bxor(key, sign)
     } else {
-        int
+        key
     };
     if bits == 64 {
         key
     } else {
         kb.b.ins().uextend(types::I64, key)
     }
-}
-
-/// The integer type of `bits` bits.
-fn int_type(bits: u32) -> cranelift_codegen::ir::Type {
-    cranelift_codegen::ir::Type::int(bits as u16).expect("8, 16, 32 or 64 bits")
 }
 
 /// Position `i` (an `i64`) of the positions array at `base`, as an `i64`.

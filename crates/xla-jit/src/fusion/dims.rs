@@ -12,7 +12,7 @@
 //! the root is computing, so it can be a row pass.
 
 use xla_core::hlo::{HloComputation, HloInstruction, InstrId};
-use xla_core::{Opcode, Shape};
+use xla_core::{ArrayShape, Opcode, Shape};
 
 /// What one dimension of a member is, seen from the root.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
@@ -245,4 +245,23 @@ pub(super) fn recomputed_along_broadcast(
         }
     }
     false
+}
+
+/// Whether the dimensions of `shape` for which `in_block` holds (size-1
+/// dimensions aside) are its minor-most ones in memory order.
+pub(super) fn are_minor_most(shape: &ArrayShape, in_block: impl Fn(usize) -> bool) -> bool {
+    let dims = shape.dims();
+    let sized = |d: &usize| dims[*d] != 1;
+    let count = (0..dims.len())
+        .filter(sized)
+        .filter(|&d| in_block(d))
+        .count();
+    shape
+        .layout_or_default()
+        .minor_to_major
+        .iter()
+        .map(|&d| d as usize)
+        .filter(sized)
+        .take(count)
+        .all(in_block)
 }

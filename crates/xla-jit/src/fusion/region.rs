@@ -314,8 +314,6 @@ impl Region<'_> {
         }
     }
 
-    /// A reduce can be a row pass if it is read only at the row the root is
-    /// computing, all reduces agree on the rows, and a row fits in cache.
     /// A row pass walks its reduced elements in the operand's memory order,
     /// so they must be the operand's minor-most dimensions (size-1
     /// dimensions aside). A reduction down columns (`x.sum(0)` of a
@@ -328,17 +326,7 @@ impl Region<'_> {
             return Ok(());
         };
         let reduced = reduce.attrs.dimensions.as_deref().unwrap_or_default();
-        let is_reduced = |d: usize| reduced.contains(&(d as i64));
-        let layout = a.layout_or_default();
-        let minor = layout
-            .minor_to_major
-            .iter()
-            .map(|&d| d as usize)
-            .filter(|&d| a.dims()[d] != 1);
-        let wanted = (0..a.rank())
-            .filter(|&d| is_reduced(d) && a.dims()[d] != 1)
-            .count();
-        if minor.take(wanted).all(is_reduced) {
+        if dims::are_minor_most(a, |d| reduced.contains(&(d as i64))) {
             Ok(())
         } else {
             Err(format!(
@@ -348,6 +336,8 @@ impl Region<'_> {
         }
     }
 
+    /// A reduce can be a row pass if it is read only at the row the root is
+    /// computing, all reduces agree on the rows, and a row fits in cache.
     fn check_row_pass(&mut self, p: InstrId, map: &[DimRef]) -> Result<(), String> {
         if self.dot.is_some() {
             return Err("the region holds a dot".into());
@@ -375,17 +365,7 @@ impl Region<'_> {
             let cols: Vec<usize> = (0..root_dims.len())
                 .filter(|&d| root_dims[d] != 1 && !rows.contains(&d))
                 .collect();
-            let minor: Vec<usize> = root_shape
-                .layout_or_default()
-                .minor_to_major
-                .iter()
-                .map(|&d| d as usize)
-                .filter(|&d| root_dims[d] != 1)
-                .take(cols.len())
-                .collect();
-            let mut sorted_minor = minor.clone();
-            sorted_minor.sort_unstable();
-            if sorted_minor != cols {
+            if !dims::are_minor_most(root_shape, |d| cols.contains(&d)) {
                 return Err(format!(
                     "the reduced dimensions {cols:?} are not the minor-most dimensions of {}",
                     root.shape

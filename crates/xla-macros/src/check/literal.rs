@@ -33,16 +33,6 @@ fn float_max(ty: PrimitiveType) -> f64 {
     }
 }
 
-/// The smallest and largest value of an integral type.
-fn int_range(ty: PrimitiveType) -> (i128, i128) {
-    let bits = ty.bit_width() as u32;
-    if ty.is_signed_integral() {
-        (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1)
-    } else {
-        (0, (1i128 << bits) - 1)
-    }
-}
-
 /// `value` as a constant of `ty`, or why it is not one.
 fn convert(weak: &Weak, ty: PrimitiveType) -> Result<Option<LitValue>, String> {
     match weak {
@@ -53,7 +43,7 @@ fn convert(weak: &Weak, ty: PrimitiveType) -> Result<Option<LitValue>, String> {
             Err("pred values are `true` and `false`, not integers".to_string())
         }
         Weak::Int(v) if ty.is_integral() => {
-            let (lo, hi) = int_range(ty);
+            let (lo, hi) = ty.integer_range().expect("an integral type");
             if (lo..=hi).contains(v) {
                 Ok(Some(LitValue::Int(*v)))
             } else {
@@ -215,8 +205,7 @@ impl Checker<'_> {
                 _ => None,
             }
             .map(LitValue::Float)
-        } else if ty.is_integral() {
-            let (lo, hi) = int_range(ty);
+        } else if let Some((lo, hi)) = ty.integer_range() {
             match name.as_str() {
                 "MAX" => Some(LitValue::Int(hi)),
                 "MIN" => Some(LitValue::Int(lo)),
