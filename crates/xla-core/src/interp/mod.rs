@@ -71,6 +71,12 @@ impl Interpreter {
         Self::default()
     }
 
+    /// An interpreter that runs the custom-call targets of `custom_calls`
+    /// and no others.
+    pub fn with_custom_calls(custom_calls: CustomCallRegistry) -> Self {
+        Interpreter { custom_calls }
+    }
+
     /// The custom-call targets this interpreter can run.
     pub fn custom_calls(&self) -> &CustomCallRegistry {
         &self.custom_calls

@@ -6,7 +6,7 @@ use super::edit::Editor;
 use super::effects::SideEffects;
 use super::{Changed, Pass};
 use crate::hlo::{ComputationId, HloComputation, HloInstruction, HloModule, InstrId, Opcode};
-use crate::interp::Interpreter;
+use crate::interp::{CustomCallRegistry, Interpreter};
 use crate::Result;
 
 /// Replaces an instruction whose operands are all constants by the constant
@@ -40,9 +40,12 @@ pub struct ConstantFolding {
 impl ConstantFolding {
     /// Folding into constants of at most `max_bytes` bytes.
     pub fn new(max_bytes: usize) -> Self {
+        // Custom calls are not folded: the interpreter needs none of its
+        // built-in targets (building their table is most of what creating
+        // one costs, in every pipeline run).
         ConstantFolding {
             max_bytes,
-            interpreter: Interpreter::new(),
+            interpreter: Interpreter::with_custom_calls(CustomCallRegistry::empty()),
         }
     }
 }

@@ -12,6 +12,8 @@ use cranelift_codegen::Context;
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
 use cranelift_jit::{JITBuilder, JITModule};
 use cranelift_module::{default_libcall_names, FuncId, Linkage, Module};
+use std::cell::RefCell;
+use std::sync::Mutex;
 
 pub use consts::ConstTable;
 pub use loops::for_range;
@@ -54,8 +56,24 @@ pub fn host_isa(options: &CodegenOptions) -> Result<OwnedTargetIsa, JitError> {
     host_isa_at(options, OptLevel::Speed)
 }
 
-/// [`host_isa`] at a chosen [`OptLevel`].
+/// [`host_isa`] at a chosen [`OptLevel`]. Built once per process for each
+/// verifier setting and level: the CPU's features do not change, and
+/// building the ISA (feature detection, settings) is a fixed cost of every
+/// compile otherwise.
 pub fn host_isa_at(options: &CodegenOptions, level: OptLevel) -> Result<OwnedTargetIsa, JitError> {
+    static BUILT: Mutex<Vec<((bool, OptLevel), OwnedTargetIsa)>> = Mutex::new(Vec::new());
+    let key = (options.verify, level);
+    let mut built = BUILT.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((_, isa)) = built.iter().find(|(k, _)| *k == key) {
+        return Ok(isa.clone());
+    }
+    let isa = build_host_isa(options, level)?;
+    built.push((key, isa.clone()));
+    Ok(isa)
+}
+
+/// Builds the host ISA ([`host_isa_at`] keeps what this returns).
+fn build_host_isa(options: &CodegenOptions, level: OptLevel) -> Result<OwnedTargetIsa, JitError> {
     let mut flags = settings::builder();
     let opt_level = match level {
         OptLevel::None => "none",
@@ -85,8 +103,6 @@ pub fn host_isa_at(options: &CodegenOptions, level: OptLevel) -> Result<OwnedTar
 /// A JIT module: compiles functions and owns their machine code until dropped.
 pub struct Jit {
     module: Option<JITModule>,
-    ctx: Context,
-    fctx: FunctionBuilderContext,
     options: CodegenOptions,
     clif: Vec<(String, String)>,
     tables: Vec<Box<[i64]>>,
@@ -105,11 +121,8 @@ impl Jit {
     pub fn with_opt_level(options: CodegenOptions, level: OptLevel) -> Result<Self, JitError> {
         let isa = host_isa_at(&options, level)?;
         let module = JITModule::new(JITBuilder::with_isa(isa, default_libcall_names()));
-        let ctx = module.make_context();
         Ok(Jit {
             module: Some(module),
-            ctx,
-            fctx: FunctionBuilderContext::new(),
             options,
             clif: Vec::new(),
             tables: Vec::new(),
@@ -175,56 +188,68 @@ impl Jit {
         signature: ir::Signature,
         build: impl FnOnce(&mut FunctionBuilder<'_>) -> Result<(), JitError>,
     ) -> Result<FuncId, JitError> {
-        self.ctx.clear();
-        self.ctx.func.signature = signature.clone();
+        let (mut ctx, mut fctx) = SPARE_CONTEXTS
+            .try_with(|spare| spare.borrow_mut().take())
+            .ok()
+            .flatten()
+            .unwrap_or_else(|| (self.module().make_context(), FunctionBuilderContext::new()));
+        let compiled = self.compile_in(&mut ctx, &mut fctx, name, signature, build);
+        ctx.clear();
+        if compiled.is_err() {
+            // The builder context may still hold an abandoned function's
+            // blocks and variables.
+            fctx = FunctionBuilderContext::new();
+        }
+        // Ignored when the thread is exiting.
+        let _ = SPARE_CONTEXTS.try_with(|spare| *spare.borrow_mut() = Some((ctx, fctx)));
+        compiled
+    }
+
+    /// [`Jit::try_compile`] in the contexts `ctx` (cleared) and `fctx`.
+    fn compile_in(
+        &mut self,
+        ctx: &mut Context,
+        fctx: &mut FunctionBuilderContext,
+        name: &str,
+        signature: ir::Signature,
+        build: impl FnOnce(&mut FunctionBuilder<'_>) -> Result<(), JitError>,
+    ) -> Result<FuncId, JitError> {
+        ctx.func.signature = signature.clone();
         let frontend_config = self.module().target_config();
-        let built = {
-            let mut b = FunctionBuilder::new(&mut self.ctx.func, &mut self.fctx);
+        {
+            let mut b = FunctionBuilder::new(&mut ctx.func, fctx);
             let entry = b.create_block();
             b.append_block_params_for_function_params(entry);
             b.switch_to_block(entry);
-            let built = build(&mut b);
-            if built.is_ok() {
-                b.seal_all_blocks();
-                b.finalize(frontend_config);
-            }
-            built
-        };
-        if let Err(e) = built {
-            // The builder context still holds the abandoned function's
-            // blocks and variables.
-            self.fctx = FunctionBuilderContext::new();
-            self.ctx.clear();
-            return Err(e);
+            build(&mut b)?;
+            b.seal_all_blocks();
+            b.finalize(frontend_config);
         }
         let id = self
             .module_mut()
             .declare_function(name, Linkage::Local, &signature)
             .map_err(|e| JitError::Module(e.to_string()))?;
-        self.ctx.func.name = ir::UserFuncName::user(0, id.as_u32());
+        ctx.func.name = ir::UserFuncName::user(0, id.as_u32());
         if self.options.verify {
-            if let Err(errors) = cranelift_codegen::verify_function(&self.ctx.func, self.isa()) {
+            if let Err(errors) = cranelift_codegen::verify_function(&ctx.func, self.isa()) {
                 return Err(JitError::Verifier {
                     function: name.to_string(),
                     report: cranelift_codegen::print_errors::pretty_verifier_error(
-                        &self.ctx.func,
-                        None,
-                        errors,
+                        &ctx.func, None, errors,
                     ),
                 });
             }
         }
         if self.options.keep_clif {
             self.clif
-                .push((name.to_string(), self.ctx.func.display().to_string()));
+                .push((name.to_string(), ctx.func.display().to_string()));
         }
-        self.ctx.set_disasm(self.keep_disasm);
-        let module = self.module.as_mut().expect("module lives until drop");
-        module
-            .define_function(id, &mut self.ctx)
+        ctx.set_disasm(self.keep_disasm);
+        self.module_mut()
+            .define_function(id, ctx)
             .map_err(|e| JitError::Module(format!("{name}: {e:?}")))?;
         if self.keep_disasm {
-            let vcode = self.ctx.compiled_code().and_then(|code| code.vcode.clone());
+            let vcode = ctx.compiled_code().and_then(|code| code.vcode.clone());
             self.disasm
                 .push((name.to_string(), vcode.unwrap_or_default()));
         }
@@ -291,6 +316,15 @@ impl Drop for Jit {
             unsafe { module.free_memory() };
         }
     }
+}
+
+thread_local! {
+    /// The compilation contexts of the thread's last function. Cranelift's
+    /// contexts keep their allocations (the function's tables, the register
+    /// allocator's working memory) from one function to the next; every
+    /// [`Jit`] of the thread compiles in them instead of allocating its own.
+    static SPARE_CONTEXTS: RefCell<Option<(Context, FunctionBuilderContext)>> =
+        const { RefCell::new(None) };
 }
 
 /// The vector type of 128 bits holding lanes of `lane`: `f32` → `f32x4`.
