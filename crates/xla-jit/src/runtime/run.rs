@@ -3,6 +3,7 @@
 
 use xla_core::interp::Interpreter;
 use xla_core::literal::AlignedBytes;
+use xla_core::shape::ceil_div;
 use xla_core::Literal;
 
 use super::buffers::{BufferId, BufferSource};
@@ -151,9 +152,7 @@ impl Context<'_> {
         if k.tasks <= 1 {
             return call(0, k.iterations);
         }
-        let tasks = k.tasks as i64;
-        let grain = if k.iterations >= 16 * tasks { 16 } else { 1 };
-        let chunk = (k.iterations / grain + tasks - 1) / tasks * grain;
+        let chunk = task_chunk(k.iterations, k.tasks);
         self.pool.parallel_for(k.tasks, |task| {
             let start = (task as i64 * chunk).min(k.iterations);
             let end = (start + chunk).min(k.iterations);
@@ -213,5 +212,41 @@ impl Context<'_> {
             usize::try_from(index).map_or(last, |i| i.min(last))
         };
         self.run(&c.branches[branch])
+    }
+}
+
+/// The iterations each of `tasks` tasks runs (the last may run fewer):
+/// enough for the tasks to cover all `iterations`, and a multiple of 16
+/// where there are at least 16 per task, so vector loops stay aligned.
+fn task_chunk(iterations: i64, tasks: usize) -> i64 {
+    let tasks = tasks as i64;
+    let grain = if iterations >= 16 * tasks { 16 } else { 1 };
+    ceil_div(ceil_div(iterations, grain), tasks) * grain
+}
+
+#[cfg(test)]
+mod tests {
+    use super::task_chunk;
+
+    /// Every iteration runs in exactly one task, and chunks are multiples
+    /// of 16 when every task gets at least 16 (1800 iterations in 8 tasks
+    /// once ran only 1792: the chunk was rounded from 1800 / 16 down).
+    #[test]
+    fn task_chunks_cover_every_iteration_once() {
+        for iterations in 1..2100i64 {
+            for tasks in 1..=64usize {
+                let chunk = task_chunk(iterations, tasks);
+                let covered: i64 = (0..tasks as i64)
+                    .map(|t| {
+                        let start = (t * chunk).min(iterations);
+                        (start + chunk).min(iterations) - start
+                    })
+                    .sum();
+                assert_eq!(covered, iterations, "{iterations} in {tasks}");
+                if iterations >= 16 * tasks as i64 {
+                    assert_eq!(chunk % 16, 0, "{iterations} in {tasks}");
+                }
+            }
+        }
     }
 }
