@@ -170,3 +170,72 @@ fn direct_kernels_where_im2col_does_not_pay() {
         "window={size=3x3 pad=1_1x1_1}, dim_labels=b01f_01io->b01f",
     ));
 }
+
+/// How many slices the JIT's optimized module of the convolution holds
+/// (the im2col's, one per tap or per output position).
+fn slices(lhs: &str, rhs: &str, out: &str, attrs: &str) -> usize {
+    let module = runtime_support::parse(&conv_module(lhs, rhs, out, attrs));
+    let dump = runtime_support::compile_all(&module).dump();
+    let optimized = &dump[..dump.find("== fusion plan").unwrap()];
+    optimized.matches(" slice(").count()
+}
+
+/// Weight gradients, whose window is as large as the input and whose
+/// output has a few positions: im2col slices the input once per output
+/// position instead of once per tap.
+#[test]
+fn im2col_by_output_positions() {
+    let cases = [
+        // A 3×3 SAME convolution's weight gradient (as JAX emits it).
+        (
+            "f32[4,10,10,8]{3,2,1,0}",
+            "f32[4,10,10,16]{3,2,1,0}",
+            "f32[3,3,8,16]{3,2,1,0}",
+            "window={size=10x10 pad=1_1x1_1}, dim_labels=f01b_i01o->01bf",
+            9,
+        ),
+        // A stride-2 convolution's: the window dilated; with a stride too.
+        (
+            "f32[4,11,11,8]{3,2,1,0}",
+            "f32[4,5,5,16]{3,2,1,0}",
+            "f32[3,3,8,16]{3,2,1,0}",
+            "window={size=5x5 rhs_dilate=2x2}, dim_labels=f01b_i01o->01bf",
+            9,
+        ),
+        (
+            "f32[4,12,11,8]{3,2,1,0}",
+            "f32[4,5,5,16]{3,2,1,0}",
+            "f32[3,2,8,16]{3,2,1,0}",
+            "window={size=5x5 stride=2x2 pad=0_1x0_0 rhs_dilate=2x2}, dim_labels=f01b_i01o->01bf",
+            6,
+        ),
+        // Non-default layouts everywhere.
+        (
+            "f32[4,10,10,8]{0,1,2,3}",
+            "f32[4,10,10,16]{2,3,0,1}",
+            "f32[3,3,8,16]{1,3,2,0}",
+            "window={size=10x10 pad=1_1x1_1}, dim_labels=f01b_i01o->01bf",
+            9,
+        ),
+        // 1-D, f64, and a window as large as the padded input: one
+        // position, the padded input itself.
+        (
+            "f64[4,50,8]{2,1,0}",
+            "f64[4,48,16]{2,1,0}",
+            "f64[3,8,16]{2,1,0}",
+            "window={size=48}, dim_labels=f0b_i0o->0bf",
+            3,
+        ),
+        (
+            "f32[16,30,8]{2,1,0}",
+            "f32[16,32,16]{2,1,0}",
+            "f32[1,8,16]{2,1,0}",
+            "window={size=32 pad=1_1}, dim_labels=f0b_i0o->0bf",
+            0,
+        ),
+    ];
+    for (lhs, rhs, out, attrs, positions) in cases {
+        assert!(check(lhs, rhs, out, attrs), "{attrs}");
+        assert_eq!(slices(lhs, rhs, out, attrs), positions, "{attrs}");
+    }
+}

@@ -14,8 +14,17 @@
 //!    `k·window_dilation` with the window stride: `[B, O…, C]`;
 //! 4. `patches = reshape(concatenate(slices, C dimension))` to
 //!    `[B, O…, K…, C]` — one compiled loop kernel writes it;
+//!
+//!    when the output has fewer positions than the window has taps (the
+//!    weight gradient of a convolution, whose window is as large as its
+//!    input), steps 3 and 4 go by output position instead: per output
+//!    position `o…` a slice starting at `o·stride` with the window's sizes,
+//!    strided by the window dilation, `[B, K…, C]`, joined on `B` into
+//!    `[O…, B, K…, C]` (1024 slices become 9 for a 3×3 kernel's gradient
+//!    over a 32×32 image);
 //! 5. `dot(patches, rhs)` contracting `K…, C` with the kernel's spatial and
-//!    input-feature dimensions: `[B, O…, OF]`, computed by the dot engine;
+//!    input-feature dimensions: `[B, O…, OF]` (or `[O…, B, OF]`), computed
+//!    by the dot engine;
 //! 6. a transpose to the convolution's dimension order and layout (skipped
 //!    when the dot result already is it).
 //!
@@ -183,7 +192,11 @@ impl Emitted<'_> {
             self.push(p)
         };
 
-        // 3. One strided slice per tap.
+        // 3. The patches as strided slices of `padded`: one per tap, with
+        // the output's spatial sizes, or, when the output has fewer
+        // positions than the window has taps (a weight gradient, whose
+        // window is as large as the input), one per output position, with
+        // the window's sizes.
         let rhs_dims = self.shape(rhs).dims().to_vec();
         let kernel: Vec<i64> = n
             .kernel_spatial
@@ -195,25 +208,36 @@ impl Emitted<'_> {
             .iter()
             .map(|&d| result.dims()[d as usize])
             .collect();
+        let by_output = out_spatial.iter().product::<i64>() < kernel.iter().product::<i64>();
+        let (outer, inner) = if by_output {
+            (&out_spatial, &kernel)
+        } else {
+            (&kernel, &out_spatial)
+        };
         let (batch, features) = (dims[0], dims[spatial + 1]);
         let slice_dims: Vec<i64> = std::iter::once(batch)
-            .chain(out_spatial.iter().copied())
+            .chain(inner.iter().copied())
             .chain(std::iter::once(features))
             .collect();
         let mut slices = Vec::new();
-        let mut tap = vec![0i64; spatial];
+        let mut position = vec![0i64; spatial];
         loop {
             let mut bounds = vec![SliceDim {
                 start: 0,
                 limit: batch,
                 stride: 1,
             }];
-            for i in 0..spatial {
-                let start = tap[i] * window[i].window_dilation;
+            for (i, w) in window.iter().enumerate() {
+                let (step, inner_step) = if by_output {
+                    (w.stride, w.window_dilation)
+                } else {
+                    (w.window_dilation, w.stride)
+                };
+                let start = position[i] * step;
                 bounds.push(SliceDim {
                     start,
-                    limit: start + (out_spatial[i] - 1) * window[i].stride + 1,
-                    stride: window[i].stride,
+                    limit: start + (inner[i] - 1) * inner_step + 1,
+                    stride: inner_step,
                 });
             }
             bounds.push(SliceDim {
@@ -226,7 +250,8 @@ impl Emitted<'_> {
                 .zip(&padded_dims)
                 .all(|(b, &size)| b.start == 0 && b.stride == 1 && b.limit == size);
             if whole {
-                // A 1×1 window over the whole input (no padding or stride).
+                // A 1×1 window over the whole input (no padding or stride),
+                // or a window as large as the input.
                 slices.push(padded);
             } else {
                 let mut s = self.named(
@@ -238,33 +263,41 @@ impl Emitted<'_> {
                 s.attrs.slice = Some(bounds);
                 slices.push(self.push(s));
             }
-            // Next tap, the last spatial dimension fastest.
-            let Some(d) = (0..spatial).rev().find(|&d| tap[d] + 1 < kernel[d]) else {
+            // The next position, the last spatial dimension fastest.
+            let Some(d) = (0..spatial).rev().find(|&d| position[d] + 1 < outer[d]) else {
                 break;
             };
-            tap[d] += 1;
-            tap[d + 1..].fill(0);
+            position[d] += 1;
+            position[d + 1..].fill(0);
         }
 
-        // 4. `[B, O…, K…, C]`.
-        let taps = slices.len() as i64;
+        // 4. `[B, O…, K…, C]` from the taps' slices joined on `C`, or
+        // `[O…, B, K…, C]` from the output positions' slices joined on `B`.
+        let count = slices.len() as i64;
         let joined = if slices.len() == 1 {
             slices[0]
         } else {
+            let axis = if by_output { 0 } else { spatial + 1 };
             let mut cat_dims = slice_dims.clone();
-            cat_dims[spatial + 1] = taps * features;
+            cat_dims[axis] *= count;
             let mut c = self.named(
                 &base,
                 Opcode::Concatenate,
                 row_major(cat_dims).into(),
                 slices,
             );
-            c.attrs.dimensions = Some(vec![spatial as i64 + 1]);
+            c.attrs.dimensions = Some(vec![axis as i64]);
             self.push(c)
         };
-        let patch_dims: Vec<i64> = std::iter::once(batch)
-            .chain(out_spatial.iter().copied())
-            .chain(kernel.iter().copied())
+        let with_batch = |outer: &[i64], inner: &[i64]| -> Vec<i64> {
+            if by_output {
+                outer.iter().chain([&batch]).chain(inner).copied().collect()
+            } else {
+                [batch].iter().chain(outer).chain(inner).copied().collect()
+            }
+        };
+        let patch_dims: Vec<i64> = with_batch(&out_spatial, &kernel)
+            .into_iter()
             .chain(std::iter::once(features))
             .collect();
         let reshape = self.named(
@@ -277,10 +310,7 @@ impl Emitted<'_> {
 
         // 5. The dot.
         let out_features = rhs_dims[n.kernel_output_feature as usize];
-        let dot_dims: Vec<i64> = std::iter::once(batch)
-            .chain(out_spatial.iter().copied())
-            .chain(std::iter::once(out_features))
-            .collect();
+        let dot_dims = with_batch(&out_spatial, &[out_features]);
         let kernel_operand = self.converted(&base, rhs, compute);
         let mut dot = self.named(
             &base,
@@ -305,9 +335,10 @@ impl Emitted<'_> {
         // 6. The convolution's dimension order and layout: output dimension
         // `d` is dot dimension `permutation[d]`.
         let mut permutation = vec![0i64; result.dims().len()];
-        permutation[n.output_batch as usize] = 0;
+        let (batch_at, first_spatial) = if by_output { (spatial, 0) } else { (0, 1) };
+        permutation[n.output_batch as usize] = batch_at as i64;
         for (i, &d) in n.output_spatial.iter().enumerate() {
-            permutation[d as usize] = i as i64 + 1;
+            permutation[d as usize] = (first_spatial + i) as i64;
         }
         permutation[n.output_feature as usize] = spatial as i64 + 1;
         let identity = permutation.iter().enumerate().all(|(i, &d)| i as i64 == d);
