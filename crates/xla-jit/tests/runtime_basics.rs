@@ -2,7 +2,7 @@
 //! tuples, results in their layouts, dots on the engine, argument and
 //! output errors, execute_into, the compile cache and forced task splits.
 
-use xla_core::literal::{AlignedBytes, Storage};
+use xla_core::literal::{AlignedBytes, Storage, Tolerance};
 use xla_core::{HloModule, Layout, Literal, Shape};
 use xla_jit::{Client, CompileOptions, JitError};
 
@@ -532,4 +532,75 @@ fn domain_errors_give_the_default_nan_as_xla_does() {
     assert_eq!(got[0].to_bits(), 0xFFC0_0000);
     assert_eq!(got[1].to_bits(), 0xFFC0_0000);
     assert_eq!(got[2], 0.5f32.sin());
+}
+
+/// Kernels that a default compile splits into several tasks compute every
+/// row, also when the rows per task are not a multiple of 16: sort,
+/// top-k and a column reduction (each split into 8 tasks, a row count
+/// once left their last rows at zero).
+#[test]
+fn split_kernels_compute_every_row() {
+    let add = "add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}";
+    let cmp = "cmp {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT lt = pred[] compare(a, b), direction=LT
+}";
+    let cases = [
+        (
+            format!(
+                "HloModule m\n{cmp}\nENTRY e {{
+  x = f32[136,28]{{1,0}} parameter(0)
+  ROOT s = f32[136,28]{{1,0}} sort(x), dimensions={{1}}, to_apply=cmp
+}}"
+            ),
+            vec![136, 28],
+        ),
+        (
+            "HloModule m
+ENTRY e {
+  x = f32[1031,28]{1,0} parameter(0)
+  t = (f32[1031,4]{1,0}, s32[1031,4]{1,0}) topk(x), k=4, largest=true
+  ROOT i = s32[1031,4]{1,0} get-tuple-element(t), index=1
+}"
+            .to_string(),
+            vec![1031, 28],
+        ),
+        (
+            format!(
+                "HloModule m\n{add}\nENTRY e {{
+  x = f32[130,8,17]{{2,1,0}} parameter(0)
+  s = f32[130,8,17]{{2,1,0}} sine(x)
+  c = f32[130,8,17]{{2,1,0}} cosine(x)
+  e = f32[130,8,17]{{2,1,0}} exponential(c)
+  m = f32[130,8,17]{{2,1,0}} multiply(s, e)
+  t = f32[130,8,17]{{2,1,0}} tanh(m)
+  z = f32[] constant(0)
+  ROOT r = f32[130,17]{{1,0}} reduce(t, z), dimensions={{1}}, to_apply=add
+}}"
+            ),
+            vec![130, 8, 17],
+        ),
+    ];
+    for (text, dims) in cases {
+        let m = module(&text);
+        let exe = Client::cpu().unwrap().compile(&m).unwrap();
+        if std::thread::available_parallelism().map_or(1, |n| n.get()) > 1 {
+            assert!(kernel_tasks(&exe).iter().any(|&t| t > 1), "{}", exe.dump());
+        }
+        let n: i64 = dims.iter().product();
+        let values: Vec<f32> = (0..n)
+            .map(|i| ((i * 7919) % 1013) as f32 * 0.01 - 5.0)
+            .collect();
+        let x = Literal::from_vec(&dims, values).unwrap();
+        let want = xla_core::interp::Interpreter::new().run(&m, &[&x]).unwrap();
+        let got = exe.execute(&[&x]).unwrap();
+        if let Err(mismatch) = want.check_close(&got, Tolerance::new(1e-5, 1e-6)) {
+            panic!("{mismatch}\n{text}");
+        }
+    }
 }
