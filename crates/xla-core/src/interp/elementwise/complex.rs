@@ -75,10 +75,14 @@ fn div<R: Real>(a: Cx<R>, b: Cx<R>) -> Cx<R> {
     result
 }
 
-/// `|z| = hypot(re, im)`, without overflow (C's `hypot`: an infinite part
-/// gives `+∞` even with a NaN part).
+/// `|z| = sqrt(re² + im²)`, computed without overflow (`hypot`); NaN when
+/// a part is NaN, even if the other is infinite, as the formula and XLA
+/// give (C's `hypot` gives `+∞` there).
 pub(super) fn abs<R: Real>(z: Cx<R>) -> R {
     let z = ftz(z);
+    if z.re.is_nan() || z.im.is_nan() {
+        return R::NAN;
+    }
     z.re.hypot(z.im).ftz()
 }
 
@@ -92,14 +96,32 @@ fn abs_parts<R: Real>(z: Cx<R>, root: bool) -> (R, R, R) {
     (min, max, if root { s.sqrt() } else { s })
 }
 
+/// `e^re·(cos im + i·sin im)`, as XLA computes it: where `e^re` overflows
+/// but the product need not (`re` up to twice the overflow threshold), as
+/// `(e^(re/2)·cos im)·e^(re/2)`; a zero imaginary part stays as it is
+/// (`exp(∞ + 0i) = ∞ + 0i`, not `∞·0 = NaN`).
 fn exp<R: Real>(z: Cx<R>) -> Cx<R> {
-    let e = z.re.exp();
-    cx(e * z.im.cos(), e * z.im.sin())
+    let (x, y) = (z.re, z.im);
+    let e = x.exp();
+    let (cos, sin) = (y.cos(), y.sin());
+    let (re, im) = if e == R::INFINITY {
+        let half = (x * R::HALF).exp();
+        (half * cos * half, half * sin * half)
+    } else {
+        (e * cos, e * sin)
+    };
+    cx(re, if y == R::ZERO { y } else { im })
 }
 
+/// `e^z − 1`: the real part `expm1(re)·cos im − 2·sin²(im/2)` keeps its
+/// precision near zero (`expm1(1e-8 + 1e-8i) = 1e-8 + 1e-8i` in f32,
+/// where `e^re·cos im − 1` gives 0), and a zero imaginary part stays as it
+/// is, as in XLA.
 fn expm1<R: Real>(z: Cx<R>) -> Cx<R> {
-    let e = z.re.exp();
-    cx(e * z.im.cos() - R::ONE, e * z.im.sin())
+    let (x, y) = (z.re, z.im);
+    let s = (y * R::HALF).sin();
+    let re = x.expm1() * y.cos() - R::TWO * s * s;
+    cx(re, if y == R::ZERO { y } else { x.exp() * y.sin() })
 }
 
 fn log<R: Real>(z: Cx<R>) -> Cx<R> {
@@ -233,18 +255,19 @@ fn sign<R: Real>(z: Cx<R>) -> Cx<R> {
     }
 }
 
-/// `(a+bi)^(c+di) = (a²+b²)^(c/2) · e^(−d·t) · (cos q + i sin q)` with
-/// `t = atan2(b, a)`, `q = c·t + (d/2)·ln(a²+b²)`; `0^0 = 1`, and `0^c = 0`
-/// for real `c > 0`.
+/// `(a+bi)^(c+di) = r^c · e^(−d·t) · (cos q + i sin q)` with `r = |a+bi|`
+/// (`hypot`, so that neither `a² + b²` overflows for a base beyond
+/// `sqrt(MAX)` nor underflows for a tiny one), `t = atan2(b, a)` and
+/// `q = c·t + d·ln r`; `0^0 = 1`, and `0^c = 0` for real `c > 0`.
 fn pow<R: Real>(x: Cx<R>, y: Cx<R>) -> Cx<R> {
     let (a, b, c, d) = (x.re, x.im, y.re, y.im);
-    let aa_bb = a * a + b * b;
-    if aa_bb == R::ZERO && d == R::ZERO && c >= R::ZERO {
+    let r = a.hypot(b);
+    if r == R::ZERO && d == R::ZERO && c >= R::ZERO {
         return cx(if c == R::ZERO { R::ONE } else { R::ZERO }, R::ZERO);
     }
     let t = b.atan2(a);
-    let coeff = aa_bb.pow(R::HALF * c) * (-d * t).exp();
-    let q = c * t + R::HALF * d * aa_bb.ln();
+    let coeff = r.pow(c) * (-d * t).exp();
+    let q = c * t + d * r.ln();
     cx(coeff * q.cos(), coeff * q.sin())
 }
 
@@ -354,5 +377,47 @@ mod tests {
         assert_eq!(pow(cx(0.0f64, 0.0), cx(0.0, 0.0)), cx(1.0, 0.0));
         let s = sqrt(cx(-4.0f64, 0.0));
         assert!((s.re).abs() < 1e-15 && (s.im - 2.0).abs() < 1e-15);
+    }
+
+    /// Both parts within 1e-6 relative.
+    fn near(got: Cx<f32>, want: Cx<f32>) -> bool {
+        let close = |g: f32, w: f32| (g - w).abs() <= 1e-6 * w.abs();
+        close(got.re, want.re) && close(got.im, want.im)
+    }
+
+    /// The special and extreme values where XLA's results (JAX 0.10.2 on
+    /// CPU) differ from the textbook formulas.
+    #[test]
+    fn extremes_as_xla() {
+        let (inf, nan) = (f32::INFINITY, f32::NAN);
+        assert!(abs(cx(inf, nan)).is_nan() && abs(cx(nan, -inf)).is_nan());
+        assert_eq!(abs(cx(inf, 1.0)), inf);
+        // A base beyond sqrt(f32::MAX): a² + b² would overflow.
+        let p = pow(cx(1e20f32, 0.0), cx(-1.0, 0.5));
+        assert!(near(p, cx(-5.107_823_3e-21, -8.597_1e-21)), "{p}");
+        let p = pow(cx(1e20f32, 1e20), cx(0.5, 0.0));
+        assert!(near(p, cx(1.098_684_1e10, 4.550_899e9)), "{p}");
+        let p = pow(cx(1e300f64, 0.0), cx(-1.0, 0.5));
+        assert!((p.re - 9.824_867_42e-301).abs() < 1e-309, "{p}");
+        // A tiny one: a² + b² would underflow to a zero base.
+        assert!(near(pow(cx(1e-30f32, 0.0), cx(0.5, 0.0)), cx(1e-15, 0.0)));
+        // exp and expm1 keep a zero imaginary part.
+        assert_eq!(exp(cx(100.0f32, 0.0)), cx(inf, 0.0));
+        assert_eq!(exp(cx(inf, 0.0f32)), cx(inf, 0.0));
+        let e = exp(cx(nan, 0.0f32));
+        assert!(e.re.is_nan() && e.im == 0.0);
+        assert_eq!(expm1(cx(100.0f32, 0.0)), cx(inf, 0.0));
+        assert_eq!(expm1(cx(-inf, 0.0f32)), cx(-1.0, 0.0));
+        // exp beyond the overflow threshold, with a factor that brings the
+        // product back.
+        let e = exp(cx(89.0f32, 1e-30));
+        assert!(
+            e.re == inf && near(cx(0.0, e.im), cx(0.0, 4.489_612_8e8)),
+            "{e}"
+        );
+        // expm1 near zero keeps the real part's precision.
+        assert!(near(expm1(cx(1e-8f32, 1e-8)), cx(1e-8, 1e-8)));
+        let m = expm1(cx(1.0f32, inf));
+        assert!(m.re.is_nan() && m.im.is_nan());
     }
 }
