@@ -416,3 +416,45 @@ fn errors_give_position_and_message() {
         assert_eq!(error(text), *message, "\n{text}");
     }
 }
+
+/// Tuples nested deeper than the parser reads (in a shape, an operand's
+/// parentheses, the entry layout or a literal) are an error, not a stack
+/// overflow; 1000 levels still parse.
+#[test]
+fn deep_nesting_is_an_error() {
+    let nest =
+        |depth: usize, inner: &str| format!("{}{inner}{}", "(".repeat(depth), ")".repeat(depth));
+    let shape_module = |depth: usize| {
+        format!(
+            "HloModule m\n\nENTRY e {{\n  ROOT p = {} parameter(0)\n}}\n",
+            nest(depth, "f32[]")
+        )
+    };
+    assert!(parse_hlo_module(&shape_module(1000)).is_ok());
+    for depth in [1001, 100_000] {
+        let message = parse_hlo_module(&shape_module(depth))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            message.contains("tuples nested more than 1000 deep"),
+            "{message}"
+        );
+        let operand = entry(&format!(
+            "p = f32[] parameter(0)\n  ROOT r = f32[] negate({})",
+            nest(depth, "p")
+        ));
+        assert!(error(&operand).contains("nested more than 1000"));
+        let layout = format!(
+            "HloModule m, entry_computation_layout={{{}->f32[]}}\n\nENTRY e {{\n  ROOT p = f32[] parameter(0)\n}}\n",
+            // The outermost parentheses hold the parameter list.
+            nest(depth + 1, "f32[]")
+        );
+        assert!(error(&layout).contains("nested more than 1000"));
+        let literal = entry(&format!(
+            "ROOT c = {} constant({})",
+            nest(depth, "f32[]"),
+            nest(depth, "f32[] 1")
+        ));
+        assert!(error(&literal).contains("nested more than 1000"));
+    }
+}

@@ -46,12 +46,40 @@ impl fmt::Display for ParseError {
 pub struct Cursor<'a> {
     src: &'a str,
     pos: usize,
+    /// Tuples (of shapes or literals) open at the cursor.
+    depth: usize,
 }
+
+/// The deepest nesting of tuples the parser reads: far beyond any real
+/// module, and well within the stack of the recursion that reads them.
+pub const MAX_NESTING: usize = 1000;
 
 impl<'a> Cursor<'a> {
     /// A cursor at the start of `src`.
     pub fn new(src: &'a str) -> Self {
-        Cursor { src, pos: 0 }
+        Cursor {
+            src,
+            pos: 0,
+            depth: 0,
+        }
+    }
+
+    /// Runs `parse` one tuple deeper: an error when that exceeds
+    /// [`MAX_NESTING`], instead of a stack overflow.
+    pub fn nested<T>(
+        &mut self,
+        parse: impl FnOnce(&mut Self) -> Result<T, ParseError>,
+    ) -> Result<T, ParseError> {
+        if self.depth >= MAX_NESTING {
+            return Err(self.message_at(
+                self.pos,
+                format!("tuples nested more than {MAX_NESTING} deep"),
+            ));
+        }
+        self.depth += 1;
+        let parsed = parse(self);
+        self.depth -= 1;
+        parsed
     }
 
     /// The whole source.

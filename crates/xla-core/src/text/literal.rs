@@ -199,7 +199,7 @@ pub fn parse_literal(c: &mut Cursor<'_>) -> Result<Literal, ParseError> {
         let mut elements = Vec::new();
         if !c.eat(")") {
             loop {
-                elements.push(parse_literal(c)?);
+                elements.push(c.nested(parse_literal)?);
                 if c.eat(")") {
                     break;
                 }

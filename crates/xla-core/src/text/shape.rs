@@ -37,7 +37,7 @@ fn parse_shape_with(c: &mut Cursor<'_>, tight_layout: bool) -> Result<Shape, Par
             return Ok(Shape::Tuple(elements));
         }
         loop {
-            elements.push(parse_shape(c)?);
+            elements.push(c.nested(parse_shape)?);
             if c.eat(")") {
                 return Ok(Shape::Tuple(elements));
             }
