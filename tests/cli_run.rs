@@ -306,8 +306,39 @@ fn bad_arrays_and_device_counts_exit_with_status_2() {
             &[&no_params, Path::new("--num-replicas"), Path::new("100000")],
             &out_dir
         ),
-        "note: 100000 devices: the JIT runs single-device modules; using the interpreter\n\
-         error: a run on 100000 × 1 devices is beyond the interpreter's 1024 (one thread per \
+        "error: a run on 100000 × 1 devices is beyond the interpreter's 1024 (one thread per \
          device)\n"
     );
+    // Device counts whose product overflows, and so would the count of
+    // arrays per device (2 parameters × (2^63 + 1) wraps to 2).
+    let two_params = write(
+        &dir,
+        "a.hlo",
+        "HloModule m\n\nENTRY e {\n  x = f32[3] parameter(0)\n  y = f32[3] parameter(1)\n  ROOT s = f32[3] add(x, y)\n}\n",
+    );
+    for (replicas, partitions) in [
+        ("18446744073709551615", "1"),
+        ("9223372036854775809", "1"),
+        ("4294967296", "4294967296"),
+    ] {
+        assert_eq!(
+            fails(
+                "overflowing replicas",
+                &[
+                    &two_params,
+                    Path::new("--num-replicas"),
+                    Path::new(replicas),
+                    Path::new("--num-partitions"),
+                    Path::new(partitions),
+                    &good,
+                    &good,
+                ],
+                &out_dir
+            ),
+            format!(
+                "error: a run on {replicas} × {partitions} devices is beyond the interpreter's \
+                 1024 (one thread per device)\n"
+            )
+        );
+    }
 }

@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use xla_core::interp::{DeviceAssignment, Interpreter};
+use xla_core::interp::{DeviceAssignment, InterpError, Interpreter, MAX_DEVICES};
 use xla_core::io::{encode_npy, read_npy, NpyOptions};
 use xla_core::{HloModule, Literal, PrimitiveType, Shape};
 use xla_jit::Client;
@@ -60,6 +60,16 @@ pub fn run(args: Args) -> Result<ExitCode, String> {
         args.num_partitions
             .unwrap_or(module.num_partitions.max(1) as usize),
     );
+    // Before the arrays are counted per device (a count near `usize::MAX`
+    // would overflow that).
+    if assignment.device_count() > MAX_DEVICES {
+        return Err(InterpError::TooManyDevices {
+            replicas: assignment.num_replicas,
+            partitions: assignment.num_partitions,
+            max: MAX_DEVICES,
+        }
+        .to_string());
+    }
     let arguments = read_arguments(&module, &args.arrays, assignment)?;
     let devices = assignment.device_count();
     let results = match args.backend {

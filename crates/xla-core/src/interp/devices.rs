@@ -199,14 +199,24 @@ pub(super) fn run(
                         .name(format!("xla-device-{d}"))
                         .stack_size(DEVICE_STACK_BYTES)
                         .spawn_scoped(scope, move || run_device(d, args, feeds))
-                        .expect("spawning a device thread")
+                        .map_err(|e| {
+                            // The others stop waiting for this device.
+                            hub.finish(d, false);
+                            InterpError::DeviceThread {
+                                device: d,
+                                message: e.to_string(),
+                            }
+                        })
                 })
                 .collect();
             handles
                 .into_iter()
                 .map(|h| {
-                    h.join()
-                        .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+                    h.map(|h| {
+                        h.join()
+                            .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+                    })
+                    .unwrap_or_else(Err)
                 })
                 .collect()
         })

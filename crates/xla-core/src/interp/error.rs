@@ -52,6 +52,15 @@ pub enum InterpError {
         /// [`MAX_DEVICES`](super::MAX_DEVICES).
         max: usize,
     },
+    /// The system refused a device's thread (too little memory for its
+    /// stack, too many threads).
+    #[error("cannot start the thread of device {device}: {message}")]
+    DeviceThread {
+        /// The device.
+        device: usize,
+        /// The system's reason.
+        message: String,
+    },
     /// Per-device data for a different number of devices than the run has.
     #[error("the run has {expected} devices, but {actual} {what} were given")]
     DeviceCount {
