@@ -604,3 +604,22 @@ ENTRY e {
         }
     }
 }
+
+/// A chain of 3000 fused element-wise ops compiles (the emitters recurse
+/// along it: on the caller's stack, a test thread's 2 MiB, it overflowed)
+/// and computes `x + 3000·y`.
+#[test]
+fn long_chains_compile_on_a_deep_stack() {
+    let mut text = String::from(
+        "HloModule m\nENTRY e {\n  x0 = f32[4] parameter(0)\n  y = f32[4] parameter(1)\n",
+    );
+    for i in 1..=3000 {
+        text.push_str(&format!("  x{i} = f32[4] add(x{}, y)\n", i - 1));
+    }
+    text.push_str("  ROOT r = f32[4] negate(x3000)\n}\n");
+    let exe = Client::cpu().unwrap().compile(&module(&text)).unwrap();
+    let x = Literal::vector(&[1.0f32, 2.0, 3.0, 4.0]);
+    let y = Literal::vector(&[0.5f32, 0.25, 1.0, 2.0]);
+    let got = exe.execute(&[&x, &y]).unwrap().to_vec::<f32>().unwrap();
+    assert_eq!(got, [-1501.0, -752.0, -3003.0, -6004.0]);
+}

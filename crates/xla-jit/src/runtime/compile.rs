@@ -97,11 +97,42 @@ impl Parallelism for CpuParallelism {
     }
 }
 
+/// Modules with more instructions than this compile on a thread of their
+/// own with a stack of [`DEEP_STACK_BYTES`]: the emitters recurse along
+/// chains of fused ops, a level per op, and a chain of 10000 element-wise
+/// ops overflowed the main thread's 8 MiB.
+const DEEP_MODULE_INSTRUCTIONS: usize = 512;
+
+/// The stack of a large module's compile thread (address space, touched
+/// only as deep as the recursion goes).
+const DEEP_STACK_BYTES: usize = 1 << 30;
+
 /// Compiles `module` for the host CPU.
 pub(crate) fn compile(
     module: &HloModule,
     options: &CompileOptions,
 ) -> Result<Executable, JitError> {
+    let instructions: usize = module
+        .computations
+        .iter()
+        .map(|c| c.instructions.len())
+        .sum();
+    if instructions <= DEEP_MODULE_INSTRUCTIONS {
+        return compile_here(module, options);
+    }
+    std::thread::scope(|scope| {
+        std::thread::Builder::new()
+            .name("xla-compile".into())
+            .stack_size(DEEP_STACK_BYTES)
+            .spawn_scoped(scope, || compile_here(module, options))
+            .map_err(|e| JitError::Host(format!("cannot start a compile thread: {e}")))?
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+    })
+}
+
+/// [`compile`] on the calling thread.
+fn compile_here(module: &HloModule, options: &CompileOptions) -> Result<Executable, JitError> {
     let started = Instant::now();
     let mut phases = Phases {
         times: Vec::new(),
