@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use xla_core::interp::{DeviceAssignment, InterpError, Interpreter, MAX_DEVICES};
+use xla_core::interp::{DeviceAssignment, Interpreter};
 use xla_core::io::{encode_npy, read_npy, NpyOptions};
 use xla_core::{HloModule, Literal, PrimitiveType, Shape};
 use xla_jit::Client;
@@ -62,16 +62,10 @@ pub fn run(args: Args) -> Result<ExitCode, String> {
     );
     // Before the arrays are counted per device (a count near `usize::MAX`
     // would overflow that).
-    if assignment.device_count() > MAX_DEVICES {
-        return Err(InterpError::TooManyDevices {
-            replicas: assignment.num_replicas,
-            partitions: assignment.num_partitions,
-            max: MAX_DEVICES,
-        }
-        .to_string());
-    }
-    let arguments = read_arguments(&module, &args.arrays, assignment)?;
-    let devices = assignment.device_count();
+    let devices = assignment
+        .checked_device_count()
+        .map_err(|e| e.to_string())?;
+    let arguments = read_arguments(&module, &args.arrays, devices)?;
     let results = match args.backend {
         Backend::Jit if devices == 1 => {
             let executable = Client::cpu()
@@ -121,12 +115,13 @@ pub fn run(args: Args) -> Result<ExitCode, String> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Reads the arrays for every device's parameters, checking each against
-/// its parameter (element type and dimensions; any layout is accepted).
+/// Reads the arrays for each of `devices` devices' parameters, checking
+/// each against its parameter (element type and dimensions; any layout is
+/// accepted).
 fn read_arguments(
     module: &HloModule,
     files: &[PathBuf],
-    assignment: DeviceAssignment,
+    devices: usize,
 ) -> Result<Vec<Vec<Literal>>, String> {
     let entry = module.entry_computation();
     let parameters: Vec<(&str, Shape)> = entry
@@ -137,7 +132,6 @@ fn read_arguments(
             (p.name.as_str(), p.shape.clone().without_layouts())
         })
         .collect();
-    let devices = assignment.device_count();
     let expected = parameters.len() * devices;
     if files.len() != expected {
         let per_device = if devices > 1 {

@@ -46,6 +46,23 @@ impl DeviceAssignment {
         self.num_replicas.saturating_mul(self.num_partitions)
     }
 
+    /// The number of devices, if a run can have that many: at least one
+    /// and at most [`MAX_DEVICES`].
+    pub fn checked_device_count(&self) -> Result<usize, InterpError> {
+        match self.device_count() {
+            0 => Err(InterpError::NoDevices {
+                replicas: self.num_replicas,
+                partitions: self.num_partitions,
+            }),
+            count if count > MAX_DEVICES => Err(InterpError::TooManyDevices {
+                replicas: self.num_replicas,
+                partitions: self.num_partitions,
+                max: MAX_DEVICES,
+            }),
+            count => Ok(count),
+        }
+    }
+
     /// The flattened id of a replica's partition.
     pub fn device(&self, replica: usize, partition: usize) -> usize {
         replica * self.num_partitions + partition
@@ -137,20 +154,7 @@ pub(super) fn run(
     options: &RunOptions,
     feeds: &mut [Feeds],
 ) -> Result<Vec<Literal>, InterpError> {
-    let count = assignment.device_count();
-    if count == 0 {
-        return Err(InterpError::NoDevices {
-            replicas: assignment.num_replicas,
-            partitions: assignment.num_partitions,
-        });
-    }
-    if count > MAX_DEVICES {
-        return Err(InterpError::TooManyDevices {
-            replicas: assignment.num_replicas,
-            partitions: assignment.num_partitions,
-            max: MAX_DEVICES,
-        });
-    }
+    let count = assignment.checked_device_count()?;
     if args.len() != count {
         return Err(InterpError::DeviceCount {
             what: "argument lists",
@@ -212,11 +216,10 @@ pub(super) fn run(
             handles
                 .into_iter()
                 .map(|h| {
-                    h.map(|h| {
+                    h.and_then(|h| {
                         h.join()
                             .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
                     })
-                    .unwrap_or_else(Err)
                 })
                 .collect()
         })

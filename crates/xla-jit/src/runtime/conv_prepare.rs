@@ -289,17 +289,26 @@ impl Emitted<'_> {
             c.attrs.dimensions = Some(vec![axis as i64]);
             self.push(c)
         };
-        let with_batch = |outer: &[i64], inner: &[i64]| -> Vec<i64> {
+        // The output's spatial sizes, then `rest`, with the batch before
+        // (by tap) or after (by output position) the spatial sizes.
+        let with_batch = |rest: &[i64]| -> Vec<i64> {
             if by_output {
-                outer.iter().chain([&batch]).chain(inner).copied().collect()
+                out_spatial
+                    .iter()
+                    .chain([&batch])
+                    .chain(rest)
+                    .copied()
+                    .collect()
             } else {
-                [batch].iter().chain(outer).chain(inner).copied().collect()
+                [batch]
+                    .iter()
+                    .chain(&out_spatial)
+                    .chain(rest)
+                    .copied()
+                    .collect()
             }
         };
-        let patch_dims: Vec<i64> = with_batch(&out_spatial, &kernel)
-            .into_iter()
-            .chain(std::iter::once(features))
-            .collect();
+        let patch_dims = with_batch(&[&kernel[..], &[features]].concat());
         let reshape = self.named(
             &base,
             Opcode::Reshape,
@@ -310,7 +319,7 @@ impl Emitted<'_> {
 
         // 5. The dot.
         let out_features = rhs_dims[n.kernel_output_feature as usize];
-        let dot_dims = with_batch(&out_spatial, &[out_features]);
+        let dot_dims = with_batch(&[out_features]);
         let kernel_operand = self.converted(&base, rhs, compute);
         let mut dot = self.named(
             &base,

@@ -154,8 +154,7 @@ impl Context<'_> {
         }
         let chunk = task_chunk(k.iterations, k.tasks);
         self.pool.parallel_for(k.tasks, |task| {
-            let start = (task as i64 * chunk).min(k.iterations);
-            let end = (start + chunk).min(k.iterations);
+            let (start, end) = task_range(task, chunk, k.iterations);
             if start < end {
                 call(start, end);
             }
@@ -224,9 +223,16 @@ fn task_chunk(iterations: i64, tasks: usize) -> i64 {
     ceil_div(ceil_div(iterations, grain), tasks) * grain
 }
 
+/// The iterations `[start, end)` task `task` runs, in chunks of `chunk`
+/// (empty for a task past the end).
+fn task_range(task: usize, chunk: i64, iterations: i64) -> (i64, i64) {
+    let start = (task as i64 * chunk).min(iterations);
+    (start, (start + chunk).min(iterations))
+}
+
 #[cfg(test)]
 mod tests {
-    use super::task_chunk;
+    use super::{task_chunk, task_range};
 
     /// Every iteration runs in exactly one task, and chunks are multiples
     /// of 16 when every task gets at least 16 (1800 iterations in 8 tasks
@@ -236,10 +242,10 @@ mod tests {
         for iterations in 1..2100i64 {
             for tasks in 1..=64usize {
                 let chunk = task_chunk(iterations, tasks);
-                let covered: i64 = (0..tasks as i64)
+                let covered: i64 = (0..tasks)
                     .map(|t| {
-                        let start = (t * chunk).min(iterations);
-                        (start + chunk).min(iterations) - start
+                        let (start, end) = task_range(t, chunk, iterations);
+                        end - start
                     })
                     .sum();
                 assert_eq!(covered, iterations, "{iterations} in {tasks}");
