@@ -421,3 +421,45 @@ fn every_type_and_reducer_against_the_interpreter() {
     }
     assert_eq!(checked, 3 * (5 * 3 + 4 * 3 + 3));
 }
+
+/// The kernels skip combining with an init value that is the reducer's
+/// identity bit for bit (`-inf` for a maximum, `-0` for a sum) and combine
+/// with any other: a sum of `-0`s from `+0` is `+0`, from `-0` it stays
+/// `-0`; a maximum of `-inf`s from a finite init is that init. Row, full
+/// and softmax-like (pipelined row) reductions, against the interpreter.
+#[test]
+fn init_values_that_are_and_are_not_the_identity() {
+    let (rows, cols) = (6usize, 37usize);
+    let mut x = vec![-0.0f32; rows * cols];
+    for c in 0..cols {
+        x[cols + c] = f32::NEG_INFINITY;
+        x[2 * cols + c] = if c == 11 { f32::NAN } else { -1.5 };
+        x[3 * cols + c] = if c % 2 == 0 { 0.0 } else { -0.0 };
+    }
+    x[4 * cols + 36] = 7.0;
+    let lit = Literal::from_vec(&[rows as i64, cols as i64], x).unwrap();
+    let shape = format!("f32[{rows},{cols}]{{1,0}}");
+    let row = format!("f32[{rows}]{{0}}");
+    for (reducer, name, inits) in [
+        (ADD, "add", ["0", "-0", "2.5"]),
+        (MAX, "mx", ["-inf", "-1e30", "0"]),
+    ] {
+        for init in inits {
+            for (dims, out) in [("1", row.as_str()), ("0,1", "f32[]")] {
+                let text = reduce_module(&shape, out, dims, init, reducer, name);
+                assert_eq!(check(&text, &[&lit]), Checked::Same, "{text}");
+            }
+            let softmax_like = format!(
+                "HloModule m\n{reducer}ENTRY e {{\n  x = {shape} parameter(0)\n  \
+                 z = f32[] constant({init})\n  r = {row} reduce(x, z), dimensions={{1}}, \
+                 to_apply={name}\n  b = {shape} broadcast(r), dimensions={{0}}\n  \
+                 e = {shape} exponential(x)\n  ROOT d = {shape} subtract(e, b)\n}}"
+            );
+            assert_eq!(
+                check(&softmax_like, &[&lit]),
+                Checked::Same,
+                "{softmax_like}"
+            );
+        }
+    }
+}

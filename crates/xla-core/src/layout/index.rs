@@ -49,28 +49,35 @@ pub struct IndexMap {
     dense: Option<Vec<i64>>,
 }
 
+/// Checks that `layout`'s `minor_to_major` is a permutation of the
+/// dimensions of a rank-`rank` array.
+pub(crate) fn check_order(layout: &Layout, rank: usize) -> Result<(), LayoutError> {
+    if layout.minor_to_major.len() != rank {
+        return Err(LayoutError::WrongRank {
+            layout: Box::new(layout.clone()),
+            len: layout.minor_to_major.len(),
+            rank,
+        });
+    }
+    let mut seen = vec![false; rank];
+    for &d in &layout.minor_to_major {
+        if d < 0 || d as usize >= rank || seen[d as usize] {
+            return Err(LayoutError::NotPermutation {
+                layout: Box::new(layout.clone()),
+                rank,
+            });
+        }
+        seen[d as usize] = true;
+    }
+    Ok(())
+}
+
 impl IndexMap {
     /// Validates `layout` against `dims` and precomputes the mapping.
     pub fn new(dims: &[i64], layout: &Layout) -> Result<Self, LayoutError> {
         let rank = dims.len();
         let err_layout = || Box::new(layout.clone());
-        if layout.minor_to_major.len() != rank {
-            return Err(LayoutError::WrongRank {
-                layout: err_layout(),
-                len: layout.minor_to_major.len(),
-                rank,
-            });
-        }
-        let mut seen = vec![false; rank];
-        for &d in &layout.minor_to_major {
-            if d < 0 || d as usize >= rank || seen[d as usize] {
-                return Err(LayoutError::NotPermutation {
-                    layout: err_layout(),
-                    rank,
-                });
-            }
-            seen[d as usize] = true;
-        }
+        check_order(layout, rank)?;
         let mut logical_bounds = dims.to_vec();
         if let Some(p) = &layout.padding {
             if p.dims.len() != rank {

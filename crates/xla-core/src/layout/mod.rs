@@ -23,6 +23,7 @@ mod index;
 
 use std::fmt;
 
+pub(crate) use index::check_order;
 pub use index::IndexMap;
 
 /// A tile entry that merges its dimension into the next more-minor one,

@@ -8,7 +8,9 @@
 //! the survivors topologically (keeping the original order where operands
 //! allow it) and renumbers them.
 
+use std::collections::hash_map::DefaultHasher;
 use std::collections::{HashMap, HashSet};
+use std::hash::{Hash, Hasher};
 
 use super::effects::SideEffects;
 use super::Changed;
@@ -16,8 +18,17 @@ use crate::hlo::{ComputationId, HloComputation, HloInstruction, HloModule, Instr
 
 /// Fresh instruction names, unique in the module: `copy.1`, `copy.2`, …
 pub(crate) struct Names {
-    used: HashSet<String>,
+    /// Hashes of the names taken: building it copies no name, and a
+    /// collision only skips a free name.
+    used: HashSet<u64>,
     next: HashMap<String, u64>,
+}
+
+/// The hash [`Names`] keeps of `name`.
+fn name_hash(name: &str) -> u64 {
+    let mut hasher = DefaultHasher::new();
+    name.hash(&mut hasher);
+    hasher.finish()
 }
 
 impl Names {
@@ -26,7 +37,7 @@ impl Names {
         let used = module
             .computations
             .iter()
-            .flat_map(|c| c.instructions.iter().map(|i| i.name.clone()))
+            .flat_map(|c| c.instructions.iter().map(|i| name_hash(&i.name)))
             .collect();
         Names {
             used,
@@ -49,7 +60,7 @@ impl Names {
         loop {
             let name = format!("{stem}.{next}");
             *next += 1;
-            if self.used.insert(name.clone()) {
+            if self.used.insert(name_hash(&name)) {
                 return name;
             }
         }
@@ -216,6 +227,12 @@ impl Editor {
     /// (unless it is a parameter or has a side effect), topologically
     /// sorted, ids renumbered.
     pub fn close(mut self, module: &mut HloModule, effects: &SideEffects) -> Changed {
+        if !self.changed {
+            // Nothing added, replaced or edited: the computation is as it
+            // was (verified modules list operands first).
+            module.computation_mut(self.id).instructions = self.instrs;
+            return Changed::No;
+        }
         let n = self.instrs.len();
         for i in 0..n {
             self.resolve_operands(InstrId(i as u32));

@@ -55,7 +55,7 @@ pub use dce::Dce;
 pub use error::PassError;
 pub use inline::{InlineCalls, InlineFusions};
 pub use layout_assignment::{LayoutAssignment, LayoutCleanup};
-pub use pipeline::{optimize, pin_entry_layout, run_pass, PipelineOptions};
+pub use pipeline::{optimize, optimize_verified, pin_entry_layout, run_pass, PipelineOptions};
 pub use simplify::AlgebraicSimplifier;
 
 use crate::{HloModule, Result};

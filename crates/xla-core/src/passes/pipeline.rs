@@ -97,6 +97,12 @@ pub fn pin_entry_layout(module: &mut HloModule) -> Changed {
 /// as one first, so later passes can restore it.
 pub fn optimize(module: &mut HloModule, options: &PipelineOptions<'_>) -> Result<Changed> {
     verify_module(module).map_err(|e| PassError::InvalidInput(Box::new(e)))?;
+    optimize_verified(module, options)
+}
+
+/// [`optimize`] for a module the caller has just verified (a compiler
+/// that verifies its input before its own first pass).
+pub fn optimize_verified(module: &mut HloModule, options: &PipelineOptions<'_>) -> Result<Changed> {
     let verify = options.verify;
     let mut changed = pin_entry_layout(module);
 

@@ -12,7 +12,7 @@ use std::fmt;
 
 pub use dim::{ceil_div, Dim};
 
-use crate::layout::{IndexMap, Layout, LayoutError};
+use crate::layout::{check_order, IndexMap, Layout, LayoutError};
 use crate::PrimitiveType;
 
 /// An array shape: element type, dimension sizes and (optionally) a layout.
@@ -150,13 +150,38 @@ impl ArrayShape<i64> {
 
     /// Checks sizes (non-negative) and the layout.
     pub fn validate(&self) -> Result<(), LayoutError> {
-        self.index_map().map(|_| ())
+        self.buffer_elements().map(|_| ())
     }
 
     /// Number of elements the buffer holds under the layout, padding and tile
     /// padding included.
+    ///
+    /// What [`IndexMap::buffer_len`] says, with the same checks, without
+    /// building the map for a dense layout (the passes ask for the sizes
+    /// of every instruction).
     pub fn buffer_elements(&self) -> Result<i64, LayoutError> {
-        self.index_map().map(|m| m.buffer_len())
+        match self.layout.as_deref() {
+            None => self.dense_elements((0..self.dims.len()).rev()),
+            Some(layout) if layout.is_dense() => {
+                check_order(layout, self.dims.len())?;
+                self.dense_elements(layout.minor_to_major.iter().map(|&d| d as usize))
+            }
+            Some(_) => self.index_map().map(|m| m.buffer_len()),
+        }
+    }
+
+    /// The product of the sizes, multiplied in `minor_to_major` order as
+    /// the index map multiplies them (so that a zero size past an
+    /// overflowing product overflows there too).
+    fn dense_elements(
+        &self,
+        mut minor_to_major: impl Iterator<Item = usize>,
+    ) -> Result<i64, LayoutError> {
+        minor_to_major
+            .try_fold(1i64, |n, d| n.checked_mul(self.dims[d]))
+            .ok_or_else(|| LayoutError::Overflow {
+                layout: Box::new(self.layout_or_default()),
+            })
     }
 
     /// Byte size of the buffer under the layout, padding included.
@@ -412,6 +437,34 @@ mod tests {
             Layout::new([0, 1]).with_padding([3, 5], crate::layout::PaddingValue::Zero),
         );
         assert_eq!(padded.byte_size().unwrap(), 30);
+    }
+
+    /// Dense layouts are sized without building the index map: the same
+    /// sizes and the same errors (wrong rank, not a permutation, overflow,
+    /// also when a zero size comes after an overflowing product).
+    #[test]
+    fn dense_sizes_are_the_index_maps() {
+        let big = i64::MAX / 2;
+        let cases: [(&[i64], Option<&[i64]>); 9] = [
+            (&[2, 3, 4], None),
+            (&[2, 3, 4], Some(&[0, 2, 1])),
+            (&[], None),
+            (&[7, 0, 5], Some(&[1, 0, 2])),
+            (&[0, big, big], None),
+            (&[0, big, big], Some(&[0, 1, 2])),
+            (&[2, 3], Some(&[1])),
+            (&[2, 3], Some(&[1, 1])),
+            (&[2, 3], Some(&[2, 0])),
+        ];
+        for (dims, order) in cases {
+            let mut shape = ArrayShape::<i64>::new(F32, dims.to_vec());
+            if let Some(order) = order {
+                shape = shape.with_layout(Layout::new(order.to_vec()));
+            }
+            let map = shape.index_map().map(|m| m.buffer_len());
+            assert_eq!(shape.buffer_elements(), map, "{dims:?} {order:?}");
+            assert_eq!(shape.validate(), map.map(|_| ()), "{dims:?} {order:?}");
+        }
     }
 
     /// Sizes near `i64::MAX` overflow into an error, not a panic (found by

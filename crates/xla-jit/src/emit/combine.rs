@@ -33,6 +33,10 @@ pub(super) struct Combiner<'m> {
     op: Option<Binary>,
     /// Element types of the reduced values.
     pub tys: Vec<PrimitiveType>,
+    /// Whether the reduce's init value is a constant equal to the
+    /// combiner's identity, bit for bit (a `max` from `-inf`, a sum from
+    /// `-0`): combining with it changes nothing.
+    init_is_identity: bool,
 }
 
 impl<'m> Combiner<'m> {
@@ -67,12 +71,34 @@ impl<'m> Combiner<'m> {
             }
             _ => None,
         };
+        let init_is_identity = op.and_then(|op| identity(op, tys[0])).is_some_and(|c| {
+            let init = comp.instr(reduce.operands[1]);
+            init.opcode == Opcode::Constant
+                && init.attrs.literal.as_ref().and_then(|l| l.bytes().ok())
+                    == stored_bytes(tys[0], c).as_deref()
+        });
         Ok(Combiner {
             module,
             to_apply,
             op,
             tys,
+            init_is_identity,
         })
+    }
+
+    /// `to_apply(init, total)`: `total` itself when the init value is the
+    /// identity.
+    pub fn with_init(
+        &self,
+        kb: &mut KernelBuilder,
+        init: &[Value],
+        total: Vec<Value>,
+    ) -> Result<Vec<Value>, Unsupported> {
+        if self.init_is_identity {
+            Ok(total)
+        } else {
+            self.combine(kb, init, &total, 1)
+        }
     }
 
     /// `true` for float maximum and minimum computed in `f32` registers,
@@ -119,6 +145,20 @@ impl<'m> Combiner<'m> {
             .collect();
         emit_computation(kb, self.module, self.to_apply, &args, lanes)
     }
+}
+
+/// The bytes of `c` as an element of `ty` where registers hold elements
+/// as they are stored (f32, f64, integers); `None` for other types.
+fn stored_bytes(ty: PrimitiveType, c: Const) -> Option<Vec<u8>> {
+    let bits = match (ty, c) {
+        (PrimitiveType::F32, Const::Float(v)) => u64::from((v as f32).to_bits()),
+        (PrimitiveType::F64, Const::Float(v)) => v.to_bits(),
+        (PrimitiveType::F32 | PrimitiveType::F64, Const::Bits(b)) => b,
+        (t, Const::Bits(b)) if t.is_integral() => b,
+        (t, Const::Float(v)) if t.is_integral() => v as i64 as u64,
+        _ => return None,
+    };
+    Some(bits.to_le_bytes()[..ty.byte_size()].to_vec())
 }
 
 /// The identity of `op` on `ty` (`−0` for float sums, so an all-`−0` sum
@@ -185,6 +225,9 @@ pub(super) struct Accumulators {
     next: usize,
     /// Bit-order mode (float maximum or minimum; see above).
     keyed: bool,
+    /// Whether code folding single elements into the scalar accumulators
+    /// was emitted; if not, they still hold the identity.
+    scalar_folds: bool,
 }
 
 /// An integer order on `f32` bit patterns.
@@ -285,6 +328,7 @@ impl Accumulators {
                 unroll,
                 next: 0,
                 keyed: true,
+                scalar_folds: false,
             };
         }
         let vectors = if lanes > 1 {
@@ -314,6 +358,7 @@ impl Accumulators {
             unroll,
             next: 0,
             keyed: false,
+            scalar_folds: false,
         }
     }
 
@@ -327,6 +372,7 @@ impl Accumulators {
         lanes: u32,
     ) -> Result<(), Unsupported> {
         let vars = if lanes == 1 {
+            self.scalar_folds = true;
             self.scalars.clone()
         } else {
             let k = self.next % self.unroll as usize;
@@ -372,12 +418,25 @@ impl Accumulators {
             let other: Vec<Value> = self.vectors[u].iter().map(|&v| kb.b.use_var(v)).collect();
             vec = comb.combine(kb, &vec, &other, self.lanes)?;
         }
-        for l in 0..self.lanes {
-            let xs: Vec<Value> = vec
-                .iter()
+        let lane = |kb: &mut KernelBuilder, l: u32| -> Vec<Value> {
+            vec.iter()
                 .zip(&comb.tys)
                 .map(|(&v, &t)| lane_scalar(kb, t, v, l))
-                .collect();
+                .collect()
+        };
+        // Combining the identity with lane 0 gives lane 0 where registers
+        // hold elements as stored (no rounding to a narrower type).
+        let exact = comb
+            .identity()
+            .is_some_and(|c| comb.tys.iter().all(|&t| stored_bytes(t, c).is_some()));
+        let first = if exact && !self.scalar_folds {
+            total = lane(kb, 0);
+            1
+        } else {
+            0
+        };
+        for l in first..self.lanes {
+            let xs = lane(kb, l);
             total = comb.combine(kb, &total, &xs, 1)?;
         }
         Ok(total)
@@ -437,7 +496,12 @@ impl Accumulators {
         let quiet = kb.b.ins().f32const(f32::NAN);
         let value = kb.b.ins().select(nan, quiet, value);
         let value = elementwise::flush(kb, value);
-        comb.combine(kb, &total, &[value], 1)
+        if self.scalar_folds {
+            comb.combine(kb, &total, &[value], 1)
+        } else {
+            // The maximum of `-inf` (the minimum of `+inf`) and `value`.
+            Ok(vec![value])
+        }
     }
 }
 
@@ -526,7 +590,7 @@ pub(super) fn reduce_at(
     )?;
     let total = acc.finish(kb, comb)?;
     if comb.identity().is_some() {
-        comb.combine(kb, &init, &total, 1)
+        comb.with_init(kb, &init, total)
     } else {
         Ok(total)
     }

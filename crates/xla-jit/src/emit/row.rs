@@ -576,7 +576,7 @@ fn pipelined(
         })?;
         for (j, (acc, comb)) in accs.iter().zip(combiners).enumerate() {
             let total = acc.finish(kb, comb)?;
-            let v = comb.combine(kb, &[inits[j]], &total, 1)?;
+            let v = comb.with_init(kb, &[inits[j]], total)?;
             let v = kb.pin(v[0]);
             for d in (1..results[j].len()).rev() {
                 let older = kb.b.use_var(results[j][d - 1]);

@@ -43,8 +43,8 @@ const EXP_PLAIN: f64 = 87.33;
 pub(super) fn exp(l: &mut Lanes, x: Value) -> Value {
     let special = exp_special(l, x);
     let plain = exp_plain(l, x);
-    l.rare_branch(special, plain, |l| {
-        let y = exp_no_overflow(l, x);
+    l.rare_branch(special, plain, |l, plain| {
+        let y = exp_no_overflow(l, x, plain);
         let over = l.cmp_c(FloatCC::GreaterThan, x, EXP_OVERFLOW);
         let inf = l.c(f64::INFINITY);
         l.select(over, inf, y)
@@ -62,9 +62,10 @@ fn exp_special(l: &mut Lanes, x: Value) -> Value {
     l.icmp(IntCC::SignedGreaterThan, a, limit)
 }
 
-/// `e^x` for `x <= EXP_OVERFLOW` or NaN (larger `x` give garbage).
-fn exp_no_overflow(l: &mut Lanes, x: Value) -> Value {
-    let y = exp_plain(l, x);
+/// `e^x` for `x <= EXP_OVERFLOW` or NaN (larger `x` give garbage), from
+/// `plain`, [`exp_plain`] of `x`.
+fn exp_no_overflow(l: &mut Lanes, x: Value, plain: Value) -> Value {
+    let y = plain;
     let under = l.cmp_c(FloatCC::LessThan, x, EXP_UNDERFLOW);
     let zero = l.c(0.0);
     let y = l.select(under, zero, y);
@@ -145,12 +146,8 @@ pub(super) fn tanh_stage(l: &mut Lanes, stage: usize, x: Value, v: &[Value]) -> 
         (2, &[num, den]) => {
             let q = l.div(num, den);
             let special = tanh_special(l, x);
-            // The rare path computes the quotient again rather than take
-            // `q`: a second use of `q` would keep every coefficient of the
-            // common path out of its instruction's memory operand (see
-            // `ConstTable`).
-            vec![l.rare_branch(special, q, |l| {
-                let q = tanh_rational(l, x);
+            vec![l.rare_branch(special, q, |l, q| {
+                let q = tanh_saturated(l, x, q);
                 tanh_tiny(l, x, q)
             })]
         }
@@ -158,19 +155,16 @@ pub(super) fn tanh_stage(l: &mut Lanes, stage: usize, x: Value, v: &[Value]) -> 
     }
 }
 
-/// XLA's rational approximation of `tanh(x)` on `x` clamped to
-/// `±TANH_CLAMP`.
-fn tanh_rational(l: &mut Lanes, x: Value) -> Value {
-    let (c, z) = tanh_clamp(l, x);
-    let (num, den) = tanh_parts(l, c, z);
-    l.div(num, den)
-}
-
-/// `x` clamped to `±TANH_CLAMP`, and its square.
-fn tanh_clamp(l: &mut Lanes, x: Value) -> (Value, Value) {
-    let c = l.max_c(x, -TANH_CLAMP);
-    let c = l.min_c(c, TANH_CLAMP);
-    (c, l.mul(c, c))
+/// `q`, the rational at `x`, with `±1` where `|x| > TANH_CLAMP`: XLA
+/// clamps `x` to `±TANH_CLAMP`, where its rational is `±1` exactly. (A
+/// NaN `x` passes the clamp, so `q` is already XLA's NaN there.)
+fn tanh_saturated(l: &mut Lanes, x: Value, q: Value) -> Value {
+    let a = l.abs(x);
+    let big = l.cmp_c(FloatCC::GreaterThan, a, TANH_CLAMP);
+    let sign = l.sign_bit(x);
+    let one = l.c(1.0);
+    let one = l.or(sign, one);
+    l.select(big, one, q)
 }
 
 /// The numerator `c P(z)` and denominator `Q(z)` of the rational at the
@@ -217,7 +211,7 @@ pub(super) fn logistic(l: &mut Lanes, x: Value) -> Value {
     let na = l.or(x, m0);
     let special = exp_special(l, x);
     let plain = exp_plain(l, na);
-    let e = l.rare_branch(special, plain, |l| exp_no_overflow(l, na));
+    let e = l.rare_branch(special, plain, |l, plain| exp_no_overflow(l, na, plain));
     let d = l.add_c(e, 1.0);
     let neg = l.cmp_c(FloatCC::LessThan, x, 0.0);
     let one = l.c(1.0);

@@ -230,25 +230,52 @@ impl<'a, 'f> Lanes<'a, 'f> {
     /// that a branch enters only then. For special inputs (NaN, overflow,
     /// tiny arguments) that are rare in real data: the common path skips
     /// the compares and blends that fix them up, and the branch predicts.
+    ///
+    /// `slow` receives `fast` through a block parameter, so that it can
+    /// patch the lanes that need it instead of computing the function
+    /// again. Cranelift's lowering marks every value that a multiply-used
+    /// value depends on as multiply used, and then folds none of their
+    /// constant loads into the instructions that read them (see
+    /// `ConstTable`); a block parameter ends that chain. It must be one
+    /// with two different incoming values, or Cranelift replaces it with
+    /// the value: the patched value comes back to the test block, whose
+    /// flag then says no patch is pending. Cranelift sees that as a loop,
+    /// so the rare block loads the constants' address itself
+    /// ([`ConstTable::enter_loop`]), or their loads would be hoisted onto
+    /// the common path.
     pub fn rare_branch(
         &mut self,
         mask: Value,
         fast: Value,
-        slow: impl FnOnce(&mut Self) -> Value,
+        slow: impl FnOnce(&mut Self, Value) -> Value,
     ) -> Value {
         let ty = self.b.func.dfg.value_type(fast);
         let any = self.b.ins().vany_true(mask);
-        let (rare, merge) = (self.b.create_block(), self.b.create_block());
-        let result = self.b.append_block_param(merge, ty);
-        self.b.ins().brif(any, rare, &[], merge, &[fast.into()]);
+        let (check, rare, done) = (
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+        );
+        let value = self.b.append_block_param(check, ty);
+        let pending = self.b.append_block_param(check, types::I8);
+        self.b.ins().jump(check, &[fast.into(), any.into()]);
+        self.b.switch_to_block(check);
+        self.b.ins().brif(pending, rare, &[], done, &[]);
         self.b.switch_to_block(rare);
         self.b.seal_block(rare);
         self.b.set_cold_block(rare);
-        let y = slow(self);
-        self.b.ins().jump(merge, &[y.into()]);
-        self.b.switch_to_block(merge);
-        self.b.seal_block(merge);
-        result
+        // The constants' address is loaded at the top of the block, which
+        // must be in the layout by then.
+        self.b.ensure_inserted_block();
+        self.consts.enter_loop(rare, 0);
+        let patched = slow(self, value);
+        self.consts.leave_loop();
+        let none = self.b.ins().iconst(types::I8, 0);
+        self.b.ins().jump(check, &[patched.into(), none.into()]);
+        self.b.seal_block(check);
+        self.b.switch_to_block(done);
+        self.b.seal_block(done);
+        value
     }
 
     /// `min(x, c)` for a constant `c`, returning `x` when `x` is NaN (one

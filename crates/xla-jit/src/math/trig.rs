@@ -38,7 +38,7 @@ pub(super) fn trig(l: &mut Lanes, x: Value, which: Trig) -> Value {
     let ax = l.abs(x);
     let big = l.cmp_c(FloatCC::UnorderedOrGreaterThan, ax, FAST_LIMIT);
     let fast = reduced_trig(l, x, which, false);
-    l.rare_branch(big, fast, |l| {
+    l.rare_branch(big, fast, |l, _| {
         let v = reduced_trig(l, x, which, true);
         // ±inf gives x86's default NaN and a NaN itself, as the
         // interpreter (libm) does; the reduction would give a NaN whose

@@ -7,7 +7,9 @@ use std::fmt::Write as _;
 use std::time::{Duration, Instant};
 
 use xla_core::hlo::{verify_module, ComputationId, Opcode};
-use xla_core::passes::{optimize, pin_entry_layout, run_pass, BatchNormExpander, PipelineOptions};
+use xla_core::passes::{
+    optimize_verified, pin_entry_layout, run_pass, BatchNormExpander, PipelineOptions,
+};
 use xla_core::HloModule;
 
 use super::conv_prepare::prepare_convolutions;
@@ -152,8 +154,9 @@ fn compile_here(module: &HloModule, options: &CompileOptions) -> Result<Executab
     let _pinned = pin_entry_layout(&mut module);
     // Before the simplifier, so the expanded reductions and element-wise
     // ops are simplified and fused like any others.
+    // Verified above; the expander's output is verified in debug builds.
     let _expanded = run_pass(&mut BatchNormExpander, &mut module, pipeline.verify)?;
-    let _changed = optimize(&mut module, &pipeline)?;
+    let _changed = optimize_verified(&mut module, &pipeline)?;
     phases.end("optimize and assign layouts");
     // Large convolutions become im2col plus a dot, before the dots are
     // prepared.

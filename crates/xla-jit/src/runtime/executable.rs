@@ -2,7 +2,7 @@
 
 use std::borrow::Cow;
 use std::fmt::Write as _;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
 use xla_core::interp::Interpreter;
@@ -51,7 +51,9 @@ struct Inner {
     program: Program,
     /// Arenas and pointer tables of finished runs, reused by the next.
     states: Mutex<Vec<RunState>>,
-    interpreter: Interpreter,
+    /// Runs the instructions that fall back to it; made on first use
+    /// (building its custom-call table is a cost most programs never need).
+    interpreter: OnceLock<Interpreter>,
     /// The optimized module, for dumps.
     module: HloModule,
     /// Each computation's fusion plan with reasons, and how its fusions run.
@@ -91,7 +93,7 @@ impl Executable {
             inner: Arc::new(Inner {
                 program,
                 states: Mutex::new(Vec::new()),
-                interpreter: Interpreter::new(),
+                interpreter: OnceLock::new(),
                 module,
                 fusion_plans,
                 stats,

@@ -1,6 +1,8 @@
 //! Running a program: resolve every buffer to an address, then run the
 //! thunks in order.
 
+use std::sync::OnceLock;
+
 use xla_core::interp::Interpreter;
 use xla_core::literal::AlignedBytes;
 use xla_core::shape::ceil_div;
@@ -87,7 +89,7 @@ impl RunState {
 pub(crate) fn run_program(
     program: &Program,
     state: &mut RunState,
-    interpreter: &Interpreter,
+    interpreter: &OnceLock<Interpreter>,
     engine: &DotEngine,
     args: &[Vec<*const u8>],
     outputs: &[*mut u8],
@@ -118,7 +120,7 @@ pub(crate) fn run_program(
 
 struct Context<'a> {
     pointers: &'a Pointers,
-    interpreter: &'a Interpreter,
+    interpreter: &'a OnceLock<Interpreter>,
     engine: &'a DotEngine,
     pool: &'a ThreadPool,
 }
@@ -132,7 +134,10 @@ impl Context<'_> {
                 Thunk::Copy(c) => self.copy(c)?,
                 Thunk::While(w) => self.while_loop(w)?,
                 Thunk::Conditional(c) => self.conditional(c)?,
-                Thunk::Interpret(i) => i.run(self.interpreter, self.pointers)?,
+                Thunk::Interpret(i) => i.run(
+                    self.interpreter.get_or_init(Interpreter::new),
+                    self.pointers,
+                )?,
             }
         }
         Ok(())
