@@ -538,33 +538,30 @@ fn concat_from(
     idx: &Index,
     ty: cranelift_codegen::ir::Type,
 ) -> Result<Value, Unsupported> {
-    let mut at = idx.clone();
-    at.dims[dim] = idx.dims[dim].plus(-start);
-    if operands.len() == 1 {
-        let v = el.gen(kb, operands[0], &at)?;
+    if let [operand] = operands {
+        let mut at = idx.clone();
+        at.dims[dim] = idx.dims[dim].plus(-start);
+        let v = el.gen(kb, *operand, &at)?;
         return Ok(as_type(kb, v, ty));
     }
-    let end = kb.iconst(start + sizes[0]);
+    // Bisect the operands: an element takes log2(n) compares to find its
+    // operand, and the branches nest log2(n) deep (a chain nested n deep
+    // made compile time grow with the square of n).
+    let half = operands.len() / 2;
+    let split = start + sizes[..half].iter().sum::<i64>();
+    let end = kb.iconst(split);
     let here = kb.b.ins().icmp(IntCC::SignedLessThan, i, end);
+    let (first_operands, last_operands) = operands.split_at(half);
+    let (first_sizes, last_sizes) = sizes.split_at(half);
     let r = kb.if_else(
         here,
         &[ty],
         |kb| {
-            let v = el.gen(kb, operands[0], &at)?;
-            Ok(vec![as_type(kb, v, ty)])
+            let v = concat_from(el, kb, first_operands, first_sizes, start, dim, i, idx, ty)?;
+            Ok(vec![v])
         },
         |kb| {
-            let v = concat_from(
-                el,
-                kb,
-                &operands[1..],
-                &sizes[1..],
-                start + sizes[0],
-                dim,
-                i,
-                idx,
-                ty,
-            )?;
+            let v = concat_from(el, kb, last_operands, last_sizes, split, dim, i, idx, ty)?;
             Ok(vec![v])
         },
     )?;
