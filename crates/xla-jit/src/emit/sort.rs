@@ -177,29 +177,27 @@ pub(super) fn plan(info: &KernelInfo) -> Result<Vec<KernelPlan>, Unsupported> {
             let scratch = kb.buffer(info.buffers.len());
             let (start, end) = (kb.param(1), kb.param(2));
             kb.try_for_range(start, end, 1, |kb, r| {
-                if topk {
-                    topk_row(kb, info, &el, &rows, scratch, r)
-                } else {
-                    sort_row(kb, info, &el, &rows, scratch, r)
-                }
+                let outer = rows.outer(kb, r);
+                let offset = kb.b.ins().imul_imm_s(r, row_bytes);
+                let row_scratch = kb.b.ins().iadd(scratch, offset);
+                let row = if topk { topk_row } else { sort_row };
+                row(kb, info, &el, n, &outer, row_scratch)
             })
         }),
     }])
 }
 
-/// Sorts row `r` and writes its outputs.
+/// Sorts the row of `n` elements at `outer` (its scratch at `scratch`: two
+/// position arrays) and writes its outputs.
 fn sort_row(
     kb: &mut KernelBuilder,
     info: &KernelInfo,
     el: &Elemental,
-    rows: &Rows,
+    n: i64,
+    outer: &[Option<Value>],
     scratch: Value,
-    r: Value,
 ) -> Result<(), Unsupported> {
-    let n = rows.n();
-    let outer = rows.outer(kb, r);
-    let offset = kb.b.ins().imul_imm_s(r, 8 * n);
-    let mut src = kb.b.ins().iadd(scratch, offset);
+    let mut src = scratch;
     let mut dst = kb.b.ins().iadd_imm_s(src, 4 * n);
     let zero = kb.iconst(0);
     let end = kb.iconst(n);
@@ -211,38 +209,36 @@ fn sort_row(
     });
     let mut width = 1;
     while width < n {
-        merge_pass(kb, info, el, &outer, src, dst, width, n)?;
+        merge_pass(kb, info, el, outer, src, dst, width, n)?;
         std::mem::swap(&mut src, &mut dst);
         width *= 2;
     }
-    write_outputs(kb, info, el, &outer, src, n)
+    write_outputs(kb, info, el, outer, src, n)
 }
 
-/// Top-k of row `r`: each value's order key (a `u64` whose unsigned order
-/// is the float total order, or the integer order; inverted for the
-/// smallest) goes to the scratch, [`host::topk_row`] selects and sorts the
-/// `k` best positions, and the outputs are gathered through them.
+/// Top-k of the row of `n` elements at `outer` (its scratch at `scratch`:
+/// `n` keys, then positions): each value's order key (a `u64` whose
+/// unsigned order is the float total order, or the integer order; inverted
+/// for the smallest) goes to the scratch, [`host::topk_row`] selects and
+/// sorts the `k` best positions, and the outputs are gathered through them.
 fn topk_row(
     kb: &mut KernelBuilder,
     info: &KernelInfo,
     el: &Elemental,
-    rows: &Rows,
+    n: i64,
+    outer: &[Option<Value>],
     scratch: Value,
-    r: Value,
 ) -> Result<(), Unsupported> {
     let root = info.comp.instr(info.fusion.root);
     let (x, k) = (root.operands[0], root.attrs.k.unwrap_or(0));
     let largest = root.attrs.largest.unwrap_or(true);
     let ty = el.ty(x);
-    let n = rows.n();
-    let outer = rows.outer(kb, r);
-    let offset = kb.b.ins().imul_imm_s(r, 16 * n);
-    let keys = kb.b.ins().iadd(scratch, offset);
+    let keys = scratch;
     let positions = kb.b.ins().iadd_imm_s(keys, 8 * n);
     let zero = kb.iconst(0);
     let end = kb.iconst(n);
     kb.try_for_range(zero, end, 1, |kb, i| {
-        let v = el.gen(kb, x, &at(&outer, i))?;
+        let v = el.gen(kb, x, &at(outer, i))?;
         let key = order_key(kb, ty, v);
         let key = if largest { key } else { kb.b.ins().bnot(key) };
         let addr = kb.b.ins().imul_imm_s(i, 8);
@@ -259,7 +255,7 @@ fn topk_row(
         &[],
         &[keys, n_arg, k_arg, positions],
     );
-    write_outputs(kb, info, el, &outer, positions, n)
+    write_outputs(kb, info, el, outer, positions, n)
 }
 
 /// A `u64` whose unsigned order is the order `topk` ranks `v` (of element

@@ -63,9 +63,8 @@ fn exp_special(l: &mut Lanes, x: Value) -> Value {
 }
 
 /// `e^x` for `x <= EXP_OVERFLOW` or NaN (larger `x` give garbage), from
-/// `plain`, [`exp_plain`] of `x`.
-fn exp_no_overflow(l: &mut Lanes, x: Value, plain: Value) -> Value {
-    let y = plain;
+/// `y`, [`exp_plain`] of `x`.
+fn exp_no_overflow(l: &mut Lanes, x: Value, y: Value) -> Value {
     let under = l.cmp_c(FloatCC::LessThan, x, EXP_UNDERFLOW);
     let zero = l.c(0.0);
     let y = l.select(under, zero, y);

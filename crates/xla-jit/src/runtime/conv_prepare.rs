@@ -289,24 +289,14 @@ impl Emitted<'_> {
             c.attrs.dimensions = Some(vec![axis as i64]);
             self.push(c)
         };
-        // The output's spatial sizes, then `rest`, with the batch before
-        // (by tap) or after (by output position) the spatial sizes.
+        // The batch's place among the leading dimensions: before the
+        // output's spatial ones (by tap) or after them (by output position).
+        let batch_at = if by_output { spatial } else { 0 };
         let with_batch = |rest: &[i64]| -> Vec<i64> {
-            if by_output {
-                out_spatial
-                    .iter()
-                    .chain([&batch])
-                    .chain(rest)
-                    .copied()
-                    .collect()
-            } else {
-                [batch]
-                    .iter()
-                    .chain(&out_spatial)
-                    .chain(rest)
-                    .copied()
-                    .collect()
-            }
+            let mut dims = out_spatial.clone();
+            dims.insert(batch_at, batch);
+            dims.extend_from_slice(rest);
+            dims
         };
         let patch_dims = with_batch(&[&kernel[..], &[features]].concat());
         let reshape = self.named(
@@ -344,7 +334,7 @@ impl Emitted<'_> {
         // 6. The convolution's dimension order and layout: output dimension
         // `d` is dot dimension `permutation[d]`.
         let mut permutation = vec![0i64; result.dims().len()];
-        let (batch_at, first_spatial) = if by_output { (spatial, 0) } else { (0, 1) };
+        let first_spatial = if by_output { 0 } else { 1 };
         permutation[n.output_batch as usize] = batch_at as i64;
         for (i, &d) in n.output_spatial.iter().enumerate() {
             permutation[d as usize] = (first_spatial + i) as i64;
