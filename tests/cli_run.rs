@@ -220,6 +220,20 @@ fn errors_exit_with_status_2_and_write_nothing() {
         "HloModule m\n\nENTRY e {\n  ROOT x = f32[ parameter(0)\n}\n",
     );
     assert!(fails("parse", &[&bad], &out_dir).starts_with(&format!("error: {}:4:", bad.display())));
+    // A file where the output directory should be is refused before the
+    // run and kept as it was.
+    let file = write(&dir, "taken", "keep");
+    let out = xla(&[&module, &x, &y, Path::new("--out"), &file]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out),
+        format!(
+            "error: --out {}: a file of that name exists; --out names a directory to create or \
+             reuse\n",
+            file.display()
+        )
+    );
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "keep");
 }
 
 /// The binary computes what the library computes.

@@ -66,6 +66,13 @@ pub fn run(args: Args) -> Result<ExitCode, String> {
         .checked_device_count()
         .map_err(|e| e.to_string())?;
     let arguments = read_arguments(&module, &args.arrays, devices)?;
+    // Before the run: a file where the directory should be.
+    if args.out.exists() && !args.out.is_dir() {
+        return Err(format!(
+            "--out {}: a file of that name exists; --out names a directory to create or reuse",
+            args.out.display()
+        ));
+    }
     let results = match args.backend {
         Backend::Jit if devices == 1 => {
             let executable = Client::cpu()

@@ -411,9 +411,33 @@ fn errors_give_position_and_message() {
             "HloModule m\nENTRY e {\n  ROOT x = f32[] parameter(0)\n",
             "4:1: expected `}` closing computation `e`, found end of input\n\n^",
         ),
+        (
+            "HloModule m\nENTRY e {\n  x = f32[2]{0} parameter(0)\n  ROOT d = f32[] dot(x, x), lhs_contracting_dims={0}, rhs_contracting_dims={0}, operand_precision={bogus,default}\n}\n",
+            "4:100: unknown precision `bogus` (one of default, high, highest, packed_nibble)\n  ROOT d = f32[] dot(x, x), lhs_contracting_dims={0}, rhs_contracting_dims={0}, operand_precision={bogus,default}\n                                                                                                   ^",
+        ),
+        (
+            "HloModule m\nENTRY e {\n  x = f32[2]{0} parameter(0)\n  ROOT d = f32[] dot(x, x), lhs_contracting_dims={0}, rhs_contracting_dims={0}, operand_precision={highest}\n}\n",
+            "4:99: `dot` has 2 operands but operand_precision names 1\n  ROOT d = f32[] dot(x, x), lhs_contracting_dims={0}, rhs_contracting_dims={0}, operand_precision={highest}\n                                                                                                  ^",
+        ),
+        (
+            "HloModule m\nENTRY e {\n  ROOT x = f32[2,3]{1,0:P(2)P(3)} parameter(0)\n}\n",
+            "3:29: a layout has at most one `P(…)` item\n  ROOT x = f32[2,3]{1,0:P(2)P(3)} parameter(0)\n                            ^",
+        ),
+        (
+            "HloModule m\nENTRY e {\n  ROOT x = f32[2,3]{1,0:S(-1)} parameter(0)\n}\n",
+            "3:27: expected a memory space ≥ 0, found `-1)} parameter(0`\n  ROOT x = f32[2,3]{1,0:S(-1)} parameter(0)\n                          ^",
+        ),
     ];
     for (text, message) in cases {
         assert_eq!(error(text), *message, "\n{text}");
+    }
+    // Precisions are read in any case, and a dot may name none.
+    for precision in ["{HIGHEST,default}", "{}", "{packed_nibble,high}"] {
+        let text = format!(
+            "HloModule m\nENTRY e {{\n  x = f32[2]{{0}} parameter(0)\n  ROOT d = f32[] dot(x, x), \
+             lhs_contracting_dims={{0}}, rhs_contracting_dims={{0}}, operand_precision={precision}\n}}\n"
+        );
+        parse_hlo_module(&text).unwrap();
     }
 }
 

@@ -188,3 +188,80 @@ fn an_entry_layout_beyond_memory_is_refused() {
         "{message}"
     );
 }
+
+/// `levels` computations over an f32 scalar, each calling the one before
+/// (the first negates): through `call`, or through a conditional whose
+/// two branches are both the one before (so each level doubles what
+/// inlining every call site would copy).
+fn nested(levels: usize, conditional: bool) -> HloModule {
+    let mut text = String::from(
+        "HloModule m\n\nc0 {\n  p = f32[] parameter(0)\n  ROOT r = f32[] negate(p)\n}\n",
+    );
+    for i in 1..levels {
+        let before = i - 1;
+        let call = if conditional {
+            format!(
+                "t = pred[] constant({})\n  ROOT r = f32[] conditional(t, p, p), \
+                 true_computation=c{before}, false_computation=c{before}",
+                i % 2 == 0
+            )
+        } else {
+            format!("ROOT r = f32[] call(p), to_apply=c{before}")
+        };
+        text.push_str(&format!(
+            "c{i} {{\n  p = f32[] parameter(0)\n  {call}\n}}\n"
+        ));
+    }
+    text.push_str(&format!(
+        "ENTRY e {{\n  p = f32[] parameter(0)\n  ROOT r = f32[] call(p), to_apply=c{}\n}}\n",
+        levels - 1
+    ));
+    text.parse().unwrap()
+}
+
+#[test]
+fn call_depth_and_expanded_sizes() {
+    let calls = nested(4, false);
+    assert_eq!(calls.call_depth(), Some(5));
+    let conditionals = nested(4, true);
+    assert_eq!(conditionals.call_depth(), Some(5));
+    // c0: 2; c1: 3 + 2·2; c2: 3 + 2·7; c3: 3 + 2·17; entry: 2 + 37.
+    let sizes = conditionals.expanded_sizes().unwrap();
+    let entry = conditionals.entry.index();
+    assert_eq!(sizes[entry], 39);
+    // 2^66 copies saturate.
+    let deep = nested(70, true);
+    let c66 = deep
+        .computations
+        .iter()
+        .position(|c| c.name == "c66")
+        .unwrap();
+    assert_eq!(deep.expanded_sizes().unwrap()[c66], u64::MAX);
+}
+
+/// Computations nested thousands deep run (on a thread whose stack grows
+/// with the depth: 5000 levels overflowed the caller's stack before), and
+/// a depth beyond the interpreter's limit is an error, not an abort.
+#[test]
+fn deeply_nested_computations() {
+    let x = Literal::scalar(1.5f32);
+    for conditional in [false, true] {
+        let module = nested(5000, conditional);
+        let r = Interpreter::new().run(&module, &[&x]).unwrap();
+        assert_eq!(r.to_vec::<f32>().unwrap(), [-1.5]);
+    }
+    let levels = xla_core::interp::MAX_CALL_DEPTH + 1;
+    let message = Interpreter::new()
+        .run(&nested(levels, false), &[&x])
+        .unwrap_err()
+        .to_string();
+    assert_eq!(
+        message,
+        format!(
+            "computations nest {} deep (calls, loops and branches within each other); \
+             the interpreter runs at most {} levels",
+            levels + 1,
+            levels - 1
+        )
+    );
+}

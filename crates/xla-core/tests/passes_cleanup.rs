@@ -4,7 +4,9 @@
 mod passes_support;
 
 use passes_support::{check, unchanged};
-use xla_core::passes::{Cse, Dce, InlineCalls, InlineFusions};
+use xla_core::hlo::{verify_module, Opcode};
+use xla_core::passes::{Changed, Cse, Dce, InlineCalls, InlineFusions, Pass};
+use xla_core::HloModule;
 
 // === dead-code elimination ===
 
@@ -552,4 +554,35 @@ ENTRY e {
   ROOT f = s32[] fusion(w), kind=kLoop, calls=fused
 }",
     );
+}
+
+/// Computations that call a shared one twice per level double what
+/// inlining copies at every level: past its budget (about 260000 copied
+/// instructions) the inliner leaves the remaining calls as calls instead
+/// of growing the module to 2^levels copies.
+#[test]
+fn inlining_stops_at_its_budget() {
+    let levels = 24;
+    let mut text = String::from(
+        "HloModule m\n\nc0 {\n  p = f32[] parameter(0)\n  ROOT r = f32[] negate(p)\n}\n",
+    );
+    for i in 1..levels {
+        let before = i - 1;
+        text.push_str(&format!(
+            "c{i} {{\n  p = f32[] parameter(0)\n  a = f32[] call(p), to_apply=c{before}\n  \
+             b = f32[] call(p), to_apply=c{before}\n  ROOT r = f32[] multiply(a, b)\n}}\n"
+        ));
+    }
+    text.push_str(&format!(
+        "ENTRY e {{\n  p = f32[] parameter(0)\n  ROOT r = f32[] call(p), to_apply=c{}\n}}\n",
+        levels - 1
+    ));
+    let mut module: HloModule = text.parse().unwrap();
+    assert_eq!(InlineCalls.run(&mut module).unwrap(), Changed::Yes);
+    let all = || module.computations.iter().flat_map(|c| &c.instructions);
+    // Fully inlined, the entry alone would hold 2^25 instructions.
+    let total = all().count();
+    assert!((1 << 17..=(1 << 18) + 100).contains(&total), "{total}");
+    assert!(all().any(|i| i.opcode == Opcode::Call));
+    verify_module(&module).unwrap();
 }

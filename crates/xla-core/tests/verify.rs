@@ -325,3 +325,25 @@ fn dot_and_convolution_results_may_take_a_preferred_element_type() {
         "instruction c: convolution: preferred element type s8 must not be narrower than the operands' s32"
     );
 }
+
+/// XLA's `TopK` custom call is checked as the `topk` it computes: a `k`
+/// beyond the operand's last dimension is an error that names it (it was
+/// found only once the simplifier had renamed it into a `topk`).
+#[test]
+fn topk_custom_call_is_checked_as_topk() {
+    let topk = |k: i64| {
+        let mut t = instr(
+            "t",
+            Opcode::CustomCall,
+            &format!("(f32[{k}], s32[{k}])"),
+            &[0],
+        );
+        t.attrs.custom_call_target = Some("TopK".into());
+        module(vec![computation("main", vec![param("a", 0, "f32[3]"), t])])
+    };
+    verify_module(&topk(3)).unwrap();
+    assert_eq!(
+        err(&topk(5)),
+        "instruction t: topk: k = 5 exceeds the size 3 of dimension 0 of operand 0 f32[3]"
+    );
+}

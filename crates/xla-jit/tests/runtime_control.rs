@@ -205,3 +205,47 @@ fn an_in_place_update_in_a_loop_writes_the_result_directly() {
         "{program}"
     );
 }
+
+/// `levels` computations `c0(x) = x·x`, `cᵢ(x) = (x > 0 ? cᵢ₋₁(x) :
+/// cᵢ₋₁(x)) + 1`: both branches share the level below, so lowering each
+/// call site separately needs `2^levels` copies of `c0`.
+fn shared_branches(levels: usize) -> HloModule {
+    let mut text = String::from(
+        "HloModule m\n\nc0 {\n  p = f32[] parameter(0)\n  ROOT r = f32[] multiply(p, p)\n}\n",
+    );
+    for i in 1..levels {
+        let before = i - 1;
+        text.push_str(&format!(
+            "c{i} {{\n  p = f32[] parameter(0)\n  zero = f32[] constant(0)\n  \
+             one = f32[] constant(1)\n  t = pred[] compare(p, zero), direction=GT\n  \
+             c = f32[] conditional(t, p, p), true_computation=c{before}, \
+             false_computation=c{before}\n  ROOT r = f32[] add(c, one)\n}}\n"
+        ));
+    }
+    text.push_str(&format!(
+        "ENTRY e {{\n  p = f32[] parameter(0)\n  ROOT r = f32[] call(p), to_apply=c{}\n}}\n",
+        levels - 1
+    ));
+    text.parse().unwrap()
+}
+
+/// Computations that share their branches lower once per call site while
+/// the copies stay few; past the lowering budget the outermost conditional
+/// runs through the interpreter, visibly (40 levels exhausted the
+/// machine's memory before).
+#[test]
+fn shared_branches_lower_within_a_budget() {
+    for (levels, falls_back) in [(10, false), (40, true)] {
+        let exe = Client::cpu()
+            .unwrap()
+            .compile(&shared_branches(levels))
+            .unwrap();
+        let fallbacks: Vec<&str> = exe.fallback_ops().iter().map(|f| f.opcode.name()).collect();
+        assert_eq!(fallbacks.len(), usize::from(falls_back), "{fallbacks:?}");
+        assert!(fallbacks.iter().all(|&op| op == "conditional"));
+        for x in [3.0f32, -2.0] {
+            let y = exe.execute(&[&Literal::scalar(x)]).unwrap();
+            assert_eq!(y.to_vec::<f32>().unwrap(), [x * x + (levels - 1) as f32]);
+        }
+    }
+}

@@ -280,6 +280,96 @@ impl HloModule {
         self.computation(self.entry)
     }
 
+    /// How deep computations nest below the entry: 1 for an entry that
+    /// calls nothing, one more for each level of called computations along
+    /// the deepest chain. `None` if the calls form a cycle or name a
+    /// computation that does not exist (the verifier reports which).
+    pub fn call_depth(&self) -> Option<usize> {
+        let mut depth = vec![0usize; self.computations.len()];
+        for c in self.callees_first()? {
+            let below = self.computations[c]
+                .instructions
+                .iter()
+                .flat_map(|i| &i.called)
+                .map(|id| depth[id.index()])
+                .max()
+                .unwrap_or(0);
+            depth[c] = below + 1;
+        }
+        depth.get(self.entry.index()).copied()
+    }
+
+    /// For each computation, the instructions it would have with every
+    /// call site of a computation inside it (calls, loop bodies, branches,
+    /// reducers, …) replaced by its own copy of the callee, recursively:
+    /// what inlining or lowering each call site separately produces, which
+    /// grows exponentially when computations call a shared one more than
+    /// once per level. Saturates at `u64::MAX`; `None` as for
+    /// [`call_depth`](Self::call_depth).
+    pub fn expanded_sizes(&self) -> Option<Vec<u64>> {
+        let mut size = vec![0u64; self.computations.len()];
+        for c in self.callees_first()? {
+            let instructions = &self.computations[c].instructions;
+            size[c] = instructions
+                .iter()
+                .flat_map(|i| &i.called)
+                .fold(instructions.len() as u64, |total, id| {
+                    total.saturating_add(size[id.index()])
+                });
+        }
+        Some(size)
+    }
+
+    /// Every computation (the entry's callees and the others), each after
+    /// the computations it calls; `None` on a cycle or a missing callee.
+    fn callees_first(&self) -> Option<Vec<usize>> {
+        let count = self.computations.len();
+        let callees = |c: usize| -> Vec<usize> {
+            let mut ids: Vec<usize> = self.computations[c]
+                .instructions
+                .iter()
+                .flat_map(|i| i.called.iter().map(|id| id.index()))
+                .collect();
+            ids.sort_unstable();
+            ids.dedup();
+            ids
+        };
+        #[derive(Clone, Copy, PartialEq)]
+        enum Mark {
+            New,
+            OnPath,
+            Done,
+        }
+        let mut marks = vec![Mark::New; count];
+        let mut order = Vec::with_capacity(count);
+        for start in 0..count {
+            if marks[start] != Mark::New {
+                continue;
+            }
+            // Iterative depth-first search: (computation, its callees, next).
+            let mut path = vec![(start, callees(start), 0usize)];
+            marks[start] = Mark::OnPath;
+            while let Some((node, next_callees, next)) = path.last_mut() {
+                let Some(&callee) = next_callees.get(*next) else {
+                    marks[*node] = Mark::Done;
+                    order.push(*node);
+                    path.pop();
+                    continue;
+                };
+                *next += 1;
+                match marks.get(callee) {
+                    None | Some(Mark::OnPath) => return None,
+                    Some(Mark::New) => {
+                        marks[callee] = Mark::OnPath;
+                        path.push((callee, callees(callee), 0));
+                    }
+                    Some(Mark::Done) => {}
+                }
+            }
+        }
+        Some(order)
+    }
+
     /// All computation ids, in order.
     pub fn computation_ids(&self) -> impl Iterator<Item = ComputationId> {
         (0..self.computations.len() as u32).map(ComputationId)

@@ -426,11 +426,21 @@ fn verify_shape(
         .iter()
         .map(|id| signatures[id.index()].clone())
         .collect();
-    let inferred = infer_instruction(instr.opcode, &operands, &instr.attrs, &called, &instr.shape)
-        .map_err(|source| VerifyError::Infer {
-            instruction: instr.name.clone(),
-            source: Box::new(source),
-        })?;
+    let infer = |instr: &HloInstruction, called: &[ProgramShape]| {
+        infer_instruction(instr.opcode, &operands, &instr.attrs, called, &instr.shape).map_err(
+            |source| VerifyError::Infer {
+                instruction: instr.name.clone(),
+                source: Box::new(source),
+            },
+        )
+    };
+    let inferred = infer(instr, &called)?;
+    // XLA's `TopK` custom call is the `topk` it computes (its comparator
+    // aside), which passes compile and which checks `k` against the
+    // operand.
+    if let Some(topk) = instr.xla_topk_as_topk() {
+        infer(&topk, &[])?;
+    }
     if same_shape(&inferred, &instr.shape) {
         Ok(())
     } else {

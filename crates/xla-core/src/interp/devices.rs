@@ -138,6 +138,18 @@ pub struct Feeds {
 /// evaluator.
 const DEVICE_STACK_BYTES: usize = 64 << 20;
 
+/// Stack reserved per level of nested computations (a release build uses
+/// about 2 KiB; an unoptimized one several times that).
+const STACK_BYTES_PER_LEVEL: usize = 32 << 10;
+
+/// Computations nested at most this deep run a single device on the
+/// calling thread (whose stack may be as small as a test thread's 2 MiB).
+const INLINE_CALL_DEPTH: usize = 32;
+
+/// The deepest nesting of computations the interpreter runs: a thread
+/// with [`STACK_BYTES_PER_LEVEL`] per level, 1 GiB of address space.
+pub const MAX_CALL_DEPTH: usize = (1 << 30) / STACK_BYTES_PER_LEVEL;
+
 /// The most devices one run has: each runs on its own thread with
 /// 64 MiB of stack reserved (64 GiB of address space for
 /// 1024 devices); beyond that, starting the threads exhausts the process.
@@ -175,6 +187,15 @@ pub(super) fn run(
             actual: feeds.len(),
         });
     };
+    // A cycle or a missing computation fails verification on the device.
+    let depth = module.call_depth().unwrap_or(1);
+    if depth > MAX_CALL_DEPTH {
+        return Err(InterpError::TooDeep {
+            depth,
+            max: MAX_CALL_DEPTH,
+        });
+    }
+    let stack_bytes = DEVICE_STACK_BYTES.max(depth * STACK_BYTES_PER_LEVEL);
     let hub = Arc::new(Hub::new(assignment, options.timeout));
     let run_device = |d: usize, args: &[&Literal], feeds: &mut Feeds| {
         // Marks the device failed if the evaluator panics, so that the
@@ -190,7 +211,7 @@ pub(super) fn run(
         finish.ok = result.is_ok();
         result
     };
-    let results: Vec<Result<Literal, InterpError>> = if count == 1 {
+    let results: Vec<Result<Literal, InterpError>> = if count == 1 && depth <= INLINE_CALL_DEPTH {
         vec![run_device(0, &args[0], &mut feeds[0])]
     } else {
         std::thread::scope(|scope| {
@@ -201,7 +222,7 @@ pub(super) fn run(
                 .map(|(d, (args, feeds))| {
                     std::thread::Builder::new()
                         .name(format!("xla-device-{d}"))
-                        .stack_size(DEVICE_STACK_BYTES)
+                        .stack_size(stack_bytes)
                         .spawn_scoped(scope, move || run_device(d, args, feeds))
                         .map_err(|e| {
                             // The others stop waiting for this device.

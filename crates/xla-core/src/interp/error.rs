@@ -61,6 +61,17 @@ pub enum InterpError {
         /// The system's reason.
         message: String,
     },
+    /// Computations nested deeper than the interpreter's stack allows.
+    #[error(
+        "computations nest {depth} deep (calls, loops and branches within each other); \
+         the interpreter runs at most {max} levels"
+    )]
+    TooDeep {
+        /// The module's nesting depth ([`HloModule::call_depth`](crate::HloModule::call_depth)).
+        depth: usize,
+        /// [`MAX_CALL_DEPTH`](super::MAX_CALL_DEPTH).
+        max: usize,
+    },
     /// Per-device data for a different number of devices than the run has.
     #[error("the run has {expected} devices, but {actual} {what} were given")]
     DeviceCount {

@@ -52,7 +52,7 @@ mod side_effect;
 mod sort;
 
 pub use custom_call::{CustomCallAbiFn, CustomCallArgs, CustomCallFn, CustomCallRegistry};
-pub use devices::{DeviceAssignment, Feeds, RunOptions, MAX_DEVICES};
+pub use devices::{DeviceAssignment, Feeds, RunOptions, MAX_CALL_DEPTH, MAX_DEVICES};
 pub use elementwise::{complex_op_c128, complex_op_c64};
 pub use error::InterpError;
 

@@ -12,7 +12,9 @@ use crate::Result;
 /// the call's value; the copied instructions get fresh names (`add.3` in
 /// the callee becomes, say, `add.7`). Calls inside the inlined body are
 /// inlined too. Callees left without callers stay until [`Dce`](super::Dce)
-/// removes them. `fusion` instructions are kept: a fusion is a backend's
+/// removes them. Once a run has copied about 260000 instructions, the
+/// remaining calls stay calls: computations that call a shared one twice
+/// per level would otherwise grow exponentially with their depth. `fusion` instructions are kept: a fusion is a backend's
 /// decision about kernels, not a function boundary of the program (a
 /// backend that plans its own kernels runs [`InlineFusions`]).
 #[derive(Copy, Clone, Debug, Default)]
@@ -41,12 +43,21 @@ impl Pass for InlineFusions {
     }
 }
 
+/// Instructions one run of an inlining pass copies at most. Inlining
+/// gives every call site its own copy of the callee, so computations that
+/// call a shared one twice per level, `n` levels deep, grow to `2^n`
+/// copies: past this budget the remaining calls stay calls (a backend
+/// runs them as calls), so the module's size stays bounded.
+const INLINE_BUDGET: usize = 1 << 18;
+
 /// Replaces every instruction with opcode `op` (which calls one
-/// computation with its operands as parameters) by a copy of the callee.
+/// computation with its operands as parameters) by a copy of the callee,
+/// within [`INLINE_BUDGET`].
 fn inline(module: &mut HloModule, op: Opcode) -> Changed {
     let effects = SideEffects::of(module);
     let mut names = Names::of(module);
     let mut changed = Changed::No;
+    let mut budget = INLINE_BUDGET;
     for id in module.computation_ids() {
         let has_calls = module
             .computation(id)
@@ -67,6 +78,10 @@ fn inline(module: &mut HloModule, op: Opcode) -> Changed {
                 continue;
             }
             let callee = module.computation(editor.instr(call).called[0]);
+            let Some(left) = budget.checked_sub(callee.instructions.len()) else {
+                continue;
+            };
+            budget = left;
             let mut map = Vec::with_capacity(callee.instructions.len());
             for instr in &callee.instructions {
                 let new = if instr.opcode == Opcode::Parameter {

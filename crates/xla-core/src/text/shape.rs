@@ -115,7 +115,23 @@ pub fn parse_layout(c: &mut Cursor<'_>) -> Result<Layout, ParseError> {
     }
     let mut layout = Layout::new(minor_to_major);
     if c.eat(":") {
+        // Each item at most once.
+        let mut seen: Vec<&str> = Vec::new();
         loop {
+            c.skip_ws();
+            let at = c.pos();
+            let item = ["T", "P(", "S("]
+                .into_iter()
+                .find(|item| c.looking_at(item));
+            if let Some(item) = item {
+                if seen.contains(&item) {
+                    return Err(c.message_at(
+                        at,
+                        format!("a layout has at most one `{}(…)` item", &item[..1]),
+                    ));
+                }
+                seen.push(item);
+            }
             if c.eat("T") {
                 if !c.looking_at("(") {
                     return Err(c.error("`(` starting a tile"));
@@ -139,7 +155,11 @@ pub fn parse_layout(c: &mut Cursor<'_>) -> Result<Layout, ParseError> {
                 c.expect(")")?;
                 layout.padding = Some(crate::layout::Padding { dims, value });
             } else if c.eat("S(") {
+                let at = c.pos();
                 layout.memory_space = c.int()?;
+                if layout.memory_space < 0 {
+                    return Err(c.error_at(at, "a memory space ≥ 0"));
+                }
                 c.expect(")")?;
             } else {
                 break;

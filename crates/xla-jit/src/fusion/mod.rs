@@ -368,9 +368,18 @@ impl FusionPlan {
 /// assignment: every array shape should carry its layout; missing layouts
 /// read as the default).
 pub fn plan(module: &HloModule, computation: ComputationId) -> FusionPlan {
+    plan_with(module, computation, &SideEffects::of(module))
+}
+
+/// [`plan`] with the module's side-effect table, computed once for all of
+/// its computations (the table walks the whole module).
+pub fn plan_with(
+    module: &HloModule,
+    computation: ComputationId,
+    effects: &SideEffects,
+) -> FusionPlan {
     let comp = module.computation(computation);
     let users = comp.users();
-    let effects = SideEffects::of(module);
     let mut fusions: Vec<Fusion> = Vec::new();
     let mut standalone = Vec::new();
     // For each instruction, the fusions that compute it.

@@ -7,6 +7,7 @@ use std::fmt::Write as _;
 use std::time::{Duration, Instant};
 
 use xla_core::hlo::{verify_module, ComputationId, Opcode};
+use xla_core::passes::effects::SideEffects;
 use xla_core::passes::{
     optimize_verified, pin_entry_layout, run_pass, BatchNormExpander, PipelineOptions,
 };
@@ -185,8 +186,9 @@ fn compile_here(module: &HloModule, options: &CompileOptions) -> Result<Executab
     let mut plans = HashMap::new();
     let mut report = String::new();
     let mut kernels = Vec::new();
+    let effects = SideEffects::of(&module);
     for id in thunk_computations(&module) {
-        let plan = fusion::plan(&module, id);
+        let plan = fusion::plan_with(&module, id, &effects);
         let _ = write!(
             report,
             "computation {}\n{}",

@@ -391,6 +391,9 @@ impl<'a> ModuleParser<'a> {
                 None if name == "backend_config" => {
                     instr.attrs.backend_config = Some(self.backend_config()?)
                 }
+                None if name == "operand_precision" && is_dropped(op, name) => {
+                    self.operand_precision(op, instr.operands.len())?
+                }
                 None if is_dropped(op, name) => self.c.skip_value()?,
                 None => {
                     return Err(self
@@ -449,6 +452,43 @@ impl<'a> ModuleParser<'a> {
             }
             self.c.expect(",")?;
         }
+    }
+
+    /// `operand_precision={default,highest}`: checked, then dropped (the
+    /// CPU computes every precision at full f32). A dot or convolution
+    /// names one precision per operand, or none.
+    fn operand_precision(&mut self, op: Opcode, operands: usize) -> Result<(), ParseError> {
+        const PRECISIONS: [&str; 4] = ["default", "high", "highest", "packed_nibble"];
+        let start = self.c.pos();
+        self.c.expect("{")?;
+        let mut count = 0;
+        if !self.c.eat("}") {
+            loop {
+                let at = self.c.pos();
+                let word = self.c.expect_name("a precision")?;
+                if !PRECISIONS.iter().any(|p| p.eq_ignore_ascii_case(word)) {
+                    return Err(self.c.message_at(
+                        at,
+                        format!(
+                            "unknown precision `{word}` (one of default, high, highest, \
+                             packed_nibble)"
+                        ),
+                    ));
+                }
+                count += 1;
+                if self.c.eat("}") {
+                    break;
+                }
+                self.c.expect(",")?;
+            }
+        }
+        if matches!(op, Opcode::Dot | Opcode::Convolution) && count != 0 && count != operands {
+            return Err(self.c.message_at(
+                start,
+                format!("`{op}` has {operands} operands but operand_precision names {count}"),
+            ));
+        }
+        Ok(())
     }
 
     fn backend_config(&mut self) -> Result<String, ParseError> {

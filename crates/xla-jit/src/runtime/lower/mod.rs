@@ -48,7 +48,19 @@ pub(crate) struct Lowering<'m> {
     pub kernel_args: Vec<BufferId>,
     pub fallbacks: Vec<FallbackOp>,
     time: u32,
+    /// [`HloModule::expanded_sizes`]: what lowering each computation at
+    /// one more call site costs.
+    expanded: Vec<u64>,
+    /// Instructions lowered so far, over all call sites.
+    lowered: u64,
 }
+
+/// Instructions an executable lowers at most, counting a computation once
+/// per call site. Past it, a loop, conditional or call whose computations
+/// would cross it runs through the interpreter (which evaluates a shared
+/// computation without copying it): computations that call a shared one
+/// twice per level, `n` levels deep, would otherwise need `2^n` copies.
+const LOWER_BUDGET: u64 = 1 << 18;
 
 /// The leaves of a shape, depth-first: arrays, tokens and opaque values.
 pub(crate) fn leaf_shapes(shape: &Shape) -> Vec<Shape> {
@@ -83,6 +95,8 @@ impl<'m> Lowering<'m> {
             kernel_args: Vec::new(),
             fallbacks: Vec::new(),
             time: 0,
+            expanded: module.expanded_sizes().unwrap_or_default(),
+            lowered: 0,
         }
     }
 
@@ -188,6 +202,7 @@ impl<'m> Lowering<'m> {
                 &unfused
             }
         };
+        self.lowered += computation.instructions.len() as u64;
         let mut values: Vec<Option<Leaves>> = vec![None; computation.instructions.len()];
         let mut thunks = Vec::new();
         for step in plan.steps() {
@@ -224,7 +239,16 @@ impl<'m> Lowering<'m> {
             .operands
             .first()
             .map(|&op| &computation.instr(op).shape);
-        let leaves = match single(instr, operand_shape) {
+        let mut kind = single(instr, operand_shape);
+        if matches!(kind, Single::While | Single::Conditional | Single::Call) {
+            let cost = instr.called.iter().fold(0u64, |total, c| {
+                total.saturating_add(self.expanded.get(c.index()).copied().unwrap_or(0))
+            });
+            if self.lowered.saturating_add(cost) > LOWER_BUDGET {
+                kind = Single::Interpret;
+            }
+        }
+        let leaves = match kind {
             Single::Parameter => {
                 let number = instr.attrs.parameter_number.unwrap_or(0) as usize;
                 params[number].clone()
