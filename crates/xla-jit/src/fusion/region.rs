@@ -31,6 +31,24 @@ const READ_MANY_TIMES: &[Opcode] = &[
     Opcode::TopK,
 ];
 
+/// The members [`Region::read_per_tap`] looks for.
+#[derive(Clone, Copy)]
+enum Taps {
+    /// A convolution (once per output feature and kernel tap).
+    Convolution,
+    /// [`READ_MANY_TIMES`].
+    Window,
+}
+
+impl Taps {
+    fn readers(self) -> &'static [Opcode] {
+        match self {
+            Taps::Convolution => &[Opcode::Convolution],
+            Taps::Window => READ_MANY_TIMES,
+        }
+    }
+}
+
 /// The most times the emitters may compute one member per output element
 /// (XLA's `FusionNodeIndexingEvaluation::kAllowedCodeDuplication`). A
 /// producer read at several indices per element (through a slice, a
@@ -61,6 +79,11 @@ struct Region<'a> {
     indexing: HashMap<InstrId, BTreeSet<InstrId>>,
     /// Member → how many times the emitters compute it per output element.
     emissions: HashMap<InstrId, u64>,
+    /// Per [`Taps`]: member → whether it, or a member reading it (through
+    /// other members), is one of the readers. Final once computed:
+    /// producers are decided in decreasing id order, and a member's users
+    /// (larger ids) are all decided before any producer asks.
+    tapped: [HashMap<InstrId, bool>; 2],
 }
 
 /// Grows the region rooted at `root` (which must be fusible: elementwise,
@@ -89,6 +112,7 @@ pub(super) fn grow(
         asked_by: BTreeMap::new(),
         indexing: HashMap::from([(root, BTreeSet::from([root]))]),
         emissions: HashMap::from([(root, 1)]),
+        tapped: [HashMap::new(), HashMap::new()],
     };
     if root_instr.opcode == Opcode::Reduce {
         r.reduces.push(root);
@@ -208,15 +232,15 @@ impl Region<'_> {
         if emissions > ALLOWED_EMISSIONS && opcode != Opcode::Broadcast {
             return Err(Reason::CodeDuplication { emissions });
         }
-        if self.read_per_tap(p, &[Opcode::Convolution]) {
+        if self.read_per_tap(p, Taps::Convolution) {
             return Err(Reason::ConvolutionOperand);
         }
         let reason = match role {
-            Role::Elementwise { expensive: true } if self.read_per_tap(p, READ_MANY_TIMES) => {
+            Role::Elementwise { expensive: true } if self.read_per_tap(p, Taps::Window) => {
                 return Err(Reason::WindowReused);
             }
             Role::DataMovement
-                if opcode == Opcode::Convolution && self.read_per_tap(p, READ_MANY_TIMES) =>
+                if opcode == Opcode::Convolution && self.read_per_tap(p, Taps::Window) =>
             {
                 return Err(Reason::WindowReused);
             }
@@ -284,25 +308,42 @@ impl Region<'_> {
         (indexing, emissions)
     }
 
-    /// `true` if a member whose opcode is in `readers` reads `p`, directly or
-    /// through other members: a convolution once per output feature and
-    /// kernel tap, a reduce-window or select-and-scatter once per window
-    /// tap, a sort or topk once per comparison ([`READ_MANY_TIMES`]).
-    fn read_per_tap(&self, p: InstrId, readers: &[Opcode]) -> bool {
-        let mut stack = vec![p];
-        let mut seen = BTreeSet::new();
-        while let Some(i) = stack.pop() {
-            for &u in &self.users[i.index()] {
-                if !self.members.contains(&u) || !seen.insert(u) {
-                    continue;
-                }
-                if readers.contains(&self.comp.instr(u).opcode) {
-                    return true;
-                }
-                stack.push(u);
+    /// `true` if a member whose opcode is one of `taps`' readers reads `p`,
+    /// directly or through other members: a convolution once per output
+    /// feature and kernel tap, a reduce-window or select-and-scatter once
+    /// per window tap, a sort or topk once per comparison
+    /// ([`READ_MANY_TIMES`]). Each member's answer is computed once (a
+    /// walk per producer made long chains quadratic to plan).
+    fn read_per_tap(&mut self, p: InstrId, taps: Taps) -> bool {
+        let readers = taps.readers();
+        let (comp, users, members) = (self.comp, self.users, &self.members);
+        let tapped = &mut self.tapped[taps as usize];
+        let member_users = |i: InstrId| {
+            users[i.index()]
+                .iter()
+                .copied()
+                .filter(|u| members.contains(u))
+        };
+        // Post-order over the members reading `p`.
+        let mut stack: Vec<(InstrId, bool)> = member_users(p).map(|u| (u, false)).collect();
+        while let Some((i, users_done)) = stack.pop() {
+            if tapped.contains_key(&i) {
+                continue;
             }
+            if !users_done {
+                stack.push((i, true));
+                stack.extend(
+                    member_users(i)
+                        .filter(|u| !tapped.contains_key(u))
+                        .map(|u| (u, false)),
+                );
+                continue;
+            }
+            let read =
+                readers.contains(&comp.instr(i).opcode) || member_users(i).any(|u| tapped[&u]);
+            tapped.insert(i, read);
         }
-        false
+        member_users(p).any(|u| tapped[&u])
     }
 
     /// Inside a reduction's operand, producers are reduction inputs.
