@@ -249,3 +249,40 @@ fn shared_branches_lower_within_a_budget() {
         }
     }
 }
+
+/// Conditionals nested 10000 deep (each false branch its own computation)
+/// compile and run from a test thread's small stack: running a program
+/// recurses a level per nested computation, and deep programs run on a
+/// thread of their own (30000 levels overflowed the main thread's stack).
+#[test]
+fn deeply_nested_conditionals_run() {
+    let levels = 10000;
+    let state = "(pred[], f32[])";
+    let mut text = format!(
+        "HloModule m\n\nc0 {{\n  s = {state} parameter(0)\n  \
+         x = f32[] get-tuple-element(s), index=1\n  ROOT r = f32[] negate(x)\n}}\n"
+    );
+    for i in 1..levels {
+        let before = i - 1;
+        text.push_str(&format!(
+            "n{before} {{\n  s = {state} parameter(0)\n  \
+             ROOT x = f32[] get-tuple-element(s), index=1\n}}\n\
+             c{i} {{\n  s = {state} parameter(0)\n  \
+             t = pred[] get-tuple-element(s), index=0\n  \
+             ROOT r = f32[] conditional(t, s, s), true_computation=c{before}, \
+             false_computation=n{before}\n}}\n"
+        ));
+    }
+    text.push_str(&format!(
+        "ENTRY e {{\n  p = pred[] parameter(0)\n  x = f32[] parameter(1)\n  \
+         s = {state} tuple(p, x)\n  ROOT r = f32[] call(s), to_apply=c{}\n}}\n",
+        levels - 1
+    ));
+    // `true` takes every true branch down to c0's negate; `false` the
+    // first level's false branch.
+    let x = Literal::scalar(2.5f32);
+    for (p, y) in [(true, -2.5f32), (false, 2.5)] {
+        let r = run(&text, &[&Literal::scalar(p), &x]);
+        assert_eq!(r.to_vec::<f32>().unwrap(), [y]);
+    }
+}

@@ -11,6 +11,7 @@
 //! copies disappear. Finally [`BufferTable::pack`] places the remaining
 //! temporaries in one arena, reusing the space of dead values.
 
+use std::collections::BTreeSet;
 use std::fmt;
 
 /// A buffer of an executable, by index into its [`BufferTable`].
@@ -56,8 +57,10 @@ pub(crate) struct Buffer {
     pub size: usize,
     /// The value it holds first (an instruction name), for dumps.
     pub name: String,
-    /// Times of the thunks that read or write it, ascending.
-    accesses: Vec<u32>,
+    /// Times of the thunks that read or write it (a set: merging a
+    /// buffer into another adds the smaller set to the larger, so a chain
+    /// of thousands of merges stays cheap).
+    accesses: BTreeSet<u32>,
 }
 
 /// The loops of a program, as time ranges: a value used inside a loop but
@@ -97,7 +100,7 @@ impl BufferTable {
             source,
             size,
             name: name.to_string(),
-            accesses: Vec::new(),
+            accesses: BTreeSet::new(),
         });
         self.merged_into.push(id.0);
         id
@@ -105,7 +108,7 @@ impl BufferTable {
 
     /// Records that the thunk at `time` reads or writes `id`.
     pub fn access(&mut self, id: BufferId, time: u32) {
-        self.buffers[id.index()].accesses.push(time);
+        self.buffers[id.index()].accesses.insert(time);
     }
 
     /// Records a loop spanning `[start, end]`.
@@ -138,6 +141,17 @@ impl BufferTable {
         BufferId(at)
     }
 
+    /// [`find`](Self::find), pointing every buffer on the way at the
+    /// result (chains of merges stay short).
+    fn find_compressing(&mut self, id: BufferId) -> BufferId {
+        let root = self.find(id);
+        let mut at = id.0;
+        while at != root.0 {
+            at = std::mem::replace(&mut self.merged_into[at as usize], root.0);
+        }
+        root
+    }
+
     /// The live range of a buffer: from its first to its last access,
     /// widened by loops. A buffer accessed inside a loop and before it lives
     /// to the loop's end (every iteration reads it); one accessed inside a
@@ -147,7 +161,8 @@ impl BufferTable {
         let accesses = &self.buffers[id.index()].accesses;
         let (mut first, mut last) = (*accesses.first()?, *accesses.last()?);
         for span in &self.loops {
-            let inside = accesses.iter().any(|&t| t > span.start && t < span.end);
+            let inside =
+                span.start < span.end && accesses.range(span.start + 1..span.end).next().is_some();
             if !inside {
                 continue;
             }
@@ -182,7 +197,10 @@ impl BufferTable {
     ) -> usize {
         let mut removed = 0;
         for copy in copies {
-            let (from, to) = (self.find(copy.from), self.find(copy.to));
+            let (from, to) = (
+                self.find_compressing(copy.from),
+                self.find_compressing(copy.to),
+            );
             if from == to {
                 removed += 1;
                 continue;
@@ -197,17 +215,21 @@ impl BufferTable {
             if last != copy.time {
                 continue;
             }
-            let clash = b.accesses.iter().any(|&t| {
-                t > first && t < copy.time || t == first && !prime(self, first, to, from)
-            });
+            let between = first < copy.time
+                && b.accesses
+                    .range(first.saturating_add(1)..copy.time)
+                    .next()
+                    .is_some();
+            let clash = between || b.accesses.contains(&first) && !prime(self, first, to, from);
             if clash {
                 continue;
             }
-            let moved = std::mem::take(&mut self.buffers[from.index()].accesses);
-            let target = &mut self.buffers[to.index()];
-            target.accesses.extend(moved);
-            target.accesses.sort_unstable();
-            target.accesses.dedup();
+            let mut moved = std::mem::take(&mut self.buffers[from.index()].accesses);
+            let target = &mut self.buffers[to.index()].accesses;
+            if moved.len() > target.len() {
+                std::mem::swap(&mut moved, target);
+            }
+            target.extend(moved);
             self.merged_into[from.index()] = to.0;
             removed += 1;
         }

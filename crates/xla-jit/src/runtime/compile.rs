@@ -106,6 +106,11 @@ impl Parallelism for CpuParallelism {
 /// ops overflowed the main thread's 8 MiB.
 const DEEP_MODULE_INSTRUCTIONS: usize = 512;
 
+/// Modules whose computations nest deeper than this (calls, loops and
+/// branches within each other) compile on that thread too: lowering
+/// recurses a level per nested computation.
+const DEEP_MODULE_NESTING: usize = 32;
+
 /// The stack of a large module's compile thread (address space, touched
 /// only as deep as the recursion goes).
 const DEEP_STACK_BYTES: usize = 1 << 30;
@@ -120,7 +125,8 @@ pub(crate) fn compile(
         .iter()
         .map(|c| c.instructions.len())
         .sum();
-    if instructions <= DEEP_MODULE_INSTRUCTIONS {
+    let depth = module.call_depth().unwrap_or(1);
+    if instructions <= DEEP_MODULE_INSTRUCTIONS && depth <= DEEP_MODULE_NESTING {
         return compile_here(module, options);
     }
     std::thread::scope(|scope| {

@@ -27,6 +27,10 @@ pub(crate) struct Program {
     pub fallbacks: Vec<FallbackOp>,
     /// Copies lowering emitted and coalescing removed.
     pub copies_removed: usize,
+    /// How deep the module's computations nest
+    /// ([`HloModule::call_depth`]), which bounds how deep running the
+    /// thunks recurses.
+    pub call_depth: usize,
 }
 
 impl Program {
@@ -94,6 +98,7 @@ impl Program {
             output_leaves,
             fallbacks: lowering.fallbacks,
             copies_removed,
+            call_depth: module.call_depth().unwrap_or(1),
         })
     }
 }

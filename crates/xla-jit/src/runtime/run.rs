@@ -115,7 +115,45 @@ pub(crate) fn run_program(
         engine,
         pool: engine.pool(),
     };
-    cx.run(&program.thunks)
+    if program.call_depth <= INLINE_RUN_DEPTH {
+        return cx.run(&program.thunks);
+    }
+    // Loops and conditionals run their thunks recursively, a level per
+    // nested computation: deep programs run on a thread whose stack grows
+    // with the depth.
+    let stack = (program.call_depth * STACK_BYTES_PER_LEVEL).clamp(1 << 20, 1 << 30);
+    let deep = DeepRun(&cx, &program.thunks);
+    std::thread::scope(|scope| {
+        std::thread::Builder::new()
+            .name("xla-run".into())
+            .stack_size(stack)
+            .spawn_scoped(scope, move || deep.run())
+            .map_err(|e| JitError::Host(format!("cannot start a thread for a deep program: {e}")))?
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+    })
+}
+
+/// Programs whose computations nest at most this deep run on the caller's
+/// thread.
+const INLINE_RUN_DEPTH: usize = 32;
+
+/// Stack reserved per nesting level for deeper programs.
+const STACK_BYTES_PER_LEVEL: usize = 16 << 10;
+
+/// A run handed to a thread of its own for its stack, and joined before
+/// the caller continues.
+struct DeepRun<'a, 'b>(&'a Context<'b>, &'a [Thunk]);
+
+// SAFETY: the context's pointers are only read through while the caller
+// waits for the thread to finish (the scope joins it), exactly as the
+// caller's own thread would use them.
+unsafe impl Send for DeepRun<'_, '_> {}
+
+impl DeepRun<'_, '_> {
+    fn run(self) -> Result<(), JitError> {
+        self.0.run(self.1)
+    }
 }
 
 struct Context<'a> {
