@@ -286,7 +286,7 @@ impl HloModule {
     /// computation that does not exist (the verifier reports which).
     pub fn call_depth(&self) -> Option<usize> {
         let mut depth = vec![0usize; self.computations.len()];
-        for c in self.callees_first()? {
+        for c in self.callees_first().ok()? {
             let below = self.computations[c]
                 .instructions
                 .iter()
@@ -308,7 +308,7 @@ impl HloModule {
     /// [`call_depth`](Self::call_depth).
     pub fn expanded_sizes(&self) -> Option<Vec<u64>> {
         let mut size = vec![0u64; self.computations.len()];
-        for c in self.callees_first()? {
+        for c in self.callees_first().ok()? {
             let instructions = &self.computations[c].instructions;
             size[c] = instructions
                 .iter()
@@ -321,8 +321,10 @@ impl HloModule {
     }
 
     /// Every computation (the entry's callees and the others), each after
-    /// the computations it calls; `None` on a cycle or a missing callee.
-    fn callees_first(&self) -> Option<Vec<usize>> {
+    /// the computations it calls. `Err(Some(cycle))` names the computations
+    /// on a cycle of calls (the first repeated at the end), `Err(None)` a
+    /// callee that does not exist.
+    pub(crate) fn callees_first(&self) -> Result<Vec<usize>, Option<Vec<usize>>> {
         let count = self.computations.len();
         let callees = |c: usize| -> Vec<usize> {
             let mut ids: Vec<usize> = self.computations[c]
@@ -358,7 +360,13 @@ impl HloModule {
                 };
                 *next += 1;
                 match marks.get(callee) {
-                    None | Some(Mark::OnPath) => return None,
+                    None => return Err(None),
+                    Some(Mark::OnPath) => {
+                        let from = path.iter().position(|p| p.0 == callee).unwrap_or(0);
+                        let mut cycle: Vec<usize> = path[from..].iter().map(|p| p.0).collect();
+                        cycle.push(callee);
+                        return Err(Some(cycle));
+                    }
                     Some(Mark::New) => {
                         marks[callee] = Mark::OnPath;
                         path.push((callee, callees(callee), 0));
@@ -367,7 +375,7 @@ impl HloModule {
                 }
             }
         }
-        Some(order)
+        Ok(order)
     }
 
     /// All computation ids, in order.

@@ -295,62 +295,18 @@ fn verify_parameters(c: &HloComputation) -> Result<(), VerifyError> {
     Ok(())
 }
 
-/// No computation reaches itself through called computations.
+/// No computation reaches itself through called computations (callees
+/// that do not exist are reported before).
 fn verify_acyclic(module: &HloModule) -> Result<(), VerifyError> {
-    #[derive(Clone, Copy, PartialEq)]
-    enum Mark {
-        New,
-        OnPath,
-        Done,
+    match module.callees_first() {
+        Err(Some(cycle)) => Err(VerifyError::Recursion {
+            cycle: cycle
+                .into_iter()
+                .map(|c| module.computations[c].name.clone())
+                .collect(),
+        }),
+        Ok(_) | Err(None) => Ok(()),
     }
-    let callees: Vec<Vec<usize>> = module
-        .computations
-        .iter()
-        .map(|c| {
-            let mut ids: Vec<usize> = c
-                .instructions
-                .iter()
-                .flat_map(|i| i.called.iter().map(|id| id.index()))
-                .collect();
-            ids.sort_unstable();
-            ids.dedup();
-            ids
-        })
-        .collect();
-    let mut marks = vec![Mark::New; callees.len()];
-    for start in 0..callees.len() {
-        if marks[start] != Mark::New {
-            continue;
-        }
-        // Iterative depth-first search; `path` holds (computation, next callee).
-        let mut path = vec![(start, 0usize)];
-        marks[start] = Mark::OnPath;
-        while let Some(&mut (node, ref mut next)) = path.last_mut() {
-            let Some(&callee) = callees[node].get(*next) else {
-                marks[node] = Mark::Done;
-                path.pop();
-                continue;
-            };
-            *next += 1;
-            match marks[callee] {
-                Mark::Done => {}
-                Mark::New => {
-                    marks[callee] = Mark::OnPath;
-                    path.push((callee, 0));
-                }
-                Mark::OnPath => {
-                    let from = path.iter().position(|&(n, _)| n == callee).unwrap_or(0);
-                    let mut cycle: Vec<String> = path[from..]
-                        .iter()
-                        .map(|&(n, _)| module.computations[n].name.clone())
-                        .collect();
-                    cycle.push(module.computations[callee].name.clone());
-                    return Err(VerifyError::Recursion { cycle });
-                }
-            }
-        }
-    }
-    Ok(())
 }
 
 /// Same element types, dimension sizes and tuple structure; layouts and
