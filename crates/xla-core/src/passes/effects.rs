@@ -16,40 +16,23 @@ pub struct SideEffects {
 
 impl SideEffects {
     /// The side-effect table of `module` (whose call graph is acyclic, as
-    /// the verifier guarantees).
+    /// the verifier guarantees; on a cycle every computation counts as
+    /// side-effecting).
     pub fn of(module: &HloModule) -> Self {
         let count = module.computations.len();
-        let mut memo: Vec<Option<bool>> = vec![None; count];
-        for id in module.computation_ids() {
-            // Iterative post-order walk of the call graph.
-            let mut stack = vec![(id, false)];
-            while let Some((c, expanded)) = stack.pop() {
-                if memo[c.index()].is_some() {
-                    continue;
-                }
-                let callees = module
-                    .computation(c)
-                    .instructions
-                    .iter()
-                    .flat_map(|i| i.called.iter().copied());
-                if !expanded {
-                    stack.push((c, true));
-                    stack.extend(
-                        callees
-                            .filter(|k| memo[k.index()].is_none())
-                            .map(|k| (k, false)),
-                    );
-                    continue;
-                }
-                let effect = module.computation(c).instructions.iter().any(|i| {
-                    op_has_side_effect(i) || i.called.iter().any(|k| memo[k.index()] == Some(true))
-                });
-                memo[c.index()] = Some(effect);
-            }
+        let Ok(order) = module.callees_first() else {
+            return SideEffects {
+                computations: vec![true; count],
+            };
+        };
+        let mut computations = vec![false; count];
+        for c in order {
+            computations[c] = module.computations[c]
+                .instructions
+                .iter()
+                .any(|i| op_has_side_effect(i) || i.called.iter().any(|k| computations[k.index()]));
         }
-        SideEffects {
-            computations: memo.into_iter().map(|m| m.unwrap_or(false)).collect(),
-        }
+        SideEffects { computations }
     }
 
     /// `true` if `instr` has a side effect, itself or through a called

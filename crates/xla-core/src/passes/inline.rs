@@ -14,9 +14,10 @@ use crate::Result;
 /// inlined too. Callees left without callers stay until [`Dce`](super::Dce)
 /// removes them. Once a run has copied about 260000 instructions, the
 /// remaining calls stay calls: computations that call a shared one twice
-/// per level would otherwise grow exponentially with their depth. `fusion` instructions are kept: a fusion is a backend's
-/// decision about kernels, not a function boundary of the program (a
-/// backend that plans its own kernels runs [`InlineFusions`]).
+/// per level would otherwise grow exponentially with their depth.
+/// `fusion` instructions are kept: a fusion is a backend's decision about
+/// kernels, not a function boundary of the program (a backend that plans
+/// its own kernels runs [`InlineFusions`]).
 #[derive(Copy, Clone, Debug, Default)]
 pub struct InlineCalls;
 

@@ -116,53 +116,53 @@ pub fn parse_layout(c: &mut Cursor<'_>) -> Result<Layout, ParseError> {
     let mut layout = Layout::new(minor_to_major);
     if c.eat(":") {
         // Each item at most once.
-        let mut seen: Vec<&str> = Vec::new();
+        let mut seen = Vec::new();
         loop {
             c.skip_ws();
             let at = c.pos();
-            let item = ["T", "P(", "S("]
+            let Some((_, item)) = [("T", 'T'), ("P(", 'P'), ("S(", 'S')]
                 .into_iter()
-                .find(|item| c.looking_at(item));
-            if let Some(item) = item {
-                if seen.contains(&item) {
-                    return Err(c.message_at(
-                        at,
-                        format!("a layout has at most one `{}(…)` item", &item[..1]),
-                    ));
-                }
-                seen.push(item);
-            }
-            if c.eat("T") {
-                if !c.looking_at("(") {
-                    return Err(c.error("`(` starting a tile"));
-                }
-                while c.looking_at("(") {
-                    layout.tiles.push(parse_tile(c)?);
-                }
-            } else if c.eat("P(") {
-                let mut dims = vec![c.int()?];
-                while c.eat(",") {
-                    dims.push(c.int()?);
-                }
-                let mut value = PaddingValue::Unknown;
-                if c.eat(";") {
-                    let at = c.pos();
-                    let word = c.expect_name("a padding value")?;
-                    value = PaddingValue::from_keyword(word).ok_or_else(|| {
-                        c.error_at(at, "a padding value: zero, one, lowest or highest")
-                    })?;
-                }
-                c.expect(")")?;
-                layout.padding = Some(crate::layout::Padding { dims, value });
-            } else if c.eat("S(") {
-                let at = c.pos();
-                layout.memory_space = c.int()?;
-                if layout.memory_space < 0 {
-                    return Err(c.error_at(at, "a memory space ≥ 0"));
-                }
-                c.expect(")")?;
-            } else {
+                .find(|(token, _)| c.eat(token))
+            else {
                 break;
+            };
+            if seen.contains(&item) {
+                return Err(c.message_at(at, format!("a layout has at most one `{item}(…)` item")));
+            }
+            seen.push(item);
+            match item {
+                'T' => {
+                    if !c.looking_at("(") {
+                        return Err(c.error("`(` starting a tile"));
+                    }
+                    while c.looking_at("(") {
+                        layout.tiles.push(parse_tile(c)?);
+                    }
+                }
+                'P' => {
+                    let mut dims = vec![c.int()?];
+                    while c.eat(",") {
+                        dims.push(c.int()?);
+                    }
+                    let mut value = PaddingValue::Unknown;
+                    if c.eat(";") {
+                        let at = c.pos();
+                        let word = c.expect_name("a padding value")?;
+                        value = PaddingValue::from_keyword(word).ok_or_else(|| {
+                            c.error_at(at, "a padding value: zero, one, lowest or highest")
+                        })?;
+                    }
+                    c.expect(")")?;
+                    layout.padding = Some(crate::layout::Padding { dims, value });
+                }
+                _ => {
+                    let at = c.pos();
+                    layout.memory_space = c.int()?;
+                    if layout.memory_space < 0 {
+                        return Err(c.error_at(at, "a memory space ≥ 0"));
+                    }
+                    c.expect(")")?;
+                }
             }
         }
     }

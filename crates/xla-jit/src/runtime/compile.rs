@@ -14,6 +14,7 @@ use xla_core::passes::{
 use xla_core::HloModule;
 
 use super::conv_prepare::prepare_convolutions;
+use super::deep::{on_own_stack, INLINE_NESTING};
 use super::dot_prepare::prepare_dots;
 use super::executable::{CompileStats, Executable, KernelStats};
 use super::layout::CpuLayoutConstraints;
@@ -106,11 +107,6 @@ impl Parallelism for CpuParallelism {
 /// ops overflowed the main thread's 8 MiB.
 const DEEP_MODULE_INSTRUCTIONS: usize = 512;
 
-/// Modules whose computations nest deeper than this (calls, loops and
-/// branches within each other) compile on that thread too: lowering
-/// recurses a level per nested computation.
-const DEEP_MODULE_NESTING: usize = 32;
-
 /// The stack of a large module's compile thread (address space, touched
 /// only as deep as the recursion goes).
 const DEEP_STACK_BYTES: usize = 1 << 30;
@@ -125,18 +121,13 @@ pub(crate) fn compile(
         .iter()
         .map(|c| c.instructions.len())
         .sum();
+    // Lowering recurses a level per nested computation too.
     let depth = module.call_depth().unwrap_or(1);
-    if instructions <= DEEP_MODULE_INSTRUCTIONS && depth <= DEEP_MODULE_NESTING {
+    if instructions <= DEEP_MODULE_INSTRUCTIONS && depth <= INLINE_NESTING {
         return compile_here(module, options);
     }
-    std::thread::scope(|scope| {
-        std::thread::Builder::new()
-            .name("xla-compile".into())
-            .stack_size(DEEP_STACK_BYTES)
-            .spawn_scoped(scope, || compile_here(module, options))
-            .map_err(|e| JitError::Host(format!("cannot start a compile thread: {e}")))?
-            .join()
-            .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+    on_own_stack("xla-compile", DEEP_STACK_BYTES, || {
+        compile_here(module, options)
     })
 }
 

@@ -4,6 +4,7 @@
 mod buffers;
 mod compile;
 mod conv_prepare;
+mod deep;
 pub(crate) mod dot;
 mod dot_prepare;
 mod executable;

@@ -27,10 +27,9 @@ pub(crate) struct Program {
     pub fallbacks: Vec<FallbackOp>,
     /// Copies lowering emitted and coalescing removed.
     pub copies_removed: usize,
-    /// How deep the module's computations nest
-    /// ([`HloModule::call_depth`]), which bounds how deep running the
-    /// thunks recurses.
-    pub call_depth: usize,
+    /// How deep the thunks nest (loop bodies and branches within each
+    /// other): how deep running them recurses.
+    pub nesting: usize,
 }
 
 impl Program {
@@ -53,6 +52,7 @@ impl Program {
             .map(|(number, shape)| lowering.parameter(number, shape, &parameter_names[number]))
             .collect();
         let (mut thunks, root) = lowering.computation(module.entry, &params)?;
+        let nesting = lowering.max_nesting();
         let output_leaves = leaf_shapes(&signature.result);
         let outputs: Leaves = output_leaves
             .iter()
@@ -98,7 +98,7 @@ impl Program {
             output_leaves,
             fallbacks: lowering.fallbacks,
             copies_removed,
-            call_depth: module.call_depth().unwrap_or(1),
+            nesting,
         })
     }
 }

@@ -9,6 +9,7 @@ use xla_core::shape::ceil_div;
 use xla_core::Literal;
 
 use super::buffers::{BufferId, BufferSource};
+use super::deep::{on_own_stack, INLINE_NESTING};
 use super::pool::ThreadPool;
 use super::program::Program;
 use super::thunk::{ConditionalThunk, CopyThunk, KernelThunk, Thunk, WhileThunk};
@@ -115,30 +116,18 @@ pub(crate) fn run_program(
         engine,
         pool: engine.pool(),
     };
-    if program.call_depth <= INLINE_RUN_DEPTH {
+    if program.nesting <= INLINE_NESTING {
         return cx.run(&program.thunks);
     }
     // Loops and conditionals run their thunks recursively, a level per
     // nested computation: deep programs run on a thread whose stack grows
     // with the depth.
-    let stack = (program.call_depth * STACK_BYTES_PER_LEVEL).clamp(1 << 20, 1 << 30);
+    let stack = (program.nesting * STACK_BYTES_PER_LEVEL).clamp(1 << 20, 1 << 30);
     let deep = DeepRun(&cx, &program.thunks);
-    std::thread::scope(|scope| {
-        std::thread::Builder::new()
-            .name("xla-run".into())
-            .stack_size(stack)
-            .spawn_scoped(scope, move || deep.run())
-            .map_err(|e| JitError::Host(format!("cannot start a thread for a deep program: {e}")))?
-            .join()
-            .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
-    })
+    on_own_stack("xla-run", stack, move || deep.run())
 }
 
-/// Programs whose computations nest at most this deep run on the caller's
-/// thread.
-const INLINE_RUN_DEPTH: usize = 32;
-
-/// Stack reserved per nesting level for deeper programs.
+/// Stack reserved per nesting level for deep programs.
 const STACK_BYTES_PER_LEVEL: usize = 16 << 10;
 
 /// A run handed to a thread of its own for its stack, and joined before

@@ -53,6 +53,8 @@ pub(crate) struct Lowering<'m> {
     expanded: Vec<u64>,
     /// Instructions lowered so far, over all call sites.
     lowered: u64,
+    /// Computations being lowered within each other now, and at most.
+    nesting: (usize, usize),
 }
 
 /// Instructions an executable lowers at most, counting a computation once
@@ -97,6 +99,7 @@ impl<'m> Lowering<'m> {
             time: 0,
             expanded: module.expanded_sizes().unwrap_or_default(),
             lowered: 0,
+            nesting: (0, 0),
         }
     }
 
@@ -188,6 +191,25 @@ impl<'m> Lowering<'m> {
     /// Lowers computation `id` with its parameters bound to `params`:
     /// its thunks and the leaves of its root.
     pub fn computation(
+        &mut self,
+        id: ComputationId,
+        params: &[Leaves],
+    ) -> Result<(Vec<Thunk>, Leaves), JitError> {
+        self.nesting.0 += 1;
+        self.nesting.1 = self.nesting.1.max(self.nesting.0);
+        let lowered = self.lower_computation(id, params);
+        self.nesting.0 -= 1;
+        lowered
+    }
+
+    /// The deepest that computations were lowered within each other (the
+    /// entry alone: 1), which bounds how deep running the thunks recurses.
+    pub fn max_nesting(&self) -> usize {
+        self.nesting.1
+    }
+
+    /// [`computation`](Self::computation), one level deeper.
+    fn lower_computation(
         &mut self,
         id: ComputationId,
         params: &[Leaves],
