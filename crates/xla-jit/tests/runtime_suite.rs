@@ -108,3 +108,37 @@ fn a_stencil_iterated_in_place_compiles_step_by_step() {
         steps / 2 - 1
     );
 }
+
+/// A concatenate of 300 computed operands of uneven widths (as
+/// `jnp.concatenate` of a long list lowers), and a sum of 20 arrays: kernels
+/// with more buffers than registers load each base pointer where it is read
+/// (all of them live through the loop took 15 s to compile at 1000
+/// operands).
+#[test]
+fn kernels_with_hundreds_of_buffers() {
+    let n = 300;
+    let mut body = String::new();
+    for i in 0..n {
+        let w = 1 + i % 3;
+        body += &format!("  p{i} = f32[2,{w}]{{1,0}} parameter({i})\n  e{i} = f32[2,{w}]{{1,0}} exponential(p{i})\n");
+    }
+    let width: usize = (0..n).map(|i| 1 + i % 3).sum();
+    let operands: Vec<String> = (0..n).map(|i| format!("e{i}")).collect();
+    body += &format!(
+        "  c = f32[2,{width}]{{1,0}} concatenate({}), dimensions={{1}}\n  h = f32[] constant(0.5)\n  hs = f32[2,{width}]{{1,0}} broadcast(h), dimensions={{}}\n  ROOT r = f32[2,{width}]{{1,0}} multiply(c, hs)\n",
+        operands.join(", ")
+    );
+    let module = parse(&format!("HloModule many\nENTRY e {{\n{body}}}"));
+    check_against_interpreter(&module, &random_args(&module, 5), CLOSE);
+
+    let mut body = String::from("  s0 = f32[37]{0} parameter(0)\n");
+    for i in 1..20 {
+        body += &format!(
+            "  q{i} = f32[37]{{0}} parameter({i})\n  {root}s{i} = f32[37]{{0}} add(s{p}, q{i})\n",
+            root = if i == 19 { "ROOT " } else { "" },
+            p = i - 1
+        );
+    }
+    let module = parse(&format!("HloModule sum\nENTRY e {{\n{body}}}"));
+    check_against_interpreter(&module, &random_args(&module, 6), CLOSE);
+}

@@ -150,12 +150,8 @@ struct Parts<'a, 'm> {
     lanes: u32,
 }
 
-fn parts<'a, 'm>(
-    kb: &KernelBuilder,
-    info: &'a KernelInfo<'m>,
-    col: &Column,
-) -> Result<Parts<'a, 'm>, Unsupported> {
-    let el = elemental(info, kb);
+fn parts<'a, 'm>(info: &'a KernelInfo<'m>, col: &Column) -> Result<Parts<'a, 'm>, Unsupported> {
+    let el = elemental(info);
     let reduce = info.comp.instr(col.root);
     let comb = Combiner::new(info.module, info.comp, reduce)?;
     let rank = operand_rank(info.comp, reduce);
@@ -222,7 +218,7 @@ fn at(row: &[IndexDim], out_dim: usize, inner: IndexDim, lanes: u32) -> Index {
 
 /// One kernel: the output chunk is the accumulator.
 fn direct(kb: &mut KernelBuilder, info: &KernelInfo, col: &Column) -> Result<(), Unsupported> {
-    let p = parts(kb, info, col)?;
+    let p = parts(info, col)?;
     let outs = info.fusion.inputs.len();
     let (start, end) = (kb.param(1), kb.param(2));
     col.space.emit(kb, start, end, |kb, row, c0, c1| {
@@ -232,7 +228,8 @@ fn direct(kb: &mut KernelBuilder, info: &KernelInfo, col: &Column) -> Result<(),
                     p.el.gen(kb, p.reduce.operands[p.n + k], &Index::scalar(l))?;
                 let init = elementwise::splat_pred(kb, init, l);
                 let out = at(row, col.out_dim, inner, l);
-                write(kb, &info.buffers[outs + k], kb.buffer(outs + k), &out, init);
+                let base = kb.buffer(outs + k);
+                write(kb, &info.buffers[outs + k], base, &out, init);
             }
             Ok(())
         })?;
@@ -296,7 +293,7 @@ fn partial_buffers(
 /// Kernel 1 of 2: iteration `unit · groups + g` reduces rows of group `g`
 /// of chunk `unit` into partial `g`, starting from the group's first row.
 fn partials(kb: &mut KernelBuilder, info: &KernelInfo, col: &Column) -> Result<(), Unsupported> {
-    let p = parts(kb, info, col)?;
+    let p = parts(info, col)?;
     let per_group = (col.rows + col.groups - 1) / col.groups;
     let (start, end) = (kb.param(1), kb.param(2));
     kb.try_for_range(start, end, 1, |kb, it| {
@@ -335,7 +332,7 @@ fn fold_partials(
     info: &KernelInfo,
     col: &Column,
 ) -> Result<(), Unsupported> {
-    let p = parts(kb, info, col)?;
+    let p = parts(info, col)?;
     let outs = info.fusion.inputs.len();
     let (start, end) = (kb.param(1), kb.param(2));
     kb.try_for_range(start, end, 1, |kb, unit| {
@@ -370,7 +367,8 @@ fn fold_partials(
             })?;
             for (k, &var) in vars.iter().enumerate() {
                 let v = kb.b.use_var(var);
-                write(kb, &info.buffers[outs + k], kb.buffer(outs + k), &out, v);
+                let base = kb.buffer(outs + k);
+                write(kb, &info.buffers[outs + k], base, &out, v);
             }
             Ok(())
         })

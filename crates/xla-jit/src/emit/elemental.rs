@@ -60,8 +60,8 @@ pub struct Elemental<'m> {
     pub module: &'m HloModule,
     /// The fused computation.
     pub comp: &'m HloComputation,
-    /// Inputs read from buffers: their spec and base pointer.
-    inputs: HashMap<InstrId, (BufferSpec, Value)>,
+    /// Inputs read from buffers: their spec and buffer index in the kernel.
+    inputs: HashMap<InstrId, (BufferSpec, usize)>,
     bound: HashMap<InstrId, Bound>,
     /// Values kept in a buffer while a row is processed: stored where
     /// they are computed (`true`) or read back (`false`).
@@ -73,7 +73,7 @@ impl<'m> Elemental<'m> {
     pub fn new(
         module: &'m HloModule,
         comp: &'m HloComputation,
-        inputs: HashMap<InstrId, (BufferSpec, Value)>,
+        inputs: HashMap<InstrId, (BufferSpec, usize)>,
     ) -> Self {
         Elemental {
             module,
@@ -317,8 +317,9 @@ impl<'m> Elemental<'m> {
         id: InstrId,
         idx: &Index,
     ) -> Result<Value, Unsupported> {
-        if let Some((spec, base)) = self.inputs.get(&id) {
-            return Ok(read(kb, spec, *base, idx));
+        if let Some((spec, buffer)) = self.inputs.get(&id) {
+            let base = kb.buffer(*buffer);
+            return Ok(read(kb, spec, base, idx));
         }
         match self.bound.get(&id) {
             Some(&Bound::Uniform(v)) => return Ok(splat_elem(kb, self.ty(id), v, idx.lanes)),

@@ -94,7 +94,7 @@ pub(super) fn plan(info: &KernelInfo) -> Result<Vec<KernelPlan>, Unsupported> {
         scratch_bytes: 0,
         epilogue: true,
         emit: Box::new(move |kb, info| {
-            let mut el = elemental(info, kb);
+            let mut el = elemental(info);
             let ty = el.ty(dot_id);
             let block = kb.param(1);
             let field = |kb: &mut KernelBuilder, k: i64| kb.load(types::I64, block, 8 * k);

@@ -1,7 +1,8 @@
 //! `KernelBuilder`: the context every emitter works through.
 //!
 //! It owns the Cranelift `FunctionBuilder`, the pointer type, the base
-//! pointers of the kernel's buffers (loaded once in the entry block), the
+//! pointers of the kernel's buffers (loaded once in the entry block, or
+//! where they are used when a kernel has too many to keep in registers), the
 //! math library's constant table and the generator cache, and offers the helpers op code uses instead of wiring
 //! blocks by hand: [`KernelBuilder::for_range`], [`KernelBuilder::if_else`],
 //! loads and stores with constant offsets in the immediate, vector
@@ -41,6 +42,21 @@ pub(crate) fn bitcast_flags() -> MemFlagsData {
     MemFlagsData::new().with_endianness(Endianness::Little)
 }
 
+/// Kernels with at most this many buffers load every base pointer once in
+/// the entry block. Kernels with more (a concatenate of hundreds of
+/// operands) load each pointer where it is used: the registers could not
+/// hold them all through the loop anyway, and hundreds of values live across
+/// every block made register allocation grow with the square of the
+/// operand count (1000 operands took 15 s to compile).
+const HOISTED_BUFFERS: usize = 16;
+
+/// Loads entry `i` of the kernel's pointer array. A plain load stays where
+/// it is (the optimizer would hoist a movable one out of every loop).
+fn load_pointer(b: &mut FunctionBuilder, ptr: Type, array: Value, i: usize) -> Value {
+    b.ins()
+        .load(ptr, store_flags(), array, (i * ptr.bytes() as usize) as i32)
+}
+
 /// The key of one generator evaluation: an instruction at an index.
 pub(crate) type CacheKey = (u32, Vec<(Option<Value>, i64, i64)>, u32);
 
@@ -53,6 +69,10 @@ pub struct KernelBuilder<'a, 'b> {
     /// The vector constants of the math library.
     pub consts: codegen::ConstTable,
     call_conv: CallConv,
+    /// The array of base pointers (the function's first parameter).
+    array: Value,
+    /// The base pointers loaded in the entry block (empty when the kernel
+    /// has more than [`HOISTED_BUFFERS`]).
     buffers: Vec<Value>,
     /// Generator results, one map per open control-flow scope: a value
     /// computed inside a branch must not be reused after the branch.
@@ -81,7 +101,8 @@ impl<'b> BorrowMut<FunctionBuilder<'b>> for KernelBuilder<'_, 'b> {
 
 impl<'a, 'b> KernelBuilder<'a, 'b> {
     /// A builder for a function whose first parameter is the array of
-    /// `buffers` base pointers; loads them in the current (entry) block.
+    /// `buffers` base pointers; loads them in the current (entry) block
+    /// unless there are more than [`HOISTED_BUFFERS`].
     pub fn new(
         b: &'a mut FunctionBuilder<'b>,
         ptr: Type,
@@ -90,13 +111,13 @@ impl<'a, 'b> KernelBuilder<'a, 'b> {
     ) -> Self {
         let entry = b.current_block().expect("positioned in the entry block");
         let array = b.block_params(entry)[0];
-        // Plain loads stay where they are (the optimizer would sink movable
-        // ones into every loop that uses them): each pointer is read once.
-        let buffers = (0..buffers)
-            .map(|i| {
-                b.ins()
-                    .load(ptr, store_flags(), array, (i * ptr.bytes() as usize) as i32)
-            })
+        let hoisted = if buffers <= HOISTED_BUFFERS {
+            buffers
+        } else {
+            0
+        };
+        let buffers = (0..hoisted)
+            .map(|i| load_pointer(b, ptr, array, i))
             .collect();
         let consts = codegen::ConstTable::new(b, ptr);
         KernelBuilder {
@@ -104,6 +125,7 @@ impl<'a, 'b> KernelBuilder<'a, 'b> {
             ptr,
             consts,
             call_conv,
+            array,
             buffers,
             scopes: vec![HashMap::new()],
             staged: HashMap::new(),
@@ -123,9 +145,13 @@ impl<'a, 'b> KernelBuilder<'a, 'b> {
         self.b.block_params(entry)[i]
     }
 
-    /// The base pointer of buffer `i`.
-    pub fn buffer(&self, i: usize) -> Value {
-        self.buffers[i]
+    /// The base pointer of buffer `i`: the entry block's load, or a load
+    /// at the current position in kernels with many buffers.
+    pub fn buffer(&mut self, i: usize) -> Value {
+        match self.buffers.get(i) {
+            Some(&v) => v,
+            None => load_pointer(self.b, self.ptr, self.array, i),
+        }
     }
 
     /// A pointer-sized integer constant.

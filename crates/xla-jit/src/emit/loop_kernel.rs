@@ -20,13 +20,13 @@ use super::{cost, KernelInfo, KernelPlan, Unsupported};
 
 /// The generators of a fusion, reading its inputs from the kernel's
 /// buffers.
-pub(super) fn elemental<'m>(info: &KernelInfo<'m>, kb: &KernelBuilder) -> Elemental<'m> {
-    let inputs: HashMap<InstrId, (BufferSpec, Value)> = info
+pub(super) fn elemental<'m>(info: &KernelInfo<'m>) -> Elemental<'m> {
+    let inputs: HashMap<InstrId, (BufferSpec, usize)> = info
         .fusion
         .inputs
         .iter()
         .enumerate()
-        .map(|(i, &id)| (id, (info.buffers[i].clone(), kb.buffer(i))))
+        .map(|(i, &id)| (id, (info.buffers[i].clone(), i)))
         .collect();
     Elemental::new(info.module, info.comp, inputs)
 }
@@ -108,7 +108,7 @@ pub(super) fn plan(info: &KernelInfo) -> Result<Vec<KernelPlan>, Unsupported> {
         scratch_bytes: 0,
         epilogue: false,
         emit: Box::new(move |kb, info| {
-            let el = elemental(info, kb);
+            let el = elemental(info);
             let spec = &info.buffers[out];
             let base = kb.buffer(out);
             let (start, end) = (kb.param(1), kb.param(2));
@@ -259,7 +259,7 @@ fn in_place_update(
         scratch_bytes: 0,
         epilogue: false,
         emit: Box::new(move |kb, info| {
-            let el = elemental(info, kb);
+            let el = elemental(info);
             let dus = info.comp.instr(root);
             let spec = &info.buffers[out];
             let base = kb.buffer(out);

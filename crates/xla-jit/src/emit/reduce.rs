@@ -97,7 +97,7 @@ fn row_kernel(
     space: &IterSpace,
     lanes: u32,
 ) -> Result<(), Unsupported> {
-    let el = elemental(info, kb);
+    let el = elemental(info);
     let reduce = info.comp.instr(root);
     let comb = Combiner::new(info.module, info.comp, reduce)?;
     let max_unroll = cost::max_unroll(info, root);
@@ -143,7 +143,7 @@ fn full_reduction(
             scratch_bytes: 0,
             epilogue: false,
             emit: Box::new(move |kb, info| {
-                let el = elemental(info, kb);
+                let el = elemental(info);
                 let reduce = info.comp.instr(root);
                 let comb = Combiner::new(info.module, info.comp, reduce)?;
                 let rank = operand_rank(info.comp, reduce);
@@ -155,7 +155,8 @@ fn full_reduction(
                     let vals = reduce_at(&el, kb, &comb, reduce, &base, (1, 1))?;
                     let out = Index::new(1, vec![IndexDim::constant(0); out_rank]);
                     for (k, v) in vals.into_iter().enumerate() {
-                        write(kb, &info.buffers[outs + k], kb.buffer(outs + k), &out, v);
+                        let base = kb.buffer(outs + k);
+                        write(kb, &info.buffers[outs + k], base, &out, v);
                     }
                     Ok(())
                 })
@@ -272,7 +273,7 @@ fn partial_kernel(
     space: &IterSpace,
     lanes: u32,
 ) -> Result<(), Unsupported> {
-    let el = elemental(info, kb);
+    let el = elemental(info);
     let reduce = info.comp.instr(root);
     let comb = Combiner::new(info.module, info.comp, reduce)?;
     let n_inner = space.inner.map_or(1, |(_, n)| n);
@@ -300,7 +301,7 @@ fn combine_kernel(
     root: InstrId,
     partials: i64,
 ) -> Result<(), Unsupported> {
-    let el = elemental(info, kb);
+    let el = elemental(info);
     let reduce = info.comp.instr(root);
     let comb = Combiner::new(info.module, info.comp, reduce)?;
     let outs = info.fusion.inputs.len();
@@ -328,7 +329,8 @@ fn combine_kernel(
         })?;
         let v = kb.b.use_var(var);
         let out = Index::new(1, vec![IndexDim::constant(0); out_rank]);
-        write(kb, &info.buffers[outs], kb.buffer(outs), &out, v);
+        let base = kb.buffer(outs);
+        write(kb, &info.buffers[outs], base, &out, v);
         Ok(())
     })
 }

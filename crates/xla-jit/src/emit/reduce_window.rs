@@ -353,7 +353,7 @@ pub(super) fn plan_variadic(info: &KernelInfo) -> Result<Vec<KernelPlan>, Unsupp
         scratch_bytes: 0,
         epilogue: false,
         emit: Box::new(move |kb, info| {
-            let el = elemental(info, kb);
+            let el = elemental(info);
             let (start, end) = (kb.param(1), kb.param(2));
             walk(
                 kb,
@@ -364,7 +364,8 @@ pub(super) fn plan_variadic(info: &KernelInfo) -> Result<Vec<KernelPlan>, Unsupp
                 |_, _| Ok(()),
                 |kb, idx| {
                     for (k, v) in values(&el, kb, root, idx)?.into_iter().enumerate() {
-                        write(kb, &info.buffers[out + k], kb.buffer(out + k), idx, v);
+                        let base = kb.buffer(out + k);
+                        write(kb, &info.buffers[out + k], base, idx, v);
                     }
                     Ok(())
                 },
@@ -456,7 +457,7 @@ pub(super) fn plan_scan(info: &KernelInfo, scan: Scan) -> Result<Vec<KernelPlan>
         scratch_bytes: 0,
         epilogue: false,
         emit: Box::new(move |kb, info| {
-            let el = elemental(info, kb);
+            let el = elemental(info);
             let comb = Combiner::new(info.module, info.comp, info.comp.instr(root))?;
             let spec = &info.buffers[out];
             let base = kb.buffer(out);

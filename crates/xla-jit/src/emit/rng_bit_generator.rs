@@ -161,7 +161,7 @@ pub(super) fn plan(info: &KernelInfo) -> Result<Vec<KernelPlan>, Unsupported> {
         scratch_bytes: 0,
         epilogue: false,
         emit: Box::new(move |kb, info| {
-            let el = elemental(info, kb);
+            let el = elemental(info);
             let element = |kb: &mut KernelBuilder, k: i64| {
                 let k = kb.iconst(k);
                 el.gen(kb, state, &Index::new(1, vec![IndexDim::uniform(k)]))

@@ -206,7 +206,7 @@ pub(super) fn plan(info: &KernelInfo) -> Result<Vec<KernelPlan>, Unsupported> {
                 columns: &columns,
                 kept: &kept,
             };
-            let mut el = elemental(info, kb);
+            let mut el = elemental(info);
             let combiners = combiners(info, &passes)?;
             match pipeline {
                 Some(unroll) => pipelined(kb, info, &layout, &mut el, &combiners, (lanes, unroll)),

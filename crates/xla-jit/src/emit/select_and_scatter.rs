@@ -72,7 +72,7 @@ pub(super) fn plan(info: &KernelInfo) -> Result<Vec<KernelPlan>, Unsupported> {
         scratch_bytes: 0,
         epilogue: false,
         emit: Box::new(move |kb, info| {
-            let el = elemental(info, kb);
+            let el = elemental(info);
             let (start, end) = (kb.param(1), kb.param(2));
             kb.try_for_range(start, end, 1, |kb, _| {
                 let init = info.comp.instr(info.fusion.root).operands[2];

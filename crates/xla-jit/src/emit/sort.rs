@@ -173,7 +173,7 @@ pub(super) fn plan(info: &KernelInfo) -> Result<Vec<KernelPlan>, Unsupported> {
             if n == 0 || count == 0 {
                 return Ok(());
             }
-            let el = elemental(info, kb);
+            let el = elemental(info);
             let scratch = kb.buffer(info.buffers.len());
             let (start, end) = (kb.param(1), kb.param(2));
             kb.try_for_range(start, end, 1, |kb, r| {
