@@ -280,9 +280,17 @@ fn deeply_nested_conditionals_run() {
     ));
     // `true` takes every true branch down to c0's negate; `false` the
     // first level's false branch.
+    let module: HloModule = text.parse().unwrap();
+    let exe = Client::cpu().unwrap().compile(&module).unwrap();
     let x = Literal::scalar(2.5f32);
     for (p, y) in [(true, -2.5f32), (false, 2.5)] {
-        let r = run(&text, &[&Literal::scalar(p), &x]);
+        let r = exe.execute(&[&Literal::scalar(p), &x]).unwrap();
         assert_eq!(r.to_vec::<f32>().unwrap(), [y]);
     }
+    // The dump prints the thunk tree without recursing (it overflowed the
+    // stack) and stops indenting at 16 levels, naming the level instead.
+    let dump = exe.dump();
+    let deepest = format!("[{}] conditional", 2 * (levels - 2) + 1);
+    assert!(dump.contains(&deepest), "{deepest}");
+    assert!(dump.lines().all(|l| l.len() < 200));
 }

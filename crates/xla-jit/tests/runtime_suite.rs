@@ -142,3 +142,135 @@ fn kernels_with_hundreds_of_buffers() {
     let module = parse(&format!("HloModule sum\nENTRY e {{\n{body}}}"));
     check_against_interpreter(&module, &random_args(&module, 6), CLOSE);
 }
+
+/// Concatenates of 8 operands and more run one kernel per operand: along
+/// either dimension and in either layout, of parameters, computed values,
+/// a broadcast, an empty operand, predicates and f16.
+#[test]
+fn concatenates_of_many_operands_run_one_kernel_per_operand() {
+    let cases = [
+        // Along the minor dimension of a row-major result, uneven widths.
+        (
+            "f32",
+            "{1,0}",
+            1,
+            vec![
+                (3, 5),
+                (3, 1),
+                (3, 0),
+                (3, 7),
+                (3, 2),
+                (3, 9),
+                (3, 4),
+                (3, 3),
+                (3, 8),
+            ],
+        ),
+        // Along the major dimension.
+        (
+            "f32",
+            "{1,0}",
+            0,
+            vec![
+                (2, 6),
+                (1, 6),
+                (5, 6),
+                (3, 6),
+                (1, 6),
+                (2, 6),
+                (4, 6),
+                (1, 6),
+            ],
+        ),
+        // Column-major: the concatenated dimension is the minor one in memory.
+        (
+            "f32",
+            "{0,1}",
+            0,
+            vec![
+                (5, 3),
+                (1, 3),
+                (2, 3),
+                (7, 3),
+                (3, 3),
+                (1, 3),
+                (6, 3),
+                (2, 3),
+                (4, 3),
+            ],
+        ),
+        (
+            "pred",
+            "{1,0}",
+            1,
+            vec![
+                (2, 5),
+                (2, 3),
+                (2, 1),
+                (2, 9),
+                (2, 4),
+                (2, 2),
+                (2, 6),
+                (2, 7),
+            ],
+        ),
+        (
+            "f16",
+            "{0,1}",
+            1,
+            vec![
+                (3, 5),
+                (3, 3),
+                (3, 1),
+                (3, 6),
+                (3, 2),
+                (3, 4),
+                (3, 7),
+                (3, 8),
+            ],
+        ),
+    ];
+    for (ty, layout, dim, dims) in cases {
+        let mut body = String::new();
+        let mut names = Vec::new();
+        for (i, (rows, cols)) in dims.iter().enumerate() {
+            let shape = format!("{ty}[{rows},{cols}]{layout}");
+            body += &format!("  p{i} = {shape} parameter({i})\n");
+            let value = match (ty, i % 3) {
+                (_, 0) => format!("p{i}"),
+                ("pred", 1) => {
+                    body += &format!("  v{i} = {shape} not(p{i})\n");
+                    format!("v{i}")
+                }
+                (_, 1) => {
+                    body += &format!("  v{i} = {shape} negate(p{i})\n");
+                    format!("v{i}")
+                }
+                _ => {
+                    body += &format!("  v{i} = {shape} xor(p{i}, p{i})\n")
+                        .replace("xor", if ty == "pred" { "xor" } else { "multiply" });
+                    format!("v{i}")
+                }
+            };
+            names.push(value);
+        }
+        let (rows, cols) = if dim == 0 {
+            (dims.iter().map(|d| d.0).sum(), dims[0].1)
+        } else {
+            (dims[0].0, dims.iter().map(|d| d.1).sum())
+        };
+        body += &format!(
+            "  ROOT c = {ty}[{rows},{cols}]{layout} concatenate({}), dimensions={{{dim}}}\n",
+            names.join(", ")
+        );
+        let module = parse(&format!("HloModule pieces\nENTRY e {{\n{body}}}"));
+        let exe = check_against_interpreter(&module, &random_args(&module, 11), CLOSE);
+        let pieces = dims.iter().filter(|d| d.0 * d.1 > 0).count();
+        let dump = exe.dump();
+        let kernels = dump
+            .lines()
+            .filter(|l| l.trim_start().starts_with("kernel c_piece_") && l.contains(" buffers "))
+            .count();
+        assert_eq!(kernels, pieces, "{ty} {layout} {dim}");
+    }
+}

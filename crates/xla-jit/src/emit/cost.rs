@@ -3,6 +3,8 @@
 //! ops it computes. Rough by design; the runtime compares the product with
 //! a threshold measured on the machine.
 
+use std::collections::HashSet;
+
 use xla_core::hlo::InstrId;
 use xla_core::{Opcode, Shape};
 
@@ -15,6 +17,39 @@ const BYTES_PER_NS: f64 = 20.0;
 /// Estimated nanoseconds per output element of a fusion's kernel at
 /// `lanes` lanes.
 pub(super) fn per_element(info: &KernelInfo, lanes: u32) -> f64 {
+    let buffers: Vec<InstrId> = info
+        .fusion
+        .inputs
+        .iter()
+        .chain(&info.fusion.outputs)
+        .copied()
+        .collect();
+    estimate(info, &info.fusion.instructions, &buffers, lanes)
+}
+
+/// Estimated nanoseconds per element of `value` (a member or an input of
+/// the fusion) computed from the fusion's inputs and stored to its output:
+/// the cost of one piece of a concatenate.
+pub(super) fn per_element_of(info: &KernelInfo, value: InstrId, lanes: u32) -> f64 {
+    let (mut members, mut buffers) = (Vec::new(), info.fusion.outputs.clone());
+    let mut seen = HashSet::new();
+    let mut stack = vec![value];
+    while let Some(id) = stack.pop() {
+        if !seen.insert(id) {
+            continue;
+        }
+        if info.fusion.contains(id) {
+            members.push(id);
+            stack.extend(info.comp.instr(id).operands.iter().copied());
+        } else {
+            buffers.push(id);
+        }
+    }
+    estimate(info, &members, &buffers, lanes)
+}
+
+/// The bytes `buffers` stream and the ops `members` compute per element.
+fn estimate(info: &KernelInfo, members: &[InstrId], buffers: &[InstrId], lanes: u32) -> f64 {
     let element_bytes = |shape: &Shape| -> f64 {
         shape
             .array_leaves()
@@ -23,13 +58,11 @@ pub(super) fn per_element(info: &KernelInfo, lanes: u32) -> f64 {
             .map(|a| a.element_type().byte_size() as f64)
             .sum()
     };
-    let mut bytes = 0.0;
-    for &id in info.fusion.inputs.iter().chain(&info.fusion.outputs) {
-        bytes += element_bytes(&info.comp.instr(id).shape);
-    }
-    let compute: f64 = info
-        .fusion
-        .instructions
+    let bytes: f64 = buffers
+        .iter()
+        .map(|&id| element_bytes(&info.comp.instr(id).shape))
+        .sum();
+    let compute: f64 = members
         .iter()
         .map(|&id| {
             let instr = info.comp.instr(id);

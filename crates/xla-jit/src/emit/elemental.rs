@@ -13,6 +13,7 @@
 //! index is computed once.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use cranelift_codegen::ir::{types, SourceLoc, Value};
 use xla_core::hlo::{ComputationId, Family, HloComputation, InstrId};
@@ -54,6 +55,10 @@ pub enum Bound {
     Here(Value),
 }
 
+/// A fusion's inputs: each one's buffer spec and index among the kernel's
+/// buffers.
+pub type InputBuffers = HashMap<InstrId, (BufferSpec, usize)>;
+
 /// The generators of one fusion.
 pub struct Elemental<'m> {
     /// The module (for called computations).
@@ -61,7 +66,7 @@ pub struct Elemental<'m> {
     /// The fused computation.
     pub comp: &'m HloComputation,
     /// Inputs read from buffers: their spec and buffer index in the kernel.
-    inputs: HashMap<InstrId, (BufferSpec, usize)>,
+    inputs: Arc<InputBuffers>,
     bound: HashMap<InstrId, Bound>,
     /// Values kept in a buffer while a row is processed: stored where
     /// they are computed (`true`) or read back (`false`).
@@ -70,11 +75,7 @@ pub struct Elemental<'m> {
 
 impl<'m> Elemental<'m> {
     /// Generators over `comp`, reading `inputs` from buffers.
-    pub fn new(
-        module: &'m HloModule,
-        comp: &'m HloComputation,
-        inputs: HashMap<InstrId, (BufferSpec, usize)>,
-    ) -> Self {
+    pub fn new(module: &'m HloModule, comp: &'m HloComputation, inputs: Arc<InputBuffers>) -> Self {
         Elemental {
             module,
             comp,

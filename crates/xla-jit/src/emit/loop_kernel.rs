@@ -3,13 +3,13 @@
 //! which walks only the update window of a buffer that already holds the
 //! operand.
 
-use std::collections::HashMap;
+use std::sync::Arc;
 
 use cranelift_codegen::ir::{InstBuilder, Value};
 use xla_core::hlo::InstrId;
 use xla_core::{ArrayShape, Opcode, PrimitiveType};
 
-use super::access::{write, BufferSpec};
+use super::access::write;
 use super::data_movement::clamped_start;
 use super::elemental::Elemental;
 use super::index::{Index, IndexDim};
@@ -21,14 +21,7 @@ use super::{cost, KernelInfo, KernelPlan, Unsupported};
 /// The generators of a fusion, reading its inputs from the kernel's
 /// buffers.
 pub(super) fn elemental<'m>(info: &KernelInfo<'m>) -> Elemental<'m> {
-    let inputs: HashMap<InstrId, (BufferSpec, usize)> = info
-        .fusion
-        .inputs
-        .iter()
-        .enumerate()
-        .map(|(i, &id)| (id, (info.buffers[i].clone(), i)))
-        .collect();
-    Elemental::new(info.module, info.comp, inputs)
+    Elemental::new(info.module, info.comp, Arc::clone(&info.inputs))
 }
 
 /// The lane count of a fusion: a 128-bit vector of the widest type it
@@ -90,6 +83,13 @@ pub(super) fn plan(info: &KernelInfo) -> Result<Vec<KernelPlan>, Unsupported> {
         return super::reduce_window::plan_scan(info, scan);
     }
     let shape = array_shape(info, root)?;
+    if opcode == Opcode::Concatenate
+        && info.comp.instr(root).operands.len() >= CONCAT_PIECES_FROM
+        && info.fusion.outputs.len() == 1
+        && shape.element_count() > 0
+    {
+        return concatenate_pieces(info);
+    }
     let space = IterSpace::new(
         shape.dims(),
         &shape.layout_or_default(),
@@ -134,6 +134,75 @@ pub(super) fn plan(info: &KernelInfo) -> Result<Vec<KernelPlan>, Unsupported> {
             )
         }),
     }])
+}
+
+/// A concatenate root with at least this many operands runs one kernel per
+/// operand, each walking its operand and storing at its place in the
+/// output (as XLA's CPU backend copies each operand of a concatenate); one
+/// with fewer chooses the operand per element by bisection in one loop
+/// (whose code, and compile time, grows with the operand count times the
+/// unrolled vectors and lanes).
+const CONCAT_PIECES_FROM: usize = 8;
+
+/// The kernels of a concatenate with many operands: one per operand
+/// holding elements, each computing its operand's fused expression.
+fn concatenate_pieces(info: &KernelInfo) -> Result<Vec<KernelPlan>, Unsupported> {
+    let root = info.fusion.root;
+    let concat = info.comp.instr(root);
+    let dim = concat
+        .attrs
+        .dimensions
+        .as_ref()
+        .and_then(|d| d.first())
+        .copied()
+        .unwrap_or(0) as usize;
+    let layout = array_shape(info, root)?.layout_or_default();
+    let lanes = fusion_lanes(info);
+    let out = info.fusion.inputs.len();
+    let mut offset = 0;
+    let mut plans = Vec::new();
+    for &operand in &concat.operands {
+        let dims = array_shape(info, operand)?.dims().to_vec();
+        let at = offset;
+        offset += dims[dim];
+        if dims.contains(&0) {
+            continue;
+        }
+        let space = IterSpace::new(&dims, &layout, info.iteration_elements);
+        let per_element = cost::per_element_of(info, operand, lanes);
+        let max_unroll = cost::max_unroll(info, operand);
+        plans.push(KernelPlan {
+            part: "piece",
+            iterations: space.iterations(),
+            cost_per_iteration: space.elements_per_iteration() as f64 * per_element,
+            scratch_bytes: 0,
+            epilogue: false,
+            emit: Box::new(move |kb, info| {
+                let el = elemental(info);
+                let spec = &info.buffers[out];
+                let base = kb.buffer(out);
+                let (start, end) = (kb.param(1), kb.param(2));
+                walk_steps(
+                    kb,
+                    &space,
+                    (start, end),
+                    lanes,
+                    max_unroll,
+                    |_, _| Ok(()),
+                    |kb, step| {
+                        el.staged_step(kb, operand, step, |kb, idx| {
+                            let v = el.gen(kb, operand, idx)?;
+                            let mut place = idx.clone();
+                            place.dims[dim] = idx.dims[dim].plus(at);
+                            write(kb, spec, base, &place, v);
+                            Ok(())
+                        })
+                    },
+                )
+            }),
+        });
+    }
+    Ok(plans)
 }
 
 /// Stores `value` at every element of output buffer `out` (the fusion

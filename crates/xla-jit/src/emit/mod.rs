@@ -53,6 +53,7 @@ mod sort;
 
 use std::fmt;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use cranelift_codegen::ir::{types, InstBuilder, SourceLoc};
@@ -69,6 +70,7 @@ use crate::codegen::Jit;
 use crate::fusion::{Fusion, FusionKind, FusionPlan};
 use crate::JitError;
 use access::BufferSpec;
+use elemental::InputBuffers;
 
 /// Something the emitters cannot compile; the planner leaves such
 /// instructions to the interpreter.
@@ -184,6 +186,10 @@ pub(crate) struct KernelInfo<'m> {
     pub fusion: &'m Fusion,
     /// Specs of the inputs then the outputs (tuple outputs flattened).
     pub buffers: Vec<BufferSpec>,
+    /// Each input's spec and buffer index, shared by the generators of
+    /// every kernel of the fusion (a concatenate's pieces number as many
+    /// as its inputs).
+    pub inputs: Arc<InputBuffers>,
     /// Elements one iteration of the runtime's iteration space aims to
     /// cover ([`TARGET_ELEMENTS`], or fewer to split small kernels).
     pub iteration_elements: i64,
@@ -218,11 +224,20 @@ pub fn compile(
     for (f, fusion) in plan.fusions.iter().enumerate() {
         let start = Instant::now();
         let buffers = buffer_specs(jit, comp, fusion)?;
+        let inputs = Arc::new(
+            fusion
+                .inputs
+                .iter()
+                .enumerate()
+                .map(|(i, &id)| (id, (buffers[i].clone(), i)))
+                .collect(),
+        );
         let info = KernelInfo {
             module,
             comp,
             fusion,
             buffers,
+            inputs,
             iteration_elements,
         };
         let plans = kernel_plans(&info).map_err(JitError::Unsupported)?;

@@ -286,10 +286,48 @@ fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1e3
 }
 
+/// Indentation stops growing at this depth; deeper lines start with their
+/// depth instead (a program nested 30000 deep printed 60000 spaces per
+/// line).
+const MAX_INDENT: usize = 16;
+
+/// One step of [`write_thunks`]: a list of thunks to print at a depth
+/// (after a kernel whose pointer array starts at the given index, if
+/// any), or a heading line.
+enum Print<'a> {
+    Thunks(&'a [Thunk], usize, Option<usize>),
+    Heading(String, usize),
+}
+
+/// Prints the thunk tree, one line per thunk, nested lists indented below
+/// their loop or conditional; the kernels of one fusion after its first
+/// are listed without their buffers (a concatenate's pieces). Iterative:
+/// programs nest thousands deep.
 fn write_thunks(out: &mut String, thunks: &[Thunk], depth: usize) {
-    let pad = "  ".repeat(depth);
-    for thunk in thunks {
+    let mut work = vec![Print::Thunks(thunks, depth, None)];
+    while let Some(item) = work.pop() {
+        let (thunks, depth, previous) = match item {
+            Print::Heading(text, depth) => {
+                let _ = writeln!(out, "{}{text}", indent(depth));
+                continue;
+            }
+            Print::Thunks(thunks, depth, previous) => (thunks, depth, previous),
+        };
+        let Some((thunk, rest)) = thunks.split_first() else {
+            continue;
+        };
+        let args_at = match thunk {
+            Thunk::Kernel(k) => Some(k.args_at),
+            _ => None,
+        };
+        work.push(Print::Thunks(rest, depth, args_at));
+        let pad = indent(depth);
         let _ = match thunk {
+            Thunk::Kernel(k) if previous == Some(k.args_at) => writeln!(
+                out,
+                "{pad}kernel {} buffers as above iterations {} tasks {}",
+                k.name, k.iterations, k.tasks
+            ),
             Thunk::Kernel(k) => writeln!(
                 out,
                 "{pad}kernel {} buffers {:?} iterations {} tasks {}",
@@ -327,20 +365,18 @@ fn write_thunks(out: &mut String, thunks: &[Thunk], depth: usize) {
                 }
             ),
             Thunk::While(w) => {
-                let _ = writeln!(out, "{pad}while (predicate b{})", w.predicate.0);
-                let _ = writeln!(out, "{pad}  condition:");
-                write_thunks(out, &w.condition, depth + 2);
-                let _ = writeln!(out, "{pad}  body:");
-                write_thunks(out, &w.body, depth + 2);
-                Ok(())
+                work.push(Print::Thunks(&w.body, depth + 2, None));
+                work.push(Print::Heading("body:".into(), depth + 1));
+                work.push(Print::Thunks(&w.condition, depth + 2, None));
+                work.push(Print::Heading("condition:".into(), depth + 1));
+                writeln!(out, "{pad}while (predicate b{})", w.predicate.0)
             }
             Thunk::Conditional(c) => {
-                let _ = writeln!(out, "{pad}conditional (index b{})", c.index.0);
-                for (i, branch) in c.branches.iter().enumerate() {
-                    let _ = writeln!(out, "{pad}  branch {i}:");
-                    write_thunks(out, branch, depth + 2);
+                for (i, branch) in c.branches.iter().enumerate().rev() {
+                    work.push(Print::Thunks(branch, depth + 2, None));
+                    work.push(Print::Heading(format!("branch {i}:"), depth + 1));
                 }
-                Ok(())
+                writeln!(out, "{pad}conditional (index b{})", c.index.0)
             }
             Thunk::Interpret(i) => {
                 let (reads, writes) = i.buffers();
@@ -353,6 +389,15 @@ fn write_thunks(out: &mut String, thunks: &[Thunk], depth: usize) {
                 )
             }
         };
+    }
+}
+
+/// Two spaces per level up to [`MAX_INDENT`] levels, then the level.
+fn indent(depth: usize) -> String {
+    if depth <= MAX_INDENT {
+        "  ".repeat(depth)
+    } else {
+        format!("{}[{depth}] ", "  ".repeat(MAX_INDENT))
     }
 }
 

@@ -172,9 +172,11 @@ impl Lowering<'_> {
             .collect();
         let args_at = self.kernel_args.len();
         self.kernel_args.extend(&buffers);
+        // The kernels run back to back on the same buffers: one time for
+        // all (a concatenate of n pieces made n² accesses otherwise).
+        let time = self.tick();
+        buffers.iter().for_each(|&b| self.table.access(b, time));
         for kernel in kernels {
-            let time = self.tick();
-            buffers.iter().for_each(|&b| self.table.access(b, time));
             out.push(Thunk::Kernel(KernelThunk {
                 name: kernel.name.clone(),
                 func: kernel.func,
