@@ -13,7 +13,7 @@ use std::fmt;
 
 use xla_core::hlo::{HloComputation, InstrId};
 
-use super::{FusionDecision, FusionPlan, Reason, StandaloneReason};
+use super::{FusionDecision, FusionPlan, Reason, StandaloneReason, FUSED_CONCAT_OPERANDS};
 
 /// Displays a [`FusionPlan`] with instruction names.
 pub struct PlanDisplay<'a> {
@@ -64,6 +64,9 @@ impl Reason {
             Reason::ConvolutionOperand => {
                 "a convolution operand, read for every output feature and tap".into()
             }
+            Reason::ManyOperands { operands } => format!(
+                "a concatenate of {operands} operands (more than {FUSED_CONCAT_OPERANDS} are copied one by one, not chosen per element)"
+            ),
             Reason::InPlaceOperand => {
                 "operand of an in-place dynamic-update-slice or scatter (its buffer is the output)"
                     .into()

@@ -86,6 +86,13 @@ impl FusionKind {
     }
 }
 
+/// The most operands a concatenate fused into a consumer has: its
+/// generator chooses the operand of each element by bisection, and its code
+/// (and compile time) grows with the operand count times the unrolled
+/// vectors and lanes. More make it a kernel root, which copies each
+/// operand in a kernel of its own.
+pub const FUSED_CONCAT_OPERANDS: usize = 64;
+
 /// Why a producer was or was not fused into a consumer's region.
 #[derive(Clone, PartialEq, Debug)]
 pub enum Reason {
@@ -150,6 +157,13 @@ pub enum Reason {
     /// A producer a convolution of the region would recompute for every
     /// output feature and kernel tap: materialized.
     ConvolutionOperand,
+    /// A concatenate of more operands than a fused one chooses from per
+    /// element ([`FUSED_CONCAT_OPERANDS`]): materialized, so that its kernels
+    /// copy each operand in a loop of its own.
+    ManyOperands {
+        /// Its operand count.
+        operands: usize,
+    },
     /// The operand of an in-place dynamic-update-slice or scatter: its
     /// buffer becomes the output.
     InPlaceOperand,

@@ -14,6 +14,7 @@ use super::classify::{classify, Role};
 use super::dims::{self, DimRef};
 use super::{
     DotOperand, DotOperands, Fusion, FusionDecision, FusionKind, InPlace, Reason, RowPass,
+    FUSED_CONCAT_OPERANDS,
 };
 use crate::runtime::dot::{lhs_view, out_view, rhs_view, DotInput};
 
@@ -226,8 +227,12 @@ impl Region<'_> {
         if let Some(user) = outside {
             return Err(Reason::UsersOutside { user });
         }
-        let map = self.map_of(p);
         let opcode = self.comp.instr(p).opcode;
+        let operands = self.comp.instr(p).operands.len();
+        if opcode == Opcode::Concatenate && operands > FUSED_CONCAT_OPERANDS {
+            return Err(Reason::ManyOperands { operands });
+        }
+        let map = self.map_of(p);
         let (indexing, emissions) = self.emissions_of(p);
         if emissions > ALLOWED_EMISSIONS && opcode != Opcode::Broadcast {
             return Err(Reason::CodeDuplication { emissions });
