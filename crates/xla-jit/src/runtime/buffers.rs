@@ -233,6 +233,12 @@ impl BufferTable {
             self.merged_into[from.index()] = to.0;
             removed += 1;
         }
+        // Point every buffer at its final one, so that the lookups of every
+        // thunk's buffers that follow do not walk merge chains (30000
+        // nested conditionals made chains thousands long).
+        for id in 0..self.merged_into.len() {
+            self.find_compressing(BufferId(id as u32));
+        }
         removed
     }
 
