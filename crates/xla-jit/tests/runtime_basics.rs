@@ -440,6 +440,34 @@ ENTRY e {
     assert!(matches!(err, JitError::OutOfMemory { .. }), "{err}");
 }
 
+/// An arena the system cannot allocate names its largest buffer.
+#[cfg(target_os = "linux")]
+#[test]
+fn an_arena_beyond_memory_names_its_largest_buffer() {
+    let exe = compile(
+        "HloModule m
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+ENTRY e {
+  p = f32[] parameter(0)
+  l = f32[4194304,2] broadcast(p), dimensions={}
+  r = f32[2,4194304] broadcast(p), dimensions={}
+  d = f32[4194304,4194304] dot(l, r), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  ROOT s = f32[] reduce(d, p), dimensions={0,1}, to_apply=add
+}",
+    );
+    let err = exe.execute(&[&Literal::scalar(1f32)]).unwrap_err();
+    assert!(matches!(err, JitError::OutOfMemory { .. }), "{err}");
+    assert!(
+        err.to_string()
+            .contains("for the buffer arena (the largest buffer: d, 70368744177664 bytes)"),
+        "{err}"
+    );
+}
+
 /// Sizes near `i64::MAX`: a buffer whose bytes overflow is refused at
 /// compile time (fuzzing found the iteration space's ceiling divisions
 /// overflowing, and the runtime then sizing the buffer as 0 bytes); one

@@ -132,6 +132,16 @@ impl BufferTable {
         self.arena_size
     }
 
+    /// The largest buffer placed in the arena: its name and size (for an
+    /// arena that cannot be allocated).
+    pub fn largest_in_arena(&self) -> Option<(&str, usize)> {
+        self.buffers
+            .iter()
+            .filter(|b| matches!(b.source, BufferSource::Arena { .. }))
+            .max_by_key(|b| b.size)
+            .map(|b| (b.name.as_str(), b.size))
+    }
+
     /// The buffer `id` was merged into (itself if never merged).
     pub fn find(&self, id: BufferId) -> BufferId {
         let mut at = id.0;

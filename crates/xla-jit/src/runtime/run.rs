@@ -71,7 +71,12 @@ impl RunState {
     pub fn new(program: &Program) -> Result<Self, JitError> {
         let bytes = program.buffers.arena_size();
         let arena = AlignedBytes::try_for_overwrite(bytes).map_err(|e| JitError::OutOfMemory {
-            what: "the buffer arena".into(),
+            what: match program.buffers.largest_in_arena() {
+                Some((name, size)) => {
+                    format!("the buffer arena (the largest buffer: {name}, {size} bytes)")
+                }
+                None => "the buffer arena".into(),
+            },
             bytes: e.bytes,
         })?;
         Ok(RunState {
