@@ -8,7 +8,7 @@
 
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{types, InstBuilder, Value};
-use xla_core::hlo::InstrId;
+use xla_core::hlo::{HloInstruction, InstrId};
 use xla_core::{Opcode, PrimitiveType};
 
 use super::convert::convert;
@@ -484,6 +484,17 @@ fn as_type(kb: &mut KernelBuilder, v: Value, ty: cranelift_codegen::ir::Type) ->
     kb.bitcast(ty, m)
 }
 
+/// The dimension a concatenate joins its operands along.
+pub(super) fn concatenate_dim(instr: &HloInstruction) -> usize {
+    instr
+        .attrs
+        .dimensions
+        .as_ref()
+        .and_then(|d| d.first())
+        .copied()
+        .unwrap_or(0) as usize
+}
+
 pub(super) fn concatenate(
     el: &Elemental,
     kb: &mut KernelBuilder,
@@ -491,13 +502,7 @@ pub(super) fn concatenate(
     idx: &Index,
 ) -> Result<Value, Unsupported> {
     let instr = el.comp.instr(id);
-    let dim = instr
-        .attrs
-        .dimensions
-        .as_ref()
-        .and_then(|d| d.first())
-        .copied()
-        .unwrap_or(0) as usize;
+    let dim = concatenate_dim(instr);
     let lanes = idx.lanes;
     let sizes: Vec<i64> = instr
         .operands

@@ -10,7 +10,7 @@ use xla_core::hlo::InstrId;
 use xla_core::{ArrayShape, Opcode, PrimitiveType};
 
 use super::access::write;
-use super::data_movement::clamped_start;
+use super::data_movement::{clamped_start, concatenate_dim};
 use super::elemental::Elemental;
 use super::index::{Index, IndexDim};
 use super::iterate::{emit_inner_steps, unroll_for, IterSpace, MAX_UNROLL};
@@ -98,42 +98,67 @@ pub(super) fn plan(info: &KernelInfo) -> Result<Vec<KernelPlan>, Unsupported> {
     let lanes = fusion_lanes(info);
     let per_element = cost::per_element(info, lanes);
     let max_unroll = cost::max_unroll(info, root);
-    let iterations = space.iterations();
-    let cost_per_iteration = space.elements_per_iteration() as f64 * per_element;
     let out = fusion.inputs.len();
-    Ok(vec![KernelPlan {
-        part: "loop",
-        iterations,
-        cost_per_iteration,
-        scratch_bytes: 0,
-        epilogue: false,
-        emit: Box::new(move |kb, info| {
-            let el = elemental(info);
-            let spec = &info.buffers[out];
-            let base = kb.buffer(out);
-            let (start, end) = (kb.param(1), kb.param(2));
-            let invariants = &info.fusion.invariants;
-            walk_steps(
-                kb,
-                &space,
-                (start, end),
-                lanes,
-                max_unroll,
-                |kb, row| {
-                    invariants
-                        .iter()
-                        .try_for_each(|inv| el.precompute(kb, inv, row))
-                },
-                |kb, step| {
-                    el.staged_step(kb, root, step, |kb, idx| {
-                        let v = el.gen(kb, root, idx)?;
-                        write(kb, spec, base, idx, v);
-                        Ok(())
-                    })
-                },
-            )
-        }),
-    }])
+    Ok(vec![storing_kernel(
+        "loop",
+        space,
+        per_element,
+        (lanes, max_unroll),
+        out,
+        root,
+        None,
+    )])
+}
+
+/// A kernel that walks `space` computing `value` (the fusion's root, or,
+/// with `shift = Some((dim, at))`, an operand of a concatenate root whose
+/// elements go `at` further along `dim`) and stores it to output buffer
+/// `out`. The root's kernel precomputes the fusion's row invariants.
+fn storing_kernel(
+    part: &'static str,
+    space: IterSpace,
+    per_element: f64,
+    (lanes, max_unroll): (u32, u32),
+    out: usize,
+    value: InstrId,
+    shift: Option<(usize, i64)>,
+) -> KernelPlan {
+    KernelPlan::over(part, space, per_element, move |kb, info, space| {
+        let el = elemental(info);
+        let spec = &info.buffers[out];
+        let base = kb.buffer(out);
+        let (start, end) = (kb.param(1), kb.param(2));
+        let invariants: &[_] = match shift {
+            None => &info.fusion.invariants,
+            Some(_) => &[],
+        };
+        walk_steps(
+            kb,
+            space,
+            (start, end),
+            lanes,
+            max_unroll,
+            |kb, row| {
+                invariants
+                    .iter()
+                    .try_for_each(|inv| el.precompute(kb, inv, row))
+            },
+            |kb, step| {
+                el.staged_step(kb, value, step, |kb, idx| {
+                    let v = el.gen(kb, value, idx)?;
+                    match shift {
+                        None => write(kb, spec, base, idx, v),
+                        Some((dim, at)) => {
+                            let mut place = idx.clone();
+                            place.dims[dim] = idx.dims[dim].plus(at);
+                            write(kb, spec, base, &place, v);
+                        }
+                    }
+                    Ok(())
+                })
+            },
+        )
+    })
 }
 
 /// A concatenate root with at least this many operands runs one kernel per
@@ -149,13 +174,7 @@ const CONCAT_PIECES_FROM: usize = 8;
 fn concatenate_pieces(info: &KernelInfo) -> Result<Vec<KernelPlan>, Unsupported> {
     let root = info.fusion.root;
     let concat = info.comp.instr(root);
-    let dim = concat
-        .attrs
-        .dimensions
-        .as_ref()
-        .and_then(|d| d.first())
-        .copied()
-        .unwrap_or(0) as usize;
+    let dim = concatenate_dim(concat);
     let layout = array_shape(info, root)?.layout_or_default();
     let lanes = fusion_lanes(info);
     let out = info.fusion.inputs.len();
@@ -171,36 +190,15 @@ fn concatenate_pieces(info: &KernelInfo) -> Result<Vec<KernelPlan>, Unsupported>
         let space = IterSpace::new(&dims, &layout, info.iteration_elements);
         let per_element = cost::per_element_of(info, operand, lanes);
         let max_unroll = cost::max_unroll(info, operand);
-        plans.push(KernelPlan {
-            part: "piece",
-            iterations: space.iterations(),
-            cost_per_iteration: space.elements_per_iteration() as f64 * per_element,
-            scratch_bytes: 0,
-            epilogue: false,
-            emit: Box::new(move |kb, info| {
-                let el = elemental(info);
-                let spec = &info.buffers[out];
-                let base = kb.buffer(out);
-                let (start, end) = (kb.param(1), kb.param(2));
-                walk_steps(
-                    kb,
-                    &space,
-                    (start, end),
-                    lanes,
-                    max_unroll,
-                    |_, _| Ok(()),
-                    |kb, step| {
-                        el.staged_step(kb, operand, step, |kb, idx| {
-                            let v = el.gen(kb, operand, idx)?;
-                            let mut place = idx.clone();
-                            place.dims[dim] = idx.dims[dim].plus(at);
-                            write(kb, spec, base, &place, v);
-                            Ok(())
-                        })
-                    },
-                )
-            }),
-        });
+        plans.push(storing_kernel(
+            "piece",
+            space,
+            per_element,
+            (lanes, max_unroll),
+            out,
+            operand,
+            Some((dim, at)),
+        ));
     }
     Ok(plans)
 }
@@ -321,13 +319,11 @@ fn in_place_update(
     let out_dims = out_shape.dims().to_vec();
     let root = fusion.root;
     let out = fusion.inputs.len();
-    Ok(vec![KernelPlan {
-        part: "update_in_place",
-        iterations: space.iterations(),
-        cost_per_iteration: space.elements_per_iteration() as f64 * per_element,
-        scratch_bytes: 0,
-        epilogue: false,
-        emit: Box::new(move |kb, info| {
+    Ok(vec![KernelPlan::over(
+        "update_in_place",
+        space,
+        per_element,
+        move |kb, info, space| {
             let el = elemental(info);
             let dus = info.comp.instr(root);
             let spec = &info.buffers[out];
@@ -338,7 +334,7 @@ fn in_place_update(
             let (start, end) = (kb.param(1), kb.param(2));
             walk(
                 kb,
-                &space,
+                space,
                 (start, end),
                 lanes,
                 MAX_UNROLL,
@@ -362,6 +358,6 @@ fn in_place_update(
                     Ok(())
                 },
             )
-        }),
-    }])
+        },
+    )])
 }

@@ -203,8 +203,32 @@ pub(crate) struct KernelPlan {
     pub scratch_bytes: usize,
     pub epilogue: bool,
     /// Emits the body (the builder is in the entry block).
-    #[allow(clippy::type_complexity)]
-    pub emit: Box<dyn Fn(&mut KernelBuilder, &KernelInfo) -> Result<(), Unsupported>>,
+    pub emit: EmitBody,
+}
+
+/// The body emitter of a [`KernelPlan`].
+pub(crate) type EmitBody = Box<dyn Fn(&mut KernelBuilder, &KernelInfo) -> Result<(), Unsupported>>;
+
+impl KernelPlan {
+    /// A kernel over the iterations of `space`, each of its elements
+    /// costing `per_element` nanoseconds, with no scratch buffer; `emit`
+    /// receives the space.
+    fn over(
+        part: &'static str,
+        space: iterate::IterSpace,
+        per_element: f64,
+        emit: impl Fn(&mut KernelBuilder, &KernelInfo, &iterate::IterSpace) -> Result<(), Unsupported>
+            + 'static,
+    ) -> Self {
+        KernelPlan {
+            part,
+            iterations: space.iterations(),
+            cost_per_iteration: space.elements_per_iteration() as f64 * per_element,
+            scratch_bytes: 0,
+            epilogue: false,
+            emit: Box::new(move |kb, info| emit(kb, info, &space)),
+        }
+    }
 }
 
 static NEXT_KERNEL: AtomicUsize = AtomicUsize::new(0);

@@ -346,18 +346,16 @@ pub(super) fn plan_variadic(info: &KernelInfo) -> Result<Vec<KernelPlan>, Unsupp
     let lanes = fusion_lanes(info);
     let per_element = cost::per_element(info, lanes);
     let out = info.fusion.inputs.len();
-    Ok(vec![KernelPlan {
-        part: "loop",
-        iterations: space.iterations(),
-        cost_per_iteration: space.elements_per_iteration() as f64 * per_element,
-        scratch_bytes: 0,
-        epilogue: false,
-        emit: Box::new(move |kb, info| {
+    Ok(vec![KernelPlan::over(
+        "loop",
+        space,
+        per_element,
+        move |kb, info, space| {
             let el = elemental(info);
             let (start, end) = (kb.param(1), kb.param(2));
             walk(
                 kb,
-                &space,
+                space,
                 (start, end),
                 lanes,
                 MAX_UNROLL,
@@ -370,8 +368,8 @@ pub(super) fn plan_variadic(info: &KernelInfo) -> Result<Vec<KernelPlan>, Unsupp
                     Ok(())
                 },
             )
-        }),
-    }])
+        },
+    )])
 }
 
 /// Forward scans shorter than this stay elemental reduce-windows (fusible
