@@ -279,3 +279,61 @@ fn concatenates_of_many_operands_run_one_kernel_per_operand() {
         assert_eq!(kernels, pieces, "{ty} {layout} {dim}");
     }
 }
+
+/// Every kind of kernel with more buffers than it keeps in registers (20
+/// inputs summed, then reduced along rows, along columns, in full, by
+/// windows, in a softmax's row kernel, sorted, scattered into, and as a
+/// dot's epilogue): the base pointers are loaded where they are used
+/// (a column reduction read the function's parameters before any pointer
+/// and panicked).
+#[test]
+fn every_kernel_kind_with_twenty_inputs() {
+    let n = 20;
+    let mut sum = String::new();
+    for i in 0..n {
+        sum += &format!("  p{i} = f32[6,37]{{1,0}} parameter({i})\n");
+    }
+    sum += "  s0 = f32[6,37]{1,0} add(p0, p1)\n";
+    for i in 2..n {
+        sum += &format!("  s{} = f32[6,37]{{1,0}} add(s{}, p{i})\n", i - 1, i - 2);
+    }
+    let x = format!("s{}", n - 2);
+    let add = "add {\n  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n  ROOT c = f32[] add(a, b)\n}\n";
+    let max = "max {\n  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n  ROOT c = f32[] maximum(a, b)\n}\n";
+    let less = "less {\n  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n  ROOT c = pred[] compare(a, b), direction=LT\n}\n";
+    let tails = [
+        format!("  z = f32[] constant(0)\n  ROOT r = f32[6]{{0}} reduce({x}, z), dimensions={{1}}, to_apply=add\n"),
+        format!("  z = f32[] constant(0)\n  ROOT r = f32[37]{{0}} reduce({x}, z), dimensions={{0}}, to_apply=add\n"),
+        format!("  z = f32[] constant(0)\n  ROOT r = f32[] reduce({x}, z), dimensions={{0,1}}, to_apply=add\n"),
+        format!("  z = f32[] constant(-inf)\n  ROOT r = f32[6,35]{{1,0}} reduce-window({x}, z), window={{size=1x3}}, to_apply=max\n"),
+        format!(
+            "  z = f32[] constant(-inf)\n  m = f32[6]{{0}} reduce({x}, z), dimensions={{1}}, to_apply=max\n  \
+             mb = f32[6,37]{{1,0}} broadcast(m), dimensions={{0}}\n  d = f32[6,37]{{1,0}} subtract({x}, mb)\n  \
+             e = f32[6,37]{{1,0}} exponential(d)\n  zero = f32[] constant(0)\n  \
+             t = f32[6]{{0}} reduce(e, zero), dimensions={{1}}, to_apply=add\n  \
+             tb = f32[6,37]{{1,0}} broadcast(t), dimensions={{0}}\n  ROOT r = f32[6,37]{{1,0}} divide(e, tb)\n"
+        ),
+        format!("  ROOT r = f32[6,37]{{1,0}} sort({x}), dimensions={{1}}, to_apply=less\n"),
+        format!(
+            "  i = s32[2,1]{{1,0}} constant({{{{4}}, {{1}}}})\n  u = f32[2,37]{{1,0}} slice({x}), slice={{[0:2], [0:37]}}\n  \
+             ROOT r = f32[6,37]{{1,0}} scatter({x}, i, u), update_window_dims={{1}}, inserted_window_dims={{0}}, \
+             scatter_dims_to_operand_dims={{0}}, index_vector_dim=1, to_apply=add\n"
+        ),
+        format!(
+            "  w = f32[37,5]{{1,0}} parameter({n})\n  d = f32[6,5]{{1,0}} dot({x}, w), lhs_contracting_dims={{1}}, rhs_contracting_dims={{0}}\n  \
+             {}  ROOT r = f32[6,5]{{1,0}} add(d, b{})\n",
+            (0..n)
+                .map(|i| format!("b{i} = f32[6,5]{{1,0}} slice(p{i}), slice={{[0:6], [0:5]}}\n  "))
+                .collect::<String>()
+                + &(1..n)
+                    .map(|i| format!("b{} = f32[6,5]{{1,0}} add(b{}, b{i})\n  ", n + i, if i == 1 { 0 } else { n + i - 1 }))
+                    .collect::<String>(),
+            2 * n - 1
+        ),
+    ];
+    for tail in tails {
+        let text = format!("HloModule many\n{add}{max}{less}ENTRY e {{\n{sum}{tail}}}");
+        let module = parse(&text);
+        check_against_interpreter(&module, &random_args(&module, 9), CLOSE);
+    }
+}

@@ -69,6 +69,9 @@ pub struct KernelBuilder<'a, 'b> {
     /// The vector constants of the math library.
     pub consts: codegen::ConstTable,
     call_conv: CallConv,
+    /// The function's entry block (in the layout only once an instruction
+    /// is emitted there).
+    entry: ir::Block,
     /// The array of base pointers (the function's first parameter).
     array: Value,
     /// The base pointers loaded in the entry block (empty when the kernel
@@ -125,6 +128,7 @@ impl<'a, 'b> KernelBuilder<'a, 'b> {
             ptr,
             consts,
             call_conv,
+            entry,
             array,
             buffers,
             scopes: vec![HashMap::new()],
@@ -136,13 +140,7 @@ impl<'a, 'b> KernelBuilder<'a, 'b> {
 
     /// Parameter `i` of the function (0 is the buffer array).
     pub fn param(&self, i: usize) -> Value {
-        let entry = self
-            .b
-            .func
-            .layout
-            .entry_block()
-            .expect("has an entry block");
-        self.b.block_params(entry)[i]
+        self.b.block_params(self.entry)[i]
     }
 
     /// The base pointer of buffer `i`: the entry block's load, or a load
