@@ -337,3 +337,24 @@ fn every_kernel_kind_with_twenty_inputs() {
         check_against_interpreter(&module, &random_args(&module, 9), CLOSE);
     }
 }
+
+/// Concatenates of concatenates of one value (`y = concatenate([y] * 9)`
+/// three times, on u8 whose vectors hold 16 lanes): each operand slot of
+/// a fused concatenate holds its own copy of the operand's code, so the
+/// slots multiply; a value that would fill more than 16 is materialized
+/// (fused whole, the kernels took 2 s to compile).
+#[test]
+fn nested_concatenates_of_one_value() {
+    let text = "HloModule nested
+ENTRY e {
+  x = u8[3]{0} parameter(0)
+  c3 = u8[27]{0} concatenate(x, x, x, x, x, x, x, x, x), dimensions={0}
+  c4 = u8[243]{0} concatenate(c3, c3, c3, c3, c3, c3, c3, c3, c3), dimensions={0}
+  ROOT c5 = u8[2187]{0} concatenate(c4, c4, c4, c4, c4, c4, c4, c4, c4), dimensions={0}
+}";
+    let module = parse(text);
+    let exe = check_against_interpreter(&module, &random_args(&module, 4), CLOSE);
+    assert!(exe
+        .dump()
+        .contains("keep c3 out of c4: its code would be copied into 81 operand slots"));
+}

@@ -64,6 +64,9 @@ impl Reason {
             Reason::ConvolutionOperand => {
                 "a convolution operand, read for every output feature and tap".into()
             }
+            Reason::CodeCopies { copies } => format!(
+                "its code would be copied into {copies} operand slots of concatenates"
+            ),
             Reason::ManyOperands { operands } => format!(
                 "a concatenate of {operands} operands (more than {FUSED_CONCAT_OPERANDS} are copied one by one, not chosen per element)"
             ),

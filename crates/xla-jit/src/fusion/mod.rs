@@ -157,6 +157,14 @@ pub enum Reason {
     /// A producer a convolution of the region would recompute for every
     /// output feature and kernel tap: materialized.
     ConvolutionOperand,
+    /// A producer whose code the kernel would hold this many times (more
+    /// than 16): it fills that many operand slots of fused concatenates
+    /// (nested concatenates of one value multiply them). Materialized, it
+    /// is read from a buffer in each slot.
+    CodeCopies {
+        /// How many copies.
+        copies: u64,
+    },
     /// A concatenate of more operands than a fused one chooses from per
     /// element ([`FUSED_CONCAT_OPERANDS`]): materialized, so that its kernels
     /// copy each operand in a loop of its own.

@@ -58,6 +58,14 @@ impl Taps {
 /// repeated, grows the code exponentially unless it is cut.
 const ALLOWED_EMISSIONS: u64 = 15;
 
+/// The most copies of one member's code a kernel may hold: a value that
+/// fills many operand slots of concatenates (`jnp.concatenate([x] * 20)`,
+/// or concatenates of concatenates of one value, whose slots multiply) is
+/// emitted once per slot, each a branch of its own, and per lane where
+/// the operands' sizes are not whole vectors. Beyond this it is
+/// materialized and read in each slot.
+const ALLOWED_COPIES: u64 = 16;
+
 struct Region<'a> {
     module: &'a HloModule,
     comp: &'a HloComputation,
@@ -80,6 +88,10 @@ struct Region<'a> {
     indexing: HashMap<InstrId, BTreeSet<InstrId>>,
     /// Member → how many times the emitters compute it per output element.
     emissions: HashMap<InstrId, u64>,
+    /// Member → how many copies of its code the kernel holds: each operand
+    /// slot of a fused concatenate is a branch of its own, with its own
+    /// copy of the operand's code.
+    copies: HashMap<InstrId, u64>,
     /// Per [`Taps`]: member → whether it, or a member reading it (through
     /// other members), is one of the readers. Final once computed:
     /// producers are decided in decreasing id order, and a member's users
@@ -113,6 +125,7 @@ pub(super) fn grow(
         asked_by: BTreeMap::new(),
         indexing: HashMap::from([(root, BTreeSet::from([root]))]),
         emissions: HashMap::from([(root, 1)]),
+        copies: HashMap::from([(root, 1)]),
         tapped: [HashMap::new(), HashMap::new()],
     };
     if root_instr.opcode == Opcode::Reduce {
@@ -237,6 +250,10 @@ impl Region<'_> {
         if emissions > ALLOWED_EMISSIONS && opcode != Opcode::Broadcast {
             return Err(Reason::CodeDuplication { emissions });
         }
+        let copies = self.copies_of(p);
+        if copies > ALLOWED_COPIES && opcode != Opcode::Broadcast {
+            return Err(Reason::CodeCopies { copies });
+        }
         if self.read_per_tap(p, Taps::Convolution) {
             return Err(Reason::ConvolutionOperand);
         }
@@ -281,6 +298,7 @@ impl Region<'_> {
         self.maps.insert(p, map);
         self.indexing.insert(p, indexing);
         self.emissions.insert(p, emissions);
+        self.copies.insert(p, copies);
         Ok(reason)
     }
 
@@ -311,6 +329,25 @@ impl Region<'_> {
             .map(|i| self.emissions[i])
             .fold(0u64, u64::saturating_add);
         (indexing, emissions)
+    }
+
+    /// How many copies of `p`'s code the kernel would hold: one per operand
+    /// slot it fills in each copy of a concatenate member, one per copy of
+    /// any other member using it (whose code the generator cache shares).
+    fn copies_of(&self, p: InstrId) -> u64 {
+        let users: BTreeSet<InstrId> = self.users[p.index()].iter().copied().collect();
+        users
+            .into_iter()
+            .filter_map(|u| {
+                let of_user = *self.copies.get(&u)?;
+                let user = self.comp.instr(u);
+                let slots = match user.opcode {
+                    Opcode::Concatenate => user.operands.iter().filter(|&&o| o == p).count(),
+                    _ => 1,
+                };
+                Some(of_user.saturating_mul(slots as u64))
+            })
+            .fold(0u64, u64::saturating_add)
     }
 
     /// `true` if a member whose opcode is one of `taps`' readers reads `p`,
