@@ -358,3 +358,38 @@ ENTRY e {
         .dump()
         .contains("keep c3 out of c4: its code would be copied into 81 operand slots"));
 }
+
+/// Selects and clamps between pred values held as masks of different
+/// widths: a compare of a wider type (a lane per 2, 4 or 8 bytes) and a
+/// pred read from memory (a lane per byte). The JIT took only every
+/// fourth lane of the pred parameter (found by differential testing).
+#[test]
+fn selects_between_preds_of_different_widths() {
+    for ty in ["s8", "u8", "s16", "f16", "s32", "f32", "s64", "f64"] {
+        for n in [3, 5, 8, 17] {
+            for root in [
+                "select(c, m, y)",
+                "select(c, y, m)",
+                "clamp(y, m, c)",
+                "clamp(m, c, y)",
+            ] {
+                let text = format!(
+                    "HloModule preds
+ENTRY e {{
+  c = pred[{n}]{{0}} parameter(0)
+  x = {ty}[{n}]{{0}} parameter(1)
+  y = pred[{n}]{{0}} parameter(2)
+  z = {ty}[] constant(0)
+  zs = {ty}[{n}]{{0}} broadcast(z), dimensions={{}}
+  m = pred[{n}]{{0}} compare(x, zs), direction=GT
+  ROOT r = pred[{n}]{{0}} {root}
+}}"
+                );
+                let module = parse(&text);
+                for seed in 0..2 {
+                    check_against_interpreter(&module, &random_args(&module, seed), CLOSE);
+                }
+            }
+        }
+    }
+}

@@ -185,11 +185,14 @@ pub fn fit(kb: &mut KernelBuilder, v: Value, ty: Type) -> Value {
 }
 
 /// `cond ? a : b` lane by lane, for a pred `cond` (0/1 scalar or mask).
+/// Pred `a` and `b` may be masks of different widths (a compare of s32
+/// and a pred read from memory): `b` is made `a`'s.
 pub fn select(kb: &mut KernelBuilder, cond: Value, a: Value, b: Value) -> Value {
     let ty = kb.ty(a);
     if !ty.is_vector() {
         return kb.b.ins().select(cond, a, b);
     }
+    let b = fit(kb, b, ty);
     let m = mask_as(kb, cond, ty.lane_bits());
     let m = kb.bitcast(ty, m);
     kb.b.ins().bitselect(m, a, b)
