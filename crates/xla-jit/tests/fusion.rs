@@ -680,3 +680,49 @@ fn producers_read_at_many_indices_per_element_are_materialized() {
     let p = plan(&m, m.entry);
     assert_eq!(p.fusions.len(), 1);
 }
+
+/// Code copies multiply through the operand slots of concatenates, where
+/// each slot is a branch of its own, and not through users that share a
+/// value at one index: a chain of `y = y * y + y` steps stays one kernel,
+/// while a value filling 81 slots of nested concatenates is materialized.
+#[test]
+fn code_copies_multiply_through_concatenate_slots_only() {
+    let mut chain = String::from(
+        "HloModule m\nENTRY e {\n  x = f32[64]{0} parameter(0)\n  y0 = f32[64]{0} exponential(x)\n",
+    );
+    for k in 0..8 {
+        chain += &format!(
+            "  m{k} = f32[64]{{0}} multiply(y{k}, y{k})\n  y{} = f32[64]{{0}} add(m{k}, y{k})\n",
+            k + 1
+        );
+    }
+    chain += "  ROOT r = f32[64]{0} negate(y8)\n}";
+    let m = parse(&chain);
+    let p = plan(&m, m.entry);
+    assert_consistent(&m, &p);
+    assert_eq!(p.fusions.len(), 1, "{}", p.display(m.entry_computation()));
+
+    let m = parse(
+        "HloModule m
+ENTRY e {
+  x = u8[3]{0} parameter(0)
+  c3 = u8[27]{0} concatenate(x, x, x, x, x, x, x, x, x), dimensions={0}
+  c4 = u8[243]{0} concatenate(c3, c3, c3, c3, c3, c3, c3, c3, c3), dimensions={0}
+  ROOT c5 = u8[2187]{0} concatenate(c4, c4, c4, c4, c4, c4, c4, c4, c4), dimensions={0}
+}",
+    );
+    let p = plan(&m, m.entry);
+    assert_consistent(&m, &p);
+    let kept = reason_for(&p, id(&m, "c3"));
+    assert!(
+        kept.iter().any(|d| matches!(
+            d,
+            FusionDecision::Forbid {
+                reason: Reason::CodeCopies { copies: 81 },
+                ..
+            }
+        )),
+        "{}",
+        p.display(m.entry_computation())
+    );
+}

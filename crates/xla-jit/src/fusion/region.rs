@@ -332,22 +332,27 @@ impl Region<'_> {
     }
 
     /// How many copies of `p`'s code the kernel would hold: one per operand
-    /// slot it fills in each copy of a concatenate member, one per copy of
-    /// any other member using it (whose code the generator cache shares).
+    /// slot it fills in each copy of a concatenate member (each slot is a
+    /// branch of its own), and as many as the most copied of its other
+    /// member users, whose copies emit it at their own index and share it
+    /// through the generator cache (so that a chain of `y = y * y + y`
+    /// holds one copy of each step, not two per step).
     fn copies_of(&self, p: InstrId) -> u64 {
         let users: BTreeSet<InstrId> = self.users[p.index()].iter().copied().collect();
-        users
-            .into_iter()
-            .filter_map(|u| {
-                let of_user = *self.copies.get(&u)?;
-                let user = self.comp.instr(u);
-                let slots = match user.opcode {
-                    Opcode::Concatenate => user.operands.iter().filter(|&&o| o == p).count(),
-                    _ => 1,
-                };
-                Some(of_user.saturating_mul(slots as u64))
-            })
-            .fold(0u64, u64::saturating_add)
+        let (mut slots, mut shared) = (0u64, 0u64);
+        for u in users {
+            let Some(&of_user) = self.copies.get(&u) else {
+                continue;
+            };
+            let user = self.comp.instr(u);
+            if user.opcode == Opcode::Concatenate {
+                let filled = user.operands.iter().filter(|&&o| o == p).count() as u64;
+                slots = slots.saturating_add(of_user.saturating_mul(filled));
+            } else {
+                shared = shared.max(of_user);
+            }
+        }
+        slots.saturating_add(shared)
     }
 
     /// `true` if a member whose opcode is one of `taps`' readers reads `p`,
