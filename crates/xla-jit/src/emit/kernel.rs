@@ -70,10 +70,9 @@ pub struct KernelBuilder<'a, 'b> {
     pub consts: codegen::ConstTable,
     call_conv: CallConv,
     /// The function's entry block (in the layout only once an instruction
-    /// is emitted there).
+    /// is emitted there); its first parameter is the array of base
+    /// pointers.
     entry: ir::Block,
-    /// The array of base pointers (the function's first parameter).
-    array: Value,
     /// The base pointers loaded in the entry block (empty when the kernel
     /// has more than [`HOISTED_BUFFERS`]).
     buffers: Vec<Value>,
@@ -129,7 +128,6 @@ impl<'a, 'b> KernelBuilder<'a, 'b> {
             consts,
             call_conv,
             entry,
-            array,
             buffers,
             scopes: vec![HashMap::new()],
             staged: HashMap::new(),
@@ -148,7 +146,10 @@ impl<'a, 'b> KernelBuilder<'a, 'b> {
     pub fn buffer(&mut self, i: usize) -> Value {
         match self.buffers.get(i) {
             Some(&v) => v,
-            None => load_pointer(self.b, self.ptr, self.array, i),
+            None => {
+                let array = self.param(0);
+                load_pointer(self.b, self.ptr, array, i)
+            }
         }
     }
 
