@@ -241,7 +241,7 @@ impl Executable {
         let _ = writeln!(out, "== optimized module\n{}", inner.module);
         let _ = writeln!(out, "== fusion plan\n{}", inner.fusion_plans);
         let _ = writeln!(out, "== program");
-        write_thunks(&mut out, &inner.program.thunks, 1);
+        write_thunks(&mut out, &inner.program, 1);
         let _ = writeln!(
             out,
             "== buffers (arena {} bytes; {} copies removed by coalescing)\n{}",
@@ -303,8 +303,8 @@ enum Print<'a> {
 /// their loop or conditional; the kernels of one fusion after its first
 /// are listed without their buffers (a concatenate's pieces). Iterative:
 /// programs nest thousands deep.
-fn write_thunks(out: &mut String, thunks: &[Thunk], depth: usize) {
-    let mut work = vec![Print::Thunks(thunks, depth, None)];
+fn write_thunks(out: &mut String, program: &Program, depth: usize) {
+    let mut work = vec![Print::Thunks(&program.thunks, depth, None)];
     while let Some(item) = work.pop() {
         let (thunks, depth, previous) = match item {
             Print::Heading(text, depth) => {
@@ -332,7 +332,10 @@ fn write_thunks(out: &mut String, thunks: &[Thunk], depth: usize) {
                 out,
                 "{pad}kernel {} buffers {:?} iterations {} tasks {}",
                 k.name,
-                k.buffers.iter().map(|b| b.0).collect::<Vec<_>>(),
+                program.kernel_args[k.args_at..][..k.buffer_count]
+                    .iter()
+                    .map(|b| b.0)
+                    .collect::<Vec<_>>(),
                 k.iterations,
                 k.tasks
             ),

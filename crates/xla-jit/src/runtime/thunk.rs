@@ -32,11 +32,12 @@ pub(crate) struct KernelThunk {
     /// The fusion's name (its root instruction), for dumps.
     pub name: String,
     pub func: KernelFn,
-    /// The kernel's buffers, inputs then outputs.
-    pub buffers: Vec<BufferId>,
-    /// Where the kernel's pointer array starts in the run's flat table of
-    /// kernel arguments.
+    /// Where the kernel's buffers (inputs, outputs, then scratch) start in
+    /// the program's kernel arguments, which the run turns into pointers;
+    /// the kernels of one fusion share them.
     pub args_at: usize,
+    /// How many buffers the kernel takes.
+    pub buffer_count: usize,
     /// The size of the outer iteration space.
     pub iterations: i64,
     /// How many pool tasks split the iterations (1: inline on the caller).
@@ -75,7 +76,7 @@ pub(crate) struct ConditionalThunk {
 pub(crate) fn remap_buffers(thunks: &mut Vec<Thunk>, map: &impl Fn(BufferId) -> BufferId) {
     for thunk in thunks.iter_mut() {
         match thunk {
-            Thunk::Kernel(k) => k.buffers.iter_mut().for_each(|b| *b = map(*b)),
+            Thunk::Kernel(_) => {}
             Thunk::Dot(d) => {
                 d.lhs = map(d.lhs);
                 d.rhs = map(d.rhs);

@@ -180,8 +180,8 @@ impl Lowering<'_> {
             out.push(Thunk::Kernel(KernelThunk {
                 name: kernel.name.clone(),
                 func: kernel.func,
-                buffers: buffers.clone(),
                 args_at,
+                buffer_count: buffers.len(),
                 iterations: kernel.iterations,
                 tasks: self
                     .parallelism
