@@ -463,3 +463,83 @@ fn init_values_that_are_and_are_not_the_identity() {
         }
     }
 }
+
+/// Test data: element `i`'s value.
+type Pattern = fn(usize) -> f64;
+
+/// Float maxima and minima run a fast screened pass and redo a chunk or a
+/// row exactly when it saw a NaN or its result is a zero or a subnormal:
+/// data that take each path in some chunks and not others, for every
+/// float type, against the interpreter bit for bit.
+#[test]
+fn screened_extrema_redo_exactly_where_unsure() {
+    use xla_core::PrimitiveType as P;
+    // 70001: four whole chunks of the full reduction and a short one;
+    // 65536: whole chunks only; [5,5003]: rows.
+    let shapes: [(&[i64], &str, &str); 3] = [
+        (&[70001], "[70001]{0}", "0"),
+        (&[65536], "[65536]{0}", "0"),
+        (&[5, 5003], "[5,5003]{1,0}", "1"),
+    ];
+    let patterns: [(&str, Pattern); 8] = [
+        ("varied", |i| ((i * 7919) % 1999) as f64 - 999.5),
+        ("zeros of both signs", |i| {
+            if i % 40_000 == 39_999 {
+                0.0
+            } else {
+                -0.0
+            }
+        }),
+        (
+            "negative, then zeros",
+            |i| if i < 30_000 { -2.5 } else { -0.0 },
+        ),
+        ("subnormals and zeros", |i| match i % 5 {
+            0 => 1e-41,
+            1 => -1e-41,
+            2 => -0.0,
+            3 => 4e-310,
+            _ => -4e-310,
+        }),
+        ("one NaN", |i| {
+            if i == 50_001 {
+                f64::NAN
+            } else {
+                (i % 97) as f64
+            }
+        }),
+        ("one negative NaN", |i| {
+            if i == 3 {
+                -f64::NAN
+            } else {
+                -((i % 89) as f64)
+            }
+        }),
+        ("infinities", |i| match i % 1000 {
+            7 => f64::INFINITY,
+            8 => f64::NEG_INFINITY,
+            _ => (i % 13) as f64 * 0.5,
+        }),
+        ("ones and a zero", |i| if i == 64_000 { 0.0 } else { 1.0 }),
+    ];
+    for ty in [P::F32, P::F64, P::F16, P::Bf16] {
+        let t = ty.name();
+        for (op, init) in [("maximum", "-inf"), ("minimum", "inf")] {
+            for (dims, shape, reduced) in shapes {
+                let out = if dims.len() == 1 { "[]" } else { "[5]{0}" };
+                let text = format!(
+                    "HloModule m\nr {{\n  a = {t}[] parameter(0)\n  b = {t}[] parameter(1)\n  \
+                     ROOT s = {t}[] {op}(a, b)\n}}\n\
+                     ENTRY e {{\n  x = {t}{shape} parameter(0)\n  z = {t}[] constant({init})\n  \
+                     ROOT o = {t}{out} reduce(x, z), dimensions={{{reduced}}}, to_apply=r\n}}"
+                );
+                let n = dims.iter().product::<i64>() as usize;
+                for (name, f) in patterns {
+                    let x: Vec<f64> = (0..n).map(f).collect();
+                    let x = Literal::from_vec(dims, x).unwrap().convert(ty).unwrap();
+                    assert_eq!(check(&text, &[&x]), Checked::Same, "{name}: {text}");
+                }
+            }
+        }
+    }
+}

@@ -8,7 +8,7 @@
 //! ones such as argmax, arbitrary computations, and complex reducers other
 //! than a `c64` sum) fold one element at a time from the init value.
 
-use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::{types, InstBuilder, Value};
 use cranelift_frontend::Variable;
 use xla_core::hlo::{ComputationId, HloComputation, HloInstruction};
@@ -109,6 +109,21 @@ impl<'m> Combiner<'m> {
                 self.tys[0],
                 PrimitiveType::F32 | PrimitiveType::F16 | PrimitiveType::Bf16
             )
+    }
+
+    /// `Some(max)` for float maximum (`true`) and minimum (`false`)
+    /// computed in `f32` or `f64` registers, which vector accumulators can
+    /// screen (see [`Accumulators::screening`]).
+    fn extremum(&self) -> Option<bool> {
+        let float = matches!(
+            self.tys[0],
+            PrimitiveType::F32 | PrimitiveType::F16 | PrimitiveType::Bf16 | PrimitiveType::F64
+        );
+        match self.op {
+            Some(Binary::Maximum) if float => Some(true),
+            Some(Binary::Minimum) if float => Some(false),
+            _ => None,
+        }
     }
 
     /// The identity of a recognized combiner, if any.
@@ -217,17 +232,52 @@ fn identity(op: Binary, ty: PrimitiveType) -> Option<Const> {
 /// minimum is when all are negative, and a NaN of either sign is the
 /// largest value of one of the two orders. The result is flushed once at
 /// the end: flushing commutes with max and min.
+///
+/// Screening accumulators ([`Accumulators::screening`]) are faster still
+/// and exact only most of the time; their caller redoes the reduction with
+/// exact ones when [`Accumulators::finish_screened`] says so.
 pub(super) struct Accumulators {
     vectors: Vec<Vec<Variable>>,
     scalars: Vec<Variable>,
     lanes: u32,
     unroll: u32,
     next: usize,
-    /// Bit-order mode (float maximum or minimum; see above).
-    keyed: bool,
+    mode: Mode,
     /// Whether code folding single elements into the scalar accumulators
     /// was emitted; if not, they still hold the identity.
     scalar_folds: bool,
+}
+
+/// How vector accumulators fold a vector in.
+enum Mode {
+    /// Through the combiner.
+    Combiner,
+    /// Float maximum or minimum as integer orders of the bits (see
+    /// [`Accumulators`]).
+    Keyed,
+    /// Float maximum or minimum by the processor's `maxps`/`minps`.
+    Screened(Screen),
+}
+
+/// The state of screening accumulators (float maximum when `max`, else
+/// minimum).
+///
+/// `maxps` and `minps` are one instruction per vector, where the keyed
+/// mode takes three; but they return their second operand when either
+/// operand is a NaN or both are zeros, and with denormals-are-zero set
+/// they compare every subnormal equal to zero. So a NaN is caught apart,
+/// by one unordered compare per pair of vectors, and the result is only
+/// trusted when no NaN was seen and it is neither a zero nor a subnormal:
+/// then every element compared with it was ordered as floats order it, and
+/// it is the exact answer. Otherwise (all-zero data, a NaN) the caller
+/// reduces again with exact accumulators.
+struct Screen {
+    max: bool,
+    /// All-ones lanes where an unordered compare saw a NaN.
+    nan: Variable,
+    /// A vector added since the last NaN test, tested with the next one
+    /// (or alone at the end of the loop step).
+    pending: Option<Value>,
 }
 
 /// An integer order on `f32` bit patterns.
@@ -282,7 +332,7 @@ fn bit_orders(max: bool) -> [(BitOrder, u32); 3] {
 
 impl Accumulators {
     /// Accumulators starting at the combiner's identity (vectors) — or at
-    /// `init` for scalar folds (`lanes == 1`).
+    /// `init` for scalar folds (`lanes == 1`). They are exact.
     pub fn new(
         kb: &mut KernelBuilder,
         comb: &Combiner,
@@ -290,22 +340,8 @@ impl Accumulators {
         unroll: u32,
         init: &[Value],
     ) -> Self {
-        let scalars = comb
-            .tys
-            .iter()
-            .enumerate()
-            .map(|(k, &t)| {
-                let v = match comb.identity() {
-                    Some(c) => constant(kb, t, c, 1),
-                    None => init[k],
-                };
-                let var = kb.b.declare_var(kb.ty(v));
-                kb.b.def_var(var, v);
-                var
-            })
-            .collect();
-        let keyed = lanes > 1 && comb.keyed();
-        if keyed {
+        let scalars = Self::scalars(kb, comb, init);
+        if lanes > 1 && comb.keyed() {
             let orders = bit_orders(comb.op == Some(Binary::Maximum));
             let vectors = (0..unroll)
                 .map(|_| {
@@ -321,45 +357,104 @@ impl Accumulators {
                         .collect()
                 })
                 .collect();
-            return Accumulators {
-                vectors,
-                scalars,
-                lanes,
-                unroll,
-                next: 0,
-                keyed: true,
-                scalar_folds: false,
-            };
+            return Accumulators::of(vectors, scalars, lanes, unroll, Mode::Keyed);
         }
         let vectors = if lanes > 1 {
-            let c = comb
-                .identity()
-                .expect("vector accumulators need an identity");
-            (0..unroll)
-                .map(|_| {
-                    comb.tys
-                        .iter()
-                        .map(|&t| {
-                            let v = constant(kb, t, c, lanes);
-                            let var = kb.b.declare_var(kb.ty(v));
-                            kb.b.def_var(var, v);
-                            var
-                        })
-                        .collect()
-                })
-                .collect()
+            Self::identity_vectors(kb, comb, lanes, unroll)
         } else {
             Vec::new()
         };
+        Accumulators::of(vectors, scalars, lanes, unroll, Mode::Combiner)
+    }
+
+    /// Screening accumulators (see [`Screen`]) for a float maximum or
+    /// minimum over vectors; exact ones ([`Accumulators::new`]) otherwise.
+    /// Call [`Accumulators::end_step`] after each loop step's vectors, and
+    /// finish with [`Accumulators::finish_screened`].
+    pub fn screening(
+        kb: &mut KernelBuilder,
+        comb: &Combiner,
+        lanes: u32,
+        unroll: u32,
+        init: &[Value],
+    ) -> Self {
+        let Some(max) = comb.extremum().filter(|_| lanes > 1) else {
+            return Self::new(kb, comb, lanes, unroll, init);
+        };
+        let scalars = Self::scalars(kb, comb, init);
+        let vectors = Self::identity_vectors(kb, comb, lanes, unroll);
+        let first = kb.b.use_var(vectors[0][0]);
+        let mask_ty = kb.ty(first).as_int();
+        let zeros = kb.int(mask_ty.lane_type(), 0);
+        let zeros = kb.b.ins().splat(mask_ty, zeros);
+        let nan = kb.b.declare_var(mask_ty);
+        kb.b.def_var(nan, zeros);
+        let screen = Screen {
+            max,
+            nan,
+            pending: None,
+        };
+        Accumulators::of(vectors, scalars, lanes, unroll, Mode::Screened(screen))
+    }
+
+    fn of(
+        vectors: Vec<Vec<Variable>>,
+        scalars: Vec<Variable>,
+        lanes: u32,
+        unroll: u32,
+        mode: Mode,
+    ) -> Self {
         Accumulators {
             vectors,
             scalars,
             lanes,
             unroll,
             next: 0,
-            keyed: false,
+            mode,
             scalar_folds: false,
         }
+    }
+
+    /// One scalar accumulator per value, at the identity or else `init`.
+    fn scalars(kb: &mut KernelBuilder, comb: &Combiner, init: &[Value]) -> Vec<Variable> {
+        comb.tys
+            .iter()
+            .enumerate()
+            .map(|(k, &t)| {
+                let v = match comb.identity() {
+                    Some(c) => constant(kb, t, c, 1),
+                    None => init[k],
+                };
+                let var = kb.b.declare_var(kb.ty(v));
+                kb.b.def_var(var, v);
+                var
+            })
+            .collect()
+    }
+
+    /// `unroll` vector accumulators per value, at the identity.
+    fn identity_vectors(
+        kb: &mut KernelBuilder,
+        comb: &Combiner,
+        lanes: u32,
+        unroll: u32,
+    ) -> Vec<Vec<Variable>> {
+        let c = comb
+            .identity()
+            .expect("vector accumulators need an identity");
+        (0..unroll)
+            .map(|_| {
+                comb.tys
+                    .iter()
+                    .map(|&t| {
+                        let v = constant(kb, t, c, lanes);
+                        let var = kb.b.declare_var(kb.ty(v));
+                        kb.b.def_var(var, v);
+                        var
+                    })
+                    .collect()
+            })
+            .collect()
     }
 
     /// Folds `xs` (at `lanes` lanes: a full vector or one element) into
@@ -379,15 +474,28 @@ impl Accumulators {
             self.next += 1;
             self.vectors[k].clone()
         };
-        if self.keyed && lanes > 1 {
-            let bits = kb.bitcast(types::I32X4, xs[0]);
-            let orders = bit_orders(comb.op == Some(Binary::Maximum));
-            for (&var, (order, _)) in vars.iter().zip(orders) {
-                let acc = kb.b.use_var(var);
-                let r = order.pick(kb, acc, bits);
-                kb.b.def_var(var, r);
+        match &mut self.mode {
+            Mode::Keyed if lanes > 1 => {
+                let bits = kb.bitcast(types::I32X4, xs[0]);
+                let orders = bit_orders(comb.op == Some(Binary::Maximum));
+                for (&var, (order, _)) in vars.iter().zip(orders) {
+                    let acc = kb.b.use_var(var);
+                    let r = order.pick(kb, acc, bits);
+                    kb.b.def_var(var, r);
+                }
+                return Ok(());
             }
-            return Ok(());
+            Mode::Screened(screen) if lanes > 1 => {
+                let acc = kb.b.use_var(vars[0]);
+                let r = screen.pick(kb, acc, xs[0]);
+                kb.b.def_var(vars[0], r);
+                match screen.pending.take() {
+                    Some(x) => screen.test_nan(kb, x, xs[0]),
+                    None => screen.pending = Some(xs[0]),
+                }
+                return Ok(());
+            }
+            _ => {}
         }
         let accs: Vec<Value> = vars.iter().map(|&v| kb.b.use_var(v)).collect();
         let r = comb.combine(kb, &accs, xs, lanes)?;
@@ -397,6 +505,16 @@ impl Accumulators {
             kb.b.def_var(var, v);
         }
         Ok(())
+    }
+
+    /// Ends a loop step: what it added is all tested for NaNs (screening
+    /// accumulators pair the vectors of a step).
+    pub fn end_step(&mut self, kb: &mut KernelBuilder) {
+        if let Mode::Screened(screen) = &mut self.mode {
+            if let Some(x) = screen.pending.take() {
+                screen.test_nan(kb, x, x);
+            }
+        }
     }
 
     /// The reduction of everything added, one scalar per value (not yet
@@ -410,8 +528,10 @@ impl Accumulators {
         if self.lanes == 1 {
             return Ok(total);
         }
-        if self.keyed {
-            return self.finish_keys(kb, comb, total);
+        match self.mode {
+            Mode::Keyed => return self.finish_keys(kb, comb, total),
+            Mode::Screened(_) => unreachable!("screening accumulators finish_screened"),
+            Mode::Combiner => {}
         }
         let mut vec: Vec<Value> = self.vectors[0].iter().map(|&v| kb.b.use_var(v)).collect();
         for u in 1..self.unroll as usize {
@@ -440,6 +560,82 @@ impl Accumulators {
             total = comb.combine(kb, &total, &xs, 1)?;
         }
         Ok(total)
+    }
+
+    /// [`Accumulators::finish`] for accumulators made by
+    /// [`Accumulators::screening`]: the total and, for screening ones, a
+    /// flag (`i8`) that is set when the total cannot be trusted and the
+    /// reduction must be redone with exact accumulators.
+    pub fn finish_screened(
+        &self,
+        kb: &mut KernelBuilder,
+        comb: &Combiner,
+    ) -> Result<(Vec<Value>, Option<Value>), Unsupported> {
+        let Mode::Screened(screen) = &self.mode else {
+            return Ok((self.finish(kb, comb)?, None));
+        };
+        debug_assert!(screen.pending.is_none(), "a step was not ended");
+        let mut v = kb.b.use_var(self.vectors[0][0]);
+        for u in 1..self.unroll as usize {
+            let other = kb.b.use_var(self.vectors[u][0]);
+            v = screen.pick(kb, v, other);
+        }
+        let mut m = kb.b.ins().extractlane(v, 0);
+        for l in 1..self.lanes {
+            let x = kb.b.ins().extractlane(v, l as u8);
+            let ordered = if screen.max {
+                kb.b.ins().fcmp(FloatCC::LessThan, m, x)
+            } else {
+                kb.b.ins().fcmp(FloatCC::LessThan, x, m)
+            };
+            m = kb.b.ins().select(ordered, x, m);
+        }
+        // Zeros and subnormals: magnitude bits below the smallest normal.
+        let ty = kb.ty(m);
+        let int = ty.as_int();
+        let bits = kb.bitcast(int, m);
+        let (magnitude, normal) = if ty == types::F64 {
+            (i64::MAX, f64::MIN_POSITIVE.to_bits() as i64)
+        } else {
+            (i64::from(i32::MAX), i64::from(f32::MIN_POSITIVE.to_bits()))
+        };
+        let magnitude = kb.b.ins().band_imm_s(bits, magnitude);
+        let tiny =
+            kb.b.ins()
+                .icmp_imm_u(IntCC::UnsignedLessThan, magnitude, normal);
+        let nan = kb.b.use_var(screen.nan);
+        let nan = kb.b.ins().vany_true(nan);
+        let unsure = kb.b.ins().bor(tiny, nan);
+        let total: Vec<Value> = self.scalars.iter().map(|&v| kb.b.use_var(v)).collect();
+        let total = if self.scalar_folds {
+            comb.combine(kb, &total, &[m], 1)?
+        } else {
+            vec![m]
+        };
+        Ok((total, Some(unsure)))
+    }
+}
+
+impl Screen {
+    /// `maxps(acc, x)` (`minps`): `x` unless `acc` is the larger (smaller).
+    fn pick(&self, kb: &mut KernelBuilder, acc: Value, x: Value) -> Value {
+        let ty = kb.ty(acc);
+        // The pattern Cranelift's x64 backend lowers to one instruction.
+        let mask = if self.max {
+            kb.b.ins().fcmp(FloatCC::LessThan, x, acc)
+        } else {
+            kb.b.ins().fcmp(FloatCC::LessThan, acc, x)
+        };
+        let mask = kb.bitcast(ty, mask);
+        kb.b.ins().bitselect(mask, acc, x)
+    }
+
+    /// Marks the lanes where `a` or `b` is a NaN.
+    fn test_nan(&mut self, kb: &mut KernelBuilder, a: Value, b: Value) {
+        let unordered = kb.b.ins().fcmp(FloatCC::Unordered, a, b);
+        let seen = kb.b.use_var(self.nan);
+        let seen = kb.b.ins().bor(seen, unordered);
+        kb.b.def_var(self.nan, seen);
     }
 }
 
@@ -568,7 +764,6 @@ pub(super) fn reduce_at(
     let inner_len = reduced.last().map_or(1, |&(_, s)| s);
     let lanes = if inner_len >= lanes as i64 { lanes } else { 1 };
     let unroll = unroll_for(inner_len, lanes).min(max_unroll);
-    let mut acc = Accumulators::new(kb, comb, lanes, unroll, &init);
     let operands = &reduce.operands[..n];
     let add = |kb: &mut KernelBuilder, idx: &Index, acc: &mut Accumulators| {
         let xs = operands
@@ -577,18 +772,41 @@ pub(super) fn reduce_at(
             .collect::<Result<Vec<_>, _>>()?;
         acc.add(kb, comb, &xs, idx.lanes)
     };
-    nest(
-        kb,
-        &reduced,
-        base.dims.clone(),
-        lanes,
-        unroll,
-        &mut |kb, step| match operands {
-            &[operand] => el.staged_step(kb, operand, step, |kb, idx| add(kb, idx, &mut acc)),
-            _ => step.iter().try_for_each(|idx| add(kb, idx, &mut acc)),
-        },
-    )?;
-    let total = acc.finish(kb, comb)?;
+    let pass = |kb: &mut KernelBuilder, acc: &mut Accumulators, unroll: u32| {
+        nest(
+            kb,
+            &reduced,
+            base.dims.clone(),
+            lanes,
+            unroll,
+            &mut |kb, step| {
+                match operands {
+                    &[operand] => el.staged_step(kb, operand, step, |kb, idx| add(kb, idx, acc))?,
+                    _ => step.iter().try_for_each(|idx| add(kb, idx, acc))?,
+                }
+                acc.end_step(kb);
+                Ok(())
+            },
+        )
+    };
+    let mut acc = Accumulators::screening(kb, comb, lanes, unroll, &init);
+    pass(kb, &mut acc, unroll)?;
+    let total = match acc.finish_screened(kb, comb)? {
+        (total, None) => total,
+        (fast, Some(unsure)) => {
+            let tys: Vec<_> = fast.iter().map(|&v| kb.ty(v)).collect();
+            kb.if_else(
+                unsure,
+                &tys,
+                |kb| {
+                    let mut exact = Accumulators::new(kb, comb, lanes, 1, &init);
+                    pass(kb, &mut exact, 1)?;
+                    exact.finish(kb, comb)
+                },
+                |_| Ok(fast),
+            )?
+        }
+    };
     if comb.identity().is_some() {
         comb.with_init(kb, &init, total)
     } else {

@@ -210,9 +210,12 @@ impl IterSpace {
         match self.chunking {
             Chunking::Chunks { chunk, per_row } => {
                 let (row, c0) = chunk_start(kb, it, chunk, per_row);
-                let c1 = kb.b.ins().iadd_imm_s(c0, chunk);
-                let limit = kb.iconst(n);
-                let c1 = kb.b.ins().smin(c1, limit);
+                let mut c1 = kb.b.ins().iadd_imm_s(c0, chunk);
+                // Only a row's last chunk can be short.
+                if n % chunk != 0 {
+                    let limit = kb.iconst(n);
+                    c1 = kb.b.ins().smin(c1, limit);
+                }
                 (self.row_index(kb, row), c0, c1)
             }
             Chunking::Rows { per_iter } => {
@@ -369,9 +372,10 @@ pub fn emit_inner_steps<E>(
     unroll: u32,
     mut step: impl FnMut(&mut KernelBuilder, &[IndexDim], u32) -> Result<(), E>,
 ) -> Result<(), E> {
-    // With constant bounds, loops that would run zero times are not
-    // emitted (a 1024-element row needs no tail): less code to compile.
-    let known = kb.constant(begin).zip(kb.constant(end)).map(|(b, e)| e - b);
+    // With a length known at compile time, loops that would run zero
+    // times are not emitted (a 1024-element row or a whole chunk needs no
+    // tail): less code to compile.
+    let known = kb.distance(begin, end);
     let l = lanes as i64;
     let mut tail_start = begin;
     if lanes > 1 {

@@ -494,6 +494,26 @@ impl<'a, 'b> KernelBuilder<'a, 'b> {
         }
     }
 
+    /// `end − begin` when it is known at compile time: both are constants,
+    /// or `end` was made as `begin` plus a constant.
+    pub fn distance(&self, begin: Value, end: Value) -> Option<i64> {
+        if let Some(d) = self
+            .constant(begin)
+            .zip(self.constant(end))
+            .map(|(b, e)| e - b)
+        {
+            return Some(d);
+        }
+        let inst = self.b.func.dfg.value_def(end).inst()?;
+        match self.b.func.dfg.insts[inst] {
+            ir::InstructionData::Binary {
+                opcode: ir::Opcode::Iadd,
+                args: [a, b],
+            } if a == begin => self.constant(b),
+            _ => None,
+        }
+    }
+
     /// Records that `v` holds no subnormal float.
     pub fn mark_flushed(&mut self, v: Value) {
         self.flushed.insert(v);

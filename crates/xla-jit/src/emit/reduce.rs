@@ -16,7 +16,7 @@
 //!   folds the partials into the init value in order. The result does not
 //!   depend on how the runtime splits the first kernel's iterations.
 
-use cranelift_codegen::ir::Value;
+use cranelift_codegen::ir::{InstBuilder, Value};
 use xla_core::hlo::{HloInstruction, InstrId};
 use xla_core::{Opcode, PrimitiveType, Shape};
 
@@ -24,7 +24,7 @@ use super::access::{read_from, write, Access};
 use super::combine::{operand_index, operand_rank, reduce_at, Accumulators, Combiner};
 use super::elemental::Elemental;
 use super::index::{Index, IndexDim};
-use super::iterate::{emit_inner, unroll_for, IterSpace, Walker};
+use super::iterate::{emit_inner_steps, unroll_for, IterSpace, Walker};
 use super::kernel::KernelBuilder;
 use super::loop_kernel::{elemental, fusion_lanes};
 use super::{column, cost, KernelInfo, KernelPlan, Unsupported};
@@ -209,19 +209,21 @@ struct Partials<'a, 'm> {
     space: &'a IterSpace,
     lanes: u32,
     unroll: u32,
+    /// Whether to screen (see [`Accumulators::screening`]) and redo an
+    /// iteration exactly when the screen is unsure.
+    screen: bool,
     acc: Option<Accumulators>,
     scratch: (super::access::BufferSpec, Value),
 }
 
 impl Walker<Unsupported> for Partials<'_, '_> {
     fn begin(&mut self, kb: &mut KernelBuilder, _it: Value) -> Result<(), Unsupported> {
-        self.acc = Some(Accumulators::new(
-            kb,
-            self.comb,
-            self.lanes,
-            self.unroll,
-            &[],
-        ));
+        let new = if self.screen {
+            Accumulators::screening
+        } else {
+            Accumulators::new
+        };
+        self.acc = Some(new(kb, self.comb, self.lanes, self.unroll, &[]));
         Ok(())
     }
 
@@ -240,29 +242,54 @@ impl Walker<Unsupported> for Partials<'_, '_> {
                     .gen(kb, self.reduce.operands[0], &Index::new(1, row.to_vec()))?;
                 acc.add(kb, self.comb, &[x], 1)
             }
-            Some((d, _)) => emit_inner(kb, begin, end, self.lanes, self.unroll, |kb, inner, l| {
-                let mut idx = row.to_vec();
-                idx[d] = inner;
-                let x = self
-                    .el
-                    .gen(kb, self.reduce.operands[0], &Index::new(l, idx))?;
-                acc.add(kb, self.comb, &[x], l)
-            }),
+            Some((d, _)) => {
+                emit_inner_steps(kb, begin, end, self.lanes, self.unroll, |kb, step, l| {
+                    for &inner in step {
+                        let mut idx = row.to_vec();
+                        idx[d] = inner;
+                        let x = self
+                            .el
+                            .gen(kb, self.reduce.operands[0], &Index::new(l, idx))?;
+                        acc.add(kb, self.comb, &[x], l)?;
+                    }
+                    acc.end_step(kb);
+                    Ok(())
+                })
+            }
         }
     }
 
     fn end(&mut self, kb: &mut KernelBuilder, it: Value) -> Result<(), Unsupported> {
         let acc = self.acc.take().expect("begin ran");
-        let total = acc.finish(kb, self.comb)?;
+        let (total, unsure) = acc.finish_screened(kb, self.comb)?;
+        let Some(unsure) = unsure else {
+            self.store(kb, it, total[0]);
+            return Ok(());
+        };
+        kb.branch(unsure, |kb, redo| {
+            if !redo {
+                self.store(kb, it, total[0]);
+                return Ok(());
+            }
+            let mut exact = Partials {
+                unroll: 1,
+                screen: false,
+                acc: None,
+                scratch: self.scratch.clone(),
+                ..*self
+            };
+            let next = kb.b.ins().iadd_imm_s(it, 1);
+            self.space.walk(kb, it, next, &mut exact)
+        })
+    }
+}
+
+impl Partials<'_, '_> {
+    /// Stores iteration `it`'s partial.
+    fn store(&self, kb: &mut KernelBuilder, it: Value, partial: Value) {
         let (spec, base) = &self.scratch;
-        write(
-            kb,
-            spec,
-            *base,
-            &Index::new(1, vec![IndexDim::uniform(it)]),
-            total[0],
-        );
-        Ok(())
+        let at = Index::new(1, vec![IndexDim::uniform(it)]);
+        write(kb, spec, *base, &at, partial);
     }
 }
 
@@ -288,6 +315,7 @@ fn partial_kernel(
         space,
         lanes,
         unroll,
+        screen: true,
         acc: None,
         scratch: (scratch_spec(comb.tys[0], space.iterations()), scratch),
     };
