@@ -25,7 +25,7 @@
 //!
 //! [`Accuracy::Xla`]: super::Accuracy::Xla
 
-use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
+use cranelift_codegen::ir::condcodes::FloatCC;
 use cranelift_codegen::ir::Value;
 
 use super::coefficients::{EXP_F32, LN2_HI_F32, LN2_LO_F32, LOG2E};
@@ -52,14 +52,16 @@ pub(super) fn exp(l: &mut Lanes, x: Value) -> Value {
 }
 
 /// The lanes where `e^x` or `e^-x` needs a special case: `|x| > EXP_PLAIN`
-/// or NaN. Compared as the bit patterns of `|x|` (NaN's are above every
-/// finite one), in integer instructions that leave the FMA pipes to the
-/// polynomial (see [`tanh_special`]).
+/// or NaN, marked by their sign bits (see [`Lanes::rare_branch`]).
+/// Computed on the bit pattern of `|x|` (NaN's are above every finite
+/// one), in integer instructions that leave the FMA pipes to the
+/// polynomial (see [`tanh_special`]): `|x| + (2^31 - 1 - limit)` passes
+/// `2^31` exactly when `|x|` passes the limit.
 fn exp_special(l: &mut Lanes, x: Value) -> Value {
     let a = l.abs(x);
     let a = l.bits(a);
-    let limit = l.ci(i64::from((EXP_PLAIN as f32).to_bits()));
-    l.icmp(IntCC::SignedGreaterThan, a, limit)
+    let limit = i64::from((EXP_PLAIN as f32).to_bits());
+    l.iadd_c(a, i64::from(i32::MAX) - limit)
 }
 
 /// `e^x` for `x <= EXP_OVERFLOW` or NaN (larger `x` give garbage), from
@@ -175,22 +177,23 @@ fn tanh_parts(l: &mut Lanes, c: Value, z: Value) -> (Value, Value) {
 }
 
 /// The lanes where the rational on the unclamped `x` is not `tanh(x)`:
-/// `|x| < TANH_TINY`, `|x| > TANH_CLAMP` or NaN.
+/// `|x| < TANH_TINY`, `|x| > TANH_CLAMP` or NaN, marked by their sign
+/// bits (see [`Lanes::rare_branch`]).
 ///
-/// The test is one range check on the bit pattern of `|x|` (the order of
-/// non-negative floats is that of their bits), in integer instructions:
-/// on Zen 5 the float compares and min/max of the clamp would take the FMA
-/// pipes that the polynomials need. `|x| - tiny` is in range when at most
-/// `clamp - tiny` as an unsigned number; adding `2^31` to both sides turns
-/// that into a signed compare, which SSE has.
+/// The test is on the bit pattern of `|x|` (the order of non-negative
+/// floats is that of their bits), in integer instructions that run beside
+/// the FMA pipes: the float compares and min/max of the clamp would take
+/// the pipes that the polynomials need. `|x| - tiny` is negative below
+/// the tiny bound, and `|x| + (2^31 - 1 - clamp)` passes `2^31` above the
+/// clamp; their or has the sign bit of either.
 fn tanh_special(l: &mut Lanes, x: Value) -> Value {
     let tiny = i64::from((TANH_TINY as f32).to_bits());
     let clamp = i64::from((TANH_CLAMP as f32).to_bits());
     let a = l.abs(x);
     let a = l.bits(a);
-    let shifted = l.iadd_c(a, (1 << 31) - tiny);
-    let limit = l.ci((clamp - tiny) - (1 << 31));
-    l.icmp(IntCC::SignedGreaterThan, shifted, limit)
+    let below = l.iadd_c(a, -tiny);
+    let above = l.iadd_c(a, i64::from(i32::MAX) - clamp);
+    l.or(below, above)
 }
 
 /// `tanh(x)` where some lane has `|x| < TANH_TINY`: `x` there (±0 for a

@@ -226,10 +226,14 @@ impl<'a, 'f> Lanes<'a, 'f> {
         self.b.ins().bitselect(mask, a, b)
     }
 
-    /// `fast` when no lane of `mask` is set, else `slow`, emitted in a block
-    /// that a branch enters only then. For special inputs (NaN, overflow,
-    /// tiny arguments) that are rare in real data: the common path skips
-    /// the compares and blends that fix them up, and the branch predicts.
+    /// `fast` when no lane of `mask` has its sign bit set, else `slow`,
+    /// emitted in a block that a branch enters only then. For special
+    /// inputs (NaN, overflow, tiny arguments) that are rare in real data:
+    /// the common path skips the compares and blends that fix them up, and
+    /// the branch predicts. `mask` is a compare's result (all-ones lanes)
+    /// or any vector whose sign bits mark lanes: the test is one `movmskps`
+    /// (`movmskpd`), a single port-0 instruction where a `ptest` of the
+    /// mask would take two and building an all-ones mask a compare.
     ///
     /// `slow` receives `fast` through a block parameter, so that it can
     /// patch the lanes that need it instead of computing the function
@@ -250,7 +254,8 @@ impl<'a, 'f> Lanes<'a, 'f> {
         slow: impl FnOnce(&mut Self, Value) -> Value,
     ) -> Value {
         let ty = self.b.func.dfg.value_type(fast);
-        let any = self.b.ins().vany_true(mask);
+        let signs = self.b.ins().vhigh_bits(types::I8, mask);
+        let any = self.b.ins().icmp_imm_u(IntCC::NotEqual, signs, 0);
         let (check, rare, done) = (
             self.b.create_block(),
             self.b.create_block(),
