@@ -753,7 +753,34 @@ pub(super) fn reduce_at(
     comb: &Combiner,
     reduce: &HloInstruction,
     base: &Index,
+    shape: (u32, u32),
+) -> Result<Vec<Value>, Unsupported> {
+    reduce_at_with(el, kb, comb, reduce, base, shape, true)
+}
+
+/// [`reduce_at`] with exact accumulators only: for a row whose screened
+/// reduction was unsure.
+pub(super) fn reduce_exactly_at(
+    el: &Elemental,
+    kb: &mut KernelBuilder,
+    comb: &Combiner,
+    reduce: &HloInstruction,
+    base: &Index,
+    shape: (u32, u32),
+) -> Result<Vec<Value>, Unsupported> {
+    reduce_at_with(el, kb, comb, reduce, base, shape, false)
+}
+
+/// [`reduce_at`], screening float maxima and minima (and redoing them
+/// exactly when unsure) if `screen`.
+fn reduce_at_with(
+    el: &Elemental,
+    kb: &mut KernelBuilder,
+    comb: &Combiner,
+    reduce: &HloInstruction,
+    base: &Index,
     (lanes, max_unroll): (u32, u32),
+    screen: bool,
 ) -> Result<Vec<Value>, Unsupported> {
     let n = comb.tys.len();
     let init = (0..n)
@@ -789,7 +816,11 @@ pub(super) fn reduce_at(
             },
         )
     };
-    let mut acc = Accumulators::screening(kb, comb, lanes, unroll, &init);
+    let mut acc = if screen {
+        Accumulators::screening(kb, comb, lanes, unroll, &init)
+    } else {
+        Accumulators::new(kb, comb, lanes, unroll, &init)
+    };
     pass(kb, &mut acc, unroll)?;
     let total = match acc.finish_screened(kb, comb)? {
         (total, None) => total,
