@@ -101,19 +101,8 @@ impl<'m> Combiner<'m> {
         }
     }
 
-    /// `true` for float maximum and minimum computed in `f32` registers,
-    /// which vector accumulators reduce through order keys.
-    pub fn keyed(&self) -> bool {
-        matches!(self.op, Some(Binary::Maximum | Binary::Minimum))
-            && matches!(
-                self.tys[0],
-                PrimitiveType::F32 | PrimitiveType::F16 | PrimitiveType::Bf16
-            )
-    }
-
     /// `Some(max)` for float maximum (`true`) and minimum (`false`)
-    /// computed in `f32` or `f64` registers, which vector accumulators can
-    /// screen (see [`Accumulators::screening`]).
+    /// computed in `f32` or `f64` registers (see [`Extremum`]).
     fn extremum(&self) -> Option<bool> {
         let float = matches!(
             self.tys[0],
@@ -220,119 +209,57 @@ fn identity(op: Binary, ty: PrimitiveType) -> Option<Const> {
 /// Running results of one reduction: `unroll` vector accumulators and one
 /// scalar accumulator per reduced value, as Cranelift variables.
 ///
-/// Float maximum and minimum over `f32` registers accumulate the raw bits
-/// under three integer orders instead ([`bit_orders`]): one `pmaxsd`,
-/// `pminsd`, `pmaxud` or `pminud` each per vector, in place of the
-/// eight-instruction NaN- and zero-aware float maximum and a flush, whose
-/// latency chain made the loop three times slower. As signed integers,
-/// non-negative floats are in float order and above every negative one;
-/// as unsigned integers, negative floats are in reverse order and above
-/// every non-negative one. So the signed maximum of the bits is the float
-/// maximum when any element is `>= +0` (and `+0` beats `−0`), the signed
-/// minimum is when all are negative, and a NaN of either sign is the
-/// largest value of one of the two orders. The result is flushed once at
-/// the end: flushing commutes with max and min.
-///
-/// Screening accumulators ([`Accumulators::screening`]) are faster still
-/// and exact only most of the time; their caller redoes the reduction with
-/// exact ones when [`Accumulators::finish_screened`] says so.
+/// Float maxima and minima over vectors take their own path, see
+/// [`Extremum`].
 pub(super) struct Accumulators {
     vectors: Vec<Vec<Variable>>,
     scalars: Vec<Variable>,
     lanes: u32,
     unroll: u32,
     next: usize,
-    mode: Mode,
+    /// For a float maximum or minimum over vectors.
+    extremum: Option<Extremum>,
     /// Whether code folding single elements into the scalar accumulators
     /// was emitted; if not, they still hold the identity.
     scalar_folds: bool,
 }
 
-/// How vector accumulators fold a vector in.
-enum Mode {
-    /// Through the combiner.
-    Combiner,
-    /// Float maximum or minimum as integer orders of the bits (see
-    /// [`Accumulators`]).
-    Keyed,
-    /// Float maximum or minimum by the processor's `maxps`/`minps`.
-    Screened(Screen),
-}
-
-/// The state of screening accumulators (float maximum when `max`, else
-/// minimum).
+/// Vector accumulators of a float maximum (`max`) or minimum.
 ///
-/// `maxps` and `minps` are one instruction per vector, where the keyed
-/// mode takes three; but they return their second operand when either
-/// operand is a NaN or both are zeros, and with denormals-are-zero set
-/// they compare every subnormal equal to zero. So a NaN is caught apart,
-/// by one unordered compare per pair of vectors, and the result is only
-/// trusted when no NaN was seen and it is neither a zero nor a subnormal:
-/// then every element compared with it was ordered as floats order it, and
-/// it is the exact answer. Otherwise (all-zero data, a NaN) the caller
-/// reduces again with exact accumulators.
-struct Screen {
+/// They run on the processor's `maxps`/`minps` (`maxpd`/`minpd`), one
+/// instruction per vector, where a NaN- and zero-aware maximum takes
+/// eight, or three integer max/min on the bits. These return their second
+/// operand when either operand is a NaN or both are zeros, and with
+/// denormals-are-zero set they compare every subnormal equal to zero. So
+/// two more values are accumulated beside them, one instruction per vector
+/// between them:
+///
+/// * NaNs: one unordered compare per pair of vectors, or-ed into a mask.
+///   Any NaN makes the result the default NaN.
+/// * Signs: the and (maximum; or, minimum) of the bits of every vector.
+///   When the `maxps` result `m` is a zero or a subnormal, every element is
+///   a zero, a subnormal or below them, and the exact maximum, flushed as
+///   every result is, is `+0` if some element has a clear sign bit (`+0`
+///   or a positive subnormal) and `−0` otherwise: the and's sign bit says
+///   which. (For the minimum: `−0` if some element has its sign set.)
+///
+/// Otherwise `m` is the exact answer: every element compared with it was
+/// ordered as floats order it.
+struct Extremum {
     max: bool,
     /// All-ones lanes where an unordered compare saw a NaN.
     nan: Variable,
+    /// The and (maximum) or or (minimum) of the bits of every vector.
+    signs: Variable,
     /// A vector added since the last NaN test, tested with the next one
     /// (or alone at the end of the loop step).
     pending: Option<Value>,
 }
 
-/// An integer order on `f32` bit patterns.
-#[derive(Clone, Copy)]
-enum BitOrder {
-    SignedMax,
-    SignedMin,
-    UnsignedMax,
-    UnsignedMin,
-}
-
-impl BitOrder {
-    /// The larger (for `*Max`) or smaller of `a` and `b` in this order.
-    fn pick(self, kb: &mut KernelBuilder, a: Value, b: Value) -> Value {
-        match self {
-            BitOrder::SignedMax => kb.b.ins().smax(a, b),
-            BitOrder::SignedMin => kb.b.ins().smin(a, b),
-            BitOrder::UnsignedMax => kb.b.ins().umax(a, b),
-            BitOrder::UnsignedMin => kb.b.ins().umin(a, b),
-        }
-    }
-}
-
-/// Bits of `−∞`.
-const NEG_INF_BITS: u32 = 0xFF80_0000;
-/// Bits of `+∞`.
-const POS_INF_BITS: u32 = 0x7F80_0000;
-
-/// The three orders a float maximum (`max`) or minimum accumulates, each
-/// with its starting bits (which give the identity, `∓∞`, for no element).
-/// Maximum: the signed maximum (the answer when `>= 0`, and where a
-/// positive NaN shows), the signed minimum (the answer otherwise) and the
-/// unsigned maximum (where a negative NaN shows). Minimum: the unsigned
-/// maximum (the answer when `>= 0x8000_0000`, i.e. some element is
-/// negative; a negative NaN shows here), the unsigned minimum (the answer
-/// otherwise) and the signed maximum (where a positive NaN shows).
-fn bit_orders(max: bool) -> [(BitOrder, u32); 3] {
-    if max {
-        [
-            (BitOrder::SignedMax, NEG_INF_BITS),
-            (BitOrder::SignedMin, NEG_INF_BITS),
-            (BitOrder::UnsignedMax, 0),
-        ]
-    } else {
-        [
-            (BitOrder::UnsignedMax, 0),
-            (BitOrder::UnsignedMin, POS_INF_BITS),
-            (BitOrder::SignedMax, 1 << 31),
-        ]
-    }
-}
-
 impl Accumulators {
     /// Accumulators starting at the combiner's identity (vectors) — or at
-    /// `init` for scalar folds (`lanes == 1`). They are exact.
+    /// `init` for scalar folds (`lanes == 1`). Call
+    /// [`Accumulators::end_step`] after each loop step's vectors.
     pub fn new(
         kb: &mut KernelBuilder,
         comb: &Combiner,
@@ -340,84 +267,8 @@ impl Accumulators {
         unroll: u32,
         init: &[Value],
     ) -> Self {
-        let scalars = Self::scalars(kb, comb, init);
-        if lanes > 1 && comb.keyed() {
-            let orders = bit_orders(comb.op == Some(Binary::Maximum));
-            let vectors = (0..unroll)
-                .map(|_| {
-                    orders
-                        .iter()
-                        .map(|&(_, start)| {
-                            let bits = kb.int(types::I32, i64::from(start));
-                            let v = super::repr::splat(kb, bits, 4);
-                            let var = kb.b.declare_var(types::I32X4);
-                            kb.b.def_var(var, v);
-                            var
-                        })
-                        .collect()
-                })
-                .collect();
-            return Accumulators::of(vectors, scalars, lanes, unroll, Mode::Keyed);
-        }
-        let vectors = if lanes > 1 {
-            Self::identity_vectors(kb, comb, lanes, unroll)
-        } else {
-            Vec::new()
-        };
-        Accumulators::of(vectors, scalars, lanes, unroll, Mode::Combiner)
-    }
-
-    /// Screening accumulators (see [`Screen`]) for a float maximum or
-    /// minimum over vectors; exact ones ([`Accumulators::new`]) otherwise.
-    /// Call [`Accumulators::end_step`] after each loop step's vectors, and
-    /// finish with [`Accumulators::finish_screened`].
-    pub fn screening(
-        kb: &mut KernelBuilder,
-        comb: &Combiner,
-        lanes: u32,
-        unroll: u32,
-        init: &[Value],
-    ) -> Self {
-        let Some(max) = comb.extremum().filter(|_| lanes > 1) else {
-            return Self::new(kb, comb, lanes, unroll, init);
-        };
-        let scalars = Self::scalars(kb, comb, init);
-        let vectors = Self::identity_vectors(kb, comb, lanes, unroll);
-        let first = kb.b.use_var(vectors[0][0]);
-        let mask_ty = kb.ty(first).as_int();
-        let zeros = kb.int(mask_ty.lane_type(), 0);
-        let zeros = kb.b.ins().splat(mask_ty, zeros);
-        let nan = kb.b.declare_var(mask_ty);
-        kb.b.def_var(nan, zeros);
-        let screen = Screen {
-            max,
-            nan,
-            pending: None,
-        };
-        Accumulators::of(vectors, scalars, lanes, unroll, Mode::Screened(screen))
-    }
-
-    fn of(
-        vectors: Vec<Vec<Variable>>,
-        scalars: Vec<Variable>,
-        lanes: u32,
-        unroll: u32,
-        mode: Mode,
-    ) -> Self {
-        Accumulators {
-            vectors,
-            scalars,
-            lanes,
-            unroll,
-            next: 0,
-            mode,
-            scalar_folds: false,
-        }
-    }
-
-    /// One scalar accumulator per value, at the identity or else `init`.
-    fn scalars(kb: &mut KernelBuilder, comb: &Combiner, init: &[Value]) -> Vec<Variable> {
-        comb.tys
+        let scalars = comb
+            .tys
             .iter()
             .enumerate()
             .map(|(k, &t)| {
@@ -429,32 +280,56 @@ impl Accumulators {
                 kb.b.def_var(var, v);
                 var
             })
-            .collect()
-    }
-
-    /// `unroll` vector accumulators per value, at the identity.
-    fn identity_vectors(
-        kb: &mut KernelBuilder,
-        comb: &Combiner,
-        lanes: u32,
-        unroll: u32,
-    ) -> Vec<Vec<Variable>> {
-        let c = comb
-            .identity()
-            .expect("vector accumulators need an identity");
-        (0..unroll)
-            .map(|_| {
-                comb.tys
-                    .iter()
-                    .map(|&t| {
-                        let v = constant(kb, t, c, lanes);
-                        let var = kb.b.declare_var(kb.ty(v));
-                        kb.b.def_var(var, v);
-                        var
-                    })
-                    .collect()
-            })
-            .collect()
+            .collect();
+        let vectors: Vec<Vec<Variable>> = if lanes > 1 {
+            let c = comb
+                .identity()
+                .expect("vector accumulators need an identity");
+            (0..unroll)
+                .map(|_| {
+                    comb.tys
+                        .iter()
+                        .map(|&t| {
+                            let v = constant(kb, t, c, lanes);
+                            let var = kb.b.declare_var(kb.ty(v));
+                            kb.b.def_var(var, v);
+                            var
+                        })
+                        .collect()
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let extremum = comb.extremum().filter(|_| lanes > 1).map(|max| {
+            let first = kb.b.use_var(vectors[0][0]);
+            let ty = kb.ty(first);
+            let mask_ty = ty.as_int();
+            let zero = kb.int(mask_ty.lane_type(), 0);
+            let zeros = kb.b.ins().splat(mask_ty, zero);
+            let nan = kb.b.declare_var(mask_ty);
+            kb.b.def_var(nan, zeros);
+            // The and starts with every bit set, the or with none.
+            let start = if max { kb.b.ins().bnot(zeros) } else { zeros };
+            let start = kb.bitcast(ty, start);
+            let signs = kb.b.declare_var(ty);
+            kb.b.def_var(signs, start);
+            Extremum {
+                max,
+                nan,
+                signs,
+                pending: None,
+            }
+        });
+        Accumulators {
+            vectors,
+            scalars,
+            lanes,
+            unroll,
+            next: 0,
+            extremum,
+            scalar_folds: false,
+        }
     }
 
     /// Folds `xs` (at `lanes` lanes: a full vector or one element) into
@@ -474,28 +349,15 @@ impl Accumulators {
             self.next += 1;
             self.vectors[k].clone()
         };
-        match &mut self.mode {
-            Mode::Keyed if lanes > 1 => {
-                let bits = kb.bitcast(types::I32X4, xs[0]);
-                let orders = bit_orders(comb.op == Some(Binary::Maximum));
-                for (&var, (order, _)) in vars.iter().zip(orders) {
-                    let acc = kb.b.use_var(var);
-                    let r = order.pick(kb, acc, bits);
-                    kb.b.def_var(var, r);
-                }
-                return Ok(());
+        if let Some(ext) = self.extremum.as_mut().filter(|_| lanes > 1) {
+            let acc = kb.b.use_var(vars[0]);
+            let r = ext.pick(kb, acc, xs[0]);
+            kb.b.def_var(vars[0], r);
+            match ext.pending.take() {
+                Some(x) => ext.test(kb, x, xs[0]),
+                None => ext.pending = Some(xs[0]),
             }
-            Mode::Screened(screen) if lanes > 1 => {
-                let acc = kb.b.use_var(vars[0]);
-                let r = screen.pick(kb, acc, xs[0]);
-                kb.b.def_var(vars[0], r);
-                match screen.pending.take() {
-                    Some(x) => screen.test_nan(kb, x, xs[0]),
-                    None => screen.pending = Some(xs[0]),
-                }
-                return Ok(());
-            }
-            _ => {}
+            return Ok(());
         }
         let accs: Vec<Value> = vars.iter().map(|&v| kb.b.use_var(v)).collect();
         let r = comb.combine(kb, &accs, xs, lanes)?;
@@ -507,12 +369,12 @@ impl Accumulators {
         Ok(())
     }
 
-    /// Ends a loop step: what it added is all tested for NaNs (screening
-    /// accumulators pair the vectors of a step).
+    /// Ends a loop step: everything it added has been tested for NaNs and
+    /// signs (float extrema pair the vectors of a step).
     pub fn end_step(&mut self, kb: &mut KernelBuilder) {
-        if let Mode::Screened(screen) = &mut self.mode {
-            if let Some(x) = screen.pending.take() {
-                screen.test_nan(kb, x, x);
+        if let Some(ext) = &mut self.extremum {
+            if let Some(x) = ext.pending.take() {
+                ext.test(kb, x, x);
             }
         }
     }
@@ -528,10 +390,14 @@ impl Accumulators {
         if self.lanes == 1 {
             return Ok(total);
         }
-        match self.mode {
-            Mode::Keyed => return self.finish_keys(kb, comb, total),
-            Mode::Screened(_) => unreachable!("screening accumulators finish_screened"),
-            Mode::Combiner => {}
+        if let Some(ext) = &self.extremum {
+            let value = self.finish_extremum(kb, ext);
+            return if self.scalar_folds {
+                comb.combine(kb, &total, &[value], 1)
+            } else {
+                // The maximum of `-inf` (the minimum of `+inf`) and `value`.
+                Ok(vec![value])
+            };
         }
         let mut vec: Vec<Value> = self.vectors[0].iter().map(|&v| kb.b.use_var(v)).collect();
         for u in 1..self.unroll as usize {
@@ -562,39 +428,31 @@ impl Accumulators {
         Ok(total)
     }
 
-    /// [`Accumulators::finish`] for accumulators made by
-    /// [`Accumulators::screening`]: the total and, for screening ones, a
-    /// flag (`i8`) that is set when the total cannot be trusted and the
-    /// reduction must be redone with exact accumulators.
-    pub fn finish_screened(
-        &self,
-        kb: &mut KernelBuilder,
-        comb: &Combiner,
-    ) -> Result<(Vec<Value>, Option<Value>), Unsupported> {
-        let Mode::Screened(screen) = &self.mode else {
-            return Ok((self.finish(kb, comb)?, None));
-        };
-        debug_assert!(screen.pending.is_none(), "a step was not ended");
+    /// The exact maximum or minimum of the vectors added (see
+    /// [`Extremum`]).
+    fn finish_extremum(&self, kb: &mut KernelBuilder, ext: &Extremum) -> Value {
+        debug_assert!(ext.pending.is_none(), "a loop step was not ended");
         let mut v = kb.b.use_var(self.vectors[0][0]);
         for u in 1..self.unroll as usize {
             let other = kb.b.use_var(self.vectors[u][0]);
-            v = screen.pick(kb, v, other);
+            v = ext.pick(kb, v, other);
         }
         let mut m = kb.b.ins().extractlane(v, 0);
         for l in 1..self.lanes {
             let x = kb.b.ins().extractlane(v, l as u8);
-            let ordered = if screen.max {
+            let ordered = if ext.max {
                 kb.b.ins().fcmp(FloatCC::LessThan, m, x)
             } else {
                 kb.b.ins().fcmp(FloatCC::LessThan, x, m)
             };
             m = kb.b.ins().select(ordered, x, m);
         }
-        // Zeros and subnormals: magnitude bits below the smallest normal.
         let ty = kb.ty(m);
+        let f64 = ty == types::F64;
         let int = ty.as_int();
+        // A zero or subnormal `m`: magnitude bits below the smallest normal.
         let bits = kb.bitcast(int, m);
-        let (magnitude, normal) = if ty == types::F64 {
+        let (magnitude, normal) = if f64 {
             (i64::MAX, f64::MIN_POSITIVE.to_bits() as i64)
         } else {
             (i64::from(i32::MAX), i64::from(f32::MIN_POSITIVE.to_bits()))
@@ -603,20 +461,34 @@ impl Accumulators {
         let tiny =
             kb.b.ins()
                 .icmp_imm_u(IntCC::UnsignedLessThan, magnitude, normal);
-        let nan = kb.b.use_var(screen.nan);
-        let nan = kb.b.ins().vany_true(nan);
-        let unsure = kb.b.ins().bor(tiny, nan);
-        let total: Vec<Value> = self.scalars.iter().map(|&v| kb.b.use_var(v)).collect();
-        let total = if self.scalar_folds {
-            comb.combine(kb, &total, &[m], 1)?
+        // The sign bits of the and (or) across lanes: for the maximum all
+        // set means no element had a clear sign, so `−0`; for the minimum
+        // any set means some element had its sign set, so `−0`.
+        let signs = kb.b.use_var(ext.signs);
+        let signs = kb.b.ins().vhigh_bits(types::I8, signs);
+        let all = (1i64 << self.lanes) - 1;
+        let negative = if ext.max {
+            kb.b.ins().icmp_imm_s(IntCC::Equal, signs, all)
         } else {
-            vec![m]
+            kb.b.ins().icmp_imm_s(IntCC::NotEqual, signs, 0)
         };
-        Ok((total, Some(unsure)))
+        let float = |kb: &mut KernelBuilder, v: f64| {
+            if f64 {
+                kb.b.ins().f64const(v)
+            } else {
+                kb.b.ins().f32const(v as f32)
+            }
+        };
+        let (neg_zero, pos_zero, nan) = (float(kb, -0.0), float(kb, 0.0), float(kb, f64::NAN));
+        let zero = kb.b.ins().select(negative, neg_zero, pos_zero);
+        let value = kb.b.ins().select(tiny, zero, m);
+        let seen = kb.b.use_var(ext.nan);
+        let seen = kb.b.ins().vany_true(seen);
+        kb.b.ins().select(seen, nan, value)
     }
 }
 
-impl Screen {
+impl Extremum {
     /// `maxps(acc, x)` (`minps`): `x` unless `acc` is the larger (smaller).
     fn pick(&self, kb: &mut KernelBuilder, acc: Value, x: Value) -> Value {
         let ty = kb.ty(acc);
@@ -630,74 +502,22 @@ impl Screen {
         kb.b.ins().bitselect(mask, acc, x)
     }
 
-    /// Marks the lanes where `a` or `b` is a NaN.
-    fn test_nan(&mut self, kb: &mut KernelBuilder, a: Value, b: Value) {
+    /// Marks the lanes where `a` or `b` is a NaN, and folds their bits into
+    /// the signs.
+    fn test(&mut self, kb: &mut KernelBuilder, a: Value, b: Value) {
         let unordered = kb.b.ins().fcmp(FloatCC::Unordered, a, b);
         let seen = kb.b.use_var(self.nan);
         let seen = kb.b.ins().bor(seen, unordered);
         kb.b.def_var(self.nan, seen);
-    }
-}
-
-impl Accumulators {
-    fn finish_keys(
-        &self,
-        kb: &mut KernelBuilder,
-        comb: &Combiner,
-        total: Vec<Value>,
-    ) -> Result<Vec<Value>, Unsupported> {
-        let max = comb.op == Some(Binary::Maximum);
-        let mut reduced = Vec::with_capacity(3);
-        for (k, (order, _)) in bit_orders(max).into_iter().enumerate() {
-            let mut v = kb.b.use_var(self.vectors[0][k]);
-            for u in 1..self.unroll as usize {
-                let other = kb.b.use_var(self.vectors[u][k]);
-                v = order.pick(kb, v, other);
-            }
-            let mut x = kb.b.ins().extractlane(v, 0);
-            for l in 1..self.lanes {
-                let y = kb.b.ins().extractlane(v, l as u8);
-                x = order.pick(kb, x, y);
-            }
-            reduced.push(x);
-        }
-        // Maximum: [signed max, signed min, unsigned max]; minimum:
-        // [unsigned max, unsigned min, signed max] (see `bit_orders`).
-        let (signed_max, unsigned_max) = if max {
-            (reduced[0], reduced[2])
+        let signs = kb.b.use_var(self.signs);
+        let signs = if self.max {
+            let both = kb.b.ins().band(a, b);
+            kb.b.ins().band(signs, both)
         } else {
-            (reduced[2], reduced[0])
+            let either = kb.b.ins().bor(a, b);
+            kb.b.ins().bor(signs, either)
         };
-        let positive_nan = kb.b.ins().icmp_imm_s(
-            IntCC::SignedGreaterThan,
-            signed_max,
-            i64::from(POS_INF_BITS),
-        );
-        let negative_nan = kb.b.ins().icmp_imm_u(
-            IntCC::UnsignedGreaterThan,
-            unsigned_max,
-            i64::from(NEG_INF_BITS),
-        );
-        let nan = kb.b.ins().bor(positive_nan, negative_nan);
-        // The first order's result is the answer when it is `>= +0`
-        // (maximum) or negative (minimum); the second's otherwise.
-        let cc = if max {
-            IntCC::SignedGreaterThanOrEqual
-        } else {
-            IntCC::SignedLessThan
-        };
-        let first = kb.b.ins().icmp_imm_s(cc, reduced[0], 0);
-        let bits = kb.b.ins().select(first, reduced[0], reduced[1]);
-        let value = kb.bitcast(types::F32, bits);
-        let quiet = kb.b.ins().f32const(f32::NAN);
-        let value = kb.b.ins().select(nan, quiet, value);
-        let value = elementwise::flush(kb, value);
-        if self.scalar_folds {
-            comb.combine(kb, &total, &[value], 1)
-        } else {
-            // The maximum of `-inf` (the minimum of `+inf`) and `value`.
-            Ok(vec![value])
-        }
+        kb.b.def_var(self.signs, signs);
     }
 }
 
@@ -753,34 +573,7 @@ pub(super) fn reduce_at(
     comb: &Combiner,
     reduce: &HloInstruction,
     base: &Index,
-    shape: (u32, u32),
-) -> Result<Vec<Value>, Unsupported> {
-    reduce_at_with(el, kb, comb, reduce, base, shape, true)
-}
-
-/// [`reduce_at`] with exact accumulators only: for a row whose screened
-/// reduction was unsure.
-pub(super) fn reduce_exactly_at(
-    el: &Elemental,
-    kb: &mut KernelBuilder,
-    comb: &Combiner,
-    reduce: &HloInstruction,
-    base: &Index,
-    shape: (u32, u32),
-) -> Result<Vec<Value>, Unsupported> {
-    reduce_at_with(el, kb, comb, reduce, base, shape, false)
-}
-
-/// [`reduce_at`], screening float maxima and minima (and redoing them
-/// exactly when unsure) if `screen`.
-fn reduce_at_with(
-    el: &Elemental,
-    kb: &mut KernelBuilder,
-    comb: &Combiner,
-    reduce: &HloInstruction,
-    base: &Index,
     (lanes, max_unroll): (u32, u32),
-    screen: bool,
 ) -> Result<Vec<Value>, Unsupported> {
     let n = comb.tys.len();
     let init = (0..n)
@@ -791,6 +584,7 @@ fn reduce_at_with(
     let inner_len = reduced.last().map_or(1, |&(_, s)| s);
     let lanes = if inner_len >= lanes as i64 { lanes } else { 1 };
     let unroll = unroll_for(inner_len, lanes).min(max_unroll);
+    let mut acc = Accumulators::new(kb, comb, lanes, unroll, &init);
     let operands = &reduce.operands[..n];
     let add = |kb: &mut KernelBuilder, idx: &Index, acc: &mut Accumulators| {
         let xs = operands
@@ -799,45 +593,24 @@ fn reduce_at_with(
             .collect::<Result<Vec<_>, _>>()?;
         acc.add(kb, comb, &xs, idx.lanes)
     };
-    let pass = |kb: &mut KernelBuilder, acc: &mut Accumulators, unroll: u32| {
-        nest(
-            kb,
-            &reduced,
-            base.dims.clone(),
-            lanes,
-            unroll,
-            &mut |kb, step| {
-                match operands {
-                    &[operand] => el.staged_step(kb, operand, step, |kb, idx| add(kb, idx, acc))?,
-                    _ => step.iter().try_for_each(|idx| add(kb, idx, acc))?,
+    nest(
+        kb,
+        &reduced,
+        base.dims.clone(),
+        lanes,
+        unroll,
+        &mut |kb, step| {
+            match operands {
+                &[operand] => {
+                    el.staged_step(kb, operand, step, |kb, idx| add(kb, idx, &mut acc))?
                 }
-                acc.end_step(kb);
-                Ok(())
-            },
-        )
-    };
-    let mut acc = if screen {
-        Accumulators::screening(kb, comb, lanes, unroll, &init)
-    } else {
-        Accumulators::new(kb, comb, lanes, unroll, &init)
-    };
-    pass(kb, &mut acc, unroll)?;
-    let total = match acc.finish_screened(kb, comb)? {
-        (total, None) => total,
-        (fast, Some(unsure)) => {
-            let tys: Vec<_> = fast.iter().map(|&v| kb.ty(v)).collect();
-            kb.if_else(
-                unsure,
-                &tys,
-                |kb| {
-                    let mut exact = Accumulators::new(kb, comb, lanes, 1, &init);
-                    pass(kb, &mut exact, 1)?;
-                    exact.finish(kb, comb)
-                },
-                |_| Ok(fast),
-            )?
-        }
-    };
+                _ => step.iter().try_for_each(|idx| add(kb, idx, &mut acc))?,
+            }
+            acc.end_step(kb);
+            Ok(())
+        },
+    )?;
+    let total = acc.finish(kb, comb)?;
     if comb.identity().is_some() {
         comb.with_init(kb, &init, total)
     } else {

@@ -36,7 +36,7 @@ use xla_core::Shape;
 
 use super::access::{write, Addressing, BufferSpec};
 use super::combine::{
-    operand_index, operand_rank, reduce_at, reduce_exactly_at, reduced_dims, Accumulators, Combiner,
+    operand_index, operand_rank, reduce_at, reduced_dims, Accumulators, Combiner,
 };
 use super::elemental::{element_type, read_at, Bound, Elemental};
 use super::index::{Index, IndexDim};
@@ -536,7 +536,7 @@ fn pipelined(
         let mut accs: Vec<Accumulators> = combiners
             .iter()
             .zip(&inits)
-            .map(|(comb, &init)| Accumulators::screening(kb, comb, lanes, unroll, &[init]))
+            .map(|(comb, &init)| Accumulators::new(kb, comb, lanes, unroll, &[init]))
             .collect();
         let base = kb.buffer(out);
         let (zero, len) = (kb.iconst(0), kb.iconst(n));
@@ -576,22 +576,8 @@ fn pipelined(
             })
         })?;
         for (j, (acc, comb)) in accs.iter().zip(combiners).enumerate() {
-            let (total, unsure) = acc.finish_screened(kb, comb)?;
-            let mut v = comb.with_init(kb, &[inits[j]], total)?;
-            if let Some(unsure) = unsure {
-                // The screen is unsure of this row: reduce it again.
-                let tys: Vec<_> = v.iter().map(|&x| kb.ty(x)).collect();
-                let reduce = info.comp.instr(passes[j].instr);
-                v = kb.if_else(
-                    unsure,
-                    &tys,
-                    |kb| {
-                        enter(el, j);
-                        reduce_exactly_at(el, kb, comb, reduce, &operand_bases[j], (lanes, 1))
-                    },
-                    |_| Ok(v),
-                )?;
-            }
+            let total = acc.finish(kb, comb)?;
+            let v = comb.with_init(kb, &[inits[j]], total)?;
             let v = kb.pin(v[0]);
             for d in (1..results[j].len()).rev() {
                 let older = kb.b.use_var(results[j][d - 1]);
