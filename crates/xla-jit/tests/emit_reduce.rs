@@ -467,12 +467,12 @@ fn init_values_that_are_and_are_not_the_identity() {
 /// Test data: element `i`'s value.
 type Pattern = fn(usize) -> f64;
 
-/// Float maxima and minima run a fast screened pass and redo a chunk or a
-/// row exactly when it saw a NaN or its result is a zero or a subnormal:
-/// data that take each path in some chunks and not others, for every
-/// float type, against the interpreter bit for bit.
+/// Float maxima and minima accumulate `maxps`/`minps`, a NaN mask and the
+/// and (or) of the bits, which settles zeros and subnormals: chunks and
+/// rows where each of them decides the result, next to ones where it does
+/// not, for every float type, against the interpreter bit for bit.
 #[test]
-fn screened_extrema_redo_exactly_where_unsure() {
+fn float_extrema_of_every_kind_of_chunk_and_row() {
     use xla_core::PrimitiveType as P;
     // 70001: four whole chunks of the full reduction and a short one;
     // 65536: whole chunks only; [5,5003]: rows.

@@ -436,10 +436,10 @@ fn random_row_programs_match_the_interpreter() {
     assert!(pipelined >= 30, "only {pipelined} of 60 programs pipelined");
 }
 
-/// The pipelined max pass screens each row and redoes the rows it is
-/// unsure of (a NaN, a zero or subnormal maximum) exactly. The output is
-/// a softmax divided by the row's maximum, so a wrong sign of zero shows
-/// as an infinity of the wrong sign and a lost NaN as a number.
+/// The pipelined max pass is exact on rows whose maximum is a zero or a
+/// subnormal or that hold a NaN. The output is a softmax divided by the
+/// row's maximum, so a wrong sign of zero shows as an infinity of the
+/// wrong sign and a lost NaN as a number.
 #[test]
 fn pipelined_row_maxima_are_exact_on_zeros_subnormals_and_nans() {
     let text = |rows: usize, cols: usize| {
