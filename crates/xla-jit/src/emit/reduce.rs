@@ -16,7 +16,7 @@
 //!   folds the partials into the init value in order. The result does not
 //!   depend on how the runtime splits the first kernel's iterations.
 
-use cranelift_codegen::ir::Value;
+use cranelift_codegen::ir::{InstBuilder, Value};
 use xla_core::hlo::{HloInstruction, InstrId};
 use xla_core::{Opcode, PrimitiveType, Shape};
 
@@ -209,19 +209,22 @@ struct Partials<'a, 'm> {
     space: &'a IterSpace,
     lanes: u32,
     unroll: u32,
+    /// Whether float extrema defer their signs (see
+    /// [`Accumulators::deferring`]), redoing an iteration with them when
+    /// its result is a zero or a subnormal.
+    defer: bool,
     acc: Option<Accumulators>,
     scratch: (super::access::BufferSpec, Value),
 }
 
 impl Walker<Unsupported> for Partials<'_, '_> {
     fn begin(&mut self, kb: &mut KernelBuilder, _it: Value) -> Result<(), Unsupported> {
-        self.acc = Some(Accumulators::new(
-            kb,
-            self.comb,
-            self.lanes,
-            self.unroll,
-            &[],
-        ));
+        let new = if self.defer {
+            Accumulators::deferring
+        } else {
+            Accumulators::new
+        };
+        self.acc = Some(new(kb, self.comb, self.lanes, self.unroll, &[]));
         Ok(())
     }
 
@@ -259,16 +262,36 @@ impl Walker<Unsupported> for Partials<'_, '_> {
 
     fn end(&mut self, kb: &mut KernelBuilder, it: Value) -> Result<(), Unsupported> {
         let acc = self.acc.take().expect("begin ran");
-        let total = acc.finish(kb, self.comb)?;
+        let (total, unsure) = acc.finish_deferred(kb, self.comb)?;
+        let Some(unsure) = unsure else {
+            self.store(kb, it, total[0]);
+            return Ok(());
+        };
+        kb.branch(unsure, |kb, redo| {
+            if !redo {
+                self.store(kb, it, total[0]);
+                return Ok(());
+            }
+            // A zero or subnormal extremum: again, with signs.
+            let mut exact = Partials {
+                unroll: 1,
+                defer: false,
+                acc: None,
+                scratch: self.scratch.clone(),
+                ..*self
+            };
+            let next = kb.b.ins().iadd_imm_s(it, 1);
+            self.space.walk(kb, it, next, &mut exact)
+        })
+    }
+}
+
+impl Partials<'_, '_> {
+    /// Stores iteration `it`'s partial.
+    fn store(&self, kb: &mut KernelBuilder, it: Value, partial: Value) {
         let (spec, base) = &self.scratch;
-        write(
-            kb,
-            spec,
-            *base,
-            &Index::new(1, vec![IndexDim::uniform(it)]),
-            total[0],
-        );
-        Ok(())
+        let at = Index::new(1, vec![IndexDim::uniform(it)]);
+        write(kb, spec, *base, &at, partial);
     }
 }
 
@@ -294,6 +317,7 @@ fn partial_kernel(
         space,
         lanes,
         unroll,
+        defer: true,
         acc: None,
         scratch: (scratch_spec(comb.tys[0], space.iterations()), scratch),
     };
