@@ -249,7 +249,8 @@ pub(super) struct Accumulators {
 /// The signs cost a third of the loop's instructions and decide only
 /// all-zero data, so [`Accumulators::deferring`] leaves them out: its
 /// caller reduces again, with signs, when `m` is a zero or a subnormal
-/// (reduce_all_max: 1.53–1.58 ms with signs, 1.33–1.42 without).
+/// (reduce_all_max: 1.52–1.64 ms with signs, 1.34–1.51 without, medians
+/// of interleaved `xla bench` runs).
 struct Extremum {
     max: bool,
     /// All-ones lanes where an unordered compare saw a NaN.
@@ -418,17 +419,34 @@ impl Accumulators {
         kb: &mut KernelBuilder,
         comb: &Combiner,
     ) -> Result<Vec<Value>, Unsupported> {
+        let (total, unsure) = self.finish_deferred(kb, comb)?;
+        debug_assert!(unsure.is_none(), "deferring accumulators finish_deferred");
+        Ok(total)
+    }
+
+    /// [`Accumulators::finish`] for accumulators made by
+    /// [`Accumulators::deferring`]: the total and, where signs were left
+    /// out, a flag (`i8`) set when the total is a zero or subnormal of
+    /// unknown sign and the reduction must be redone with
+    /// [`Accumulators::new`].
+    pub fn finish_deferred(
+        &self,
+        kb: &mut KernelBuilder,
+        comb: &Combiner,
+    ) -> Result<(Vec<Value>, Option<Value>), Unsupported> {
         let mut total: Vec<Value> = self.scalars.iter().map(|&v| kb.b.use_var(v)).collect();
         if self.lanes == 1 {
-            return Ok(total);
+            return Ok((total, None));
         }
         if let Some(ext) = &self.extremum {
-            debug_assert!(
-                ext.signs.is_some(),
-                "deferring accumulators finish_deferred"
-            );
-            let (value, _) = self.finish_extremum(kb, ext);
-            return self.with_scalars(kb, comb, total, value);
+            let (value, unsure) = self.finish_extremum(kb, ext);
+            let total = if self.scalar_folds {
+                comb.combine(kb, &total, &[value], 1)?
+            } else {
+                // The maximum of `-inf` (the minimum of `+inf`) and `value`.
+                vec![value]
+            };
+            return Ok((total, unsure));
         }
         let mut vec: Vec<Value> = self.vectors[0].iter().map(|&v| kb.b.use_var(v)).collect();
         for u in 1..self.unroll as usize {
@@ -456,43 +474,7 @@ impl Accumulators {
             let xs = lane(kb, l);
             total = comb.combine(kb, &total, &xs, 1)?;
         }
-        Ok(total)
-    }
-
-    /// [`Accumulators::finish`] for accumulators made by
-    /// [`Accumulators::deferring`]: the total and, where signs were left
-    /// out, a flag (`i8`) set when the total is a zero or subnormal of
-    /// unknown sign and the reduction must be redone with
-    /// [`Accumulators::new`].
-    pub fn finish_deferred(
-        &self,
-        kb: &mut KernelBuilder,
-        comb: &Combiner,
-    ) -> Result<(Vec<Value>, Option<Value>), Unsupported> {
-        match &self.extremum {
-            Some(ext) if self.lanes > 1 && ext.signs.is_none() => {
-                let total: Vec<Value> = self.scalars.iter().map(|&v| kb.b.use_var(v)).collect();
-                let (value, unsure) = self.finish_extremum(kb, ext);
-                Ok((self.with_scalars(kb, comb, total, value)?, unsure))
-            }
-            _ => Ok((self.finish(kb, comb)?, None)),
-        }
-    }
-
-    /// The vectors' extremum `value` combined with the scalar folds.
-    fn with_scalars(
-        &self,
-        kb: &mut KernelBuilder,
-        comb: &Combiner,
-        total: Vec<Value>,
-        value: Value,
-    ) -> Result<Vec<Value>, Unsupported> {
-        if self.scalar_folds {
-            comb.combine(kb, &total, &[value], 1)
-        } else {
-            // The maximum of `-inf` (the minimum of `+inf`) and `value`.
-            Ok(vec![value])
-        }
+        Ok((total, None))
     }
 
     /// The maximum or minimum of the vectors added (see [`Extremum`]),
