@@ -255,7 +255,6 @@ impl<'a, 'f> Lanes<'a, 'f> {
     ) -> Value {
         let ty = self.b.func.dfg.value_type(fast);
         let signs = self.b.ins().vhigh_bits(types::I8, mask);
-        let any = self.b.ins().icmp_imm_u(IntCC::NotEqual, signs, 0);
         let (check, rare, done) = (
             self.b.create_block(),
             self.b.create_block(),
@@ -263,7 +262,7 @@ impl<'a, 'f> Lanes<'a, 'f> {
         );
         let value = self.b.append_block_param(check, ty);
         let pending = self.b.append_block_param(check, types::I8);
-        self.b.ins().jump(check, &[fast.into(), any.into()]);
+        self.b.ins().jump(check, &[fast.into(), signs.into()]);
         self.b.switch_to_block(check);
         self.b.ins().brif(pending, rare, &[], done, &[]);
         self.b.switch_to_block(rare);
