@@ -8,8 +8,8 @@ use std::sync::{Arc, Mutex, OnceLock};
 use half::{bf16, f16};
 use xla_core::{C128, C64};
 use xla_jit::dot::{
-    Blocking, DotConfig, DotElement, DotEngine, Epilogue, KernelConfig, MatrixLayout, Operand,
-    OutputBlock, StridedMatrix, StridedMatrixMut,
+    Blocking, DotConfig, DotElement, DotEngine, Epilogue, GemvBlock, KernelConfig, MatrixLayout,
+    Operand, OutputBlock, StridedMatrix, StridedMatrixMut,
 };
 use xla_jit::runtime::pool::ThreadPool;
 use xla_jit::JitError;
@@ -20,7 +20,9 @@ fn default_engine() -> &'static DotEngine {
 }
 
 /// An engine that parallelizes everything on 3 threads with tiny cache
-/// blocks, so small shapes exercise every loop, edge and split.
+/// blocks, so small shapes exercise every loop, edge and split, and reads
+/// row-contiguous matrix-vector products with the other vendor's blocking
+/// than the host's.
 fn stress_engine() -> &'static DotEngine {
     static ENGINE: OnceLock<DotEngine> = OnceLock::new();
     ENGINE.get_or_init(|| {
@@ -38,6 +40,11 @@ fn stress_engine() -> &'static DotEngine {
             f64: small(d.f64, d.f64.shape.nr),
             parallel_min_flops: 0,
             parallel_min_bytes: 0,
+            gemv: if d.gemv == GemvBlock::ONE_ROW {
+                GemvBlock::FOUR_ROWS
+            } else {
+                GemvBlock::ONE_ROW
+            },
             ..d
         };
         DotEngine::with_pool(config, Arc::new(ThreadPool::new(3))).unwrap()
@@ -743,6 +750,23 @@ fn size_mismatches_name_the_dimension() {
             ..
         }
     ));
+}
+
+#[test]
+fn gemv_blockings_are_checked() {
+    for (rows, vectors) in [(3, 2), (4, 0), (16, 1), (1, 12)] {
+        let config = DotConfig {
+            gemv: GemvBlock { rows, vectors },
+            ..DotConfig::default()
+        };
+        let Err(JitError::InvalidConfig(why)) = DotEngine::new(config) else {
+            panic!("rows {rows}, vectors {vectors} accepted");
+        };
+        assert!(
+            why.contains("rows and vectors must be 1, 2, 4 or 8"),
+            "{why}"
+        );
+    }
 }
 
 #[test]

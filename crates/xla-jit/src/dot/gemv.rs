@@ -4,17 +4,26 @@
 //! Two kernels cover every matrix with a unit stride:
 //!
 //! * **dot form**, the matrix's rows are contiguous: `y[i] = Σ_p a[i,p]·x[p]`
-//!   with [`VECTORS`] vector accumulators per row, reduced across lanes at
-//!   the end of the row; `x` is re-read from L1 for each row.
+//!   with vector accumulators per row, reduced across lanes at the end of
+//!   the row; `x` is re-read from L1 for each block of rows.
 //! * **axpy form**, the matrix's columns are contiguous (the transposed
 //!   case, e.g. `[k]·[k,n]` with `[k,n]{1,0}`): `y[j] += Σ_p x[p]·b[p,j]`
 //!   row by row over a column chunk of `y` that stays in L1.
 //!
-//! Both read the matrix as one sequential stream ([`ROWS`] = 1). Measured on
-//! Zen 5 for a 64 MiB matrix: one row × 8 vectors streams 34–38 GB/s on
-//! one core (4 vectors: 32–35), as fast as a native AVX-512 sum of the
-//! same array; blocks of 2, 4 or 8 rows (rows 16 KiB apart, each its own
-//! stream) reach only 16–26 GB/s.
+//! The dot form reads [`GemvBlock::rows`] rows per step, each its own
+//! stream, with [`GemvBlock::vectors`] accumulators per row; the axpy form
+//! reads one row per step ([`AXPY_ROWS`]). The dot form's blocking is the
+//! host's ([`GemvBlock::for_host`]), because the two vendors measured want
+//! opposite ones, for the suite's matvec (a 64 MiB matrix, two threads,
+//! interleaved `xla bench` medians):
+//!
+//! * Zen 5: one row × 8 vectors streams 34–38 GB/s on one core (4 vectors:
+//!   32–35), as fast as a native AVX-512 sum of the same array; blocks of
+//!   2, 4 or 8 rows (rows 16 KiB apart) reach only 16–26 GB/s.
+//! * Intel (Sapphire Rapids class): 4 rows × 2 vectors run 1.21–1.26 ms,
+//!   4 × 8 1.21–1.23 and 2 × 4 1.26–1.30, against 1.32–1.34 for one row ×
+//!   8 vectors; the 4-row block also loads each `x` vector once for four
+//!   rows.
 //!
 //! A matrix with no unit stride goes through GEMM, whose packing gathers it.
 
@@ -43,15 +52,76 @@ pub(crate) type AxpyRowsFn<T> =
 /// The compiled GEMV kernels of one element type.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct GemvKernels<T> {
+    /// Rows per block of `dot` (its [`GemvBlock::rows`]).
+    pub dot_rows: usize,
     pub dot: DotRowsFn<T>,
     pub axpy: AxpyRowsFn<T>,
 }
 
-/// Rows per block of the dot form, rows per step of the axpy form (see
-/// the module docs for why one).
-const ROWS: usize = 1;
-/// Vectors per step along the contiguous dimension.
-const VECTORS: usize = 8;
+/// How the dot form reads a matrix whose rows are contiguous: `rows` rows
+/// per block, `vectors` vectors of each per loop step (`rows · vectors`
+/// accumulators).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GemvBlock {
+    /// Rows per block: 1, 2, 4 or 8.
+    pub rows: usize,
+    /// Vectors per row and step: 1, 2, 4 or 8.
+    pub vectors: usize,
+}
+
+impl GemvBlock {
+    /// One sequential stream, 8 vectors per step (best on Zen 5).
+    pub const ONE_ROW: GemvBlock = GemvBlock {
+        rows: 1,
+        vectors: 8,
+    };
+    /// Four rows, 2 vectors each per step (best on Intel).
+    pub const FOUR_ROWS: GemvBlock = GemvBlock {
+        rows: 4,
+        vectors: 2,
+    };
+
+    /// The blocking measured best on this host's vendor (see the module
+    /// docs): [`Self::FOUR_ROWS`] on Intel, [`Self::ONE_ROW`] elsewhere.
+    pub fn for_host() -> Self {
+        if intel_host() {
+            Self::FOUR_ROWS
+        } else {
+            Self::ONE_ROW
+        }
+    }
+
+    /// An error naming the field that is not a power of two up to 8.
+    pub(super) fn check(&self) -> Result<(), JitError> {
+        let fits = |n: usize| n.is_power_of_two() && n <= 8;
+        if fits(self.rows) && fits(self.vectors) {
+            Ok(())
+        } else {
+            Err(JitError::InvalidConfig(format!(
+                "gemv blocking {self:?}: rows and vectors must be 1, 2, 4 or 8"
+            )))
+        }
+    }
+}
+
+/// `true` on an x86-64 processor whose vendor string is `GenuineIntel`.
+fn intel_host() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        let id = std::arch::x86_64::__cpuid(0);
+        let vendor = |r: u32| r.to_le_bytes();
+        [vendor(id.ebx), vendor(id.edx), vendor(id.ecx)].concat() == b"GenuineIntel"
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+/// Rows per step of the axpy form.
+const AXPY_ROWS: usize = 1;
+/// Vectors per step of the axpy form along the contiguous dimension.
+const AXPY_VECTORS: usize = 8;
 /// Tasks per pool thread at least: a few, so that a thread slowed by
 /// other work does not hold up the whole product.
 const TASKS_PER_THREAD: usize = 4;
@@ -66,7 +136,12 @@ const TASK_BYTES: usize = 1 << 20;
 const AXPY_CHUNK: usize = 4096;
 
 /// Compiles the dot-form kernel for `lane` (`F32` or `F64`).
-pub(crate) fn emit_dot_rows(jit: &mut Jit, name: &str, lane: Type) -> Result<FuncId, JitError> {
+pub(crate) fn emit_dot_rows(
+    jit: &mut Jit,
+    name: &str,
+    lane: Type,
+    block: GemvBlock,
+) -> Result<FuncId, JitError> {
     let ptr = jit.pointer_type();
     let sig = jit.signature(&[ptr; 7], &[]);
     jit.compile(name, sig, |b| {
@@ -77,13 +152,13 @@ pub(crate) fn emit_dot_rows(jit: &mut Jit, name: &str, lane: Type) -> Result<Fun
         let shift = i64::from(lane.bytes().trailing_zeros());
         let row_bytes = b.ins().ishl_imm_u(lda, shift);
         let y_step = b.ins().ishl_imm_u(incy, shift);
-        let rows_main = b.ins().band_imm_s(rows, -(ROWS as i64));
+        let rows_main = b.ins().band_imm_s(rows, -(block.rows as i64));
         let zero = b.ins().iconst(ptr, 0);
         let emit = |b: &mut FunctionBuilder<'_>, i: Value, count: usize| {
             let first = b.ins().imul(i, row_bytes);
             let first = b.ins().iadd(a, first);
             let row_ptrs = row_pointers(b, first, row_bytes, count);
-            let sums = emit_row_dots(b, lane, &row_ptrs, x, k);
+            let sums = emit_row_dots(b, lane, &row_ptrs, x, k, block.vectors);
             let mut out = b.ins().imul(i, y_step);
             out = b.ins().iadd(y, out);
             for (r, sum) in sums.into_iter().enumerate() {
@@ -93,7 +168,9 @@ pub(crate) fn emit_dot_rows(jit: &mut Jit, name: &str, lane: Type) -> Result<Fun
                 b.ins().store(data_flags(), sum, out, 0);
             }
         };
-        for_range(b, zero, rows_main, ROWS as i64, |b, i| emit(b, i, ROWS));
+        for_range(b, zero, rows_main, block.rows as i64, |b, i| {
+            emit(b, i, block.rows)
+        });
         for_range(b, rows_main, rows, 1, |b, i| emit(b, i, 1));
         b.ins().return_(&[]);
     })
@@ -119,26 +196,28 @@ fn row_pointers(
     ptrs
 }
 
-/// `Σ_p row_r[p]·x[p]` for each row pointer, as scalars.
+/// `Σ_p row_r[p]·x[p]` for each row pointer, as scalars, from `vectors`
+/// accumulators per row.
 fn emit_row_dots(
     b: &mut FunctionBuilder<'_>,
     lane: Type,
     rows: &[Value],
     x: Value,
     k: Value,
+    vectors: usize,
 ) -> Vec<Value> {
     let flags = data_flags();
     let vector = vector_of(lane);
     let (size, vsize) = (lane.bytes() as i64, vector.bytes() as i64);
     let ptr = b.func.dfg.value_type(x);
-    let step = vsize * VECTORS as i64;
+    let step = vsize * vectors as i64;
     let k_bytes = b.ins().imul_imm_s(k, size);
     let main_bytes = b.ins().band_imm_s(k_bytes, -step);
-    let acc = zero_vars(b, vector, rows.len() * VECTORS);
+    let acc = zero_vars(b, vector, rows.len() * vectors);
     let zero = b.ins().iconst(ptr, 0);
     for_range(b, zero, main_bytes, step, |b, offset| {
         let xp = b.ins().iadd(x, offset);
-        let xv: Vec<Value> = (0..VECTORS)
+        let xv: Vec<Value> = (0..vectors)
             .map(|u| b.ins().load(vector, flags, xp, (u as i64 * vsize) as i32))
             .collect();
         for (r, &row) in rows.iter().enumerate() {
@@ -146,7 +225,7 @@ fn emit_row_dots(
             for (u, &xu) in xv.iter().enumerate() {
                 let av = b.ins().load(vector, flags, rp, (u as i64 * vsize) as i32);
                 let product = b.ins().fmul(av, xu);
-                let var = acc[r * VECTORS + u];
+                let var = acc[r * vectors + u];
                 let sum = b.use_var(var);
                 let sum = b.ins().fadd(sum, product);
                 b.def_var(var, sum);
@@ -168,9 +247,9 @@ fn emit_row_dots(
     });
     (0..rows.len())
         .map(|r| {
-            let mut v = b.use_var(acc[r * VECTORS]);
-            for u in 1..VECTORS {
-                let w = b.use_var(acc[r * VECTORS + u]);
+            let mut v = b.use_var(acc[r * vectors]);
+            for u in 1..vectors {
+                let w = b.use_var(acc[r * vectors + u]);
                 v = b.ins().fadd(v, w);
             }
             let mut sum = b.use_var(tail[r]);
@@ -215,7 +294,7 @@ pub(crate) fn emit_axpy_rows(jit: &mut Jit, name: &str, lane: Type) -> Result<Fu
         };
         let size = i64::from(lane.bytes());
         let row_bytes = b.ins().imul_imm_s(ldb, size);
-        let k_main = b.ins().band_imm_s(k, -(ROWS as i64));
+        let k_main = b.ins().band_imm_s(k, -(AXPY_ROWS as i64));
         let zero = b.ins().iconst(ptr, 0);
         let emit = |b: &mut FunctionBuilder<'_>, p: Value, count: usize| {
             let first = b.ins().imul(p, row_bytes);
@@ -225,7 +304,9 @@ pub(crate) fn emit_axpy_rows(jit: &mut Jit, name: &str, lane: Type) -> Result<Fu
             let xp = b.ins().iadd(x, xp);
             emit_axpy_block(b, lane, &rows, xp, y, cols);
         };
-        for_range(b, zero, k_main, ROWS as i64, |b, p| emit(b, p, ROWS));
+        for_range(b, zero, k_main, AXPY_ROWS as i64, |b, p| {
+            emit(b, p, AXPY_ROWS)
+        });
         for_range(b, k_main, k, 1, |b, p| emit(b, p, 1));
         b.ins().return_(&[]);
     })
@@ -244,7 +325,7 @@ fn emit_axpy_block(
     let vector = vector_of(lane);
     let (size, vsize) = (lane.bytes() as i64, vector.bytes() as i64);
     let ptr = b.func.dfg.value_type(x);
-    let step = vsize * VECTORS as i64;
+    let step = vsize * AXPY_VECTORS as i64;
     let xs: Vec<Value> = (0..rows.len())
         .map(|r| b.ins().load(lane, flags, x, (r as i64 * size) as i32))
         .collect();
@@ -254,7 +335,7 @@ fn emit_axpy_block(
     let zero = b.ins().iconst(ptr, 0);
     for_range(b, zero, main_bytes, step, |b, offset| {
         let yp = b.ins().iadd(y, offset);
-        let mut yv: Vec<Value> = (0..VECTORS)
+        let mut yv: Vec<Value> = (0..AXPY_VECTORS)
             .map(|u| b.ins().load(vector, flags, yp, (u as i64 * vsize) as i32))
             .collect();
         for (r, &row) in rows.iter().enumerate() {
@@ -362,9 +443,9 @@ pub(crate) unsafe fn try_run<T: Float>(
     };
     // Dot form: row blocks; axpy form: column chunks that keep `y` in L1.
     let (unit, max_part) = if dot_form {
-        (ROWS, usize::MAX)
+        (kernels.dot_rows, usize::MAX)
     } else {
-        (VECTORS * 16 / size_of::<T>(), AXPY_CHUNK)
+        (AXPY_VECTORS * 16 / size_of::<T>(), AXPY_CHUNK)
     };
     let units = g.len.div_ceil(unit);
     let tasks_wanted = if threads == 1 {

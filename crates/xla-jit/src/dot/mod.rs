@@ -48,6 +48,7 @@ use cranelift_codegen::ir::types;
 
 pub use element::DotElement;
 pub use epilogue::{Epilogue, OutputBlock};
+pub use gemv::GemvBlock;
 pub use kernel::{ABroadcast, Accumulate, Blocking, KernelShape, MicroKernel};
 pub use matrix::{MatrixLayout, Operand, StridedMatrix, StridedMatrixMut};
 
@@ -77,6 +78,8 @@ pub struct DotConfig {
     /// Matrix-vector products reading fewer matrix bytes run on the calling
     /// thread.
     pub parallel_min_bytes: usize,
+    /// How matrix-vector products read a matrix whose rows are contiguous.
+    pub gemv: GemvBlock,
     /// Keep the machine code listing of every kernel ([`DotEngine::disasm`]).
     pub keep_disasm: bool,
 }
@@ -96,6 +99,8 @@ impl Default for DotConfig {
     ///
     /// f64 keeps the same byte sizes: `6×4` tiles, `kc = 256` (`A` panel
     /// `6·256·16 B`), `nc = 256` (`B` block `512 KiB`).
+    ///
+    /// The matrix-vector blocking is the host's ([`GemvBlock::for_host`]).
     fn default() -> Self {
         DotConfig {
             f32: KernelConfig {
@@ -128,6 +133,7 @@ impl Default for DotConfig {
             },
             parallel_min_flops: 1 << 22,
             parallel_min_bytes: 1 << 20,
+            gemv: GemvBlock::for_host(),
             keep_disasm: false,
         }
     }
@@ -191,13 +197,14 @@ impl DotEngine {
     fn build(config: DotConfig, pool: PoolRef) -> Result<Self, JitError> {
         check_config("f32", &config.f32, 4)?;
         check_config("f64", &config.f64, 2)?;
+        config.gemv.check()?;
         let mut jit = Jit::with_opt_level(CodegenOptions::default(), OptLevel::None)?;
         jit.keep_disasm(config.keep_disasm);
         let ids = [
             kernel::emit_micro_kernel(&mut jit, "gemm_f32", types::F32, config.f32.shape)?,
             kernel::emit_micro_kernel(&mut jit, "gemm_f64", types::F64, config.f64.shape)?,
-            gemv::emit_dot_rows(&mut jit, "gemv_dot_f32", types::F32)?,
-            gemv::emit_dot_rows(&mut jit, "gemv_dot_f64", types::F64)?,
+            gemv::emit_dot_rows(&mut jit, "gemv_dot_f32", types::F32, config.gemv)?,
+            gemv::emit_dot_rows(&mut jit, "gemv_dot_f64", types::F64, config.gemv)?,
             gemv::emit_axpy_rows(&mut jit, "gemv_axpy_f32", types::F32)?,
             gemv::emit_axpy_rows(&mut jit, "gemv_axpy_f64", types::F64)?,
         ];
@@ -215,6 +222,7 @@ impl DotEngine {
                     transmute::<*const u8, kernel::KernelFn<f32>>(ptrs[0]),
                 ),
                 gemv: GemvKernels {
+                    dot_rows: config.gemv.rows,
                     dot: transmute::<*const u8, gemv::DotRowsFn<f32>>(ptrs[2]),
                     axpy: transmute::<*const u8, gemv::AxpyRowsFn<f32>>(ptrs[4]),
                 },
@@ -227,6 +235,7 @@ impl DotEngine {
                     transmute::<*const u8, kernel::KernelFn<f64>>(ptrs[1]),
                 ),
                 gemv: GemvKernels {
+                    dot_rows: config.gemv.rows,
                     dot: transmute::<*const u8, gemv::DotRowsFn<f64>>(ptrs[3]),
                     axpy: transmute::<*const u8, gemv::AxpyRowsFn<f64>>(ptrs[5]),
                 },
