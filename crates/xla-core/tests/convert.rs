@@ -112,7 +112,7 @@ fn float_to_float_rounds_to_nearest_even() {
 }
 
 #[test]
-fn subnormals_flush_between_f32_and_f64_only() {
+fn subnormals_flush_between_f32_or_bf16_and_f64_only() {
     let is_neg_zero = |x: f64| x == 0.0 && x.is_sign_negative();
     assert_eq!(cv::<f32, f64>(1e-40), 0.0);
     assert!(is_neg_zero(cv::<f32, f64>(-1e-40)));
@@ -129,9 +129,14 @@ fn subnormals_flush_between_f32_and_f64_only() {
     assert_eq!(cv::<f32, f16>(1e-7).to_bits(), 0x0002);
     assert_eq!(cv::<f64, f16>(6e-8).to_bits(), 0x0001);
     assert_eq!(cv::<f64, bf16>(1e-40).to_bits(), 0x0001);
-    // Widening f16/bf16 is exact.
+    // Widening f16 is exact (its subnormals are normal f32 values); bf16
+    // subnormals are f32 subnormals and flush on the way to f64, as XLA:CPU
+    // flushes them.
     assert_eq!(cv::<f16, f64>(f16::from_bits(1)), 2f64.powi(-24));
-    assert_eq!(cv::<bf16, f64>(bf16::from_bits(1)), 2f64.powi(-133));
+    assert_eq!(cv::<bf16, f64>(bf16::from_bits(1)).to_bits(), 0);
+    assert!(is_neg_zero(cv::<bf16, f64>(bf16::from_bits(0x8001))));
+    assert_eq!(cv::<bf16, f64>(bf16::from_bits(0x0080)), 2f64.powi(-126));
+    assert_eq!(cv::<bf16, C128>(bf16::from_bits(1)), C128::new(0.0, 0.0));
     // Complex components follow the same rules.
     assert_eq!(cv::<C64, C128>(C64::new(1e-40, 2.0)), C128::new(0.0, 2.0));
     assert_eq!(cv::<C128, C64>(C128::new(1.0, 1e-39)), C64::new(1.0, 0.0));

@@ -714,3 +714,24 @@ fn staged_tanh_matches_the_unstaged_form_bit_for_bit() {
         }
     }
 }
+
+/// Widening to f64: bf16 subnormals (f32 subnormals) flush to zeros of
+/// their sign, f16 subnormals (normal f32 values) widen exactly, and both
+/// keep their normal values, in vector steps and the scalar tail.
+#[test]
+fn sixteen_bit_floats_widen_to_f64_by_the_flush_rule() {
+    let values = vec![
+        1e-40, -1e-40, 9.2e-41, -3e-39, 1.2e-38, -1.5, 6e-8, -6e-5, 0.0,
+    ];
+    for ty in ["bf16", "f16"] {
+        let x = Literal::from_vec(&[values.len() as i64], values.clone())
+            .unwrap()
+            .convert(ty.parse().unwrap())
+            .unwrap();
+        let text = format!(
+            "HloModule m\n\nENTRY e {{\n  x = {ty}[9]{{0}} parameter(0)\n  \
+             ROOT r = f64[9]{{0}} convert(x)\n}}"
+        );
+        assert_eq!(check(&text, &[&x]), Checked::Same, "{text}");
+    }
+}

@@ -278,9 +278,11 @@ fn to_f64(w: Wide) -> f64 {
         Wide::Pred(b) => f64::from(u8::from(b)),
         // `as` rounds to nearest even.
         Wide::Int(i) => i as f64,
+        // bf16 subnormals are f32 subnormals: widened through f32, they
+        // flush as f32 → f64 does (XLA:CPU agrees).
         Wide::Float {
             value,
-            from: PrimitiveType::F32,
+            from: PrimitiveType::F32 | PrimitiveType::Bf16,
         } => flush(value, f32_min()),
         Wide::Float { value, .. } => value,
         Wide::Complex { .. } => unreachable!("real_part or components came first"),

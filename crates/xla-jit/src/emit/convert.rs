@@ -22,7 +22,7 @@ use cranelift_codegen::ir::{types, InstBuilder, Type, Value};
 use xla_core::PrimitiveType;
 
 use super::complex;
-use super::elementwise::{const_like, const_of, copysign};
+use super::elementwise::{const_like, const_of};
 use super::float16::{bf16_to_f32, f16_to_f32, f32_to_bf16, f32_to_f16, round_to};
 use super::host;
 use super::kernel::KernelBuilder;
@@ -147,11 +147,11 @@ fn float_to_float(
     match (is_small_float(from), to) {
         (true, P::F16 | P::Bf16 | P::F32) => round_to(kb, to, x),
         (true, _) => {
-            if from == P::Bf16 {
-                // bf16 subnormals are f32 subnormals; widening them is
-                // exact (not flushed), unlike f32 → f64.
-                widen_keeping_subnormals(kb, x)
-            } else if lanes > 1 {
+            // f16, bf16 and f32 values are held in f32. Under the kernels'
+            // DAZ an f32 (or bf16) subnormal promotes to ±0, as f32 → f64
+            // must (OPS.md's flush rule; XLA:CPU flushes bf16 → f64 too);
+            // f16 subnormals are normal f32 values and widen exactly.
+            if lanes > 1 {
                 kb.b.ins().fvpromote_low(x)
             } else {
                 kb.b.ins().fpromote(types::F64, x)
@@ -181,45 +181,6 @@ fn float_to_float(
             })
         }
     }
-}
-
-/// f32 → f64 where f32 subnormals become their exact f64 values.
-fn widen_keeping_subnormals(kb: &mut KernelBuilder, x: Value) -> Value {
-    let vector = kb.ty(x).is_vector();
-    let promote = |kb: &mut KernelBuilder, v: Value| {
-        if vector {
-            kb.b.ins().fvpromote_low(v)
-        } else {
-            kb.b.ins().fpromote(types::F64, v)
-        }
-    };
-    let ity = kb.ty(x).as_int();
-    let bits = kb.bitcast(ity, x);
-    let m = const_like(kb, bits, Const::Bits(0x007F_FFFF));
-    let mantissa = kb.b.ins().band(bits, m);
-    let e = const_like(kb, bits, Const::Bits(0x7F80_0000));
-    let exp = kb.b.ins().band(bits, e);
-    let zero = const_like(kb, bits, Const::Bits(0));
-    let sub = kb.b.ins().icmp(IntCC::Equal, exp, zero);
-    // Subnormal: mantissa · 2^−149, computed in f64 (exact).
-    let fty = kb.ty(x);
-    let mant_f32 = kb.b.ins().fcvt_from_sint(fty, mantissa);
-    let mant = promote(kb, mant_f32);
-    let scale = const_of(
-        kb,
-        if vector { types::F64X2 } else { types::F64 },
-        Const::Float(2f64.powi(-149)),
-    );
-    let small = kb.b.ins().fmul(mant, scale);
-    let normal = promote(kb, x);
-    let signed = copysign(kb, small, normal);
-    let sub = if vector {
-        let wide = kb.b.ins().swiden_low(sub);
-        kb.bitcast(types::I64X2, wide)
-    } else {
-        sub
-    };
-    select(kb, sub, signed, normal)
 }
 
 fn int_to_float(kb: &mut KernelBuilder, from: PrimitiveType, target: Type, v: Value) -> Value {
