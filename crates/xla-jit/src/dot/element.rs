@@ -98,13 +98,7 @@ unsafe fn dot_float<T: Float>(
     let mut problem = problem(&a, &b, c_strided, c_batch_stride);
     let config = engine.config();
     let pool = engine.pool();
-    if gemv::try_run(
-        pool,
-        &kernels.gemv,
-        &problem,
-        epilogue,
-        config.parallel_min_bytes,
-    ) {
+    if gemv::try_run(pool, &kernels.gemv, &problem, epilogue, config) {
         return;
     }
     let transposed;

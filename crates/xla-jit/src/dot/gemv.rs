@@ -35,6 +35,7 @@ use super::epilogue::{Epilogue, OutputBlock};
 use super::gemm::{parts_per_matrix, Float, Problem};
 use super::matrix::{MatrixLayout, StridedMatrixMut};
 use super::pack::Strided;
+use super::DotConfig;
 use crate::codegen::{for_range, vector_of, Jit};
 use crate::runtime::pool::ThreadPool;
 use crate::JitError;
@@ -52,8 +53,6 @@ pub(crate) type AxpyRowsFn<T> =
 /// The compiled GEMV kernels of one element type.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct GemvKernels<T> {
-    /// Rows per block of `dot` (its [`GemvBlock::rows`]).
-    pub dot_rows: usize,
     pub dot: DotRowsFn<T>,
     pub axpy: AxpyRowsFn<T>,
 }
@@ -118,8 +117,6 @@ fn intel_host() -> bool {
     }
 }
 
-/// Rows per step of the axpy form.
-const AXPY_ROWS: usize = 1;
 /// Vectors per step of the axpy form along the contiguous dimension.
 const AXPY_VECTORS: usize = 8;
 /// Tasks per pool thread at least: a few, so that a thread slowed by
@@ -294,29 +291,23 @@ pub(crate) fn emit_axpy_rows(jit: &mut Jit, name: &str, lane: Type) -> Result<Fu
         };
         let size = i64::from(lane.bytes());
         let row_bytes = b.ins().imul_imm_s(ldb, size);
-        let k_main = b.ins().band_imm_s(k, -(AXPY_ROWS as i64));
         let zero = b.ins().iconst(ptr, 0);
-        let emit = |b: &mut FunctionBuilder<'_>, p: Value, count: usize| {
-            let first = b.ins().imul(p, row_bytes);
-            let first = b.ins().iadd(bp, first);
-            let rows = row_pointers(b, first, row_bytes, count);
+        for_range(b, zero, k, 1, |b, p| {
+            let row = b.ins().imul(p, row_bytes);
+            let row = b.ins().iadd(bp, row);
             let xp = b.ins().imul_imm_s(p, size);
             let xp = b.ins().iadd(x, xp);
-            emit_axpy_block(b, lane, &rows, xp, y, cols);
-        };
-        for_range(b, zero, k_main, AXPY_ROWS as i64, |b, p| {
-            emit(b, p, AXPY_ROWS)
+            emit_axpy_row(b, lane, row, xp, y, cols);
         });
-        for_range(b, k_main, k, 1, |b, p| emit(b, p, 1));
         b.ins().return_(&[]);
     })
 }
 
-/// `y[j] += Σ_r x[r]·row_r[j]` for `j < cols`.
-fn emit_axpy_block(
+/// `y[j] += x·row[j]` for `j < cols` (`x` read from its address).
+fn emit_axpy_row(
     b: &mut FunctionBuilder<'_>,
     lane: Type,
-    rows: &[Value],
+    row: Value,
     x: Value,
     y: Value,
     cols: Value,
@@ -326,40 +317,31 @@ fn emit_axpy_block(
     let (size, vsize) = (lane.bytes() as i64, vector.bytes() as i64);
     let ptr = b.func.dfg.value_type(x);
     let step = vsize * AXPY_VECTORS as i64;
-    let xs: Vec<Value> = (0..rows.len())
-        .map(|r| b.ins().load(lane, flags, x, (r as i64 * size) as i32))
-        .collect();
-    let xv: Vec<Value> = xs.iter().map(|&s| b.ins().splat(vector, s)).collect();
+    let xs = b.ins().load(lane, flags, x, 0);
+    let xv = b.ins().splat(vector, xs);
     let col_bytes = b.ins().imul_imm_s(cols, size);
     let main_bytes = b.ins().band_imm_s(col_bytes, -step);
     let zero = b.ins().iconst(ptr, 0);
     for_range(b, zero, main_bytes, step, |b, offset| {
         let yp = b.ins().iadd(y, offset);
-        let mut yv: Vec<Value> = (0..AXPY_VECTORS)
-            .map(|u| b.ins().load(vector, flags, yp, (u as i64 * vsize) as i32))
-            .collect();
-        for (r, &row) in rows.iter().enumerate() {
-            let rp = b.ins().iadd(row, offset);
-            for (u, acc) in yv.iter_mut().enumerate() {
-                let bv = b.ins().load(vector, flags, rp, (u as i64 * vsize) as i32);
-                let product = b.ins().fmul(bv, xv[r]);
-                *acc = b.ins().fadd(*acc, product);
-            }
-        }
-        for (u, &v) in yv.iter().enumerate() {
-            b.ins().store(flags, v, yp, (u as i64 * vsize) as i32);
+        let rp = b.ins().iadd(row, offset);
+        for u in 0..AXPY_VECTORS as i32 {
+            let at = u * vsize as i32;
+            let acc = b.ins().load(vector, flags, yp, at);
+            let bv = b.ins().load(vector, flags, rp, at);
+            let product = b.ins().fmul(bv, xv);
+            let sum = b.ins().fadd(acc, product);
+            b.ins().store(flags, sum, yp, at);
         }
     });
     for_range(b, main_bytes, col_bytes, size, |b, offset| {
         let yp = b.ins().iadd(y, offset);
-        let mut acc = b.ins().load(lane, flags, yp, 0);
-        for (r, &row) in rows.iter().enumerate() {
-            let rp = b.ins().iadd(row, offset);
-            let bs = b.ins().load(lane, flags, rp, 0);
-            let product = b.ins().fmul(bs, xs[r]);
-            acc = b.ins().fadd(acc, product);
-        }
-        b.ins().store(flags, acc, yp, 0);
+        let rp = b.ins().iadd(row, offset);
+        let acc = b.ins().load(lane, flags, yp, 0);
+        let bs = b.ins().load(lane, flags, rp, 0);
+        let product = b.ins().fmul(bs, xs);
+        let sum = b.ins().fadd(acc, product);
+        b.ins().store(flags, sum, yp, 0);
     });
 }
 
@@ -384,7 +366,8 @@ unsafe impl<T> Sync for Gemv<T> {}
 
 /// Runs `problem` as a batch of matrix-vector products if it is one
 /// (`n == 1` or `m == 1`) and the matrix has a unit stride; returns `false`
-/// (having done nothing) otherwise.
+/// (having done nothing) otherwise. `config` is the one `kernels` were
+/// compiled with (its dot form's rows per block split the work).
 ///
 /// # Safety
 ///
@@ -394,7 +377,7 @@ pub(crate) unsafe fn try_run<T: Float>(
     kernels: &GemvKernels<T>,
     problem: &Problem<T, T>,
     epilogue: Option<&dyn Epilogue<T>>,
-    parallel_min_bytes: usize,
+    config: &DotConfig,
 ) -> bool {
     let p = problem;
     let column = p.n == 1;
@@ -436,14 +419,14 @@ pub(crate) unsafe fn try_run<T: Float>(
         return false;
     }
     let bytes = p.batch * g.len * p.k * size_of::<T>();
-    let threads = if bytes < parallel_min_bytes {
+    let threads = if bytes < config.parallel_min_bytes {
         1
     } else {
         pool.threads()
     };
     // Dot form: row blocks; axpy form: column chunks that keep `y` in L1.
     let (unit, max_part) = if dot_form {
-        (kernels.dot_rows, usize::MAX)
+        (config.gemv.rows, usize::MAX)
     } else {
         (AXPY_VECTORS * 16 / size_of::<T>(), AXPY_CHUNK)
     };

@@ -222,7 +222,6 @@ impl DotEngine {
                     transmute::<*const u8, kernel::KernelFn<f32>>(ptrs[0]),
                 ),
                 gemv: GemvKernels {
-                    dot_rows: config.gemv.rows,
                     dot: transmute::<*const u8, gemv::DotRowsFn<f32>>(ptrs[2]),
                     axpy: transmute::<*const u8, gemv::AxpyRowsFn<f32>>(ptrs[4]),
                 },
@@ -235,7 +234,6 @@ impl DotEngine {
                     transmute::<*const u8, kernel::KernelFn<f64>>(ptrs[1]),
                 ),
                 gemv: GemvKernels {
-                    dot_rows: config.gemv.rows,
                     dot: transmute::<*const u8, gemv::DotRowsFn<f64>>(ptrs[3]),
                     axpy: transmute::<*const u8, gemv::AxpyRowsFn<f64>>(ptrs[5]),
                 },
