@@ -247,7 +247,7 @@ pub(super) struct Accumulators {
 /// ordered as floats order it.
 ///
 /// The signs cost a third of the loop's instructions and decide only
-/// all-zero data, so [`Accumulators::deferring`] leaves them out: its
+/// all-zero data, so [`Signs::Deferred`] leaves them out: its
 /// caller reduces again, with signs, when `m` is a zero or a subnormal
 /// (reduce_all_max: 1.52–1.64 ms with signs, 1.34–1.51 without, medians
 /// of interleaved `xla bench` runs).
@@ -263,39 +263,27 @@ struct Extremum {
     pending: Option<Value>,
 }
 
+/// Whether float extrema accumulate their signs (see [`Extremum`]).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Signs {
+    /// Exact from the start: finish with [`Accumulators::finish`].
+    Kept,
+    /// Left out: finish with [`Accumulators::finish_deferred`], which says
+    /// when the reduction must be redone with [`Signs::Kept`].
+    Deferred,
+}
+
 impl Accumulators {
     /// Accumulators starting at the combiner's identity (vectors) — or at
-    /// `init` for scalar folds (`lanes == 1`). Call
-    /// [`Accumulators::end_step`] after each loop step's vectors.
+    /// `init` for scalar folds (`lanes == 1`); `signs` says whether float
+    /// extrema keep their signs. Call [`Accumulators::end_step`] after
+    /// each loop step's vectors.
     pub fn new(
-        kb: &mut KernelBuilder,
-        comb: &Combiner,
-        lanes: u32,
-        unroll: u32,
-        init: &[Value],
-    ) -> Self {
-        Self::with_signs(kb, comb, (lanes, unroll), init, true)
-    }
-
-    /// [`Accumulators::new`] leaving out the signs of a float maximum or
-    /// minimum (see [`Extremum`]); finish with
-    /// [`Accumulators::finish_deferred`].
-    pub fn deferring(
-        kb: &mut KernelBuilder,
-        comb: &Combiner,
-        lanes: u32,
-        unroll: u32,
-        init: &[Value],
-    ) -> Self {
-        Self::with_signs(kb, comb, (lanes, unroll), init, false)
-    }
-
-    fn with_signs(
         kb: &mut KernelBuilder,
         comb: &Combiner,
         (lanes, unroll): (u32, u32),
         init: &[Value],
-        with_signs: bool,
+        signs: Signs,
     ) -> Self {
         let scalars = comb
             .tys
@@ -339,7 +327,7 @@ impl Accumulators {
             let zeros = kb.b.ins().splat(mask_ty, zero);
             let nan = kb.b.declare_var(mask_ty);
             kb.b.def_var(nan, zeros);
-            let signs = with_signs.then(|| {
+            let signs = (signs == Signs::Kept).then(|| {
                 // The and starts with every bit set, the or with none.
                 let start = if max { kb.b.ins().bnot(zeros) } else { zeros };
                 let start = kb.bitcast(ty, start);
@@ -420,15 +408,17 @@ impl Accumulators {
         comb: &Combiner,
     ) -> Result<Vec<Value>, Unsupported> {
         let (total, unsure) = self.finish_deferred(kb, comb)?;
-        debug_assert!(unsure.is_none(), "deferring accumulators finish_deferred");
+        debug_assert!(
+            unsure.is_none(),
+            "Signs::Deferred accumulators finish_deferred"
+        );
         Ok(total)
     }
 
-    /// [`Accumulators::finish`] for accumulators made by
-    /// [`Accumulators::deferring`]: the total and, where signs were left
-    /// out, a flag (`i8`) set when the total is a zero or subnormal of
-    /// unknown sign and the reduction must be redone with
-    /// [`Accumulators::new`].
+    /// [`Accumulators::finish`] for accumulators made with
+    /// [`Signs::Deferred`]: the total and, where signs were left out, a
+    /// flag (`i8`) set when the total is a zero or subnormal of unknown
+    /// sign and the reduction must be redone with [`Signs::Kept`].
     pub fn finish_deferred(
         &self,
         kb: &mut KernelBuilder,
@@ -668,7 +658,7 @@ pub(super) fn reduce_at(
             },
         )
     };
-    let mut acc = Accumulators::deferring(kb, comb, lanes, unroll, &init);
+    let mut acc = Accumulators::new(kb, comb, (lanes, unroll), &init, Signs::Deferred);
     pass(kb, &mut acc, unroll)?;
     let total = match acc.finish_deferred(kb, comb)? {
         (total, None) => total,
@@ -679,7 +669,7 @@ pub(super) fn reduce_at(
                 unsure,
                 &tys,
                 |kb| {
-                    let mut exact = Accumulators::new(kb, comb, lanes, 1, &init);
+                    let mut exact = Accumulators::new(kb, comb, (lanes, 1), &init, Signs::Kept);
                     pass(kb, &mut exact, 1)?;
                     exact.finish(kb, comb)
                 },

@@ -21,7 +21,7 @@ use xla_core::hlo::{HloInstruction, InstrId};
 use xla_core::{Opcode, PrimitiveType, Shape};
 
 use super::access::{read_from, write, Access};
-use super::combine::{operand_index, operand_rank, reduce_at, Accumulators, Combiner};
+use super::combine::{operand_index, operand_rank, reduce_at, Accumulators, Combiner, Signs};
 use super::elemental::Elemental;
 use super::index::{Index, IndexDim};
 use super::iterate::{emit_inner_steps, unroll_for, IterSpace, Walker};
@@ -209,22 +209,17 @@ struct Partials<'a, 'm> {
     space: &'a IterSpace,
     lanes: u32,
     unroll: u32,
-    /// Whether float extrema defer their signs (see
-    /// [`Accumulators::deferring`]), redoing an iteration with them when
-    /// its result is a zero or a subnormal.
-    defer: bool,
+    /// Whether float extrema keep their signs; deferred, an iteration
+    /// whose result is a zero or a subnormal is redone with them.
+    signs: Signs,
     acc: Option<Accumulators>,
     scratch: (super::access::BufferSpec, Value),
 }
 
 impl Walker<Unsupported> for Partials<'_, '_> {
     fn begin(&mut self, kb: &mut KernelBuilder, _it: Value) -> Result<(), Unsupported> {
-        let new = if self.defer {
-            Accumulators::deferring
-        } else {
-            Accumulators::new
-        };
-        self.acc = Some(new(kb, self.comb, self.lanes, self.unroll, &[]));
+        let shape = (self.lanes, self.unroll);
+        self.acc = Some(Accumulators::new(kb, self.comb, shape, &[], self.signs));
         Ok(())
     }
 
@@ -275,7 +270,7 @@ impl Walker<Unsupported> for Partials<'_, '_> {
             // A zero or subnormal extremum: again, with signs.
             let mut exact = Partials {
                 unroll: 1,
-                defer: false,
+                signs: Signs::Kept,
                 acc: None,
                 scratch: self.scratch.clone(),
                 ..*self
@@ -317,7 +312,7 @@ fn partial_kernel(
         space,
         lanes,
         unroll,
-        defer: true,
+        signs: Signs::Deferred,
         acc: None,
         scratch: (scratch_spec(comb.tys[0], space.iterations()), scratch),
     };

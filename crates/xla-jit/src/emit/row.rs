@@ -36,7 +36,7 @@ use xla_core::Shape;
 
 use super::access::{write, Addressing, BufferSpec};
 use super::combine::{
-    operand_index, operand_rank, reduce_at, reduced_dims, Accumulators, Combiner,
+    operand_index, operand_rank, reduce_at, reduced_dims, Accumulators, Combiner, Signs,
 };
 use super::elemental::{element_type, read_at, Bound, Elemental};
 use super::index::{Index, IndexDim};
@@ -536,7 +536,7 @@ fn pipelined(
         let mut accs: Vec<Accumulators> = combiners
             .iter()
             .zip(&inits)
-            .map(|(comb, &init)| Accumulators::new(kb, comb, lanes, unroll, &[init]))
+            .map(|(comb, &init)| Accumulators::new(kb, comb, (lanes, unroll), &[init], Signs::Kept))
             .collect();
         let base = kb.buffer(out);
         let (zero, len) = (kb.iconst(0), kb.iconst(n));
