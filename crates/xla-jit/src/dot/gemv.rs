@@ -14,16 +14,15 @@
 //! stream, with [`GemvBlock::vectors`] accumulators per row; the axpy form
 //! reads one row per step ([`AXPY_ROWS`]). The dot form's blocking is the
 //! host's ([`GemvBlock::for_host`]), because the two vendors measured want
-//! opposite ones, for the suite's matvec (a 64 MiB matrix, two threads,
-//! interleaved `xla bench` medians):
+//! opposite ones on the suite's matvec (a 64 MiB matrix):
 //!
-//! * Zen 5: one row × 8 vectors streams 34–38 GB/s on one core (4 vectors:
+//! * Zen 5, one core: one row × 8 vectors streams 34–38 GB/s (4 vectors:
 //!   32–35), as fast as a native AVX-512 sum of the same array; blocks of
 //!   2, 4 or 8 rows (rows 16 KiB apart) reach only 16–26 GB/s.
-//! * Intel (Sapphire Rapids class): 4 rows × 2 vectors run 1.21–1.26 ms,
-//!   4 × 8 1.21–1.23 and 2 × 4 1.26–1.30, against 1.32–1.34 for one row ×
-//!   8 vectors; the 4-row block also loads each `x` vector once for four
-//!   rows.
+//! * Intel (Sapphire Rapids class), two threads, interleaved `xla bench`
+//!   medians: 4 rows × 2 vectors run 1.21–1.26 ms, 4 × 8 1.21–1.23 and
+//!   2 × 4 1.26–1.30, against 1.32–1.34 for one row × 8 vectors; the
+//!   4-row block also loads each `x` vector once for four rows.
 //!
 //! A matrix with no unit stride goes through GEMM, whose packing gathers it.
 
