@@ -61,15 +61,37 @@ fn dump_prints_the_plan_the_program_and_compile_times() {
     ] {
         assert!(text.contains(section), "no `{section}` in:\n{text}");
     }
-    assert!(text.contains("  kernel s_loop_"), "{text}");
+    // The flat fusion runs as AVX-512 code where the CPU has it.
+    let avx512 = xla_jit::wide::cpu_has_avx512();
+    let kernel = if avx512 { "s_avx512_" } else { "s_loop_" };
+    assert!(text.contains(&format!("  kernel {kernel}")), "{text}");
     assert!(!text.contains("== CLIF"), "{text}");
     assert!(!text.contains("== machine code"), "{text}");
-    let out = xla(&["dump", &path, "--clif"]);
+    let out = xla(&["dump", &path, "--asm"]);
+    let text = stdout(&out);
+    assert!(
+        text.contains(&format!("== machine code of {kernel}")),
+        "{text}"
+    );
+    let ret = if avx512 {
+        "vzeroupper\n  ret\n"
+    } else {
+        "retq"
+    };
+    assert!(text.contains(ret), "{text}");
+    // Cranelift's kernel, its CLIF and machine code.
+    let out = xla(&["dump", &path, "--cranelift-only"]);
+    assert!(
+        stdout(&out).contains("  kernel s_loop_"),
+        "{}",
+        stdout(&out)
+    );
+    let out = xla(&["dump", &path, "--clif", "--cranelift-only"]);
     let text = stdout(&out);
     assert!(text.contains("== CLIF of s_loop_"), "{text}");
     assert!(text.contains("function "), "{text}");
     assert!(!text.contains("== machine code"), "{text}");
-    let out = xla(&["dump", &path, "--asm"]);
+    let out = xla(&["dump", &path, "--asm", "--cranelift-only"]);
     let text = stdout(&out);
     assert!(text.contains("== machine code of s_loop_"), "{text}");
     assert!(text.contains("retq"), "{text}");
@@ -113,6 +135,25 @@ fn bench_prints_one_json_object_per_module() {
         assert!(text.contains(key), "no `{key}` in:\n{text}");
     }
     assert!(text.trim_end().ends_with("}\n]"), "{text}");
+    let out = xla(&[
+        "bench",
+        &path,
+        "--json",
+        "--min-time",
+        "0.01",
+        "--backend",
+        "cranelift",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = stdout(&out);
+    assert!(
+        text.starts_with("[\n{\"name\": \"axpy\", \"backend\": \"cranelift\", \"compile_ms\": "),
+        "{text}"
+    );
 }
 
 #[test]

@@ -49,8 +49,11 @@ pub struct Args {
 /// Which engine runs a module.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Backend {
-    /// The Cranelift JIT (compiled, fused kernels).
+    /// The JIT (compiled, fused kernels; AVX-512 code for flat
+    /// elementwise fusions where the CPU has it).
     Jit,
+    /// The JIT with every kernel compiled by Cranelift (128-bit vectors).
+    Cranelift,
     /// The reference interpreter.
     Interp,
 }
@@ -59,6 +62,7 @@ impl Backend {
     fn name(self) -> &'static str {
         match self {
             Backend::Jit => "jit",
+            Backend::Cranelift => "cranelift",
             Backend::Interp => "interp",
         }
     }
@@ -137,9 +141,11 @@ fn measure(path: &Path, backend: Backend, min_time: f64) -> Result<Report, Strin
     );
     let fail = |e: &dyn std::fmt::Display| format!("{}: {e}", path.display());
     let (compile, runner, fallback_ops) = match backend {
-        Backend::Jit => {
+        Backend::Jit | Backend::Cranelift => {
             let client = Client::cpu().map_err(|e| fail(&e))?;
-            let (compile, executable) = compile_cold(&client, &module).map_err(|e| fail(&e))?;
+            let cranelift_only = backend == Backend::Cranelift;
+            let (compile, executable) =
+                compile_cold(&client, &module, cranelift_only).map_err(|e| fail(&e))?;
             let mut ops: Vec<String> = executable
                 .fallback_ops()
                 .iter()
@@ -201,9 +207,11 @@ impl Runner<'_> {
 fn compile_cold(
     client: &Client,
     module: &HloModule,
+    cranelift_only: bool,
 ) -> Result<(Vec<Duration>, Executable), xla_jit::JitError> {
     let options = CompileOptions {
         bypass_cache: true,
+        cranelift_only,
         ..CompileOptions::default()
     };
     let started = Instant::now();

@@ -20,6 +20,10 @@ pub struct Args {
     /// Also print each kernel's machine code (after register allocation).
     #[arg(long)]
     asm: bool,
+    /// Compile every kernel with Cranelift (128-bit vectors), also the flat
+    /// elementwise fusions that would run as AVX-512 code.
+    #[arg(long)]
+    cranelift_only: bool,
 }
 
 /// Runs the subcommand: status 1 when the module is invalid or does not
@@ -32,6 +36,7 @@ pub fn run(args: Args) -> Result<ExitCode, String> {
     let options = CompileOptions {
         keep_clif: args.clif,
         keep_asm: args.asm,
+        cranelift_only: args.cranelift_only,
         ..CompileOptions::default()
     };
     let compiled = Client::cpu().and_then(|client| client.compile_with(&module, &options));

@@ -61,6 +61,7 @@ fn options() -> CodegenOptions {
     CodegenOptions {
         verify: false,
         keep_clif: false,
+        ..CodegenOptions::default()
     }
 }
 

@@ -9,6 +9,7 @@ mod error;
 pub mod fusion;
 pub mod math;
 pub mod runtime;
+pub mod wide;
 
 pub use client::{Client, Computation};
 pub use error::JitError;

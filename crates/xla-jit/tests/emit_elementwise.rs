@@ -735,3 +735,75 @@ fn sixteen_bit_floats_widen_to_f64_by_the_flush_rule() {
         assert_eq!(check(&text, &[&x]), Checked::Same, "{text}");
     }
 }
+
+/// `select(compare(x, y), x, y)` and its mirror images are the shapes
+/// Cranelift lowers to `minps`/`maxps` (`minss`… in scalar tails), which
+/// return a subnormal operand flushed under DAZ; a select moves bits
+/// unchanged (OPS.md 3.1.2), as the interpreter does. Every direction, both
+/// operand orders, f32 (both kernel kinds) and f64, vector lanes and tails.
+#[test]
+fn select_by_a_compare_of_its_operands_keeps_subnormals() {
+    let f32s = (
+        vec![-1e-40f32, 1e-40, -1e-40, 2.0, -1e-40, 1e-40, 0.0],
+        vec![0.3f32, 0.3, -0.0, 1e-40, 0.3, -5.0, 1e-40],
+    );
+    let f64s = (
+        vec![-1e-310f64, 1e-310, 2.0, -1e-310, 0.5],
+        vec![0.3f64, -0.3, 1e-310, -0.0, -1e-310],
+    );
+    for dir in ["LT", "LE", "GT", "GE"] {
+        for (t, f) in [("x", "y"), ("y", "x")] {
+            for (ty, x, y) in [
+                (
+                    "f32",
+                    Literal::from_vec(&[7], f32s.0.clone()).unwrap(),
+                    Literal::from_vec(&[7], f32s.1.clone()).unwrap(),
+                ),
+                (
+                    "f64",
+                    Literal::from_vec(&[5], f64s.0.clone()).unwrap(),
+                    Literal::from_vec(&[5], f64s.1.clone()).unwrap(),
+                ),
+            ] {
+                let n = x.shape().as_array().unwrap().element_count();
+                let text = format!(
+                    "HloModule m\nENTRY e {{\n  x = {ty}[{n}]{{0}} parameter(0)\n  \
+                     y = {ty}[{n}]{{0}} parameter(1)\n  \
+                     c = pred[{n}]{{0}} compare(x, y), direction={dir}\n  \
+                     ROOT r = {ty}[{n}]{{0}} select(c, {t}, {f})\n}}"
+                );
+                for avx512 in [false, true] {
+                    let c = compile_with(&text, avx512);
+                    let want = interpret(&c, &[&x, &y]).unwrap();
+                    assert_same(&run(&c, &[&x, &y]), &want, &text);
+                }
+            }
+        }
+    }
+}
+
+/// Arithmetic on a subnormal constant reads it as zero in every lane:
+/// Cranelift's mid-end would fold scalar-tail arithmetic on constants in
+/// IEEE arithmetic (`rsqrt(1e-40)` as `1e20`, not `inf`).
+#[test]
+fn subnormal_constants_act_as_zeros_in_tails_too() {
+    for (ty, c) in [("f32", "1e-40"), ("f32", "-1e-40"), ("f64", "1e-310")] {
+        for op in ["rsqrt", "sqrt", "negate", "abs"] {
+            let text = format!(
+                "HloModule m\nENTRY e {{\n  x = {ty}[5]{{0}} parameter(0)\n  \
+                 k = {ty}[] constant({c})\n  b = {ty}[5]{{0}} broadcast(k), dimensions={{}}\n  \
+                 u = {ty}[5]{{0}} {op}(b)\n  ROOT r = {ty}[5]{{0}} multiply(u, x)\n}}"
+            );
+            let x = if ty == "f32" {
+                Literal::from_vec(&[5], vec![1.0f32, -2.0, 0.5, 3.0, -1.0]).unwrap()
+            } else {
+                Literal::from_vec(&[5], vec![1.0f64, -2.0, 0.5, 3.0, -1.0]).unwrap()
+            };
+            for avx512 in [false, true] {
+                let c = compile_with(&text, avx512);
+                let want = interpret(&c, &[&x]).unwrap();
+                assert_same(&run(&c, &[&x]), &want, &text);
+            }
+        }
+    }
+}

@@ -1,5 +1,6 @@
-//! Golden CLIF: the exact code the emitters generate for a few small
-//! kernels, so that codegen changes show up in review. Regenerate with
+//! Golden code: the exact CLIF the emitters generate for a few small
+//! kernels, and the machine code of an AVX-512 kernel, so that codegen
+//! changes show up in review. Regenerate with
 //! `XLA_UPDATE_GOLDEN=1 cargo test -p xla-jit --test emit_golden` and
 //! read the diff.
 
@@ -30,8 +31,10 @@ fn without_address(line: &str) -> String {
     out
 }
 
+/// Compares the CLIF of `text`'s kernels (all compiled by Cranelift) with
+/// `emit_golden/<name>.clif`.
 fn golden(name: &str, text: &str) {
-    let c = compile(text);
+    let c = compile_cranelift(text);
     let clif: String = c
         .jit
         .clif()
@@ -39,36 +42,49 @@ fn golden(name: &str, text: &str) {
         .flat_map(|(_, clif)| clif.lines().map(without_address).collect::<Vec<_>>())
         .collect::<Vec<_>>()
         .join("\n");
+    check(name, "clif", &clif);
+}
+
+/// Compares the machine code of `text`'s kernels (AVX-512 where the
+/// emitter takes them) with `emit_golden/<name>.s`; `false` when the CPU
+/// has no AVX-512, whose kernels are then Cranelift's.
+fn golden_avx512(name: &str, text: &str) -> bool {
+    if !xla_jit::wide::cpu_has_avx512() {
+        return false;
+    }
+    let c = compile(text);
+    let asm: String = c.jit.disasm().iter().map(|(_, s)| s.as_str()).collect();
+    check(name, "s", &asm);
+    true
+}
+
+fn check(name: &str, ext: &str, text: &str) {
     let path = format!(
-        "{}/tests/emit_golden/{name}.clif",
+        "{}/tests/emit_golden/{name}.{ext}",
         env!("CARGO_MANIFEST_DIR")
     );
     if std::env::var_os("XLA_UPDATE_GOLDEN").is_some() {
-        std::fs::write(&path, &clif).unwrap();
+        std::fs::write(&path, text).unwrap();
         return;
     }
     let want = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    if clif != want {
-        let first = clif
+    if text != want {
+        let first = text
             .lines()
             .zip(want.lines())
             .position(|(a, b)| a != b)
-            .unwrap_or(clif.lines().count().min(want.lines().count()));
+            .unwrap_or(text.lines().count().min(want.lines().count()));
         panic!(
-            "{name}: generated CLIF differs from {path} at line {}:\n  now:    {:?}\n  golden: {:?}\n\
+            "{name}: generated code differs from {path} at line {}:\n  now:    {:?}\n  golden: {:?}\n\
              (set XLA_UPDATE_GOLDEN=1 to accept)",
             first + 1,
-            clif.lines().nth(first),
+            text.lines().nth(first),
             want.lines().nth(first)
         );
     }
 }
 
-#[test]
-fn scaled_sum_loop() {
-    golden(
-        "axpy",
-        "HloModule m
+const AXPY: &str = "HloModule m
 ENTRY e {
   a = f32[] parameter(0)
   x = f32[10]{0} parameter(1)
@@ -76,8 +92,21 @@ ENTRY e {
   ab = f32[10]{0} broadcast(a), dimensions={}
   m = f32[10]{0} multiply(ab, x)
   ROOT r = f32[10]{0} add(m, y)
-}",
-    );
+}";
+
+#[test]
+fn scaled_sum_loop() {
+    golden("axpy", AXPY);
+}
+
+/// The AVX-512 kernel of the same fusion: the scalar `a` and nothing else
+/// read as a broadcast memory operand, two vectors per step, then one,
+/// then the masked tail.
+#[test]
+fn scaled_sum_loop_avx512() {
+    if !golden_avx512("axpy", AXPY) {
+        eprintln!("skipped: this CPU has no AVX-512");
+    }
 }
 
 #[test]

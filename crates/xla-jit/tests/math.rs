@@ -15,6 +15,7 @@ fn options() -> CodegenOptions {
     CodegenOptions {
         verify: true,
         keep_clif: false,
+        ..CodegenOptions::default()
     }
 }
 

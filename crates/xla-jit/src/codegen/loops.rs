@@ -58,6 +58,7 @@ mod tests {
         let mut jit = Jit::new(CodegenOptions {
             verify: true,
             keep_clif: true,
+            ..CodegenOptions::default()
         })
         .unwrap();
         let sig = jit.signature(&[types::I64, types::I64], &[types::I64]);

@@ -28,6 +28,10 @@ pub struct CodegenOptions {
     pub verify: bool,
     /// Keep each function's CLIF text for dumps.
     pub keep_clif: bool,
+    /// Compile flat elementwise f32 fusions to AVX-512 machine code
+    /// ([`crate::wide`]) when the CPU has it, instead of Cranelift's
+    /// 128-bit vectors. On by default.
+    pub avx512: bool,
 }
 
 impl Default for CodegenOptions {
@@ -35,6 +39,7 @@ impl Default for CodegenOptions {
         CodegenOptions {
             verify: cfg!(debug_assertions),
             keep_clif: false,
+            avx512: true,
         }
     }
 }
@@ -109,6 +114,7 @@ pub struct Jit {
     constants: Vec<(Box<usize>, Box<[u128]>)>,
     keep_disasm: bool,
     disasm: Vec<(String, String)>,
+    native: Vec<crate::wide::Code>,
 }
 
 impl Jit {
@@ -129,6 +135,7 @@ impl Jit {
             constants: Vec::new(),
             keep_disasm: false,
             disasm: Vec::new(),
+            native: Vec::new(),
         })
     }
 
@@ -256,6 +263,37 @@ impl Jit {
         Ok(id)
     }
 
+    /// Places machine code built outside Cranelift (an AVX-512 kernel) in
+    /// executable memory owned by this JIT and returns its address; its
+    /// `listing` is kept for dumps like a compiled function's.
+    pub fn add_native(
+        &mut self,
+        name: &str,
+        code: &[u8],
+        listing: Option<String>,
+    ) -> Result<*const u8, JitError> {
+        let code = crate::wide::Code::new(code)
+            .map_err(|e| JitError::Host(format!("executable memory for {name}: {e}")))?;
+        let ptr = code.ptr();
+        self.native.push(code);
+        if self.options.keep_clif {
+            self.clif.push((
+                name.to_string(),
+                "; AVX-512 kernel, built without Cranelift (see its machine code)\n".into(),
+            ));
+        }
+        if self.keep_disasm {
+            self.disasm
+                .push((name.to_string(), listing.unwrap_or_default()));
+        }
+        Ok(ptr)
+    }
+
+    /// `true` if machine code listings are being kept ([`Jit::keep_disasm`]).
+    pub fn keeps_disasm(&self) -> bool {
+        self.keep_disasm
+    }
+
     /// Makes every compiled function callable.
     pub fn finalize(&mut self) -> Result<(), JitError> {
         self.module_mut()
@@ -357,6 +395,7 @@ mod tests {
         let mut jit = Jit::new(CodegenOptions {
             verify: false,
             keep_clif: false,
+            ..CodegenOptions::default()
         })
         .unwrap();
         let sig = jit.signature(&[types::I64], &[types::I64]);

@@ -28,7 +28,7 @@ use super::iterate::{emit_inner, unroll_for, IterSpace};
 use super::kernel::KernelBuilder;
 use super::loop_kernel::elemental;
 use super::repr::fit;
-use super::{KernelInfo, KernelPlan, Unsupported};
+use super::{Emit, KernelInfo, KernelPlan, Unsupported};
 
 /// Bytes of accumulators per chunk: 16 KiB (4096 f32) stay in the 48 KiB
 /// L1 with room for the streamed rows.
@@ -109,7 +109,7 @@ pub(super) fn plan(
             cost_per_iteration: per_unit,
             scratch_bytes: 0,
             epilogue: false,
-            emit: Box::new(move |kb, info| direct(kb, info, &col)),
+            emit: Emit::Clif(Box::new(move |kb, info| direct(kb, info, &col))),
         }]);
     }
     let scratch_bytes = (groups * col.out_bytes.iter().sum::<i64>()) as usize;
@@ -121,7 +121,7 @@ pub(super) fn plan(
             cost_per_iteration: per_unit / groups as f64,
             scratch_bytes,
             epilogue: false,
-            emit: Box::new(move |kb, info| partials(kb, info, &col)),
+            emit: Emit::Clif(Box::new(move |kb, info| partials(kb, info, &col))),
         },
         KernelPlan {
             part: "column_combine",
@@ -129,7 +129,7 @@ pub(super) fn plan(
             cost_per_iteration: (col_elements(&combine) * groups) as f64 * 0.5,
             scratch_bytes,
             epilogue: false,
-            emit: Box::new(move |kb, info| fold_partials(kb, info, &combine)),
+            emit: Emit::Clif(Box::new(move |kb, info| fold_partials(kb, info, &combine))),
         },
     ])
 }

@@ -24,7 +24,7 @@ use super::index::{Index, IndexDim};
 use super::iterate::{emit_inner, unroll_for};
 use super::kernel::KernelBuilder;
 use super::loop_kernel::{elemental, fusion_lanes};
-use super::{cost, KernelInfo, KernelPlan, Unsupported};
+use super::{cost, Emit, KernelInfo, KernelPlan, Unsupported};
 
 /// The dot output's dimension groups: batch, lhs free, rhs free (sizes).
 struct Groups {
@@ -93,7 +93,7 @@ pub(super) fn plan(info: &KernelInfo) -> Result<Vec<KernelPlan>, Unsupported> {
         cost_per_iteration: per_element,
         scratch_bytes: 0,
         epilogue: true,
-        emit: Box::new(move |kb, info| {
+        emit: Emit::Clif(Box::new(move |kb, info| {
             let mut el = elemental(info);
             let ty = el.ty(dot_id);
             let block = kb.param(1);
@@ -163,7 +163,7 @@ pub(super) fn plan(info: &KernelInfo) -> Result<Vec<KernelPlan>, Unsupported> {
                     walk(kb, 1)
                 }
             })
-        }),
+        })),
     }])
 }
 

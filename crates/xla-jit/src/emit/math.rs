@@ -17,7 +17,7 @@ use crate::math::{
 };
 
 /// The math library's function for `f`.
-fn unary_fn(f: MathUnary) -> UnaryFn {
+pub(super) fn unary_fn(f: MathUnary) -> UnaryFn {
     match f {
         MathUnary::Exp => UnaryFn::Exp,
         MathUnary::Expm1 => UnaryFn::Expm1,

@@ -21,6 +21,7 @@
 //! root (`loop_kernel.rs`, `reduce.rs`, `row.rs`, `epilogue.rs`).
 
 mod access;
+mod avx512;
 mod bitcast_convert;
 mod check;
 mod column;
@@ -193,6 +194,11 @@ pub(crate) struct KernelInfo<'m> {
     /// Elements one iteration of the runtime's iteration space aims to
     /// cover ([`TARGET_ELEMENTS`], or fewer to split small kernels).
     pub iteration_elements: i64,
+    /// Flat elementwise fusions may compile to AVX-512 code (the option is
+    /// on and the CPU has it).
+    pub avx512: bool,
+    /// Native kernels keep their machine code as text.
+    pub listing: bool,
 }
 
 /// One function to compile for a fusion and its runtime metadata.
@@ -202,8 +208,16 @@ pub(crate) struct KernelPlan {
     pub cost_per_iteration: f64,
     pub scratch_bytes: usize,
     pub epilogue: bool,
-    /// Emits the body (the builder is in the entry block).
-    pub emit: EmitBody,
+    /// The function.
+    pub emit: Emit,
+}
+
+/// The function of a [`KernelPlan`].
+pub(crate) enum Emit {
+    /// Emits the body in Cranelift IR (the builder is in the entry block).
+    Clif(EmitBody),
+    /// AVX-512 machine code, already built.
+    Native(avx512::FlatKernel),
 }
 
 /// The body emitter of a [`KernelPlan`].
@@ -226,7 +240,7 @@ impl KernelPlan {
             cost_per_iteration: space.elements_per_iteration() as f64 * per_element,
             scratch_bytes: 0,
             epilogue: false,
-            emit: Box::new(move |kb, info| emit(kb, info, &space)),
+            emit: Emit::Clif(Box::new(move |kb, info| emit(kb, info, &space))),
         }
     }
 }
@@ -263,6 +277,8 @@ pub fn compile(
             buffers,
             inputs,
             iteration_elements,
+            avx512: jit.options().avx512 && crate::wide::cpu_has_avx512(),
+            listing: jit.keeps_disasm(),
         };
         let plans = kernel_plans(&info).map_err(JitError::Unsupported)?;
         let planned = start.elapsed();
@@ -274,17 +290,26 @@ pub fn compile(
                 kp.part,
                 NEXT_KERNEL.fetch_add(1, Ordering::Relaxed)
             );
-            let id = compile_one(jit, &name, &info, &kp)?;
-            compiled.push((f, name, id, kp, planned + t.elapsed()));
+            let code = match &kp.emit {
+                Emit::Clif(body) => Code::Clif(compile_one(jit, &name, &info, &kp, body)?),
+                Emit::Native(k) => {
+                    Code::Native(jit.add_native(&name, &k.code, k.listing.clone())?)
+                }
+            };
+            compiled.push((f, name, code, kp, planned + t.elapsed()));
         }
     }
     jit.finalize()?;
     Ok(compiled
         .into_iter()
-        .map(|(fusion, name, id, kp, compile_time)| {
-            let ptr = jit.function_ptr(id);
+        .map(|(fusion, name, code, kp, compile_time)| {
+            let ptr = match code {
+                Code::Clif(id) => jit.function_ptr(id),
+                Code::Native(ptr) => ptr,
+            };
             // SAFETY: the function was compiled with this signature (see
-            // `compile_one`) and lives as long as `jit`.
+            // `compile_one`; native kernels follow the range ABI, see
+            // `avx512.rs`) and lives as long as `jit`.
             let entry = unsafe {
                 if kp.epilogue {
                     KernelEntry::Epilogue(std::mem::transmute::<*const u8, EpilogueFn>(ptr))
@@ -305,6 +330,14 @@ pub fn compile(
         .collect())
 }
 
+/// Where a compiled kernel's code is.
+enum Code {
+    /// A Cranelift function (its address known after `finalize`).
+    Clif(cranelift_module::FuncId),
+    /// Native code at this address.
+    Native(*const u8),
+}
+
 fn sanitize(name: &str) -> String {
     name.chars()
         .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
@@ -316,6 +349,7 @@ fn compile_one(
     name: &str,
     info: &KernelInfo,
     kp: &KernelPlan,
+    body: &EmitBody,
 ) -> Result<cranelift_module::FuncId, JitError> {
     let ptr = jit.pointer_type();
     let call_conv = jit.isa().default_call_conv();
@@ -329,7 +363,7 @@ fn compile_one(
     let id = jit
         .try_compile(name, sig, |b| {
             let mut kb = KernelBuilder::new(b, ptr, call_conv, buffers);
-            (kp.emit)(&mut kb, info).map_err(JitError::Unsupported)?;
+            body(&mut kb, info).map_err(JitError::Unsupported)?;
             kb.b.set_srcloc(SourceLoc::default());
             kb.b.ins().return_(&[]);
             consts = Some(kb.consts);

@@ -27,7 +27,7 @@ use super::index::{Index, IndexDim};
 use super::iterate::{emit_inner_steps, unroll_for, IterSpace, Walker};
 use super::kernel::KernelBuilder;
 use super::loop_kernel::{elemental, fusion_lanes};
-use super::{column, cost, KernelInfo, KernelPlan, Unsupported};
+use super::{column, cost, Emit, KernelInfo, KernelPlan, Unsupported};
 
 /// The kernels of a reduction fusion.
 pub(super) fn plan(info: &KernelInfo) -> Result<Vec<KernelPlan>, Unsupported> {
@@ -86,7 +86,9 @@ pub(super) fn plan(info: &KernelInfo) -> Result<Vec<KernelPlan>, Unsupported> {
         cost_per_iteration,
         scratch_bytes: 0,
         epilogue: false,
-        emit: Box::new(move |kb, info| row_kernel(kb, info, root_id, &space, lanes)),
+        emit: Emit::Clif(Box::new(move |kb, info| {
+            row_kernel(kb, info, root_id, &space, lanes)
+        })),
     }])
 }
 
@@ -142,7 +144,7 @@ fn full_reduction(
             cost_per_iteration: total * per_element,
             scratch_bytes: 0,
             epilogue: false,
-            emit: Box::new(move |kb, info| {
+            emit: Emit::Clif(Box::new(move |kb, info| {
                 let el = elemental(info);
                 let reduce = info.comp.instr(root);
                 let comb = Combiner::new(info.module, info.comp, reduce)?;
@@ -160,7 +162,7 @@ fn full_reduction(
                     }
                     Ok(())
                 })
-            }),
+            })),
         }]);
     }
     let space = IterSpace::new(dims, layout, info.iteration_elements);
@@ -176,7 +178,9 @@ fn full_reduction(
             cost_per_iteration: space.elements_per_iteration() as f64 * per_element,
             scratch_bytes,
             epilogue: false,
-            emit: Box::new(move |kb, info| partial_kernel(kb, info, root, &partial_space, lanes)),
+            emit: Emit::Clif(Box::new(move |kb, info| {
+                partial_kernel(kb, info, root, &partial_space, lanes)
+            })),
         },
         KernelPlan {
             part: "reduce_combine",
@@ -184,7 +188,9 @@ fn full_reduction(
             cost_per_iteration: partials as f64 * 2.0,
             scratch_bytes,
             epilogue: false,
-            emit: Box::new(move |kb, info| combine_kernel(kb, info, root, partials)),
+            emit: Emit::Clif(Box::new(move |kb, info| {
+                combine_kernel(kb, info, root, partials)
+            })),
         },
     ])
 }

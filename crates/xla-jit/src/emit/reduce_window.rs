@@ -35,7 +35,7 @@ use super::index::{Index, IndexDim};
 use super::iterate::{IterSpace, MAX_UNROLL};
 use super::kernel::KernelBuilder;
 use super::loop_kernel::{elemental, fusion_lanes, walk};
-use super::{cost, KernelInfo, KernelPlan, Unsupported};
+use super::{cost, Emit, KernelInfo, KernelPlan, Unsupported};
 
 /// The window of a windowed instruction (reduce-window, select-and-scatter).
 pub(super) fn window_of(instr: &HloInstruction) -> Result<&[WindowDim], Unsupported> {
@@ -454,7 +454,7 @@ pub(super) fn plan_scan(info: &KernelInfo, scan: Scan) -> Result<Vec<KernelPlan>
         cost_per_iteration,
         scratch_bytes: 0,
         epilogue: false,
-        emit: Box::new(move |kb, info| {
+        emit: Emit::Clif(Box::new(move |kb, info| {
             let el = elemental(info);
             let comb = Combiner::new(info.module, info.comp, info.comp.instr(root))?;
             let spec = &info.buffers[out];
@@ -484,6 +484,6 @@ pub(super) fn plan_scan(info: &KernelInfo, scan: Scan) -> Result<Vec<KernelPlan>
             };
             let (start, end) = (kb.param(1), kb.param(2));
             space.emit_positions(kb, start, end, line)
-        }),
+        })),
     }])
 }

@@ -85,17 +85,43 @@ pub fn splat(kb: &mut KernelBuilder, v: Value, lanes: u32) -> Value {
 
 /// The constant `x` of element type `ty` in its register form (floats as
 /// `f32`/`f64`, integers truncated to their width, pred as 0/1 or a mask).
+///
+/// A subnormal f32 or f64 constant is built from its bits (`bitcast` of an
+/// integer constant): Cranelift's mid-end folds scalar float arithmetic on
+/// float constants in IEEE arithmetic, where the kernels' DAZ+FTZ mode
+/// reads a subnormal as zero (`rsqrt(1e-40)` would be `1e20`, not `inf`,
+/// in scalar tails).
 pub fn constant(kb: &mut KernelBuilder, ty: PrimitiveType, x: Const, lanes: u32) -> Value {
     let lane = lane_type(ty);
     let scalar = match (lane, x) {
-        (types::F32, Const::Float(v)) => kb.b.ins().f32const(v as f32),
-        (types::F64, Const::Float(v)) => kb.b.ins().f64const(v),
-        (types::F32, Const::Bits(v)) => kb.b.ins().f32const(f32::from_bits(v as u32)),
-        (types::F64, Const::Bits(v)) => kb.b.ins().f64const(f64::from_bits(v)),
+        (types::F32, Const::Float(v)) => {
+            float_constant(kb, types::F32, u64::from((v as f32).to_bits()))
+        }
+        (types::F64, Const::Float(v)) => float_constant(kb, types::F64, v.to_bits()),
+        (t @ (types::F32 | types::F64), Const::Bits(v)) => float_constant(kb, t, v),
         (t, Const::Bits(v)) => kb.int(t, v as i64),
         (t, Const::Float(v)) => kb.int(t, v as i64),
     };
     super::access::splat_elem(kb, ty, scalar, lanes)
+}
+
+/// The `f32` or `f64` scalar with bit pattern `bits`; see [`constant`].
+fn float_constant(kb: &mut KernelBuilder, ty: Type, bits: u64) -> Value {
+    let subnormal = if ty == types::F32 {
+        let v = f32::from_bits(bits as u32);
+        v != 0.0 && v.is_subnormal()
+    } else {
+        let v = f64::from_bits(bits);
+        v != 0.0 && v.is_subnormal()
+    };
+    match (ty, subnormal) {
+        (types::F32, false) => kb.b.ins().f32const(f32::from_bits(bits as u32)),
+        (types::F64, false) => kb.b.ins().f64const(f64::from_bits(bits)),
+        _ => {
+            let i = kb.int(ty.as_int(), bits as i64);
+            kb.bitcast(ty, i)
+        }
+    }
 }
 
 /// A compile-time constant: a float value or raw bits (integers, or float
@@ -187,8 +213,19 @@ pub fn fit(kb: &mut KernelBuilder, v: Value, ty: Type) -> Value {
 /// `cond ? a : b` lane by lane, for a pred `cond` (0/1 scalar or mask).
 /// Pred `a` and `b` may be masks of different widths (a compare of s32
 /// and a pred read from memory): `b` is made `a`'s.
+///
+/// Floats are selected on their integer view: Cranelift lowers a float
+/// select (`bitselect`) by `fcmp lt x y` between `x` and `y` to
+/// `minss`/`minps` (`maxss`/`maxps`), which return a subnormal operand
+/// flushed to zero under DAZ, where a select moves its bits unchanged.
 pub fn select(kb: &mut KernelBuilder, cond: Value, a: Value, b: Value) -> Value {
     let ty = kb.ty(a);
+    if ty.lane_type().is_float() {
+        let ity = ty.as_int();
+        let (ai, bi) = (kb.bitcast(ity, a), kb.bitcast(ity, b));
+        let r = select(kb, cond, ai, bi);
+        return kb.bitcast(ty, r);
+    }
     if !ty.is_vector() {
         return kb.b.ins().select(cond, a, b);
     }

@@ -30,7 +30,7 @@ use super::access::write;
 use super::index::{Index, IndexDim};
 use super::kernel::KernelBuilder;
 use super::loop_kernel::elemental;
-use super::{cost, KernelInfo, KernelPlan, Unsupported};
+use super::{cost, Emit, KernelInfo, KernelPlan, Unsupported};
 
 /// What one generator computes, from the instruction's shapes.
 #[derive(Clone, Debug)]
@@ -160,7 +160,7 @@ pub(super) fn plan(info: &KernelInfo) -> Result<Vec<KernelPlan>, Unsupported> {
         cost_per_iteration: 3.0 + per_hash * cost::per_element(info, 1),
         scratch_bytes: 0,
         epilogue: false,
-        emit: Box::new(move |kb, info| {
+        emit: Emit::Clif(Box::new(move |kb, info| {
             let el = elemental(info);
             let element = |kb: &mut KernelBuilder, k: i64| {
                 let k = kb.iconst(k);
@@ -195,7 +195,7 @@ pub(super) fn plan(info: &KernelInfo) -> Result<Vec<KernelPlan>, Unsupported> {
                     threefry_hash(kb, info, out + 1, &generator, key, low, i)
                 }
             })
-        }),
+        })),
     }])
 }
 

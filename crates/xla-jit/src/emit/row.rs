@@ -43,7 +43,7 @@ use super::index::{Index, IndexDim};
 use super::iterate::{emit_inner, emit_inner_steps, unroll_for, IterSpace};
 use super::kernel::KernelBuilder;
 use super::loop_kernel::{elemental, fusion_lanes};
-use super::{cost, KernelInfo, KernelPlan, Unsupported};
+use super::{cost, Emit, KernelInfo, KernelPlan, Unsupported};
 use crate::fusion::RowPass;
 
 /// Bytes of stack a row kernel may use to keep values of the row.
@@ -198,7 +198,7 @@ pub(super) fn plan(info: &KernelInfo) -> Result<Vec<KernelPlan>, Unsupported> {
         cost_per_iteration,
         scratch_bytes: 0,
         epilogue: false,
-        emit: Box::new(move |kb, info| {
+        emit: Emit::Clif(Box::new(move |kb, info| {
             let layout = RowLayout {
                 root: root_id,
                 space: &space,
@@ -212,7 +212,7 @@ pub(super) fn plan(info: &KernelInfo) -> Result<Vec<KernelPlan>, Unsupported> {
                 Some(unroll) => pipelined(kb, info, &layout, &mut el, &combiners, (lanes, unroll)),
                 None => one_row_at_a_time(kb, info, &layout, &mut el, &combiners, lanes),
             }
-        }),
+        })),
     }])
 }
 

@@ -28,7 +28,7 @@ use super::elemental::{emit_computation, Elemental};
 use super::index::{Index, IndexDim};
 use super::kernel::KernelBuilder;
 use super::loop_kernel::{elemental, fill_output, fusion_lanes};
-use super::{cost, KernelInfo, KernelPlan, Unsupported};
+use super::{cost, Emit, KernelInfo, KernelPlan, Unsupported};
 
 fn dimension_numbers(instr: &HloInstruction) -> Result<&ScatterDimensionNumbers, Unsupported> {
     instr.attrs.scatter_dims.as_ref().ok_or_else(|| {
@@ -75,7 +75,7 @@ pub(super) fn plan(info: &KernelInfo) -> Result<Vec<KernelPlan>, Unsupported> {
         cost_per_iteration: count as f64 * cost::per_element(info, 1),
         scratch_bytes: 0,
         epilogue: false,
-        emit: Box::new(move |kb, info| {
+        emit: Emit::Clif(Box::new(move |kb, info| {
             let el = elemental(info);
             let (start, end) = (kb.param(1), kb.param(2));
             kb.try_for_range(start, end, 1, |kb, _| {
@@ -87,7 +87,7 @@ pub(super) fn plan(info: &KernelInfo) -> Result<Vec<KernelPlan>, Unsupported> {
                 }
                 emit_updates(kb, info, &el, root, out, lanes)
             })
-        }),
+        })),
     }])
 }
 

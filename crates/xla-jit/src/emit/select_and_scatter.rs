@@ -28,7 +28,7 @@ use super::loop_kernel::{elemental, fill_output, fusion_lanes};
 use super::reduce_window::window_of;
 use super::repr::scalar_pred;
 use super::scatter::nest_loops;
-use super::{cost, KernelInfo, KernelPlan, Unsupported};
+use super::{cost, Emit, KernelInfo, KernelPlan, Unsupported};
 
 /// What the kernel handles: windows without dilation or reversal (the
 /// interpreter runs the others), non-complex values.
@@ -71,7 +71,7 @@ pub(super) fn plan(info: &KernelInfo) -> Result<Vec<KernelPlan>, Unsupported> {
         cost_per_iteration: (count * taps) as f64 * cost::per_element(info, 1),
         scratch_bytes: 0,
         epilogue: false,
-        emit: Box::new(move |kb, info| {
+        emit: Emit::Clif(Box::new(move |kb, info| {
             let el = elemental(info);
             let (start, end) = (kb.param(1), kb.param(2));
             kb.try_for_range(start, end, 1, |kb, _| {
@@ -81,7 +81,7 @@ pub(super) fn plan(info: &KernelInfo) -> Result<Vec<KernelPlan>, Unsupported> {
                 })?;
                 emit_windows(kb, info, &el, out)
             })
-        }),
+        })),
     }])
 }
 

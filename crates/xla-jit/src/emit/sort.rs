@@ -34,7 +34,7 @@ use super::index::{Index, IndexDim};
 use super::kernel::KernelBuilder;
 use super::loop_kernel::elemental;
 use super::repr::scalar_pred;
-use super::{cost, host, KernelInfo, KernelPlan, Unsupported};
+use super::{cost, host, Emit, KernelInfo, KernelPlan, Unsupported};
 
 /// The rows of a sort or top-k: the operands' dimension sizes and the
 /// dimension sorted along.
@@ -169,7 +169,7 @@ pub(super) fn plan(info: &KernelInfo) -> Result<Vec<KernelPlan>, Unsupported> {
         cost_per_iteration: n as f64 * (passes + 1.0) * cost::per_element(info, 1),
         scratch_bytes: (row_bytes * count) as usize,
         epilogue: false,
-        emit: Box::new(move |kb, info| {
+        emit: Emit::Clif(Box::new(move |kb, info| {
             if n == 0 || count == 0 {
                 return Ok(());
             }
@@ -183,7 +183,7 @@ pub(super) fn plan(info: &KernelInfo) -> Result<Vec<KernelPlan>, Unsupported> {
                 let row = if topk { topk_row } else { sort_row };
                 row(kb, info, &el, n, &outer, row_scratch)
             })
-        }),
+        })),
     }])
 }
 

@@ -146,6 +146,7 @@ use cranelift_frontend::FunctionBuilder;
 
 pub use kernels::{BinaryKernel, MathFloat, UnaryKernel};
 
+pub(crate) use fast::FastLanes;
 use lanes::{bitcast_flags, Lanes};
 use trig::Trig;
 
@@ -323,6 +324,17 @@ pub fn flushes_subnormals(f: UnaryFn, accuracy: Accuracy, lane: Type) -> bool {
     accuracy == Accuracy::Xla
         && lane == types::F32
         && matches!(f, UnaryFn::Exp | UnaryFn::Tanh | UnaryFn::Logistic)
+}
+
+/// `f(x)` in the fast form of [`Accuracy::Xla`] on f32 lanes of any
+/// width, or `None` if `f` has none (see [`flushes_subnormals`]).
+pub(crate) fn fast_unary<L: FastLanes>(l: &mut L, f: UnaryFn, x: L::V) -> Option<L::V> {
+    match f {
+        UnaryFn::Exp => Some(fast::exp(l, x)),
+        UnaryFn::Tanh => Some(fast::tanh(l, x)),
+        UnaryFn::Logistic => Some(fast::logistic(l, x)),
+        _ => None,
+    }
 }
 
 fn unary(l: &mut Lanes, f: UnaryFn, x: Value, accuracy: Accuracy) -> Value {

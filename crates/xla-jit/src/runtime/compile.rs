@@ -44,6 +44,10 @@ pub struct CompileOptions {
     /// paths (task ranges that start mid-array, several threads writing
     /// one output); small kernels run slower.
     pub split_kernels: bool,
+    /// Compile every kernel with Cranelift (128-bit vectors), also the
+    /// flat elementwise fusions that would otherwise run as AVX-512 code
+    /// ([`crate::codegen::CodegenOptions::avx512`]): for comparing the two.
+    pub cranelift_only: bool,
 }
 
 /// Kernels whose work is below this many nanoseconds run inline on the
@@ -177,6 +181,7 @@ fn compile_here(module: &HloModule, options: &CompileOptions) -> Result<Executab
     };
     let mut jit = Jit::new(CodegenOptions {
         keep_clif: options.keep_clif,
+        avx512: !options.cranelift_only,
         ..CodegenOptions::default()
     })?;
     jit.keep_disasm(options.keep_asm);

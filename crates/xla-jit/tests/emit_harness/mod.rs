@@ -44,23 +44,36 @@ pub struct Compiled {
     pub jit: Jit,
 }
 
-/// Parses, plans and compiles `text` (with the CLIF verifier on).
+/// Parses, plans and compiles `text` (with the CLIF verifier on; flat
+/// elementwise fusions as AVX-512 code where the CPU has it).
 pub fn compile(text: &str) -> Compiled {
+    compile_with(text, true)
+}
+
+/// [`compile`] with every kernel compiled by Cranelift.
+pub fn compile_cranelift(text: &str) -> Compiled {
+    compile_with(text, false)
+}
+
+/// [`compile`], AVX-512 kernels allowed or not; machine code listings kept.
+pub fn compile_with(text: &str, avx512: bool) -> Compiled {
+    compile_chunked(text, avx512, emit::TARGET_ELEMENTS)
+}
+
+/// [`compile_with`] with iterations of about `iteration_elements`
+/// elements (small ones make [`run`]'s second call start mid-array).
+pub fn compile_chunked(text: &str, avx512: bool, iteration_elements: i64) -> Compiled {
     let module: HloModule = text.parse().unwrap_or_else(|e| panic!("{e}\n{text}"));
     let plan = fusion::plan(&module, module.entry);
     let mut jit = Jit::new(CodegenOptions {
         verify: true,
         keep_clif: true,
+        avx512,
     })
     .unwrap();
-    let kernels = emit::compile(
-        &mut jit,
-        &module,
-        module.entry,
-        &plan,
-        emit::TARGET_ELEMENTS,
-    )
-    .unwrap_or_else(|e| panic!("{e}\nplan:\n{}", plan.display(module.entry_computation())));
+    jit.keep_disasm(true);
+    let kernels = emit::compile(&mut jit, &module, module.entry, &plan, iteration_elements)
+        .unwrap_or_else(|e| panic!("{e}\nplan:\n{}", plan.display(module.entry_computation())));
     Compiled {
         module,
         plan,

@@ -1,0 +1,870 @@
+//! An x86-64 encoder for the instructions the AVX-512 kernels are made of:
+//! EVEX-encoded 512-bit vector arithmetic with opmask registers and
+//! embedded broadcasts, the VEX opmask instructions, and the few
+//! general-purpose instructions of a loop frame.
+//!
+//! Each method appends one instruction to [`Asm::code`] and, when the
+//! listing is on, a line of Intel-syntax text to [`Asm::listing`] (what
+//! `xla dump --asm` prints). Jumps go to [`Label`]s, bound anywhere and
+//! patched by [`Asm::finish`]. The encodings are checked against GNU
+//! `as` in this file's tests.
+
+use std::fmt::Write as _;
+
+/// A 512-bit vector register, `zmm0` to `zmm31`.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub struct Zmm(pub u8);
+
+/// An opmask register, `k0` to `k7` (`k0` cannot mask).
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub struct Kreg(pub u8);
+
+/// A 64-bit general-purpose register by its encoding (`rax` = 0 … `r15` = 15).
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub struct Gpr(pub u8);
+
+/// The general-purpose registers the kernels name.
+#[allow(missing_docs)]
+pub mod gpr {
+    use super::Gpr;
+    pub const RAX: Gpr = Gpr(0);
+    pub const RCX: Gpr = Gpr(1);
+    pub const RDX: Gpr = Gpr(2);
+    pub const RBX: Gpr = Gpr(3);
+    pub const RBP: Gpr = Gpr(5);
+    pub const RSI: Gpr = Gpr(6);
+    pub const RDI: Gpr = Gpr(7);
+    pub const R8: Gpr = Gpr(8);
+    pub const R9: Gpr = Gpr(9);
+    pub const R10: Gpr = Gpr(10);
+    pub const R11: Gpr = Gpr(11);
+    pub const R12: Gpr = Gpr(12);
+    pub const R13: Gpr = Gpr(13);
+    pub const R14: Gpr = Gpr(14);
+    pub const R15: Gpr = Gpr(15);
+}
+
+const GPR_NAMES: [&str; 16] = [
+    "rax", "rcx", "rdx", "rbx", "rsp", "rbp", "rsi", "rdi", "r8", "r9", "r10", "r11", "r12", "r13",
+    "r14", "r15",
+];
+
+/// A memory operand `[base + index * scale + disp]`.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Mem {
+    /// The base register.
+    pub base: Gpr,
+    /// The index register and its scale (1, 2, 4 or 8); never `rsp`.
+    pub index: Option<(Gpr, u8)>,
+    /// The displacement in bytes.
+    pub disp: i32,
+}
+
+impl Mem {
+    /// `[base + disp]`.
+    pub fn at(base: Gpr, disp: i32) -> Mem {
+        Mem {
+            base,
+            index: None,
+            disp,
+        }
+    }
+
+    /// `[base + index * scale + disp]`.
+    pub fn indexed(base: Gpr, index: Gpr, scale: u8, disp: i32) -> Mem {
+        debug_assert!(matches!(scale, 1 | 2 | 4 | 8) && index.0 != 4);
+        Mem {
+            base,
+            index: Some((index, scale)),
+            disp,
+        }
+    }
+
+    fn text(&self) -> String {
+        let mut s = format!("[{}", GPR_NAMES[self.base.0 as usize]);
+        if let Some((i, scale)) = self.index {
+            let _ = write!(s, "+{}*{scale}", GPR_NAMES[i.0 as usize]);
+        }
+        match self.disp {
+            0 => {}
+            d if d < 0 => {
+                let _ = write!(s, "-{:#x}", -(d as i64));
+            }
+            d => {
+                let _ = write!(s, "+{d:#x}");
+            }
+        }
+        s + "]"
+    }
+}
+
+/// The last source operand of a vector instruction: a register, or one
+/// 32-bit element of memory broadcast to every lane (`{1to16}`).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum VSrc {
+    /// A vector register.
+    Reg(Zmm),
+    /// A 32-bit element of memory in every lane.
+    Bcst(Mem),
+}
+
+impl VSrc {
+    fn text(&self) -> String {
+        match self {
+            VSrc::Reg(z) => format!("zmm{}", z.0),
+            VSrc::Bcst(m) => format!("{}{{1to16}}", m.text()),
+        }
+    }
+}
+
+/// A jump target; bound once with [`Asm::bind`].
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Label(usize);
+
+/// A condition of a conditional jump, by its `jcc` encoding.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Cond {
+    /// Zero / equal.
+    Z = 0x4,
+    /// Signed less or equal.
+    Le = 0xE,
+    /// Signed greater.
+    G = 0xF,
+}
+
+/// The opcode of an EVEX instruction: its map (`0F`, `0F38`, `0F3A`), its
+/// implied prefix, `W` and the opcode byte.
+#[derive(Clone, Copy, Debug)]
+pub struct Op {
+    map: u8,
+    pp: u8,
+    w: bool,
+    code: u8,
+    name: &'static str,
+}
+
+const fn op(map: u8, pp: u8, code: u8, name: &'static str) -> Op {
+    Op {
+        map,
+        pp,
+        w: false,
+        code,
+        name,
+    }
+}
+
+/// The two-source EVEX instructions, `dst = src1 op src2`.
+#[allow(missing_docs)]
+pub mod ops {
+    use super::{op, Op};
+    const M0F: u8 = 1;
+    const M0F38: u8 = 2;
+    const M0F3A: u8 = 3;
+    const NP: u8 = 0;
+    const P66: u8 = 1;
+    pub const VADDPS: Op = op(M0F, NP, 0x58, "vaddps");
+    pub const VMULPS: Op = op(M0F, NP, 0x59, "vmulps");
+    pub const VSUBPS: Op = op(M0F, NP, 0x5C, "vsubps");
+    pub const VMINPS: Op = op(M0F, NP, 0x5D, "vminps");
+    pub const VDIVPS: Op = op(M0F, NP, 0x5E, "vdivps");
+    pub const VMAXPS: Op = op(M0F, NP, 0x5F, "vmaxps");
+    pub const VPADDD: Op = op(M0F, P66, 0xFE, "vpaddd");
+    pub const VPANDD: Op = op(M0F, P66, 0xDB, "vpandd");
+    pub const VPORD: Op = op(M0F, P66, 0xEB, "vpord");
+    pub const VPXORD: Op = op(M0F, P66, 0xEF, "vpxord");
+    pub const VFMADD132PS: Op = op(M0F38, P66, 0x98, "vfmadd132ps");
+    pub const VFMADD213PS: Op = op(M0F38, P66, 0xA8, "vfmadd213ps");
+    pub const VFMADD231PS: Op = op(M0F38, P66, 0xB8, "vfmadd231ps");
+    pub const VBLENDMPS: Op = op(M0F38, P66, 0x65, "vblendmps");
+    pub(super) const VSQRTPS: Op = op(M0F, NP, 0x51, "vsqrtps");
+    pub(super) const VMOVUPS_LOAD: Op = op(M0F, NP, 0x10, "vmovups");
+    pub(super) const VMOVUPS_STORE: Op = op(M0F, NP, 0x11, "vmovups");
+    pub(super) const VMOVAPS: Op = op(M0F, NP, 0x28, "vmovaps");
+    pub(super) const VBROADCASTSS: Op = op(M0F38, P66, 0x18, "vbroadcastss");
+    pub(super) const VCMPPS: Op = op(M0F, NP, 0xC2, "vcmpps");
+    pub(super) const VPTESTMD: Op = op(M0F38, P66, 0x27, "vptestmd");
+    pub(super) const VRNDSCALEPS: Op = op(M0F3A, P66, 0x08, "vrndscaleps");
+    pub(super) const VPSLLD_IMM: Op = op(M0F, P66, 0x72, "vpslld");
+}
+
+/// A binary opmask instruction (`kandw` …).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum KOp {
+    /// `kandw`
+    And,
+    /// `korw`
+    Or,
+    /// `kxorw`
+    Xor,
+}
+
+/// Where an EVEX instruction's `ModRM.rm` field points.
+enum Rm {
+    Reg(u8),
+    /// Memory, broadcast or not, with the scale of its compressed 8-bit
+    /// displacement.
+    Mem(Mem, bool, i32),
+}
+
+/// Machine code under construction.
+#[derive(Default)]
+pub struct Asm {
+    /// The bytes emitted so far.
+    pub code: Vec<u8>,
+    /// One line per instruction (and label) when [`Asm::with_listing`].
+    pub listing: Option<String>,
+    labels: Vec<Option<usize>>,
+    /// Positions of `rel32` fields and the labels they jump to.
+    fixups: Vec<(usize, Label)>,
+}
+
+impl Asm {
+    /// An empty buffer that also keeps an Intel-syntax listing.
+    pub fn with_listing(listing: bool) -> Self {
+        Asm {
+            listing: listing.then(String::new),
+            ..Asm::default()
+        }
+    }
+
+    fn line(&mut self, f: impl FnOnce() -> String) {
+        if let Some(l) = &mut self.listing {
+            l.push_str("  ");
+            l.push_str(&f());
+            l.push('\n');
+        }
+    }
+
+    /// A new, unbound label.
+    pub fn label(&mut self) -> Label {
+        self.labels.push(None);
+        Label(self.labels.len() - 1)
+    }
+
+    /// Binds `label` to the current position.
+    pub fn bind(&mut self, label: Label) {
+        debug_assert!(self.labels[label.0].is_none(), "label bound twice");
+        self.labels[label.0] = Some(self.code.len());
+        if let Some(l) = &mut self.listing {
+            let _ = writeln!(l, "L{}:", label.0);
+        }
+    }
+
+    /// Patches every jump and returns the code.
+    ///
+    /// # Panics
+    ///
+    /// If a jump's label was never bound (an emitter bug).
+    pub fn finish(mut self) -> (Vec<u8>, Option<String>) {
+        for &(at, label) in &self.fixups {
+            let target = self.labels[label.0].expect("every jump's label is bound");
+            let rel = target as i64 - (at as i64 + 4);
+            let rel = i32::try_from(rel).expect("kernels are far smaller than 2 GiB");
+            self.code[at..at + 4].copy_from_slice(&rel.to_le_bytes());
+        }
+        (self.code, self.listing)
+    }
+
+    // === EVEX ===
+
+    /// Emits an EVEX instruction. `reg` and `vvvv` are register numbers
+    /// (0–31, 0 when unused), `aaa` the masking register, `z` zeroing.
+    #[allow(clippy::too_many_arguments)]
+    fn evex(&mut self, op: Op, reg: u8, vvvv: u8, rm: Rm, aaa: u8, z: bool, imm: Option<u8>) {
+        let (x, b, bcst) = match rm {
+            Rm::Reg(r) => ((r >> 4) & 1, (r >> 3) & 1, false),
+            Rm::Mem(m, bcst, _) => (
+                m.index.map_or(0, |(i, _)| (i.0 >> 3) & 1),
+                (m.base.0 >> 3) & 1,
+                bcst,
+            ),
+        };
+        let p0 = ((!(reg >> 3) & 1) << 7)
+            | ((!x & 1) << 6)
+            | ((!b & 1) << 5)
+            | ((!(reg >> 4) & 1) << 4)
+            | op.map;
+        let p1 = (u8::from(op.w) << 7) | ((!vvvv & 0xF) << 3) | 0x04 | op.pp;
+        let p2 = (u8::from(z) << 7)
+            | (0b10 << 5)
+            | (u8::from(bcst) << 4)
+            | ((!(vvvv >> 4) & 1) << 3)
+            | (aaa & 7);
+        self.code.extend_from_slice(&[0x62, p0, p1, p2, op.code]);
+        match rm {
+            Rm::Reg(r) => self.code.push(0xC0 | ((reg & 7) << 3) | (r & 7)),
+            Rm::Mem(m, _, n) => self.modrm_mem(reg & 7, m, n),
+        }
+        if let Some(imm) = imm {
+            self.code.push(imm);
+        }
+    }
+
+    /// `ModRM` (with `SIB`) and the displacement of a memory operand;
+    /// an 8-bit displacement is scaled by `n` (EVEX's compressed `disp8*N`;
+    /// 1 for legacy and VEX encodings).
+    fn modrm_mem(&mut self, reg: u8, m: Mem, n: i32) {
+        let base = m.base.0 & 7;
+        let needs_sib = m.index.is_some() || base == 4;
+        let rm = if needs_sib { 4 } else { base };
+        let (mode, disp) = if m.disp == 0 && base != 5 {
+            (0u8, Vec::new())
+        } else if m.disp % n == 0 && (-128..=127).contains(&(m.disp / n)) {
+            (1, vec![(m.disp / n) as i8 as u8])
+        } else {
+            (2, m.disp.to_le_bytes().to_vec())
+        };
+        self.code.push((mode << 6) | (reg << 3) | rm);
+        if needs_sib {
+            let (index, scale) = match m.index {
+                Some((i, s)) => (i.0 & 7, s.trailing_zeros() as u8),
+                None => (4, 0),
+            };
+            self.code.push((scale << 6) | (index << 3) | base);
+        }
+        self.code.extend_from_slice(&disp);
+    }
+
+    fn vsrc_rm(src: VSrc) -> Rm {
+        match src {
+            VSrc::Reg(z) => Rm::Reg(z.0),
+            VSrc::Bcst(m) => Rm::Mem(m, true, 4),
+        }
+    }
+
+    /// `dst = src1 op src2` (`ops::VADDPS` …; for the FMA forms `dst` is
+    /// also a source).
+    pub fn vop(&mut self, op: Op, dst: Zmm, src1: Zmm, src2: VSrc) {
+        self.evex(op, dst.0, src1.0, Self::vsrc_rm(src2), 0, false, None);
+        self.line(|| format!("{} zmm{}, zmm{}, {}", op.name, dst.0, src1.0, src2.text()));
+    }
+
+    /// `dst = mask ? src2 : src1` (`vblendmps dst{mask}, src1, src2`).
+    pub fn vblendmps(&mut self, dst: Zmm, mask: Kreg, src1: Zmm, src2: VSrc) {
+        self.evex(
+            ops::VBLENDMPS,
+            dst.0,
+            src1.0,
+            Self::vsrc_rm(src2),
+            mask.0,
+            false,
+            None,
+        );
+        self.line(|| {
+            format!(
+                "vblendmps zmm{}{{k{}}}, zmm{}, {}",
+                dst.0,
+                mask.0,
+                src1.0,
+                src2.text()
+            )
+        });
+    }
+
+    /// `dst = sqrt(src)`.
+    pub fn vsqrtps(&mut self, dst: Zmm, src: VSrc) {
+        self.evex(ops::VSQRTPS, dst.0, 0, Self::vsrc_rm(src), 0, false, None);
+        self.line(|| format!("vsqrtps zmm{}, {}", dst.0, src.text()));
+    }
+
+    /// `dst = round(src)` by the rounding `imm` selects.
+    pub fn vrndscaleps(&mut self, dst: Zmm, src: VSrc, imm: u8) {
+        self.evex(
+            ops::VRNDSCALEPS,
+            dst.0,
+            0,
+            Self::vsrc_rm(src),
+            0,
+            false,
+            Some(imm),
+        );
+        self.line(|| format!("vrndscaleps zmm{}, {}, {imm:#x}", dst.0, src.text()));
+    }
+
+    /// `dst = src` (register copy).
+    pub fn vmovaps(&mut self, dst: Zmm, src: Zmm) {
+        self.evex(ops::VMOVAPS, dst.0, 0, Rm::Reg(src.0), 0, false, None);
+        self.line(|| format!("vmovaps zmm{}, zmm{}", dst.0, src.0));
+    }
+
+    /// Loads 64 bytes; with a mask, only its lanes (the others zeroed and
+    /// never read, so they may lie beyond the end of a buffer).
+    pub fn vmovups_load(&mut self, dst: Zmm, src: Mem, mask: Option<Kreg>) {
+        let aaa = mask.map_or(0, |k| k.0);
+        self.evex(
+            ops::VMOVUPS_LOAD,
+            dst.0,
+            0,
+            Rm::Mem(src, false, 64),
+            aaa,
+            mask.is_some(),
+            None,
+        );
+        self.line(|| {
+            let m = mask.map_or(String::new(), |k| format!("{{k{}}}{{z}}", k.0));
+            format!("vmovups zmm{}{m}, {}", dst.0, src.text())
+        });
+    }
+
+    /// Stores 64 bytes; with a mask, only its lanes.
+    pub fn vmovups_store(&mut self, dst: Mem, src: Zmm, mask: Option<Kreg>) {
+        let aaa = mask.map_or(0, |k| k.0);
+        self.evex(
+            ops::VMOVUPS_STORE,
+            src.0,
+            0,
+            Rm::Mem(dst, false, 64),
+            aaa,
+            false,
+            None,
+        );
+        self.line(|| {
+            let m = mask.map_or(String::new(), |k| format!("{{k{}}}", k.0));
+            format!("vmovups {}{m}, zmm{}", dst.text(), src.0)
+        });
+    }
+
+    /// A 32-bit element of memory in every lane.
+    pub fn vbroadcastss(&mut self, dst: Zmm, src: Mem) {
+        self.evex(
+            ops::VBROADCASTSS,
+            dst.0,
+            0,
+            Rm::Mem(src, false, 4),
+            0,
+            false,
+            None,
+        );
+        self.line(|| format!("vbroadcastss zmm{}, {}", dst.0, src.text()));
+    }
+
+    /// `dst = a pred b` per lane for a `vcmpps` predicate `pred`.
+    pub fn vcmpps(&mut self, dst: Kreg, a: Zmm, b: VSrc, pred: u8) {
+        self.evex(
+            ops::VCMPPS,
+            dst.0,
+            a.0,
+            Self::vsrc_rm(b),
+            0,
+            false,
+            Some(pred),
+        );
+        self.line(|| format!("vcmpps k{}, zmm{}, {}, {pred:#x}", dst.0, a.0, b.text()));
+    }
+
+    /// `dst = (a & b) != 0` per 32-bit lane.
+    pub fn vptestmd(&mut self, dst: Kreg, a: Zmm, b: VSrc) {
+        self.evex(ops::VPTESTMD, dst.0, a.0, Self::vsrc_rm(b), 0, false, None);
+        self.line(|| format!("vptestmd k{}, zmm{}, {}", dst.0, a.0, b.text()));
+    }
+
+    /// `dst = src << count` on 32-bit lanes (`vpslld`, whose `ModRM.reg`
+    /// holds the opcode extension 6 and `vvvv` the destination).
+    pub fn vpslld(&mut self, dst: Zmm, src: Zmm, count: u8) {
+        self.evex(
+            ops::VPSLLD_IMM,
+            6,
+            dst.0,
+            Rm::Reg(src.0),
+            0,
+            false,
+            Some(count),
+        );
+        self.line(|| format!("vpslld zmm{}, zmm{}, {count:#x}", dst.0, src.0));
+    }
+
+    // === VEX: opmask instructions ===
+
+    /// A VEX instruction of map `0F`, no prefix, `W0`: `reg`, `vvvv` and
+    /// `rm` are register numbers (0–15).
+    fn vex(&mut self, l: bool, code: u8, reg: u8, vvvv: u8, rm: u8) {
+        let l = u8::from(l) << 2;
+        if rm < 8 {
+            // Two-byte form: R̄ vvvv̄ L pp.
+            self.code.push(0xC5);
+            self.code
+                .push(((!(reg >> 3) & 1) << 7) | ((!vvvv & 0xF) << 3) | l);
+        } else {
+            // Three-byte form: R̄ X̄ B̄ m-mmmm (0F), then W vvvv̄ L pp.
+            self.code.push(0xC4);
+            self.code.push(((!(reg >> 3) & 1) << 7) | (1 << 6) | 0x01);
+            self.code.push(((!vvvv & 0xF) << 3) | l);
+        }
+        self.code.push(code);
+        self.code.push(0xC0 | ((reg & 7) << 3) | (rm & 7));
+    }
+
+    /// `dst = the low 16 bits of src`.
+    pub fn kmovw_from_gpr(&mut self, dst: Kreg, src: Gpr) {
+        self.vex(false, 0x92, dst.0, 0, src.0);
+        self.line(|| format!("kmovw k{}, {}d", dst.0, GPR_NAMES[src.0 as usize]));
+    }
+
+    /// Sets ZF when `a | b` is all zeros.
+    pub fn kortestw(&mut self, a: Kreg, b: Kreg) {
+        self.vex(false, 0x98, a.0, 0, b.0);
+        self.line(|| format!("kortestw k{}, k{}", a.0, b.0));
+    }
+
+    /// `dst = a op b` on opmasks.
+    pub fn kop(&mut self, op: KOp, dst: Kreg, a: Kreg, b: Kreg) {
+        let (code, name) = match op {
+            KOp::And => (0x41, "kandw"),
+            KOp::Or => (0x45, "korw"),
+            KOp::Xor => (0x47, "kxorw"),
+        };
+        self.vex(true, code, dst.0, a.0, b.0);
+        self.line(|| format!("{name} k{}, k{}, k{}", dst.0, a.0, b.0));
+    }
+
+    /// `dst = !src` on an opmask.
+    pub fn knotw(&mut self, dst: Kreg, src: Kreg) {
+        self.vex(false, 0x44, dst.0, 0, src.0);
+        self.line(|| format!("knotw k{}, k{}", dst.0, src.0));
+    }
+
+    /// Clears the upper halves of the vector registers (before returning
+    /// to code that may use SSE).
+    pub fn vzeroupper(&mut self) {
+        self.code.extend_from_slice(&[0xC5, 0xF8, 0x77]);
+        self.line(|| "vzeroupper".into());
+    }
+
+    // === general-purpose instructions ===
+
+    fn rex(&mut self, w: bool, reg: u8, index: u8, base: u8) {
+        let rex = 0x40 | (u8::from(w) << 3) | ((reg >> 3) << 2) | ((index >> 3) << 1) | (base >> 3);
+        if rex != 0x40 {
+            self.code.push(rex);
+        }
+    }
+
+    /// A 64-bit instruction `code reg, rm` with a register `rm`.
+    fn alu_rr(&mut self, code: &[u8], reg: Gpr, rm: Gpr) {
+        self.rex(true, reg.0, 0, rm.0);
+        self.code.extend_from_slice(code);
+        self.code.push(0xC0 | ((reg.0 & 7) << 3) | (rm.0 & 7));
+    }
+
+    /// `dst = [src]` (64 bits).
+    pub fn mov_load(&mut self, dst: Gpr, src: Mem) {
+        let index = src.index.map_or(0, |(i, _)| i.0);
+        self.rex(true, dst.0, index, src.base.0);
+        self.code.push(0x8B);
+        self.modrm_mem(dst.0 & 7, src, 1);
+        self.line(|| {
+            format!(
+                "mov {}, qword ptr {}",
+                GPR_NAMES[dst.0 as usize],
+                src.text()
+            )
+        });
+    }
+
+    /// `dst = src` (64 bits).
+    pub fn mov(&mut self, dst: Gpr, src: Gpr) {
+        self.alu_rr(&[0x89], src, dst);
+        self.line(|| {
+            format!(
+                "mov {}, {}",
+                GPR_NAMES[dst.0 as usize], GPR_NAMES[src.0 as usize]
+            )
+        });
+    }
+
+    /// `dst = imm` (64 bits).
+    pub fn mov_imm64(&mut self, dst: Gpr, imm: u64) {
+        self.rex(true, 0, 0, dst.0);
+        self.code.push(0xB8 + (dst.0 & 7));
+        self.code.extend_from_slice(&imm.to_le_bytes());
+        self.line(|| format!("movabs {}, {imm:#x}", GPR_NAMES[dst.0 as usize]));
+    }
+
+    /// `dst = imm` (32 bits, zero-extended).
+    pub fn mov_imm32(&mut self, dst: Gpr, imm: u32) {
+        self.rex(false, 0, 0, dst.0);
+        self.code.push(0xB8 + (dst.0 & 7));
+        self.code.extend_from_slice(&imm.to_le_bytes());
+        self.line(|| format!("mov {}d, {imm:#x}", GPR_NAMES[dst.0 as usize]));
+    }
+
+    /// `dst += imm`.
+    pub fn add_imm(&mut self, dst: Gpr, imm: i32) {
+        self.rex(true, 0, 0, dst.0);
+        self.code.push(0x81);
+        self.code.push(0xC0 | (dst.0 & 7));
+        self.code.extend_from_slice(&imm.to_le_bytes());
+        self.line(|| format!("add {}, {imm:#x}", GPR_NAMES[dst.0 as usize]));
+    }
+
+    /// `dst -= src`.
+    pub fn sub(&mut self, dst: Gpr, src: Gpr) {
+        self.alu_rr(&[0x29], src, dst);
+        self.line(|| {
+            format!(
+                "sub {}, {}",
+                GPR_NAMES[dst.0 as usize], GPR_NAMES[src.0 as usize]
+            )
+        });
+    }
+
+    /// Sets the flags of `a - b`.
+    pub fn cmp(&mut self, a: Gpr, b: Gpr) {
+        self.alu_rr(&[0x39], b, a);
+        self.line(|| {
+            format!(
+                "cmp {}, {}",
+                GPR_NAMES[a.0 as usize], GPR_NAMES[b.0 as usize]
+            )
+        });
+    }
+
+    /// `dst = src * imm`.
+    pub fn imul_imm(&mut self, dst: Gpr, src: Gpr, imm: i32) {
+        self.alu_rr(&[0x69], dst, src);
+        self.code.extend_from_slice(&imm.to_le_bytes());
+        self.line(|| {
+            format!(
+                "imul {}, {}, {imm:#x}",
+                GPR_NAMES[dst.0 as usize], GPR_NAMES[src.0 as usize]
+            )
+        });
+    }
+
+    /// `dst = src` if the last comparison found greater (signed).
+    pub fn cmovg(&mut self, dst: Gpr, src: Gpr) {
+        self.alu_rr(&[0x0F, 0x4F], dst, src);
+        self.line(|| {
+            format!(
+                "cmovg {}, {}",
+                GPR_NAMES[dst.0 as usize], GPR_NAMES[src.0 as usize]
+            )
+        });
+    }
+
+    /// `dst = address` of a memory operand.
+    pub fn lea(&mut self, dst: Gpr, src: Mem) {
+        let index = src.index.map_or(0, |(i, _)| i.0);
+        self.rex(true, dst.0, index, src.base.0);
+        self.code.push(0x8D);
+        self.modrm_mem(dst.0 & 7, src, 1);
+        self.line(|| format!("lea {}, {}", GPR_NAMES[dst.0 as usize], src.text()));
+    }
+
+    /// `dst = address of label` (RIP-relative).
+    pub fn lea_label(&mut self, dst: Gpr, label: Label) {
+        self.rex(true, dst.0, 0, 0);
+        self.code.push(0x8D);
+        self.code.push(((dst.0 & 7) << 3) | 0b101);
+        self.fixups.push((self.code.len(), label));
+        self.code.extend_from_slice(&[0; 4]);
+        self.line(|| format!("lea {}, [rip+L{}]", GPR_NAMES[dst.0 as usize], label.0));
+    }
+
+    /// Appends `bytes` (data) at the next multiple of `align` bytes, the gap
+    /// filled with `int3`.
+    pub fn data(&mut self, align: usize, bytes: &[u8]) {
+        while !self.code.len().is_multiple_of(align) {
+            self.code.push(0xCC);
+        }
+        self.code.extend_from_slice(bytes);
+        if !bytes.is_empty() {
+            self.line(|| format!(".data {} bytes", bytes.len()));
+        }
+    }
+
+    /// `dst = (1 << cl) - 1` on 32 bits, through `dst = 1; dst <<= cl; dst -= 1`.
+    pub fn low_bits_mask(&mut self, dst: Gpr) {
+        self.mov_imm32(dst, 1);
+        self.rex(false, 0, 0, dst.0);
+        self.code.extend_from_slice(&[0xD3, 0xE0 | (dst.0 & 7)]);
+        self.line(|| format!("shl {}d, cl", GPR_NAMES[dst.0 as usize]));
+        self.rex(false, 0, 0, dst.0);
+        self.code.extend_from_slice(&[0xFF, 0xC8 | (dst.0 & 7)]);
+        self.line(|| format!("dec {}d", GPR_NAMES[dst.0 as usize]));
+    }
+
+    /// Jumps to `target` if `cond` holds.
+    pub fn jcc(&mut self, cond: Cond, target: Label) {
+        self.code.extend_from_slice(&[0x0F, 0x80 | cond as u8]);
+        self.fixups.push((self.code.len(), target));
+        self.code.extend_from_slice(&[0; 4]);
+        self.line(|| format!("j{} L{}", format!("{cond:?}").to_lowercase(), target.0));
+    }
+
+    /// Jumps to `target`.
+    pub fn jmp(&mut self, target: Label) {
+        self.code.push(0xE9);
+        self.fixups.push((self.code.len(), target));
+        self.code.extend_from_slice(&[0; 4]);
+        self.line(|| format!("jmp L{}", target.0));
+    }
+
+    /// `push reg`.
+    pub fn push(&mut self, reg: Gpr) {
+        self.rex(false, 0, 0, reg.0);
+        self.code.push(0x50 + (reg.0 & 7));
+        self.line(|| format!("push {}", GPR_NAMES[reg.0 as usize]));
+    }
+
+    /// `pop reg`.
+    pub fn pop(&mut self, reg: Gpr) {
+        self.rex(false, 0, 0, reg.0);
+        self.code.push(0x58 + (reg.0 & 7));
+        self.line(|| format!("pop {}", GPR_NAMES[reg.0 as usize]));
+    }
+
+    /// `ret`.
+    pub fn ret(&mut self) {
+        self.code.push(0xC3);
+        self.line(|| "ret".into());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::gpr::*;
+    use super::ops::*;
+    use super::*;
+
+    fn hex(bytes: &[u8]) -> String {
+        bytes
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    /// Asserts the bytes `emit` appends.
+    fn check(emit: impl Fn(&mut Asm), expected: &str) {
+        let mut a = Asm::with_listing(true);
+        emit(&mut a);
+        let listing = a.listing.clone().unwrap_or_default();
+        let (code, _) = a.finish();
+        assert_eq!(hex(&code), expected, "{listing}");
+    }
+
+    /// Each instruction's bytes, as GNU `as` 2.40 assembles the same
+    /// instruction (`as` with `.intel_syntax noprefix`, then `objdump -d`).
+    #[test]
+    fn encodings_match_gnu_as() {
+        check(
+            |a| a.vop(VADDPS, Zmm(3), Zmm(17), VSrc::Reg(Zmm(30))),
+            "62 91 74 40 58 de",
+        );
+        check(
+            |a| a.vop(VADDPS, Zmm(3), Zmm(17), VSrc::Bcst(Mem::at(RAX, 0x10))),
+            "62 f1 74 50 58 58 04",
+        );
+        check(
+            |a| a.vmovups_load(Zmm(1), Mem::indexed(R13, RSI, 4, 0x40), None),
+            "62 d1 7c 48 10 4c b5 01",
+        );
+        check(
+            |a| a.vmovups_store(Mem::indexed(R12, RSI, 4, 0), Zmm(20), Some(Kreg(7))),
+            "62 c1 7c 4f 11 24 b4",
+        );
+        check(
+            |a| a.vmovups_load(Zmm(9), Mem::indexed(RBP, RSI, 4, 0), Some(Kreg(7))),
+            "62 71 7c cf 10 4c b5 00",
+        );
+        check(
+            |a| a.vop(VFMADD213PS, Zmm(0), Zmm(1), VSrc::Bcst(Mem::at(RAX, 0x200))),
+            "62 f2 75 58 a8 80 00 02 00 00",
+        );
+        check(
+            |a| a.vcmpps(Kreg(3), Zmm(2), VSrc::Reg(Zmm(9)), 3),
+            "62 d1 6c 48 c2 d9 03",
+        );
+        check(|a| a.vpslld(Zmm(5), Zmm(22), 23), "62 b1 55 48 72 f6 17");
+        check(|a| a.vpslld(Zmm(25), Zmm(2), 1), "62 f1 35 40 72 f2 01");
+        check(
+            |a| a.vbroadcastss(Zmm(8), Mem::at(RBP, 0)),
+            "62 72 7d 48 18 45 00",
+        );
+        check(|a| a.kmovw_from_gpr(Kreg(7), R11), "c4 c1 78 92 fb");
+        check(|a| a.kortestw(Kreg(2), Kreg(2)), "c5 f8 98 d2");
+        check(
+            |a| a.kop(KOp::And, Kreg(1), Kreg(2), Kreg(3)),
+            "c5 ec 41 cb",
+        );
+        check(|a| a.kop(KOp::Or, Kreg(4), Kreg(5), Kreg(6)), "c5 d4 45 e6");
+        check(
+            |a| a.kop(KOp::Xor, Kreg(1), Kreg(7), Kreg(2)),
+            "c5 c4 47 ca",
+        );
+        check(|a| a.knotw(Kreg(3), Kreg(6)), "c5 f8 44 de");
+        check(
+            |a| a.vblendmps(Zmm(1), Kreg(2), Zmm(3), VSrc::Bcst(Mem::at(RAX, 0))),
+            "62 f2 65 5a 65 08",
+        );
+        check(
+            |a| a.vptestmd(Kreg(1), Zmm(4), VSrc::Bcst(Mem::at(RAX, 4))),
+            "62 f2 5d 58 27 48 01",
+        );
+        check(
+            |a| a.vrndscaleps(Zmm(1), VSrc::Reg(Zmm(2)), 9),
+            "62 f3 7d 48 08 ca 09",
+        );
+        check(
+            |a| a.vsqrtps(Zmm(31), VSrc::Reg(Zmm(16))),
+            "62 21 7c 48 51 f8",
+        );
+        check(|a| a.vmovaps(Zmm(17), Zmm(4)), "62 e1 7c 48 28 cc");
+        check(
+            |a| a.vop(VPXORD, Zmm(6), Zmm(6), VSrc::Bcst(Mem::at(RAX, 0x400))),
+            "62 f1 4d 58 ef b0 00 04 00 00",
+        );
+        check(|a| a.mov_load(R8, Mem::at(RDI, 8)), "4c 8b 47 08");
+        check(|a| a.mov_load(RBP, Mem::at(RDI, 0x10)), "48 8b 6f 10");
+        check(|a| a.mov_load(R12, Mem::at(RDI, 0x58)), "4c 8b 67 58");
+        check(|a| a.mov(RCX, RDX), "48 89 d1");
+        check(
+            |a| a.mov_imm64(RAX, 0x1122334455667788),
+            "48 b8 88 77 66 55 44 33 22 11",
+        );
+        check(|a| a.mov_imm32(R11, 1), "41 bb 01 00 00 00");
+        check(|a| a.add_imm(RSI, 32), "48 81 c6 20 00 00 00");
+        check(|a| a.sub(RCX, RSI), "48 29 f1");
+        check(|a| a.cmp(RCX, RDX), "48 39 d1");
+        check(|a| a.imul_imm(RSI, RSI, 16384), "48 69 f6 00 40 00 00");
+        check(|a| a.cmovg(RDX, RCX), "48 0f 4f d1");
+        check(|a| a.lea(RCX, Mem::at(RSI, 32)), "48 8d 4e 20");
+        check(
+            |a| a.low_bits_mask(R11),
+            "41 bb 01 00 00 00 41 d3 e3 41 ff cb",
+        );
+        check(|a| a.push(R15), "41 57");
+        check(|a| a.pop(RBX), "5b");
+        check(|a| a.vzeroupper(), "c5 f8 77");
+    }
+
+    #[test]
+    fn jumps_are_patched_forward_and_backward() {
+        let mut a = Asm::default();
+        let (top, end) = (a.label(), a.label());
+        a.bind(top);
+        a.jcc(Cond::G, end);
+        a.jmp(top);
+        a.bind(end);
+        a.ret();
+        let (code, _) = a.finish();
+        // jg +5 (over the jmp), jmp -11 (back to the start).
+        assert_eq!(hex(&code), "0f 8f 05 00 00 00 e9 f5 ff ff ff c3");
+    }
+
+    #[test]
+    fn rip_relative_lea_reaches_aligned_data() {
+        let mut a = Asm::default();
+        let table = a.label();
+        a.lea_label(R11, table);
+        a.ret();
+        a.data(16, &[]);
+        a.bind(table);
+        a.data(16, &[1, 2]);
+        let (code, _) = a.finish();
+        // lea r11, [rip + 9]: the lea ends at 7, the table starts at 16.
+        assert_eq!(hex(&code[..8]), "4c 8d 1d 09 00 00 00 c3");
+        assert_eq!(code[16..], [1, 2]);
+    }
+}

@@ -1,0 +1,816 @@
+//! The AVX-512 kernels' vector code: straight-line SSA over 512-bit values
+//! (sixteen f32 lanes, or their bit patterns) and opmasks, with forward
+//! skips over rarely needed fix-ups, register allocation by a linear scan,
+//! and lowering to [`Asm`].
+//!
+//! A [`Func`] is one loop body: the code computing one or a few vectors of
+//! a fusion's output at the loop's current element offset. Operands are
+//! [`Operand`]s: a register value, a constant, or a scalar input, the last
+//! two read as `{1to16}` broadcast memory operands by the instruction that
+//! uses them (constants from a table the kernel addresses through `rax`),
+//! so that they take no register. Each instruction lowers to one machine
+//! instruction (plus a register copy for an FMA whose destination must be
+//! one of its sources).
+
+use cranelift_codegen::ir::condcodes::FloatCC;
+
+use super::asm::{ops, Asm, Gpr, KOp, Kreg, Label, Mem, Op, VSrc, Zmm};
+use crate::math::FastLanes;
+
+/// A 512-bit value.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub struct VReg(u32);
+
+/// An opmask value (one bit per lane).
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub struct MReg(u32);
+
+/// A vector operand.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub enum Operand {
+    /// A value in a register.
+    Reg(VReg),
+    /// A 32-bit constant in every lane.
+    Const(u32),
+    /// The 32-bit element of a rank-0 buffer (by buffer index) in every lane.
+    Scalar(usize),
+}
+
+/// The opmask the loop's masked tail loads and stores through; never
+/// allocated to a value.
+pub const TAIL_MASK: Kreg = Kreg(7);
+
+/// One instruction.
+#[derive(Clone, Debug)]
+enum Inst {
+    /// Loads vector `vector` of the loop step from buffer `buffer`.
+    Load {
+        dst: VReg,
+        buffer: usize,
+        vector: i32,
+    },
+    /// Stores to vector `vector` of the loop step in buffer `buffer`.
+    Store {
+        src: VReg,
+        buffer: usize,
+        vector: i32,
+    },
+    /// A constant or scalar in every lane of a register.
+    Splat { dst: VReg, src: Operand },
+    /// `dst = src`; may redefine `dst` (the result of a rare branch).
+    Copy { dst: VReg, src: VReg },
+    /// `dst = a op b`.
+    Op {
+        op: Op,
+        dst: VReg,
+        a: VReg,
+        b: Operand,
+    },
+    /// `dst = a * b + c` with one rounding; at most one of `b`, `c` is
+    /// not a register.
+    Fma {
+        dst: VReg,
+        a: VReg,
+        b: Operand,
+        c: Operand,
+    },
+    /// `dst = sqrt(a)`.
+    Sqrt { dst: VReg, a: VReg },
+    /// `dst = a` rounded to an integer by `vrndscaleps` mode `imm`.
+    Round { dst: VReg, a: VReg, imm: u8 },
+    /// `dst = a << count` on 32-bit lanes.
+    Shl { dst: VReg, a: VReg, count: u8 },
+    /// `dst = a pred b` (`vcmpps` predicate).
+    Cmp {
+        dst: MReg,
+        a: VReg,
+        b: Operand,
+        pred: u8,
+    },
+    /// `dst = (a & b) != 0` per lane.
+    Test { dst: MReg, a: VReg, b: Operand },
+    /// `dst = mask ? t : f`.
+    Blend {
+        dst: VReg,
+        mask: MReg,
+        f: VReg,
+        t: Operand,
+    },
+    /// `dst = a op b` on opmasks.
+    KOp {
+        op: KOp,
+        dst: MReg,
+        a: MReg,
+        b: MReg,
+    },
+    /// `dst = !a`.
+    KNot { dst: MReg, a: MReg },
+    /// Skips to the matching [`Inst::SkipEnd`] when no lane of `mask` is set.
+    SkipUnless { mask: MReg },
+    /// The end of the innermost open skip.
+    SkipEnd,
+}
+
+/// A vector or opmask value, for liveness.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Val {
+    V(VReg),
+    M(MReg),
+}
+
+impl Inst {
+    /// The values the instruction reads.
+    fn uses(&self) -> Vec<Val> {
+        let op = |o: &Operand| match o {
+            Operand::Reg(r) => Some(Val::V(*r)),
+            _ => None,
+        };
+        match self {
+            Inst::Load { .. } | Inst::Splat { .. } | Inst::SkipEnd => Vec::new(),
+            Inst::Store { src, .. } => vec![Val::V(*src)],
+            Inst::Copy { src, .. } => vec![Val::V(*src)],
+            Inst::Op { a, b, .. } | Inst::Cmp { a, b, .. } | Inst::Test { a, b, .. } => {
+                [Some(Val::V(*a)), op(b)].into_iter().flatten().collect()
+            }
+            Inst::Fma { a, b, c, .. } => [Some(Val::V(*a)), op(b), op(c)]
+                .into_iter()
+                .flatten()
+                .collect(),
+            Inst::Sqrt { a, .. } | Inst::Round { a, .. } | Inst::Shl { a, .. } => {
+                vec![Val::V(*a)]
+            }
+            Inst::Blend { mask, f, t, .. } => [Some(Val::M(*mask)), Some(Val::V(*f)), op(t)]
+                .into_iter()
+                .flatten()
+                .collect(),
+            Inst::KOp { a, b, .. } => vec![Val::M(*a), Val::M(*b)],
+            Inst::KNot { a, .. } => vec![Val::M(*a)],
+            Inst::SkipUnless { mask } => vec![Val::M(*mask)],
+        }
+    }
+
+    /// The value the instruction defines, if any.
+    fn def(&self) -> Option<Val> {
+        match self {
+            Inst::Load { dst, .. }
+            | Inst::Splat { dst, .. }
+            | Inst::Copy { dst, .. }
+            | Inst::Op { dst, .. }
+            | Inst::Fma { dst, .. }
+            | Inst::Sqrt { dst, .. }
+            | Inst::Round { dst, .. }
+            | Inst::Shl { dst, .. }
+            | Inst::Blend { dst, .. } => Some(Val::V(*dst)),
+            Inst::Cmp { dst, .. }
+            | Inst::Test { dst, .. }
+            | Inst::KOp { dst, .. }
+            | Inst::KNot { dst, .. } => Some(Val::M(*dst)),
+            Inst::Store { .. } | Inst::SkipUnless { .. } | Inst::SkipEnd => None,
+        }
+    }
+}
+
+/// More values are live at once than there are registers: the kernel is
+/// left to the 128-bit emitters.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OutOfRegisters;
+
+/// Where the lowered code finds a loop body's operands.
+pub struct Frame<'a> {
+    /// The base register of each buffer.
+    pub buffers: &'a [Gpr],
+    /// The loop's element index.
+    pub index: Gpr,
+    /// The constant table's address.
+    pub consts: Gpr,
+    /// Loads and stores go through [`TAIL_MASK`].
+    pub masked: bool,
+}
+
+/// A loop body under construction.
+#[derive(Default)]
+pub struct Func {
+    insts: Vec<Inst>,
+    vregs: u32,
+    mregs: u32,
+}
+
+impl Func {
+    fn vreg(&mut self) -> VReg {
+        self.vregs += 1;
+        VReg(self.vregs - 1)
+    }
+
+    fn mreg(&mut self) -> MReg {
+        self.mregs += 1;
+        MReg(self.mregs - 1)
+    }
+
+    /// Vector `vector` of the loop step in buffer `buffer`.
+    pub fn load(&mut self, buffer: usize, vector: i32) -> Operand {
+        let dst = self.vreg();
+        self.insts.push(Inst::Load {
+            dst,
+            buffer,
+            vector,
+        });
+        Operand::Reg(dst)
+    }
+
+    /// Stores `x` to vector `vector` of the loop step in buffer `buffer`.
+    pub fn store(&mut self, x: Operand, buffer: usize, vector: i32) {
+        let src = self.reg(x);
+        self.insts.push(Inst::Store {
+            src,
+            buffer,
+            vector,
+        });
+    }
+
+    /// `x` in a register (a constant or scalar is broadcast into one).
+    pub fn reg(&mut self, x: Operand) -> VReg {
+        match x {
+            Operand::Reg(r) => r,
+            src => {
+                let dst = self.vreg();
+                self.insts.push(Inst::Splat { dst, src });
+                dst
+            }
+        }
+    }
+
+    /// `a op b`.
+    pub fn op(&mut self, op: Op, a: Operand, b: Operand) -> Operand {
+        let a = self.reg(a);
+        let dst = self.vreg();
+        self.insts.push(Inst::Op { op, dst, a, b });
+        Operand::Reg(dst)
+    }
+
+    /// `a op b` for a commutative `op`: a constant goes second.
+    pub fn commutative(&mut self, op: Op, a: Operand, b: Operand) -> Operand {
+        match (a, b) {
+            (Operand::Reg(_), _) => self.op(op, a, b),
+            _ => self.op(op, b, a),
+        }
+    }
+
+    /// `a * b + c` with one rounding.
+    pub fn fma(&mut self, a: Operand, b: Operand, c: Operand) -> Operand {
+        let (a, b) = match (a, b) {
+            (Operand::Reg(_), _) => (a, b),
+            _ => (b, a),
+        };
+        let a = self.reg(a);
+        let (b, c) = match (b, c) {
+            (Operand::Reg(_), _) | (_, Operand::Reg(_)) => (b, c),
+            // Two memory operands: one goes to a register.
+            _ => (b, Operand::Reg(self.reg(c))),
+        };
+        let dst = self.vreg();
+        self.insts.push(Inst::Fma { dst, a, b, c });
+        Operand::Reg(dst)
+    }
+
+    /// `sqrt(a)`.
+    pub fn sqrt(&mut self, a: Operand) -> Operand {
+        let a = self.reg(a);
+        let dst = self.vreg();
+        self.insts.push(Inst::Sqrt { dst, a });
+        Operand::Reg(dst)
+    }
+
+    /// `a` rounded to an integer (`vrndscaleps` mode `imm`).
+    pub fn round(&mut self, a: Operand, imm: u8) -> Operand {
+        let a = self.reg(a);
+        let dst = self.vreg();
+        self.insts.push(Inst::Round { dst, a, imm });
+        Operand::Reg(dst)
+    }
+
+    /// `a << count` on 32-bit lanes.
+    pub fn shl_imm(&mut self, a: Operand, count: u8) -> Operand {
+        let a = self.reg(a);
+        let dst = self.vreg();
+        self.insts.push(Inst::Shl { dst, a, count });
+        Operand::Reg(dst)
+    }
+
+    /// `a pred b` by a `vcmpps` predicate.
+    pub fn cmp_pred(&mut self, pred: u8, a: Operand, b: Operand) -> MReg {
+        let a = self.reg(a);
+        let dst = self.mreg();
+        self.insts.push(Inst::Cmp { dst, a, b, pred });
+        dst
+    }
+
+    /// The lanes whose bit pattern shares a set bit with `b`.
+    pub fn test(&mut self, a: Operand, b: Operand) -> MReg {
+        let a = self.reg(a);
+        let dst = self.mreg();
+        self.insts.push(Inst::Test { dst, a, b });
+        dst
+    }
+
+    /// `mask ? t : f` per lane.
+    pub fn blend(&mut self, mask: MReg, t: Operand, f: Operand) -> Operand {
+        let f = self.reg(f);
+        let dst = self.vreg();
+        self.insts.push(Inst::Blend { dst, mask, f, t });
+        Operand::Reg(dst)
+    }
+
+    /// `a op b` on opmasks.
+    pub fn kop(&mut self, op: KOp, a: MReg, b: MReg) -> MReg {
+        let dst = self.mreg();
+        self.insts.push(Inst::KOp { op, dst, a, b });
+        dst
+    }
+
+    /// `!a` on an opmask.
+    pub fn knot(&mut self, a: MReg) -> MReg {
+        let dst = self.mreg();
+        self.insts.push(Inst::KNot { dst, a });
+        dst
+    }
+
+    /// Allocates registers and appends the machine code to `asm`.
+    pub fn lower(
+        &self,
+        asm: &mut Asm,
+        frame: &Frame,
+        consts: &mut ConstPool,
+    ) -> Result<(), OutOfRegisters> {
+        let mut last_use = vec![usize::MAX; self.vregs as usize];
+        let mut last_mask_use = vec![usize::MAX; self.mregs as usize];
+        for (i, inst) in self.insts.iter().enumerate() {
+            for u in inst.uses() {
+                match u {
+                    Val::V(v) => last_use[v.0 as usize] = i,
+                    Val::M(m) => last_mask_use[m.0 as usize] = i,
+                }
+            }
+        }
+        let mut ra = Allocation {
+            zmm: vec![None; self.vregs as usize],
+            k: vec![None; self.mregs as usize],
+            // zmm0–zmm31.
+            free_zmm: u32::MAX,
+            // k1–k6: k0 cannot mask, k7 is the tail's.
+            free_k: 0b0111_1110,
+        };
+        let mut skips: Vec<Label> = Vec::new();
+        for (i, inst) in self.insts.iter().enumerate() {
+            let uses = inst.uses();
+            for (n, u) in uses.iter().enumerate() {
+                if uses[..n].contains(u) {
+                    continue;
+                }
+                match *u {
+                    Val::V(v) if last_use[v.0 as usize] == i => ra.free_zmm |= 1 << ra.z(v).0,
+                    Val::M(m) if last_mask_use[m.0 as usize] == i => ra.free_k |= 1 << ra.kr(m).0,
+                    _ => {}
+                }
+            }
+            match inst.def() {
+                Some(Val::V(d)) if ra.zmm[d.0 as usize].is_none() => {
+                    let prefer = match inst {
+                        Inst::Fma { a, b, c, .. } => [Some(*a), reg_of(b), reg_of(c)]
+                            .into_iter()
+                            .flatten()
+                            .find(|v| last_use[v.0 as usize] == i)
+                            .map(|v| ra.z(v)),
+                        _ => None,
+                    };
+                    let z = ra.take_zmm(prefer)?;
+                    ra.zmm[d.0 as usize] = Some(z);
+                }
+                Some(Val::M(d)) if ra.k[d.0 as usize].is_none() => {
+                    let k = ra.take_k()?;
+                    ra.k[d.0 as usize] = Some(k);
+                }
+                _ => {}
+            }
+            self.emit(asm, frame, consts, &ra, inst, &mut skips);
+            // A value nothing reads frees its register at once.
+            match inst.def() {
+                Some(Val::V(d)) if last_use[d.0 as usize] == usize::MAX => {
+                    ra.free_zmm |= 1 << ra.z(d).0
+                }
+                Some(Val::M(d)) if last_mask_use[d.0 as usize] == usize::MAX => {
+                    ra.free_k |= 1 << ra.kr(d).0
+                }
+                _ => {}
+            }
+        }
+        debug_assert!(skips.is_empty(), "every skip is closed");
+        Ok(())
+    }
+
+    fn emit(
+        &self,
+        asm: &mut Asm,
+        frame: &Frame,
+        consts: &mut ConstPool,
+        ra: &Allocation,
+        inst: &Inst,
+        skips: &mut Vec<Label>,
+    ) {
+        let mut src = |o: &Operand| -> VSrc {
+            match *o {
+                Operand::Reg(r) => VSrc::Reg(ra.z(r)),
+                Operand::Const(bits) => VSrc::Bcst(Mem::at(frame.consts, consts.offset(bits))),
+                Operand::Scalar(b) => VSrc::Bcst(Mem::at(frame.buffers[b], 0)),
+            }
+        };
+        let at = |buffer: usize, vector: i32| {
+            Mem::indexed(frame.buffers[buffer], frame.index, 4, 64 * vector)
+        };
+        let mask = frame.masked.then_some(TAIL_MASK);
+        match inst {
+            Inst::Load {
+                dst,
+                buffer,
+                vector,
+            } => asm.vmovups_load(ra.z(*dst), at(*buffer, *vector), mask),
+            Inst::Store {
+                src: s,
+                buffer,
+                vector,
+            } => asm.vmovups_store(at(*buffer, *vector), ra.z(*s), mask),
+            Inst::Splat { dst, src: s } => match src(s) {
+                VSrc::Bcst(m) => asm.vbroadcastss(ra.z(*dst), m),
+                VSrc::Reg(r) => asm.vmovaps(ra.z(*dst), r),
+            },
+            Inst::Copy { dst, src: s } => {
+                if ra.z(*dst) != ra.z(*s) {
+                    asm.vmovaps(ra.z(*dst), ra.z(*s));
+                }
+            }
+            Inst::Op { op, dst, a, b } => {
+                let b = src(b);
+                asm.vop(*op, ra.z(*dst), ra.z(*a), b);
+            }
+            Inst::Fma { dst, a, b, c } => {
+                let (d, a) = (ra.z(*dst), ra.z(*a));
+                let (b, c) = (src(b), src(c));
+                emit_fma(asm, d, a, b, c);
+            }
+            Inst::Sqrt { dst, a } => asm.vsqrtps(ra.z(*dst), VSrc::Reg(ra.z(*a))),
+            Inst::Round { dst, a, imm } => asm.vrndscaleps(ra.z(*dst), VSrc::Reg(ra.z(*a)), *imm),
+            Inst::Shl { dst, a, count } => asm.vpslld(ra.z(*dst), ra.z(*a), *count),
+            Inst::Cmp { dst, a, b, pred } => {
+                let b = src(b);
+                asm.vcmpps(ra.kr(*dst), ra.z(*a), b, *pred);
+            }
+            Inst::Test { dst, a, b } => {
+                let b = src(b);
+                asm.vptestmd(ra.kr(*dst), ra.z(*a), b);
+            }
+            Inst::Blend { dst, mask: m, f, t } => {
+                let t = src(t);
+                asm.vblendmps(ra.z(*dst), ra.kr(*m), ra.z(*f), t);
+            }
+            Inst::KOp { op, dst, a, b } => asm.kop(*op, ra.kr(*dst), ra.kr(*a), ra.kr(*b)),
+            Inst::KNot { dst, a } => asm.knotw(ra.kr(*dst), ra.kr(*a)),
+            Inst::SkipUnless { mask: m } => {
+                let end = asm.label();
+                asm.kortestw(ra.kr(*m), ra.kr(*m));
+                asm.jcc(super::asm::Cond::Z, end);
+                skips.push(end);
+            }
+            Inst::SkipEnd => {
+                let end = skips.pop().expect("a skip is open");
+                asm.bind(end);
+            }
+        }
+    }
+}
+
+fn reg_of(o: &Operand) -> Option<VReg> {
+    match o {
+        Operand::Reg(r) => Some(*r),
+        _ => None,
+    }
+}
+
+/// `d = a * b + c` where `d` is a fresh register or the register of one of
+/// the register sources that dies here (the allocator's preference).
+fn emit_fma(asm: &mut Asm, d: Zmm, a: Zmm, b: VSrc, c: VSrc) {
+    match (b, c) {
+        // Memory addend: d = d * b + [c] with d holding a or b.
+        (VSrc::Reg(b), c @ VSrc::Bcst(_)) => {
+            if d == b {
+                asm.vop(ops::VFMADD213PS, d, a, c);
+            } else {
+                if d != a {
+                    asm.vmovaps(d, a);
+                }
+                asm.vop(ops::VFMADD213PS, d, b, c);
+            }
+        }
+        // Memory multiplicand: d = d * [b] + c with d holding a, or
+        // d = a * [b] + d with d holding c.
+        (b @ VSrc::Bcst(_), VSrc::Reg(c)) => {
+            if d == c {
+                asm.vop(ops::VFMADD231PS, d, a, b);
+            } else {
+                if d != a {
+                    asm.vmovaps(d, a);
+                }
+                asm.vop(ops::VFMADD132PS, d, c, b);
+            }
+        }
+        (VSrc::Reg(b), VSrc::Reg(c)) => {
+            if d == c {
+                asm.vop(ops::VFMADD231PS, d, a, VSrc::Reg(b));
+            } else if d == b {
+                asm.vop(ops::VFMADD213PS, d, a, VSrc::Reg(c));
+            } else {
+                if d != a {
+                    asm.vmovaps(d, a);
+                }
+                asm.vop(ops::VFMADD213PS, d, b, VSrc::Reg(c));
+            }
+        }
+        _ => unreachable!("an FMA has at most one memory operand"),
+    }
+}
+
+/// The registers of a [`Func`]'s values during the scan.
+struct Allocation {
+    zmm: Vec<Option<Zmm>>,
+    k: Vec<Option<Kreg>>,
+    free_zmm: u32,
+    free_k: u8,
+}
+
+impl Allocation {
+    fn z(&self, v: VReg) -> Zmm {
+        self.zmm[v.0 as usize].expect("a value is defined before it is used")
+    }
+
+    fn kr(&self, m: MReg) -> Kreg {
+        self.k[m.0 as usize].expect("a mask is defined before it is used")
+    }
+
+    fn take_zmm(&mut self, prefer: Option<Zmm>) -> Result<Zmm, OutOfRegisters> {
+        let z = match prefer {
+            Some(z) if self.free_zmm & (1 << z.0) != 0 => z.0,
+            _ if self.free_zmm == 0 => return Err(OutOfRegisters),
+            _ => self.free_zmm.trailing_zeros() as u8,
+        };
+        self.free_zmm &= !(1 << z);
+        Ok(Zmm(z))
+    }
+
+    fn take_k(&mut self) -> Result<Kreg, OutOfRegisters> {
+        if self.free_k == 0 {
+            return Err(OutOfRegisters);
+        }
+        let k = self.free_k.trailing_zeros() as u8;
+        self.free_k &= !(1 << k);
+        Ok(Kreg(k))
+    }
+}
+
+/// The kernel's constants: 32-bit patterns, each stored once, addressed
+/// from the table's start.
+#[derive(Default)]
+pub struct ConstPool {
+    values: Vec<u32>,
+}
+
+impl ConstPool {
+    /// The byte offset of `bits` in the table (added if new).
+    pub fn offset(&mut self, bits: u32) -> i32 {
+        let i = match self.values.iter().position(|&v| v == bits) {
+            Some(i) => i,
+            None => {
+                self.values.push(bits);
+                self.values.len() - 1
+            }
+        };
+        4 * i as i32
+    }
+
+    /// The table's bytes.
+    pub fn bytes(&self) -> Vec<u8> {
+        self.values.iter().flat_map(|v| v.to_le_bytes()).collect()
+    }
+}
+
+/// The `vcmpps` predicate of a comparison (`_OQ`/`_OS` ordered forms false
+/// on NaN, `_UQ`/`_US` unordered forms true).
+pub fn cmp_predicate(cc: FloatCC) -> u8 {
+    match cc {
+        FloatCC::Equal => 0x00,
+        FloatCC::LessThan => 0x01,
+        FloatCC::LessThanOrEqual => 0x02,
+        FloatCC::Unordered => 0x03,
+        FloatCC::NotEqual => 0x04,
+        FloatCC::UnorderedOrGreaterThanOrEqual => 0x05,
+        FloatCC::UnorderedOrGreaterThan => 0x06,
+        FloatCC::Ordered => 0x07,
+        FloatCC::UnorderedOrEqual => 0x08,
+        FloatCC::UnorderedOrLessThan => 0x09,
+        FloatCC::UnorderedOrLessThanOrEqual => 0x0A,
+        FloatCC::OrderedNotEqual => 0x0C,
+        FloatCC::GreaterThanOrEqual => 0x0D,
+        FloatCC::GreaterThan => 0x0E,
+    }
+}
+
+/// The sign bit of an f32 lane.
+const SIGN: u32 = 0x8000_0000;
+
+impl FastLanes for Func {
+    type V = Operand;
+    type M = MReg;
+
+    fn c(&mut self, v: f64) -> Operand {
+        Operand::Const((v as f32).to_bits())
+    }
+
+    fn abs(&mut self, a: Operand) -> Operand {
+        self.op(ops::VPANDD, a, Operand::Const(!SIGN))
+    }
+
+    fn add_c(&mut self, a: Operand, c: f64) -> Operand {
+        let c = self.c(c);
+        self.op(ops::VADDPS, a, c)
+    }
+
+    fn bits(&mut self, x: Operand) -> Operand {
+        x
+    }
+
+    fn float_bits(&mut self, i: Operand) -> Operand {
+        i
+    }
+
+    fn cmp(&mut self, cc: FloatCC, a: Operand, b: Operand) -> MReg {
+        self.cmp_pred(cmp_predicate(cc), a, b)
+    }
+
+    fn cmp_c(&mut self, cc: FloatCC, a: Operand, c: f64) -> MReg {
+        let c = self.c(c);
+        self.cmp(cc, a, c)
+    }
+
+    fn select(&mut self, mask: MReg, a: Operand, b: Operand) -> Operand {
+        self.blend(mask, a, b)
+    }
+
+    fn div(&mut self, a: Operand, b: Operand) -> Operand {
+        self.op(ops::VDIVPS, a, b)
+    }
+
+    fn fma(&mut self, a: Operand, b: Operand, c: Operand) -> Operand {
+        Func::fma(self, a, b, c)
+    }
+
+    fn fma_c(&mut self, a: Operand, c: f64, d: Operand) -> Operand {
+        let c = self.c(c);
+        Func::fma(self, a, c, d)
+    }
+
+    fn iadd(&mut self, a: Operand, b: Operand) -> Operand {
+        self.commutative(ops::VPADDD, a, b)
+    }
+
+    fn iadd_c(&mut self, a: Operand, c: i64) -> Operand {
+        self.op(ops::VPADDD, a, Operand::Const(c as u32))
+    }
+
+    fn mul(&mut self, a: Operand, b: Operand) -> Operand {
+        self.commutative(ops::VMULPS, a, b)
+    }
+
+    fn or(&mut self, a: Operand, b: Operand) -> Operand {
+        self.commutative(ops::VPORD, a, b)
+    }
+
+    fn poly(&mut self, t: Operand, coeffs: &[f64]) -> Operand {
+        let (&last, rest) = coeffs.split_last().expect("a polynomial has coefficients");
+        let mut acc = self.c(last);
+        for &ck in rest.iter().rev() {
+            let ck = self.c(ck);
+            acc = Func::fma(self, acc, t, ck);
+        }
+        acc
+    }
+
+    fn shl(&mut self, a: Operand, n: i64) -> Operand {
+        self.shl_imm(a, n as u8)
+    }
+
+    fn sign_bit(&mut self, x: Operand) -> Operand {
+        self.op(ops::VPANDD, x, Operand::Const(SIGN))
+    }
+
+    fn round_mul(&mut self, x: Operand, c: f64) -> (Operand, Operand) {
+        let magic = 12582912.0;
+        let (cv, m) = (self.c(c), self.c(magic));
+        let t = Func::fma(self, x, cv, m);
+        let n = self.op(ops::VSUBPS, t, m);
+        (n, t)
+    }
+
+    fn mant_bits(&self) -> i64 {
+        23
+    }
+
+    fn rare_branch(
+        &mut self,
+        special: Operand,
+        plain: Operand,
+        slow: impl FnOnce(&mut Self, Operand) -> Operand,
+    ) -> Operand {
+        let mask = self.test(special, Operand::Const(SIGN));
+        let src = self.reg(plain);
+        let result = self.vreg();
+        self.insts.push(Inst::Copy { dst: result, src });
+        self.insts.push(Inst::SkipUnless { mask });
+        let patched = slow(self, plain);
+        let patched = self.reg(patched);
+        self.insts.push(Inst::Copy {
+            dst: result,
+            src: patched,
+        });
+        self.insts.push(Inst::SkipEnd);
+        Operand::Reg(result)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::asm::gpr::*;
+    use super::*;
+
+    fn frame() -> Frame<'static> {
+        Frame {
+            buffers: &[R8, R9],
+            index: RSI,
+            consts: RAX,
+            masked: false,
+        }
+    }
+
+    fn listing(f: &Func) -> String {
+        let mut asm = Asm::with_listing(true);
+        f.lower(&mut asm, &frame(), &mut ConstPool::default())
+            .unwrap();
+        asm.listing.unwrap()
+    }
+
+    /// Registers are reused once their value dies, and an FMA whose first
+    /// factor dies computes in its register.
+    #[test]
+    fn registers_are_reused_and_fma_overwrites_a_dying_source() {
+        let mut f = Func::default();
+        let x = f.load(0, 0);
+        let sq = f.mul(x, x);
+        let p = Func::fma(&mut f, sq, x, Operand::Const(1.0f32.to_bits()));
+        f.store(p, 1, 0);
+        assert_eq!(
+            listing(&f),
+            "  vmovups zmm0, [r8+rsi*4]\n  vmulps zmm1, zmm0, zmm0\n  \
+             vfmadd213ps zmm1, zmm0, [rax]{1to16}\n  vmovups [r9+rsi*4], zmm1\n"
+        );
+    }
+
+    /// An FMA whose sources all stay live computes into a copy.
+    #[test]
+    fn fma_of_live_sources_copies_first() {
+        let mut f = Func::default();
+        let x = f.load(0, 0);
+        let y = f.load(0, 1);
+        let p = Func::fma(&mut f, x, y, x);
+        let s = f.op(ops::VADDPS, p, x);
+        let s = f.op(ops::VADDPS, s, y);
+        f.store(s, 1, 0);
+        let text = listing(&f);
+        assert!(
+            text.contains("vmovaps zmm2, zmm0\n  vfmadd213ps zmm2, zmm1, zmm0"),
+            "{text}"
+        );
+    }
+
+    /// Too many live values are an error, not a miscompile.
+    #[test]
+    fn running_out_of_registers_is_reported() {
+        let mut f = Func::default();
+        let xs: Vec<Operand> = (0..33).map(|i| f.load(0, i)).collect();
+        let mut acc = xs[0];
+        for &x in &xs[1..] {
+            acc = f.op(ops::VADDPS, acc, x);
+        }
+        f.store(acc, 1, 0);
+        let mut asm = Asm::default();
+        assert_eq!(
+            f.lower(&mut asm, &frame(), &mut ConstPool::default()),
+            Err(OutOfRegisters)
+        );
+    }
+}
