@@ -807,3 +807,26 @@ fn subnormal_constants_act_as_zeros_in_tails_too() {
         }
     }
 }
+
+/// A staged function (tanh, emitted a stage at a time across the vectors
+/// of a loop step) of a broadcast scalar has the same argument in every
+/// vector: staged once per round (it was staged once per vector, past its
+/// last stage, and the emitter panicked).
+#[test]
+fn staged_tanh_of_a_broadcast_scalar() {
+    let text = "HloModule m
+ENTRY e {
+  x = f32[200]{0} parameter(0)
+  q = f32[] parameter(1)
+  qb = f32[200]{0} broadcast(q), dimensions={}
+  t = f32[200]{0} tanh(qb)
+  u = f32[200]{0} tanh(x)
+  ROOT r = f32[200]{0} multiply(t, u)
+}";
+    let x = Literal::from_vec(&[200], (0..200).map(|i| i as f32 * 0.05 - 5.0).collect()).unwrap();
+    // The kernels' tanh is XLA's (within 5 ulp), the interpreter's exact.
+    for q in [0.75f32, -3.0, 1e-5] {
+        let q = Literal::from_vec(&[], vec![q]).unwrap();
+        assert_eq!(check_within_ulps(text, &[&x, &q], 12), Checked::Same);
+    }
+}

@@ -143,7 +143,7 @@ ENTRY e {
     let x: Vec<f32> = (0..350).map(|i| ((i * 13) % 17) as f32 + 1.0).collect();
     let x = Literal::from_vec(&[5, 70], x).unwrap();
     assert_eq!(check(text, &[&x]), Checked::Same);
-    let c = compile(text);
+    let c = compile_cranelift(text);
     assert_eq!(c.plan.fusions.len(), 1);
     let clif = &c.jit.clif()[0].1;
     // One vector division for y per unrolled copy and the vector tail in
@@ -237,7 +237,7 @@ fn softmax_rows_are_pipelined_and_match_the_interpreter() {
         let text = SOFTMAX
             .replace("ROWS", &rows.to_string())
             .replace("COLS", &cols.to_string());
-        let c = compile(&text);
+        let c = compile_cranelift(&text);
         assert_pipelined(&c, true);
         let x = Literal::from_vec(&[rows as i64, cols as i64], values(rows * cols, edges)).unwrap();
         assert_eq!(
@@ -254,7 +254,7 @@ fn short_or_few_rows_are_not_pipelined() {
         let text = SOFTMAX
             .replace("ROWS", &rows.to_string())
             .replace("COLS", &cols.to_string());
-        let c = compile(&text);
+        let c = compile_cranelift(&text);
         assert_pipelined(&c, false);
         let x = Literal::from_vec(&[rows as i64, cols as i64], values(rows * cols, 0)).unwrap();
         assert_eq!(check_within_ulps(&text, &[&x], 32), Checked::Same);
@@ -304,7 +304,7 @@ fn pipelined_rows_with_a_row_invariant_three_passes_and_kept_values() {
 }"
     );
     for (text, dims) in [(log_softmax, vec![3i64, 9, 96]), (three, vec![45, 80])] {
-        let c = compile(text);
+        let c = compile_cranelift(text);
         assert_eq!(c.plan.fusions.len(), 1, "{}", plan_text(&c));
         assert_pipelined(&c, true);
         let n = dims.iter().product::<i64>() as usize;
@@ -332,7 +332,7 @@ fn pipelined_rows_in_column_major_layout() {
   ROOT o = f32[72,30]{0,1} divide(ex, sb)
 }"
     );
-    let c = compile(text);
+    let c = compile_cranelift(text);
     assert_pipelined(&c, true);
     let x = Literal::from_vec(&[72, 30], values(72 * 30, 11))
         .unwrap()
@@ -406,31 +406,37 @@ fn random_row_programs_match_the_interpreter() {
     let mut pipelined = 0;
     for seed in 0..60 {
         let (text, dims, minor_to_major) = random_row_program(seed);
-        let c = compile(&text);
-        pipelined += kernel_names(&c)
-            .iter()
-            .filter(|n| n.contains("pipelined_rows"))
-            .count();
         let n = (dims[0] * dims[1]) as usize;
         let x = Literal::from_vec(&dims, values(n, 0))
             .unwrap()
             .relayout(&xla_core::Layout::new(minor_to_major))
             .unwrap();
-        let want = interpret(&c, &[&x]).expect("the interpreter runs row programs");
-        let got = run(&c, &[&x]);
-        let default = xla_core::Layout::default_for_rank(2);
-        let (got, want) = (
-            got.relayout(&default).unwrap().to_vec::<f32>().unwrap(),
-            want.relayout(&default).unwrap().to_vec::<f32>().unwrap(),
-        );
-        assert_eq!(got.len(), want.len(), "seed {seed}");
-        for (i, (g, w)) in got.iter().zip(&want).enumerate() {
-            let close =
-                (g.is_nan() && w.is_nan()) || g == w || (g - w).abs() <= 1e-4 * w.abs().max(1e-3);
-            assert!(
-                close,
-                "seed {seed}: element {i} is {g}, the interpreter says {w}\n{text}"
+        // Cranelift's kernels, then the AVX-512 ones where the CPU has them.
+        for avx512 in [false, true] {
+            let c = compile_with(&text, avx512);
+            if !avx512 {
+                pipelined += kernel_names(&c)
+                    .iter()
+                    .filter(|n| n.contains("pipelined_rows"))
+                    .count();
+            }
+            let want = interpret(&c, &[&x]).expect("the interpreter runs row programs");
+            let got = run(&c, &[&x]);
+            let default = xla_core::Layout::default_for_rank(2);
+            let (got, want) = (
+                got.relayout(&default).unwrap().to_vec::<f32>().unwrap(),
+                want.relayout(&default).unwrap().to_vec::<f32>().unwrap(),
             );
+            assert_eq!(got.len(), want.len(), "seed {seed}");
+            for (i, (g, w)) in got.iter().zip(&want).enumerate() {
+                let close = (g.is_nan() && w.is_nan())
+                    || g == w
+                    || (g - w).abs() <= 1e-4 * w.abs().max(1e-3);
+                assert!(
+                    close,
+                    "seed {seed}, avx512 {avx512}: element {i} is {g}, the interpreter says {w}\n{text}"
+                );
+            }
         }
     }
     assert!(pipelined >= 30, "only {pipelined} of 60 programs pipelined");
@@ -478,7 +484,7 @@ fn pipelined_row_maxima_are_exact_on_zeros_subnormals_and_nans() {
     };
     for (rows, cols) in [(42, 64), (29, 100), (30, 1024)] {
         let text = text(rows, cols);
-        let c = compile(&text);
+        let c = compile_cranelift(&text);
         assert_pipelined(&c, true);
         let x: Vec<f32> = (0..rows * cols)
             .map(|i| value(i / cols, i % cols))

@@ -312,27 +312,37 @@ add {
   ROOT r = f32[] add(p, q)
 }";
     let client = Client::cpu().unwrap();
-    let whole = client.compile(&module(text)).unwrap();
-    let split = CompileOptions {
-        split_kernels: true,
-        ..CompileOptions::default()
-    };
-    let split = client.compile_with(&module(text), &split).unwrap();
-    assert_eq!(kernel_tasks(&whole), [1]);
-    let tasks = kernel_tasks(&split);
-    assert_eq!(tasks.len(), 1);
-    // Rows in chunks of 64: 5 iterations, one task each.
-    assert_eq!(tasks, [5], "{}", split.dump());
     let values: Vec<f32> = (0..300 * 33)
         .map(|i| (i % 17) as f32 * 0.25 - 2.0)
         .collect();
     let x = Literal::from_vec(&[300, 33], values).unwrap();
-    let want = whole.execute(&[&x]).unwrap().to_vec::<f32>().unwrap();
-    let got = split.execute(&[&x]).unwrap().to_vec::<f32>().unwrap();
-    assert_eq!(got, want);
-    // Each row of a softmax sums to one.
-    for row in want.chunks(33) {
-        assert!((row.iter().sum::<f32>() - 1.0).abs() < 1e-5);
+    // Cranelift's row kernel walks rows in chunks of 64 when split (5
+    // iterations, a task each); the AVX-512 one walks single rows (300
+    // iterations, split into 4 tasks per pool thread).
+    for cranelift_only in [true, false] {
+        let options = |split_kernels| CompileOptions {
+            split_kernels,
+            cranelift_only,
+            ..CompileOptions::default()
+        };
+        let whole = client.compile_with(&module(text), &options(false)).unwrap();
+        let split = client.compile_with(&module(text), &options(true)).unwrap();
+        assert_eq!(kernel_tasks(&whole), [1]);
+        let tasks = kernel_tasks(&split);
+        let avx512 = split.dump().contains("_avx512_rows_");
+        assert_eq!(avx512, !cranelift_only && xla_jit::wide::cpu_has_avx512());
+        if cranelift_only {
+            assert_eq!(tasks, [5], "{}", split.dump());
+        } else {
+            assert!(tasks.len() == 1 && tasks[0] > 1, "{}", split.dump());
+        }
+        let want = whole.execute(&[&x]).unwrap().to_vec::<f32>().unwrap();
+        let got = split.execute(&[&x]).unwrap().to_vec::<f32>().unwrap();
+        assert_eq!(got, want);
+        // Each row of a softmax sums to one.
+        for row in want.chunks(33) {
+            assert!((row.iter().sum::<f32>() - 1.0).abs() < 1e-5);
+        }
     }
 }
 

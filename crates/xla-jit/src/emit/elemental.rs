@@ -12,7 +12,7 @@
 //! within a control-flow scope, so an instruction used twice at the same
 //! index is computed once.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use cranelift_codegen::ir::{types, SourceLoc, Value};
@@ -179,7 +179,9 @@ impl<'m> Elemental<'m> {
     }
 
     /// Stage 0 of `ops` at every index of `idxs`, then stage 1, …, all but
-    /// each function's last stage.
+    /// each function's last stage. A function whose argument is the same
+    /// value at several indices (a broadcast scalar) is staged once per
+    /// round.
     fn stage_math(
         &self,
         kb: &mut KernelBuilder,
@@ -189,10 +191,13 @@ impl<'m> Elemental<'m> {
         let stages = |f| super::math::stages(f, types::F32X4);
         let rounds = ops.iter().map(|&(_, f)| stages(f)).max().unwrap_or(1);
         for round in 1..rounds {
+            let mut staged = HashSet::new();
             for idx in idxs {
                 for &(id, f) in ops.iter().filter(|&&(_, f)| round < stages(f)) {
                     let x = self.same_index_operand(kb, id, 0, idx)?;
-                    super::math::next_stage(kb, f, x);
+                    if staged.insert((f, x)) {
+                        super::math::next_stage(kb, f, x);
+                    }
                 }
             }
         }

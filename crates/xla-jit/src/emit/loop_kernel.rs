@@ -16,7 +16,7 @@ use super::index::{Index, IndexDim};
 use super::iterate::{emit_inner_steps, unroll_for, IterSpace, MAX_UNROLL};
 use super::kernel::KernelBuilder;
 use super::repr::lanes_for;
-use super::{cost, Emit, KernelInfo, KernelPlan, Unsupported};
+use super::{cost, KernelInfo, KernelPlan, Unsupported};
 
 /// The generators of a fusion, reading its inputs from the kernel's
 /// buffers.
@@ -81,19 +81,6 @@ pub(super) fn plan(info: &KernelInfo) -> Result<Vec<KernelPlan>, Unsupported> {
         super::reduce_window::scan_dim(info.module, info.comp, info.comp.instr(root))
     {
         return super::reduce_window::plan_scan(info, scan);
-    }
-    if info.avx512 {
-        if let Some(kernel) = super::avx512::compile(info, info.listing) {
-            let per_element = cost::per_element(info, 16);
-            return Ok(vec![KernelPlan {
-                part: "avx512",
-                iterations: kernel.iterations,
-                cost_per_iteration: kernel.chunk as f64 * per_element,
-                scratch_bytes: 0,
-                epilogue: false,
-                emit: Emit::Native(kernel),
-            }]);
-        }
     }
     let shape = array_shape(info, root)?;
     if opcode == Opcode::Concatenate

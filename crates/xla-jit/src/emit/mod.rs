@@ -217,7 +217,7 @@ pub(crate) enum Emit {
     /// Emits the body in Cranelift IR (the builder is in the entry block).
     Clif(EmitBody),
     /// AVX-512 machine code, already built.
-    Native(avx512::FlatKernel),
+    Native(avx512::NativeKernel),
 }
 
 /// The body emitter of a [`KernelPlan`].
@@ -421,6 +421,11 @@ fn buffer_specs(
 
 /// The functions to compile for one fusion.
 fn kernel_plans(info: &KernelInfo) -> Result<Vec<KernelPlan>, Unsupported> {
+    if info.avx512 {
+        if let Some(plan) = avx512::plan(info) {
+            return Ok(vec![plan]);
+        }
+    }
     match info.fusion.kind {
         FusionKind::Loop => loop_kernel::plan(info),
         FusionKind::Reduction => reduce::plan(info),

@@ -13,7 +13,7 @@ use cranelift_codegen::ir::condcodes::FloatCC;
 use cranelift_codegen::ir::Value;
 
 use super::coefficients::*;
-use super::lanes::Lanes;
+use super::lanes::{LaneOps, Lanes};
 
 /// `e^r` for the reduced argument as an unnormalized pair `hi + lo` (in
 /// `[0.7, 1.42]`; `hi = 1 + r`, `|lo| < 0.1`), with `n` the power of two
@@ -142,7 +142,7 @@ pub(super) fn expm1(l: &mut Lanes, x: Value) -> Value {
 
 /// `(k, f)` with `x = 2^k (1 + f)` for positive normal `x`: `k` in integer
 /// lanes, `1 + f` in `[2/3, 4/3)` (f32) or `[sqrt(1/2), sqrt(2))` (f64).
-fn log_split(l: &mut Lanes, x: Value) -> (Value, Value) {
+fn log_split<L: LaneOps>(l: &mut L, x: L::V) -> (L::V, L::V) {
     let offset = l.pick(0x3f2a_aaab, 0x3fe6_a09e_667f_3bcd);
     let xb = l.bits(x);
     let u = l.iadd_c(xb, -offset);
@@ -156,7 +156,7 @@ fn log_split(l: &mut Lanes, x: Value) -> (Value, Value) {
 
 /// `k ln2 + log1p(f) + c` for `f` from [`log_split`], `kf` = k as a float and
 /// a small correction `c`.
-fn log_kernel(l: &mut Lanes, kf: Value, f: Value, c: Option<Value>) -> Value {
+fn log_kernel<L: LaneOps>(l: &mut L, kf: L::V, f: L::V, c: Option<L::V>) -> L::V {
     if l.is_f32() {
         // k ln2_hi is exact; its sum with f is split into hi + e exactly.
         let a = l.mul_c(kf, LN2_HI_F32);
@@ -199,7 +199,7 @@ fn log_kernel(l: &mut Lanes, kf: Value, f: Value, c: Option<Value>) -> Value {
 /// `(k, f)` with `x = 2^k (1 + f)` as in [`log_split`], `k` as a float,
 /// for any positive finite `x`: subnormals are scaled into the normal range
 /// first.
-fn log_reduce(l: &mut Lanes, x: Value) -> (Value, Value) {
+fn log_reduce<L: LaneOps>(l: &mut L, x: L::V) -> (L::V, L::V) {
     let (min_normal, scale, scale_log2) = l.pick(
         (f64::from(f32::MIN_POSITIVE), 2f64.powi(23), 23.0),
         (f64::MIN_POSITIVE, 2f64.powi(54), 54.0),
@@ -216,7 +216,7 @@ fn log_reduce(l: &mut Lanes, x: Value) -> (Value, Value) {
 }
 
 /// `log(x)`.
-pub(super) fn log(l: &mut Lanes, x: Value) -> Value {
+pub(super) fn log<L: LaneOps>(l: &mut L, x: L::V) -> L::V {
     let (kf, f) = log_reduce(l, x);
     let y = log_kernel(l, kf, f, None);
     log_specials(l, x, 0.0, y)
@@ -225,7 +225,7 @@ pub(super) fn log(l: &mut Lanes, x: Value) -> Value {
 /// The special values of `log(a + x)` (`a = 0` for log, `1` for log1p):
 /// `x < -a` → NaN (x86's default NaN), `x == -a` → -inf, +inf and NaN →
 /// themselves.
-fn log_specials(l: &mut Lanes, x: Value, a: f64, y: Value) -> Value {
+fn log_specials<L: LaneOps>(l: &mut L, x: L::V, a: f64, y: L::V) -> L::V {
     let neg = l.cmp_c(FloatCC::LessThan, x, -a);
     let nan = l.default_nan();
     let y = l.select(neg, nan, y);

@@ -26,145 +26,9 @@
 //! [`Accuracy::Xla`]: super::Accuracy::Xla
 
 use cranelift_codegen::ir::condcodes::FloatCC;
-use cranelift_codegen::ir::Value;
 
 use super::coefficients::{EXP_F32, LN2_HI_F32, LN2_LO_F32, LOG2E};
-use super::lanes::Lanes;
-
-/// The lane operations the fast forms are written in. [`Lanes`] implements
-/// them on Cranelift's `f32x4` values and the AVX-512 kernels
-/// (`crate::wide`) on `f32x16` registers, so that both widths compute
-/// every function with the same operations, to the same bits.
-pub(crate) trait FastLanes {
-    /// A vector of f32 lanes, or of their bit patterns.
-    type V: Copy;
-    /// A per-lane truth value (a comparison's result).
-    type M: Copy;
-    /// `v` rounded to f32 in every lane.
-    fn c(&mut self, v: f64) -> Self::V;
-    /// `|a|` (the sign bit cleared).
-    fn abs(&mut self, a: Self::V) -> Self::V;
-    /// `a + c`.
-    fn add_c(&mut self, a: Self::V, c: f64) -> Self::V;
-    /// The bit patterns of `x` as integers.
-    fn bits(&mut self, x: Self::V) -> Self::V;
-    /// The floats with the bit patterns `i`.
-    fn float_bits(&mut self, i: Self::V) -> Self::V;
-    /// `a cc b` per lane.
-    fn cmp(&mut self, cc: FloatCC, a: Self::V, b: Self::V) -> Self::M;
-    /// `a cc c` per lane.
-    fn cmp_c(&mut self, cc: FloatCC, a: Self::V, c: f64) -> Self::M;
-    /// `mask ? a : b` per lane.
-    fn select(&mut self, mask: Self::M, a: Self::V, b: Self::V) -> Self::V;
-    /// `a / b`.
-    fn div(&mut self, a: Self::V, b: Self::V) -> Self::V;
-    /// `a * b + c` with one rounding.
-    fn fma(&mut self, a: Self::V, b: Self::V, c: Self::V) -> Self::V;
-    /// `a * c + d` with one rounding.
-    fn fma_c(&mut self, a: Self::V, c: f64, d: Self::V) -> Self::V;
-    /// `a + b` on the integer view.
-    fn iadd(&mut self, a: Self::V, b: Self::V) -> Self::V;
-    /// `a + c` on the integer view.
-    fn iadd_c(&mut self, a: Self::V, c: i64) -> Self::V;
-    /// `a * b`.
-    fn mul(&mut self, a: Self::V, b: Self::V) -> Self::V;
-    /// `a | b` on bit patterns.
-    fn or(&mut self, a: Self::V, b: Self::V) -> Self::V;
-    /// `sum coeffs[k] * t^k` by Horner's rule, an FMA per step.
-    fn poly(&mut self, t: Self::V, coeffs: &[f64]) -> Self::V;
-    /// `a << n` on the integer view.
-    fn shl(&mut self, a: Self::V, n: i64) -> Self::V;
-    /// The sign bit of `x` alone.
-    fn sign_bit(&mut self, x: Self::V) -> Self::V;
-    /// `(n, bits(t))` for `t = x * c + 1.5 * 2^23` and `n = t - 1.5 * 2^23`,
-    /// `round(x * c)` (see [`Lanes::round_mul`]).
-    fn round_mul(&mut self, x: Self::V, c: f64) -> (Self::V, Self::V);
-    /// Mantissa bits of the lane type (23).
-    fn mant_bits(&self) -> i64;
-    /// `plain`, or `slow(plain)` when some lane of `special` has its sign
-    /// bit set, computed behind a branch taken only then (see
-    /// [`Lanes::rare_branch`]).
-    fn rare_branch(
-        &mut self,
-        special: Self::V,
-        plain: Self::V,
-        slow: impl FnOnce(&mut Self, Self::V) -> Self::V,
-    ) -> Self::V;
-}
-
-impl FastLanes for Lanes<'_, '_> {
-    type V = Value;
-    type M = Value;
-
-    fn c(&mut self, v: f64) -> Value {
-        Lanes::c(self, v)
-    }
-    fn abs(&mut self, a: Value) -> Value {
-        Lanes::abs(self, a)
-    }
-    fn add_c(&mut self, a: Value, c: f64) -> Value {
-        Lanes::add_c(self, a, c)
-    }
-    fn bits(&mut self, x: Value) -> Value {
-        Lanes::bits(self, x)
-    }
-    fn float_bits(&mut self, i: Value) -> Value {
-        Lanes::float_bits(self, i)
-    }
-    fn cmp(&mut self, cc: FloatCC, a: Value, b: Value) -> Value {
-        Lanes::cmp(self, cc, a, b)
-    }
-    fn cmp_c(&mut self, cc: FloatCC, a: Value, c: f64) -> Value {
-        Lanes::cmp_c(self, cc, a, c)
-    }
-    fn select(&mut self, mask: Value, a: Value, b: Value) -> Value {
-        Lanes::select(self, mask, a, b)
-    }
-    fn div(&mut self, a: Value, b: Value) -> Value {
-        Lanes::div(self, a, b)
-    }
-    fn fma(&mut self, a: Value, b: Value, c: Value) -> Value {
-        Lanes::fma(self, a, b, c)
-    }
-    fn fma_c(&mut self, a: Value, c: f64, d: Value) -> Value {
-        Lanes::fma_c(self, a, c, d)
-    }
-    fn iadd(&mut self, a: Value, b: Value) -> Value {
-        Lanes::iadd(self, a, b)
-    }
-    fn iadd_c(&mut self, a: Value, c: i64) -> Value {
-        Lanes::iadd_c(self, a, c)
-    }
-    fn mul(&mut self, a: Value, b: Value) -> Value {
-        Lanes::mul(self, a, b)
-    }
-    fn or(&mut self, a: Value, b: Value) -> Value {
-        Lanes::or(self, a, b)
-    }
-    fn poly(&mut self, t: Value, coeffs: &[f64]) -> Value {
-        Lanes::poly(self, t, coeffs)
-    }
-    fn shl(&mut self, a: Value, n: i64) -> Value {
-        Lanes::shl(self, a, n)
-    }
-    fn sign_bit(&mut self, x: Value) -> Value {
-        Lanes::sign_bit(self, x)
-    }
-    fn round_mul(&mut self, x: Value, c: f64) -> (Value, Value) {
-        Lanes::round_mul(self, x, c)
-    }
-    fn mant_bits(&self) -> i64 {
-        Lanes::mant_bits(self)
-    }
-    fn rare_branch(
-        &mut self,
-        special: Value,
-        plain: Value,
-        slow: impl FnOnce(&mut Self, Value) -> Value,
-    ) -> Value {
-        Lanes::rare_branch(self, special, plain, slow)
-    }
-}
+use super::lanes::LaneOps;
 
 /// `ln(FLT_MAX)` rounded down to f32: above it `e^x` overflows.
 const EXP_OVERFLOW: f64 = 88.722_831_726_074_22;
@@ -175,7 +39,7 @@ const EXP_UNDERFLOW: f64 = -87.336_540_222_167_97;
 const EXP_PLAIN: f64 = 87.33;
 
 /// `e^x` on f32 lanes.
-pub(crate) fn exp<L: FastLanes>(l: &mut L, x: L::V) -> L::V {
+pub(crate) fn exp<L: LaneOps>(l: &mut L, x: L::V) -> L::V {
     let special = exp_special(l, x);
     let plain = exp_plain(l, x);
     l.rare_branch(special, plain, |l, plain| {
@@ -192,7 +56,7 @@ pub(crate) fn exp<L: FastLanes>(l: &mut L, x: L::V) -> L::V {
 /// one), in integer instructions that leave the FMA pipes to the
 /// polynomial (see [`tanh_special`]): `|x| + (2^31 - 1 - limit)` passes
 /// `2^31` exactly when `|x|` passes the limit.
-fn exp_special<L: FastLanes>(l: &mut L, x: L::V) -> L::V {
+fn exp_special<L: LaneOps>(l: &mut L, x: L::V) -> L::V {
     let a = l.abs(x);
     let a = l.bits(a);
     let limit = i64::from((EXP_PLAIN as f32).to_bits());
@@ -201,7 +65,7 @@ fn exp_special<L: FastLanes>(l: &mut L, x: L::V) -> L::V {
 
 /// `e^x` for `x <= EXP_OVERFLOW` or NaN (larger `x` give garbage), from
 /// `y`, [`exp_plain`] of `x`.
-fn exp_no_overflow<L: FastLanes>(l: &mut L, x: L::V, y: L::V) -> L::V {
+fn exp_no_overflow<L: LaneOps>(l: &mut L, x: L::V, y: L::V) -> L::V {
     let under = l.cmp_c(FloatCC::LessThan, x, EXP_UNDERFLOW);
     let zero = l.c(0.0);
     let y = l.select(under, zero, y);
@@ -211,7 +75,7 @@ fn exp_no_overflow<L: FastLanes>(l: &mut L, x: L::V, y: L::V) -> L::V {
 
 /// `e^x` for `x` in `[EXP_UNDERFLOW, EXP_OVERFLOW]` (other `x` give
 /// garbage).
-fn exp_plain<L: FastLanes>(l: &mut L, x: L::V) -> L::V {
+fn exp_plain<L: LaneOps>(l: &mut L, x: L::V) -> L::V {
     let (n, t) = l.round_mul(x, LOG2E);
     let r = l.fma_c(n, -LN2_HI_F32, x);
     let r = l.fma_c(n, -LN2_LO_F32, r);
@@ -253,7 +117,7 @@ const TANH_DEN: [f64; 4] = [
 ];
 
 /// `tanh(x)` on f32 lanes.
-pub(crate) fn tanh<L: FastLanes>(l: &mut L, x: L::V) -> L::V {
+pub(crate) fn tanh<L: LaneOps>(l: &mut L, x: L::V) -> L::V {
     let clamped = tanh_stage(l, 0, x, &[]);
     let parts = tanh_stage(l, 1, x, &clamped);
     tanh_stage(l, 2, x, &parts)[0]
@@ -272,7 +136,7 @@ pub(super) const TANH_STAGES: usize = 3;
 /// that emits stage `k` for several vectors before stage `k + 1` keeps more
 /// independent work in the core's scheduler than one that emits each
 /// vector's whole chain in turn.
-pub(super) fn tanh_stage<L: FastLanes>(l: &mut L, stage: usize, x: L::V, v: &[L::V]) -> Vec<L::V> {
+pub(super) fn tanh_stage<L: LaneOps>(l: &mut L, stage: usize, x: L::V, v: &[L::V]) -> Vec<L::V> {
     match (stage, v) {
         (0, []) => vec![l.mul(x, x)],
         (1, &[z]) => {
@@ -294,7 +158,7 @@ pub(super) fn tanh_stage<L: FastLanes>(l: &mut L, stage: usize, x: L::V, v: &[L:
 /// `q`, the rational at `x`, with `±1` where `|x| > TANH_CLAMP`: XLA
 /// clamps `x` to `±TANH_CLAMP`, where its rational is `±1` exactly. (A
 /// NaN `x` passes the clamp, so `q` is already XLA's NaN there.)
-fn tanh_saturated<L: FastLanes>(l: &mut L, x: L::V, q: L::V) -> L::V {
+fn tanh_saturated<L: LaneOps>(l: &mut L, x: L::V, q: L::V) -> L::V {
     let a = l.abs(x);
     let big = l.cmp_c(FloatCC::GreaterThan, a, TANH_CLAMP);
     let sign = l.sign_bit(x);
@@ -305,7 +169,7 @@ fn tanh_saturated<L: FastLanes>(l: &mut L, x: L::V, q: L::V) -> L::V {
 
 /// The numerator `c P(z)` and denominator `Q(z)` of the rational at the
 /// clamped `c` and `z = c^2`.
-fn tanh_parts<L: FastLanes>(l: &mut L, c: L::V, z: L::V) -> (L::V, L::V) {
+fn tanh_parts<L: LaneOps>(l: &mut L, c: L::V, z: L::V) -> (L::V, L::V) {
     let p = l.poly(z, &TANH_NUM);
     let num = l.mul(c, p);
     (num, l.poly(z, &TANH_DEN))
@@ -321,7 +185,7 @@ fn tanh_parts<L: FastLanes>(l: &mut L, c: L::V, z: L::V) -> (L::V, L::V) {
 /// the pipes that the polynomials need. `|x| - tiny` is negative below
 /// the tiny bound, and `|x| + (2^31 - 1 - clamp)` passes `2^31` above the
 /// clamp; their or has the sign bit of either.
-fn tanh_special<L: FastLanes>(l: &mut L, x: L::V) -> L::V {
+fn tanh_special<L: LaneOps>(l: &mut L, x: L::V) -> L::V {
     let tiny = i64::from((TANH_TINY as f32).to_bits());
     let clamp = i64::from((TANH_CLAMP as f32).to_bits());
     let a = l.abs(x);
@@ -333,7 +197,7 @@ fn tanh_special<L: FastLanes>(l: &mut L, x: L::V) -> L::V {
 
 /// `tanh(x)` where some lane has `|x| < TANH_TINY`: `x` there (±0 for a
 /// subnormal `x`), `q` elsewhere.
-fn tanh_tiny<L: FastLanes>(l: &mut L, x: L::V, q: L::V) -> L::V {
+fn tanh_tiny<L: LaneOps>(l: &mut L, x: L::V, q: L::V) -> L::V {
     let a = l.abs(x);
     let subnormal = l.cmp_c(FloatCC::LessThan, a, f64::from(f32::MIN_POSITIVE));
     let sign = l.sign_bit(x);
@@ -343,7 +207,7 @@ fn tanh_tiny<L: FastLanes>(l: &mut L, x: L::V, q: L::V) -> L::V {
 }
 
 /// `logistic(x) = 1 / (1 + e^-x)` on f32 lanes.
-pub(crate) fn logistic<L: FastLanes>(l: &mut L, x: L::V) -> L::V {
+pub(crate) fn logistic<L: LaneOps>(l: &mut L, x: L::V) -> L::V {
     let m0 = l.c(-0.0);
     let na = l.or(x, m0);
     let special = exp_special(l, x);

@@ -474,3 +474,193 @@ impl<'a, 'f> Lanes<'a, 'f> {
         (q, self.mul(res, r))
     }
 }
+
+/// The lane operations the generic math functions (the fast forms, `log`)
+/// are written in. [`Lanes`] implements them on Cranelift's `f32x4` and
+/// `f64x2` values and the AVX-512 kernels (`crate::wide`) on `f32x16`
+/// registers, so that both widths compute every function with the same
+/// operations, to the same bits. See [`Lanes`] for each one's meaning.
+pub(crate) trait LaneOps {
+    /// A vector of float lanes, or of their bit patterns.
+    type V: Copy;
+    /// A per-lane truth value (a comparison's result).
+    type M: Copy;
+    /// `true` for f32 lanes.
+    fn is_f32(&self) -> bool;
+    /// The f32 or the f64 variant of a constant or coefficient table.
+    fn pick<T>(&self, f32: T, f64: T) -> T {
+        if self.is_f32() {
+            f32
+        } else {
+            f64
+        }
+    }
+    /// `a + b`.
+    fn add(&mut self, a: Self::V, b: Self::V) -> Self::V;
+    /// `a - b`.
+    fn sub(&mut self, a: Self::V, b: Self::V) -> Self::V;
+    /// `a * c`.
+    fn mul_c(&mut self, a: Self::V, c: f64) -> Self::V;
+    /// `a - b` on the integer view.
+    fn isub(&mut self, a: Self::V, b: Self::V) -> Self::V;
+    /// `a >> n` (arithmetic) on the integer view.
+    fn sshr(&mut self, a: Self::V, n: i64) -> Self::V;
+    /// x86's NaN for invalid operations.
+    fn default_nan(&mut self) -> Self::V;
+    /// The float value of small integer lanes.
+    fn int_to_float(&mut self, k: Self::V) -> Self::V;
+    /// `(s, e)` with `s + e == a + b` exactly, when `|a| >= |b|`.
+    fn fast_two_sum(&mut self, a: Self::V, b: Self::V) -> (Self::V, Self::V);
+    /// `v` rounded to f32 in every lane.
+    fn c(&mut self, v: f64) -> Self::V;
+    /// `|a|` (the sign bit cleared).
+    fn abs(&mut self, a: Self::V) -> Self::V;
+    /// `a + c`.
+    fn add_c(&mut self, a: Self::V, c: f64) -> Self::V;
+    /// The bit patterns of `x` as integers.
+    fn bits(&mut self, x: Self::V) -> Self::V;
+    /// The floats with the bit patterns `i`.
+    fn float_bits(&mut self, i: Self::V) -> Self::V;
+    /// `a cc b` per lane.
+    fn cmp(&mut self, cc: FloatCC, a: Self::V, b: Self::V) -> Self::M;
+    /// `a cc c` per lane.
+    fn cmp_c(&mut self, cc: FloatCC, a: Self::V, c: f64) -> Self::M;
+    /// `mask ? a : b` per lane.
+    fn select(&mut self, mask: Self::M, a: Self::V, b: Self::V) -> Self::V;
+    /// `a / b`.
+    fn div(&mut self, a: Self::V, b: Self::V) -> Self::V;
+    /// `a * b + c` with one rounding.
+    fn fma(&mut self, a: Self::V, b: Self::V, c: Self::V) -> Self::V;
+    /// `a * c + d` with one rounding.
+    fn fma_c(&mut self, a: Self::V, c: f64, d: Self::V) -> Self::V;
+    /// `a + b` on the integer view.
+    fn iadd(&mut self, a: Self::V, b: Self::V) -> Self::V;
+    /// `a + c` on the integer view.
+    fn iadd_c(&mut self, a: Self::V, c: i64) -> Self::V;
+    /// `a * b`.
+    fn mul(&mut self, a: Self::V, b: Self::V) -> Self::V;
+    /// `a | b` on bit patterns.
+    fn or(&mut self, a: Self::V, b: Self::V) -> Self::V;
+    /// `sum coeffs[k] * t^k` by Horner's rule, an FMA per step.
+    fn poly(&mut self, t: Self::V, coeffs: &[f64]) -> Self::V;
+    /// `a << n` on the integer view.
+    fn shl(&mut self, a: Self::V, n: i64) -> Self::V;
+    /// The sign bit of `x` alone.
+    fn sign_bit(&mut self, x: Self::V) -> Self::V;
+    /// `(n, bits(t))` for `t = x * c + 1.5 * 2^23` and `n = t - 1.5 * 2^23`,
+    /// `round(x * c)` (see [`Lanes::round_mul`]).
+    fn round_mul(&mut self, x: Self::V, c: f64) -> (Self::V, Self::V);
+    /// Mantissa bits of the lane type (23 or 52).
+    fn mant_bits(&self) -> i64;
+    /// `plain`, or `slow(plain)` when some lane of `special` has its sign
+    /// bit set, computed behind a branch taken only then (see
+    /// [`Lanes::rare_branch`]).
+    fn rare_branch(
+        &mut self,
+        special: Self::V,
+        plain: Self::V,
+        slow: impl FnOnce(&mut Self, Self::V) -> Self::V,
+    ) -> Self::V;
+}
+
+impl LaneOps for Lanes<'_, '_> {
+    type V = Value;
+    type M = Value;
+
+    fn is_f32(&self) -> bool {
+        Lanes::is_f32(self)
+    }
+    fn add(&mut self, a: Value, b: Value) -> Value {
+        Lanes::add(self, a, b)
+    }
+    fn sub(&mut self, a: Value, b: Value) -> Value {
+        Lanes::sub(self, a, b)
+    }
+    fn mul_c(&mut self, a: Value, c: f64) -> Value {
+        Lanes::mul_c(self, a, c)
+    }
+    fn isub(&mut self, a: Value, b: Value) -> Value {
+        Lanes::isub(self, a, b)
+    }
+    fn sshr(&mut self, a: Value, n: i64) -> Value {
+        Lanes::sshr(self, a, n)
+    }
+    fn default_nan(&mut self) -> Value {
+        Lanes::default_nan(self)
+    }
+    fn int_to_float(&mut self, k: Value) -> Value {
+        Lanes::int_to_float(self, k)
+    }
+    fn fast_two_sum(&mut self, a: Value, b: Value) -> (Value, Value) {
+        Lanes::fast_two_sum(self, a, b)
+    }
+
+    fn c(&mut self, v: f64) -> Value {
+        Lanes::c(self, v)
+    }
+    fn abs(&mut self, a: Value) -> Value {
+        Lanes::abs(self, a)
+    }
+    fn add_c(&mut self, a: Value, c: f64) -> Value {
+        Lanes::add_c(self, a, c)
+    }
+    fn bits(&mut self, x: Value) -> Value {
+        Lanes::bits(self, x)
+    }
+    fn float_bits(&mut self, i: Value) -> Value {
+        Lanes::float_bits(self, i)
+    }
+    fn cmp(&mut self, cc: FloatCC, a: Value, b: Value) -> Value {
+        Lanes::cmp(self, cc, a, b)
+    }
+    fn cmp_c(&mut self, cc: FloatCC, a: Value, c: f64) -> Value {
+        Lanes::cmp_c(self, cc, a, c)
+    }
+    fn select(&mut self, mask: Value, a: Value, b: Value) -> Value {
+        Lanes::select(self, mask, a, b)
+    }
+    fn div(&mut self, a: Value, b: Value) -> Value {
+        Lanes::div(self, a, b)
+    }
+    fn fma(&mut self, a: Value, b: Value, c: Value) -> Value {
+        Lanes::fma(self, a, b, c)
+    }
+    fn fma_c(&mut self, a: Value, c: f64, d: Value) -> Value {
+        Lanes::fma_c(self, a, c, d)
+    }
+    fn iadd(&mut self, a: Value, b: Value) -> Value {
+        Lanes::iadd(self, a, b)
+    }
+    fn iadd_c(&mut self, a: Value, c: i64) -> Value {
+        Lanes::iadd_c(self, a, c)
+    }
+    fn mul(&mut self, a: Value, b: Value) -> Value {
+        Lanes::mul(self, a, b)
+    }
+    fn or(&mut self, a: Value, b: Value) -> Value {
+        Lanes::or(self, a, b)
+    }
+    fn poly(&mut self, t: Value, coeffs: &[f64]) -> Value {
+        Lanes::poly(self, t, coeffs)
+    }
+    fn shl(&mut self, a: Value, n: i64) -> Value {
+        Lanes::shl(self, a, n)
+    }
+    fn sign_bit(&mut self, x: Value) -> Value {
+        Lanes::sign_bit(self, x)
+    }
+    fn round_mul(&mut self, x: Value, c: f64) -> (Value, Value) {
+        Lanes::round_mul(self, x, c)
+    }
+    fn mant_bits(&self) -> i64 {
+        Lanes::mant_bits(self)
+    }
+    fn rare_branch(
+        &mut self,
+        special: Value,
+        plain: Value,
+        slow: impl FnOnce(&mut Self, Value) -> Value,
+    ) -> Value {
+        Lanes::rare_branch(self, special, plain, slow)
+    }
+}

@@ -146,7 +146,7 @@ use cranelift_frontend::FunctionBuilder;
 
 pub use kernels::{BinaryKernel, MathFloat, UnaryKernel};
 
-pub(crate) use fast::FastLanes;
+pub(crate) use lanes::LaneOps;
 use lanes::{bitcast_flags, Lanes};
 use trig::Trig;
 
@@ -326,13 +326,15 @@ pub fn flushes_subnormals(f: UnaryFn, accuracy: Accuracy, lane: Type) -> bool {
         && matches!(f, UnaryFn::Exp | UnaryFn::Tanh | UnaryFn::Logistic)
 }
 
-/// `f(x)` in the fast form of [`Accuracy::Xla`] on f32 lanes of any
-/// width, or `None` if `f` has none (see [`flushes_subnormals`]).
-pub(crate) fn fast_unary<L: FastLanes>(l: &mut L, f: UnaryFn, x: L::V) -> Option<L::V> {
+/// `f(x)` as the kernels compute it ([`Accuracy::Xla`]) on f32 lanes of any
+/// width, for the functions written over [`LaneOps`] (the fast exp, tanh
+/// and logistic, and log); `None` for the others.
+pub(crate) fn generic_unary<L: LaneOps>(l: &mut L, f: UnaryFn, x: L::V) -> Option<L::V> {
     match f {
         UnaryFn::Exp => Some(fast::exp(l, x)),
         UnaryFn::Tanh => Some(fast::tanh(l, x)),
         UnaryFn::Logistic => Some(fast::logistic(l, x)),
+        UnaryFn::Log => Some(exp_log::log(l, x)),
         _ => None,
     }
 }

@@ -32,6 +32,7 @@ pub mod gpr {
     pub const RDX: Gpr = Gpr(2);
     pub const RBX: Gpr = Gpr(3);
     pub const RBP: Gpr = Gpr(5);
+    pub const RSP: Gpr = Gpr(4);
     pub const RSI: Gpr = Gpr(6);
     pub const RDI: Gpr = Gpr(7);
     pub const R8: Gpr = Gpr(8);
@@ -126,6 +127,10 @@ pub struct Label(usize);
 pub enum Cond {
     /// Zero / equal.
     Z = 0x4,
+    /// Signed less.
+    L = 0xC,
+    /// Signed greater or equal.
+    Ge = 0xD,
     /// Signed less or equal.
     Le = 0xE,
     /// Signed greater.
@@ -169,6 +174,7 @@ pub mod ops {
     pub const VDIVPS: Op = op(M0F, NP, 0x5E, "vdivps");
     pub const VMAXPS: Op = op(M0F, NP, 0x5F, "vmaxps");
     pub const VPADDD: Op = op(M0F, P66, 0xFE, "vpaddd");
+    pub const VPSUBD: Op = op(M0F, P66, 0xFA, "vpsubd");
     pub const VPANDD: Op = op(M0F, P66, 0xDB, "vpandd");
     pub const VPORD: Op = op(M0F, P66, 0xEB, "vpord");
     pub const VPXORD: Op = op(M0F, P66, 0xEF, "vpxord");
@@ -184,7 +190,9 @@ pub mod ops {
     pub(super) const VCMPPS: Op = op(M0F, NP, 0xC2, "vcmpps");
     pub(super) const VPTESTMD: Op = op(M0F38, P66, 0x27, "vptestmd");
     pub(super) const VRNDSCALEPS: Op = op(M0F3A, P66, 0x08, "vrndscaleps");
-    pub(super) const VPSLLD_IMM: Op = op(M0F, P66, 0x72, "vpslld");
+    pub(super) const VPSHIFTD_IMM: Op = op(M0F, P66, 0x72, "");
+    pub(super) const VSHUFF32X4: Op = op(M0F3A, P66, 0x23, "vshuff32x4");
+    pub(super) const VPERMILPS_IMM: Op = op(M0F3A, P66, 0x04, "vpermilps");
 }
 
 /// A binary opmask instruction (`kandw` …).
@@ -458,19 +466,56 @@ impl Asm {
         self.line(|| format!("vptestmd k{}, zmm{}, {}", dst.0, a.0, b.text()));
     }
 
-    /// `dst = src << count` on 32-bit lanes (`vpslld`, whose `ModRM.reg`
-    /// holds the opcode extension 6 and `vvvv` the destination).
-    pub fn vpslld(&mut self, dst: Zmm, src: Zmm, count: u8) {
+    /// `dst = src << count` (`right`: `>>`, arithmetic) on 32-bit lanes
+    /// (`vpslld`/`vpsrad`, whose `ModRM.reg` holds the opcode extension 6
+    /// or 4 and `vvvv` the destination).
+    pub fn vpshiftd(&mut self, right: bool, dst: Zmm, src: Zmm, count: u8) {
+        let (ext, name) = if right { (4, "vpsrad") } else { (6, "vpslld") };
         self.evex(
-            ops::VPSLLD_IMM,
-            6,
+            ops::VPSHIFTD_IMM,
+            ext,
             dst.0,
             Rm::Reg(src.0),
             0,
             false,
             Some(count),
         );
-        self.line(|| format!("vpslld zmm{}, zmm{}, {count:#x}", dst.0, src.0));
+        self.line(|| format!("{name} zmm{}, zmm{}, {count:#x}", dst.0, src.0));
+    }
+
+    /// `dst` = the 128-bit blocks of `src` in the order `imm` gives (two
+    /// bits per destination block; `vshuff32x4 dst, src, src, imm`).
+    pub fn vshuff32x4(&mut self, dst: Zmm, src: Zmm, imm: u8) {
+        self.evex(
+            ops::VSHUFF32X4,
+            dst.0,
+            src.0,
+            Rm::Reg(src.0),
+            0,
+            false,
+            Some(imm),
+        );
+        self.line(|| {
+            format!(
+                "vshuff32x4 zmm{}, zmm{}, zmm{}, {imm:#x}",
+                dst.0, src.0, src.0
+            )
+        });
+    }
+
+    /// `dst` = the lanes of each 128-bit block of `src` in the order `imm`
+    /// gives (two bits per destination lane).
+    pub fn vpermilps(&mut self, dst: Zmm, src: Zmm, imm: u8) {
+        self.evex(
+            ops::VPERMILPS_IMM,
+            dst.0,
+            0,
+            Rm::Reg(src.0),
+            0,
+            false,
+            Some(imm),
+        );
+        self.line(|| format!("vpermilps zmm{}, zmm{}, {imm:#x}", dst.0, src.0));
     }
 
     // === VEX: opmask instructions ===
@@ -561,6 +606,21 @@ impl Asm {
         });
     }
 
+    /// `[dst] = src` (64 bits).
+    pub fn mov_store(&mut self, dst: Mem, src: Gpr) {
+        let index = dst.index.map_or(0, |(i, _)| i.0);
+        self.rex(true, src.0, index, dst.base.0);
+        self.code.push(0x89);
+        self.modrm_mem(src.0 & 7, dst, 1);
+        self.line(|| {
+            format!(
+                "mov qword ptr {}, {}",
+                dst.text(),
+                GPR_NAMES[src.0 as usize]
+            )
+        });
+    }
+
     /// `dst = src` (64 bits).
     pub fn mov(&mut self, dst: Gpr, src: Gpr) {
         self.alu_rr(&[0x89], src, dst);
@@ -597,6 +657,17 @@ impl Asm {
         self.line(|| format!("add {}, {imm:#x}", GPR_NAMES[dst.0 as usize]));
     }
 
+    /// `dst += src`.
+    pub fn add(&mut self, dst: Gpr, src: Gpr) {
+        self.alu_rr(&[0x01], src, dst);
+        self.line(|| {
+            format!(
+                "add {}, {}",
+                GPR_NAMES[dst.0 as usize], GPR_NAMES[src.0 as usize]
+            )
+        });
+    }
+
     /// `dst -= src`.
     pub fn sub(&mut self, dst: Gpr, src: Gpr) {
         self.alu_rr(&[0x29], src, dst);
@@ -617,6 +688,15 @@ impl Asm {
                 GPR_NAMES[a.0 as usize], GPR_NAMES[b.0 as usize]
             )
         });
+    }
+
+    /// Sets the flags of `a - imm`.
+    pub fn cmp_imm(&mut self, a: Gpr, imm: i32) {
+        self.rex(true, 0, 0, a.0);
+        self.code.push(0x81);
+        self.code.push(0xF8 | (a.0 & 7));
+        self.code.extend_from_slice(&imm.to_le_bytes());
+        self.line(|| format!("cmp {}, {imm:#x}", GPR_NAMES[a.0 as usize]));
     }
 
     /// `dst = src * imm`.
@@ -776,8 +856,22 @@ mod tests {
             |a| a.vcmpps(Kreg(3), Zmm(2), VSrc::Reg(Zmm(9)), 3),
             "62 d1 6c 48 c2 d9 03",
         );
-        check(|a| a.vpslld(Zmm(5), Zmm(22), 23), "62 b1 55 48 72 f6 17");
-        check(|a| a.vpslld(Zmm(25), Zmm(2), 1), "62 f1 35 40 72 f2 01");
+        check(
+            |a| a.vpshiftd(false, Zmm(5), Zmm(22), 23),
+            "62 b1 55 48 72 f6 17",
+        );
+        check(
+            |a| a.vpshiftd(false, Zmm(25), Zmm(2), 1),
+            "62 f1 35 40 72 f2 01",
+        );
+        check(
+            |a| a.vpshiftd(true, Zmm(25), Zmm(2), 23),
+            "62 f1 35 40 72 e2 17",
+        );
+        check(
+            |a| a.vop(VPSUBD, Zmm(1), Zmm(2), VSrc::Bcst(Mem::at(RAX, 8))),
+            "62 f1 6d 58 fa 48 02",
+        );
         check(
             |a| a.vbroadcastss(Zmm(8), Mem::at(RBP, 0)),
             "62 72 7d 48 18 45 00",
@@ -826,6 +920,8 @@ mod tests {
         check(|a| a.mov_imm32(R11, 1), "41 bb 01 00 00 00");
         check(|a| a.add_imm(RSI, 32), "48 81 c6 20 00 00 00");
         check(|a| a.sub(RCX, RSI), "48 29 f1");
+        check(|a| a.add(R14, RCX), "49 01 ce");
+        check(|a| a.add(RBX, RCX), "48 01 cb");
         check(|a| a.cmp(RCX, RDX), "48 39 d1");
         check(|a| a.imul_imm(RSI, RSI, 16384), "48 69 f6 00 40 00 00");
         check(|a| a.cmovg(RDX, RCX), "48 0f 4f d1");
@@ -835,6 +931,29 @@ mod tests {
             "41 bb 01 00 00 00 41 d3 e3 41 ff cb",
         );
         check(|a| a.push(R15), "41 57");
+        check(
+            |a| a.vshuff32x4(Zmm(1), Zmm(20), 0x4E),
+            "62 b3 5d 40 23 cc 4e",
+        );
+        check(
+            |a| a.vpermilps(Zmm(17), Zmm(3), 0xB1),
+            "62 e3 7d 48 04 cb b1",
+        );
+        check(|a| a.mov_store(Mem::at(RSP, 0x18), R9), "4c 89 4c 24 18");
+        check(|a| a.mov_store(Mem::at(RSP, 0), RBX), "48 89 1c 24");
+        check(|a| a.cmp_imm(RSI, 0x400), "48 81 fe 00 04 00 00");
+        check(
+            |a| a.vmovups_store(Mem::at(RSP, 0x80), Zmm(5), None),
+            "62 f1 7c 48 11 6c 24 02",
+        );
+        check(
+            |a| a.vmovups_load(Zmm(2), Mem::indexed(RSP, RSI, 4, 0x40), None),
+            "62 f1 7c 48 10 54 b4 01",
+        );
+        check(
+            |a| a.vop(VADDPS, Zmm(1), Zmm(1), VSrc::Bcst(Mem::at(RSP, 0xC0))),
+            "62 f1 74 58 58 4c 24 30",
+        );
         check(|a| a.pop(RBX), "5b");
         check(|a| a.vzeroupper(), "c5 f8 77");
     }

@@ -14,8 +14,8 @@
 
 use cranelift_codegen::ir::condcodes::FloatCC;
 
-use super::asm::{ops, Asm, Gpr, KOp, Kreg, Label, Mem, Op, VSrc, Zmm};
-use crate::math::FastLanes;
+use super::asm::{gpr::RSP, ops, Asm, Gpr, KOp, Kreg, Label, Mem, Op, VSrc, Zmm};
+use crate::math::LaneOps;
 
 /// A 512-bit value.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
@@ -34,25 +34,38 @@ pub enum Operand {
     Const(u32),
     /// The 32-bit element of a rank-0 buffer (by buffer index) in every lane.
     Scalar(usize),
+    /// The first lane of a 64-byte stack slot (a value computed once per
+    /// row) in every lane.
+    Slot(u32),
 }
 
 /// The opmask the loop's masked tail loads and stores through; never
 /// allocated to a value.
 pub const TAIL_MASK: Kreg = Kreg(7);
 
+/// Memory a loop walks: a kernel buffer, or a row buffer on the stack
+/// (at this offset in bytes from the frame's stack slots).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Place {
+    /// Buffer `b` of the kernel (its base register).
+    Buffer(usize),
+    /// Stack memory `offset` bytes from [`Frame::slots`].
+    Stack(i32),
+}
+
 /// One instruction.
 #[derive(Clone, Debug)]
 enum Inst {
-    /// Loads vector `vector` of the loop step from buffer `buffer`.
+    /// Loads vector `vector` of the loop step from `place`.
     Load {
         dst: VReg,
-        buffer: usize,
+        place: Place,
         vector: i32,
     },
-    /// Stores to vector `vector` of the loop step in buffer `buffer`.
+    /// Stores to vector `vector` of the loop step in `place`.
     Store {
         src: VReg,
-        buffer: usize,
+        place: Place,
         vector: i32,
     },
     /// A constant or scalar in every lane of a register.
@@ -74,12 +87,23 @@ enum Inst {
         b: Operand,
         c: Operand,
     },
+    /// Stores all of `src` to a stack slot.
+    StoreSlot { src: VReg, slot: u32 },
     /// `dst = sqrt(a)`.
     Sqrt { dst: VReg, a: VReg },
+    /// `dst` = the 128-bit blocks of `a` reordered (`vshuff32x4`).
+    Blocks { dst: VReg, a: VReg, imm: u8 },
+    /// `dst` = the lanes of each 128-bit block of `a` reordered (`vpermilps`).
+    Lanes { dst: VReg, a: VReg, imm: u8 },
     /// `dst = a` rounded to an integer by `vrndscaleps` mode `imm`.
     Round { dst: VReg, a: VReg, imm: u8 },
-    /// `dst = a << count` on 32-bit lanes.
-    Shl { dst: VReg, a: VReg, count: u8 },
+    /// `dst = a << count` (`right`: `>>`, arithmetic) on 32-bit lanes.
+    Shift {
+        right: bool,
+        dst: VReg,
+        a: VReg,
+        count: u8,
+    },
     /// `dst = a pred b` (`vcmpps` predicate).
     Cmp {
         dst: MReg,
@@ -127,7 +151,7 @@ impl Inst {
         };
         match self {
             Inst::Load { .. } | Inst::Splat { .. } | Inst::SkipEnd => Vec::new(),
-            Inst::Store { src, .. } => vec![Val::V(*src)],
+            Inst::Store { src, .. } | Inst::StoreSlot { src, .. } => vec![Val::V(*src)],
             Inst::Copy { src, .. } => vec![Val::V(*src)],
             Inst::Op { a, b, .. } | Inst::Cmp { a, b, .. } | Inst::Test { a, b, .. } => {
                 [Some(Val::V(*a)), op(b)].into_iter().flatten().collect()
@@ -136,7 +160,11 @@ impl Inst {
                 .into_iter()
                 .flatten()
                 .collect(),
-            Inst::Sqrt { a, .. } | Inst::Round { a, .. } | Inst::Shl { a, .. } => {
+            Inst::Sqrt { a, .. }
+            | Inst::Round { a, .. }
+            | Inst::Shift { a, .. }
+            | Inst::Blocks { a, .. }
+            | Inst::Lanes { a, .. } => {
                 vec![Val::V(*a)]
             }
             Inst::Blend { mask, f, t, .. } => [Some(Val::M(*mask)), Some(Val::V(*f)), op(t)]
@@ -159,13 +187,18 @@ impl Inst {
             | Inst::Fma { dst, .. }
             | Inst::Sqrt { dst, .. }
             | Inst::Round { dst, .. }
-            | Inst::Shl { dst, .. }
+            | Inst::Shift { dst, .. }
+            | Inst::Blocks { dst, .. }
+            | Inst::Lanes { dst, .. }
             | Inst::Blend { dst, .. } => Some(Val::V(*dst)),
             Inst::Cmp { dst, .. }
             | Inst::Test { dst, .. }
             | Inst::KOp { dst, .. }
             | Inst::KNot { dst, .. } => Some(Val::M(*dst)),
-            Inst::Store { .. } | Inst::SkipUnless { .. } | Inst::SkipEnd => None,
+            Inst::Store { .. }
+            | Inst::StoreSlot { .. }
+            | Inst::SkipUnless { .. }
+            | Inst::SkipEnd => None,
         }
     }
 }
@@ -185,6 +218,8 @@ pub struct Frame<'a> {
     pub consts: Gpr,
     /// Loads and stores go through [`TAIL_MASK`].
     pub masked: bool,
+    /// Where the stack slots start, in bytes from `rsp`.
+    pub slots: i32,
 }
 
 /// A loop body under construction.
@@ -193,6 +228,11 @@ pub struct Func {
     insts: Vec<Inst>,
     vregs: u32,
     mregs: u32,
+    /// Values held in a given register for the whole body (and beyond it:
+    /// a loop's accumulators), never allocated to another value.
+    fixed: Vec<(VReg, Zmm)>,
+    /// The value of [`TAIL_MASK`], if asked for.
+    tail: Option<MReg>,
 }
 
 impl Func {
@@ -206,25 +246,79 @@ impl Func {
         MReg(self.mregs - 1)
     }
 
+    /// The value that lives in register `z` (on entry, and on exit if it is
+    /// redefined with [`Func::set`]).
+    pub fn fixed(&mut self, z: Zmm) -> Operand {
+        let v = self.vreg();
+        self.fixed.push((v, z));
+        Operand::Reg(v)
+    }
+
+    /// Redefines a [`Func::fixed`] value.
+    pub fn set(&mut self, fixed: Operand, x: Operand) {
+        let Operand::Reg(dst) = fixed else {
+            unreachable!("a fixed value is a register")
+        };
+        debug_assert!(self.fixed.iter().any(|&(v, _)| v == dst));
+        let src = self.reg(x);
+        self.insts.push(Inst::Copy { dst, src });
+    }
+
+    /// The lanes the masked tail covers ([`TAIL_MASK`]).
+    pub fn tail_mask(&mut self) -> MReg {
+        match self.tail {
+            Some(m) => m,
+            None => {
+                let m = self.mreg();
+                self.tail = Some(m);
+                m
+            }
+        }
+    }
+
+    /// Stores `x` (every lane) to stack slot `slot`.
+    pub fn store_slot(&mut self, x: Operand, slot: u32) {
+        let src = self.reg(x);
+        self.insts.push(Inst::StoreSlot { src, slot });
+    }
+
+    /// `a` with its 128-bit blocks in the order `imm` gives.
+    pub fn blocks(&mut self, a: Operand, imm: u8) -> Operand {
+        let a = self.reg(a);
+        let dst = self.vreg();
+        self.insts.push(Inst::Blocks { dst, a, imm });
+        Operand::Reg(dst)
+    }
+
+    /// `a` with the lanes of each 128-bit block in the order `imm` gives.
+    pub fn lanes(&mut self, a: Operand, imm: u8) -> Operand {
+        let a = self.reg(a);
+        let dst = self.vreg();
+        self.insts.push(Inst::Lanes { dst, a, imm });
+        Operand::Reg(dst)
+    }
+
     /// Vector `vector` of the loop step in buffer `buffer`.
     pub fn load(&mut self, buffer: usize, vector: i32) -> Operand {
+        self.load_from(Place::Buffer(buffer), vector)
+    }
+
+    /// Vector `vector` of the loop step in `place`.
+    pub fn load_from(&mut self, place: Place, vector: i32) -> Operand {
         let dst = self.vreg();
-        self.insts.push(Inst::Load {
-            dst,
-            buffer,
-            vector,
-        });
+        self.insts.push(Inst::Load { dst, place, vector });
         Operand::Reg(dst)
     }
 
     /// Stores `x` to vector `vector` of the loop step in buffer `buffer`.
     pub fn store(&mut self, x: Operand, buffer: usize, vector: i32) {
+        self.store_to(x, Place::Buffer(buffer), vector);
+    }
+
+    /// Stores `x` to vector `vector` of the loop step in `place`.
+    pub fn store_to(&mut self, x: Operand, place: Place, vector: i32) {
         let src = self.reg(x);
-        self.insts.push(Inst::Store {
-            src,
-            buffer,
-            vector,
-        });
+        self.insts.push(Inst::Store { src, place, vector });
     }
 
     /// `x` in a register (a constant or scalar is broadcast into one).
@@ -288,11 +382,16 @@ impl Func {
         Operand::Reg(dst)
     }
 
-    /// `a << count` on 32-bit lanes.
-    pub fn shl_imm(&mut self, a: Operand, count: u8) -> Operand {
+    /// `a << count` (`right`: `>>`, arithmetic) on 32-bit lanes.
+    pub fn shift(&mut self, right: bool, a: Operand, count: u8) -> Operand {
         let a = self.reg(a);
         let dst = self.vreg();
-        self.insts.push(Inst::Shl { dst, a, count });
+        self.insts.push(Inst::Shift {
+            right,
+            dst,
+            a,
+            count,
+        });
         Operand::Reg(dst)
     }
 
@@ -354,11 +453,21 @@ impl Func {
         let mut ra = Allocation {
             zmm: vec![None; self.vregs as usize],
             k: vec![None; self.mregs as usize],
-            // zmm0–zmm31.
+            // zmm0–zmm31 but the fixed ones.
             free_zmm: u32::MAX,
             // k1–k6: k0 cannot mask, k7 is the tail's.
             free_k: 0b0111_1110,
         };
+        for &(v, z) in &self.fixed {
+            ra.zmm[v.0 as usize] = Some(z);
+            ra.free_zmm &= !(1 << z.0);
+            // Live past the body.
+            last_use[v.0 as usize] = usize::MAX - 1;
+        }
+        if let Some(m) = self.tail {
+            ra.k[m.0 as usize] = Some(TAIL_MASK);
+            last_mask_use[m.0 as usize] = usize::MAX - 1;
+        }
         let mut skips: Vec<Label> = Vec::new();
         for (i, inst) in self.insts.iter().enumerate() {
             let uses = inst.uses();
@@ -421,23 +530,32 @@ impl Func {
                 Operand::Reg(r) => VSrc::Reg(ra.z(r)),
                 Operand::Const(bits) => VSrc::Bcst(Mem::at(frame.consts, consts.offset(bits))),
                 Operand::Scalar(b) => VSrc::Bcst(Mem::at(frame.buffers[b], 0)),
+                Operand::Slot(k) => VSrc::Bcst(Mem::at(RSP, frame.slots + 64 * k as i32)),
             }
         };
-        let at = |buffer: usize, vector: i32| {
-            Mem::indexed(frame.buffers[buffer], frame.index, 4, 64 * vector)
+        let at = |place: Place, vector: i32| match place {
+            Place::Buffer(b) => Mem::indexed(frame.buffers[b], frame.index, 4, 64 * vector),
+            Place::Stack(offset) => {
+                Mem::indexed(RSP, frame.index, 4, frame.slots + offset + 64 * vector)
+            }
         };
         let mask = frame.masked.then_some(TAIL_MASK);
         match inst {
-            Inst::Load {
-                dst,
-                buffer,
-                vector,
-            } => asm.vmovups_load(ra.z(*dst), at(*buffer, *vector), mask),
+            Inst::Load { dst, place, vector } => {
+                asm.vmovups_load(ra.z(*dst), at(*place, *vector), mask)
+            }
             Inst::Store {
                 src: s,
-                buffer,
+                place,
                 vector,
-            } => asm.vmovups_store(at(*buffer, *vector), ra.z(*s), mask),
+            } => asm.vmovups_store(at(*place, *vector), ra.z(*s), mask),
+            Inst::StoreSlot { src: s, slot } => asm.vmovups_store(
+                Mem::at(RSP, frame.slots + 64 * *slot as i32),
+                ra.z(*s),
+                None,
+            ),
+            Inst::Blocks { dst, a, imm } => asm.vshuff32x4(ra.z(*dst), ra.z(*a), *imm),
+            Inst::Lanes { dst, a, imm } => asm.vpermilps(ra.z(*dst), ra.z(*a), *imm),
             Inst::Splat { dst, src: s } => match src(s) {
                 VSrc::Bcst(m) => asm.vbroadcastss(ra.z(*dst), m),
                 VSrc::Reg(r) => asm.vmovaps(ra.z(*dst), r),
@@ -458,7 +576,12 @@ impl Func {
             }
             Inst::Sqrt { dst, a } => asm.vsqrtps(ra.z(*dst), VSrc::Reg(ra.z(*a))),
             Inst::Round { dst, a, imm } => asm.vrndscaleps(ra.z(*dst), VSrc::Reg(ra.z(*a)), *imm),
-            Inst::Shl { dst, a, count } => asm.vpslld(ra.z(*dst), ra.z(*a), *count),
+            Inst::Shift {
+                right,
+                dst,
+                a,
+                count,
+            } => asm.vpshiftd(*right, ra.z(*dst), ra.z(*a), *count),
             Inst::Cmp { dst, a, b, pred } => {
                 let b = src(b);
                 asm.vcmpps(ra.kr(*dst), ra.z(*a), b, *pred);
@@ -624,9 +747,51 @@ pub fn cmp_predicate(cc: FloatCC) -> u8 {
 /// The sign bit of an f32 lane.
 const SIGN: u32 = 0x8000_0000;
 
-impl FastLanes for Func {
+impl LaneOps for Func {
     type V = Operand;
     type M = MReg;
+
+    fn is_f32(&self) -> bool {
+        true
+    }
+
+    fn add(&mut self, a: Operand, b: Operand) -> Operand {
+        self.commutative(ops::VADDPS, a, b)
+    }
+
+    fn sub(&mut self, a: Operand, b: Operand) -> Operand {
+        self.op(ops::VSUBPS, a, b)
+    }
+
+    fn mul_c(&mut self, a: Operand, c: f64) -> Operand {
+        let c = self.c(c);
+        self.op(ops::VMULPS, a, c)
+    }
+
+    fn isub(&mut self, a: Operand, b: Operand) -> Operand {
+        self.op(ops::VPSUBD, a, b)
+    }
+
+    fn sshr(&mut self, a: Operand, n: i64) -> Operand {
+        self.shift(true, a, n as u8)
+    }
+
+    fn default_nan(&mut self) -> Operand {
+        Operand::Const(0xFFC0_0000)
+    }
+
+    fn int_to_float(&mut self, k: Operand) -> Operand {
+        // As Lanes::int_to_float: k + bits(magic) reinterpreted, minus magic.
+        let t = self.iadd_c(k, 0x4b40_0000);
+        let m = self.c(12582912.0);
+        self.op(ops::VSUBPS, t, m)
+    }
+
+    fn fast_two_sum(&mut self, a: Operand, b: Operand) -> (Operand, Operand) {
+        let s = LaneOps::add(self, a, b);
+        let d = self.op(ops::VSUBPS, a, s);
+        (s, LaneOps::add(self, d, b))
+    }
 
     fn c(&mut self, v: f64) -> Operand {
         Operand::Const((v as f32).to_bits())
@@ -702,7 +867,7 @@ impl FastLanes for Func {
     }
 
     fn shl(&mut self, a: Operand, n: i64) -> Operand {
-        self.shl_imm(a, n as u8)
+        self.shift(false, a, n as u8)
     }
 
     fn sign_bit(&mut self, x: Operand) -> Operand {
@@ -754,6 +919,7 @@ mod tests {
             index: RSI,
             consts: RAX,
             masked: false,
+            slots: 0,
         }
     }
 

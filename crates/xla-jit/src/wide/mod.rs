@@ -11,7 +11,7 @@
 //! loops) and builds their loops; every other kernel is Cranelift's.
 //!
 //! The math functions are the same code as the 128-bit kernels' (generic
-//! over [`crate::math::FastLanes`]), so both widths give the same bits.
+//! over [`crate::math::LaneOps`]), so both widths give the same bits.
 
 pub(crate) mod asm;
 pub(crate) mod ir;

@@ -368,8 +368,9 @@ pub fn check(text: &str, args: &[&Literal]) -> Checked {
     check_with(text, args, |got, want| assert_same(got, want, text))
 }
 
-/// Compiles `text`, runs it on `args` with the kernels and the
-/// interpreter, and compares the results with `compare(got, want)`.
+/// Compiles `text` (all Cranelift, then with AVX-512 kernels where the CPU
+/// has them), runs it on `args` with the kernels and the interpreter, and
+/// compares the results with `compare(got, want)`.
 fn check_with(text: &str, args: &[&Literal], compare: impl Fn(&Literal, &Literal)) -> Checked {
     let module: HloModule = text.parse().unwrap_or_else(|e| panic!("{e}\n{text}"));
     let Ok(want) = xla_core::interp::Interpreter::new().run(&module, args) else {
@@ -379,8 +380,15 @@ fn check_with(text: &str, args: &[&Literal], compare: impl Fn(&Literal, &Literal
     if plan.fallback_ops().next().is_some() {
         return Checked::Interpreted;
     }
-    let c = compile(text);
-    let got = run(&c, args);
-    compare(&got, &want);
+    let with_avx512: &[bool] = if xla_jit::wide::cpu_has_avx512() {
+        &[false, true]
+    } else {
+        &[false]
+    };
+    for &avx512 in with_avx512 {
+        let c = compile_with(text, avx512);
+        let got = run(&c, args);
+        compare(&got, &want);
+    }
     Checked::Same
 }

@@ -1,0 +1,764 @@
+//! Row fusions (softmax, layernorm, RMSNorm, row reductions) as AVX-512
+//! kernels.
+//!
+//! The *space* `S` is the array the fusion walks: the root's for a row
+//! fusion, the reduce operand's for a reduction. Its minor-most physical
+//! dimension (of `N` elements) is the *column*, the others make the rows.
+//! Every value of the fusion is read, through elementwise ops, broadcasts,
+//! reshapes that only add or drop dimensions of size 1 and reduces over
+//! the column, at an index map into `S` (found top-down from the root);
+//! by which dimensions of `S` it depends on, a value is
+//!
+//! * per element: computed in a loop over the row's columns (an input
+//!   of `S`'s dimensions and walk is read at the element);
+//! * per column: an input read at the column (layernorm's scale);
+//! * per row: computed once per row, between the loops, into a 64-byte
+//!   stack slot that later code reads as a broadcast memory operand (a
+//!   reduce of a per-element value, or what is computed from reduces);
+//! * uniform: a constant or a scalar input.
+//!
+//! Each row runs one loop over its columns per reduce, in order (two
+//! accumulators held in `zmm30`/`zmm31`, then combined across lanes), and
+//! then the output loop (a row fusion) or the store of the reduced value
+//! (a reduction). An expensive per-element value that a later loop needs
+//! again (softmax's `exp(x − max)`) is kept in a row buffer on the stack
+//! (up to [`KEPT_BYTES`] in all) instead of being computed twice. A fusion
+//! whose values have any other map, or an op, type or layout this emitter
+//! lacks, is left to the 128-bit emitters.
+
+use std::collections::{HashMap, HashSet};
+
+use xla_core::hlo::InstrId;
+use xla_core::shape::ceil_div;
+use xla_core::{ArrayShape, Opcode, PrimitiveType};
+
+use super::{
+    constant, elementwise, enter, leave, load_bases, NativeKernel, Reducer, Val, LANES, UNROLL,
+};
+use crate::emit::ops::{op_of, Op};
+use crate::emit::KernelInfo;
+use crate::fusion::FusionKind;
+use crate::wide::asm::{gpr::*, Asm, Cond, Gpr, Kreg, Mem, Zmm};
+use crate::wide::ir::{ConstPool, Frame, Func, Operand, Place};
+
+/// The registers holding the buffers' base addresses, in buffer order.
+const BASES: [Gpr; 9] = [R8, R9, R10, RDI, RBX, RBP, R12, R13, R14];
+
+/// The current row.
+const ROW: Gpr = R15;
+
+/// A reduce pass's accumulators.
+const ACC: [Zmm; 2] = [Zmm(30), Zmm(31)];
+
+/// Stack bytes for kept row values, in all.
+const KEPT_BYTES: i64 = 64 * 1024;
+
+/// For each dimension of a value, the dimension of the space it is read at
+/// (`None` for dimensions of size 1).
+type Map = Vec<Option<usize>>;
+
+/// How a value varies over the space.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Class {
+    Uniform,
+    Row,
+    Column,
+    Element,
+}
+
+/// The space a row kernel walks.
+struct Space {
+    /// Its dimensions.
+    dims: Vec<i64>,
+    /// Dimensions of size > 1 in physical order, most major first; the
+    /// last is the column.
+    order: Vec<usize>,
+    /// Elements per row.
+    n: i64,
+    /// Rows.
+    rows: i64,
+}
+
+impl Space {
+    fn new(shape: &ArrayShape) -> Option<Space> {
+        let layout = shape.layout_or_default();
+        if !layout.is_dense() {
+            return None;
+        }
+        if shape.element_count() == 0 {
+            return None;
+        }
+        let order: Vec<usize> = layout
+            .major_to_minor()
+            .filter(|&d| shape.dims()[d] != 1)
+            .collect();
+        let n = shape.dims()[*order.last()?];
+        Some(Space {
+            dims: shape.dims().to_vec(),
+            n,
+            rows: shape.element_count() / n,
+            order,
+        })
+    }
+
+    fn column(&self) -> usize {
+        *self.order.last().expect("a space has a column")
+    }
+
+    /// The class of a value read at `map`.
+    fn class(&self, map: &Map) -> Option<Class> {
+        let covered: Vec<usize> = map.iter().flatten().copied().collect();
+        let mut unique = covered.clone();
+        unique.sort_unstable();
+        unique.dedup();
+        if unique.len() != covered.len() {
+            return None;
+        }
+        let column = self.column();
+        Some(if !covered.contains(&column) {
+            if covered.is_empty() {
+                Class::Uniform
+            } else {
+                Class::Row
+            }
+        } else if covered == [column] {
+            Class::Column
+        } else if unique.len() == self.order.len() {
+            Class::Element
+        } else {
+            return None;
+        })
+    }
+
+    /// `true` if an array of `shape` read at `map` holds its elements in
+    /// the space's order of the dimensions it covers (so that its linear
+    /// index is the element's, the row's or the column's).
+    fn walks_in_order(&self, shape: &ArrayShape, map: &Map) -> bool {
+        let layout = shape.layout_or_default();
+        let mapped: Vec<usize> = layout
+            .major_to_minor()
+            .filter(|&d| shape.dims()[d] != 1)
+            .filter_map(|d| map[d])
+            .collect();
+        let expected: Vec<usize> = self
+            .order
+            .iter()
+            .copied()
+            .filter(|d| mapped.contains(d))
+            .collect();
+        layout.is_dense() && mapped == expected
+    }
+}
+
+/// The map of `shape` read at the space's own index.
+fn identity(shape: &ArrayShape) -> Map {
+    (0..shape.rank())
+        .map(|d| (shape.dims()[d] != 1).then_some(d))
+        .collect()
+}
+
+/// The kernel of `info`'s row fusion or row reduction, if this emitter
+/// takes it.
+pub(super) fn compile(info: &KernelInfo) -> Option<NativeKernel> {
+    let rows = Rows::new(info)?;
+    rows.emit()
+}
+
+/// A fusion being checked and translated.
+struct Rows<'a, 'm> {
+    info: &'a KernelInfo<'m>,
+    space: Space,
+    classes: HashMap<InstrId, Class>,
+    /// The reduces, in the order the kernel computes them.
+    passes: Vec<InstrId>,
+    /// Members computed once per row (reduces aside), in order.
+    per_row: Vec<InstrId>,
+    /// The slot of each per-row value.
+    slots: HashMap<InstrId, u32>,
+    /// Per-element values a loop keeps for later loops of the row: their
+    /// row buffers' offsets after the slots, by the reduce whose loop
+    /// computes them.
+    kept: HashMap<InstrId, (InstrId, i32)>,
+    /// Each buffer's bytes from one row to the next.
+    strides: Vec<i64>,
+    /// The root is a reduce: the kernel stores one value per row.
+    reduce_root: bool,
+}
+
+impl<'a, 'm> Rows<'a, 'm> {
+    fn new(info: &'a KernelInfo<'m>) -> Option<Self> {
+        let fusion = info.fusion;
+        let comp = info.comp;
+        if fusion.outputs.len() != 1 || fusion.in_place.is_some() {
+            return None;
+        }
+        let root = comp.instr(fusion.root);
+        let reduce_root = root.opcode == Opcode::Reduce;
+        if !matches!(fusion.kind, FusionKind::Row | FusionKind::Reduction) {
+            return None;
+        }
+        let (shape, root_map) = match reduce_root {
+            false => {
+                let shape = root.shape.as_array()?;
+                (shape, identity(shape))
+            }
+            true if root.operands.len() == 2 => {
+                let shape = comp.instr(root.operands[0]).shape.as_array()?;
+                let [r] = root.attrs.dimensions.as_deref()? else {
+                    return None;
+                };
+                let kept: Map = identity(shape)
+                    .into_iter()
+                    .enumerate()
+                    .filter(|&(d, _)| d as i64 != *r)
+                    .map(|(_, m)| m)
+                    .collect();
+                (shape, kept)
+            }
+            _ => return None,
+        };
+        if shape.element_type() != PrimitiveType::F32 {
+            return None;
+        }
+        let space = Space::new(shape)?;
+        let maps = Self::maps(info, &space, root_map)?;
+        let mut classes = HashMap::new();
+        for (&id, map) in &maps {
+            classes.insert(id, space.class(map)?);
+        }
+        let mut passes = Vec::new();
+        let mut per_row = Vec::new();
+        for &id in &fusion.instructions {
+            let instr = comp.instr(id);
+            match (instr.opcode, classes.get(&id)?) {
+                (Opcode::Reduce, Class::Row) => passes.push(id),
+                (Opcode::Reduce, _) => return None,
+                (Opcode::Constant | Opcode::Broadcast | Opcode::Reshape | Opcode::Bitcast, _) => {}
+                (_, Class::Row | Class::Uniform) => {
+                    if instr.shape.as_array()?.element_type() != PrimitiveType::F32 {
+                        return None;
+                    }
+                    per_row.push(id);
+                }
+                _ => {}
+            }
+        }
+        let want = if reduce_root {
+            Class::Row
+        } else {
+            Class::Element
+        };
+        if classes[&fusion.root] != want {
+            return None;
+        }
+        // Each buffer's stride between rows, checking it is walked in order.
+        let row_bytes = 4 * space.n;
+        let mut strides = Vec::new();
+        for &id in fusion.inputs.iter().chain(&fusion.outputs) {
+            let a = comp.instr(id).shape.as_array()?;
+            let map = maps.get(&id)?;
+            if a.element_type() != PrimitiveType::F32 || !space.walks_in_order(a, map) {
+                return None;
+            }
+            strides.push(match classes[&id] {
+                Class::Element => row_bytes,
+                Class::Row => 4,
+                Class::Column | Class::Uniform => 0,
+            });
+        }
+        if strides.len() > BASES.len() || strides.len() != info.buffers.len() {
+            return None;
+        }
+        let slots: HashMap<InstrId, u32> = passes
+            .iter()
+            .chain(&per_row)
+            .enumerate()
+            .map(|(k, &id)| (id, k as u32))
+            .collect();
+        let mut rows = Rows {
+            info,
+            space,
+            classes,
+            passes,
+            per_row,
+            slots,
+            kept: HashMap::new(),
+            strides,
+            reduce_root,
+        };
+        rows.kept = rows.kept_values();
+        Some(rows)
+    }
+
+    /// The expensive per-element members a reduce's loop computes that a
+    /// later loop needs again, with their row buffers (within
+    /// [`KEPT_BYTES`]).
+    fn kept_values(&self) -> HashMap<InstrId, (InstrId, i32)> {
+        let info = self.info;
+        let expensive = |id: InstrId| {
+            matches!(
+                crate::fusion::classify(info.module, info.comp, id),
+                crate::fusion::Role::Elementwise { expensive: true }
+            ) && self.classes.get(&id) == Some(&Class::Element)
+        };
+        let row_bytes = 4 * self.space.n;
+        let start = 64 * self.slots.len() as i32;
+        let mut kept = HashMap::new();
+        let mut done: HashSet<InstrId> = HashSet::new();
+        let mut used = 0;
+        for (k, &pass) in self.passes.iter().enumerate() {
+            let operand = info.comp.instr(pass).operands[0];
+            let mut later: HashSet<InstrId> = self.passes[k + 1..]
+                .iter()
+                .flat_map(|&p| self.needed(info.comp.instr(p).operands[0], &done))
+                .collect();
+            if !self.reduce_root {
+                later.extend(self.needed(info.fusion.root, &done));
+            }
+            for id in self.needed(operand, &done) {
+                if expensive(id) && later.contains(&id) && used + row_bytes <= KEPT_BYTES {
+                    kept.insert(id, (pass, start + used as i32));
+                    used += row_bytes;
+                }
+            }
+            done.insert(pass);
+            done.extend(kept.keys().copied());
+        }
+        kept
+    }
+
+    /// Stack bytes of the kept row buffers.
+    fn kept_bytes(&self) -> i32 {
+        4 * self.space.n as i32 * self.kept.len() as i32
+    }
+
+    /// The map of every value, from the root's down: `None` if a value is
+    /// read at two maps or through an op with no map here.
+    fn maps(info: &KernelInfo, space: &Space, root_map: Map) -> Option<HashMap<InstrId, Map>> {
+        let comp = info.comp;
+        let fusion = info.fusion;
+        let mut maps: HashMap<InstrId, Map> = HashMap::new();
+        maps.insert(fusion.root, root_map);
+        for &id in fusion.instructions.iter().rev() {
+            let Some(map) = maps.get(&id).cloned() else {
+                continue;
+            };
+            let instr = comp.instr(id);
+            for (k, &o) in instr.operands.iter().enumerate() {
+                let operand = comp.instr(o).shape.as_array()?;
+                let om = operand_map(instr, k, &map, operand, space)?;
+                let om: Map = om
+                    .into_iter()
+                    .zip(operand.dims())
+                    .map(|(m, &size)| m.filter(|_| size != 1))
+                    .collect();
+                // A dimension read at one of the space's has its size.
+                if om
+                    .iter()
+                    .zip(operand.dims())
+                    .any(|(m, &size)| m.is_some_and(|d| space.dims.get(d) != Some(&size)))
+                {
+                    return None;
+                }
+                match maps.get(&o) {
+                    Some(existing) if *existing != om => return None,
+                    Some(_) => {}
+                    None => {
+                        maps.insert(o, om);
+                    }
+                }
+            }
+        }
+        Some(maps)
+    }
+
+    /// The slot of a per-row value (a reduce or a member computed once per
+    /// row).
+    fn slot(&self, id: InstrId) -> Option<u32> {
+        self.slots.get(&id).copied()
+    }
+
+    /// The members `target` needs, in the kernel's order, stopping at
+    /// per-row values computed in earlier code (`done`) and inputs.
+    fn needed(&self, target: InstrId, done: &HashSet<InstrId>) -> Vec<InstrId> {
+        let fusion = self.info.fusion;
+        let mut seen = HashSet::new();
+        let mut stack = vec![target];
+        while let Some(id) = stack.pop() {
+            if !fusion.contains(id) || done.contains(&id) || !seen.insert(id) {
+                continue;
+            }
+            stack.extend(self.info.comp.instr(id).operands.iter().copied());
+        }
+        fusion
+            .instructions
+            .iter()
+            .copied()
+            .filter(|id| seen.contains(id))
+            .collect()
+    }
+
+    /// The value of `target` at vector `vector` of the loop step: per-row
+    /// values in `done` are read from their slots, kept values in `done`
+    /// from their row buffers, and kept values that `pass` computes are
+    /// stored to theirs.
+    fn value(
+        &self,
+        f: &mut Func,
+        target: InstrId,
+        vector: i32,
+        done: &HashSet<InstrId>,
+        pass: Option<InstrId>,
+    ) -> Option<Val> {
+        let comp = self.info.comp;
+        let mut vals: HashMap<InstrId, Val> = HashMap::new();
+        let read = |f: &mut Func, vals: &HashMap<InstrId, Val>, id: InstrId| -> Option<Val> {
+            if let Some(v) = vals.get(&id) {
+                return Some(*v);
+            }
+            if done.contains(&id) {
+                return Some(Val::F32(match self.kept.get(&id) {
+                    Some(&(_, offset)) => f.load_from(Place::Stack(offset), vector),
+                    None => Operand::Slot(self.slot(id)?),
+                }));
+            }
+            let &(_, buffer) = self.info.inputs.get(&id)?;
+            Some(Val::F32(match self.classes[&id] {
+                Class::Element | Class::Column => f.load(buffer, vector),
+                Class::Row | Class::Uniform => Operand::Scalar(buffer),
+            }))
+        };
+        for id in self.needed(target, done) {
+            let instr = comp.instr(id);
+            let v = match instr.opcode {
+                Opcode::Constant => Val::F32(constant(instr)?),
+                Opcode::Broadcast | Opcode::Reshape | Opcode::Bitcast => {
+                    read(f, &vals, instr.operands[0])?
+                }
+                Opcode::Reduce => return None,
+                _ => {
+                    let args: Vec<Val> = instr
+                        .operands
+                        .iter()
+                        .map(|&o| read(f, &vals, o))
+                        .collect::<Option<_>>()?;
+                    elementwise(f, comp, instr, &args)?
+                }
+            };
+            if let Some(&(by, offset)) = self.kept.get(&id) {
+                if Some(by) == pass {
+                    f.store_to(v.float()?, Place::Stack(offset), vector);
+                }
+            }
+            vals.insert(id, v);
+        }
+        read(f, &vals, target)
+    }
+
+    /// Emits the kernel.
+    fn emit(&self) -> Option<NativeKernel> {
+        let fusion = self.info.fusion;
+        let space = &self.space;
+        let buffers = &BASES[..self.strides.len()];
+        let base_bytes = 8 * buffers.len() as i32;
+        let frame_bytes = base_bytes + 64 * self.slots.len() as i32 + self.kept_bytes();
+        let rows_per_iteration = (self.info.iteration_elements / space.n).max(1);
+        let mut asm = Asm::with_listing(self.info.listing);
+        let mut consts = ConstPool::default();
+        let mut used = buffers.to_vec();
+        used.push(ROW);
+        let saved = enter(&mut asm, &used, frame_bytes);
+        // ROW, rdx = [start, end) in rows, end clamped to the row count.
+        asm.imul_imm(ROW, RSI, rows_per_iteration as i32);
+        asm.imul_imm(RDX, RDX, rows_per_iteration as i32);
+        asm.mov_imm64(RCX, space.rows as u64);
+        asm.cmp(RDX, RCX);
+        asm.cmovg(RDX, RCX);
+        let table = asm.label();
+        load_bases(&mut asm, buffers, table);
+        for (b, &r) in buffers.iter().enumerate() {
+            asm.mov_store(Mem::at(RSP, 8 * b as i32), r);
+        }
+        let tail = space.n % LANES;
+        if tail != 0 {
+            asm.mov_imm32(RCX, tail as u32);
+            asm.low_bits_mask(R11);
+            asm.kmovw_from_gpr(crate::wide::ir::TAIL_MASK, R11);
+        }
+        let (top, done) = (asm.label(), asm.label());
+        asm.cmp(ROW, RDX);
+        asm.jcc(Cond::Ge, done);
+        asm.bind(top);
+        // This row's base addresses.
+        for (b, (&r, &stride)) in buffers.iter().zip(&self.strides).enumerate() {
+            if stride != 0 {
+                asm.imul_imm(RCX, ROW, stride as i32);
+                asm.mov_load(r, Mem::at(RSP, 8 * b as i32));
+                asm.add(r, RCX);
+            }
+        }
+        let frame = |masked| Frame {
+            buffers,
+            index: RSI,
+            consts: RAX,
+            masked,
+            slots: base_bytes,
+        };
+        let mut lowered =
+            |asm: &mut Asm, f: &Func, masked: bool| f.lower(asm, &frame(masked), &mut consts).ok();
+        let mut done_values: HashSet<InstrId> = HashSet::new();
+        let order = &fusion.instructions;
+        let position = |id: InstrId| order.iter().position(|&i| i == id);
+        for &pass in &self.passes {
+            self.per_row_values(&mut asm, &mut lowered, &mut done_values, position(pass)?)?;
+            self.reduce_pass(&mut asm, &mut lowered, pass, &done_values)?;
+            done_values.insert(pass);
+            done_values.extend(
+                self.kept
+                    .iter()
+                    .filter(|&(_, &(by, _))| by == pass)
+                    .map(|(&id, _)| id),
+            );
+        }
+        self.per_row_values(&mut asm, &mut lowered, &mut done_values, order.len())?;
+        let out = fusion.inputs.len();
+        if !self.reduce_root {
+            let body = |vectors: i32| -> Option<Func> {
+                let mut f = Func::default();
+                for v in 0..vectors {
+                    let x = self
+                        .value(&mut f, fusion.root, v, &done_values, None)?
+                        .float()?;
+                    f.store(x, out, v);
+                }
+                Some(f)
+            };
+            let (two, one) = (body(UNROLL)?, body(1)?);
+            self.columns(&mut asm, &mut lowered, &two, &one, &one)?;
+        } else {
+            // The row's reduced value, lane 0 of its slot, to the output.
+            let slot = base_bytes + 64 * self.slot(fusion.root)? as i32;
+            asm.mov_imm32(R11, 1);
+            asm.kmovw_from_gpr(Kreg(1), R11);
+            asm.vmovups_load(Zmm(0), Mem::at(RSP, slot), None);
+            asm.vmovups_store(Mem::at(buffers[out], 0), Zmm(0), Some(Kreg(1)));
+        }
+        asm.add_imm(ROW, 1);
+        asm.cmp(ROW, RDX);
+        asm.jcc(Cond::L, top);
+        asm.bind(done);
+        leave(&mut asm, &saved, frame_bytes, table, &consts.bytes());
+        let (code, listing) = asm.finish();
+        Some(NativeKernel {
+            code,
+            listing,
+            elements_per_iteration: rows_per_iteration * space.n,
+            iterations: ceil_div(space.rows, rows_per_iteration),
+        })
+    }
+
+    /// Computes the per-row members before position `before` of the
+    /// fusion's order that are not computed yet, into their slots.
+    fn per_row_values(
+        &self,
+        asm: &mut Asm,
+        lowered: &mut impl FnMut(&mut Asm, &Func, bool) -> Option<()>,
+        done: &mut HashSet<InstrId>,
+        before: usize,
+    ) -> Option<()> {
+        let order = &self.info.fusion.instructions;
+        let ready: Vec<InstrId> = self
+            .per_row
+            .iter()
+            .copied()
+            .filter(|id| {
+                !done.contains(id)
+                    && order
+                        .iter()
+                        .position(|i| i == id)
+                        .is_some_and(|p| p < before)
+            })
+            .collect();
+        if ready.is_empty() {
+            return Some(());
+        }
+        let mut f = Func::default();
+        for id in ready {
+            let v = self.value(&mut f, id, 0, done, None)?.float()?;
+            f.store_slot(v, self.slot(id)?);
+            done.insert(id);
+        }
+        lowered(asm, &f, false)
+    }
+
+    /// The loop over a reduce's operand along the row, into its slot.
+    fn reduce_pass(
+        &self,
+        asm: &mut Asm,
+        lowered: &mut impl FnMut(&mut Asm, &Func, bool) -> Option<()>,
+        pass: InstrId,
+        done: &HashSet<InstrId>,
+    ) -> Option<()> {
+        let instr = self.info.comp.instr(pass);
+        let reducer = Reducer::of(self.info.module, *instr.called.first()?)?;
+        let operand = instr.operands[0];
+        let identity = reducer.identity();
+        let mut init = Func::default();
+        for z in ACC {
+            let acc = init.fixed(z);
+            init.set(acc, identity);
+        }
+        lowered(asm, &init, false)?;
+        let step = |vectors: i32, masked: bool| -> Option<Func> {
+            let mut f = Func::default();
+            // Both accumulators stay reserved, whichever this step updates.
+            let accs = ACC.map(|z| f.fixed(z));
+            for v in 0..vectors {
+                let acc = accs[v as usize];
+                let mut x = self.value(&mut f, operand, v, done, Some(pass))?.float()?;
+                if masked {
+                    let lanes = f.tail_mask();
+                    x = f.blend(lanes, x, identity);
+                }
+                let sum = reducer.combine(&mut f, acc, x);
+                f.set(acc, sum);
+            }
+            Some(f)
+        };
+        let (two, one, tail) = (step(UNROLL, false)?, step(1, false)?, step(1, true)?);
+        self.columns(asm, lowered, &two, &one, &tail)?;
+        let mut fin = Func::default();
+        let (a, b) = (fin.fixed(ACC[0]), fin.fixed(ACC[1]));
+        let both = reducer.combine(&mut fin, a, b);
+        let all = reducer.across(&mut fin, both);
+        let init_value = self
+            .value(&mut fin, instr.operands[1], 0, done, None)?
+            .float()?;
+        let result = reducer.combine(&mut fin, init_value, all);
+        fin.store_slot(result, self.slot(pass)?);
+        lowered(asm, &fin, false)
+    }
+
+    /// A loop over the row's columns: `two` per two vectors, then `one`
+    /// for a last whole vector, then `tail` through the tail mask (the
+    /// column count is known, so only the steps it needs are emitted).
+    fn columns(
+        &self,
+        asm: &mut Asm,
+        lowered: &mut impl FnMut(&mut Asm, &Func, bool) -> Option<()>,
+        two: &Func,
+        one: &Func,
+        tail: &Func,
+    ) -> Option<()> {
+        let n = self.space.n;
+        let step = LANES * UNROLL as i64;
+        asm.mov_imm32(RSI, 0);
+        if n >= step {
+            let top = asm.label();
+            asm.bind(top);
+            lowered(asm, two, false)?;
+            asm.add_imm(RSI, step as i32);
+            asm.cmp_imm(RSI, (n / step * step) as i32);
+            asm.jcc(Cond::L, top);
+        }
+        if n % step >= LANES {
+            lowered(asm, one, false)?;
+            asm.add_imm(RSI, LANES as i32);
+        }
+        if n % LANES != 0 {
+            lowered(asm, tail, true)?;
+        }
+        Some(())
+    }
+}
+
+/// The map of operand `k` of `instr`, read at `map`.
+fn operand_map(
+    instr: &xla_core::HloInstruction,
+    k: usize,
+    map: &Map,
+    operand: &ArrayShape,
+    space: &Space,
+) -> Option<Map> {
+    let shape = instr.shape.as_array()?;
+    match instr.opcode {
+        Opcode::Broadcast => Some(
+            instr
+                .attrs
+                .dimensions
+                .as_ref()?
+                .iter()
+                .map(|&d| map.get(d as usize).copied().flatten())
+                .collect(),
+        ),
+        Opcode::Reshape | Opcode::Bitcast => {
+            // Only dimensions of size 1 may come or go: the others, in
+            // logical order for a reshape and in physical order for a
+            // bitcast (which keeps the bytes where they are), pair up.
+            let physical = instr.opcode == Opcode::Bitcast;
+            let big = |s: &ArrayShape| -> Vec<(usize, i64)> {
+                let order: Vec<usize> = if physical {
+                    s.layout_or_default().major_to_minor().collect()
+                } else {
+                    (0..s.rank()).collect()
+                };
+                order
+                    .into_iter()
+                    .filter(|&d| s.dims()[d] != 1)
+                    .map(|d| (d, s.dims()[d]))
+                    .collect()
+            };
+            if physical && operand.element_type() != shape.element_type() {
+                return None;
+            }
+            let (from, to) = (big(operand), big(shape));
+            if from.iter().map(|x| x.1).ne(to.iter().map(|x| x.1)) {
+                return None;
+            }
+            let mut m = vec![None; operand.rank()];
+            for (&(od, _), &(d, _)) in from.iter().zip(&to) {
+                m[od] = map[d];
+            }
+            Some(m)
+        }
+        Opcode::Reduce => {
+            if k == 1 {
+                return (operand.element_count() == 1).then(|| vec![None; operand.rank()]);
+            }
+            let [r] = instr.attrs.dimensions.as_deref()? else {
+                return None;
+            };
+            // A row pass reduces the column (a reduce over a dimension of
+            // size 1 is not one).
+            if operand.dims().get(*r as usize) != Some(&space.n) {
+                return None;
+            }
+            let mut kept = map.iter().copied();
+            Some(
+                (0..operand.rank())
+                    .map(|d| {
+                        if d as i64 == *r {
+                            Some(space.column())
+                        } else {
+                            kept.next().flatten()
+                        }
+                    })
+                    .collect(),
+            )
+        }
+        _ if matches!(
+            op_of(instr.opcode),
+            Op::Unary(_) | Op::Binary(_) | Op::Compare | Op::Select | Op::Clamp
+        ) =>
+        {
+            if operand.dims() == shape.dims() {
+                Some(map.clone())
+            } else if operand.element_count() == 1 {
+                Some(vec![None; operand.rank()])
+            } else {
+                None
+            }
+        }
+        _ => None,
+    }
+}
