@@ -810,3 +810,93 @@ fn reduces_over_a_dimension_of_size_one_are_not_row_passes() {
     let b = Literal::from_vec(&[8, 1], (0..8).map(|i| i as f32 + 1.5).collect()).unwrap();
     rows_both_ways(&text, &[&matrix(8, 5, 3), &b], false);
 }
+
+/// Full reductions of flat operands run their partials as AVX-512 code:
+/// sums, products, maxima and minima (exact on signed zeros, subnormals
+/// and NaNs) of 1-D and 2-D operands and of elementwise expressions, in
+/// iterations of 16 and 48 elements (many partials, a partial tail) and
+/// whole.
+#[test]
+fn full_reductions_run_native_partials() {
+    if !has_avx512() {
+        return;
+    }
+    let min = "mn {\n  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n  ROOT s = f32[] minimum(a, b)\n}\n";
+    for n in [1usize, 15, 16, 17, 100, 1000] {
+        for (reducer, init) in [("add", "0"), ("mx", "-inf"), ("mn", "inf"), ("mul", "1")] {
+            let one_d = format!(
+                "HloModule m\n{REDUCERS}{min}ENTRY e {{
+  x = f32[{n}]{{0}} parameter(0)
+  z = f32[] constant({init})
+  ROOT r = f32[] reduce(x, z), dimensions={{0}}, to_apply={reducer}
+}}"
+            );
+            let expression = format!(
+                "HloModule m\n{REDUCERS}{min}ENTRY e {{
+  x = f32[{n}]{{0}} parameter(0)
+  y = f32[{n}]{{0}} parameter(1)
+  a = f32[{n}]{{0}} abs(x)
+  s = f32[{n}]{{0}} sqrt(a)
+  t = f32[{n}]{{0}} multiply(s, y)
+  z = f32[] constant({init})
+  ROOT r = f32[] reduce(t, z), dimensions={{0}}, to_apply={reducer}
+}}"
+            );
+            // Products and sums of many values overflow or lose all
+            // digits: small magnitudes.
+            let small: Vec<f32> = values(n, 5)
+                .into_iter()
+                .map(|v| {
+                    if v.is_finite() {
+                        1.0 + (v / 1e10).clamp(-0.5, 0.5)
+                    } else {
+                        v
+                    }
+                })
+                .collect();
+            let x = Literal::from_vec(&[n as i64], small.clone()).unwrap();
+            let y = Literal::from_vec(&[n as i64], small.iter().rev().copied().collect()).unwrap();
+            for chunk in [16, 48, 16384] {
+                let c = compile_chunked(&one_d, true, chunk);
+                assert!(
+                    kernels(&c).iter().any(|k| k.contains("_avx512_partials_")),
+                    "{:?}",
+                    kernels(&c)
+                );
+                let want = interpret(&c, &[&x]).unwrap();
+                assert_within_ulps(&run(&c, &[&x]), &want, 64, &one_d);
+                let c = compile_chunked(&expression, true, chunk);
+                let want = interpret(&c, &[&x, &y]).unwrap();
+                assert_within_ulps(&run(&c, &[&x, &y]), &want, 64, &expression);
+            }
+        }
+    }
+    // A 2-D operand, both dimensions reduced; maxima of zeros of both
+    // signs, subnormals and a NaN.
+    let text = format!(
+        "HloModule m\n{REDUCERS}ENTRY e {{
+  x = f32[37,5]{{1,0}} parameter(0)
+  z = f32[] constant(-inf)
+  ROOT r = f32[] reduce(x, z), dimensions={{0,1}}, to_apply=mx
+}}"
+    );
+    for special in [
+        vec![-0.0f32; 185],
+        (0..185)
+            .map(|i| if i == 100 { 0.0 } else { -0.0 })
+            .collect(),
+        (0..185)
+            .map(|i| if i % 2 == 0 { 1e-40 } else { -1.0 })
+            .collect(),
+        (0..185)
+            .map(|i| if i == 184 { f32::NAN } else { i as f32 })
+            .collect(),
+    ] {
+        let x = Literal::from_vec(&[37, 5], special).unwrap();
+        for chunk in [16, 16384] {
+            let c = compile_chunked(&text, true, chunk);
+            let want = interpret(&c, &[&x]).unwrap();
+            assert_same(&run(&c, &[&x]), &want, &text);
+        }
+    }
+}

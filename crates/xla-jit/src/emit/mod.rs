@@ -422,8 +422,8 @@ fn buffer_specs(
 /// The functions to compile for one fusion.
 fn kernel_plans(info: &KernelInfo) -> Result<Vec<KernelPlan>, Unsupported> {
     if info.avx512 {
-        if let Some(plan) = avx512::plan(info) {
-            return Ok(vec![plan]);
+        if let Some(plans) = avx512::plan(info) {
+            return Ok(plans);
         }
     }
     match info.fusion.kind {

@@ -326,7 +326,7 @@ fn partial_kernel(
     space.walk(kb, start, end, &mut walker)
 }
 
-fn combine_kernel(
+pub(super) fn combine_kernel(
     kb: &mut KernelBuilder,
     info: &KernelInfo,
     root: InstrId,

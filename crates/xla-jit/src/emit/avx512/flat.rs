@@ -10,6 +10,12 @@
 //! elements: a loop of two vectors per step, then one vector, then the
 //! remaining 1–15 elements through a lane mask (masked loads never touch
 //! the memory of their masked lanes).
+//!
+//! A full reduction of a flat operand (every dimension reduced) runs as
+//! the first of the reduction's two kernels ([`compile_partials`]): each
+//! iteration reduces its chunk with two accumulators, across their lanes,
+//! into one partial in the scratch buffer, which Cranelift's combine
+//! kernel folds into the init value.
 
 use std::collections::HashMap;
 
@@ -17,9 +23,11 @@ use xla_core::hlo::{HloInstruction, InstrId};
 use xla_core::shape::ceil_div;
 use xla_core::{ArrayShape, Opcode, PrimitiveType};
 
-use super::{constant, elementwise, enter, leave, load_bases, NativeKernel, Val, LANES, UNROLL};
+use super::{
+    constant, elementwise, enter, leave, load_bases, NativeKernel, Reducer, Val, LANES, UNROLL,
+};
 use crate::emit::KernelInfo;
-use crate::wide::asm::{gpr::*, Asm, Cond, Gpr, Mem};
+use crate::wide::asm::{gpr::*, Asm, Cond, Gpr, Mem, Zmm};
 use crate::wide::ir::{ConstPool, Frame, Func, Operand, TAIL_MASK};
 
 /// The registers holding the buffers' base addresses, in buffer order: a
@@ -43,7 +51,11 @@ pub(super) fn compile(info: &KernelInfo) -> Option<NativeKernel> {
     if out + 1 > BASES.len() || info.buffers.len() != out + 1 {
         return None;
     }
-    let flat = Flat { info, root };
+    let flat = Flat {
+        info,
+        root,
+        target: fusion.root,
+    };
     if !fusion
         .inputs
         .iter()
@@ -74,7 +86,7 @@ pub(super) fn compile(info: &KernelInfo) -> Option<NativeKernel> {
     let body = |vectors: i32| -> Option<Func> {
         let mut f = Func::default();
         for v in 0..vectors {
-            let value = flat.step(&mut f, v)?;
+            let value = flat.step(&mut f, v)?.float()?;
             f.store(value, out, v);
         }
         Some(f)
@@ -118,7 +130,10 @@ pub(super) fn compile(info: &KernelInfo) -> Option<NativeKernel> {
 /// A fusion being checked and translated.
 struct Flat<'a, 'm> {
     info: &'a KernelInfo<'m>,
+    /// The array the kernel walks.
     root: &'a ArrayShape,
+    /// The value it computes per element.
+    target: InstrId,
 }
 
 impl Flat<'_, '_> {
@@ -149,10 +164,18 @@ impl Flat<'_, '_> {
         self.shape(id).is_some_and(|a| a.element_count() == 1)
     }
 
-    /// Emits vector `vector` of a loop step of the root into `f`; `None`
+    /// Emits vector `vector` of a loop step of the target into `f`; `None`
     /// if the fusion has something this emitter does not compile.
-    fn step(&self, f: &mut Func, vector: i32) -> Option<Operand> {
+    fn step(&self, f: &mut Func, vector: i32) -> Option<Val> {
         let fusion = self.info.fusion;
+        // The members the target needs.
+        let mut needed = std::collections::HashSet::new();
+        let mut stack = vec![self.target];
+        while let Some(id) = stack.pop() {
+            if fusion.contains(id) && needed.insert(id) {
+                stack.extend(self.info.comp.instr(id).operands.iter().copied());
+            }
+        }
         let mut vals: HashMap<InstrId, Val> = HashMap::new();
         for &id in &fusion.inputs {
             let (_, buffer) = self.info.inputs[&id];
@@ -166,12 +189,12 @@ impl Flat<'_, '_> {
             };
             vals.insert(id, Val::F32(v));
         }
-        for &id in &fusion.instructions {
+        for &id in fusion.instructions.iter().filter(|id| needed.contains(id)) {
             let instr = self.info.comp.instr(id);
             let v = self.value(f, instr, &vals)?;
             vals.insert(id, v);
         }
-        vals.get(&fusion.root)?.float()
+        vals.get(&self.target).copied()
     }
 
     /// The value of a member from its operands' values.
@@ -212,4 +235,168 @@ impl Flat<'_, '_> {
         }
         elementwise(f, self.info.comp, instr, &args)
     }
+}
+
+/// The registers holding a partials kernel's buffer bases (inputs, the
+/// reduction's output, the scratch buffer).
+const PARTIAL_BASES: [Gpr; 8] = [R8, R9, R10, RDI, RBX, RBP, R12, R13];
+
+/// The end of the current iteration's elements.
+const CHUNK_END: Gpr = R14;
+
+/// The current iteration.
+const ITERATION: Gpr = R15;
+
+/// A partial's accumulators.
+const ACC: [Zmm; 2] = [Zmm(30), Zmm(31)];
+
+/// The kernel of a full reduction's partials (see the module's docs):
+/// each iteration of `[start, end)` reduces `chunk` elements of the
+/// reduce's flat operand into `scratch[iteration]`. Returns the kernel
+/// and the number of partials; `None` if the reduction is not that.
+pub(super) fn compile_partials(info: &KernelInfo) -> Option<(NativeKernel, i64)> {
+    let fusion = info.fusion;
+    let reduce = info.comp.instr(fusion.root);
+    if reduce.opcode != Opcode::Reduce
+        || reduce.operands.len() != 2
+        || fusion.outputs.len() != 1
+        || fusion.in_place.is_some()
+    {
+        return None;
+    }
+    let out = reduce.shape.as_array()?;
+    let operand = info.comp.instr(reduce.operands[0]).shape.as_array()?;
+    let n = operand.element_count();
+    if out.element_count() != 1 || operand.element_type() != PrimitiveType::F32 || n == 0 {
+        return None;
+    }
+    let reducer = Reducer::of(info.module, *reduce.called.first()?)?;
+    let out_buffer = fusion.inputs.len();
+    let scratch = info.buffers.len();
+    if scratch + 1 > PARTIAL_BASES.len() || out_buffer + 1 != scratch {
+        return None;
+    }
+    let flat = Flat {
+        info,
+        root: operand,
+        target: reduce.operands[0],
+    };
+    if !operand.layout_or_default().is_dense()
+        || !fusion
+            .inputs
+            .iter()
+            .all(|&id| flat.same_walk(id) || flat.scalar(id))
+    {
+        return None;
+    }
+    let chunk = (info.iteration_elements.max(LANES) / LANES) * LANES;
+    let partials = ceil_div(n, chunk);
+    let buffers = &PARTIAL_BASES[..=scratch];
+    let mut asm = Asm::with_listing(info.listing);
+    let mut consts = ConstPool::default();
+    let mut used = buffers.to_vec();
+    used.extend([CHUNK_END, ITERATION]);
+    let saved = enter(&mut asm, &used, 0);
+    // ITERATION, rdx = [start, end).
+    asm.mov(ITERATION, RSI);
+    let table = asm.label();
+    load_bases(&mut asm, buffers, table);
+    let frame = |masked| Frame {
+        buffers,
+        index: RSI,
+        consts: RAX,
+        masked,
+        slots: 0,
+    };
+    let mut lowered =
+        |asm: &mut Asm, f: &Func, masked: bool| f.lower(asm, &frame(masked), &mut consts).ok();
+    let identity = reducer.identity();
+    let step = |vectors: i32, masked: bool| -> Option<Func> {
+        let mut f = Func::default();
+        let accs = ACC.map(|z| f.fixed(z));
+        for v in 0..vectors {
+            let mut x = flat.step(&mut f, v)?.float()?;
+            if masked {
+                let lanes = f.tail_mask();
+                x = f.blend(lanes, x, identity);
+            }
+            let acc = accs[v as usize];
+            let r = reducer.combine(&mut f, acc, x);
+            f.set(acc, r);
+        }
+        Some(f)
+    };
+    let (two, one, tail) = (step(UNROLL, false)?, step(1, false)?, step(1, true)?);
+    let mut init = Func::default();
+    for z in ACC {
+        let acc = init.fixed(z);
+        init.set(acc, identity);
+    }
+    let mut fin = Func::default();
+    let (a, b) = (fin.fixed(ACC[0]), fin.fixed(ACC[1]));
+    let both = reducer.combine(&mut fin, a, b);
+    let all = reducer.across(&mut fin, both);
+    fin.set(a, all);
+    let (top, main, ones, rest, last, done) = (
+        asm.label(),
+        asm.label(),
+        asm.label(),
+        asm.label(),
+        asm.label(),
+        asm.label(),
+    );
+    asm.bind(top);
+    asm.cmp(ITERATION, RDX);
+    asm.jcc(Cond::Ge, done);
+    // This iteration's elements: [it * chunk, min(it * chunk + chunk, n)).
+    asm.imul_imm(RSI, ITERATION, chunk as i32);
+    asm.lea(CHUNK_END, Mem::at(RSI, chunk as i32));
+    asm.mov_imm64(RCX, n as u64);
+    asm.cmp(CHUNK_END, RCX);
+    asm.cmovg(CHUNK_END, RCX);
+    lowered(&mut asm, &init, false)?;
+    asm.bind(main);
+    asm.lea(RCX, Mem::at(RSI, (LANES * UNROLL as i64) as i32));
+    asm.cmp(RCX, CHUNK_END);
+    asm.jcc(Cond::G, ones);
+    lowered(&mut asm, &two, false)?;
+    asm.add_imm(RSI, (LANES * UNROLL as i64) as i32);
+    asm.jmp(main);
+    asm.bind(ones);
+    asm.lea(RCX, Mem::at(RSI, LANES as i32));
+    asm.cmp(RCX, CHUNK_END);
+    asm.jcc(Cond::G, rest);
+    lowered(&mut asm, &one, false)?;
+    asm.add_imm(RSI, LANES as i32);
+    asm.bind(rest);
+    asm.mov(RCX, CHUNK_END);
+    asm.sub(RCX, RSI);
+    asm.jcc(Cond::Le, last);
+    asm.low_bits_mask(R11);
+    asm.kmovw_from_gpr(TAIL_MASK, R11);
+    lowered(&mut asm, &tail, true)?;
+    asm.bind(last);
+    lowered(&mut asm, &fin, false)?;
+    // Lane 0 of the partial to scratch[it].
+    asm.mov_imm32(R11, 1);
+    asm.kmovw_from_gpr(TAIL_MASK, R11);
+    asm.vmovups_store(
+        Mem::indexed(buffers[scratch], ITERATION, 4, 0),
+        ACC[0],
+        Some(TAIL_MASK),
+    );
+    asm.add_imm(ITERATION, 1);
+    asm.jmp(top);
+    asm.bind(done);
+    leave(&mut asm, &saved, 0, table, &consts.bytes());
+    let (code, listing) = asm.finish();
+    Some((
+        NativeKernel {
+            code,
+            listing,
+            elements_per_iteration: chunk,
+            iterations: partials,
+        },
+        partials,
+    ))
 }

@@ -21,7 +21,7 @@ use xla_core::{HloModule, Opcode, PrimitiveType};
 
 use super::math::unary_fn;
 use super::ops::{op_of, Binary, Op, Unary};
-use super::{cost, Emit, KernelInfo, KernelPlan};
+use super::{cost, reduce, Emit, KernelInfo, KernelPlan};
 use crate::fusion::FusionKind;
 use crate::math::{flushes_subnormals, generic_unary, Accuracy, LaneOps};
 use crate::wide::asm::{gpr::*, ops, Asm, Gpr, KOp, Label, Mem};
@@ -48,22 +48,44 @@ pub(crate) struct NativeKernel {
     pub iterations: i64,
 }
 
-/// The AVX-512 kernel of `info`'s fusion, if the emitter takes it.
-pub(super) fn plan(info: &KernelInfo) -> Option<KernelPlan> {
-    let (kernel, part) = match info.fusion.kind {
+/// The AVX-512 kernels of `info`'s fusion, if the emitter takes it: a
+/// full reduction's partials (with Cranelift's kernel combining them), or
+/// one kernel.
+pub(super) fn plan(info: &KernelInfo) -> Option<Vec<KernelPlan>> {
+    let per_element = cost::per_element(info, LANES as u32);
+    let native = |kernel: NativeKernel, part, scratch_bytes| KernelPlan {
+        part,
+        iterations: kernel.iterations,
+        cost_per_iteration: kernel.elements_per_iteration as f64 * per_element,
+        scratch_bytes,
+        epilogue: false,
+        emit: Emit::Native(kernel),
+    };
+    if info.fusion.kind == FusionKind::Reduction {
+        if let Some((kernel, partials)) = flat::compile_partials(info) {
+            let scratch_bytes = 4 * partials as usize;
+            let root = info.fusion.root;
+            return Some(vec![
+                native(kernel, "avx512_partials", scratch_bytes),
+                KernelPlan {
+                    part: "reduce_combine",
+                    iterations: 1,
+                    cost_per_iteration: partials as f64 * 2.0,
+                    scratch_bytes,
+                    epilogue: false,
+                    emit: Emit::Clif(Box::new(move |kb, info| {
+                        reduce::combine_kernel(kb, info, root, partials)
+                    })),
+                },
+            ]);
+        }
+    }
+    let kernel = match info.fusion.kind {
         FusionKind::Loop => (flat::compile(info)?, "avx512"),
         FusionKind::Row | FusionKind::Reduction => (rows::compile(info)?, "avx512_rows"),
         FusionKind::DotEpilogue => return None,
     };
-    let per_element = cost::per_element(info, LANES as u32);
-    Some(KernelPlan {
-        part,
-        iterations: kernel.iterations,
-        cost_per_iteration: kernel.elements_per_iteration as f64 * per_element,
-        scratch_bytes: 0,
-        epilogue: false,
-        emit: Emit::Native(kernel),
-    })
+    Some(vec![native(kernel.0, kernel.1, 0)])
 }
 
 /// What a value of the fusion is in the kernel's code.
