@@ -4,7 +4,9 @@
 //!
 //! `cargo run --release -p xla-jit --example gemm` prints the figures;
 //! `-- --sweep` also measures blocking and kernel alternatives on dot_1024;
-//! `-- --disasm` prints the f32 micro-kernel's machine code.
+//! `-- --disasm` prints the f32 micro-kernel's machine code;
+//! `-- --cranelift` uses the Cranelift f32 micro-kernel where the default
+//! is the AVX-512 one.
 
 use std::hint::black_box;
 use std::sync::Arc;
@@ -13,7 +15,7 @@ use std::time::{Duration, Instant};
 use cranelift_codegen::ir::{types, InstBuilder};
 use xla_jit::codegen::{for_range, CodegenOptions, Jit, OptLevel};
 use xla_jit::dot::{
-    ABroadcast, Accumulate, Blocking, DotConfig, DotEngine, KernelConfig, KernelShape,
+    ABroadcast, Accumulate, Blocking, Codegen, DotConfig, DotEngine, KernelConfig, KernelShape,
     MatrixLayout, Operand, StridedMatrix, StridedMatrixMut,
 };
 use xla_jit::runtime::pool::ThreadPool;
@@ -317,24 +319,52 @@ fn sweep(ceiling: f64) {
         }
     }
     println!("\nkernel sweep, dot_1024 f32, 1 thread, GFLOP/s per CPU-second:");
-    let shapes = [
-        (6, 8, 2, Accumulate::MulAdd, ABroadcast::Packed),
-        (6, 8, 4, Accumulate::MulAdd, ABroadcast::Packed),
-        (5, 8, 4, Accumulate::MulAdd, ABroadcast::Packed),
-        (4, 8, 4, Accumulate::MulAdd, ABroadcast::Packed),
-        (6, 8, 2, Accumulate::MulAdd, ABroadcast::InKernel),
-        (6, 8, 2, Accumulate::Fma, ABroadcast::Packed),
+    let cranelift = |mr, nr, unroll, accumulate, a_broadcast| KernelShape {
+        mr,
+        nr,
+        unroll,
+        accumulate,
+        a_broadcast,
+        codegen: Codegen::Cranelift,
+    };
+    let avx512 = |mr, nr, unroll| KernelShape {
+        mr,
+        nr,
+        unroll,
+        accumulate: Accumulate::Fma,
+        a_broadcast: ABroadcast::InKernel,
+        codegen: Codegen::Avx512,
+    };
+    let mut shapes = vec![
+        cranelift(6, 8, 2, Accumulate::MulAdd, ABroadcast::Packed),
+        cranelift(6, 8, 4, Accumulate::MulAdd, ABroadcast::Packed),
+        cranelift(5, 8, 4, Accumulate::MulAdd, ABroadcast::Packed),
+        cranelift(4, 8, 4, Accumulate::MulAdd, ABroadcast::Packed),
+        cranelift(6, 8, 2, Accumulate::MulAdd, ABroadcast::InKernel),
+        cranelift(6, 8, 2, Accumulate::Fma, ABroadcast::Packed),
     ];
-    for (mr, nr, unroll, accumulate, a_broadcast) in shapes {
-        let shape = KernelShape {
+    if xla_jit::wide::cpu_has_avx512() {
+        shapes.extend([
+            avx512(14, 32, 4),
+            avx512(14, 32, 2),
+            avx512(12, 32, 4),
+            avx512(8, 32, 4),
+            avx512(6, 64, 4),
+            avx512(28, 16, 4),
+        ]);
+    }
+    for shape in shapes {
+        let KernelShape {
             mr,
             nr,
             unroll,
             accumulate,
             a_broadcast,
-        };
+            codegen,
+        } = shape;
         let blocking = Blocking {
-            mc: base.f32.blocking.mc / 6 * mr,
+            mc: (base.f32.blocking.mc / base.f32.shape.mr).max(1) * mr,
+            nc: base.f32.blocking.nc.div_ceil(nr) * nr,
             ..base.f32.blocking
         };
         let config = DotConfig {
@@ -344,7 +374,8 @@ fn sweep(ceiling: f64) {
         let engine = DotEngine::with_pool(config, Arc::new(ThreadPool::new(1))).unwrap();
         let gflops = sweep_gflops(&engine);
         println!(
-            "  {mr}×{nr} unroll {unroll} {accumulate:?} A {a_broadcast:?}: {gflops:5.1} GFLOP/s"
+            "  {codegen:?} {mr}×{nr} unroll {unroll} {accumulate:?} A {a_broadcast:?}: \
+             {gflops:5.1} GFLOP/s"
         );
     }
 }
@@ -354,7 +385,16 @@ fn main() {
     let pool2 = ThreadPool::new(2);
     let ceiling = ceiling(&pool2);
     pool_overhead(&pool2);
-    let config = DotConfig::default();
+    let default = DotConfig::default();
+    let config = if args.iter().any(|a| a == "--cranelift") {
+        DotConfig {
+            f32: DotConfig::CRANELIFT_F32,
+            ..default
+        }
+    } else {
+        default
+    };
+    println!("f32 micro-kernel: {:?}", config.f32.shape);
     if args.iter().any(|a| a == "--disasm") {
         let engine = DotEngine::new(DotConfig {
             keep_disasm: true,

@@ -25,8 +25,25 @@ fn default_engine() -> &'static DotEngine {
 /// than the host's.
 fn stress_engine() -> &'static DotEngine {
     static ENGINE: OnceLock<DotEngine> = OnceLock::new();
+    ENGINE.get_or_init(|| stressed(DotConfig::default()))
+}
+
+/// [`stress_engine`] with the Cranelift f32 micro-kernel (the default's
+/// on CPUs without AVX-512, where this is the same engine).
+fn stress_cranelift_engine() -> &'static DotEngine {
+    static ENGINE: OnceLock<DotEngine> = OnceLock::new();
     ENGINE.get_or_init(|| {
-        let d = DotConfig::default();
+        stressed(DotConfig {
+            f32: DotConfig::CRANELIFT_F32,
+            ..DotConfig::default()
+        })
+    })
+}
+
+/// `d` with tiny cache blocks, everything parallel on 3 threads, and the
+/// other matrix-vector blocking.
+fn stressed(d: DotConfig) -> DotEngine {
+    {
         let small = |k: KernelConfig, nr: usize| KernelConfig {
             blocking: Blocking {
                 kc: 16,
@@ -48,11 +65,11 @@ fn stress_engine() -> &'static DotEngine {
             ..d
         };
         DotEngine::with_pool(config, Arc::new(ThreadPool::new(3))).unwrap()
-    })
+    }
 }
 
-fn engines() -> [&'static DotEngine; 2] {
-    [default_engine(), stress_engine()]
+fn engines() -> [&'static DotEngine; 3] {
+    [default_engine(), stress_engine(), stress_cranelift_engine()]
 }
 
 /// Deterministic values in [-1, 1).
@@ -770,9 +787,10 @@ fn gemv_blockings_are_checked() {
 }
 
 #[test]
-fn the_f32_micro_kernel_keeps_everything_in_registers() {
+fn the_cranelift_micro_kernels_keep_everything_in_registers() {
     let config = DotConfig {
         keep_disasm: true,
+        f32: DotConfig::CRANELIFT_F32,
         ..DotConfig::default()
     };
     let engine = DotEngine::new(config).unwrap();
@@ -781,5 +799,68 @@ fn the_f32_micro_kernel_keeps_everything_in_registers() {
         // No stack traffic at all: no spills, no reloads.
         assert!(!listing.contains("rsp)"), "{name} spills:\n{listing}");
         assert!(listing.contains("vmulp"), "{name}:\n{listing}");
+    }
+}
+
+/// The AVX-512 f32 kernel: no stack traffic, and a step of 14×32 is two
+/// loads of `B` and 28 FMAs reading `A` as broadcast memory operands.
+#[test]
+fn the_avx512_micro_kernel_broadcasts_a_from_memory() {
+    if !xla_jit::wide::cpu_has_avx512() {
+        eprintln!("skipped: this CPU has no AVX-512");
+        return;
+    }
+    let config = DotConfig {
+        keep_disasm: true,
+        f32: DotConfig::AVX512_F32,
+        ..DotConfig::default()
+    };
+    let engine = DotEngine::new(config).unwrap();
+    let (_, listing) = engine
+        .disasm()
+        .iter()
+        .find(|(n, _)| n == "gemm_f32")
+        .unwrap();
+    assert!(!listing.contains("rsp"), "{listing}");
+    let fmas = listing
+        .lines()
+        .filter(|l| l.contains("vfmadd231ps") && l.ends_with("{1to16}"))
+        .count();
+    // The unrolled steps and the single step.
+    let unroll = DotConfig::AVX512_F32.shape.unroll;
+    assert_eq!(fmas, 28 * (unroll + 1), "{listing}");
+}
+
+/// An AVX-512 configuration that does not fit the registers, or with
+/// choices the kernel does not make, is an error.
+#[test]
+fn avx512_kernel_shapes_are_checked() {
+    if !xla_jit::wide::cpu_has_avx512() {
+        return;
+    }
+    let shape = DotConfig::AVX512_F32.shape;
+    for bad in [
+        xla_jit::dot::KernelShape { mr: 16, ..shape },
+        xla_jit::dot::KernelShape { nr: 24, ..shape },
+        xla_jit::dot::KernelShape {
+            accumulate: xla_jit::dot::Accumulate::MulAdd,
+            ..shape
+        },
+    ] {
+        let config = DotConfig {
+            f32: KernelConfig {
+                shape: bad,
+                blocking: Blocking {
+                    mc: bad.mr * 4,
+                    nc: bad.nr * 4,
+                    ..DotConfig::AVX512_F32.blocking
+                },
+            },
+            ..DotConfig::default()
+        };
+        let Err(JitError::InvalidConfig(why)) = DotEngine::new(config) else {
+            panic!("{bad:?} accepted");
+        };
+        assert!(why.contains("AVX-512"), "{why}");
     }
 }

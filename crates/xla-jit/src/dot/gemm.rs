@@ -24,7 +24,7 @@ impl Float for f32 {}
 impl Float for f64 {}
 
 /// The largest `MR·NR` of a micro-kernel (the edge-tile buffer's size).
-pub(crate) const MAX_TILE: usize = 256;
+pub(crate) const MAX_TILE: usize = 512;
 
 /// A (batched) GEMM after validation: `C[b] = A[b]·B[b]` for `b < batch`,
 /// `A[b]` is `m×k`, `B[b]` is `k×n`, `C[b]` is `m×n`; strides in elements.

@@ -61,6 +61,18 @@ pub enum ABroadcast {
     InKernel,
 }
 
+/// Which code generator builds a micro-kernel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Codegen {
+    /// Cranelift, with its 128-bit vectors (the layout of this module's
+    /// docs).
+    Cranelift,
+    /// AVX-512 machine code (f32 only; `dot/avx512.rs`): 512-bit vectors,
+    /// `A` broadcast by the FMAs' memory operands ([`ABroadcast::InKernel`],
+    /// [`Accumulate::Fma`]).
+    Avx512,
+}
+
 /// The register blocking and instruction choices of a micro-kernel.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct KernelShape {
@@ -74,6 +86,8 @@ pub struct KernelShape {
     pub accumulate: Accumulate,
     /// Where `A` is broadcast.
     pub a_broadcast: ABroadcast,
+    /// The code generator.
+    pub codegen: Codegen,
 }
 
 impl KernelShape {

@@ -34,6 +34,7 @@
 //!
 //! An [`Epilogue`] runs on each finished output block while it is in cache.
 
+mod avx512;
 mod element;
 mod epilogue;
 mod gemm;
@@ -49,7 +50,7 @@ use cranelift_codegen::ir::types;
 pub use element::DotElement;
 pub use epilogue::{Epilogue, OutputBlock};
 pub use gemv::GemvBlock;
-pub use kernel::{ABroadcast, Accumulate, Blocking, KernelShape, MicroKernel};
+pub use kernel::{ABroadcast, Accumulate, Blocking, Codegen, KernelShape, MicroKernel};
 pub use matrix::{MatrixLayout, Operand, StridedMatrix, StridedMatrixMut};
 
 use crate::codegen::{CodegenOptions, Jit, OptLevel};
@@ -100,22 +101,15 @@ impl Default for DotConfig {
     /// f64 keeps the same byte sizes: `6×4` tiles, `kc = 256` (`A` panel
     /// `6·256·16 B`), `nc = 256` (`B` block `512 KiB`).
     ///
-    /// The matrix-vector blocking is the host's ([`GemvBlock::for_host`]).
+    /// On a CPU with AVX-512 the f32 kernel is [`DotConfig::AVX512_F32`]
+    /// instead. The matrix-vector blocking is the host's
+    /// ([`GemvBlock::for_host`]).
     fn default() -> Self {
         DotConfig {
-            f32: KernelConfig {
-                shape: KernelShape {
-                    mr: 6,
-                    nr: 8,
-                    unroll: 2,
-                    accumulate: Accumulate::MulAdd,
-                    a_broadcast: ABroadcast::Packed,
-                },
-                blocking: Blocking {
-                    kc: 256,
-                    mc: 72,
-                    nc: 512,
-                },
+            f32: if crate::wide::cpu_has_avx512() {
+                Self::AVX512_F32
+            } else {
+                Self::CRANELIFT_F32
             },
             f64: KernelConfig {
                 shape: KernelShape {
@@ -124,6 +118,7 @@ impl Default for DotConfig {
                     unroll: 2,
                     accumulate: Accumulate::MulAdd,
                     a_broadcast: ABroadcast::Packed,
+                    codegen: Codegen::Cranelift,
                 },
                 blocking: Blocking {
                     kc: 256,
@@ -137,6 +132,47 @@ impl Default for DotConfig {
             keep_disasm: false,
         }
     }
+}
+
+impl DotConfig {
+    /// The f32 Cranelift kernel (the layout of `kernel.rs`'s docs), the
+    /// default without AVX-512.
+    pub const CRANELIFT_F32: KernelConfig = KernelConfig {
+        shape: KernelShape {
+            mr: 6,
+            nr: 8,
+            unroll: 2,
+            accumulate: Accumulate::MulAdd,
+            a_broadcast: ABroadcast::Packed,
+            codegen: Codegen::Cranelift,
+        },
+        blocking: Blocking {
+            kc: 256,
+            mc: 72,
+            nc: 512,
+        },
+    };
+
+    /// The f32 kernel on CPUs with AVX-512: `14×32` tiles in 28 `zmm`
+    /// accumulators (`dot/avx512.rs`). `kc = 256`: the `A` panel is
+    /// `14·256·4 B = 14 KiB` in L1 while the kernel streams `B` panels of
+    /// `256·32·4 B = 32 KiB` past it; `nc = 512`: the `kc×nc` block of `B`
+    /// (`512 KiB`) stays in L2; `mc = 168` (12 panels).
+    pub const AVX512_F32: KernelConfig = KernelConfig {
+        shape: KernelShape {
+            mr: 14,
+            nr: 32,
+            unroll: 4,
+            accumulate: Accumulate::Fma,
+            a_broadcast: ABroadcast::InKernel,
+            codegen: Codegen::Avx512,
+        },
+        blocking: Blocking {
+            kc: 256,
+            mc: 168,
+            nc: 512,
+        },
+    };
 }
 
 /// The compiled kernels of one float type.
@@ -195,13 +231,33 @@ impl DotEngine {
     }
 
     fn build(config: DotConfig, pool: PoolRef) -> Result<Self, JitError> {
-        check_config("f32", &config.f32, 4)?;
+        let f32_lanes = check_config("f32", &config.f32, 4)?;
         check_config("f64", &config.f64, 2)?;
+        if config.f64.shape.codegen == Codegen::Avx512 {
+            return Err(JitError::InvalidConfig(
+                "f64: the AVX-512 micro-kernel is f32 only".into(),
+            ));
+        }
         config.gemv.check()?;
         let mut jit = Jit::with_opt_level(CodegenOptions::default(), OptLevel::None)?;
         jit.keep_disasm(config.keep_disasm);
+        let native_f32 = match config.f32.shape.codegen {
+            Codegen::Avx512 => {
+                let (code, listing) = avx512::micro_kernel(&config.f32.shape, config.keep_disasm);
+                Some(jit.add_native("gemm_f32", &code, listing)?)
+            }
+            Codegen::Cranelift => None,
+        };
+        let f32_micro = match native_f32 {
+            Some(_) => None,
+            None => Some(kernel::emit_micro_kernel(
+                &mut jit,
+                "gemm_f32",
+                types::F32,
+                config.f32.shape,
+            )?),
+        };
         let ids = [
-            kernel::emit_micro_kernel(&mut jit, "gemm_f32", types::F32, config.f32.shape)?,
             kernel::emit_micro_kernel(&mut jit, "gemm_f64", types::F64, config.f64.shape)?,
             gemv::emit_dot_rows(&mut jit, "gemv_dot_f32", types::F32, config.gemv)?,
             gemv::emit_dot_rows(&mut jit, "gemv_dot_f64", types::F64, config.gemv)?,
@@ -209,7 +265,13 @@ impl DotEngine {
             gemv::emit_axpy_rows(&mut jit, "gemv_axpy_f64", types::F64)?,
         ];
         jit.finalize()?;
-        let ptrs = ids.map(|id| jit.function_ptr(id));
+        let f32_ptr = match (native_f32, f32_micro) {
+            (Some(ptr), _) => ptr,
+            (None, Some(id)) => jit.function_ptr(id),
+            (None, None) => unreachable!("one f32 micro-kernel is built"),
+        };
+        let [f64_ptr, dot32, dot64, axpy32, axpy64] = ids.map(|id| jit.function_ptr(id));
+        let ptrs = [f32_ptr, f64_ptr, dot32, dot64, axpy32, axpy64];
         // SAFETY: each pointer is the function compiled above with the
         // matching signature; `Code` keeps it alive as long as the engine.
         let (f32, f64) = unsafe {
@@ -218,7 +280,7 @@ impl DotEngine {
                 micro: MicroKernel::from_raw(
                     config.f32.shape,
                     config.f32.blocking,
-                    4,
+                    f32_lanes,
                     transmute::<*const u8, kernel::KernelFn<f32>>(ptrs[0]),
                 ),
                 gemv: GemvKernels {
@@ -308,8 +370,30 @@ impl DotEngine {
     }
 }
 
-fn check_config(name: &str, config: &KernelConfig, lanes: usize) -> Result<(), JitError> {
+/// Checks a kernel configuration for vectors of `lanes` lanes (16 for
+/// f32 on AVX-512); returns the kernel's lanes.
+fn check_config(name: &str, config: &KernelConfig, lanes: usize) -> Result<usize, JitError> {
     let KernelConfig { shape, blocking } = config;
+    let lanes = match shape.codegen {
+        Codegen::Cranelift => lanes,
+        Codegen::Avx512 => {
+            if !crate::wide::cpu_has_avx512() {
+                return Err(JitError::InvalidConfig(format!(
+                    "{name}: the AVX-512 micro-kernel needs a CPU with AVX-512"
+                )));
+            }
+            if !avx512::fits(shape)
+                || shape.accumulate != Accumulate::Fma
+                || shape.a_broadcast != ABroadcast::InKernel
+            {
+                return Err(JitError::InvalidConfig(format!(
+                    "{name}: an AVX-512 micro-kernel has nr a multiple of 16, at most 30 \
+                     accumulators, FMA and A broadcast in the kernel"
+                )));
+            }
+            16
+        }
+    };
     let problems = [
         (shape.mr == 0 || shape.nr == 0, "mr and nr must be positive"),
         (
@@ -318,7 +402,7 @@ fn check_config(name: &str, config: &KernelConfig, lanes: usize) -> Result<(), J
         ),
         (
             shape.mr * shape.nr > gemm::MAX_TILE,
-            "mr·nr must be at most 256",
+            "mr·nr must be at most 512",
         ),
         (
             !shape.unroll.is_power_of_two(),
@@ -338,6 +422,6 @@ fn check_config(name: &str, config: &KernelConfig, lanes: usize) -> Result<(), J
         Some((_, why)) => Err(JitError::InvalidConfig(format!(
             "{name} dot kernel {shape:?} {blocking:?}: {why}"
         ))),
-        None => Ok(()),
+        None => Ok(lanes),
     }
 }
