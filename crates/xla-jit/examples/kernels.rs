@@ -1,6 +1,10 @@
 //! Measures the fused kernels of the benchmark suite: per-kernel compile
 //! time and run time on the suite's shapes, as GB/s of the bytes each case
-//! must move (inputs read once, output written once), on 1 and 2 threads.
+//! must move (inputs read once, output written once), on 1 and 2 threads,
+//! and against the machine's limit measured in the same run: a plain read
+//! (a sum) of 64 MiB and a copy of 64 MiB, split over the same threads.
+//! Each case's two-thread rate is also given as a share of the read rate
+//! (no stream of bytes goes faster).
 //!
 //! ```text
 //! cargo run --release -p xla-jit --example kernels [-- <bench/hlo dir> [case…]]
@@ -41,9 +45,10 @@ fn main() {
     } else {
         CASES.iter().map(|s| s.to_string()).collect()
     };
+    let limit = stream_limits();
     println!(
-        "{:<16} {:>8} {:>10} {:>10} {:>9} {:>9}  kernels (compile µs)",
-        "case", "MB", "1 thr ms", "2 thr ms", "1 GB/s", "2 GB/s"
+        "{:<16} {:>8} {:>10} {:>10} {:>9} {:>9} {:>7}  kernels (compile µs)",
+        "case", "MB", "1 thr ms", "2 thr ms", "1 GB/s", "2 GB/s", "% read"
     );
     for case in cases {
         let path = format!("{dir}/{case}.hlo");
@@ -54,11 +59,56 @@ fn main() {
                 continue;
             }
         };
-        measure(&case, &text);
+        measure(&case, &text, limit);
     }
 }
 
-fn measure(case: &str, text: &str) {
+/// The machine's streaming rates on 2 threads, GB/s: a read of 64 MiB
+/// (an xor of 32-bit words into 32 lanes: one-cycle operations, so only
+/// the memory bounds it) and a copy of 64 MiB; also prints both on 1 and
+/// 2 threads. Returns the two-thread read rate.
+fn stream_limits() -> f64 {
+    let n = 16 << 20;
+    let src: Vec<u32> = (0..n as u32).collect();
+    let mut dst = vec![0u32; n];
+    let read = |part: &[u32]| -> u32 {
+        let mut acc = [0u32; 32];
+        for c in part.chunks_exact(32) {
+            for (a, x) in acc.iter_mut().zip(c) {
+                *a ^= x;
+            }
+        }
+        acc.iter().fold(0, |a, x| a ^ x)
+    };
+    let mut two_thread_read = 0.0;
+    for threads in [1, 2] {
+        let chunk = n / threads;
+        let t_read = time(|| {
+            std::thread::scope(|s| {
+                for part in src.chunks(chunk) {
+                    s.spawn(move || std::hint::black_box(read(part)));
+                }
+            })
+        });
+        let t_copy = time(|| {
+            std::thread::scope(|s| {
+                for (d, part) in dst.chunks_mut(chunk).zip(src.chunks(chunk)) {
+                    s.spawn(move || d.copy_from_slice(part));
+                }
+            })
+        });
+        let bytes = (4 * n) as f64;
+        let (r, c) = (
+            bytes / t_read.as_secs_f64() / 1e9,
+            2.0 * bytes / t_copy.as_secs_f64() / 1e9,
+        );
+        println!("stream limit, {threads} thr: read {r:.1} GB/s, copy {c:.1} GB/s (read + write)");
+        two_thread_read = r;
+    }
+    two_thread_read
+}
+
+fn measure(case: &str, text: &str, read_limit: f64) {
     let module: HloModule = text.parse().expect("bench modules parse");
     let plan = fusion::plan(&module, module.entry);
     let comp = module.entry_computation();
@@ -114,12 +164,13 @@ fn measure(case: &str, text: &str) {
         .map(|k| format!("{} {:.0}", k.name, k.compile_time.as_secs_f64() * 1e6))
         .collect();
     println!(
-        "{case:<16} {:>8.1} {:>10.3} {:>10.3} {:>9.1} {:>9.1}  {} (total {:.0} µs)",
+        "{case:<16} {:>8.1} {:>10.3} {:>10.3} {:>9.1} {:>9.1} {:>6.0}%  {} (total {:.0} µs)",
         bytes as f64 / 1e6,
         t1.as_secs_f64() * 1e3,
         t2.as_secs_f64() * 1e3,
         gbs(t1),
         gbs(t2),
+        100.0 * gbs(t2) / read_limit,
         compile.join(", "),
         total_compile.as_secs_f64() * 1e6
     );
