@@ -1,4 +1,6 @@
-//! The Cranelift JIT backend of xla-rs.
+//! The JIT backend of xla-rs: Cranelift kernels, and AVX-512 machine code
+//! for the elementwise, row and dot kernels where the CPU has it
+//! ([`wide`]).
 #![warn(missing_docs)]
 
 mod client;

@@ -104,7 +104,7 @@ impl<'b> BorrowMut<FunctionBuilder<'b>> for KernelBuilder<'_, 'b> {
 impl<'a, 'b> KernelBuilder<'a, 'b> {
     /// A builder for a function whose first parameter is the array of
     /// `buffers` base pointers; loads them in the current (entry) block
-    /// unless there are more than [`HOISTED_BUFFERS`].
+    /// unless there are more than `HOISTED_BUFFERS`.
     pub fn new(
         b: &'a mut FunctionBuilder<'b>,
         ptr: Type,

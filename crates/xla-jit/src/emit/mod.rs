@@ -1,5 +1,12 @@
-//! Kernel emission: one Cranelift function per fusion of a
-//! [`FusionPlan`].
+//! Kernel emission: the functions of each fusion of a [`FusionPlan`].
+//!
+//! On a CPU with AVX-512, flat elementwise fusions, row fusions (softmax,
+//! layernorm, row reductions) and the partials of full reductions of f32
+//! values are emitted as AVX-512 machine code (`avx512/`, on
+//! [`crate::wide`]), whose 512-bit vectors Cranelift's x86-64 backend does
+//! not have; every other kernel, and every kernel elsewhere, is a
+//! Cranelift function. [`crate::codegen::CodegenOptions::avx512`] turns
+//! the first off.
 //!
 //! Every kernel follows one ABI:
 //!

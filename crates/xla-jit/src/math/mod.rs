@@ -97,6 +97,10 @@
 //! | atan2 | 0.925 (y = 2.4523, x = 1.6947), sampled | 0.833 (1) | 0.37 | 0.45 |
 //! | pow | 0.507 (x = 0.90722, y = 24.927), sampled | 0.651 (2) | 0.14 | 0.93 |
 //!
+//! exp, tanh, logistic (at [`Accuracy::Xla`]) and log are written over
+//! `LaneOps`, so the AVX-512 kernels (`crate::wide`) run the same
+//! operations on 16 lanes and give the same bits as the `f32x4` code.
+//!
 //! The kernels compile f32 exp, tanh and logistic at [`Accuracy::Xla`]
 //! (`math_ulp --xla`: all 2^32 inputs except subnormal inputs and results,
 //! which those forms flush; idle machine):

@@ -5,13 +5,13 @@
 //! kernel bound by its arithmetic (a GELU: a tanh per element and eight
 //! multiplies and adds) runs up to four times as fast at 512 bits. This
 //! module emits such kernels itself: an encoder for the instructions they
-//! use ([`asm`]), a small SSA of 512-bit values with a linear-scan register
-//! allocator ([`ir`]), and executable memory for the result ([`Code`]).
+//! use (`asm`), a small SSA of 512-bit values with a linear-scan register
+//! allocator (`ir`), and executable memory for the result ([`Code`]).
 //! `emit::avx512` decides which fusions it takes (flat elementwise f32
 //! loops) and builds their loops; every other kernel is Cranelift's.
 //!
 //! The math functions are the same code as the 128-bit kernels' (generic
-//! over [`crate::math::LaneOps`]), so both widths give the same bits.
+//! over `math::LaneOps`), so both widths give the same bits.
 
 pub(crate) mod asm;
 pub(crate) mod ir;
