@@ -6,7 +6,7 @@
 //! `-- --sweep` also measures blocking and kernel alternatives on dot_1024;
 //! `-- --disasm` prints the f32 micro-kernel's machine code;
 //! `-- --cranelift` uses the Cranelift f32 micro-kernel where the default
-//! is the AVX-512 one.
+//! is the AVX-512 one; `-- --blocking KC,MC,NC` sets the f32 cache blocking.
 
 use std::hint::black_box;
 use std::sync::Arc;
@@ -299,8 +299,9 @@ fn sweep_gflops(engine: &DotEngine) -> f64 {
 fn sweep(ceiling: f64) {
     let base = DotConfig::default();
     println!("\nblocking sweep, dot_1024 f32, 1 thread, GFLOP/s per CPU-second (kc, mc, nc):");
+    let mr = base.f32.shape.mr;
     for kc in [128, 256, 384, 512] {
-        for mc in [48, 96, 192] {
+        for mc in [4 * mr, 8 * mr, 12 * mr, 16 * mr] {
             for nc in [256, 512, 1024, 4096] {
                 let config = DotConfig {
                     f32: KernelConfig {
@@ -394,7 +395,32 @@ fn main() {
     } else {
         default
     };
-    println!("f32 micro-kernel: {:?}", config.f32.shape);
+    let blocking = args
+        .iter()
+        .position(|a| a == "--blocking")
+        .and_then(|i| args.get(i + 1))
+        .map(|v| {
+            let parts: Vec<usize> = v
+                .split(',')
+                .map(|p| p.parse().expect("--blocking KC,MC,NC"))
+                .collect();
+            Blocking {
+                kc: parts[0],
+                mc: parts[1],
+                nc: parts[2],
+            }
+        });
+    let config = DotConfig {
+        f32: KernelConfig {
+            blocking: blocking.unwrap_or(config.f32.blocking),
+            ..config.f32
+        },
+        ..config
+    };
+    println!(
+        "f32 micro-kernel: {:?} {:?}",
+        config.f32.shape, config.f32.blocking
+    );
     if args.iter().any(|a| a == "--disasm") {
         let engine = DotEngine::new(DotConfig {
             keep_disasm: true,

@@ -156,8 +156,13 @@ impl DotConfig {
     /// The f32 kernel on CPUs with AVX-512: `14×32` tiles in 28 `zmm`
     /// accumulators (`dot/avx512.rs`). `kc = 256`: the `A` panel is
     /// `14·256·4 B = 14 KiB` in L1 while the kernel streams `B` panels of
-    /// `256·32·4 B = 32 KiB` past it; `nc = 512`: the `kc×nc` block of `B`
-    /// (`512 KiB`) stays in L2; `mc = 168` (12 panels).
+    /// `256·32·4 B = 32 KiB` past it; `nc = 1024`: the `kc×nc` block of
+    /// `B` (1 MiB) stays in the 2 MiB L2 of the Intel host, and `A` is
+    /// packed once per 1024 columns; `mc = 112` (8 panels). On that host
+    /// (`examples/gemm.rs -- --blocking`, two interleaved rounds over
+    /// dot_1024, dot_2048 and mlp's two dots on one thread, a noisy host)
+    /// this summed 521 GFLOP/s against 449 for `nc = 512, mc = 168` and 495
+    /// for `kc = 512, nc = 4096`.
     pub const AVX512_F32: KernelConfig = KernelConfig {
         shape: KernelShape {
             mr: 14,
@@ -169,8 +174,8 @@ impl DotConfig {
         },
         blocking: Blocking {
             kc: 256,
-            mc: 168,
-            nc: 512,
+            mc: 112,
+            nc: 1024,
         },
     };
 }
