@@ -460,6 +460,28 @@ mul {
 }
 ";
 
+/// A row program over `f32[rows, cols]`: the row maximum `m` (broadcast
+/// `mb`), `d = x − mb`, `ex = exp(d)`, the row sum `sum` of `ex`
+/// (broadcast `sb`), then `rest`, the lines that compute the root.
+fn shifted_exps(rows: usize, cols: usize, rest: &str) -> String {
+    let s = format!("f32[{rows},{cols}]{{1,0}}");
+    let r = format!("f32[{rows}]{{0}}");
+    format!(
+        "HloModule m\n{REDUCERS}ENTRY e {{
+  x = {s} parameter(0)
+  lo = f32[] constant(-inf)
+  m = {r} reduce(x, lo), dimensions={{1}}, to_apply=mx
+  mb = {s} broadcast(m), dimensions={{0}}
+  d = {s} subtract(x, mb)
+  ex = {s} exponential(d)
+  z = f32[] constant(0)
+  sum = {r} reduce(ex, z), dimensions={{1}}, to_apply=add
+  sb = {s} broadcast(sum), dimensions={{0}}
+{rest}
+}}"
+    )
+}
+
 /// Compiles `text`, checks the AVX-512 row emitter took its fusion (or
 /// not, per `native`), and compares both kinds of kernels with the
 /// interpreter: the same NaNs and infinities, finite values within 1e-5
@@ -534,34 +556,14 @@ fn row_kernels_match_the_interpreter() {
         let s = format!("f32[{rows},{cols}]{{1,0}}");
         let r = format!("f32[{rows}]{{0}}");
         let c = format!("f32[{cols}]{{0}}");
-        let softmax = format!(
-            "HloModule m\n{REDUCERS}ENTRY e {{
-  x = {s} parameter(0)
-  lo = f32[] constant(-inf)
-  m = {r} reduce(x, lo), dimensions={{1}}, to_apply=mx
-  mb = {s} broadcast(m), dimensions={{0}}
-  d = {s} subtract(x, mb)
-  ex = {s} exponential(d)
-  z = f32[] constant(0)
-  sum = {r} reduce(ex, z), dimensions={{1}}, to_apply=add
-  sb = {s} broadcast(sum), dimensions={{0}}
-  ROOT o = {s} divide(ex, sb)
-}}"
-        );
-        let log_softmax = format!(
-            "HloModule m\n{REDUCERS}ENTRY e {{
-  x = {s} parameter(0)
-  lo = f32[] constant(-inf)
-  m = {r} reduce(x, lo), dimensions={{1}}, to_apply=mx
-  mb = {s} broadcast(m), dimensions={{0}}
-  d = {s} subtract(x, mb)
-  ex = {s} exponential(d)
-  z = f32[] constant(0)
-  sum = {r} reduce(ex, z), dimensions={{1}}, to_apply=add
-  l = {r} log(sum)
-  lb = {s} broadcast(l), dimensions={{0}}
-  ROOT o = {s} subtract(d, lb)
-}}"
+        let softmax = shifted_exps(rows, cols, &format!("  ROOT o = {s} divide(ex, sb)"));
+        let log_softmax = shifted_exps(
+            rows,
+            cols,
+            &format!(
+                "  l = {r} log(sum)\n  lb = {s} broadcast(l), dimensions={{0}}\n  \
+                 ROOT o = {s} subtract(d, lb)"
+            ),
         );
         let layernorm = format!(
             "HloModule m\n{REDUCERS}ENTRY e {{
@@ -673,20 +675,10 @@ fn row_maxima_are_exact_and_rows_follow_the_layout() {
         .map(|i| value(i / cols, i % cols))
         .collect();
     let x = Literal::from_vec(&[rows as i64, cols as i64], x).unwrap();
-    let text = format!(
-        "HloModule m\n{REDUCERS}ENTRY e {{
-  x = f32[24,19]{{1,0}} parameter(0)
-  lo = f32[] constant(-inf)
-  m = f32[24]{{0}} reduce(x, lo), dimensions={{1}}, to_apply=mx
-  mb = f32[24,19]{{1,0}} broadcast(m), dimensions={{0}}
-  d = f32[24,19]{{1,0}} subtract(x, mb)
-  ex = f32[24,19]{{1,0}} exponential(d)
-  z = f32[] constant(0)
-  s = f32[24]{{0}} reduce(ex, z), dimensions={{1}}, to_apply=add
-  sb = f32[24,19]{{1,0}} broadcast(s), dimensions={{0}}
-  p = f32[24,19]{{1,0}} divide(ex, sb)
-  ROOT o = f32[24,19]{{1,0}} divide(p, mb)
-}}"
+    let text = shifted_exps(
+        rows,
+        cols,
+        "  p = f32[24,19]{1,0} divide(ex, sb)\n  ROOT o = f32[24,19]{1,0} divide(p, mb)",
     );
     rows_both_ways(&text, &[&x], true);
     let column_major = format!(
@@ -755,20 +747,7 @@ fn softmax_keeps_its_exponentials() {
     if !has_avx512() {
         return;
     }
-    let text = format!(
-        "HloModule m\n{REDUCERS}ENTRY e {{
-  x = f32[8,256]{{1,0}} parameter(0)
-  lo = f32[] constant(-inf)
-  m = f32[8]{{0}} reduce(x, lo), dimensions={{1}}, to_apply=mx
-  mb = f32[8,256]{{1,0}} broadcast(m), dimensions={{0}}
-  d = f32[8,256]{{1,0}} subtract(x, mb)
-  ex = f32[8,256]{{1,0}} exponential(d)
-  z = f32[] constant(0)
-  s = f32[8]{{0}} reduce(ex, z), dimensions={{1}}, to_apply=add
-  sb = f32[8,256]{{1,0}} broadcast(s), dimensions={{0}}
-  ROOT o = f32[8,256]{{1,0}} divide(ex, sb)
-}}"
-    );
+    let text = shifted_exps(8, 256, "  ROOT o = f32[8,256]{1,0} divide(ex, sb)");
     let fmas = |text: &str| -> usize {
         let c = compile(text);
         let asm: String = c.jit.disasm().iter().map(|(_, s)| s.as_str()).collect();

@@ -182,17 +182,23 @@ fn full_reduction(
                 partial_kernel(kb, info, root, &partial_space, lanes)
             })),
         },
-        KernelPlan {
-            part: "reduce_combine",
-            iterations: 1,
-            cost_per_iteration: partials as f64 * 2.0,
-            scratch_bytes,
-            epilogue: false,
-            emit: Emit::Clif(Box::new(move |kb, info| {
-                combine_kernel(kb, info, root, partials)
-            })),
-        },
+        combine_plan(root, partials, scratch_bytes),
     ])
+}
+
+/// The kernel folding a full reduction's `partials` partials (in the
+/// scratch buffer of `scratch_bytes`) into the init value.
+pub(super) fn combine_plan(root: InstrId, partials: i64, scratch_bytes: usize) -> KernelPlan {
+    KernelPlan {
+        part: "reduce_combine",
+        iterations: 1,
+        cost_per_iteration: partials as f64 * 2.0,
+        scratch_bytes,
+        epilogue: false,
+        emit: Emit::Clif(Box::new(move |kb, info| {
+            combine_kernel(kb, info, root, partials)
+        })),
+    }
 }
 
 fn element_of(reduce: &HloInstruction) -> PrimitiveType {
@@ -326,7 +332,7 @@ fn partial_kernel(
     space.walk(kb, start, end, &mut walker)
 }
 
-pub(super) fn combine_kernel(
+fn combine_kernel(
     kb: &mut KernelBuilder,
     info: &KernelInfo,
     root: InstrId,

@@ -24,11 +24,12 @@ use xla_core::shape::ceil_div;
 use xla_core::{ArrayShape, Opcode, PrimitiveType};
 
 use super::{
-    constant, elementwise, enter, leave, load_bases, NativeKernel, Reducer, Val, LANES, UNROLL,
+    constant, element_loop, elementwise, enter, leave, load_bases, lowering, Accumulation,
+    NativeKernel, Reducer, Val, ACC, LANES, UNROLL,
 };
 use crate::emit::KernelInfo;
-use crate::wide::asm::{gpr::*, Asm, Cond, Gpr, Mem, Zmm};
-use crate::wide::ir::{ConstPool, Frame, Func, Operand, TAIL_MASK};
+use crate::wide::asm::{gpr::*, Asm, Cond, Gpr, Mem};
+use crate::wide::ir::{ConstPool, Func, Operand, TAIL_MASK};
 
 /// The registers holding the buffers' base addresses, in buffer order: a
 /// fusion with more buffers is left to the 128-bit emitters.
@@ -76,13 +77,6 @@ pub(super) fn compile(info: &KernelInfo) -> Option<NativeKernel> {
     asm.cmovg(RDX, RCX);
     let table = asm.label();
     load_bases(&mut asm, buffers, table);
-    let frame = |masked| Frame {
-        buffers,
-        index: RSI,
-        consts: RAX,
-        masked,
-        slots: 0,
-    };
     let body = |vectors: i32| -> Option<Func> {
         let mut f = Func::default();
         for v in 0..vectors {
@@ -92,31 +86,9 @@ pub(super) fn compile(info: &KernelInfo) -> Option<NativeKernel> {
         Some(f)
     };
     let (step, single) = (body(UNROLL)?, body(1)?);
-    let (main, ones, tail, done) = (asm.label(), asm.label(), asm.label(), asm.label());
-    // Two vectors per step while they fit.
-    asm.bind(main);
-    asm.lea(RCX, Mem::at(RSI, (LANES * UNROLL as i64) as i32));
-    asm.cmp(RCX, RDX);
-    asm.jcc(Cond::G, ones);
-    step.lower(&mut asm, &frame(false), &mut consts).ok()?;
-    asm.add_imm(RSI, (LANES * UNROLL as i64) as i32);
-    asm.jmp(main);
-    // Then one.
-    asm.bind(ones);
-    asm.lea(RCX, Mem::at(RSI, LANES as i32));
-    asm.cmp(RCX, RDX);
-    asm.jcc(Cond::G, tail);
-    single.lower(&mut asm, &frame(false), &mut consts).ok()?;
-    asm.add_imm(RSI, LANES as i32);
-    // Then the 1–15 elements left, through the tail mask.
-    asm.bind(tail);
-    asm.mov(RCX, RDX);
-    asm.sub(RCX, RSI);
-    asm.jcc(Cond::Le, done);
-    asm.low_bits_mask(R11);
-    asm.kmovw_from_gpr(TAIL_MASK, R11);
-    single.lower(&mut asm, &frame(true), &mut consts).ok()?;
-    asm.bind(done);
+    let mut lowered = lowering(buffers, 0, &mut consts);
+    element_loop(&mut asm, &mut lowered, RDX, (&step, &single, &single))?;
+    drop(lowered);
     leave(&mut asm, &saved, 0, table, &consts.bytes());
     let (code, listing) = asm.finish();
     Some(NativeKernel {
@@ -247,9 +219,6 @@ const CHUNK_END: Gpr = R14;
 /// The current iteration.
 const ITERATION: Gpr = R15;
 
-/// A partial's accumulators.
-const ACC: [Zmm; 2] = [Zmm(30), Zmm(31)];
-
 /// The kernel of a full reduction's partials (see the module's docs):
 /// each iteration of `[start, end)` reduces `chunk` elements of the
 /// reduce's flat operand into `scratch[iteration]`. Returns the kernel
@@ -301,50 +270,13 @@ pub(super) fn compile_partials(info: &KernelInfo) -> Option<(NativeKernel, i64)>
     asm.mov(ITERATION, RSI);
     let table = asm.label();
     load_bases(&mut asm, buffers, table);
-    let frame = |masked| Frame {
-        buffers,
-        index: RSI,
-        consts: RAX,
-        masked,
-        slots: 0,
-    };
-    let mut lowered =
-        |asm: &mut Asm, f: &Func, masked: bool| f.lower(asm, &frame(masked), &mut consts).ok();
-    let identity = reducer.identity();
-    let step = |vectors: i32, masked: bool| -> Option<Func> {
-        let mut f = Func::default();
-        let accs = ACC.map(|z| f.fixed(z));
-        for v in 0..vectors {
-            let mut x = flat.step(&mut f, v)?.float()?;
-            if masked {
-                let lanes = f.tail_mask();
-                x = f.blend(lanes, x, identity);
-            }
-            let acc = accs[v as usize];
-            let r = reducer.combine(&mut f, acc, x);
-            f.set(acc, r);
-        }
-        Some(f)
-    };
-    let (two, one, tail) = (step(UNROLL, false)?, step(1, false)?, step(1, true)?);
-    let mut init = Func::default();
-    for z in ACC {
-        let acc = init.fixed(z);
-        init.set(acc, identity);
-    }
+    let mut lowered = lowering(buffers, 0, &mut consts);
+    let loops = Accumulation::new(reducer, |f, v| flat.step(f, v)?.float())?;
     let mut fin = Func::default();
-    let (a, b) = (fin.fixed(ACC[0]), fin.fixed(ACC[1]));
-    let both = reducer.combine(&mut fin, a, b);
-    let all = reducer.across(&mut fin, both);
-    fin.set(a, all);
-    let (top, main, ones, rest, last, done) = (
-        asm.label(),
-        asm.label(),
-        asm.label(),
-        asm.label(),
-        asm.label(),
-        asm.label(),
-    );
+    let all = Accumulation::result(reducer, &mut fin);
+    let first = fin.fixed(ACC[0]);
+    fin.set(first, all);
+    let (top, done) = (asm.label(), asm.label());
     asm.bind(top);
     asm.cmp(ITERATION, RDX);
     asm.jcc(Cond::Ge, done);
@@ -354,28 +286,13 @@ pub(super) fn compile_partials(info: &KernelInfo) -> Option<(NativeKernel, i64)>
     asm.mov_imm64(RCX, n as u64);
     asm.cmp(CHUNK_END, RCX);
     asm.cmovg(CHUNK_END, RCX);
-    lowered(&mut asm, &init, false)?;
-    asm.bind(main);
-    asm.lea(RCX, Mem::at(RSI, (LANES * UNROLL as i64) as i32));
-    asm.cmp(RCX, CHUNK_END);
-    asm.jcc(Cond::G, ones);
-    lowered(&mut asm, &two, false)?;
-    asm.add_imm(RSI, (LANES * UNROLL as i64) as i32);
-    asm.jmp(main);
-    asm.bind(ones);
-    asm.lea(RCX, Mem::at(RSI, LANES as i32));
-    asm.cmp(RCX, CHUNK_END);
-    asm.jcc(Cond::G, rest);
-    lowered(&mut asm, &one, false)?;
-    asm.add_imm(RSI, LANES as i32);
-    asm.bind(rest);
-    asm.mov(RCX, CHUNK_END);
-    asm.sub(RCX, RSI);
-    asm.jcc(Cond::Le, last);
-    asm.low_bits_mask(R11);
-    asm.kmovw_from_gpr(TAIL_MASK, R11);
-    lowered(&mut asm, &tail, true)?;
-    asm.bind(last);
+    lowered(&mut asm, &loops.init, false)?;
+    element_loop(
+        &mut asm,
+        &mut lowered,
+        CHUNK_END,
+        (&loops.two, &loops.one, &loops.tail),
+    )?;
     lowered(&mut asm, &fin, false)?;
     // Lane 0 of the partial to scratch[it].
     asm.mov_imm32(R11, 1);
@@ -388,6 +305,7 @@ pub(super) fn compile_partials(info: &KernelInfo) -> Option<(NativeKernel, i64)>
     asm.add_imm(ITERATION, 1);
     asm.jmp(top);
     asm.bind(done);
+    drop(lowered);
     leave(&mut asm, &saved, 0, table, &consts.bytes());
     let (code, listing) = asm.finish();
     Some((

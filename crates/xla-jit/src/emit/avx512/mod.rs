@@ -24,8 +24,8 @@ use super::ops::{op_of, Binary, Op, Unary};
 use super::{cost, reduce, Emit, KernelInfo, KernelPlan};
 use crate::fusion::FusionKind;
 use crate::math::{flushes_subnormals, generic_unary, Accuracy, LaneOps};
-use crate::wide::asm::{gpr::*, ops, Asm, Gpr, KOp, Label, Mem};
-use crate::wide::ir::{Func, MReg, Operand};
+use crate::wide::asm::{gpr::*, ops, Asm, Cond, Gpr, KOp, Label, Mem, Zmm};
+use crate::wide::ir::{ConstPool, Frame, Func, MReg, Operand, TAIL_MASK};
 
 /// f32 lanes per vector.
 const LANES: i64 = 16;
@@ -35,6 +35,9 @@ const UNROLL: i32 = 2;
 
 /// Registers that kernels restore before they return.
 const CALLEE_SAVED: [Gpr; 6] = [RBX, RBP, R12, R13, R14, R15];
+
+/// A reduction loop's two accumulators (one per vector of a step).
+const ACC: [Zmm; 2] = [Zmm(30), Zmm(31)];
 
 /// A fusion's AVX-512 kernel.
 pub(crate) struct NativeKernel {
@@ -67,16 +70,7 @@ pub(super) fn plan(info: &KernelInfo) -> Option<Vec<KernelPlan>> {
             let root = info.fusion.root;
             return Some(vec![
                 native(kernel, "avx512_partials", scratch_bytes),
-                KernelPlan {
-                    part: "reduce_combine",
-                    iterations: 1,
-                    cost_per_iteration: partials as f64 * 2.0,
-                    scratch_bytes,
-                    epilogue: false,
-                    emit: Emit::Clif(Box::new(move |kb, info| {
-                        reduce::combine_kernel(kb, info, root, partials)
-                    })),
-                },
+                reduce::combine_plan(root, partials, scratch_bytes),
             ]);
         }
     }
@@ -276,6 +270,113 @@ impl Reducer {
             a = self.combine(f, a, t);
         }
         a
+    }
+}
+
+/// The loop bodies of a reduction: `init` sets both accumulators to the
+/// identity; `two`, `one` and `tail` (the last through the tail mask, its
+/// other lanes the identity) fold in the values `value` computes at
+/// vector `v` of a step.
+struct Accumulation {
+    init: Func,
+    two: Func,
+    one: Func,
+    tail: Func,
+}
+
+impl Accumulation {
+    fn new(reducer: Reducer, value: impl Fn(&mut Func, i32) -> Option<Operand>) -> Option<Self> {
+        let identity = reducer.identity();
+        let mut init = Func::default();
+        for z in ACC {
+            let acc = init.fixed(z);
+            init.set(acc, identity);
+        }
+        let step = |vectors: i32, masked: bool| -> Option<Func> {
+            let mut f = Func::default();
+            // Both accumulators stay reserved, whichever this step updates.
+            let accs = ACC.map(|z| f.fixed(z));
+            for v in 0..vectors {
+                let mut x = value(&mut f, v)?;
+                if masked {
+                    let lanes = f.tail_mask();
+                    x = f.blend(lanes, x, identity);
+                }
+                let acc = accs[v as usize];
+                let r = reducer.combine(&mut f, acc, x);
+                f.set(acc, r);
+            }
+            Some(f)
+        };
+        Some(Accumulation {
+            init,
+            two: step(UNROLL, false)?,
+            one: step(1, false)?,
+            tail: step(1, true)?,
+        })
+    }
+
+    /// The accumulators combined, in every lane of the result.
+    fn result(reducer: Reducer, f: &mut Func) -> Operand {
+        let (a, b) = (f.fixed(ACC[0]), f.fixed(ACC[1]));
+        let both = reducer.combine(f, a, b);
+        reducer.across(f, both)
+    }
+}
+
+/// A loop over elements `[rsi, end)`: `two` while two vectors fit, then
+/// `one` for a whole vector, then `tail` for the 1–15 elements left (the
+/// tail mask set from their count).
+fn element_loop(
+    asm: &mut Asm,
+    lowered: &mut impl FnMut(&mut Asm, &Func, bool) -> Option<()>,
+    end: Gpr,
+    (two, one, tail): (&Func, &Func, &Func),
+) -> Option<()> {
+    let (main, ones, rest, done) = (asm.label(), asm.label(), asm.label(), asm.label());
+    let step = LANES * UNROLL as i64;
+    asm.bind(main);
+    asm.lea(RCX, Mem::at(RSI, step as i32));
+    asm.cmp(RCX, end);
+    asm.jcc(Cond::G, ones);
+    lowered(asm, two, false)?;
+    asm.add_imm(RSI, step as i32);
+    asm.jmp(main);
+    asm.bind(ones);
+    asm.lea(RCX, Mem::at(RSI, LANES as i32));
+    asm.cmp(RCX, end);
+    asm.jcc(Cond::G, rest);
+    lowered(asm, one, false)?;
+    asm.add_imm(RSI, LANES as i32);
+    asm.bind(rest);
+    asm.mov(RCX, end);
+    asm.sub(RCX, RSI);
+    asm.jcc(Cond::Le, done);
+    asm.low_bits_mask(R11);
+    asm.kmovw_from_gpr(TAIL_MASK, R11);
+    lowered(asm, tail, true)?;
+    asm.bind(done);
+    Some(())
+}
+
+/// Lowers loop bodies into a kernel whose buffers are in `buffers`, whose
+/// element index is `rsi`, constants in `consts` (addressed by `rax`) and
+/// stack slots `slots` bytes above `rsp`; the flag says a body is the
+/// masked tail. `None` when a body needs more registers than there are.
+fn lowering<'a>(
+    buffers: &'a [Gpr],
+    slots: i32,
+    consts: &'a mut ConstPool,
+) -> impl FnMut(&mut Asm, &Func, bool) -> Option<()> + 'a {
+    move |asm, f, masked| {
+        let frame = Frame {
+            buffers,
+            index: RSI,
+            consts: RAX,
+            masked,
+            slots,
+        };
+        f.lower(asm, &frame, consts).ok()
     }
 }
 

@@ -33,22 +33,20 @@ use xla_core::shape::ceil_div;
 use xla_core::{ArrayShape, Opcode, PrimitiveType};
 
 use super::{
-    constant, elementwise, enter, leave, load_bases, NativeKernel, Reducer, Val, LANES, UNROLL,
+    constant, elementwise, enter, leave, load_bases, lowering, Accumulation, NativeKernel, Reducer,
+    Val, LANES, UNROLL,
 };
 use crate::emit::ops::{op_of, Op};
 use crate::emit::KernelInfo;
 use crate::fusion::FusionKind;
 use crate::wide::asm::{gpr::*, Asm, Cond, Gpr, Kreg, Mem, Zmm};
-use crate::wide::ir::{ConstPool, Frame, Func, Operand, Place};
+use crate::wide::ir::{ConstPool, Func, Operand, Place};
 
 /// The registers holding the buffers' base addresses, in buffer order.
 const BASES: [Gpr; 9] = [R8, R9, R10, RDI, RBX, RBP, R12, R13, R14];
 
 /// The current row.
 const ROW: Gpr = R15;
-
-/// A reduce pass's accumulators.
-const ACC: [Zmm; 2] = [Zmm(30), Zmm(31)];
 
 /// Stack bytes for kept row values, in all.
 const KEPT_BYTES: i64 = 64 * 1024;
@@ -497,15 +495,7 @@ impl<'a, 'm> Rows<'a, 'm> {
                 asm.add(r, RCX);
             }
         }
-        let frame = |masked| Frame {
-            buffers,
-            index: RSI,
-            consts: RAX,
-            masked,
-            slots: base_bytes,
-        };
-        let mut lowered =
-            |asm: &mut Asm, f: &Func, masked: bool| f.lower(asm, &frame(masked), &mut consts).ok();
+        let mut lowered = lowering(buffers, base_bytes, &mut consts);
         let mut done_values: HashSet<InstrId> = HashSet::new();
         let order = &fusion.instructions;
         let position = |id: InstrId| order.iter().position(|&i| i == id);
@@ -547,6 +537,7 @@ impl<'a, 'm> Rows<'a, 'm> {
         asm.cmp(ROW, RDX);
         asm.jcc(Cond::L, top);
         asm.bind(done);
+        drop(lowered);
         leave(&mut asm, &saved, frame_bytes, table, &consts.bytes());
         let (code, listing) = asm.finish();
         Some(NativeKernel {
@@ -602,35 +593,13 @@ impl<'a, 'm> Rows<'a, 'm> {
         let instr = self.info.comp.instr(pass);
         let reducer = Reducer::of(self.info.module, *instr.called.first()?)?;
         let operand = instr.operands[0];
-        let identity = reducer.identity();
-        let mut init = Func::default();
-        for z in ACC {
-            let acc = init.fixed(z);
-            init.set(acc, identity);
-        }
-        lowered(asm, &init, false)?;
-        let step = |vectors: i32, masked: bool| -> Option<Func> {
-            let mut f = Func::default();
-            // Both accumulators stay reserved, whichever this step updates.
-            let accs = ACC.map(|z| f.fixed(z));
-            for v in 0..vectors {
-                let acc = accs[v as usize];
-                let mut x = self.value(&mut f, operand, v, done, Some(pass))?.float()?;
-                if masked {
-                    let lanes = f.tail_mask();
-                    x = f.blend(lanes, x, identity);
-                }
-                let sum = reducer.combine(&mut f, acc, x);
-                f.set(acc, sum);
-            }
-            Some(f)
-        };
-        let (two, one, tail) = (step(UNROLL, false)?, step(1, false)?, step(1, true)?);
-        self.columns(asm, lowered, &two, &one, &tail)?;
+        let loops = Accumulation::new(reducer, |f, v| {
+            self.value(f, operand, v, done, Some(pass))?.float()
+        })?;
+        lowered(asm, &loops.init, false)?;
+        self.columns(asm, lowered, &loops.two, &loops.one, &loops.tail)?;
         let mut fin = Func::default();
-        let (a, b) = (fin.fixed(ACC[0]), fin.fixed(ACC[1]));
-        let both = reducer.combine(&mut fin, a, b);
-        let all = reducer.across(&mut fin, both);
+        let all = Accumulation::result(reducer, &mut fin);
         let init_value = self
             .value(&mut fin, instr.operands[1], 0, done, None)?
             .float()?;
