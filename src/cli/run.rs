@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use xla_core::interp::{DeviceAssignment, Interpreter};
 use xla_core::io::{encode_npy, read_npy, NpyOptions};
 use xla_core::{HloModule, Literal, PrimitiveType, Shape};
-use xla_jit::Client;
+use xla_jit::{Client, CompileOptions};
 
 use super::module_file::{self, LoadError};
 use super::stdout;
@@ -41,9 +41,12 @@ pub struct Args {
 /// The engines `xla run` can use.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 enum Backend {
-    /// The Cranelift JIT (single-device runs; a run on several devices
-    /// uses the interpreter, which has the collectives, and says so).
+    /// The JIT (single-device runs; a run on several devices uses the
+    /// interpreter, which has the collectives, and says so).
     Jit,
+    /// The JIT with every kernel compiled by Cranelift (128-bit vectors;
+    /// no AVX-512 kernels).
+    Cranelift,
     /// The reference interpreter.
     Interp,
 }
@@ -74,15 +77,19 @@ pub fn run(args: Args) -> Result<ExitCode, String> {
         ));
     }
     let results = match args.backend {
-        Backend::Jit if devices == 1 => {
+        Backend::Jit | Backend::Cranelift if devices == 1 => {
+            let options = CompileOptions {
+                cranelift_only: args.backend == Backend::Cranelift,
+                ..CompileOptions::default()
+            };
             let executable = Client::cpu()
-                .and_then(|client| client.compile(&module))
+                .and_then(|client| client.compile_with(&module, &options))
                 .map_err(|e| e.to_string())?;
             let refs: Vec<&Literal> = arguments[0].iter().collect();
             vec![executable.execute(&refs).map_err(|e| e.to_string())?]
         }
-        Backend::Jit | Backend::Interp => {
-            if args.backend == Backend::Jit && devices > 1 {
+        Backend::Jit | Backend::Cranelift | Backend::Interp => {
+            if args.backend != Backend::Interp && devices > 1 {
                 eprintln!("note: {devices} devices: the JIT runs single-device modules; using the interpreter");
             }
             Interpreter::new()
