@@ -65,6 +65,10 @@ pub(super) fn compile(info: &KernelInfo) -> Option<NativeKernel> {
         return None;
     }
     let chunk = (info.iteration_elements.max(LANES) / LANES) * LANES;
+    // Chunks are 32-bit immediates.
+    if chunk > i64::from(i32::MAX) {
+        return None;
+    }
     let mut consts = ConstPool::default();
     let mut asm = Asm::with_listing(info.listing);
     let buffers = &BASES[..=out];
@@ -259,6 +263,10 @@ pub(super) fn compile_partials(info: &KernelInfo) -> Option<(NativeKernel, i64)>
         return None;
     }
     let chunk = (info.iteration_elements.max(LANES) / LANES) * LANES;
+    // Chunks are 32-bit immediates.
+    if chunk > i64::from(i32::MAX) {
+        return None;
+    }
     let partials = ceil_div(n, chunk);
     let buffers = &PARTIAL_BASES[..=scratch];
     let mut asm = Asm::with_listing(info.listing);

@@ -91,6 +91,10 @@ impl Space {
             .filter(|&d| shape.dims()[d] != 1)
             .collect();
         let n = shape.dims()[*order.last()?];
+        // Row strides in bytes and column counts are 32-bit immediates.
+        if 4 * n > i64::from(i32::MAX) {
+            return None;
+        }
         Some(Space {
             dims: shape.dims().to_vec(),
             n,
