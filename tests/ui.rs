@@ -1,6 +1,6 @@
 //! Compile-time errors of the `xla!` macro: every error class has a case in
 //! `tests/ui/` with the compiler's output in a `.stderr` file (generated with
-//! `XLA_UI=overwrite cargo test --test ui`, reviewed, never edited by hand);
+//! `XLA_UI=overwrite cargo test --test all ui::`, reviewed, never edited by hand);
 //! the programs in `tests/ui/pass/` (including the documentation's examples)
 //! must compile and run.
 //!

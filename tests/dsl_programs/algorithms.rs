@@ -3,7 +3,7 @@
 //! Game of Life glider, a prime sieve, a Hillis–Steele scan and histogram
 //! equalization of a u8 image.
 
-use crate::{assert_close, backends, check, fx, lit, vals};
+use super::{assert_close, backends, check, fx, lit, vals};
 use xla::prelude::*;
 
 xla! {

@@ -3,7 +3,7 @@
 //! calling functions, symbolic sizes with arithmetic, and `build` composed
 //! with hand-written `XlaBuilder` code.
 
-use crate::{assert_close, backends, check, fx, lit, vals};
+use super::{assert_close, backends, check, fx, lit, vals};
 use xla::prelude::*;
 
 xla! {

@@ -3,7 +3,7 @@
 //! products, slice_in_dim, padding by sizes, closures with branches,
 //! multi-operand map, tuple state and fields, compound assignments, blocks.
 
-use crate::{backends, check, fx, lit, vals};
+use super::{backends, check, fx, lit, vals};
 use xla::prelude::*;
 
 xla! {

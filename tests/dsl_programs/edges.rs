@@ -3,7 +3,7 @@
 //! dimensions, NaN and signed zeros, integer overflow and shifts,
 //! out-of-bounds gathers and scatters, total-order sorting, and long loops.
 
-use crate::{assert_close, backends, lit, vals};
+use super::{assert_close, backends, lit, vals};
 use xla::prelude::*;
 
 xla! {

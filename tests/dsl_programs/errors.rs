@@ -2,7 +2,7 @@
 //! not fit the signature, and sizes the macro could not check because they
 //! are symbolic. Each is an `Err` naming the function, argument or op.
 
-use crate::{backends, lit};
+use super::{backends, lit};
 use xla::prelude::*;
 
 xla! {

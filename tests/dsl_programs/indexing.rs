@@ -2,7 +2,7 @@
 //! products, argmax/argmin, top-k and sorting, a histogram by scatter,
 //! roll/diff/concatenate, patch extraction, dynamic slices.
 
-use crate::{backends, check, fx, lit, vals};
+use super::{backends, check, fx, lit, vals};
 use xla::prelude::*;
 
 xla! {

@@ -2,7 +2,7 @@
 //! log-softmax and cross-entropy with integer labels, layernorm and
 //! RMSnorm, attention (plain, causal, multi-head) and a GELU block.
 
-use crate::{backends, check, fx};
+use super::{backends, check, fx};
 use xla::prelude::*;
 
 xla! {

@@ -3,7 +3,7 @@
 //! values are exact (hand-computed from the spec's rules) except the
 //! mixed-precision ones, which come from JAX.
 
-use crate::{backends, check, fx, lit, vals};
+use super::{backends, check, fx, lit, vals};
 use xla::half::{bf16, f16};
 use xla::prelude::*;
 use xla::C64;

@@ -1,7 +1,7 @@
 //! The forms of the language reference's "Coming from JAX" table, each
 //! checked against the NumPy result it stands for.
 
-use crate::{backends, lit, vals};
+use super::{backends, lit, vals};
 use xla::prelude::*;
 
 xla! {

@@ -2,7 +2,7 @@
 //! depthwise), max and average pooling, global average pooling, batch
 //! normalization, and u8 image preprocessing.
 
-use crate::{backends, check, fx};
+use super::{backends, check, fx};
 use xla::prelude::*;
 
 xla! {

@@ -1,7 +1,7 @@
 //! The interpreter's control flow: call, while, conditional (both forms),
 //! custom-call, tuples and opt-barrier (OPS.md §3.5, §3.6, §3.8).
 
-mod interp_common;
+use crate::interp_common;
 
 use interp_common::*;
 use xla_core::interp::Interpreter;

@@ -2,7 +2,7 @@
 //! reverse, slice, concatenate, pad, iota, copy and bitcast (OPS.md §2.8,
 //! §3.4; BROADCAST.md), with the worked examples and non-default layouts.
 
-mod interp_common;
+use crate::interp_common;
 
 use interp_common::*;
 use xla_core::layout::{Layout, Tile};

@@ -1,7 +1,7 @@
 //! The interpreter's dot and convolution (OPS.md §2.3, §2.4): the worked
 //! examples, dimension numbers, accumulation rules and group counts.
 
-mod interp_common;
+use crate::interp_common;
 
 use half::{bf16, f16};
 use interp_common::*;

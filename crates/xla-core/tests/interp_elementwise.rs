@@ -3,7 +3,7 @@
 //! reduce-precision and map (§3.1.3–§3.3, §3.6), on any layout. Floats and
 //! complex values: `interp_elementwise_float.rs`.
 
-mod interp_common;
+use crate::interp_common;
 
 use half::{bf16, f16};
 use interp_common::*;

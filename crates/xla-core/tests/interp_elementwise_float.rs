@@ -2,7 +2,7 @@
 //! §3.1.2–§3.1.4): max/min, fmod, rounding, special functions, the
 //! subnormal project rule and f16/bf16 rounding after every op.
 
-mod interp_common;
+use crate::interp_common;
 
 use half::{bf16, f16};
 use interp_common::*;

@@ -2,7 +2,7 @@
 //! gather and scatter (OPS.md §2.1, §2.2, §2.10) — every worked example,
 //! clamping, unsigned indices, batching dimensions and the scatter order.
 
-mod interp_common;
+use crate::interp_common;
 
 use interp_common::*;
 use xla_core::Literal;

@@ -2,7 +2,7 @@
 //! reduce-window, select-and-scatter, sort and top-k (OPS.md §2.5–§2.7,
 //! §2.9, §3.9, §1.6) with the worked examples and edge cases.
 
-mod interp_common;
+use crate::interp_common;
 
 use interp_common::*;
 use xla_core::layout::Layout;

@@ -3,7 +3,7 @@
 //! conflict, and every fixture and benchmark module through the whole
 //! pipeline.
 
-mod passes_support;
+use crate::passes_support;
 
 use std::fs;
 use std::path::{Path, PathBuf};

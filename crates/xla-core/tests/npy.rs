@@ -11,8 +11,7 @@ use xla_core::layout::{Layout, PaddingValue, Tile};
 use xla_core::literal::Tolerance;
 use xla_core::{Literal, PrimitiveType};
 
-#[path = "data/values.rs"]
-mod values;
+use crate::values;
 use values::{element_type, expected};
 
 const CODES: [&str; 15] = [

@@ -2,7 +2,7 @@
 //! for batch norm directly (`spec/OPS.md` §2.13), for every float type,
 //! feature dimension and op, and leaves no batch-norm instruction behind.
 
-mod passes_support;
+use crate::passes_support;
 
 use passes_support::{parse, unchanged};
 use xla_core::hlo::Opcode;

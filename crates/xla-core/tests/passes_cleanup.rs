@@ -1,7 +1,7 @@
 //! Dead-code elimination, common-subexpression elimination and call
 //! inlining: each test runs one pass and compares the whole module text.
 
-mod passes_support;
+use crate::passes_support;
 
 use passes_support::{check, unchanged};
 use xla_core::hlo::{verify_module, Opcode};

@@ -1,7 +1,7 @@
 //! Constant folding through the interpreter: what folds (with the
 //! interpreter's exact semantics), and what never does.
 
-mod passes_support;
+use crate::passes_support;
 
 use passes_support::{check, unchanged};
 use xla_core::passes::ConstantFolding;

@@ -3,7 +3,7 @@
 //! layout assignment under two backends' constraints, bitcasts), element
 //! for element, bit for bit (NaNs of any payload match).
 
-mod passes_support;
+use crate::passes_support;
 
 use std::fs;
 use std::path::{Path, PathBuf};

@@ -1,7 +1,7 @@
 //! The pipeline: verification after every pass, fixed points, and whole
 //! modules through `optimize`.
 
-mod passes_support;
+use crate::passes_support;
 
 use passes_support::{canonical, parse};
 use xla_core::hlo::Opcode;

@@ -2,7 +2,7 @@
 //! exact module after one run, and the cases a rule's precondition
 //! excludes.
 
-mod passes_support;
+use crate::passes_support;
 
 use passes_support::{check, unchanged};
 use xla_core::passes::AlgebraicSimplifier as S;

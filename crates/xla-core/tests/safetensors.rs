@@ -11,8 +11,7 @@ use xla_core::layout::{Layout, Tile};
 use xla_core::literal::Tolerance;
 use xla_core::{Literal, C64};
 
-#[path = "data/values.rs"]
-mod values;
+use crate::values;
 use values::expected;
 
 const CODES: [&str; 13] = [

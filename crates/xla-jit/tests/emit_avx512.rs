@@ -6,8 +6,8 @@
 //! tested against the reference interpreter elsewhere; the exact ops are
 //! checked against it here too. Skipped on CPUs without AVX-512.
 
-mod emit_harness;
-mod runtime_support;
+use crate::emit_harness;
+use crate::runtime_support;
 
 use emit_harness::*;
 use runtime_support::Rng;

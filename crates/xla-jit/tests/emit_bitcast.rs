@@ -5,7 +5,7 @@
 //! bytes (NaN payloads, subnormals and infinities among them), default and
 //! non-default layouts, and as a member of a larger fusion.
 
-mod emit_harness;
+use crate::emit_harness;
 
 use emit_harness::*;
 use xla_core::{Literal, PrimitiveType, Shape};

@@ -5,7 +5,7 @@
 //! compared bit for bit component by component (any NaN equals any NaN). 169 elements: odd, so
 //! `c64`'s two-lane vector loop and its scalar tail both run.
 
-mod emit_harness;
+use crate::emit_harness;
 
 use emit_harness::*;
 use xla_core::{Literal, PrimitiveType, C128, C64};

@@ -5,7 +5,7 @@
 //! batch groups, bf16/f16/f64/s8→s32/bf16→f32, size-1 and size-0
 //! dimensions, non-default layouts, and fusion with its consumers.
 
-mod emit_harness;
+use crate::emit_harness;
 
 use emit_harness::*;
 use xla_core::{Literal, Shape};

@@ -5,7 +5,7 @@
 //! NaN, subnormals, extremes of each integer type, and lengths that are
 //! not a multiple of the vector width.
 
-mod emit_harness;
+use crate::emit_harness;
 
 use emit_harness::*;
 use xla_core::{Literal, NativeType, PrimitiveType};

@@ -4,7 +4,7 @@
 //! blocks of a finished output (computed here by a naive product), in any
 //! order, with contiguous or strided columns.
 
-mod emit_harness;
+use crate::emit_harness;
 
 use emit_harness::*;
 use xla_core::Literal;

@@ -3,7 +3,7 @@
 //! in the middle and implicit, every index type, size-0/size-1
 //! dimensions, non-default layouts, and fusion with elementwise users.
 
-mod emit_harness;
+use crate::emit_harness;
 
 use emit_harness::*;
 use xla_core::{Literal, Shape};

@@ -1,10 +1,10 @@
 //! Golden code: the exact CLIF the emitters generate for a few small
 //! kernels, and the machine code of an AVX-512 kernel, so that codegen
 //! changes show up in review. Regenerate with
-//! `XLA_UPDATE_GOLDEN=1 cargo test -p xla-jit --test emit_golden` and
+//! `XLA_UPDATE_GOLDEN=1 cargo test -p xla-jit --test all emit_golden::` and
 //! read the diff.
 
-mod emit_harness;
+use crate::emit_harness;
 
 use emit_harness::*;
 

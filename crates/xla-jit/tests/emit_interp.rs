@@ -5,7 +5,7 @@
 //! Lengths are not multiples of the vector width, so vector loops and
 //! scalar tails both run.
 
-mod emit_harness;
+use crate::emit_harness;
 
 use emit_harness::*;
 use xla_core::{Literal, PrimitiveType};

@@ -3,7 +3,7 @@
 //! tiled and padded layouts, rank 0 and size-0/size-1 dimensions, element
 //! types of every width.
 
-mod emit_harness;
+use crate::emit_harness;
 
 use emit_harness::*;
 use xla_core::{Literal, PrimitiveType, Shape};

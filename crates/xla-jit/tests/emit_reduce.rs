@@ -4,7 +4,7 @@
 //! variadic argmax) against sequential references. Data are small integers
 //! in floats, so every summation order gives the exact same result.
 
-mod emit_harness;
+use crate::emit_harness;
 
 use emit_harness::*;
 use xla_core::Literal;

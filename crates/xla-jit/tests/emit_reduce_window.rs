@@ -3,7 +3,7 @@
 //! padding, strides, base and window dilations, cumulative-sum windows,
 //! integer, f32, f64 and bf16 types, layouts, and fusion.
 
-mod emit_harness;
+use crate::emit_harness;
 
 use emit_harness::*;
 use xla_core::{Literal, Shape};

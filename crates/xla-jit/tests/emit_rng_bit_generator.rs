@@ -4,7 +4,7 @@
 //! split dimension, partial Philox blocks, a 128-bit counter carry, empty
 //! outputs (the state still advances), and Random123's known answers.
 
-mod emit_harness;
+use crate::emit_harness;
 
 use emit_harness::*;
 use xla_core::Literal;

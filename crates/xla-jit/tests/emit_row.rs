@@ -2,7 +2,7 @@
 
 //! Row kernels (reduce–broadcast–consume) against sequential references.
 
-mod emit_harness;
+use crate::emit_harness;
 
 use emit_harness::*;
 use xla_core::Literal;

@@ -5,7 +5,7 @@
 //! size-0 dimensions, non-default layouts, fused producers and the
 //! in-place decision.
 
-mod emit_harness;
+use crate::emit_harness;
 
 use emit_harness::*;
 use xla_core::{Literal, Shape};

@@ -4,7 +4,7 @@
 //! selected), non-add scatters, size-0 sources, non-default layouts and a
 //! fused operand producer.
 
-mod emit_harness;
+use crate::emit_harness;
 
 use emit_harness::*;
 use xla_core::{Literal, Shape};

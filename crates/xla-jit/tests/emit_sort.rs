@@ -4,7 +4,7 @@
 //! equal keys, every dimension of a 3-D array, non-default layouts, sizes
 //! 0 and 1, 1023-element rows; top-k with ties, `k = 1` and `k = n`.
 
-mod emit_harness;
+use crate::emit_harness;
 
 use emit_harness::*;
 use xla_core::{Literal, Shape};

@@ -4,7 +4,6 @@
 //! bit-identical, and every length of tail. Every kernel is compiled with
 //! Cranelift's verifier on.
 
-#[path = "math/reference.rs"]
 mod reference;
 
 use reference::{binary_reference, special_values, ulp_error, unary_range, unary_reference, Rng};

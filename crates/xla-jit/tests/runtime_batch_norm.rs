@@ -3,7 +3,7 @@
 //! implementation: every op, non-default layouts, a middle feature
 //! dimension, `f64`, and `bf16` / `f16` computed in `f32`.
 
-mod runtime_support;
+use crate::runtime_support;
 
 use runtime_support::{check_against_interpreter, random_args};
 use xla_core::literal::Tolerance;

@@ -4,7 +4,7 @@
 //! or grouped ones as direct convolution kernels; none falls back to the
 //! interpreter.
 
-mod runtime_support;
+use crate::runtime_support;
 
 use runtime_support::{check_against_interpreter, random_args};
 use xla_core::literal::Tolerance;

@@ -7,7 +7,7 @@
 //! and pred dots, size-0 and size-1 dimensions), each without any
 //! interpreter fallback.
 
-mod runtime_support;
+use crate::runtime_support;
 
 use runtime_support::{check_against_interpreter, random_args, Rng};
 use xla_core::builder::{XlaBuilder, XlaOp};

@@ -4,7 +4,7 @@
 //! shapes, element types and parameter layouts: the JIT against the
 //! reference interpreter. A failure prints the seed and the module.
 
-mod runtime_support;
+use crate::runtime_support;
 
 use runtime_support::{check_against_interpreter, random_args, Rng};
 use xla_core::builder::{XlaBuilder, XlaComputation, XlaOp};

@@ -2,7 +2,7 @@
 //! kernel's hashes are split across the pool, and the state carried
 //! through a `while` loop, bit for bit against the interpreter.
 
-mod runtime_support;
+use crate::runtime_support;
 
 use runtime_support::check_against_interpreter;
 use xla_core::literal::Tolerance;

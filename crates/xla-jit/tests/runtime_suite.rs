@@ -3,7 +3,7 @@
 //! width): the JIT against the interpreter. Every case must run without
 //! any interpreter fallback.
 
-mod runtime_support;
+use crate::runtime_support;
 
 use runtime_support::{check_against_interpreter, parse, random_args, CLOSE};
 

@@ -1,0 +1,14 @@
+//! The integration tests of the `xla` crate (command line, DSL, conformance,
+//! compile errors), one module per subject, in one test binary: `cargo test
+//! --test all ui::` runs one subject.
+
+mod cli;
+mod cli_jit;
+mod cli_run;
+mod conformance;
+mod dsl_build;
+mod dsl_ops;
+#[path = "dsl_programs/main.rs"]
+mod dsl_programs;
+mod dsl_run;
+mod ui;
