@@ -15,8 +15,8 @@ use std::time::{Duration, Instant};
 use cranelift_codegen::ir::{types, InstBuilder};
 use xla_jit::codegen::{for_range, CodegenOptions, Jit, OptLevel};
 use xla_jit::dot::{
-    ABroadcast, Accumulate, Blocking, Codegen, DotConfig, DotEngine, KernelConfig, KernelShape,
-    MatrixLayout, Operand, StridedMatrix, StridedMatrixMut,
+    ABroadcast, Accumulate, Blocking, Codegen, DotConfig, DotEngine, GemvBlock, KernelConfig,
+    KernelShape, MatrixLayout, Operand, StridedMatrix, StridedMatrixMut,
 };
 use xla_jit::runtime::pool::ThreadPool;
 
@@ -417,6 +417,16 @@ fn main() {
         },
         ..config
     };
+    if args.iter().any(|a| a == "--gemv-sweep") {
+        for rows in [1, 2, 4, 8] {
+            for vectors in [1, 2, 4, 8] {
+                let gemv = GemvBlock { rows, vectors };
+                println!("{gemv:?}");
+                matvec(&engines(DotConfig { gemv, ..config }));
+            }
+        }
+        return;
+    }
     println!(
         "f32 micro-kernel: {:?} {:?}",
         config.f32.shape, config.f32.blocking
