@@ -61,9 +61,14 @@ fn dump_prints_the_plan_the_program_and_compile_times() {
     ] {
         assert!(text.contains(section), "no `{section}` in:\n{text}");
     }
-    // The flat fusion runs as AVX-512 code where the CPU has it.
-    let avx512 = xla_jit::wide::cpu_has_avx512();
-    let kernel = if avx512 { "s_avx512_" } else { "s_loop_" };
+    // The flat fusion runs as native code where the CPU has AVX-512 or
+    // AVX2.
+    let native = xla_jit::wide::native_width();
+    let kernel = match native {
+        Some(xla_jit::wide::Width::Zmm) => "s_avx512_",
+        Some(xla_jit::wide::Width::Ymm) => "s_avx2_",
+        None => "s_loop_",
+    };
     assert!(text.contains(&format!("  kernel {kernel}")), "{text}");
     assert!(!text.contains("== CLIF"), "{text}");
     assert!(!text.contains("== machine code"), "{text}");
@@ -73,7 +78,7 @@ fn dump_prints_the_plan_the_program_and_compile_times() {
         text.contains(&format!("== machine code of {kernel}")),
         "{text}"
     );
-    let ret = if avx512 {
+    let ret = if native.is_some() {
         "vzeroupper\n  ret\n"
     } else {
         "retq"

@@ -1,10 +1,12 @@
-//! The AVX-512 kernels of flat elementwise fusions against Cranelift's
-//! kernels of the same fusions: both compute the same operations, so they
-//! must agree bit for bit (any NaN equals any NaN), on edge values, every
-//! tail length, chunked iteration spaces started mid-array, every op the
-//! emitter takes, and random programs of them. Cranelift's kernels are
-//! tested against the reference interpreter elsewhere; the exact ops are
-//! checked against it here too. Skipped on CPUs without AVX-512.
+//! The native kernels of flat elementwise fusions (AVX-512, or AVX2 on a
+//! CPU without it) against Cranelift's kernels of the same fusions: both
+//! compute the same operations, so they must agree bit for bit (any NaN
+//! equals any NaN), on edge values, every tail length, chunked iteration
+//! spaces started mid-array, every op the emitter takes, and random
+//! programs of them. Cranelift's kernels are tested against the reference
+//! interpreter elsewhere; the exact ops are checked against it here too.
+//! The row, reduction and partials kernels are AVX-512 only: their tests
+//! are skipped on CPUs without AVX-512, the flat ones on CPUs with neither.
 
 use crate::emit_harness;
 use crate::runtime_support;
@@ -44,6 +46,20 @@ fn has_avx512() -> bool {
     has
 }
 
+/// The mark in the names of this CPU's native flat kernels (`_avx512_`,
+/// or `_avx2_` without AVX-512); `None` on a CPU with neither.
+fn native_mark() -> Option<&'static str> {
+    let mark = match xla_jit::wide::native_width() {
+        Some(xla_jit::wide::Width::Zmm) => "_avx512_",
+        Some(xla_jit::wide::Width::Ymm) => "_avx2_",
+        None => {
+            eprintln!("skipped: this CPU has neither AVX-512 nor AVX2");
+            return None;
+        }
+    };
+    Some(mark)
+}
+
 /// Kernel names of a compiled module.
 fn kernels(c: &Compiled) -> Vec<String> {
     c.kernels.iter().map(|k| k.name.clone()).collect()
@@ -56,12 +72,13 @@ fn both_ways(text: &str, args: &[&Literal], chunk: i64, native: bool) -> Literal
     let wide = compile_chunked(text, true, chunk);
     let narrow = compile_chunked(text, false, chunk);
     let names = kernels(&wide);
+    let mark = native_mark().expect("a native width");
     assert_eq!(
-        names.iter().any(|n| n.contains("_avx512_")),
+        names.iter().any(|n| n.contains(mark)),
         native,
         "kernels {names:?} of\n{text}"
     );
-    assert!(kernels(&narrow).iter().all(|n| !n.contains("_avx512_")));
+    assert!(kernels(&narrow).iter().all(|n| !n.contains(mark)));
     let got = run(&wide, args);
     let want = run(&narrow, args);
     assert_same(
@@ -99,7 +116,7 @@ fn vector(n: usize, salt: u32) -> Literal {
 /// call starts mid-array) and of whole arrays.
 #[test]
 fn every_op_matches_cranelift_at_every_length() {
-    if !has_avx512() {
+    if native_mark().is_none() {
         return;
     }
     for n in [1, 7, 15, 16, 17, 31, 32, 33, 47, 48, 49, 64, 100] {
@@ -138,7 +155,7 @@ fn every_op_matches_cranelift_at_every_length() {
 /// approximations, checked against Cranelift's above).
 #[test]
 fn exact_ops_match_the_interpreter() {
-    if !has_avx512() {
+    if native_mark().is_none() {
         return;
     }
     let n = 93;
@@ -184,7 +201,7 @@ ENTRY e {{
 /// each, at every operand order, as Cranelift computes it.
 #[test]
 fn max_and_min_by_every_kind_of_constant() {
-    if !has_avx512() {
+    if native_mark().is_none() {
         return;
     }
     let n = 40;
@@ -218,7 +235,7 @@ fn max_and_min_by_every_kind_of_constant() {
 /// dimensions go.
 #[test]
 fn scalars_and_shared_layouts() {
-    if !has_avx512() {
+    if native_mark().is_none() {
         return;
     }
     let a = Literal::from_vec(&[], vec![1.5f32]).unwrap();
@@ -254,7 +271,7 @@ ENTRY e {
 /// than it has registers for, more live values than vector registers.
 #[test]
 fn other_fusions_are_left_to_cranelift() {
-    if !has_avx512() {
+    if native_mark().is_none() {
         return;
     }
     let x = Literal::from_vec(&[4, 6], values(24, 9)).unwrap();
@@ -413,9 +430,9 @@ fn random_program(rng: &mut Rng, n: usize) -> (String, usize, usize) {
 /// Random flat programs agree with Cranelift's kernels bit for bit.
 #[test]
 fn random_flat_programs_match_cranelift() {
-    if !has_avx512() {
+    let Some(mark) = native_mark() else {
         return;
-    }
+    };
     let mut rng = Rng(0x5EED_A512);
     for case in 0..300 {
         let n = [1, 5, 16, 19, 33, 64, 77, 200][case % 8];
@@ -432,7 +449,7 @@ fn random_flat_programs_match_cranelift() {
         let wide = compile_chunked(&text, true, chunk);
         let narrow = compile_chunked(&text, false, chunk);
         assert!(
-            kernels(&wide).iter().any(|k| k.contains("_avx512_")),
+            kernels(&wide).iter().any(|k| k.contains(mark)),
             "case {case}: {:?}\n{text}",
             kernels(&wide)
         );

@@ -28,8 +28,9 @@ pub struct CodegenOptions {
     pub verify: bool,
     /// Keep each function's CLIF text for dumps.
     pub keep_clif: bool,
-    /// Compile flat elementwise f32 fusions to AVX-512 machine code
-    /// ([`crate::wide`]) when the CPU has it, instead of Cranelift's
+    /// Compile the fusions the native emitters take to AVX-512 machine
+    /// code ([`crate::wide`]) when the CPU has it, else flat elementwise
+    /// f32 fusions to AVX2 code when it has that, instead of Cranelift's
     /// 128-bit vectors. On by default.
     pub avx512: bool,
 }

@@ -76,6 +76,7 @@ pub(crate) use reduce_window::scan_dim;
 
 use crate::codegen::Jit;
 use crate::fusion::{Fusion, FusionKind, FusionPlan};
+use crate::wide::Width;
 use crate::JitError;
 use access::BufferSpec;
 use elemental::InputBuffers;
@@ -201,9 +202,9 @@ pub(crate) struct KernelInfo<'m> {
     /// Elements one iteration of the runtime's iteration space aims to
     /// cover ([`TARGET_ELEMENTS`], or fewer to split small kernels).
     pub iteration_elements: i64,
-    /// Flat elementwise fusions may compile to AVX-512 code (the option is
-    /// on and the CPU has it).
-    pub avx512: bool,
+    /// The width of the native kernels fusions may compile to (the option
+    /// is on and the CPU has AVX-512, or AVX2 and FMA), if any.
+    pub native: Option<Width>,
     /// Native kernels keep their machine code as text.
     pub listing: bool,
 }
@@ -284,7 +285,7 @@ pub fn compile(
             buffers,
             inputs,
             iteration_elements,
-            avx512: jit.options().avx512 && crate::wide::cpu_has_avx512(),
+            native: crate::wide::native_width().filter(|_| jit.options().avx512),
             listing: jit.keeps_disasm(),
         };
         let plans = kernel_plans(&info).map_err(JitError::Unsupported)?;
@@ -428,8 +429,8 @@ fn buffer_specs(
 
 /// The functions to compile for one fusion.
 fn kernel_plans(info: &KernelInfo) -> Result<Vec<KernelPlan>, Unsupported> {
-    if info.avx512 {
-        if let Some(plans) = avx512::plan(info) {
+    if let Some(width) = info.native {
+        if let Some(plans) = avx512::plan(info, width) {
             return Ok(plans);
         }
     }

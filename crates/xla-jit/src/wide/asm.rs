@@ -1,6 +1,7 @@
-//! An x86-64 encoder for the instructions the AVX-512 kernels are made of:
+//! An x86-64 encoder for the instructions the native kernels are made of:
 //! EVEX-encoded 512-bit vector arithmetic with opmask registers and
-//! embedded broadcasts, the VEX opmask instructions, and the few
+//! embedded broadcasts, the VEX opmask instructions, VEX-encoded 256-bit
+//! (AVX2) vector arithmetic for CPUs without AVX-512, and the few
 //! general-purpose instructions of a loop frame.
 //!
 //! Each method appends one instruction to [`Asm::code`] and, when the
@@ -11,7 +12,8 @@
 
 use std::fmt::Write as _;
 
-/// A 512-bit vector register, `zmm0` to `zmm31`.
+/// A vector register: `zmm0` to `zmm31` in EVEX instructions, `ymm0` to
+/// `ymm15` in the 256-bit VEX ones.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
 pub struct Zmm(pub u8);
 
@@ -99,14 +101,17 @@ impl Mem {
     }
 }
 
-/// The last source operand of a vector instruction: a register, or one
-/// 32-bit element of memory broadcast to every lane (`{1to16}`).
+/// The last source operand of a vector instruction: a register, one
+/// 32-bit element of memory broadcast to every lane (`{1to16}`, EVEX
+/// only), or a whole vector of memory (VEX only).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum VSrc {
     /// A vector register.
     Reg(Zmm),
     /// A 32-bit element of memory in every lane.
     Bcst(Mem),
+    /// A vector's bytes of memory.
+    Mem(Mem),
 }
 
 impl VSrc {
@@ -114,6 +119,14 @@ impl VSrc {
         match self {
             VSrc::Reg(z) => format!("zmm{}", z.0),
             VSrc::Bcst(m) => format!("{}{{1to16}}", m.text()),
+            VSrc::Mem(m) => m.text(),
+        }
+    }
+
+    fn ytext(&self) -> String {
+        match self {
+            VSrc::Reg(z) => format!("ymm{}", z.0),
+            VSrc::Bcst(m) | VSrc::Mem(m) => m.text(),
         }
     }
 }
@@ -158,7 +171,8 @@ const fn op(map: u8, pp: u8, code: u8, name: &'static str) -> Op {
     }
 }
 
-/// The two-source EVEX instructions, `dst = src1 op src2`.
+/// The two-source vector instructions, `dst = src1 op src2` (EVEX, and
+/// VEX with the same map, prefix and opcode).
 #[allow(missing_docs)]
 pub mod ops {
     use super::{op, Op};
@@ -193,6 +207,12 @@ pub mod ops {
     pub(super) const VPSHIFTD_IMM: Op = op(M0F, P66, 0x72, "");
     pub(super) const VSHUFF32X4: Op = op(M0F3A, P66, 0x23, "vshuff32x4");
     pub(super) const VPERMILPS_IMM: Op = op(M0F3A, P66, 0x04, "vpermilps");
+    pub(super) const VMASKMOVPS_LOAD: Op = op(M0F38, P66, 0x2C, "vmaskmovps");
+    pub(super) const VMASKMOVPS_STORE: Op = op(M0F38, P66, 0x2E, "vmaskmovps");
+    pub(super) const VBLENDVPS: Op = op(M0F3A, P66, 0x4A, "vblendvps");
+    pub(super) const VROUNDPS: Op = op(M0F3A, P66, 0x08, "vroundps");
+    pub(super) const VPERM2F128: Op = op(M0F3A, P66, 0x06, "vperm2f128");
+    pub(super) const VTESTPS: Op = op(M0F38, P66, 0x0E, "vtestps");
 }
 
 /// A binary opmask instruction (`kandw` …).
@@ -337,6 +357,7 @@ impl Asm {
         match src {
             VSrc::Reg(z) => Rm::Reg(z.0),
             VSrc::Bcst(m) => Rm::Mem(m, true, 4),
+            VSrc::Mem(m) => Rm::Mem(m, false, 64),
         }
     }
 
@@ -516,6 +537,178 @@ impl Asm {
             Some(imm),
         );
         self.line(|| format!("vpermilps zmm{}, zmm{}, {imm:#x}", dst.0, src.0));
+    }
+
+    // === VEX: 256-bit vector instructions (AVX, AVX2, FMA) ===
+
+    /// Emits a 256-bit VEX instruction (`VEX.L1`): the two-byte prefix
+    /// where it can encode the instruction, else the three-byte one.
+    /// `reg`, `vvvv` and a register `rm` are register numbers (0–15).
+    fn vex256(&mut self, op: Op, reg: u8, vvvv: u8, rm: Rm, imm: Option<u8>) {
+        let (x, b) = match &rm {
+            Rm::Reg(r) => (0, (r >> 3) & 1),
+            Rm::Mem(m, _, _) => (
+                m.index.map_or(0, |(i, _)| (i.0 >> 3) & 1),
+                (m.base.0 >> 3) & 1,
+            ),
+        };
+        let r = (reg >> 3) & 1;
+        let tail = ((!vvvv & 0xF) << 3) | 0x04 | op.pp;
+        if op.map == 1 && !op.w && x == 0 && b == 0 {
+            self.code.extend_from_slice(&[0xC5, ((!r & 1) << 7) | tail]);
+        } else {
+            self.code.extend_from_slice(&[
+                0xC4,
+                ((!r & 1) << 7) | ((!x & 1) << 6) | ((!b & 1) << 5) | op.map,
+                (u8::from(op.w) << 7) | tail,
+            ]);
+        }
+        self.code.push(op.code);
+        match rm {
+            Rm::Reg(r) => self.code.push(0xC0 | ((reg & 7) << 3) | (r & 7)),
+            Rm::Mem(m, _, _) => self.modrm_mem(reg & 7, m, 1),
+        }
+        if let Some(imm) = imm {
+            self.code.push(imm);
+        }
+    }
+
+    fn ysrc_rm(src: VSrc) -> Rm {
+        match src {
+            VSrc::Reg(z) => Rm::Reg(z.0),
+            VSrc::Bcst(m) | VSrc::Mem(m) => Rm::Mem(m, false, 1),
+        }
+    }
+
+    /// `dst = src1 op src2` on `ymm` registers (`src2` a register or a
+    /// whole vector of memory; the FMA forms also read `dst`). The EVEX
+    /// integer logic ops (`vpandd` …) encode as their VEX forms (`vpand` …).
+    pub fn yop(&mut self, op: Op, dst: Zmm, src1: Zmm, src2: VSrc) {
+        self.vex256(op, dst.0, src1.0, Self::ysrc_rm(src2), None);
+        self.line(|| {
+            let name = op
+                .name
+                .strip_suffix('d')
+                .filter(|n| n.ends_with("and") || n.ends_with("or") || n.ends_with("xor"))
+                .unwrap_or(op.name);
+            format!("{name} ymm{}, ymm{}, {}", dst.0, src1.0, src2.ytext())
+        });
+    }
+
+    /// Loads 32 bytes.
+    pub fn ymovups_load(&mut self, dst: Zmm, src: Mem) {
+        self.vex256(ops::VMOVUPS_LOAD, dst.0, 0, Rm::Mem(src, false, 1), None);
+        self.line(|| format!("vmovups ymm{}, {}", dst.0, src.text()));
+    }
+
+    /// Stores 32 bytes.
+    pub fn ymovups_store(&mut self, dst: Mem, src: Zmm) {
+        self.vex256(ops::VMOVUPS_STORE, src.0, 0, Rm::Mem(dst, false, 1), None);
+        self.line(|| format!("vmovups {}, ymm{}", dst.text(), src.0));
+    }
+
+    /// Loads the lanes whose sign bit is set in `mask`, zeroing the others
+    /// (whose memory is never touched, so it may lie beyond a buffer).
+    pub fn vmaskmovps_load(&mut self, dst: Zmm, mask: Zmm, src: Mem) {
+        self.vex256(
+            ops::VMASKMOVPS_LOAD,
+            dst.0,
+            mask.0,
+            Rm::Mem(src, false, 1),
+            None,
+        );
+        self.line(|| format!("vmaskmovps ymm{}, ymm{}, {}", dst.0, mask.0, src.text()));
+    }
+
+    /// Stores the lanes whose sign bit is set in `mask`.
+    pub fn vmaskmovps_store(&mut self, dst: Mem, mask: Zmm, src: Zmm) {
+        self.vex256(
+            ops::VMASKMOVPS_STORE,
+            src.0,
+            mask.0,
+            Rm::Mem(dst, false, 1),
+            None,
+        );
+        self.line(|| format!("vmaskmovps {}, ymm{}, ymm{}", dst.text(), mask.0, src.0));
+    }
+
+    /// `dst = src` (register copy).
+    pub fn ymovaps(&mut self, dst: Zmm, src: Zmm) {
+        self.vex256(ops::VMOVAPS, dst.0, 0, Rm::Reg(src.0), None);
+        self.line(|| format!("vmovaps ymm{}, ymm{}", dst.0, src.0));
+    }
+
+    /// A 32-bit element of memory in every lane.
+    pub fn ybroadcastss(&mut self, dst: Zmm, src: Mem) {
+        self.vex256(ops::VBROADCASTSS, dst.0, 0, Rm::Mem(src, false, 1), None);
+        self.line(|| format!("vbroadcastss ymm{}, {}", dst.0, src.text()));
+    }
+
+    /// `dst = a pred b` per lane (all ones or all zeros) for a `vcmpps`
+    /// predicate `pred`.
+    pub fn ycmpps(&mut self, dst: Zmm, a: Zmm, b: VSrc, pred: u8) {
+        self.vex256(ops::VCMPPS, dst.0, a.0, Self::ysrc_rm(b), Some(pred));
+        self.line(|| format!("vcmpps ymm{}, ymm{}, {}, {pred:#x}", dst.0, a.0, b.ytext()));
+    }
+
+    /// `dst = sign(mask) ? t : f` per lane.
+    pub fn vblendvps(&mut self, dst: Zmm, f: Zmm, t: VSrc, mask: Zmm) {
+        self.vex256(
+            ops::VBLENDVPS,
+            dst.0,
+            f.0,
+            Self::ysrc_rm(t),
+            Some(mask.0 << 4),
+        );
+        self.line(|| {
+            format!(
+                "vblendvps ymm{}, ymm{}, {}, ymm{}",
+                dst.0,
+                f.0,
+                t.ytext(),
+                mask.0
+            )
+        });
+    }
+
+    /// `dst = sqrt(src)`.
+    pub fn ysqrtps(&mut self, dst: Zmm, src: Zmm) {
+        self.vex256(ops::VSQRTPS, dst.0, 0, Rm::Reg(src.0), None);
+        self.line(|| format!("vsqrtps ymm{}, ymm{}", dst.0, src.0));
+    }
+
+    /// `dst = round(src)` by the rounding `imm` selects (`vroundps`, whose
+    /// immediate means what `vrndscaleps`'s low four bits mean).
+    pub fn vroundps(&mut self, dst: Zmm, src: Zmm, imm: u8) {
+        self.vex256(ops::VROUNDPS, dst.0, 0, Rm::Reg(src.0), Some(imm));
+        self.line(|| format!("vroundps ymm{}, ymm{}, {imm:#x}", dst.0, src.0));
+    }
+
+    /// `dst = src << count` (`right`: `>>`, arithmetic) on 32-bit lanes.
+    pub fn yshiftd(&mut self, right: bool, dst: Zmm, src: Zmm, count: u8) {
+        let (ext, name) = if right { (4, "vpsrad") } else { (6, "vpslld") };
+        self.vex256(ops::VPSHIFTD_IMM, ext, dst.0, Rm::Reg(src.0), Some(count));
+        self.line(|| format!("{name} ymm{}, ymm{}, {count:#x}", dst.0, src.0));
+    }
+
+    /// `dst` = the lanes of each 128-bit block of `src` in the order `imm`
+    /// gives (two bits per destination lane).
+    pub fn ypermilps(&mut self, dst: Zmm, src: Zmm, imm: u8) {
+        self.vex256(ops::VPERMILPS_IMM, dst.0, 0, Rm::Reg(src.0), Some(imm));
+        self.line(|| format!("vpermilps ymm{}, ymm{}, {imm:#x}", dst.0, src.0));
+    }
+
+    /// `dst` = the two 128-bit blocks of `src` swapped
+    /// (`vperm2f128 dst, src, src, 1`).
+    pub fn yswap_blocks(&mut self, dst: Zmm, src: Zmm) {
+        self.vex256(ops::VPERM2F128, dst.0, src.0, Rm::Reg(src.0), Some(1));
+        self.line(|| format!("vperm2f128 ymm{}, ymm{}, ymm{}, 0x1", dst.0, src.0, src.0));
+    }
+
+    /// Sets ZF when no lane of `a & b` has its sign bit set.
+    pub fn vtestps(&mut self, a: Zmm, b: Zmm) {
+        self.vex256(ops::VTESTPS, a.0, 0, Rm::Reg(b.0), None);
+        self.line(|| format!("vtestps ymm{}, ymm{}", a.0, b.0));
     }
 
     // === VEX: opmask instructions ===
@@ -956,6 +1149,86 @@ mod tests {
         );
         check(|a| a.pop(RBX), "5b");
         check(|a| a.vzeroupper(), "c5 f8 77");
+    }
+
+    /// The 256-bit VEX instructions, as GNU `as` 2.40 assembles them.
+    #[test]
+    fn vex_encodings_match_gnu_as() {
+        let m = |d| VSrc::Mem(Mem::at(RAX, d));
+        let r = |n| VSrc::Reg(Zmm(n));
+        check(|a| a.yop(VADDPS, Zmm(3), Zmm(1), r(13)), "c4 c1 74 58 dd");
+        check(|a| a.yop(VADDPS, Zmm(3), Zmm(1), m(0x10)), "c5 f4 58 58 10");
+        check(
+            |a| a.yop(VMULPS, Zmm(9), Zmm(12), m(0x200)),
+            "c5 1c 59 88 00 02 00 00",
+        );
+        check(|a| a.yop(VPANDD, Zmm(2), Zmm(3), m(0x40)), "c5 e5 db 50 40");
+        check(|a| a.yop(VPXORD, Zmm(2), Zmm(3), r(4)), "c5 e5 ef d4");
+        check(|a| a.yop(VPADDD, Zmm(0), Zmm(1), r(8)), "c4 c1 75 fe c0");
+        check(
+            |a| a.yop(VFMADD213PS, Zmm(0), Zmm(1), m(0x200)),
+            "c4 e2 75 a8 80 00 02 00 00",
+        );
+        check(
+            |a| a.yop(VFMADD231PS, Zmm(10), Zmm(1), r(2)),
+            "c4 62 75 b8 d2",
+        );
+        check(
+            |a| a.yop(VFMADD132PS, Zmm(1), Zmm(9), m(0)),
+            "c4 e2 35 98 08",
+        );
+        check(
+            |a| a.ymovups_load(Zmm(1), Mem::indexed(R13, RSI, 4, 0x20)),
+            "c4 c1 7c 10 4c b5 20",
+        );
+        check(
+            |a| a.ymovups_store(Mem::indexed(R12, RSI, 4, 0), Zmm(10)),
+            "c4 41 7c 11 14 b4",
+        );
+        check(
+            |a| a.vmaskmovps_load(Zmm(9), Zmm(15), Mem::indexed(RBP, RSI, 4, 0)),
+            "c4 62 05 2c 4c b5 00",
+        );
+        check(
+            |a| a.vmaskmovps_store(Mem::indexed(R8, RSI, 4, 0x20), Zmm(15), Zmm(3)),
+            "c4 c2 05 2e 5c b0 20",
+        );
+        check(|a| a.ymovaps(Zmm(11), Zmm(4)), "c5 7c 28 dc");
+        check(
+            |a| a.ybroadcastss(Zmm(14), Mem::at(R9, 0)),
+            "c4 42 7d 18 31",
+        );
+        check(
+            |a| a.ybroadcastss(Zmm(2), Mem::at(RAX, 0x44)),
+            "c4 e2 7d 18 50 44",
+        );
+        check(|a| a.ycmpps(Zmm(3), Zmm(2), r(9), 3), "c4 c1 6c c2 d9 03");
+        check(
+            |a| a.ycmpps(Zmm(3), Zmm(2), m(0x20), 0x11),
+            "c5 ec c2 58 20 11",
+        );
+        check(
+            |a| a.vblendvps(Zmm(1), Zmm(3), m(0), Zmm(2)),
+            "c4 e3 65 4a 08 20",
+        );
+        check(
+            |a| a.vblendvps(Zmm(10), Zmm(3), r(12), Zmm(13)),
+            "c4 43 65 4a d4 d0",
+        );
+        check(|a| a.ysqrtps(Zmm(12), Zmm(1)), "c5 7c 51 e1");
+        check(|a| a.vroundps(Zmm(1), Zmm(2), 9), "c4 e3 7d 08 ca 09");
+        check(
+            |a| a.yshiftd(false, Zmm(5), Zmm(12), 23),
+            "c4 c1 55 72 f4 17",
+        );
+        check(|a| a.yshiftd(true, Zmm(11), Zmm(2), 1), "c5 a5 72 e2 01");
+        check(|a| a.ypermilps(Zmm(12), Zmm(3), 0xB1), "c4 63 7d 04 e3 b1");
+        check(|a| a.yswap_blocks(Zmm(1), Zmm(10)), "c4 c3 2d 06 ca 01");
+        check(|a| a.vtestps(Zmm(3), Zmm(3)), "c4 e2 7d 0e db");
+        check(
+            |a| a.ymovups_load(Zmm(15), Mem::indexed(RAX, R11, 1, 0x60)),
+            "c4 21 7c 10 7c 18 60",
+        );
     }
 
     #[test]

@@ -1,7 +1,13 @@
-//! The AVX-512 kernels' vector code: straight-line SSA over 512-bit values
-//! (sixteen f32 lanes, or their bit patterns) and opmasks, with forward
-//! skips over rarely needed fix-ups, register allocation by a linear scan,
-//! and lowering to [`Asm`].
+//! The native kernels' vector code: straight-line SSA over vectors of f32
+//! lanes (or their bit patterns) and lane masks, with forward skips over
+//! rarely needed fix-ups, register allocation by a linear scan, and
+//! lowering to [`Asm`] at one of two [`Width`]s.
+//!
+//! At 512 bits (AVX-512) a vector is a `zmm` register and a mask an opmask
+//! register. At 256 bits (AVX2 with FMA) a vector is a `ymm` register, a
+//! mask is a vector whose lanes' sign bits are the mask's bits (what
+//! `vcmpps`, `vblendvps`, `vmaskmovps` and `vtestps` make and read), both
+//! share the sixteen registers, and a constant is a vector in the table.
 //!
 //! A [`Func`] is one loop body: the code computing one or a few vectors of
 //! a fusion's output at the loop's current element offset. Operands are
@@ -17,11 +23,22 @@ use cranelift_codegen::ir::condcodes::FloatCC;
 use super::asm::{gpr::RSP, ops, Asm, Gpr, KOp, Kreg, Label, Mem, Op, VSrc, Zmm};
 use crate::math::LaneOps;
 
-/// A 512-bit value.
+pub use super::Width;
+
+/// The `ymm` register that holds the masked tail's lanes at [`Width::Ymm`];
+/// never allocated to a value.
+pub const YMM_TAIL: Zmm = Zmm(15);
+
+/// The `ymm` register a scalar or stack-slot operand is broadcast into
+/// before the instruction that reads it at [`Width::Ymm`]; never
+/// allocated to a value.
+const YMM_SCRATCH: Zmm = Zmm(14);
+
+/// A vector value.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
 pub struct VReg(u32);
 
-/// An opmask value (one bit per lane).
+/// A lane mask value (one bit per lane).
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
 pub struct MReg(u32);
 
@@ -111,8 +128,8 @@ enum Inst {
         b: Operand,
         pred: u8,
     },
-    /// `dst = (a & b) != 0` per lane.
-    Test { dst: MReg, a: VReg, b: Operand },
+    /// `dst` = the lanes of `a` whose sign bit is set.
+    Negative { dst: MReg, a: VReg },
     /// `dst = mask ? t : f`.
     Blend {
         dst: VReg,
@@ -153,7 +170,8 @@ impl Inst {
             Inst::Load { .. } | Inst::Splat { .. } | Inst::SkipEnd => Vec::new(),
             Inst::Store { src, .. } | Inst::StoreSlot { src, .. } => vec![Val::V(*src)],
             Inst::Copy { src, .. } => vec![Val::V(*src)],
-            Inst::Op { a, b, .. } | Inst::Cmp { a, b, .. } | Inst::Test { a, b, .. } => {
+            Inst::Negative { a, .. } => vec![Val::V(*a)],
+            Inst::Op { a, b, .. } | Inst::Cmp { a, b, .. } => {
                 [Some(Val::V(*a)), op(b)].into_iter().flatten().collect()
             }
             Inst::Fma { a, b, c, .. } => [Some(Val::V(*a)), op(b), op(c)]
@@ -192,7 +210,7 @@ impl Inst {
             | Inst::Lanes { dst, .. }
             | Inst::Blend { dst, .. } => Some(Val::V(*dst)),
             Inst::Cmp { dst, .. }
-            | Inst::Test { dst, .. }
+            | Inst::Negative { dst, .. }
             | Inst::KOp { dst, .. }
             | Inst::KNot { dst, .. } => Some(Val::M(*dst)),
             Inst::Store { .. }
@@ -203,10 +221,15 @@ impl Inst {
     }
 }
 
-/// More values are live at once than there are registers: the kernel is
-/// left to the 128-bit emitters.
+/// Why a [`Func`] cannot be lowered: the kernel is left to the 128-bit
+/// emitters.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct OutOfRegisters;
+pub enum LowerError {
+    /// More values are live at once than there are registers.
+    OutOfRegisters,
+    /// An instruction has no form at the frame's [`Width`].
+    NotAtThisWidth,
+}
 
 /// Where the lowered code finds a loop body's operands.
 pub struct Frame<'a> {
@@ -220,6 +243,8 @@ pub struct Frame<'a> {
     pub masked: bool,
     /// Where the stack slots start, in bytes from `rsp`.
     pub slots: i32,
+    /// The vectors' width.
+    pub width: Width,
 }
 
 /// A loop body under construction.
@@ -403,11 +428,11 @@ impl Func {
         dst
     }
 
-    /// The lanes whose bit pattern shares a set bit with `b`.
-    pub fn test(&mut self, a: Operand, b: Operand) -> MReg {
+    /// The lanes whose sign bit is set.
+    pub fn negative(&mut self, a: Operand) -> MReg {
         let a = self.reg(a);
         let dst = self.mreg();
-        self.insts.push(Inst::Test { dst, a, b });
+        self.insts.push(Inst::Negative { dst, a });
         dst
     }
 
@@ -439,7 +464,7 @@ impl Func {
         asm: &mut Asm,
         frame: &Frame,
         consts: &mut ConstPool,
-    ) -> Result<(), OutOfRegisters> {
+    ) -> Result<(), LowerError> {
         let mut last_use = vec![usize::MAX; self.vregs as usize];
         let mut last_mask_use = vec![usize::MAX; self.mregs as usize];
         for (i, inst) in self.insts.iter().enumerate() {
@@ -450,13 +475,11 @@ impl Func {
                 }
             }
         }
-        let mut ra = Allocation {
-            zmm: vec![None; self.vregs as usize],
-            k: vec![None; self.mregs as usize],
-            // zmm0–zmm31 but the fixed ones.
-            free_zmm: u32::MAX,
-            // k1–k6: k0 cannot mask, k7 is the tail's.
-            free_k: 0b0111_1110,
+        let mut ra = match frame.width {
+            // zmm0–zmm31; k1–k6 (k0 cannot mask, k7 is the tail's).
+            Width::Zmm => Allocation::new(self, u32::MAX, Some(0b0111_1110)),
+            // ymm0–ymm13 for values and masks alike.
+            Width::Ymm => Allocation::new(self, (1 << YMM_SCRATCH.0) - 1, None),
         };
         for &(v, z) in &self.fixed {
             ra.zmm[v.0 as usize] = Some(z);
@@ -465,7 +488,10 @@ impl Func {
             last_use[v.0 as usize] = usize::MAX - 1;
         }
         if let Some(m) = self.tail {
-            ra.k[m.0 as usize] = Some(TAIL_MASK);
+            ra.k[m.0 as usize] = Some(match frame.width {
+                Width::Zmm => TAIL_MASK.0,
+                Width::Ymm => YMM_TAIL.0,
+            });
             last_mask_use[m.0 as usize] = usize::MAX - 1;
         }
         let mut skips: Vec<Label> = Vec::new();
@@ -477,7 +503,7 @@ impl Func {
                 }
                 match *u {
                     Val::V(v) if last_use[v.0 as usize] == i => ra.free_zmm |= 1 << ra.z(v).0,
-                    Val::M(m) if last_mask_use[m.0 as usize] == i => ra.free_k |= 1 << ra.kr(m).0,
+                    Val::M(m) if last_mask_use[m.0 as usize] == i => ra.free_mask(m),
                     _ => {}
                 }
             }
@@ -495,20 +521,21 @@ impl Func {
                     ra.zmm[d.0 as usize] = Some(z);
                 }
                 Some(Val::M(d)) if ra.k[d.0 as usize].is_none() => {
-                    let k = ra.take_k()?;
+                    let k = ra.take_mask()?;
                     ra.k[d.0 as usize] = Some(k);
                 }
                 _ => {}
             }
-            self.emit(asm, frame, consts, &ra, inst, &mut skips);
+            match frame.width {
+                Width::Zmm => self.emit(asm, frame, consts, &ra, inst, &mut skips),
+                Width::Ymm => self.emit_ymm(asm, frame, consts, &ra, inst, &mut skips)?,
+            }
             // A value nothing reads frees its register at once.
             match inst.def() {
                 Some(Val::V(d)) if last_use[d.0 as usize] == usize::MAX => {
                     ra.free_zmm |= 1 << ra.z(d).0
                 }
-                Some(Val::M(d)) if last_mask_use[d.0 as usize] == usize::MAX => {
-                    ra.free_k |= 1 << ra.kr(d).0
-                }
+                Some(Val::M(d)) if last_mask_use[d.0 as usize] == usize::MAX => ra.free_mask(d),
                 _ => {}
             }
         }
@@ -516,6 +543,7 @@ impl Func {
         Ok(())
     }
 
+    /// The machine code of `inst` at [`Width::Zmm`].
     fn emit(
         &self,
         asm: &mut Asm,
@@ -533,12 +561,7 @@ impl Func {
                 Operand::Slot(k) => VSrc::Bcst(Mem::at(RSP, frame.slots + 64 * k as i32)),
             }
         };
-        let at = |place: Place, vector: i32| match place {
-            Place::Buffer(b) => Mem::indexed(frame.buffers[b], frame.index, 4, 64 * vector),
-            Place::Stack(offset) => {
-                Mem::indexed(RSP, frame.index, 4, frame.slots + offset + 64 * vector)
-            }
-        };
+        let at = |place: Place, vector: i32| frame.at(place, vector);
         let mask = frame.masked.then_some(TAIL_MASK);
         match inst {
             Inst::Load { dst, place, vector } => {
@@ -557,7 +580,7 @@ impl Func {
             Inst::Blocks { dst, a, imm } => asm.vshuff32x4(ra.z(*dst), ra.z(*a), *imm),
             Inst::Lanes { dst, a, imm } => asm.vpermilps(ra.z(*dst), ra.z(*a), *imm),
             Inst::Splat { dst, src: s } => match src(s) {
-                VSrc::Bcst(m) => asm.vbroadcastss(ra.z(*dst), m),
+                VSrc::Bcst(m) | VSrc::Mem(m) => asm.vbroadcastss(ra.z(*dst), m),
                 VSrc::Reg(r) => asm.vmovaps(ra.z(*dst), r),
             },
             Inst::Copy { dst, src: s } => {
@@ -572,7 +595,7 @@ impl Func {
             Inst::Fma { dst, a, b, c } => {
                 let (d, a) = (ra.z(*dst), ra.z(*a));
                 let (b, c) = (src(b), src(c));
-                emit_fma(asm, d, a, b, c);
+                emit_fma(asm, Width::Zmm, d, a, b, c);
             }
             Inst::Sqrt { dst, a } => asm.vsqrtps(ra.z(*dst), VSrc::Reg(ra.z(*a))),
             Inst::Round { dst, a, imm } => asm.vrndscaleps(ra.z(*dst), VSrc::Reg(ra.z(*a)), *imm),
@@ -586,8 +609,8 @@ impl Func {
                 let b = src(b);
                 asm.vcmpps(ra.kr(*dst), ra.z(*a), b, *pred);
             }
-            Inst::Test { dst, a, b } => {
-                let b = src(b);
+            Inst::Negative { dst, a } => {
+                let b = src(&Operand::Const(SIGN));
                 asm.vptestmd(ra.kr(*dst), ra.z(*a), b);
             }
             Inst::Blend { dst, mask: m, f, t } => {
@@ -608,6 +631,145 @@ impl Func {
             }
         }
     }
+
+    /// The machine code of `inst` at [`Width::Ymm`]: masks are vectors
+    /// (their lanes' sign bits), constants whole vectors of the table, and
+    /// a scalar or slot operand is broadcast into [`YMM_SCRATCH`] first.
+    fn emit_ymm(
+        &self,
+        asm: &mut Asm,
+        frame: &Frame,
+        consts: &mut ConstPool,
+        ra: &Allocation,
+        inst: &Inst,
+        skips: &mut Vec<Label>,
+    ) -> Result<(), LowerError> {
+        let mut src = |asm: &mut Asm, o: &Operand| -> VSrc {
+            match *o {
+                Operand::Reg(r) => VSrc::Reg(ra.z(r)),
+                Operand::Const(bits) => VSrc::Mem(Mem::at(frame.consts, consts.offset(bits))),
+                Operand::Scalar(b) => {
+                    asm.ybroadcastss(YMM_SCRATCH, Mem::at(frame.buffers[b], 0));
+                    VSrc::Reg(YMM_SCRATCH)
+                }
+                Operand::Slot(k) => {
+                    asm.ybroadcastss(YMM_SCRATCH, Mem::at(RSP, frame.slots + 64 * k as i32));
+                    VSrc::Reg(YMM_SCRATCH)
+                }
+            }
+        };
+        let mask = |m: MReg| Zmm(ra.kr(m).0);
+        match inst {
+            Inst::Load { dst, place, vector } => {
+                let at = frame.at(*place, *vector);
+                if frame.masked {
+                    asm.vmaskmovps_load(ra.z(*dst), YMM_TAIL, at);
+                } else {
+                    asm.ymovups_load(ra.z(*dst), at);
+                }
+            }
+            Inst::Store {
+                src: s,
+                place,
+                vector,
+            } => {
+                let at = frame.at(*place, *vector);
+                if frame.masked {
+                    asm.vmaskmovps_store(at, YMM_TAIL, ra.z(*s));
+                } else {
+                    asm.ymovups_store(at, ra.z(*s));
+                }
+            }
+            Inst::StoreSlot { src: s, slot } => {
+                asm.ymovups_store(Mem::at(RSP, frame.slots + 64 * *slot as i32), ra.z(*s))
+            }
+            // Of the 512-bit block orders, the swap of neighbouring blocks.
+            Inst::Blocks { dst, a, imm: 0xB1 } => asm.yswap_blocks(ra.z(*dst), ra.z(*a)),
+            Inst::Blocks { .. } => return Err(LowerError::NotAtThisWidth),
+            Inst::Lanes { dst, a, imm } => asm.ypermilps(ra.z(*dst), ra.z(*a), *imm),
+            Inst::Splat { dst, src: s } => match *s {
+                Operand::Reg(r) => asm.ymovaps(ra.z(*dst), ra.z(r)),
+                Operand::Const(bits) => {
+                    asm.ybroadcastss(ra.z(*dst), Mem::at(frame.consts, consts.offset(bits)))
+                }
+                Operand::Scalar(b) => asm.ybroadcastss(ra.z(*dst), Mem::at(frame.buffers[b], 0)),
+                Operand::Slot(k) => {
+                    asm.ybroadcastss(ra.z(*dst), Mem::at(RSP, frame.slots + 64 * k as i32))
+                }
+            },
+            Inst::Copy { dst, src: s } => {
+                if ra.z(*dst) != ra.z(*s) {
+                    asm.ymovaps(ra.z(*dst), ra.z(*s));
+                }
+            }
+            Inst::Op { op, dst, a, b } => {
+                let b = src(asm, b);
+                asm.yop(*op, ra.z(*dst), ra.z(*a), b);
+            }
+            Inst::Fma { dst, a, b, c } => {
+                let (d, a) = (ra.z(*dst), ra.z(*a));
+                let b = src(asm, b);
+                let c = src(asm, c);
+                emit_fma(asm, Width::Ymm, d, a, b, c);
+            }
+            Inst::Sqrt { dst, a } => asm.ysqrtps(ra.z(*dst), ra.z(*a)),
+            Inst::Round { dst, a, imm } => asm.vroundps(ra.z(*dst), ra.z(*a), *imm),
+            Inst::Shift {
+                right,
+                dst,
+                a,
+                count,
+            } => asm.yshiftd(*right, ra.z(*dst), ra.z(*a), *count),
+            Inst::Cmp { dst, a, b, pred } => {
+                let b = src(asm, b);
+                asm.ycmpps(mask(*dst), ra.z(*a), b, *pred);
+            }
+            // A mask is its lanes' sign bits: `a` itself.
+            Inst::Negative { dst, a } => {
+                if mask(*dst) != ra.z(*a) {
+                    asm.ymovaps(mask(*dst), ra.z(*a));
+                }
+            }
+            Inst::Blend { dst, mask: m, f, t } => {
+                let t = src(asm, t);
+                asm.vblendvps(ra.z(*dst), ra.z(*f), t, mask(*m));
+            }
+            Inst::KOp { op, dst, a, b } => {
+                let op = match op {
+                    KOp::And => ops::VPANDD,
+                    KOp::Or => ops::VPORD,
+                    KOp::Xor => ops::VPXORD,
+                };
+                asm.yop(op, mask(*dst), mask(*a), VSrc::Reg(mask(*b)));
+            }
+            Inst::KNot { dst, a } => {
+                let ones = VSrc::Mem(Mem::at(frame.consts, consts.offset(u32::MAX)));
+                asm.yop(ops::VPXORD, mask(*dst), mask(*a), ones);
+            }
+            Inst::SkipUnless { mask: m } => {
+                let end = asm.label();
+                asm.vtestps(mask(*m), mask(*m));
+                asm.jcc(super::asm::Cond::Z, end);
+                skips.push(end);
+            }
+            Inst::SkipEnd => {
+                let end = skips.pop().expect("a skip is open");
+                asm.bind(end);
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Frame<'_> {
+    /// The memory of vector `vector` of the loop step in `place`.
+    fn at(&self, place: Place, vector: i32) -> Mem {
+        let step = self.width.bytes() * vector;
+        match place {
+            Place::Buffer(b) => Mem::indexed(self.buffers[b], self.index, 4, step),
+            Place::Stack(offset) => Mem::indexed(RSP, self.index, 4, self.slots + offset + step),
+        }
+    }
 }
 
 fn reg_of(o: &Operand) -> Option<VReg> {
@@ -619,102 +781,154 @@ fn reg_of(o: &Operand) -> Option<VReg> {
 
 /// `d = a * b + c` where `d` is a fresh register or the register of one of
 /// the register sources that dies here (the allocator's preference).
-fn emit_fma(asm: &mut Asm, d: Zmm, a: Zmm, b: VSrc, c: VSrc) {
+fn emit_fma(asm: &mut Asm, width: Width, d: Zmm, a: Zmm, b: VSrc, c: VSrc) {
+    let vop = |asm: &mut Asm, op, d, a, b| match width {
+        Width::Zmm => asm.vop(op, d, a, b),
+        Width::Ymm => asm.yop(op, d, a, b),
+    };
+    let copy = |asm: &mut Asm, d, a| match width {
+        Width::Zmm => asm.vmovaps(d, a),
+        Width::Ymm => asm.ymovaps(d, a),
+    };
+    let memory = |v: &VSrc| !matches!(v, VSrc::Reg(_));
     match (b, c) {
         // Memory addend: d = d * b + [c] with d holding a or b.
-        (VSrc::Reg(b), c @ VSrc::Bcst(_)) => {
+        (VSrc::Reg(b), c) if memory(&c) => {
             if d == b {
-                asm.vop(ops::VFMADD213PS, d, a, c);
+                vop(asm, ops::VFMADD213PS, d, a, c);
             } else {
                 if d != a {
-                    asm.vmovaps(d, a);
+                    copy(asm, d, a);
                 }
-                asm.vop(ops::VFMADD213PS, d, b, c);
+                vop(asm, ops::VFMADD213PS, d, b, c);
             }
         }
         // Memory multiplicand: d = d * [b] + c with d holding a, or
         // d = a * [b] + d with d holding c.
-        (b @ VSrc::Bcst(_), VSrc::Reg(c)) => {
+        (b, VSrc::Reg(c)) if memory(&b) => {
             if d == c {
-                asm.vop(ops::VFMADD231PS, d, a, b);
+                vop(asm, ops::VFMADD231PS, d, a, b);
             } else {
                 if d != a {
-                    asm.vmovaps(d, a);
+                    copy(asm, d, a);
                 }
-                asm.vop(ops::VFMADD132PS, d, c, b);
+                vop(asm, ops::VFMADD132PS, d, c, b);
             }
         }
         (VSrc::Reg(b), VSrc::Reg(c)) => {
             if d == c {
-                asm.vop(ops::VFMADD231PS, d, a, VSrc::Reg(b));
+                vop(asm, ops::VFMADD231PS, d, a, VSrc::Reg(b));
             } else if d == b {
-                asm.vop(ops::VFMADD213PS, d, a, VSrc::Reg(c));
+                vop(asm, ops::VFMADD213PS, d, a, VSrc::Reg(c));
             } else {
                 if d != a {
-                    asm.vmovaps(d, a);
+                    copy(asm, d, a);
                 }
-                asm.vop(ops::VFMADD213PS, d, b, VSrc::Reg(c));
+                vop(asm, ops::VFMADD213PS, d, b, VSrc::Reg(c));
             }
         }
         _ => unreachable!("an FMA has at most one memory operand"),
     }
 }
 
-/// The registers of a [`Func`]'s values during the scan.
+/// The registers of a [`Func`]'s values during the scan. Masks take
+/// opmask registers (`free_k`), or, without them, vector registers.
 struct Allocation {
     zmm: Vec<Option<Zmm>>,
-    k: Vec<Option<Kreg>>,
+    k: Vec<Option<u8>>,
     free_zmm: u32,
-    free_k: u8,
+    free_k: Option<u8>,
 }
 
 impl Allocation {
+    fn new(f: &Func, free_zmm: u32, free_k: Option<u8>) -> Self {
+        Allocation {
+            zmm: vec![None; f.vregs as usize],
+            k: vec![None; f.mregs as usize],
+            free_zmm,
+            free_k,
+        }
+    }
+
     fn z(&self, v: VReg) -> Zmm {
         self.zmm[v.0 as usize].expect("a value is defined before it is used")
     }
 
     fn kr(&self, m: MReg) -> Kreg {
-        self.k[m.0 as usize].expect("a mask is defined before it is used")
+        Kreg(self.k[m.0 as usize].expect("a mask is defined before it is used"))
     }
 
-    fn take_zmm(&mut self, prefer: Option<Zmm>) -> Result<Zmm, OutOfRegisters> {
+    fn take_zmm(&mut self, prefer: Option<Zmm>) -> Result<Zmm, LowerError> {
         let z = match prefer {
             Some(z) if self.free_zmm & (1 << z.0) != 0 => z.0,
-            _ if self.free_zmm == 0 => return Err(OutOfRegisters),
+            _ if self.free_zmm == 0 => return Err(LowerError::OutOfRegisters),
             _ => self.free_zmm.trailing_zeros() as u8,
         };
         self.free_zmm &= !(1 << z);
         Ok(Zmm(z))
     }
 
-    fn take_k(&mut self) -> Result<Kreg, OutOfRegisters> {
-        if self.free_k == 0 {
-            return Err(OutOfRegisters);
+    fn take_mask(&mut self) -> Result<u8, LowerError> {
+        match &mut self.free_k {
+            None => Ok(self.take_zmm(None)?.0),
+            Some(0) => Err(LowerError::OutOfRegisters),
+            Some(free) => {
+                let k = free.trailing_zeros() as u8;
+                *free &= !(1 << k);
+                Ok(k)
+            }
         }
-        let k = self.free_k.trailing_zeros() as u8;
-        self.free_k &= !(1 << k);
-        Ok(Kreg(k))
+    }
+
+    fn free_mask(&mut self, m: MReg) {
+        let r = self.kr(m).0;
+        match &mut self.free_k {
+            None => self.free_zmm |= 1 << r,
+            Some(free) => *free |= 1 << r,
+        }
     }
 }
 
-/// The kernel's constants: 32-bit patterns, each stored once, addressed
-/// from the table's start.
-#[derive(Default)]
+/// The kernel's constants, each stored once, addressed from the table's
+/// start: 32-bit patterns (each repeated across a vector at
+/// [`Width::Ymm`], whose instructions read whole vectors) and blocks.
 pub struct ConstPool {
     values: Vec<u32>,
+    repeat: usize,
 }
 
 impl ConstPool {
+    /// An empty table for kernels of `width`.
+    pub fn new(width: Width) -> Self {
+        ConstPool {
+            values: Vec::new(),
+            repeat: match width {
+                Width::Zmm => 1,
+                Width::Ymm => width.lanes() as usize,
+            },
+        }
+    }
+
     /// The byte offset of `bits` in the table (added if new).
     pub fn offset(&mut self, bits: u32) -> i32 {
-        let i = match self.values.iter().position(|&v| v == bits) {
-            Some(i) => i,
-            None => {
-                self.values.push(bits);
-                self.values.len() - 1
+        self.block(&vec![bits; self.repeat])
+    }
+
+    /// The byte offset of `block` (whole, in order) in the table (added if
+    /// new), on a multiple of the block's own length.
+    pub fn block(&mut self, block: &[u32]) -> i32 {
+        let n = block.len();
+        let found = (0..self.values.len() / n.max(1))
+            .map(|k| k * n)
+            .find(|&at| self.values[at..at + n] == *block);
+        let at = found.unwrap_or_else(|| {
+            while !self.values.len().is_multiple_of(n.max(1)) {
+                self.values.push(0);
             }
-        };
-        4 * i as i32
+            self.values.extend_from_slice(block);
+            self.values.len() - n
+        });
+        4 * at as i32
     }
 
     /// The table's bytes.
@@ -892,7 +1106,7 @@ impl LaneOps for Func {
         plain: Operand,
         slow: impl FnOnce(&mut Self, Operand) -> Operand,
     ) -> Operand {
-        let mask = self.test(special, Operand::Const(SIGN));
+        let mask = self.negative(special);
         let src = self.reg(plain);
         let result = self.vreg();
         self.insts.push(Inst::Copy { dst: result, src });
@@ -920,12 +1134,13 @@ mod tests {
             consts: RAX,
             masked: false,
             slots: 0,
+            width: Width::Zmm,
         }
     }
 
     fn listing(f: &Func) -> String {
         let mut asm = Asm::with_listing(true);
-        f.lower(&mut asm, &frame(), &mut ConstPool::default())
+        f.lower(&mut asm, &frame(), &mut ConstPool::new(Width::Zmm))
             .unwrap();
         asm.listing.unwrap()
     }
@@ -975,8 +1190,8 @@ mod tests {
         f.store(acc, 1, 0);
         let mut asm = Asm::default();
         assert_eq!(
-            f.lower(&mut asm, &frame(), &mut ConstPool::default()),
-            Err(OutOfRegisters)
+            f.lower(&mut asm, &frame(), &mut ConstPool::new(Width::Zmm)),
+            Err(LowerError::OutOfRegisters)
         );
     }
 }

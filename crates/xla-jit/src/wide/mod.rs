@@ -1,14 +1,15 @@
-//! Native AVX-512 code for the kernels Cranelift cannot widen.
+//! Native AVX-512 and AVX2 code for the kernels Cranelift cannot widen.
 //!
 //! Cranelift's x86-64 backend emits 128-bit vectors; the processors this
-//! project runs on execute 512-bit ones at the same instruction rate, so a
-//! kernel bound by its arithmetic (a GELU: a tanh per element and eight
-//! multiplies and adds) runs up to four times as fast at 512 bits. This
-//! module emits such kernels itself: an encoder for the instructions they
-//! use (`asm`), a small SSA of 512-bit values with a linear-scan register
-//! allocator (`ir`), and executable memory for the result ([`Code`]).
-//! `emit::avx512` decides which fusions it takes (flat elementwise f32
-//! loops) and builds their loops; every other kernel is Cranelift's.
+//! project runs on execute 256-bit (AVX2) or 512-bit (AVX-512) ones at the
+//! same instruction rate, so a kernel bound by its arithmetic (a GELU: a
+//! tanh per element and eight multiplies and adds) runs up to two or four
+//! times as fast. This module emits such kernels itself: an encoder for
+//! the instructions they use (`asm`), a small SSA of vector values with a
+//! linear-scan register allocator, lowered at either width (`ir`), and
+//! executable memory for the result ([`Code`]). `emit::avx512` decides
+//! which fusions it takes and builds their loops; every other kernel is
+//! Cranelift's.
 //!
 //! The math functions are the same code as the 128-bit kernels' (generic
 //! over `math::LaneOps`), so both widths give the same bits.
@@ -32,6 +33,59 @@ pub fn cpu_has_avx512() -> bool {
             false
         }
     })
+}
+
+/// The width of a native kernel's vectors.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub enum Width {
+    /// 512 bits, sixteen f32 lanes: EVEX, `zmm0`–`zmm31`, opmasks.
+    Zmm,
+    /// 256 bits, eight f32 lanes: VEX, `ymm0`–`ymm15`.
+    Ymm,
+}
+
+impl Width {
+    /// f32 lanes per vector.
+    pub fn lanes(self) -> i64 {
+        match self {
+            Width::Zmm => 16,
+            Width::Ymm => 8,
+        }
+    }
+
+    /// Bytes per vector.
+    pub fn bytes(self) -> i32 {
+        4 * self.lanes() as i32
+    }
+}
+
+/// `true` if the CPU runs AVX2 and FMA (and the OS saves the `ymm`
+/// registers): the emitters may use this module at 256 bits.
+pub fn cpu_has_avx2() -> bool {
+    static HAS: OnceLock<bool> = OnceLock::new();
+    *HAS.get_or_init(|| {
+        #[cfg(all(target_arch = "x86_64", unix))]
+        {
+            std::arch::is_x86_feature_detected!("avx2")
+                && std::arch::is_x86_feature_detected!("fma")
+        }
+        #[cfg(not(all(target_arch = "x86_64", unix)))]
+        {
+            false
+        }
+    })
+}
+
+/// The vector width of this CPU's native kernels: 512 bits with AVX-512,
+/// else 256 with AVX2 and FMA, else none (every kernel is Cranelift's).
+pub fn native_width() -> Option<Width> {
+    if cpu_has_avx512() {
+        Some(Width::Zmm)
+    } else if cpu_has_avx2() {
+        Some(Width::Ymm)
+    } else {
+        None
+    }
 }
 
 /// Machine code in executable memory, freed when dropped.

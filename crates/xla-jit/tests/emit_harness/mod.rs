@@ -380,7 +380,7 @@ fn check_with(text: &str, args: &[&Literal], compare: impl Fn(&Literal, &Literal
     if plan.fallback_ops().next().is_some() {
         return Checked::Interpreted;
     }
-    let with_avx512: &[bool] = if xla_jit::wide::cpu_has_avx512() {
+    let with_avx512: &[bool] = if xla_jit::wide::native_width().is_some() {
         &[false, true]
     } else {
         &[false]

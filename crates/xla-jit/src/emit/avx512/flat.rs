@@ -4,12 +4,13 @@
 //! same elements in the same physical order (same dimensions, same dense
 //! layout) and every other value is a scalar: then element `i` of the
 //! output needs element `i` of each input and nothing else, and the kernel
-//! is one loop over the buffers' bytes, sixteen f32 lanes at a time.
+//! is one loop over the buffers' bytes, sixteen f32 lanes at a time (eight
+//! at 256 bits).
 //!
 //! The kernel covers iterations `[start, end)` of chunks of `chunk`
 //! elements: a loop of two vectors per step, then one vector, then the
-//! remaining 1–15 elements through a lane mask (masked loads never touch
-//! the memory of their masked lanes).
+//! remaining elements (fewer than a vector) through a lane mask (masked
+//! loads never touch the memory of their masked lanes).
 //!
 //! A full reduction of a flat operand (every dimension reduced) runs as
 //! the first of the reduction's two kernels ([`compile_partials`]): each
@@ -24,21 +25,22 @@ use xla_core::shape::ceil_div;
 use xla_core::{ArrayShape, Opcode, PrimitiveType};
 
 use super::{
-    constant, element_loop, elementwise, enter, leave, load_bases, lowering, Accumulation,
-    NativeKernel, Reducer, Val, ACC, LANES, UNROLL,
+    constant, element_loop, elementwise, enter, leave, load_bases, lowering, tail_masks,
+    Accumulation, NativeKernel, Reducer, Val, ACC, LANES, UNROLL,
 };
 use crate::emit::KernelInfo;
 use crate::wide::asm::{gpr::*, Asm, Cond, Gpr, Mem};
 use crate::wide::ir::{ConstPool, Func, Operand, TAIL_MASK};
+use crate::wide::Width;
 
 /// The registers holding the buffers' base addresses, in buffer order: a
 /// fusion with more buffers is left to the 128-bit emitters.
 const BASES: [Gpr; 10] = [R8, R9, R10, RDI, RBX, RBP, R12, R13, R14, R15];
 
-/// The kernel of `info`'s loop fusion, or `None` if the fusion is not flat
-/// f32, uses an op this emitter lacks, or needs more registers than there
-/// are.
-pub(super) fn compile(info: &KernelInfo) -> Option<NativeKernel> {
+/// The kernel of `info`'s loop fusion at `width`, or `None` if the fusion
+/// is not flat f32, uses an op this emitter lacks, or needs more registers
+/// than there are.
+pub(super) fn compile(info: &KernelInfo, width: Width) -> Option<NativeKernel> {
     let fusion = info.fusion;
     if fusion.outputs.len() != 1 || fusion.in_place.is_some() {
         return None;
@@ -64,12 +66,17 @@ pub(super) fn compile(info: &KernelInfo) -> Option<NativeKernel> {
     {
         return None;
     }
-    let chunk = (info.iteration_elements.max(LANES) / LANES) * LANES;
+    let lanes = width.lanes();
+    let chunk = (info.iteration_elements.max(lanes) / lanes) * lanes;
     // Chunks are 32-bit immediates.
     if chunk > i64::from(i32::MAX) {
         return None;
     }
-    let mut consts = ConstPool::default();
+    let mut consts = ConstPool::new(width);
+    let tail_masks = match width {
+        Width::Zmm => 0,
+        Width::Ymm => tail_masks(&mut consts),
+    };
     let mut asm = Asm::with_listing(info.listing);
     let buffers = &BASES[..=out];
     let saved = enter(&mut asm, buffers, 0);
@@ -90,8 +97,14 @@ pub(super) fn compile(info: &KernelInfo) -> Option<NativeKernel> {
         Some(f)
     };
     let (step, single) = (body(UNROLL)?, body(1)?);
-    let mut lowered = lowering(buffers, 0, &mut consts);
-    element_loop(&mut asm, &mut lowered, RDX, (&step, &single, &single))?;
+    let mut lowered = lowering(buffers, 0, &mut consts, width);
+    element_loop(
+        &mut asm,
+        &mut lowered,
+        RDX,
+        (&step, &single, &single),
+        (width, tail_masks),
+    )?;
     drop(lowered);
     leave(&mut asm, &saved, 0, table, &consts.bytes());
     let (code, listing) = asm.finish();
@@ -270,7 +283,7 @@ pub(super) fn compile_partials(info: &KernelInfo) -> Option<(NativeKernel, i64)>
     let partials = ceil_div(n, chunk);
     let buffers = &PARTIAL_BASES[..=scratch];
     let mut asm = Asm::with_listing(info.listing);
-    let mut consts = ConstPool::default();
+    let mut consts = ConstPool::new(Width::Zmm);
     let mut used = buffers.to_vec();
     used.extend([CHUNK_END, ITERATION]);
     let saved = enter(&mut asm, &used, 0);
@@ -278,7 +291,7 @@ pub(super) fn compile_partials(info: &KernelInfo) -> Option<(NativeKernel, i64)>
     asm.mov(ITERATION, RSI);
     let table = asm.label();
     load_bases(&mut asm, buffers, table);
-    let mut lowered = lowering(buffers, 0, &mut consts);
+    let mut lowered = lowering(buffers, 0, &mut consts, Width::Zmm);
     let loops = Accumulation::new(reducer, |f, v| flat.step(f, v)?.float())?;
     let mut fin = Func::default();
     let all = Accumulation::result(reducer, &mut fin);
@@ -300,6 +313,7 @@ pub(super) fn compile_partials(info: &KernelInfo) -> Option<(NativeKernel, i64)>
         &mut lowered,
         CHUNK_END,
         (&loops.two, &loops.one, &loops.tail),
+        (Width::Zmm, 0),
     )?;
     lowered(&mut asm, &fin, false)?;
     // Lane 0 of the partial to scratch[it].

@@ -25,9 +25,11 @@ use super::{cost, reduce, Emit, KernelInfo, KernelPlan};
 use crate::fusion::FusionKind;
 use crate::math::{flushes_subnormals, generic_unary, Accuracy, LaneOps};
 use crate::wide::asm::{gpr::*, ops, Asm, Cond, Gpr, KOp, Label, Mem, Zmm};
-use crate::wide::ir::{ConstPool, Frame, Func, MReg, Operand, TAIL_MASK};
+use crate::wide::ir::{ConstPool, Frame, Func, MReg, Operand, TAIL_MASK, YMM_TAIL};
+use crate::wide::Width;
 
-/// f32 lanes per vector.
+/// f32 lanes per vector at 512 bits (the row and reduction kernels'
+/// width).
 const LANES: i64 = 16;
 
 /// Vectors per step of a main loop.
@@ -51,11 +53,12 @@ pub(crate) struct NativeKernel {
     pub iterations: i64,
 }
 
-/// The AVX-512 kernels of `info`'s fusion, if the emitter takes it: a
-/// full reduction's partials (with Cranelift's kernel combining them), or
-/// one kernel.
-pub(super) fn plan(info: &KernelInfo) -> Option<Vec<KernelPlan>> {
-    let per_element = cost::per_element(info, LANES as u32);
+/// The native kernels of `info`'s fusion at `width`, if the emitter takes
+/// it: at 512 bits a full reduction's partials (with Cranelift's kernel
+/// combining them) or one kernel; at 256 bits the kernel of a flat
+/// elementwise fusion.
+pub(super) fn plan(info: &KernelInfo, width: Width) -> Option<Vec<KernelPlan>> {
+    let per_element = cost::per_element(info, width.lanes() as u32);
     let native = |kernel: NativeKernel, part, scratch_bytes| KernelPlan {
         part,
         iterations: kernel.iterations,
@@ -64,6 +67,13 @@ pub(super) fn plan(info: &KernelInfo) -> Option<Vec<KernelPlan>> {
         epilogue: false,
         emit: Emit::Native(kernel),
     };
+    if width == Width::Ymm {
+        let kernel = match info.fusion.kind {
+            FusionKind::Loop => flat::compile(info, width)?,
+            _ => return None,
+        };
+        return Some(vec![native(kernel, "avx2", 0)]);
+    }
     if info.fusion.kind == FusionKind::Reduction {
         if let Some((kernel, partials)) = flat::compile_partials(info) {
             let scratch_bytes = 4 * partials as usize;
@@ -75,7 +85,7 @@ pub(super) fn plan(info: &KernelInfo) -> Option<Vec<KernelPlan>> {
         }
     }
     let kernel = match info.fusion.kind {
-        FusionKind::Loop => (flat::compile(info)?, "avx512"),
+        FusionKind::Loop => (flat::compile(info, width)?, "avx512"),
         FusionKind::Row | FusionKind::Reduction => (rows::compile(info)?, "avx512_rows"),
         FusionKind::DotEpilogue => return None,
     };
@@ -325,48 +335,71 @@ impl Accumulation {
 }
 
 /// A loop over elements `[rsi, end)`: `two` while two vectors fit, then
-/// `one` for a whole vector, then `tail` for the 1–15 elements left (the
-/// tail mask set from their count).
+/// `one` for a whole vector, then `tail` for the 1–15 (at 256 bits 1–7)
+/// elements left, the tail mask set from their count (at 256 bits loaded
+/// from the block of the constant table at `tail_masks`, see
+/// [`tail_masks`]).
 fn element_loop(
     asm: &mut Asm,
     lowered: &mut impl FnMut(&mut Asm, &Func, bool) -> Option<()>,
     end: Gpr,
     (two, one, tail): (&Func, &Func, &Func),
+    (width, tail_masks): (Width, i32),
 ) -> Option<()> {
     let (main, ones, rest, done) = (asm.label(), asm.label(), asm.label(), asm.label());
-    let step = LANES * UNROLL as i64;
+    let lanes = width.lanes() as i32;
+    let step = lanes * UNROLL;
     asm.bind(main);
-    asm.lea(RCX, Mem::at(RSI, step as i32));
+    asm.lea(RCX, Mem::at(RSI, step));
     asm.cmp(RCX, end);
     asm.jcc(Cond::G, ones);
     lowered(asm, two, false)?;
-    asm.add_imm(RSI, step as i32);
+    asm.add_imm(RSI, step);
     asm.jmp(main);
     asm.bind(ones);
-    asm.lea(RCX, Mem::at(RSI, LANES as i32));
+    asm.lea(RCX, Mem::at(RSI, lanes));
     asm.cmp(RCX, end);
     asm.jcc(Cond::G, rest);
     lowered(asm, one, false)?;
-    asm.add_imm(RSI, LANES as i32);
+    asm.add_imm(RSI, lanes);
     asm.bind(rest);
     asm.mov(RCX, end);
     asm.sub(RCX, RSI);
     asm.jcc(Cond::Le, done);
-    asm.low_bits_mask(R11);
-    asm.kmovw_from_gpr(TAIL_MASK, R11);
+    match width {
+        Width::Zmm => {
+            asm.low_bits_mask(R11);
+            asm.kmovw_from_gpr(TAIL_MASK, R11);
+        }
+        Width::Ymm => {
+            // The 8 − rcx lanes of ones that end at the block's middle.
+            asm.imul_imm(R11, RCX, -4);
+            asm.ymovups_load(YMM_TAIL, Mem::indexed(RAX, R11, 1, tail_masks + 32));
+        }
+    }
     lowered(asm, tail, true)?;
     asm.bind(done);
     Some(())
 }
 
+/// The offset in `consts` of the block the 256-bit tail masks are read
+/// from: eight lanes of ones, then eight of zeros (the mask of `n` lanes
+/// starts `32 − 4n` bytes in).
+fn tail_masks(consts: &mut ConstPool) -> i32 {
+    let mut block = [0u32; 16];
+    block[..8].fill(u32::MAX);
+    consts.block(&block)
+}
+
 /// Lowers loop bodies into a kernel whose buffers are in `buffers`, whose
 /// element index is `rsi`, constants in `consts` (addressed by `rax`) and
-/// stack slots `slots` bytes above `rsp`; the flag says a body is the
-/// masked tail. `None` when a body needs more registers than there are.
+/// stack slots `slots` bytes above `rsp`, at `width`; the flag says a body
+/// is the masked tail. `None` when a body cannot be lowered.
 fn lowering<'a>(
     buffers: &'a [Gpr],
     slots: i32,
     consts: &'a mut ConstPool,
+    width: Width,
 ) -> impl FnMut(&mut Asm, &Func, bool) -> Option<()> + 'a {
     move |asm, f, masked| {
         let frame = Frame {
@@ -375,6 +408,7 @@ fn lowering<'a>(
             consts: RAX,
             masked,
             slots,
+            width,
         };
         f.lower(asm, &frame, consts).ok()
     }

@@ -41,6 +41,7 @@ use crate::emit::KernelInfo;
 use crate::fusion::FusionKind;
 use crate::wide::asm::{gpr::*, Asm, Cond, Gpr, Kreg, Mem, Zmm};
 use crate::wide::ir::{ConstPool, Func, Operand, Place};
+use crate::wide::Width;
 
 /// The registers holding the buffers' base addresses, in buffer order.
 const BASES: [Gpr; 9] = [R8, R9, R10, RDI, RBX, RBP, R12, R13, R14];
@@ -466,7 +467,7 @@ impl<'a, 'm> Rows<'a, 'm> {
         let frame_bytes = base_bytes + 64 * self.slots.len() as i32 + self.kept_bytes();
         let rows_per_iteration = (self.info.iteration_elements / space.n).max(1);
         let mut asm = Asm::with_listing(self.info.listing);
-        let mut consts = ConstPool::default();
+        let mut consts = ConstPool::new(Width::Zmm);
         let mut used = buffers.to_vec();
         used.push(ROW);
         let saved = enter(&mut asm, &used, frame_bytes);
@@ -499,7 +500,7 @@ impl<'a, 'm> Rows<'a, 'm> {
                 asm.add(r, RCX);
             }
         }
-        let mut lowered = lowering(buffers, base_bytes, &mut consts);
+        let mut lowered = lowering(buffers, base_bytes, &mut consts, Width::Zmm);
         let mut done_values: HashSet<InstrId> = HashSet::new();
         let order = &fusion.instructions;
         let position = |id: InstrId| order.iter().position(|&i| i == id);
