@@ -25,8 +25,8 @@ use xla_core::shape::ceil_div;
 use xla_core::{ArrayShape, Opcode, PrimitiveType};
 
 use super::{
-    constant, element_loop, elementwise, enter, leave, load_bases, lowering, tail_masks,
-    Accumulation, NativeKernel, Reducer, Val, ACC, LANES, UNROLL,
+    acc, constant, element_loop, elementwise, enter, leave, load_bases, lowering, tail_masks,
+    Accumulation, NativeKernel, Reducer, Val, LANES, UNROLL,
 };
 use crate::emit::KernelInfo;
 use crate::wide::asm::{gpr::*, Asm, Cond, Gpr, Mem};
@@ -292,10 +292,11 @@ pub(super) fn compile_partials(info: &KernelInfo) -> Option<(NativeKernel, i64)>
     let table = asm.label();
     load_bases(&mut asm, buffers, table);
     let mut lowered = lowering(buffers, 0, &mut consts, Width::Zmm);
-    let loops = Accumulation::new(reducer, |f, v| flat.step(f, v)?.float())?;
+    let loops = Accumulation::new(reducer, Width::Zmm, |f, v| flat.step(f, v)?.float())?;
     let mut fin = Func::default();
-    let all = Accumulation::result(reducer, &mut fin);
-    let first = fin.fixed(ACC[0]);
+    let all = Accumulation::result(reducer, Width::Zmm, &mut fin);
+    let [first_acc, _] = acc(Width::Zmm);
+    let first = fin.fixed(first_acc);
     fin.set(first, all);
     let (top, done) = (asm.label(), asm.label());
     asm.bind(top);
@@ -321,7 +322,7 @@ pub(super) fn compile_partials(info: &KernelInfo) -> Option<(NativeKernel, i64)>
     asm.kmovw_from_gpr(TAIL_MASK, R11);
     asm.vmovups_store(
         Mem::indexed(buffers[scratch], ITERATION, 4, 0),
-        ACC[0],
+        first_acc,
         Some(TAIL_MASK),
     );
     asm.add_imm(ITERATION, 1);

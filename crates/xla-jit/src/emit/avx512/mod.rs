@@ -38,8 +38,14 @@ const UNROLL: i32 = 2;
 /// Registers that kernels restore before they return.
 const CALLEE_SAVED: [Gpr; 6] = [RBX, RBP, R12, R13, R14, R15];
 
-/// A reduction loop's two accumulators (one per vector of a step).
-const ACC: [Zmm; 2] = [Zmm(30), Zmm(31)];
+/// A reduction loop's two accumulators (one per vector of a step) at
+/// `width`: the last registers the allocator may use.
+fn acc(width: Width) -> [Zmm; 2] {
+    match width {
+        Width::Zmm => [Zmm(30), Zmm(31)],
+        Width::Ymm => [Zmm(12), Zmm(13)],
+    }
+}
 
 /// A fusion's AVX-512 kernel.
 pub(crate) struct NativeKernel {
@@ -69,10 +75,11 @@ pub(super) fn plan(info: &KernelInfo, width: Width) -> Option<Vec<KernelPlan>> {
     };
     if width == Width::Ymm {
         let kernel = match info.fusion.kind {
-            FusionKind::Loop => flat::compile(info, width)?,
-            _ => return None,
+            FusionKind::Loop => (flat::compile(info, width)?, "avx2"),
+            FusionKind::Row | FusionKind::Reduction => (rows::compile(info, width)?, "avx2_rows"),
+            FusionKind::DotEpilogue => return None,
         };
-        return Some(vec![native(kernel, "avx2", 0)]);
+        return Some(vec![native(kernel.0, kernel.1, 0)]);
     }
     if info.fusion.kind == FusionKind::Reduction {
         if let Some((kernel, partials)) = flat::compile_partials(info) {
@@ -86,7 +93,7 @@ pub(super) fn plan(info: &KernelInfo, width: Width) -> Option<Vec<KernelPlan>> {
     }
     let kernel = match info.fusion.kind {
         FusionKind::Loop => (flat::compile(info, width)?, "avx512"),
-        FusionKind::Row | FusionKind::Reduction => (rows::compile(info)?, "avx512_rows"),
+        FusionKind::Row | FusionKind::Reduction => (rows::compile(info, width)?, "avx512_rows"),
         FusionKind::DotEpilogue => return None,
     };
     Some(vec![native(kernel.0, kernel.1, 0)])
@@ -269,9 +276,14 @@ impl Reducer {
     }
 
     /// Every lane combined, in every lane: a butterfly over the 256-bit
-    /// halves, the 128-bit blocks, then pairs and lanes within blocks.
-    fn across(self, f: &mut Func, mut a: Operand) -> Operand {
+    /// halves (at 512 bits), the 128-bit blocks, then pairs and lanes
+    /// within blocks.
+    fn across(self, f: &mut Func, width: Width, mut a: Operand) -> Operand {
+        let halves = width == Width::Zmm;
         for (blocks, imm) in [(true, 0x4E), (true, 0xB1), (false, 0x4E), (false, 0xB1)] {
+            if blocks && imm == 0x4E && !halves {
+                continue;
+            }
             let t = if blocks {
                 f.blocks(a, imm)
             } else {
@@ -295,17 +307,21 @@ struct Accumulation {
 }
 
 impl Accumulation {
-    fn new(reducer: Reducer, value: impl Fn(&mut Func, i32) -> Option<Operand>) -> Option<Self> {
+    fn new(
+        reducer: Reducer,
+        width: Width,
+        value: impl Fn(&mut Func, i32) -> Option<Operand>,
+    ) -> Option<Self> {
         let identity = reducer.identity();
         let mut init = Func::default();
-        for z in ACC {
+        for z in acc(width) {
             let acc = init.fixed(z);
             init.set(acc, identity);
         }
         let step = |vectors: i32, masked: bool| -> Option<Func> {
             let mut f = Func::default();
             // Both accumulators stay reserved, whichever this step updates.
-            let accs = ACC.map(|z| f.fixed(z));
+            let accs = acc(width).map(|z| f.fixed(z));
             for v in 0..vectors {
                 let mut x = value(&mut f, v)?;
                 if masked {
@@ -327,10 +343,10 @@ impl Accumulation {
     }
 
     /// The accumulators combined, in every lane of the result.
-    fn result(reducer: Reducer, f: &mut Func) -> Operand {
-        let (a, b) = (f.fixed(ACC[0]), f.fixed(ACC[1]));
+    fn result(reducer: Reducer, width: Width, f: &mut Func) -> Operand {
+        let [a, b] = acc(width).map(|z| f.fixed(z));
         let both = reducer.combine(f, a, b);
-        reducer.across(f, both)
+        reducer.across(f, width, both)
     }
 }
 

@@ -1,5 +1,5 @@
-//! Row fusions (softmax, layernorm, RMSNorm, row reductions) as AVX-512
-//! kernels.
+//! Row fusions (softmax, layernorm, RMSNorm, row reductions) as native
+//! kernels, at 512 bits (AVX-512) or 256 (AVX2).
 //!
 //! The *space* `S` is the array the fusion walks: the root's for a row
 //! fusion, the reduce operand's for a reduction. Its minor-most physical
@@ -18,7 +18,8 @@
 //! * uniform: a constant or a scalar input.
 //!
 //! Each row runs one loop over its columns per reduce, in order (two
-//! accumulators held in `zmm30`/`zmm31`, then combined across lanes), and
+//! accumulators held in `zmm30`/`zmm31`, at 256 bits `ymm12`/`ymm13`, then
+//! combined across lanes), and
 //! then the output loop (a row fusion) or the store of the reduced value
 //! (a reduction). An expensive per-element value that a later loop needs
 //! again (softmax's `exp(x − max)`) is kept in a row buffer on the stack
@@ -33,14 +34,14 @@ use xla_core::shape::ceil_div;
 use xla_core::{ArrayShape, Opcode, PrimitiveType};
 
 use super::{
-    constant, elementwise, enter, leave, load_bases, lowering, Accumulation, NativeKernel, Reducer,
-    Val, LANES, UNROLL,
+    constant, elementwise, enter, leave, load_bases, lowering, tail_masks, Accumulation,
+    NativeKernel, Reducer, Val, UNROLL,
 };
 use crate::emit::ops::{op_of, Op};
 use crate::emit::KernelInfo;
 use crate::fusion::FusionKind;
 use crate::wide::asm::{gpr::*, Asm, Cond, Gpr, Kreg, Mem, Zmm};
-use crate::wide::ir::{ConstPool, Func, Operand, Place};
+use crate::wide::ir::{ConstPool, Func, Operand, Place, YMM_TAIL};
 use crate::wide::Width;
 
 /// The registers holding the buffers' base addresses, in buffer order.
@@ -160,10 +161,10 @@ fn identity(shape: &ArrayShape) -> Map {
         .collect()
 }
 
-/// The kernel of `info`'s row fusion or row reduction, if this emitter
-/// takes it.
-pub(super) fn compile(info: &KernelInfo) -> Option<NativeKernel> {
-    let rows = Rows::new(info)?;
+/// The kernel of `info`'s row fusion or row reduction at `width`, if this
+/// emitter takes it.
+pub(super) fn compile(info: &KernelInfo, width: Width) -> Option<NativeKernel> {
+    let rows = Rows::new(info, width)?;
     rows.emit()
 }
 
@@ -186,10 +187,12 @@ struct Rows<'a, 'm> {
     strides: Vec<i64>,
     /// The root is a reduce: the kernel stores one value per row.
     reduce_root: bool,
+    /// The vectors' width.
+    width: Width,
 }
 
 impl<'a, 'm> Rows<'a, 'm> {
-    fn new(info: &'a KernelInfo<'m>) -> Option<Self> {
+    fn new(info: &'a KernelInfo<'m>, width: Width) -> Option<Self> {
         let fusion = info.fusion;
         let comp = info.comp;
         if fusion.outputs.len() != 1 || fusion.in_place.is_some() {
@@ -288,6 +291,7 @@ impl<'a, 'm> Rows<'a, 'm> {
             kept: HashMap::new(),
             strides,
             reduce_root,
+            width,
         };
         rows.kept = rows.kept_values();
         Some(rows)
@@ -467,7 +471,13 @@ impl<'a, 'm> Rows<'a, 'm> {
         let frame_bytes = base_bytes + 64 * self.slots.len() as i32 + self.kept_bytes();
         let rows_per_iteration = (self.info.iteration_elements / space.n).max(1);
         let mut asm = Asm::with_listing(self.info.listing);
-        let mut consts = ConstPool::new(Width::Zmm);
+        let width = self.width;
+        let lanes = width.lanes();
+        let mut consts = ConstPool::new(width);
+        let tail_masks = match width {
+            Width::Zmm => 0,
+            Width::Ymm => tail_masks(&mut consts),
+        };
         let mut used = buffers.to_vec();
         used.push(ROW);
         let saved = enter(&mut asm, &used, frame_bytes);
@@ -482,11 +492,19 @@ impl<'a, 'm> Rows<'a, 'm> {
         for (b, &r) in buffers.iter().enumerate() {
             asm.mov_store(Mem::at(RSP, 8 * b as i32), r);
         }
-        let tail = space.n % LANES;
+        let tail = space.n % lanes;
         if tail != 0 {
-            asm.mov_imm32(RCX, tail as u32);
-            asm.low_bits_mask(R11);
-            asm.kmovw_from_gpr(crate::wide::ir::TAIL_MASK, R11);
+            match width {
+                Width::Zmm => {
+                    asm.mov_imm32(RCX, tail as u32);
+                    asm.low_bits_mask(R11);
+                    asm.kmovw_from_gpr(crate::wide::ir::TAIL_MASK, R11);
+                }
+                Width::Ymm => {
+                    let at = tail_masks + 32 - 4 * tail as i32;
+                    asm.ymovups_load(YMM_TAIL, Mem::at(RAX, at));
+                }
+            }
         }
         let (top, done) = (asm.label(), asm.label());
         asm.cmp(ROW, RDX);
@@ -500,7 +518,7 @@ impl<'a, 'm> Rows<'a, 'm> {
                 asm.add(r, RCX);
             }
         }
-        let mut lowered = lowering(buffers, base_bytes, &mut consts, Width::Zmm);
+        let mut lowered = lowering(buffers, base_bytes, &mut consts, width);
         let mut done_values: HashSet<InstrId> = HashSet::new();
         let order = &fusion.instructions;
         let position = |id: InstrId| order.iter().position(|&i| i == id);
@@ -533,10 +551,20 @@ impl<'a, 'm> Rows<'a, 'm> {
         } else {
             // The row's reduced value, lane 0 of its slot, to the output.
             let slot = base_bytes + 64 * self.slot(fusion.root)? as i32;
-            asm.mov_imm32(R11, 1);
-            asm.kmovw_from_gpr(Kreg(1), R11);
-            asm.vmovups_load(Zmm(0), Mem::at(RSP, slot), None);
-            asm.vmovups_store(Mem::at(buffers[out], 0), Zmm(0), Some(Kreg(1)));
+            match width {
+                Width::Zmm => {
+                    asm.mov_imm32(R11, 1);
+                    asm.kmovw_from_gpr(Kreg(1), R11);
+                    asm.vmovups_load(Zmm(0), Mem::at(RSP, slot), None);
+                    asm.vmovups_store(Mem::at(buffers[out], 0), Zmm(0), Some(Kreg(1)));
+                }
+                Width::Ymm => {
+                    // The mask of one lane: the ones block's last lane on.
+                    asm.ymovups_load(Zmm(1), Mem::at(RAX, tail_masks + 28));
+                    asm.ymovups_load(Zmm(0), Mem::at(RSP, slot));
+                    asm.vmaskmovps_store(Mem::at(buffers[out], 0), Zmm(1), Zmm(0));
+                }
+            }
         }
         asm.add_imm(ROW, 1);
         asm.cmp(ROW, RDX);
@@ -598,13 +626,13 @@ impl<'a, 'm> Rows<'a, 'm> {
         let instr = self.info.comp.instr(pass);
         let reducer = Reducer::of(self.info.module, *instr.called.first()?)?;
         let operand = instr.operands[0];
-        let loops = Accumulation::new(reducer, |f, v| {
+        let loops = Accumulation::new(reducer, self.width, |f, v| {
             self.value(f, operand, v, done, Some(pass))?.float()
         })?;
         lowered(asm, &loops.init, false)?;
         self.columns(asm, lowered, &loops.two, &loops.one, &loops.tail)?;
         let mut fin = Func::default();
-        let all = Accumulation::result(reducer, &mut fin);
+        let all = Accumulation::result(reducer, self.width, &mut fin);
         let init_value = self
             .value(&mut fin, instr.operands[1], 0, done, None)?
             .float()?;
@@ -625,7 +653,8 @@ impl<'a, 'm> Rows<'a, 'm> {
         tail: &Func,
     ) -> Option<()> {
         let n = self.space.n;
-        let step = LANES * UNROLL as i64;
+        let lanes = self.width.lanes();
+        let step = lanes * UNROLL as i64;
         asm.mov_imm32(RSI, 0);
         if n >= step {
             let top = asm.label();
@@ -635,11 +664,11 @@ impl<'a, 'm> Rows<'a, 'm> {
             asm.cmp_imm(RSI, (n / step * step) as i32);
             asm.jcc(Cond::L, top);
         }
-        if n % step >= LANES {
+        if n % step >= lanes {
             lowered(asm, one, false)?;
-            asm.add_imm(RSI, LANES as i32);
+            asm.add_imm(RSI, lanes as i32);
         }
-        if n % LANES != 0 {
+        if n % lanes != 0 {
             lowered(asm, tail, true)?;
         }
         Some(())
