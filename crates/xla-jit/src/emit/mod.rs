@@ -4,9 +4,11 @@
 //! layernorm, row reductions) and the partials of full reductions of f32
 //! values are emitted as AVX-512 machine code (`avx512/`, on
 //! [`crate::wide`]), whose 512-bit vectors Cranelift's x86-64 backend does
-//! not have; every other kernel, and every kernel elsewhere, is a
-//! Cranelift function. [`crate::codegen::CodegenOptions::avx512`] turns
-//! the first off.
+//! not have; on a CPU with AVX2 and FMA but not AVX-512, the flat and row
+//! fusions as 256-bit AVX2 code. Every other kernel, and every kernel
+//! elsewhere, is a Cranelift function.
+//! [`crate::codegen::CodegenOptions::avx512`] turns the native kernels
+//! off.
 //!
 //! Every kernel follows one ABI:
 //!

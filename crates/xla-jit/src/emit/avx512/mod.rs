@@ -1,8 +1,10 @@
-//! Fusions as AVX-512 kernels (see [`crate::wide`]): flat elementwise
+//! Fusions as native kernels (see [`crate::wide`]): flat elementwise
 //! loops (`flat.rs`) and row kernels (`rows.rs`: softmax, layernorm, row
-//! reductions). This module holds what both share: the translation of
+//! reductions), at 512 bits on CPUs with AVX-512 and at 256 bits on CPUs
+//! with AVX2 and FMA only; the partials of full reductions at 512 bits
+//! only. This module holds what they share: the translation of
 //! elementwise ops to the wide IR, the reducers, and the kernel's entry
-//! and exit.
+//! and exit. (The module keeps the name of its first width.)
 //!
 //! Every op computes what the 128-bit emitters compute
 //! (`elementwise.rs`): the same instructions where those have 512-bit
