@@ -29,7 +29,7 @@ fn stress_engine() -> &'static DotEngine {
 }
 
 /// [`stress_engine`] with the Cranelift f32 micro-kernel (the default's
-/// on CPUs without AVX-512, where this is the same engine).
+/// on CPUs with neither AVX-512 nor AVX2, where this is the same engine).
 fn stress_cranelift_engine() -> &'static DotEngine {
     static ENGINE: OnceLock<DotEngine> = OnceLock::new();
     ENGINE.get_or_init(|| {
@@ -829,6 +829,67 @@ fn the_avx512_micro_kernel_broadcasts_a_from_memory() {
     // The unrolled steps and the single step.
     let unroll = DotConfig::AVX512_F32.shape.unroll;
     assert_eq!(fmas, 28 * (unroll + 1), "{listing}");
+}
+
+/// The AVX2 f32 kernel: no stack traffic, and a step of 6×16 is two
+/// loads of `B`, six broadcasts of `A` and 12 register FMAs.
+#[test]
+fn the_avx2_micro_kernel_broadcasts_a_into_registers() {
+    if !xla_jit::wide::cpu_has_avx2() {
+        eprintln!("skipped: this CPU has no AVX2");
+        return;
+    }
+    let config = DotConfig {
+        keep_disasm: true,
+        f32: DotConfig::AVX2_F32,
+        ..DotConfig::default()
+    };
+    let engine = DotEngine::new(config).unwrap();
+    let (_, listing) = engine
+        .disasm()
+        .iter()
+        .find(|(n, _)| n == "gemm_f32")
+        .unwrap();
+    assert!(!listing.contains("rsp"), "{listing}");
+    let count = |what: &str| listing.lines().filter(|l| l.contains(what)).count();
+    // The unrolled steps and the single step.
+    let steps = DotConfig::AVX2_F32.shape.unroll + 1;
+    assert_eq!(count("vfmadd231ps ymm"), 12 * steps, "{listing}");
+    assert_eq!(count("vbroadcastss ymm"), 6 * steps, "{listing}");
+}
+
+/// An AVX2 configuration that does not fit the sixteen registers, or
+/// with choices the kernel does not make, is an error.
+#[test]
+fn avx2_kernel_shapes_are_checked() {
+    if !xla_jit::wide::cpu_has_avx2() {
+        return;
+    }
+    let shape = DotConfig::AVX2_F32.shape;
+    for bad in [
+        xla_jit::dot::KernelShape { mr: 7, ..shape },
+        xla_jit::dot::KernelShape { nr: 12, ..shape },
+        xla_jit::dot::KernelShape {
+            accumulate: xla_jit::dot::Accumulate::MulAdd,
+            ..shape
+        },
+    ] {
+        let config = DotConfig {
+            f32: KernelConfig {
+                shape: bad,
+                blocking: Blocking {
+                    mc: bad.mr * 4,
+                    nc: bad.nr * 4,
+                    ..DotConfig::AVX2_F32.blocking
+                },
+            },
+            ..DotConfig::default()
+        };
+        let Err(JitError::InvalidConfig(why)) = DotEngine::new(config) else {
+            panic!("{bad:?} accepted");
+        };
+        assert!(why.contains("AVX2"), "{why}");
+    }
 }
 
 /// An AVX-512 configuration that does not fit the registers, or with

@@ -71,6 +71,10 @@ pub enum Codegen {
     /// `A` broadcast by the FMAs' memory operands ([`ABroadcast::InKernel`],
     /// [`Accumulate::Fma`]).
     Avx512,
+    /// AVX2 machine code (f32 only; `dot/avx512.rs`): 256-bit vectors,
+    /// `A` broadcast into a register per row ([`ABroadcast::InKernel`],
+    /// [`Accumulate::Fma`]).
+    Avx2,
 }
 
 /// The register blocking and instruction choices of a micro-kernel.

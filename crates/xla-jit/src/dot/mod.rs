@@ -55,6 +55,7 @@ pub use matrix::{MatrixLayout, Operand, StridedMatrix, StridedMatrixMut};
 
 use crate::codegen::{CodegenOptions, Jit, OptLevel};
 use crate::runtime::pool::ThreadPool;
+use crate::wide::Width;
 use crate::JitError;
 use gemv::GemvKernels;
 
@@ -102,12 +103,14 @@ impl Default for DotConfig {
     /// `6·256·16 B`), `nc = 256` (`B` block `512 KiB`).
     ///
     /// On a CPU with AVX-512 the f32 kernel is [`DotConfig::AVX512_F32`]
-    /// instead. The matrix-vector blocking is the host's
+    /// instead, on one with AVX2 and FMA [`DotConfig::AVX2_F32`]. The matrix-vector blocking is the host's
     /// ([`GemvBlock::for_host`]).
     fn default() -> Self {
         DotConfig {
             f32: if crate::wide::cpu_has_avx512() {
                 Self::AVX512_F32
+            } else if crate::wide::cpu_has_avx2() {
+                Self::AVX2_F32
             } else {
                 Self::CRANELIFT_F32
             },
@@ -178,6 +181,27 @@ impl DotConfig {
             nc: 1024,
         },
     };
+
+    /// The f32 kernel on CPUs with AVX2 and FMA but not AVX-512: `6×16`
+    /// tiles in 12 `ymm` accumulators (`dot/avx512.rs`). `kc = 256`: the
+    /// `A` panel is `6·256·4 B = 6 KiB` in L1 beside `B` panels of
+    /// `256·16·4 B = 16 KiB`; `nc = 512`: the `kc×nc` block of `B`
+    /// (512 KiB) fills Zen 3's L2.
+    pub const AVX2_F32: KernelConfig = KernelConfig {
+        shape: KernelShape {
+            mr: 6,
+            nr: 16,
+            unroll: 4,
+            accumulate: Accumulate::Fma,
+            a_broadcast: ABroadcast::InKernel,
+            codegen: Codegen::Avx2,
+        },
+        blocking: Blocking {
+            kc: 256,
+            mc: 72,
+            nc: 512,
+        },
+    };
 }
 
 /// The compiled kernels of one float type.
@@ -238,17 +262,22 @@ impl DotEngine {
     fn build(config: DotConfig, pool: PoolRef) -> Result<Self, JitError> {
         let f32_lanes = check_config("f32", &config.f32, 4)?;
         check_config("f64", &config.f64, 2)?;
-        if config.f64.shape.codegen == Codegen::Avx512 {
+        if config.f64.shape.codegen != Codegen::Cranelift {
             return Err(JitError::InvalidConfig(
-                "f64: the AVX-512 micro-kernel is f32 only".into(),
+                "f64: the native (AVX-512, AVX2) micro-kernels are f32 only".into(),
             ));
         }
         config.gemv.check()?;
         let mut jit = Jit::with_opt_level(CodegenOptions::default(), OptLevel::None)?;
         jit.keep_disasm(config.keep_disasm);
         let native_f32 = match config.f32.shape.codegen {
-            Codegen::Avx512 => {
-                let (code, listing) = avx512::micro_kernel(&config.f32.shape, config.keep_disasm);
+            Codegen::Avx512 | Codegen::Avx2 => {
+                let width = match config.f32.shape.codegen {
+                    Codegen::Avx512 => Width::Zmm,
+                    _ => Width::Ymm,
+                };
+                let (code, listing) =
+                    avx512::micro_kernel(&config.f32.shape, width, config.keep_disasm);
                 Some(jit.add_native("gemm_f32", &code, listing)?)
             }
             Codegen::Cranelift => None,
@@ -376,7 +405,7 @@ impl DotEngine {
 }
 
 /// Checks a kernel configuration for vectors of `lanes` lanes (16 for
-/// f32 on AVX-512); returns the kernel's lanes.
+/// f32 on AVX-512, 8 with AVX2); returns the kernel's lanes.
 fn check_config(name: &str, config: &KernelConfig, lanes: usize) -> Result<usize, JitError> {
     let KernelConfig { shape, blocking } = config;
     let lanes = match shape.codegen {
@@ -387,7 +416,7 @@ fn check_config(name: &str, config: &KernelConfig, lanes: usize) -> Result<usize
                     "{name}: the AVX-512 micro-kernel needs a CPU with AVX-512"
                 )));
             }
-            if !avx512::fits(shape)
+            if !avx512::fits(shape, Width::Zmm)
                 || shape.accumulate != Accumulate::Fma
                 || shape.a_broadcast != ABroadcast::InKernel
             {
@@ -397,6 +426,23 @@ fn check_config(name: &str, config: &KernelConfig, lanes: usize) -> Result<usize
                 )));
             }
             16
+        }
+        Codegen::Avx2 => {
+            if !crate::wide::cpu_has_avx2() {
+                return Err(JitError::InvalidConfig(format!(
+                    "{name}: the AVX2 micro-kernel needs a CPU with AVX2 and FMA"
+                )));
+            }
+            if !avx512::fits(shape, Width::Ymm)
+                || shape.accumulate != Accumulate::Fma
+                || shape.a_broadcast != ABroadcast::InKernel
+            {
+                return Err(JitError::InvalidConfig(format!(
+                    "{name}: an AVX2 micro-kernel has nr a multiple of 8, at most 14 \
+                     accumulators and B registers, FMA and A broadcast in the kernel"
+                )));
+            }
+            8
         }
     };
     let problems = [
