@@ -858,70 +858,53 @@ fn the_avx2_micro_kernel_broadcasts_a_into_registers() {
     assert_eq!(count("vbroadcastss ymm"), 6 * steps, "{listing}");
 }
 
-/// An AVX2 configuration that does not fit the sixteen registers, or
-/// with choices the kernel does not make, is an error.
+/// A native configuration that does not fit the registers (16 rows or
+/// 24 columns at 512 bits, 7 rows or 12 columns at 256), or with choices
+/// the kernel does not make, is an error naming the instruction set.
 #[test]
-fn avx2_kernel_shapes_are_checked() {
-    if !xla_jit::wide::cpu_has_avx2() {
-        return;
-    }
-    let shape = DotConfig::AVX2_F32.shape;
-    for bad in [
-        xla_jit::dot::KernelShape { mr: 7, ..shape },
-        xla_jit::dot::KernelShape { nr: 12, ..shape },
-        xla_jit::dot::KernelShape {
-            accumulate: xla_jit::dot::Accumulate::MulAdd,
-            ..shape
-        },
-    ] {
-        let config = DotConfig {
-            f32: KernelConfig {
-                shape: bad,
-                blocking: Blocking {
-                    mc: bad.mr * 4,
-                    nc: bad.nr * 4,
-                    ..DotConfig::AVX2_F32.blocking
-                },
+fn native_kernel_shapes_are_checked() {
+    let widths = [
+        (
+            xla_jit::wide::cpu_has_avx512(),
+            DotConfig::AVX512_F32,
+            [16, 24],
+            "AVX-512",
+        ),
+        (
+            xla_jit::wide::cpu_has_avx2(),
+            DotConfig::AVX2_F32,
+            [7, 12],
+            "AVX2",
+        ),
+    ];
+    for (has, native, [mr, nr], name) in widths {
+        if !has {
+            continue;
+        }
+        let shape = native.shape;
+        for bad in [
+            xla_jit::dot::KernelShape { mr, ..shape },
+            xla_jit::dot::KernelShape { nr, ..shape },
+            xla_jit::dot::KernelShape {
+                accumulate: xla_jit::dot::Accumulate::MulAdd,
+                ..shape
             },
-            ..DotConfig::default()
-        };
-        let Err(JitError::InvalidConfig(why)) = DotEngine::new(config) else {
-            panic!("{bad:?} accepted");
-        };
-        assert!(why.contains("AVX2"), "{why}");
-    }
-}
-
-/// An AVX-512 configuration that does not fit the registers, or with
-/// choices the kernel does not make, is an error.
-#[test]
-fn avx512_kernel_shapes_are_checked() {
-    if !xla_jit::wide::cpu_has_avx512() {
-        return;
-    }
-    let shape = DotConfig::AVX512_F32.shape;
-    for bad in [
-        xla_jit::dot::KernelShape { mr: 16, ..shape },
-        xla_jit::dot::KernelShape { nr: 24, ..shape },
-        xla_jit::dot::KernelShape {
-            accumulate: xla_jit::dot::Accumulate::MulAdd,
-            ..shape
-        },
-    ] {
-        let config = DotConfig {
-            f32: KernelConfig {
-                shape: bad,
-                blocking: Blocking {
-                    mc: bad.mr * 4,
-                    nc: bad.nr * 4,
-                    ..DotConfig::AVX512_F32.blocking
+        ] {
+            let config = DotConfig {
+                f32: KernelConfig {
+                    shape: bad,
+                    blocking: Blocking {
+                        mc: bad.mr * 4,
+                        nc: bad.nr * 4,
+                        ..native.blocking
+                    },
                 },
-            },
-            ..DotConfig::default()
-        };
-        let Err(JitError::InvalidConfig(why)) = DotEngine::new(config) else {
-            panic!("{bad:?} accepted");
-        };
-        assert!(why.contains("AVX-512"), "{why}");
+                ..DotConfig::default()
+            };
+            let Err(JitError::InvalidConfig(why)) = DotEngine::new(config) else {
+                panic!("{bad:?} accepted");
+            };
+            assert!(why.contains(name), "{why}");
+        }
     }
 }
