@@ -49,10 +49,11 @@ pub struct Args {
 /// Which engine runs a module.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Backend {
-    /// The JIT (compiled, fused kernels; AVX-512 code for flat
-    /// elementwise fusions where the CPU has it).
+    /// The JIT (compiled, fused kernels; native AVX-512 or AVX2 code for
+    /// the fusions and dots it takes, where the CPU has it).
     Jit,
-    /// The JIT with every kernel compiled by Cranelift (128-bit vectors).
+    /// The JIT with every fusion kernel compiled by Cranelift (128-bit
+    /// vectors; the dot engine keeps its micro-kernel).
     Cranelift,
     /// The reference interpreter.
     Interp,

@@ -20,8 +20,8 @@ pub struct Args {
     /// Also print each kernel's machine code (after register allocation).
     #[arg(long)]
     asm: bool,
-    /// Compile every kernel with Cranelift (128-bit vectors), also the flat
-    /// elementwise fusions that would run as AVX-512 code.
+    /// Compile every fusion kernel with Cranelift (128-bit vectors), also
+    /// those that would run as native AVX-512 or AVX2 code.
     #[arg(long)]
     cranelift_only: bool,
 }

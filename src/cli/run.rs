@@ -44,8 +44,8 @@ enum Backend {
     /// The JIT (single-device runs; a run on several devices uses the
     /// interpreter, which has the collectives, and says so).
     Jit,
-    /// The JIT with every kernel compiled by Cranelift (128-bit vectors;
-    /// no AVX-512 kernels).
+    /// The JIT with every fusion kernel compiled by Cranelift (128-bit
+    /// vectors; no native AVX-512 or AVX2 fusion kernels).
     Cranelift,
     /// The reference interpreter.
     Interp,

@@ -44,9 +44,10 @@ pub struct CompileOptions {
     /// paths (task ranges that start mid-array, several threads writing
     /// one output); small kernels run slower.
     pub split_kernels: bool,
-    /// Compile every kernel with Cranelift (128-bit vectors), also the
-    /// flat elementwise fusions that would otherwise run as AVX-512 code
+    /// Compile every fusion kernel with Cranelift (128-bit vectors), also
+    /// those that would otherwise run as native AVX-512 or AVX2 code
     /// ([`crate::codegen::CodegenOptions::avx512`]): for comparing the two.
+    /// The dot engine keeps its micro-kernel.
     pub cranelift_only: bool,
 }
 
