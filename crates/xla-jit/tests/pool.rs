@@ -124,3 +124,36 @@ fn the_global_pool_matches_the_machine() {
     assert_eq!(ThreadPool::global().threads(), expected);
     assert_eq!(run_counts(ThreadPool::global(), 5), vec![1; 5]);
 }
+
+/// Tasks run in the caller's flush mode on every thread: under an
+/// `FtzGuard` a subnormal product is zero in every task, also those other
+/// threads ran, and without one it is not.
+#[test]
+fn tasks_run_in_the_callers_flush_mode() {
+    let pool = ThreadPool::new(3);
+    let caller = std::thread::current().id();
+    // Each task's product, and whether a worker ran it.
+    let products = |pool: &ThreadPool| {
+        let out: Vec<Mutex<(f32, bool)>> = (0..64).map(|_| Mutex::new((f32::NAN, false))).collect();
+        pool.parallel_for(64, |task| {
+            let tiny = std::hint::black_box(1e-30f32);
+            let worker = std::thread::current().id() != caller;
+            *out[task].lock().unwrap() = (tiny * std::hint::black_box(1e-10f32), worker);
+            std::thread::sleep(std::time::Duration::from_micros(200));
+        });
+        out.into_iter()
+            .map(|m| m.into_inner().unwrap())
+            .collect::<Vec<(f32, bool)>>()
+    };
+    {
+        let _guard = xla_jit::codegen::ftz::FtzGuard::new();
+        let got = products(&pool);
+        assert!(
+            got.iter().any(|&(_, worker)| worker),
+            "no worker ran a task"
+        );
+        // Bits, not `== 0.0`: under DAZ a subnormal compares equal to zero.
+        assert!(got.iter().all(|&(p, _)| p.to_bits() == 0), "{got:?}");
+    }
+    assert!(products(&pool).iter().all(|&(p, _)| p.to_bits() != 0));
+}

@@ -527,3 +527,41 @@ ENTRY e {
     let logical = out.relayout(&Layout::new(vec![1, 0])).unwrap();
     assert_eq!(logical.to_vec::<f32>().unwrap(), [1.0, 2.0, 30.0, 40.0]);
 }
+
+/// A dot split over the pool flushes subnormals on every thread, as XLA's
+/// does: products of `1e-20`s (each `1e-40`, subnormal) sum to zero, and
+/// `inf · 1e-40` is `inf · 0`, NaN. Several runs, since which thread takes
+/// which block varies.
+#[test]
+fn parallel_dots_flush_subnormals_on_every_thread() {
+    for n in [128usize, 200] {
+        let module = runtime_support::parse(&format!(
+            "HloModule m
+ENTRY e {{
+  a = f32[{n},{n}]{{1,0}} parameter(0)
+  b = f32[{n},{n}]{{1,0}} parameter(1)
+  ROOT d = f32[{n},{n}]{{1,0}} dot(a, b), lhs_contracting_dims={{1}}, rhs_contracting_dims={{0}}
+}}"
+        ));
+        let exe = runtime_support::compile_all(&module);
+        let dims = [n as i64, n as i64];
+        let tiny = Literal::from_vec(&dims, vec![1e-20f32; n * n]).unwrap();
+        let mut ones = vec![1.0f32; n * n];
+        ones[0] = f32::INFINITY;
+        let mut subnormal = vec![1.0f32; n * n];
+        subnormal[0] = 1e-40;
+        let a = Literal::from_vec(&dims, ones).unwrap();
+        let b = Literal::from_vec(&dims, subnormal).unwrap();
+        for run in 0..8 {
+            let zeros = exe
+                .execute(&[&tiny, &tiny])
+                .unwrap()
+                .to_vec::<f32>()
+                .unwrap();
+            let nonzero = zeros.iter().filter(|v| **v != 0.0).count();
+            assert_eq!(nonzero, 0, "n {n}, run {run}");
+            let out = exe.execute(&[&a, &b]).unwrap().to_vec::<f32>().unwrap();
+            assert!(out[0].is_nan(), "n {n}, run {run}: {}", out[0]);
+        }
+    }
+}

@@ -80,6 +80,36 @@ pub fn without_ftz<T>(f: impl FnOnce() -> T) -> T {
     r
 }
 
+/// The current thread's flush mode: its MXCSR's DAZ and FTZ bits.
+#[cfg(target_arch = "x86_64")]
+pub fn flush_mode() -> u32 {
+    read_mxcsr() & (DAZ | FTZ)
+}
+
+/// The current thread's flush mode (none on targets without MXCSR).
+#[cfg(not(target_arch = "x86_64"))]
+pub fn flush_mode() -> u32 {
+    0
+}
+
+/// Runs `f` in flush mode `mode` (a [`flush_mode`] of another thread),
+/// restoring this thread's mode afterwards: a thread pool's workers run a
+/// caller's tasks in the caller's mode.
+#[cfg(target_arch = "x86_64")]
+pub fn with_flush_mode<T>(mode: u32, f: impl FnOnce() -> T) -> T {
+    let saved = read_mxcsr();
+    write_mxcsr((saved & !(DAZ | FTZ)) | (mode & (DAZ | FTZ)));
+    let r = f();
+    write_mxcsr(saved);
+    r
+}
+
+/// Runs `f` (targets without MXCSR have no flush mode).
+#[cfg(not(target_arch = "x86_64"))]
+pub fn with_flush_mode<T>(_mode: u32, f: impl FnOnce() -> T) -> T {
+    f()
+}
+
 /// Runs `f` (targets without MXCSR have no flush mode to clear).
 #[cfg(not(target_arch = "x86_64"))]
 pub fn without_ftz<T>(f: impl FnOnce() -> T) -> T {

@@ -18,12 +18,16 @@
 //! calling thread, so nesting cannot deadlock. A panicking task stops the
 //! job from handing out further tasks; once every running task has finished,
 //! the panic resumes on the calling thread and the pool stays usable.
+//! Tasks run in the caller's floating-point flush mode (DAZ/FTZ), on
+//! whichever thread.
 
 use std::any::Any;
 use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU64, AtomicUsize, Ordering::SeqCst};
 use std::sync::{Arc, Condvar, Mutex, OnceLock};
 use std::thread::JoinHandle;
+
+use crate::codegen::ftz;
 
 /// Spin iterations before a thread sleeps: a `spin_loop` hint (`pause`)
 /// takes about 25 ns on Zen 5, so about 100 µs.
@@ -55,6 +59,10 @@ struct Job<'f> {
     next: Padded<AtomicUsize>,
     /// The first panic of a task.
     panic: Mutex<Option<Box<dyn Any + Send>>>,
+    /// The caller's flush mode ([`ftz::flush_mode`]), which every task runs
+    /// in: a kernel or dot run under an [`ftz::FtzGuard`] flushes
+    /// subnormals on every thread.
+    flush: u32,
 }
 
 /// State shared by the caller and the workers.
@@ -138,6 +146,7 @@ impl ThreadPool {
             n_tasks,
             next: Padded(AtomicUsize::new(0)),
             panic: Mutex::new(None),
+            flush: ftz::flush_mode(),
         };
         // SAFETY (lifetime erasure): workers dereference the pointer only
         // while counted in `active`, and this function clears it and waits
@@ -161,8 +170,13 @@ impl ThreadPool {
 }
 
 impl Job<'_> {
-    /// Claims and runs tasks until none are left.
+    /// Claims and runs tasks until none are left, in the caller's flush
+    /// mode.
     fn run(&self) {
+        ftz::with_flush_mode(self.flush, || self.claim_and_run());
+    }
+
+    fn claim_and_run(&self) {
         loop {
             let index = self.next.fetch_add(1, SeqCst);
             if index >= self.n_tasks {
