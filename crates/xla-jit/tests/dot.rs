@@ -802,17 +802,12 @@ fn the_cranelift_micro_kernels_keep_everything_in_registers() {
     }
 }
 
-/// The AVX-512 f32 kernel: no stack traffic, and a step of 14×32 is two
-/// loads of `B` and 28 FMAs reading `A` as broadcast memory operands.
-#[test]
-fn the_avx512_micro_kernel_broadcasts_a_from_memory() {
-    if !xla_jit::wide::cpu_has_avx512() {
-        eprintln!("skipped: this CPU has no AVX-512");
-        return;
-    }
+/// The listing of the f32 micro-kernel of `f32` (a native kernel), after
+/// checking it has no stack traffic.
+fn native_kernel_listing(f32: KernelConfig) -> String {
     let config = DotConfig {
         keep_disasm: true,
-        f32: DotConfig::AVX512_F32,
+        f32,
         ..DotConfig::default()
     };
     let engine = DotEngine::new(config).unwrap();
@@ -822,6 +817,18 @@ fn the_avx512_micro_kernel_broadcasts_a_from_memory() {
         .find(|(n, _)| n == "gemm_f32")
         .unwrap();
     assert!(!listing.contains("rsp"), "{listing}");
+    listing.clone()
+}
+
+/// The AVX-512 f32 kernel: no stack traffic, and a step of 14×32 is two
+/// loads of `B` and 28 FMAs reading `A` as broadcast memory operands.
+#[test]
+fn the_avx512_micro_kernel_broadcasts_a_from_memory() {
+    if !xla_jit::wide::cpu_has_avx512() {
+        eprintln!("skipped: this CPU has no AVX-512");
+        return;
+    }
+    let listing = native_kernel_listing(DotConfig::AVX512_F32);
     let fmas = listing
         .lines()
         .filter(|l| l.contains("vfmadd231ps") && l.ends_with("{1to16}"))
@@ -839,18 +846,7 @@ fn the_avx2_micro_kernel_broadcasts_a_into_registers() {
         eprintln!("skipped: this CPU has no AVX2");
         return;
     }
-    let config = DotConfig {
-        keep_disasm: true,
-        f32: DotConfig::AVX2_F32,
-        ..DotConfig::default()
-    };
-    let engine = DotEngine::new(config).unwrap();
-    let (_, listing) = engine
-        .disasm()
-        .iter()
-        .find(|(n, _)| n == "gemm_f32")
-        .unwrap();
-    assert!(!listing.contains("rsp"), "{listing}");
+    let listing = native_kernel_listing(DotConfig::AVX2_F32);
     let count = |what: &str| listing.lines().filter(|l| l.contains(what)).count();
     // The unrolled steps and the single step.
     let steps = DotConfig::AVX2_F32.shape.unroll + 1;
