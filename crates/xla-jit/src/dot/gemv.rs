@@ -134,13 +134,17 @@ const AXPY_VECTORS: usize = 8;
 /// Tasks per pool thread at least: a few, so that a thread slowed by
 /// other work does not hold up the whole product.
 const TASKS_PER_THREAD: usize = 4;
-/// Matrix bytes per task, at most (about 50 µs of streaming on one core):
-/// a large product is split finer than [`TASKS_PER_THREAD`] per thread,
-/// so that when the host holds one thread back the others take over its
-/// tasks (the same reasoning as the loop kernels' task size). matvec
-/// (64 MiB, 64 tasks instead of 8): 2.06 → 1.70 ms, medians of 5 medians
-/// on two threads; 2.00 → 1.91 in a quieter run.
-const TASK_BYTES: usize = 1 << 20;
+/// Matrix bytes per task, at most (about 200 µs of streaming on one
+/// core): a large product is split finer than [`TASKS_PER_THREAD`] per
+/// thread, so that when the host holds one thread back the others take
+/// over its tasks (the same reasoning as the loop kernels' task size).
+/// matvec (64 MiB) on two threads: on Zen 5, 64 tasks (1 MiB) instead of
+/// 8 took 2.06 → 1.70 ms (medians of 5 medians; 2.00 → 1.91 in a quieter
+/// run); on Zen 3, 16 tasks (4 MiB) instead of 64 took medians of
+/// 2.47–2.78 → 2.26–2.53 ms and minima of 2.0–2.16 → 1.54–1.80
+/// (interleaved `xla bench --min-time 2` runs), the four rows' streams
+/// being longer per task.
+const TASK_BYTES: usize = 1 << 22;
 /// Columns of `y` per axpy task chunk, in elements (16 KiB of f32).
 const AXPY_CHUNK: usize = 4096;
 
