@@ -4,8 +4,9 @@
 //! as zeros of the same sign and replaces subnormal results by zeros. On
 //! x86-64 the MXCSR register does exactly that for SSE/AVX arithmetic with
 //! two bits: DAZ (denormals are zero, bit 6) for inputs and FTZ (flush to
-//! zero, bit 15) for results. The runtime holds an [`FtzGuard`] on every
-//! thread while it runs kernels (the calling thread and each pool worker);
+//! zero, bit 15) for results. The runtime holds an [`FtzGuard`] on the
+//! calling thread while it runs kernels and dots, and the thread pool runs
+//! every task in its caller's mode ([`with_flush_mode`]);
 //! emitters flush explicitly where a result is *selected* rather than
 //! computed (max, min, rounding functions), which the mode does not cover.
 //!

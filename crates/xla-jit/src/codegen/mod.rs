@@ -29,9 +29,8 @@ pub struct CodegenOptions {
     /// Keep each function's CLIF text for dumps.
     pub keep_clif: bool,
     /// Compile the fusions the native emitters take to AVX-512 machine
-    /// code ([`crate::wide`]) when the CPU has it, else flat elementwise
-    /// f32 fusions to AVX2 code when it has that, instead of Cranelift's
-    /// 128-bit vectors. On by default.
+    /// code ([`crate::wide`]) when the CPU has it, else to AVX2 code when
+    /// it has that, instead of Cranelift's 128-bit vectors. On by default.
     pub avx512: bool,
 }
 

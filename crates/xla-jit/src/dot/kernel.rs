@@ -77,6 +77,17 @@ pub enum Codegen {
     Avx2,
 }
 
+impl Codegen {
+    /// The vector width of a native kernel; `None` for Cranelift's.
+    pub fn native_width(self) -> Option<crate::wide::Width> {
+        match self {
+            Codegen::Cranelift => None,
+            Codegen::Avx512 => Some(crate::wide::Width::Zmm),
+            Codegen::Avx2 => Some(crate::wide::Width::Ymm),
+        }
+    }
+}
+
 /// The register blocking and instruction choices of a micro-kernel.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct KernelShape {

@@ -103,8 +103,8 @@ impl Default for DotConfig {
     /// `6·256·16 B`), `nc = 256` (`B` block `512 KiB`).
     ///
     /// On a CPU with AVX-512 the f32 kernel is [`DotConfig::AVX512_F32`]
-    /// instead, on one with AVX2 and FMA [`DotConfig::AVX2_F32`]. The matrix-vector blocking is the host's
-    /// ([`GemvBlock::for_host`]).
+    /// instead, on one with AVX2 and FMA [`DotConfig::AVX2_F32`]. The
+    /// matrix-vector blocking is the host's ([`GemvBlock::for_host`]).
     fn default() -> Self {
         DotConfig {
             f32: if crate::wide::cpu_has_avx512() {
@@ -270,17 +270,13 @@ impl DotEngine {
         config.gemv.check()?;
         let mut jit = Jit::with_opt_level(CodegenOptions::default(), OptLevel::None)?;
         jit.keep_disasm(config.keep_disasm);
-        let native_f32 = match config.f32.shape.codegen {
-            Codegen::Avx512 | Codegen::Avx2 => {
-                let width = match config.f32.shape.codegen {
-                    Codegen::Avx512 => Width::Zmm,
-                    _ => Width::Ymm,
-                };
+        let native_f32 = match config.f32.shape.codegen.native_width() {
+            Some(width) => {
                 let (code, listing) =
                     avx512::micro_kernel(&config.f32.shape, width, config.keep_disasm);
                 Some(jit.add_native("gemm_f32", &code, listing)?)
             }
-            Codegen::Cranelift => None,
+            None => None,
         };
         let f32_micro = match native_f32 {
             Some(_) => None,
@@ -408,41 +404,40 @@ impl DotEngine {
 /// f32 on AVX-512, 8 with AVX2); returns the kernel's lanes.
 fn check_config(name: &str, config: &KernelConfig, lanes: usize) -> Result<usize, JitError> {
     let KernelConfig { shape, blocking } = config;
-    let lanes = match shape.codegen {
-        Codegen::Cranelift => lanes,
-        Codegen::Avx512 => {
-            if !crate::wide::cpu_has_avx512() {
+    let lanes = match shape.codegen.native_width() {
+        None => lanes,
+        Some(width) => {
+            let (isa, needs, has, vector, registers) = match width {
+                Width::Zmm => (
+                    "AVX-512",
+                    "AVX-512",
+                    crate::wide::cpu_has_avx512(),
+                    16,
+                    "30 accumulators",
+                ),
+                Width::Ymm => (
+                    "AVX2",
+                    "AVX2 and FMA",
+                    crate::wide::cpu_has_avx2(),
+                    8,
+                    "14 accumulators and B registers",
+                ),
+            };
+            if !has {
                 return Err(JitError::InvalidConfig(format!(
-                    "{name}: the AVX-512 micro-kernel needs a CPU with AVX-512"
+                    "{name}: the {isa} micro-kernel needs a CPU with {needs}"
                 )));
             }
-            if !avx512::fits(shape, Width::Zmm)
+            if !avx512::fits(shape, width)
                 || shape.accumulate != Accumulate::Fma
                 || shape.a_broadcast != ABroadcast::InKernel
             {
                 return Err(JitError::InvalidConfig(format!(
-                    "{name}: an AVX-512 micro-kernel has nr a multiple of 16, at most 30 \
-                     accumulators, FMA and A broadcast in the kernel"
+                    "{name}: an {isa} micro-kernel has nr a multiple of {vector}, at most \
+                     {registers}, FMA and A broadcast in the kernel"
                 )));
             }
-            16
-        }
-        Codegen::Avx2 => {
-            if !crate::wide::cpu_has_avx2() {
-                return Err(JitError::InvalidConfig(format!(
-                    "{name}: the AVX2 micro-kernel needs a CPU with AVX2 and FMA"
-                )));
-            }
-            if !avx512::fits(shape, Width::Ymm)
-                || shape.accumulate != Accumulate::Fma
-                || shape.a_broadcast != ABroadcast::InKernel
-            {
-                return Err(JitError::InvalidConfig(format!(
-                    "{name}: an AVX2 micro-kernel has nr a multiple of 8, at most 14 \
-                     accumulators and B registers, FMA and A broadcast in the kernel"
-                )));
-            }
-            8
+            width.lanes() as usize
         }
     };
     let problems = [

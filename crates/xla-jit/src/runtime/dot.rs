@@ -205,9 +205,9 @@ impl<T: Copy> Epilogue<T> for CompiledEpilogue {
             row0: block.row0 as i64,
             col0: block.col0 as i64,
         };
-        let _ftz = FtzGuard::new();
-        // SAFETY: the block is finished and exclusively ours; the fusion's
-        // buffers are live for the whole dot.
+        // The dot runs under an `FtzGuard`, whose mode the pool gives every
+        // task. SAFETY: the block is finished and exclusively ours; the
+        // fusion's buffers are live for the whole dot.
         unsafe { (self.func)(self.buffers, &region) }
     }
 }

@@ -180,8 +180,9 @@ impl Context<'_> {
     /// iterations where there are enough, so vector loops stay aligned).
     fn kernel(&self, k: &KernelThunk) {
         let args = KernelArgs(self.pointers.kernel_args(k.args_at));
+        // The pool runs every task in this thread's flush mode.
+        let _ftz = FtzGuard::new();
         let call = |start: i64, end: i64| {
-            let _ftz = FtzGuard::new();
             // SAFETY: the kernel's buffers are live and sized for its
             // shapes; tasks cover disjoint ranges of its iterations.
             unsafe { (k.func)(args.get(), start, end) };

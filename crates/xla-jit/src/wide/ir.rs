@@ -23,7 +23,7 @@ use cranelift_codegen::ir::condcodes::FloatCC;
 use super::asm::{gpr::RSP, ops, Asm, Gpr, KOp, Kreg, Label, Mem, Op, VSrc, Zmm};
 use crate::math::LaneOps;
 
-pub use super::Width;
+use super::Width;
 
 /// The `ymm` register that holds the masked tail's lanes at [`Width::Ymm`];
 /// never allocated to a value.

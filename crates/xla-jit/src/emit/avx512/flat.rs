@@ -73,10 +73,7 @@ pub(super) fn compile(info: &KernelInfo, width: Width) -> Option<NativeKernel> {
         return None;
     }
     let mut consts = ConstPool::new(width);
-    let tail_masks = match width {
-        Width::Zmm => 0,
-        Width::Ymm => tail_masks(&mut consts),
-    };
+    let tail_masks = tail_masks(&mut consts, width);
     let mut asm = Asm::with_listing(info.listing);
     let buffers = &BASES[..=out];
     let saved = enter(&mut asm, buffers, 0);

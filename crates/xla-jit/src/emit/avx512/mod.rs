@@ -49,7 +49,7 @@ fn acc(width: Width) -> [Zmm; 2] {
     }
 }
 
-/// A fusion's AVX-512 kernel.
+/// A fusion's native kernel.
 pub(crate) struct NativeKernel {
     /// The machine code and its constant table.
     pub code: Vec<u8>,
@@ -63,8 +63,7 @@ pub(crate) struct NativeKernel {
 
 /// The native kernels of `info`'s fusion at `width`, if the emitter takes
 /// it: at 512 bits a full reduction's partials (with Cranelift's kernel
-/// combining them) or one kernel; at 256 bits the kernel of a flat
-/// elementwise fusion.
+/// combining them), else one kernel (a flat or a row fusion's).
 pub(super) fn plan(info: &KernelInfo, width: Width) -> Option<Vec<KernelPlan>> {
     let per_element = cost::per_element(info, width.lanes() as u32);
     let native = |kernel: NativeKernel, part, scratch_bytes| KernelPlan {
@@ -75,15 +74,7 @@ pub(super) fn plan(info: &KernelInfo, width: Width) -> Option<Vec<KernelPlan>> {
         epilogue: false,
         emit: Emit::Native(kernel),
     };
-    if width == Width::Ymm {
-        let kernel = match info.fusion.kind {
-            FusionKind::Loop => (flat::compile(info, width)?, "avx2"),
-            FusionKind::Row | FusionKind::Reduction => (rows::compile(info, width)?, "avx2_rows"),
-            FusionKind::DotEpilogue => return None,
-        };
-        return Some(vec![native(kernel.0, kernel.1, 0)]);
-    }
-    if info.fusion.kind == FusionKind::Reduction {
+    if width == Width::Zmm && info.fusion.kind == FusionKind::Reduction {
         if let Some((kernel, partials)) = flat::compile_partials(info) {
             let scratch_bytes = 4 * partials as usize;
             let root = info.fusion.root;
@@ -93,9 +84,13 @@ pub(super) fn plan(info: &KernelInfo, width: Width) -> Option<Vec<KernelPlan>> {
             ]);
         }
     }
+    let (flat_part, rows_part) = match width {
+        Width::Zmm => ("avx512", "avx512_rows"),
+        Width::Ymm => ("avx2", "avx2_rows"),
+    };
     let kernel = match info.fusion.kind {
-        FusionKind::Loop => (flat::compile(info, width)?, "avx512"),
-        FusionKind::Row | FusionKind::Reduction => (rows::compile(info, width)?, "avx512_rows"),
+        FusionKind::Loop => (flat::compile(info, width)?, flat_part),
+        FusionKind::Row | FusionKind::Reduction => (rows::compile(info, width)?, rows_part),
         FusionKind::DotEpilogue => return None,
     };
     Some(vec![native(kernel.0, kernel.1, 0)])
@@ -402,11 +397,17 @@ fn element_loop(
 
 /// The offset in `consts` of the block the 256-bit tail masks are read
 /// from: eight lanes of ones, then eight of zeros (the mask of `n` lanes
-/// starts `32 − 4n` bytes in).
-fn tail_masks(consts: &mut ConstPool) -> i32 {
-    let mut block = [0u32; 16];
-    block[..8].fill(u32::MAX);
-    consts.block(&block)
+/// starts `32 − 4n` bytes in). At 512 bits the masks are opmasks and the
+/// table has no such block (0).
+fn tail_masks(consts: &mut ConstPool, width: Width) -> i32 {
+    match width {
+        Width::Zmm => 0,
+        Width::Ymm => {
+            let mut block = [0u32; 16];
+            block[..8].fill(u32::MAX);
+            consts.block(&block)
+        }
+    }
 }
 
 /// Lowers loop bodies into a kernel whose buffers are in `buffers`, whose

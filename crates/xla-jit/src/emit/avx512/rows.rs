@@ -474,10 +474,7 @@ impl<'a, 'm> Rows<'a, 'm> {
         let width = self.width;
         let lanes = width.lanes();
         let mut consts = ConstPool::new(width);
-        let tail_masks = match width {
-            Width::Zmm => 0,
-            Width::Ymm => tail_masks(&mut consts),
-        };
+        let tail_masks = tail_masks(&mut consts, width);
         let mut used = buffers.to_vec();
         used.push(ROW);
         let saved = enter(&mut asm, &used, frame_bytes);
