@@ -1,0 +1,104 @@
+#!/usr/bin/env python3
+"""Runs benchmark programs on JAX and through `xla run` on the same seeded
+inputs, and compares the results leaf by leaf.
+
+For each program: its inputs (pytrees flattened in JAX's order, which is the
+HLO module's parameter order) are written as .npy files, `xla run
+MODULE.hlo in0.npy ... --out DIR` writes DIR/0.npy, DIR/1.npy, ... (one per
+result leaf), and each is compared with jax.jit(f) on the same inputs. The
+error printed is max|ours - jax| / max|jax|.
+
+Usage (from the repository root, after `cargo build --release --bin xla` and
+benches/gen_hlo.py):
+
+    python3 benches/check_outputs.py                          # every program of both sets
+    python3 benches/check_outputs.py --cases gpt2_decode,mlp_train_adam
+    python3 benches/check_outputs.py --set suite --tol 1e-4 --xla path/to/xla
+
+Needs jax: `python3 -m venv .venv && .venv/bin/pip install jax jaxlib numpy`, then
+`.venv/bin/python benches/check_outputs.py`.
+"""
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+
+BENCHES = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, BENCHES)
+from gen_hlo import SETS, programs  # noqa: E402
+
+os.environ.setdefault("JAX_PLATFORMS", "cpu")
+import numpy as np  # noqa: E402
+import jax  # noqa: E402
+import jax.numpy as jnp  # noqa: E402
+
+
+def to_npy(x):
+    """numpy has no bf16: the project reads bf16 .npy files as raw 16-bit words."""
+    a = np.asarray(x)
+    if a.dtype.name == "bfloat16":
+        return a.view(np.uint16)
+    return a
+
+
+def from_npy(a, like):
+    if np.asarray(like).dtype.name == "bfloat16":
+        return a.view(np.asarray(like).dtype)
+    return a
+
+
+def main():
+    ap = argparse.ArgumentParser(description="Compare `xla run` with JAX on the benchmark programs.")
+    ap.add_argument("--set", choices=["suite", "models", "all"], default="all")
+    ap.add_argument("--cases", default=None, help="comma-separated names (default: the whole set)")
+    ap.add_argument("--xla", default=os.path.join("target", "release", "xla"))
+    ap.add_argument("--tol", type=float, default=1e-3, help="largest accepted relative error")
+    args = ap.parse_args()
+
+    todo = programs(args.set)
+    if args.cases:
+        wanted = set(args.cases.split(","))
+        todo = [(s, c) for s, c in todo if c.name in wanted]
+    failed = []
+    for which, case in todo:
+        module = os.path.join(BENCHES, SETS[which], case.name + ".hlo")
+        inputs = case.inputs()
+        leaves = jax.tree_util.tree_leaves(inputs)
+        want = jax.tree_util.tree_leaves(jax.jit(case.build(jax, jnp))(*inputs))
+        with tempfile.TemporaryDirectory() as tmp:
+            files = []
+            for i, leaf in enumerate(leaves):
+                files.append(os.path.join(tmp, f"in{i}.npy"))
+                np.save(files[-1], to_npy(leaf))
+            out = os.path.join(tmp, "out")
+            r = subprocess.run([args.xla, "run", module, *files, "--out", out],
+                               capture_output=True, text=True)
+            if r.returncode != 0:
+                print(f"{case.name}: xla run failed: {r.stderr.strip()}")
+                failed.append(case.name)
+                continue
+            worst = 0.0
+            for j, w in enumerate(want):
+                got = from_npy(np.load(os.path.join(out, f"{j}.npy")), w)
+                w = np.asarray(w)
+                if got.shape != w.shape or got.dtype != w.dtype:
+                    print(f"{case.name}: result {j} is {got.dtype}{list(got.shape)}, "
+                          f"JAX gives {w.dtype}{list(w.shape)}")
+                    worst = float("inf")
+                    continue
+                g64, w64 = got.astype(np.float64), w.astype(np.float64)
+                scale = max(float(np.max(np.abs(w64))), 1e-30) if w64.size else 1.0
+                err = float(np.max(np.abs(g64 - w64))) / scale if w64.size else 0.0
+                worst = max(worst, err if not np.isnan(err) else float("inf"))
+        ok = worst <= args.tol
+        print(f"{case.name:16} {len(want)} result(s), max relative error {worst:.2e}  "
+              f"{'ok' if ok else 'MISMATCH'}")
+        if not ok:
+            failed.append(case.name)
+    if failed:
+        sys.exit(f"failed: {', '.join(failed)}")
+
+
+if __name__ == "__main__":
+    main()
