@@ -13,29 +13,55 @@ pub struct ParseError {
     pub expected: String,
     /// The text found there (a short excerpt), or "end of input".
     pub found: String,
-    /// The whole source line, for the caret display.
+    /// The whole source line; the message quotes a window of it around
+    /// the column ([`QUOTED_CHARS`]).
     pub source_line: String,
     /// A complete message that replaces "expected …, found …", for errors
     /// that are not about the next token (an undefined name, a duplicate).
     pub message: Option<String>,
 }
 
+/// The most characters of the source line an error quotes: a longer line
+/// (a 1 MB constant, a generated module on one line) is quoted as a window
+/// around the column, cut ends marked `…`.
+pub const QUOTED_CHARS: usize = 120;
+
 impl fmt::Display for ParseError {
     /// `2:14: expected `]`, found `,3}`` (or the message) followed by the
-    /// source line and a caret under the column.
+    /// source line (at most [`QUOTED_CHARS`] of it) and a caret under the
+    /// column.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}:{}: ", self.line, self.col)?;
         match &self.message {
             Some(message) => f.write_str(message)?,
             None => write!(f, "expected {}, found {}", self.expected, self.found)?,
         }
-        write!(
-            f,
-            "\n{}\n{}^",
-            self.source_line,
-            " ".repeat(self.col.saturating_sub(1))
-        )
+        let (quoted, caret) = quote(&self.source_line, self.col.saturating_sub(1));
+        write!(f, "\n{quoted}\n{}^", " ".repeat(caret))
     }
+}
+
+/// At most [`QUOTED_CHARS`] characters of `line` around character `col`
+/// (0-based), with `…` where the line was cut, and the caret's column in
+/// the quote.
+fn quote(line: &str, col: usize) -> (String, usize) {
+    let len = line.chars().count();
+    if len <= QUOTED_CHARS {
+        return (line.to_string(), col);
+    }
+    // The column two thirds of the way in: what led to it, and a little of
+    // what follows.
+    let end = (col + QUOTED_CHARS / 3).clamp(QUOTED_CHARS, len);
+    let start = end - QUOTED_CHARS;
+    let mut quoted = String::new();
+    if start > 0 {
+        quoted.push('…');
+    }
+    quoted.extend(line.chars().skip(start).take(end - start));
+    if end < len {
+        quoted.push('…');
+    }
+    (quoted, col - start + usize::from(start > 0))
 }
 
 /// A parser's position in its source text.
@@ -302,6 +328,40 @@ mod tests {
         assert_eq!(c.name(), Some("b"));
         let e = c.message_at(c.pos() - 1, "unknown `b`");
         assert_eq!(e.to_string(), "2:3: unknown `b`\n  b\n  ^");
+    }
+
+    /// A long line is quoted as a window around the column, whatever its
+    /// length (a 1 MB line once came back whole in the message).
+    #[test]
+    fn long_lines_are_quoted_as_a_window() {
+        let line = format!("x = f32[2] constant({{{}}})", "1,".repeat(500_000));
+        let src = format!("a\n{line}@");
+        let mut c = Cursor::new(&src);
+        c.name();
+        let at = src.len() - 1;
+        let e = c.error_at(at, "`}`");
+        let text = e.to_string();
+        assert!(text.len() < 400, "{} bytes", text.len());
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(
+            lines[0],
+            format!("2:{}: expected `}}`, found `@`", line.len() + 1)
+        );
+        assert!(
+            lines[1].starts_with('…') && lines[1].ends_with("1,})@"),
+            "{text}"
+        );
+        assert_eq!(lines[1].chars().count(), QUOTED_CHARS + 1);
+        // The caret is under the `@`.
+        assert_eq!(lines[2].len() - 1, lines[1].chars().count() - 1);
+        // A column near the start: the window begins at the line's start.
+        let e = c.error_at(src.find("constant").unwrap(), "x");
+        let text = e.to_string();
+        let lines: Vec<&str> = text.lines().collect();
+        assert!(lines[1].starts_with("x = f32[2] constant(") && lines[1].ends_with('…'));
+        assert_eq!(lines[2], format!("{}^", " ".repeat(11)));
+        // Short lines are quoted whole.
+        assert_eq!(quote("abc", 1), ("abc".to_string(), 1));
     }
 
     #[test]
