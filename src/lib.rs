@@ -17,7 +17,7 @@ pub mod dsl;
 
 pub use xla_core::*;
 pub use xla_core::{hlo, layout, literal, shape, text};
-pub use xla_jit::{Client, CompileOptions, Executable};
+pub use xla_jit::{Client, CompileOptions, Executable, ExecuteOptions, JitError};
 pub use xla_macros::xla;
 
 /// The names a program using the [`xla!`] macro needs.

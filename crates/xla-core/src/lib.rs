@@ -15,6 +15,7 @@
 #![warn(missing_docs)]
 
 pub mod builder;
+mod cancel;
 mod element_type;
 mod error;
 pub mod hlo;
@@ -28,6 +29,7 @@ pub mod shape;
 pub mod text;
 
 pub use builder::{XlaBuilder, XlaComputation, XlaOp};
+pub use cancel::{CancelToken, Stopped};
 pub use element_type::{NativeType, PrimitiveType, TypeKind, UnknownElementType, C128, C64};
 pub use error::{Error, Result};
 pub use hlo::{HloComputation, HloInstruction, HloModule, Opcode};

@@ -76,6 +76,10 @@ pub enum JitError {
     /// through it.
     #[error(transparent)]
     Interp(#[from] xla_core::interp::InterpError),
+    /// The run was cancelled or passed its deadline
+    /// ([`ExecuteOptions::cancel`](crate::ExecuteOptions::cancel)).
+    #[error(transparent)]
+    Stopped(#[from] xla_core::Stopped),
     /// The system refused the memory for a buffer.
     #[error("cannot allocate {bytes} bytes for {what}")]
     OutOfMemory {

@@ -294,3 +294,50 @@ fn deeply_nested_conditionals_run() {
     assert!(dump.contains(&deepest), "{deepest}");
     assert!(dump.lines().all(|l| l.len() < 200));
 }
+
+/// A loop that never ends stops when another thread cancels its token,
+/// and the executable runs normally afterwards.
+#[test]
+fn a_cancelled_token_stops_a_runaway_loop() {
+    use std::time::Duration;
+    use xla_core::{CancelToken, Stopped};
+    use xla_jit::{ExecuteOptions, JitError};
+    let module: HloModule = "HloModule m
+cond {
+  s = s32[] parameter(0)
+  limit = s32[] constant(-1)
+  ROOT t = pred[] compare(s, limit), direction=NE
+}
+body {
+  s = s32[] parameter(0)
+  one = s32[] constant(1)
+  ROOT n = s32[] add(s, one)
+}
+ENTRY e {
+  z = s32[] parameter(0)
+  ROOT w = s32[] while(z), condition=cond, body=body
+}"
+    .parse()
+    .unwrap();
+    let exe = Client::cpu().unwrap().compile(&module).unwrap();
+    let options = ExecuteOptions {
+        cancel: CancelToken::new(),
+    };
+    let cancel = options.cancel.clone();
+    let canceller = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(50));
+        cancel.cancel();
+    });
+    // From 0 the loop counts through every s32 but -1 (and wraps past it:
+    // about 4 billion steps).
+    let start = Literal::scalar(0i32);
+    let stopped = exe.execute_with(&[&start], &options);
+    canceller.join().unwrap();
+    assert!(
+        matches!(stopped, Err(JitError::Stopped(Stopped::Cancelled))),
+        "{stopped:?}"
+    );
+    let near = Literal::scalar(-5i32);
+    let done = exe.execute(&[&near]).unwrap();
+    assert_eq!(done, Literal::scalar(-1i32));
+}

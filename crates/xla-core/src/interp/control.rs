@@ -72,6 +72,7 @@ pub(super) fn while_loop(
     };
     let mut state = operands[0].clone();
     loop {
+        ctx.cancel.check()?;
         let go = ctx.call(condition, &[&state])?;
         if !go.get::<bool>(&[])? {
             return Ok(state);

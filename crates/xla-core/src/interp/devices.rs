@@ -10,7 +10,7 @@ use super::collective::Device;
 use super::rendezvous::Hub;
 use super::side_effect::Io;
 use super::{eval, InterpError, Interpreter};
-use crate::{HloModule, Literal};
+use crate::{CancelToken, HloModule, Literal};
 
 /// How many replicas and partitions run a module.
 ///
@@ -107,15 +107,19 @@ pub struct RunOptions {
     /// target device)]`. A device without a route on a channel sends to
     /// itself (a `send`/`recv` pair inside one program).
     pub channel_routes: HashMap<i64, Vec<(usize, usize)>>,
+    /// Stops the run (every device) when cancelled or past its deadline,
+    /// checked at every iteration of a `while` loop.
+    pub cancel: CancelToken,
 }
 
 impl Default for RunOptions {
-    /// Seed 0, a 10-second timeout, no routes.
+    /// Seed 0, a 10-second timeout, no routes, a token that never stops.
     fn default() -> Self {
         RunOptions {
             rng_seed: 0,
             timeout: Duration::from_secs(10),
             channel_routes: HashMap::new(),
+            cancel: CancelToken::new(),
         }
     }
 }
@@ -207,7 +211,7 @@ pub(super) fn run(
         };
         let device = Device::new(d, Arc::clone(&hub));
         let io = Io::new(feeds, options);
-        let result = eval::run_entry(interp, module, args, device, io);
+        let result = eval::run_entry(interp, module, args, device, io, &options.cancel);
         finish.ok = result.is_ok();
         result
     };

@@ -160,6 +160,11 @@ pub enum InterpError {
         message: String,
     },
 
+    /// The run was cancelled, or passed its deadline
+    /// ([`RunOptions::cancel`](super::RunOptions::cancel)).
+    #[error(transparent)]
+    Stopped(#[from] crate::Stopped),
+
     // === wrapped ===
     /// A literal operation failed.
     #[error(transparent)]

@@ -9,7 +9,7 @@ use super::{
     linalg, normalization, random, reduce, side_effect, sort, InterpError, Interpreter,
 };
 use crate::hlo::{ComputationId, HloInstruction, InstrId, Opcode};
-use crate::{HloModule, Literal, Shape};
+use crate::{CancelToken, HloModule, Literal, Shape};
 
 /// What an op's rule may use besides its operands.
 pub(super) struct Ctx<'a> {
@@ -21,6 +21,8 @@ pub(super) struct Ctx<'a> {
     pub device: collective::Device,
     /// Infeed/outfeed queues and send/recv channels.
     pub io: side_effect::Io<'a>,
+    /// Stops the run between iterations of a `while` loop.
+    pub cancel: &'a CancelToken,
 }
 
 /// Runs the entry computation on one device.
@@ -30,6 +32,7 @@ pub(super) fn run_entry(
     args: &[&Literal],
     device: collective::Device,
     io: side_effect::Io<'_>,
+    cancel: &CancelToken,
 ) -> Result<Literal, InterpError> {
     let entry = module.entry_computation();
     let params = entry.parameters();
@@ -56,6 +59,7 @@ pub(super) fn run_entry(
         module,
         device,
         io,
+        cancel,
     };
     let result = ctx.call(module.entry, args)?;
     with_layouts(result, &module.entry_program_shape().result)

@@ -91,12 +91,23 @@ impl Interpreter {
     /// partition 0). Arguments may have any layout; the result has the
     /// layouts of the entry result (`entry_computation_layout` when given).
     pub fn run(&self, module: &HloModule, args: &[&Literal]) -> Result<Literal, InterpError> {
+        self.run_with(module, args, &RunOptions::default())
+    }
+
+    /// Runs the entry computation of `module` on one device like
+    /// [`run`](Self::run), with `options` (rng seed, cancellation).
+    pub fn run_with(
+        &self,
+        module: &HloModule,
+        args: &[&Literal],
+        options: &RunOptions,
+    ) -> Result<Literal, InterpError> {
         let mut results = devices::run(
             self,
             module,
             &[args.to_vec()],
             DeviceAssignment::single(),
-            &RunOptions::default(),
+            options,
             &mut [],
         )?;
         Ok(results.swap_remove(0))
@@ -139,7 +150,7 @@ impl Interpreter {
     }
 
     /// Runs `module` like [`run_partitioned`](Self::run_partitioned), with
-    /// `options` (rng seed, timeout, channel routes) and `feeds[d]` as
+    /// `options` (rng seed, collective timeout, channel routes, cancellation) and `feeds[d]` as
     /// device `d`'s infeed/outfeed and host transfers (an empty slice: no
     /// host data). The feeds' outputs are filled in even when the run fails.
     pub fn execute(

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use xla_core::interp::Interpreter;
 use xla_core::literal::{AlignedBytes, Storage};
-use xla_core::{HloModule, Literal, Shape};
+use xla_core::{CancelToken, HloModule, Literal, Shape};
 
 use super::interpret::FallbackOp;
 use super::program::Program;
@@ -64,6 +64,33 @@ struct Inner {
     _code: Code,
 }
 
+/// How one run of an [`Executable`] behaves.
+#[derive(Clone, Debug, Default)]
+pub struct ExecuteOptions {
+    /// Stops the run when cancelled or past its deadline, checked at every
+    /// iteration of a `while` loop (a module's only op of unbounded time);
+    /// the run then fails with [`JitError::Stopped`]. The default never
+    /// stops.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use xla_core::{CancelToken, HloModule};
+    /// use xla_jit::{Client, ExecuteOptions, JitError};
+    ///
+    /// let module: HloModule = "HloModule m\n\n\
+    ///     cond { s = s32[] parameter(0)\n  ROOT t = pred[] constant(true) }\n\
+    ///     body { s = s32[] parameter(0)\n  one = s32[] constant(1)\n  ROOT n = s32[] add(s, one) }\n\
+    ///     ENTRY e { z = s32[] constant(0)\n  ROOT w = s32[] while(z), condition=cond, body=body }"
+    ///     .parse()?;
+    /// let executable = Client::cpu()?.compile(&module)?;
+    /// let options = ExecuteOptions { cancel: CancelToken::with_timeout(Duration::from_millis(20)) };
+    /// let error = executable.execute_with(&[], &options).unwrap_err();
+    /// assert!(matches!(error, JitError::Stopped(_)), "{error}");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub cancel: CancelToken,
+}
+
 /// A module compiled for the CPU. Cheap to clone (shared); runs from any
 /// number of threads at once.
 #[derive(Clone)]
@@ -88,7 +115,7 @@ impl Executable {
         stats: CompileStats,
     ) -> Self {
         let clif = jit.clif().to_vec();
-        let asm = jit.disasm().to_vec();
+        let asm = jit.disasm();
         Executable {
             inner: Arc::new(Inner {
                 program,
@@ -114,6 +141,16 @@ impl Executable {
     /// another layout than its parameter's is relaid first). A tuple result
     /// comes back as a tuple literal.
     pub fn execute(&self, args: &[&Literal]) -> Result<Literal, JitError> {
+        self.execute_with(args, &ExecuteOptions::default())
+    }
+
+    /// Runs the module on `args` like [`execute`](Self::execute), with
+    /// `options` (cancellation).
+    pub fn execute_with(
+        &self,
+        args: &[&Literal],
+        options: &ExecuteOptions,
+    ) -> Result<Literal, JitError> {
         let program = &self.inner.program;
         let mut storage: Vec<AlignedBytes> = program
             .output_leaves
@@ -131,7 +168,7 @@ impl Executable {
             .iter_mut()
             .map(|s| s.as_mut_slice().as_mut_ptr())
             .collect();
-        self.run(args, &outputs)?;
+        self.run(args, &outputs, &options.cancel)?;
         let mut leaves = storage.into_iter();
         build_result(&program.signature.result, &mut leaves)
     }
@@ -161,10 +198,15 @@ impl Executable {
                 Shape::Tuple(_) | Shape::Token | Shape::Opaque => std::ptr::null_mut(),
             });
         }
-        self.run(args, &pointers)
+        self.run(args, &pointers, &CancelToken::new())
     }
 
-    fn run(&self, args: &[&Literal], outputs: &[*mut u8]) -> Result<(), JitError> {
+    fn run(
+        &self,
+        args: &[&Literal],
+        outputs: &[*mut u8],
+        cancel: &CancelToken,
+    ) -> Result<(), JitError> {
         let program = &self.inner.program;
         let params = &program.signature.parameters;
         if args.len() != params.len() {
@@ -209,6 +251,7 @@ impl Executable {
                 engine,
                 &arg_leaves,
                 outputs,
+                cancel,
             )
         });
         self.inner

@@ -10,9 +10,9 @@
 use std::collections::HashMap;
 
 use xla_core::hlo::{ComputationId, InstrId, Opcode, ProgramShape};
-use xla_core::interp::Interpreter;
+use xla_core::interp::{InterpError, Interpreter, RunOptions};
 use xla_core::literal::{AlignedBytes, Storage};
-use xla_core::{HloComputation, HloInstruction, HloModule, Literal, Shape};
+use xla_core::{CancelToken, HloComputation, HloInstruction, HloModule, Literal, Shape};
 
 use super::buffers::BufferId;
 use super::run::Pointers;
@@ -128,8 +128,14 @@ impl InterpretThunk {
         (reads.collect(), &self.results)
     }
 
-    /// Runs the instructions on the current contents of their buffers.
-    pub fn run(&self, interpreter: &Interpreter, pointers: &Pointers) -> Result<(), JitError> {
+    /// Runs the instructions on the current contents of their buffers; a
+    /// `while` among them stops when `cancel` does.
+    pub fn run(
+        &self,
+        interpreter: &Interpreter,
+        pointers: &Pointers,
+        cancel: &CancelToken,
+    ) -> Result<(), JitError> {
         let args = self
             .operands
             .iter()
@@ -139,7 +145,16 @@ impl InterpretThunk {
             })
             .collect::<Result<Vec<_>, _>>()?;
         let refs: Vec<&Literal> = args.iter().collect();
-        let result = interpreter.run(&self.module, &refs)?;
+        let options = RunOptions {
+            cancel: cancel.clone(),
+            ..RunOptions::default()
+        };
+        let result = interpreter
+            .run_with(&self.module, &refs, &options)
+            .map_err(|e| match e {
+                InterpError::Stopped(stopped) => JitError::Stopped(stopped),
+                e => JitError::Interp(e),
+            })?;
         let mut leaves = self.results.iter();
         write_literal(&result, &mut leaves, pointers)
     }

@@ -20,6 +20,6 @@ mod thunk;
 
 pub(crate) use compile::compile;
 pub use compile::CompileOptions;
-pub use executable::{CompileStats, Executable, KernelStats};
+pub use executable::{CompileStats, Executable, ExecuteOptions, KernelStats};
 pub use interpret::FallbackOp;
 pub use layout::CpuLayoutConstraints;

@@ -6,7 +6,7 @@ use std::sync::OnceLock;
 use xla_core::interp::Interpreter;
 use xla_core::literal::AlignedBytes;
 use xla_core::shape::ceil_div;
-use xla_core::Literal;
+use xla_core::{CancelToken, Literal};
 
 use super::buffers::{BufferId, BufferSource};
 use super::deep::{on_own_stack, INLINE_NESTING};
@@ -99,6 +99,7 @@ pub(crate) fn run_program(
     engine: &DotEngine,
     args: &[Vec<*const u8>],
     outputs: &[*mut u8],
+    cancel: &CancelToken,
 ) -> Result<(), JitError> {
     let arena = state.arena.as_mut_slice().as_mut_ptr();
     let pointers = &mut state.pointers;
@@ -120,6 +121,7 @@ pub(crate) fn run_program(
         interpreter,
         engine,
         pool: engine.pool(),
+        cancel,
     };
     if program.nesting <= INLINE_NESTING {
         return cx.run(&program.thunks);
@@ -155,6 +157,8 @@ struct Context<'a> {
     interpreter: &'a OnceLock<Interpreter>,
     engine: &'a DotEngine,
     pool: &'a ThreadPool,
+    /// Checked at every iteration of a `while` loop.
+    cancel: &'a CancelToken,
 }
 
 impl Context<'_> {
@@ -169,6 +173,7 @@ impl Context<'_> {
                 Thunk::Interpret(i) => i.run(
                     self.interpreter.get_or_init(Interpreter::new),
                     self.pointers,
+                    self.cancel,
                 )?,
             }
         }
@@ -224,6 +229,7 @@ impl Context<'_> {
 
     fn while_loop(&self, w: &WhileThunk) -> Result<(), JitError> {
         loop {
+            self.cancel.check()?;
             self.run(&w.condition)?;
             // SAFETY: the predicate is a live `pred[]` buffer (one byte).
             if unsafe { *self.pointers.get(w.predicate) } == 0 {
