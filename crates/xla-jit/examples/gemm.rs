@@ -6,7 +6,7 @@
 //! `-- --sweep` also measures blocking and kernel alternatives on dot_1024;
 //! `-- --disasm` prints the f32 micro-kernel's machine code;
 //! `-- --cranelift` uses the Cranelift f32 micro-kernel where the default
-//! is the AVX-512 one; `-- --blocking KC,MC,NC` sets the f32 cache blocking.
+//! is the native one (AVX-512, else AVX2); `-- --blocking KC,MC,NC` sets the f32 cache blocking.
 
 use std::hint::black_box;
 use std::sync::Arc;

@@ -7,13 +7,14 @@
 //! (no stream of bytes goes faster).
 //!
 //! ```text
-//! cargo run --release -p xla-jit --example kernels [-- <bench/hlo dir> [case…]]
+//! cargo run --release -p xla-jit --example kernels [-- <dir of .hlo modules> [case…]]
 //! ```
 //!
 //! Dot cases are skipped (the dot engine runs them); cases whose ops fall
 //! back to the interpreter are reported and skipped.
 
 use std::collections::HashMap;
+use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use xla_core::hlo::InstrId;
@@ -34,12 +35,12 @@ const CASES: &[&str] = &[
     "layernorm",
 ];
 
-fn main() {
+fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let dir = args
         .first()
         .cloned()
-        .unwrap_or_else(|| "/work/shared/bench/hlo".to_string());
+        .unwrap_or_else(|| concat!(env!("CARGO_MANIFEST_DIR"), "/../../benches/hlo").to_string());
     let cases: Vec<String> = if args.len() > 1 {
         args[1..].to_vec()
     } else {
@@ -50,16 +51,21 @@ fn main() {
         "{:<16} {:>8} {:>10} {:>10} {:>9} {:>9} {:>7}  kernels (compile µs)",
         "case", "MB", "1 thr ms", "2 thr ms", "1 GB/s", "2 GB/s", "% read"
     );
+    let mut unreadable = 0;
     for case in cases {
         let path = format!("{dir}/{case}.hlo");
-        let text = match std::fs::read_to_string(&path) {
-            Ok(t) => t,
+        match std::fs::read_to_string(&path) {
+            Ok(text) => measure(&case, &text, limit),
             Err(e) => {
-                println!("{case:<16} {path}: {e}");
-                continue;
+                eprintln!("error: {path}: {e}");
+                unreadable += 1;
             }
-        };
-        measure(&case, &text, limit);
+        }
+    }
+    if unreadable > 0 {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
     }
 }
 

@@ -2,6 +2,7 @@
 //! binary (one link instead of one per file): `cargo test -p xla-jit --test all
 //! emit_golden::` runs one subject.
 
+mod disasm;
 mod dot;
 mod emit_avx512;
 mod emit_bitcast;

@@ -15,6 +15,7 @@ use crate::runtime_support;
 use emit_harness::*;
 use runtime_support::Rng;
 use xla_core::Literal;
+use xla_jit::wide::Width;
 
 /// The unary ops the emitter takes.
 const UNARY: [&str; 11] = [
@@ -47,18 +48,25 @@ fn has_avx512() -> bool {
     has
 }
 
-/// The mark in the names of this CPU's native flat kernels (`_avx512_`,
-/// or `_avx2_` without AVX-512); `None` on a CPU with neither.
+/// The mark in the names of this CPU's widest native flat kernels
+/// (`_avx512_`, or `_avx2_` without AVX-512); `None` on a CPU with
+/// neither.
 fn native_mark() -> Option<&'static str> {
-    let mark = match xla_jit::wide::native_width() {
-        Some(xla_jit::wide::Width::Zmm) => "_avx512_",
-        Some(xla_jit::wide::Width::Ymm) => "_avx2_",
+    match xla_jit::wide::native_width() {
+        Some(width) => Some(mark(width)),
         None => {
             eprintln!("skipped: this CPU has neither AVX-512 nor AVX2");
-            return None;
+            None
         }
-    };
-    Some(mark)
+    }
+}
+
+/// The mark in the names of native kernels of `width`.
+fn mark(width: Width) -> &'static str {
+    match width {
+        Width::Zmm => "_avx512_",
+        Width::Ymm => "_avx2_",
+    }
 }
 
 /// Kernel names of a compiled module.
@@ -66,28 +74,35 @@ fn kernels(c: &Compiled) -> Vec<String> {
     c.kernels.iter().map(|k| k.name.clone()).collect()
 }
 
-/// Compiles `text` both ways (iterations of `chunk` elements), checks the
-/// AVX-512 emitter took the fusion (or not, per `native`), runs both on
-/// `args` and asserts the same results.
+/// Compiles `text` with Cranelift's kernels and with the native ones of
+/// every width the CPU runs (iterations of `chunk` elements), checks the
+/// native emitter took the fusion (or not, per `native`), runs them all on
+/// `args` and asserts the same results; returns the widest's.
 fn both_ways(text: &str, args: &[&Literal], chunk: i64, native: bool) -> Literal {
-    let wide = compile_chunked(text, true, chunk);
-    let narrow = compile_chunked(text, false, chunk);
-    let names = kernels(&wide);
-    let mark = native_mark().expect("a native width");
-    assert_eq!(
-        names.iter().any(|n| n.contains(mark)),
-        native,
-        "kernels {names:?} of\n{text}"
-    );
-    assert!(kernels(&narrow).iter().all(|n| !n.contains(mark)));
-    let got = run(&wide, args);
+    let narrow = compile_chunked(text, None, chunk);
     let want = run(&narrow, args);
-    assert_same(
-        &got,
-        &want,
-        &format!("AVX-512 vs Cranelift, chunk {chunk}:\n{text}"),
-    );
-    got
+    let widths = native_widths();
+    assert!(!widths.is_empty(), "a native width");
+    let mut widest = None;
+    for width in widths {
+        let wide = compile_chunked(text, Some(width), chunk);
+        let names = kernels(&wide);
+        let mark = mark(width);
+        assert_eq!(
+            names.iter().any(|n| n.contains(mark)),
+            native,
+            "kernels {names:?} of\n{text}"
+        );
+        assert!(kernels(&narrow).iter().all(|n| !n.contains(mark)));
+        let got = run(&wide, args);
+        assert_same(
+            &got,
+            &want,
+            &format!("{width:?} vs Cranelift, chunk {chunk}:\n{text}"),
+        );
+        widest.get_or_insert(got);
+    }
+    widest.expect("a native width")
 }
 
 /// `n` f32 values: the edge values, then a spread of ordinary ones.
@@ -431,9 +446,9 @@ fn random_program(rng: &mut Rng, n: usize) -> (String, usize, usize) {
 /// Random flat programs agree with Cranelift's kernels bit for bit.
 #[test]
 fn random_flat_programs_match_cranelift() {
-    let Some(mark) = native_mark() else {
+    if native_mark().is_none() {
         return;
-    };
+    }
     let mut rng = Rng(0x5EED_A512);
     for case in 0..300 {
         let n = [1, 5, 16, 19, 33, 64, 77, 200][case % 8];
@@ -447,16 +462,22 @@ fn random_flat_programs_match_cranelift() {
         }
         let refs: Vec<&Literal> = args.iter().collect();
         let chunk = [16, 32, 16384][case % 3];
-        let wide = compile_chunked(&text, true, chunk);
-        let narrow = compile_chunked(&text, false, chunk);
-        assert!(
-            kernels(&wide).iter().any(|k| k.contains(mark)),
-            "case {case}: {:?}\n{text}",
-            kernels(&wide)
-        );
-        let got = run(&wide, &refs);
+        let narrow = compile_chunked(&text, None, chunk);
         let want = run(&narrow, &refs);
-        assert_same(&got, &want, &format!("case {case}, chunk {chunk}:\n{text}"));
+        for width in native_widths() {
+            let wide = compile_chunked(&text, Some(width), chunk);
+            assert!(
+                kernels(&wide).iter().any(|k| k.contains(mark(width))),
+                "case {case}: {:?}\n{text}",
+                kernels(&wide)
+            );
+            let got = run(&wide, &refs);
+            assert_same(
+                &got,
+                &want,
+                &format!("case {case}, {width:?}, chunk {chunk}:\n{text}"),
+            );
+        }
     }
 }
 
@@ -523,15 +544,15 @@ fn rows_both_ways(text: &str, args: &[&Literal], native: bool) {
             .unwrap()
     };
     let want = row_major(&want);
-    for avx512 in [false, true] {
-        let got = row_major(&run(&compile_with(text, avx512), args));
+    for native in every_backend() {
+        let got = row_major(&run(&compile_with(text, native), args));
         for (i, (g, w)) in got.iter().zip(&want).enumerate() {
             let same = g.to_bits() == w.to_bits()
                 || (g.is_nan() && w.is_nan())
                 || (g.is_finite() && w.is_finite() && (g - w).abs() <= 1e-5 * w.abs().max(1.0));
             assert!(
                 same,
-                "avx512 {avx512}: element {i} is {g}, the interpreter says {w}\n{text}"
+                "{native:?}: element {i} is {g}, the interpreter says {w}\n{text}"
             );
         }
     }
@@ -855,7 +876,7 @@ fn full_reductions_run_native_partials() {
             let x = Literal::from_vec(&[n as i64], small.clone()).unwrap();
             let y = Literal::from_vec(&[n as i64], small.iter().rev().copied().collect()).unwrap();
             for chunk in [16, 48, 16384] {
-                let c = compile_chunked(&one_d, true, chunk);
+                let c = compile_chunked(&one_d, Some(Width::Zmm), chunk);
                 assert!(
                     kernels(&c).iter().any(|k| k.contains("_avx512_partials_")),
                     "{:?}",
@@ -863,7 +884,7 @@ fn full_reductions_run_native_partials() {
                 );
                 let want = interpret(&c, &[&x]).unwrap();
                 assert_within_ulps(&run(&c, &[&x]), &want, 64, &one_d);
-                let c = compile_chunked(&expression, true, chunk);
+                let c = compile_chunked(&expression, Some(Width::Zmm), chunk);
                 let want = interpret(&c, &[&x, &y]).unwrap();
                 assert_within_ulps(&run(&c, &[&x, &y]), &want, 64, &expression);
             }
@@ -892,7 +913,7 @@ fn full_reductions_run_native_partials() {
     ] {
         let x = Literal::from_vec(&[37, 5], special).unwrap();
         for chunk in [16, 16384] {
-            let c = compile_chunked(&text, true, chunk);
+            let c = compile_chunked(&text, Some(Width::Zmm), chunk);
             let want = interpret(&c, &[&x]).unwrap();
             assert_same(&run(&c, &[&x]), &want, &text);
         }

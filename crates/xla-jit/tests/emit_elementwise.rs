@@ -772,8 +772,8 @@ fn select_by_a_compare_of_its_operands_keeps_subnormals() {
                      c = pred[{n}]{{0}} compare(x, y), direction={dir}\n  \
                      ROOT r = {ty}[{n}]{{0}} select(c, {t}, {f})\n}}"
                 );
-                for avx512 in [false, true] {
-                    let c = compile_with(&text, avx512);
+                for native in every_backend() {
+                    let c = compile_with(&text, native);
                     let want = interpret(&c, &[&x, &y]).unwrap();
                     assert_same(&run(&c, &[&x, &y]), &want, &text);
                 }
@@ -799,8 +799,8 @@ fn subnormal_constants_act_as_zeros_in_tails_too() {
             } else {
                 Literal::from_vec(&[5], vec![1.0f64, -2.0, 0.5, 3.0, -1.0]).unwrap()
             };
-            for avx512 in [false, true] {
-                let c = compile_with(&text, avx512);
+            for native in every_backend() {
+                let c = compile_with(&text, native);
                 let want = interpret(&c, &[&x]).unwrap();
                 assert_same(&run(&c, &[&x]), &want, &text);
             }

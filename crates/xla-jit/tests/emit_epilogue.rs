@@ -262,7 +262,7 @@ ENTRY e {
 
 #[test]
 fn plain_dots_have_no_epilogue_kernel() {
-    let c = compile(&std::fs::read_to_string("/work/shared/bench/hlo/dot_256.hlo").unwrap());
+    let c = compile(&suite_module("dot_256"));
     assert_eq!(c.plan.fusions.len(), 1);
     assert!(c.kernels.is_empty());
 }

@@ -7,6 +7,7 @@
 use crate::emit_harness;
 
 use emit_harness::*;
+use xla_jit::wide::Width;
 
 /// `line` with every heap address (the constant table's cell, which moves
 /// from run to run) replaced by `<address>`.
@@ -46,19 +47,21 @@ fn golden(name: &str, text: &str) {
 }
 
 /// Compares the machine code of `text`'s kernels (native where the
-/// emitter takes them) with `emit_golden/<name>.s` on a CPU with AVX-512,
-/// `emit_golden/<name>_avx2.s` on one with AVX2 only; `false` when the CPU
-/// has neither, whose kernels are then Cranelift's.
+/// emitter takes them) with `emit_golden/<name>.s` at 512 bits and
+/// `emit_golden/<name>_avx2.s` at 256 bits, for every width this CPU runs;
+/// `false` when it runs neither, whose kernels are then Cranelift's.
 fn golden_native(name: &str, text: &str) -> bool {
-    let name = match xla_jit::wide::native_width() {
-        Some(xla_jit::wide::Width::Zmm) => name.to_string(),
-        Some(xla_jit::wide::Width::Ymm) => format!("{name}_avx2"),
-        None => return false,
-    };
-    let c = compile(text);
-    let asm: String = c.jit.disasm().iter().map(|(_, s)| s.as_str()).collect();
-    check(&name, "s", &asm);
-    true
+    let widths = native_widths();
+    for &width in &widths {
+        let name = match width {
+            Width::Zmm => name.to_string(),
+            Width::Ymm => format!("{name}_avx2"),
+        };
+        let c = compile_with(text, Some(width));
+        let asm: String = c.jit.disasm().iter().map(|(_, s)| s.as_str()).collect();
+        check(&name, "s", &asm);
+    }
+    !widths.is_empty()
 }
 
 fn check(name: &str, ext: &str, text: &str) {

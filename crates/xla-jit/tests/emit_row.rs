@@ -8,15 +8,10 @@ use emit_harness::*;
 use xla_core::Literal;
 use xla_jit::fusion::FusionKind;
 
-fn bench(name: &str) -> String {
-    std::fs::read_to_string(format!("/work/shared/bench/hlo/{name}.hlo"))
-        .unwrap_or_else(|e| panic!("{name}: {e}"))
-}
-
 #[test]
 fn layernorm_is_one_row_kernel() {
     for (rows, cols) in [(37usize, 100usize), (5, 1024), (3, 7)] {
-        let text = bench("layernorm")
+        let text = suite_module("layernorm")
             .replace("4096", &rows.to_string())
             .replace("1024", &cols.to_string());
         let c = compile(&text);
@@ -411,10 +406,11 @@ fn random_row_programs_match_the_interpreter() {
             .unwrap()
             .relayout(&xla_core::Layout::new(minor_to_major))
             .unwrap();
-        // Cranelift's kernels, then the AVX-512 ones where the CPU has them.
-        for avx512 in [false, true] {
-            let c = compile_with(&text, avx512);
-            if !avx512 {
+        // Cranelift's kernels, then the native ones of every width the CPU
+        // runs.
+        for native in every_backend() {
+            let c = compile_with(&text, native);
+            if native.is_none() {
                 pipelined += kernel_names(&c)
                     .iter()
                     .filter(|n| n.contains("pipelined_rows"))
@@ -434,7 +430,7 @@ fn random_row_programs_match_the_interpreter() {
                     || (g - w).abs() <= 1e-4 * w.abs().max(1e-3);
                 assert!(
                     close,
-                    "seed {seed}, avx512 {avx512}: element {i} is {g}, the interpreter says {w}\n{text}"
+                    "seed {seed}, {native:?}: element {i} is {g}, the interpreter says {w}\n{text}"
                 );
             }
         }

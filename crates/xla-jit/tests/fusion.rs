@@ -1,6 +1,7 @@
 //! Fusion plans of the benchmark modules and of the planner's edge cases:
 //! kernel counts, kinds, and the reasons recorded for each decision.
 
+use crate::emit_harness::suite_module;
 use xla_core::hlo::InstrId;
 use xla_core::HloModule;
 use xla_jit::fusion::{
@@ -8,14 +9,7 @@ use xla_jit::fusion::{
 };
 
 fn bench(name: &str) -> HloModule {
-    let path = format!(
-        "{}/../../../shared/bench/hlo/{name}.hlo",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let text = std::fs::read_to_string(&path)
-        .or_else(|_| std::fs::read_to_string(format!("/work/shared/bench/hlo/{name}.hlo")))
-        .unwrap_or_else(|e| panic!("{path}: {e}"));
-    text.parse().unwrap()
+    suite_module(name).parse().unwrap()
 }
 
 fn parse(text: &str) -> HloModule {

@@ -535,7 +535,8 @@ ENTRY e {
     // table (`vfmadd213ps 0x70(%rdi), …`), not from a register loaded first.
     let folded = asm
         .lines()
-        .filter(|l| l.trim_start().starts_with("vfmadd") && l.contains("(%"))
+        .filter_map(|l| l.split_once(":  ").map(|(_, instruction)| instruction))
+        .filter(|i| i.starts_with("vfmadd") && i.contains("(%"))
         .count();
     assert!(folded >= 4, "{folded} FMAs with a memory operand:\n{asm}");
     let plain = client.compile(&module(text)).unwrap();

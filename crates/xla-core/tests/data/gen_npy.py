@@ -3,7 +3,7 @@ tests/safetensors.rs, with real NumPy, ml_dtypes and safetensors.
 
 Run from anywhere (writes next to this script):
 
-    /work/venv/bin/python crates/xla-core/tests/data/gen_npy.py
+    python3 crates/xla-core/tests/data/gen_npy.py
 
 Every 2x3 fixture holds, in logical row-major order, the values of
 `values()` below; the Rust tests rebuild the same values and compare. Because

@@ -10,7 +10,7 @@
 //!
 //! Seed `s` picks a corpus module (a family first, then a member of it:
 //! the conformance cases under `tests/conformance/cases` and the
-//! benchmark modules of `--bench`, default `/work/shared/bench/hlo`,
+//! benchmark modules of `--bench`, default the repository's `benches/hlo`,
 //! shrunk to small sizes) and applies 1–3 mutations of `mutate.rs` to its
 //! canonical text; the same seed always gives the same mutant. Each
 //! mutant is parsed; if it verifies, it is optimized (verifier after
@@ -73,7 +73,7 @@ impl Options {
             jobs: 1,
             timeout_secs: 3,
             mem_mib: 4096,
-            bench: PathBuf::from("/work/shared/bench/hlo"),
+            bench: PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../benches/hlo")),
             show: None,
             dump: None,
             worker: false,

@@ -2,6 +2,7 @@
 //! that owns compiled code, and structured loops.
 
 mod consts;
+pub mod disasm;
 pub mod ftz;
 mod loops;
 
@@ -18,6 +19,7 @@ use std::sync::Mutex;
 pub use consts::ConstTable;
 pub use loops::for_range;
 
+use crate::wide::Width;
 use crate::JitError;
 
 /// Code-generation options.
@@ -28,10 +30,13 @@ pub struct CodegenOptions {
     pub verify: bool,
     /// Keep each function's CLIF text for dumps.
     pub keep_clif: bool,
-    /// Compile the fusions the native emitters take to AVX-512 machine
-    /// code ([`crate::wide`]) when the CPU has it, else to AVX2 code when
-    /// it has that, instead of Cranelift's 128-bit vectors. On by default.
-    pub avx512: bool,
+    /// The vector width of the native kernels ([`crate::wide`]) the
+    /// fusions they take compile to, instead of Cranelift's 128-bit
+    /// vectors; `None`: every kernel is Cranelift's. The default is the
+    /// widest the CPU runs ([`crate::wide::native_width`]); a CPU with
+    /// AVX-512 also runs the 256-bit kernels, and a width the CPU lacks is
+    /// refused by [`Jit::new`].
+    pub native: Option<Width>,
 }
 
 impl Default for CodegenOptions {
@@ -39,7 +44,7 @@ impl Default for CodegenOptions {
         CodegenOptions {
             verify: cfg!(debug_assertions),
             keep_clif: false,
-            avx512: true,
+            native: crate::wide::native_width(),
         }
     }
 }
@@ -113,7 +118,8 @@ pub struct Jit {
     tables: Vec<Box<[i64]>>,
     constants: Vec<(Box<usize>, Box<[u128]>)>,
     keep_disasm: bool,
-    disasm: Vec<(String, String)>,
+    /// Each function's machine code, by name, while `keep_disasm` is on.
+    machine_code: Vec<(String, Vec<u8>)>,
     native: Vec<crate::wide::Code>,
 }
 
@@ -125,6 +131,14 @@ impl Jit {
 
     /// A JIT for the host whose functions compile at `level`.
     pub fn with_opt_level(options: CodegenOptions, level: OptLevel) -> Result<Self, JitError> {
+        if let Some(width) = options.native {
+            if !crate::wide::cpu_runs(width) {
+                return Err(JitError::InvalidConfig(format!(
+                    "native kernels of {} bits: this CPU does not run them",
+                    width.bytes() * 8
+                )));
+            }
+        }
         let isa = host_isa_at(&options, level)?;
         let module = JITModule::new(JITBuilder::with_isa(isa, default_libcall_names()));
         Ok(Jit {
@@ -134,7 +148,7 @@ impl Jit {
             tables: Vec::new(),
             constants: Vec::new(),
             keep_disasm: false,
-            disasm: Vec::new(),
+            machine_code: Vec::new(),
             native: Vec::new(),
         })
     }
@@ -251,27 +265,24 @@ impl Jit {
             self.clif
                 .push((name.to_string(), ctx.func.display().to_string()));
         }
-        ctx.set_disasm(self.keep_disasm);
         self.module_mut()
             .define_function(id, ctx)
             .map_err(|e| JitError::Module(format!("{name}: {e:?}")))?;
         if self.keep_disasm {
-            let vcode = ctx.compiled_code().and_then(|code| code.vcode.clone());
-            self.disasm
-                .push((name.to_string(), vcode.unwrap_or_default()));
+            let code = ctx.compiled_code().map(|code| code.buffer.data());
+            self.machine_code
+                .push((name.to_string(), code.unwrap_or_default().to_vec()));
         }
         Ok(id)
     }
 
-    /// Places machine code built outside Cranelift (an AVX-512 kernel) in
+    /// Places machine code built outside Cranelift (a native kernel) in
     /// executable memory owned by this JIT and returns its address; its
-    /// `listing` is kept for dumps like a compiled function's.
-    pub fn add_native(
-        &mut self,
-        name: &str,
-        code: &[u8],
-        listing: Option<String>,
-    ) -> Result<*const u8, JitError> {
+    /// listing is kept for dumps like a compiled function's.
+    pub fn add_native(&mut self, name: &str, code: &[u8]) -> Result<*const u8, JitError> {
+        if self.keep_disasm {
+            self.machine_code.push((name.to_string(), code.to_vec()));
+        }
         let code = crate::wide::Code::new(code)
             .map_err(|e| JitError::Host(format!("executable memory for {name}: {e}")))?;
         let ptr = code.ptr();
@@ -279,19 +290,10 @@ impl Jit {
         if self.options.keep_clif {
             self.clif.push((
                 name.to_string(),
-                "; AVX-512 kernel, built without Cranelift (see its machine code)\n".into(),
+                "; native kernel, built without Cranelift (see its machine code)\n".into(),
             ));
         }
-        if self.keep_disasm {
-            self.disasm
-                .push((name.to_string(), listing.unwrap_or_default()));
-        }
         Ok(ptr)
-    }
-
-    /// `true` if machine code listings are being kept ([`Jit::keep_disasm`]).
-    pub fn keeps_disasm(&self) -> bool {
-        self.keep_disasm
     }
 
     /// Makes every compiled function callable.
@@ -332,17 +334,28 @@ impl Jit {
         self.constants.push(table.into_memory());
     }
 
-    /// Keeps the machine code listing (Cranelift's register-allocated VCode
-    /// with x86-64 mnemonics) of every function compiled from now on, for
-    /// checking what a hot loop compiled to.
+    /// Keeps the machine code listing ([`disasm::listing`]) of every
+    /// function compiled from now on, for checking what a hot loop compiled
+    /// to.
     pub fn keep_disasm(&mut self, on: bool) {
         self.keep_disasm = on;
     }
 
     /// The machine code listing of every function compiled while
     /// [`Jit::keep_disasm`] was on, by name.
-    pub fn disasm(&self) -> &[(String, String)] {
-        &self.disasm
+    pub fn disasm(&self) -> Vec<(String, String)> {
+        self.machine_code
+            .iter()
+            .map(|(name, code)| (name.clone(), disasm::listing(code)))
+            .collect()
+    }
+
+    /// The machine code of every function compiled while
+    /// [`Jit::keep_disasm`] was on, by name (Cranelift's before its
+    /// relocations are applied: calls and addresses of other functions
+    /// read as zeros).
+    pub fn machine_code(&self) -> &[(String, Vec<u8>)] {
+        &self.machine_code
     }
 }
 

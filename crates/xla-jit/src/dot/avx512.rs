@@ -37,12 +37,8 @@ pub(super) fn fits(shape: &KernelShape, width: Width) -> bool {
 }
 
 /// The machine code of the f32 micro-kernel of `shape` at `width` (which
-/// [`fits`]), and its listing if asked for.
-pub(super) fn micro_kernel(
-    shape: &KernelShape,
-    width: Width,
-    listing: bool,
-) -> (Vec<u8>, Option<String>) {
+/// [`fits`]).
+pub(super) fn micro_kernel(shape: &KernelShape, width: Width) -> Vec<u8> {
     let (mr, nr, unroll) = (shape.mr, shape.nr, shape.unroll);
     let lanes = width.lanes() as usize;
     let nv = nr / lanes;
@@ -50,7 +46,7 @@ pub(super) fn micro_kernel(
     let b_row = |v: usize| Zmm((mr * nv + v) as u8);
     let a_reg = |i: usize| Zmm((mr * nv + nv + i % 2) as u8);
     let ymm = width == Width::Ymm;
-    let mut asm = Asm::with_listing(listing);
+    let mut asm = Asm::default();
     let vop = |asm: &mut Asm, op, d, a, b| {
         if ymm {
             asm.yop(op, d, a, b)

@@ -272,9 +272,8 @@ impl DotEngine {
         jit.keep_disasm(config.keep_disasm);
         let native_f32 = match config.f32.shape.codegen.native_width() {
             Some(width) => {
-                let (code, listing) =
-                    avx512::micro_kernel(&config.f32.shape, width, config.keep_disasm);
-                Some(jit.add_native("gemm_f32", &code, listing)?)
+                let code = avx512::micro_kernel(&config.f32.shape, width);
+                Some(jit.add_native("gemm_f32", &code)?)
             }
             None => None,
         };
@@ -337,7 +336,7 @@ impl DotEngine {
             f64,
             config,
             pool,
-            disasm: jit.disasm().to_vec(),
+            disasm: jit.disasm(),
             _code: Code { _jit: jit },
         })
     }

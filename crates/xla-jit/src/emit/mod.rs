@@ -204,11 +204,9 @@ pub(crate) struct KernelInfo<'m> {
     /// Elements one iteration of the runtime's iteration space aims to
     /// cover ([`TARGET_ELEMENTS`], or fewer to split small kernels).
     pub iteration_elements: i64,
-    /// The width of the native kernels fusions may compile to (the option
-    /// is on and the CPU has AVX-512, or AVX2 and FMA), if any.
+    /// The width of the native kernels fusions may compile to
+    /// ([`crate::codegen::CodegenOptions::native`]), if any.
     pub native: Option<Width>,
-    /// Native kernels keep their machine code as text.
-    pub listing: bool,
 }
 
 /// One function to compile for a fusion and its runtime metadata.
@@ -287,8 +285,7 @@ pub fn compile(
             buffers,
             inputs,
             iteration_elements,
-            native: crate::wide::native_width().filter(|_| jit.options().avx512),
-            listing: jit.keeps_disasm(),
+            native: jit.options().native,
         };
         let plans = kernel_plans(&info).map_err(JitError::Unsupported)?;
         let planned = start.elapsed();
@@ -302,9 +299,7 @@ pub fn compile(
             );
             let code = match &kp.emit {
                 Emit::Clif(body) => Code::Clif(compile_one(jit, &name, &info, &kp, body)?),
-                Emit::Native(k) => {
-                    Code::Native(jit.add_native(&name, &k.code, k.listing.clone())?)
-                }
+                Emit::Native(k) => Code::Native(jit.add_native(&name, &k.code)?),
             };
             compiled.push((f, name, code, kp, planned + t.elapsed()));
         }

@@ -182,7 +182,7 @@ fn compile_here(module: &HloModule, options: &CompileOptions) -> Result<Executab
     };
     let mut jit = Jit::new(CodegenOptions {
         keep_clif: options.keep_clif,
-        avx512: !options.cranelift_only,
+        native: crate::wide::native_width().filter(|_| !options.cranelift_only),
         ..CodegenOptions::default()
     })?;
     jit.keep_disasm(options.keep_asm);

@@ -4,13 +4,10 @@
 //! (AVX2) vector arithmetic for CPUs without AVX-512, and the few
 //! general-purpose instructions of a loop frame.
 //!
-//! Each method appends one instruction to [`Asm::code`] and, when the
-//! listing is on, a line of Intel-syntax text to [`Asm::listing`] (what
-//! `xla dump --asm` prints). Jumps go to [`Label`]s, bound anywhere and
-//! patched by [`Asm::finish`]. The encodings are checked against GNU
-//! `as` in this file's tests.
-
-use std::fmt::Write as _;
+//! Each method appends one instruction to [`Asm::code`] (listings come
+//! from disassembling the bytes: [`crate::codegen::disasm`]). Jumps go to
+//! [`Label`]s, bound anywhere and patched by [`Asm::finish`]. The encodings
+//! are checked against GNU `as` in this file's tests.
 
 /// A vector register: `zmm0` to `zmm31` in EVEX instructions, `ymm0` to
 /// `ymm15` in the 256-bit VEX ones.
@@ -47,11 +44,6 @@ pub mod gpr {
     pub const R15: Gpr = Gpr(15);
 }
 
-const GPR_NAMES: [&str; 16] = [
-    "rax", "rcx", "rdx", "rbx", "rsp", "rbp", "rsi", "rdi", "r8", "r9", "r10", "r11", "r12", "r13",
-    "r14", "r15",
-];
-
 /// A memory operand `[base + index * scale + disp]`.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Mem {
@@ -82,23 +74,6 @@ impl Mem {
             disp,
         }
     }
-
-    fn text(&self) -> String {
-        let mut s = format!("[{}", GPR_NAMES[self.base.0 as usize]);
-        if let Some((i, scale)) = self.index {
-            let _ = write!(s, "+{}*{scale}", GPR_NAMES[i.0 as usize]);
-        }
-        match self.disp {
-            0 => {}
-            d if d < 0 => {
-                let _ = write!(s, "-{:#x}", -(d as i64));
-            }
-            d => {
-                let _ = write!(s, "+{d:#x}");
-            }
-        }
-        s + "]"
-    }
 }
 
 /// The last source operand of a vector instruction: a register, one
@@ -112,23 +87,6 @@ pub enum VSrc {
     Bcst(Mem),
     /// A vector's bytes of memory.
     Mem(Mem),
-}
-
-impl VSrc {
-    fn text(&self) -> String {
-        match self {
-            VSrc::Reg(z) => format!("zmm{}", z.0),
-            VSrc::Bcst(m) => format!("{}{{1to16}}", m.text()),
-            VSrc::Mem(m) => m.text(),
-        }
-    }
-
-    fn ytext(&self) -> String {
-        match self {
-            VSrc::Reg(z) => format!("ymm{}", z.0),
-            VSrc::Bcst(m) | VSrc::Mem(m) => m.text(),
-        }
-    }
 }
 
 /// A jump target; bound once with [`Asm::bind`].
@@ -158,16 +116,14 @@ pub struct Op {
     pp: u8,
     w: bool,
     code: u8,
-    name: &'static str,
 }
 
-const fn op(map: u8, pp: u8, code: u8, name: &'static str) -> Op {
+const fn op(map: u8, pp: u8, code: u8) -> Op {
     Op {
         map,
         pp,
         w: false,
         code,
-        name,
     }
 }
 
@@ -181,38 +137,38 @@ pub mod ops {
     const M0F3A: u8 = 3;
     const NP: u8 = 0;
     const P66: u8 = 1;
-    pub const VADDPS: Op = op(M0F, NP, 0x58, "vaddps");
-    pub const VMULPS: Op = op(M0F, NP, 0x59, "vmulps");
-    pub const VSUBPS: Op = op(M0F, NP, 0x5C, "vsubps");
-    pub const VMINPS: Op = op(M0F, NP, 0x5D, "vminps");
-    pub const VDIVPS: Op = op(M0F, NP, 0x5E, "vdivps");
-    pub const VMAXPS: Op = op(M0F, NP, 0x5F, "vmaxps");
-    pub const VPADDD: Op = op(M0F, P66, 0xFE, "vpaddd");
-    pub const VPSUBD: Op = op(M0F, P66, 0xFA, "vpsubd");
-    pub const VPANDD: Op = op(M0F, P66, 0xDB, "vpandd");
-    pub const VPORD: Op = op(M0F, P66, 0xEB, "vpord");
-    pub const VPXORD: Op = op(M0F, P66, 0xEF, "vpxord");
-    pub const VFMADD132PS: Op = op(M0F38, P66, 0x98, "vfmadd132ps");
-    pub const VFMADD213PS: Op = op(M0F38, P66, 0xA8, "vfmadd213ps");
-    pub const VFMADD231PS: Op = op(M0F38, P66, 0xB8, "vfmadd231ps");
-    pub const VBLENDMPS: Op = op(M0F38, P66, 0x65, "vblendmps");
-    pub(super) const VSQRTPS: Op = op(M0F, NP, 0x51, "vsqrtps");
-    pub(super) const VMOVUPS_LOAD: Op = op(M0F, NP, 0x10, "vmovups");
-    pub(super) const VMOVUPS_STORE: Op = op(M0F, NP, 0x11, "vmovups");
-    pub(super) const VMOVAPS: Op = op(M0F, NP, 0x28, "vmovaps");
-    pub(super) const VBROADCASTSS: Op = op(M0F38, P66, 0x18, "vbroadcastss");
-    pub(super) const VCMPPS: Op = op(M0F, NP, 0xC2, "vcmpps");
-    pub(super) const VPTESTMD: Op = op(M0F38, P66, 0x27, "vptestmd");
-    pub(super) const VRNDSCALEPS: Op = op(M0F3A, P66, 0x08, "vrndscaleps");
-    pub(super) const VPSHIFTD_IMM: Op = op(M0F, P66, 0x72, "");
-    pub(super) const VSHUFF32X4: Op = op(M0F3A, P66, 0x23, "vshuff32x4");
-    pub(super) const VPERMILPS_IMM: Op = op(M0F3A, P66, 0x04, "vpermilps");
-    pub(super) const VMASKMOVPS_LOAD: Op = op(M0F38, P66, 0x2C, "vmaskmovps");
-    pub(super) const VMASKMOVPS_STORE: Op = op(M0F38, P66, 0x2E, "vmaskmovps");
-    pub(super) const VBLENDVPS: Op = op(M0F3A, P66, 0x4A, "vblendvps");
-    pub(super) const VROUNDPS: Op = op(M0F3A, P66, 0x08, "vroundps");
-    pub(super) const VPERM2F128: Op = op(M0F3A, P66, 0x06, "vperm2f128");
-    pub(super) const VTESTPS: Op = op(M0F38, P66, 0x0E, "vtestps");
+    pub const VADDPS: Op = op(M0F, NP, 0x58);
+    pub const VMULPS: Op = op(M0F, NP, 0x59);
+    pub const VSUBPS: Op = op(M0F, NP, 0x5C);
+    pub const VMINPS: Op = op(M0F, NP, 0x5D);
+    pub const VDIVPS: Op = op(M0F, NP, 0x5E);
+    pub const VMAXPS: Op = op(M0F, NP, 0x5F);
+    pub const VPADDD: Op = op(M0F, P66, 0xFE);
+    pub const VPSUBD: Op = op(M0F, P66, 0xFA);
+    pub const VPANDD: Op = op(M0F, P66, 0xDB);
+    pub const VPORD: Op = op(M0F, P66, 0xEB);
+    pub const VPXORD: Op = op(M0F, P66, 0xEF);
+    pub const VFMADD132PS: Op = op(M0F38, P66, 0x98);
+    pub const VFMADD213PS: Op = op(M0F38, P66, 0xA8);
+    pub const VFMADD231PS: Op = op(M0F38, P66, 0xB8);
+    pub const VBLENDMPS: Op = op(M0F38, P66, 0x65);
+    pub(super) const VSQRTPS: Op = op(M0F, NP, 0x51);
+    pub(super) const VMOVUPS_LOAD: Op = op(M0F, NP, 0x10);
+    pub(super) const VMOVUPS_STORE: Op = op(M0F, NP, 0x11);
+    pub(super) const VMOVAPS: Op = op(M0F, NP, 0x28);
+    pub(super) const VBROADCASTSS: Op = op(M0F38, P66, 0x18);
+    pub(super) const VCMPPS: Op = op(M0F, NP, 0xC2);
+    pub(super) const VPTESTMD: Op = op(M0F38, P66, 0x27);
+    pub(super) const VRNDSCALEPS: Op = op(M0F3A, P66, 0x08);
+    pub(super) const VPSHIFTD_IMM: Op = op(M0F, P66, 0x72);
+    pub(super) const VSHUFF32X4: Op = op(M0F3A, P66, 0x23);
+    pub(super) const VPERMILPS_IMM: Op = op(M0F3A, P66, 0x04);
+    pub(super) const VMASKMOVPS_LOAD: Op = op(M0F38, P66, 0x2C);
+    pub(super) const VMASKMOVPS_STORE: Op = op(M0F38, P66, 0x2E);
+    pub(super) const VBLENDVPS: Op = op(M0F3A, P66, 0x4A);
+    pub(super) const VROUNDPS: Op = op(M0F3A, P66, 0x08);
+    pub(super) const VPERM2F128: Op = op(M0F3A, P66, 0x06);
+    pub(super) const VTESTPS: Op = op(M0F38, P66, 0x0E);
 }
 
 /// A binary opmask instruction (`kandw` …).
@@ -239,30 +195,12 @@ enum Rm {
 pub struct Asm {
     /// The bytes emitted so far.
     pub code: Vec<u8>,
-    /// One line per instruction (and label) when [`Asm::with_listing`].
-    pub listing: Option<String>,
     labels: Vec<Option<usize>>,
     /// Positions of `rel32` fields and the labels they jump to.
     fixups: Vec<(usize, Label)>,
 }
 
 impl Asm {
-    /// An empty buffer that also keeps an Intel-syntax listing.
-    pub fn with_listing(listing: bool) -> Self {
-        Asm {
-            listing: listing.then(String::new),
-            ..Asm::default()
-        }
-    }
-
-    fn line(&mut self, f: impl FnOnce() -> String) {
-        if let Some(l) = &mut self.listing {
-            l.push_str("  ");
-            l.push_str(&f());
-            l.push('\n');
-        }
-    }
-
     /// A new, unbound label.
     pub fn label(&mut self) -> Label {
         self.labels.push(None);
@@ -273,9 +211,6 @@ impl Asm {
     pub fn bind(&mut self, label: Label) {
         debug_assert!(self.labels[label.0].is_none(), "label bound twice");
         self.labels[label.0] = Some(self.code.len());
-        if let Some(l) = &mut self.listing {
-            let _ = writeln!(l, "L{}:", label.0);
-        }
     }
 
     /// Patches every jump and returns the code.
@@ -283,14 +218,14 @@ impl Asm {
     /// # Panics
     ///
     /// If a jump's label was never bound (an emitter bug).
-    pub fn finish(mut self) -> (Vec<u8>, Option<String>) {
+    pub fn finish(mut self) -> Vec<u8> {
         for &(at, label) in &self.fixups {
             let target = self.labels[label.0].expect("every jump's label is bound");
             let rel = target as i64 - (at as i64 + 4);
             let rel = i32::try_from(rel).expect("kernels are far smaller than 2 GiB");
             self.code[at..at + 4].copy_from_slice(&rel.to_le_bytes());
         }
-        (self.code, self.listing)
+        self.code
     }
 
     // === EVEX ===
@@ -365,7 +300,6 @@ impl Asm {
     /// also a source).
     pub fn vop(&mut self, op: Op, dst: Zmm, src1: Zmm, src2: VSrc) {
         self.evex(op, dst.0, src1.0, Self::vsrc_rm(src2), 0, false, None);
-        self.line(|| format!("{} zmm{}, zmm{}, {}", op.name, dst.0, src1.0, src2.text()));
     }
 
     /// `dst = mask ? src2 : src1` (`vblendmps dst{mask}, src1, src2`).
@@ -379,21 +313,11 @@ impl Asm {
             false,
             None,
         );
-        self.line(|| {
-            format!(
-                "vblendmps zmm{}{{k{}}}, zmm{}, {}",
-                dst.0,
-                mask.0,
-                src1.0,
-                src2.text()
-            )
-        });
     }
 
     /// `dst = sqrt(src)`.
     pub fn vsqrtps(&mut self, dst: Zmm, src: VSrc) {
         self.evex(ops::VSQRTPS, dst.0, 0, Self::vsrc_rm(src), 0, false, None);
-        self.line(|| format!("vsqrtps zmm{}, {}", dst.0, src.text()));
     }
 
     /// `dst = round(src)` by the rounding `imm` selects.
@@ -407,13 +331,11 @@ impl Asm {
             false,
             Some(imm),
         );
-        self.line(|| format!("vrndscaleps zmm{}, {}, {imm:#x}", dst.0, src.text()));
     }
 
     /// `dst = src` (register copy).
     pub fn vmovaps(&mut self, dst: Zmm, src: Zmm) {
         self.evex(ops::VMOVAPS, dst.0, 0, Rm::Reg(src.0), 0, false, None);
-        self.line(|| format!("vmovaps zmm{}, zmm{}", dst.0, src.0));
     }
 
     /// Loads 64 bytes; with a mask, only its lanes (the others zeroed and
@@ -429,10 +351,6 @@ impl Asm {
             mask.is_some(),
             None,
         );
-        self.line(|| {
-            let m = mask.map_or(String::new(), |k| format!("{{k{}}}{{z}}", k.0));
-            format!("vmovups zmm{}{m}, {}", dst.0, src.text())
-        });
     }
 
     /// Stores 64 bytes; with a mask, only its lanes.
@@ -447,10 +365,6 @@ impl Asm {
             false,
             None,
         );
-        self.line(|| {
-            let m = mask.map_or(String::new(), |k| format!("{{k{}}}", k.0));
-            format!("vmovups {}{m}, zmm{}", dst.text(), src.0)
-        });
     }
 
     /// A 32-bit element of memory in every lane.
@@ -464,7 +378,6 @@ impl Asm {
             false,
             None,
         );
-        self.line(|| format!("vbroadcastss zmm{}, {}", dst.0, src.text()));
     }
 
     /// `dst = a pred b` per lane for a `vcmpps` predicate `pred`.
@@ -478,20 +391,18 @@ impl Asm {
             false,
             Some(pred),
         );
-        self.line(|| format!("vcmpps k{}, zmm{}, {}, {pred:#x}", dst.0, a.0, b.text()));
     }
 
     /// `dst = (a & b) != 0` per 32-bit lane.
     pub fn vptestmd(&mut self, dst: Kreg, a: Zmm, b: VSrc) {
         self.evex(ops::VPTESTMD, dst.0, a.0, Self::vsrc_rm(b), 0, false, None);
-        self.line(|| format!("vptestmd k{}, zmm{}, {}", dst.0, a.0, b.text()));
     }
 
     /// `dst = src << count` (`right`: `>>`, arithmetic) on 32-bit lanes
     /// (`vpslld`/`vpsrad`, whose `ModRM.reg` holds the opcode extension 6
     /// or 4 and `vvvv` the destination).
     pub fn vpshiftd(&mut self, right: bool, dst: Zmm, src: Zmm, count: u8) {
-        let (ext, name) = if right { (4, "vpsrad") } else { (6, "vpslld") };
+        let ext = if right { 4 } else { 6 };
         self.evex(
             ops::VPSHIFTD_IMM,
             ext,
@@ -501,7 +412,6 @@ impl Asm {
             false,
             Some(count),
         );
-        self.line(|| format!("{name} zmm{}, zmm{}, {count:#x}", dst.0, src.0));
     }
 
     /// `dst` = the 128-bit blocks of `src` in the order `imm` gives (two
@@ -516,12 +426,6 @@ impl Asm {
             false,
             Some(imm),
         );
-        self.line(|| {
-            format!(
-                "vshuff32x4 zmm{}, zmm{}, zmm{}, {imm:#x}",
-                dst.0, src.0, src.0
-            )
-        });
     }
 
     /// `dst` = the lanes of each 128-bit block of `src` in the order `imm`
@@ -536,7 +440,6 @@ impl Asm {
             false,
             Some(imm),
         );
-        self.line(|| format!("vpermilps zmm{}, zmm{}, {imm:#x}", dst.0, src.0));
     }
 
     // === VEX: 256-bit vector instructions (AVX, AVX2, FMA) ===
@@ -585,26 +488,16 @@ impl Asm {
     /// integer logic ops (`vpandd` …) encode as their VEX forms (`vpand` …).
     pub fn yop(&mut self, op: Op, dst: Zmm, src1: Zmm, src2: VSrc) {
         self.vex256(op, dst.0, src1.0, Self::ysrc_rm(src2), None);
-        self.line(|| {
-            let name = op
-                .name
-                .strip_suffix('d')
-                .filter(|n| n.ends_with("and") || n.ends_with("or") || n.ends_with("xor"))
-                .unwrap_or(op.name);
-            format!("{name} ymm{}, ymm{}, {}", dst.0, src1.0, src2.ytext())
-        });
     }
 
     /// Loads 32 bytes.
     pub fn ymovups_load(&mut self, dst: Zmm, src: Mem) {
         self.vex256(ops::VMOVUPS_LOAD, dst.0, 0, Rm::Mem(src, false, 1), None);
-        self.line(|| format!("vmovups ymm{}, {}", dst.0, src.text()));
     }
 
     /// Stores 32 bytes.
     pub fn ymovups_store(&mut self, dst: Mem, src: Zmm) {
         self.vex256(ops::VMOVUPS_STORE, src.0, 0, Rm::Mem(dst, false, 1), None);
-        self.line(|| format!("vmovups {}, ymm{}", dst.text(), src.0));
     }
 
     /// Loads the lanes whose sign bit is set in `mask`, zeroing the others
@@ -617,7 +510,6 @@ impl Asm {
             Rm::Mem(src, false, 1),
             None,
         );
-        self.line(|| format!("vmaskmovps ymm{}, ymm{}, {}", dst.0, mask.0, src.text()));
     }
 
     /// Stores the lanes whose sign bit is set in `mask`.
@@ -629,26 +521,22 @@ impl Asm {
             Rm::Mem(dst, false, 1),
             None,
         );
-        self.line(|| format!("vmaskmovps {}, ymm{}, ymm{}", dst.text(), mask.0, src.0));
     }
 
     /// `dst = src` (register copy).
     pub fn ymovaps(&mut self, dst: Zmm, src: Zmm) {
         self.vex256(ops::VMOVAPS, dst.0, 0, Rm::Reg(src.0), None);
-        self.line(|| format!("vmovaps ymm{}, ymm{}", dst.0, src.0));
     }
 
     /// A 32-bit element of memory in every lane.
     pub fn ybroadcastss(&mut self, dst: Zmm, src: Mem) {
         self.vex256(ops::VBROADCASTSS, dst.0, 0, Rm::Mem(src, false, 1), None);
-        self.line(|| format!("vbroadcastss ymm{}, {}", dst.0, src.text()));
     }
 
     /// `dst = a pred b` per lane (all ones or all zeros) for a `vcmpps`
     /// predicate `pred`.
     pub fn ycmpps(&mut self, dst: Zmm, a: Zmm, b: VSrc, pred: u8) {
         self.vex256(ops::VCMPPS, dst.0, a.0, Self::ysrc_rm(b), Some(pred));
-        self.line(|| format!("vcmpps ymm{}, ymm{}, {}, {pred:#x}", dst.0, a.0, b.ytext()));
     }
 
     /// `dst = sign(mask) ? t : f` per lane.
@@ -660,55 +548,40 @@ impl Asm {
             Self::ysrc_rm(t),
             Some(mask.0 << 4),
         );
-        self.line(|| {
-            format!(
-                "vblendvps ymm{}, ymm{}, {}, ymm{}",
-                dst.0,
-                f.0,
-                t.ytext(),
-                mask.0
-            )
-        });
     }
 
     /// `dst = sqrt(src)`.
     pub fn ysqrtps(&mut self, dst: Zmm, src: Zmm) {
         self.vex256(ops::VSQRTPS, dst.0, 0, Rm::Reg(src.0), None);
-        self.line(|| format!("vsqrtps ymm{}, ymm{}", dst.0, src.0));
     }
 
     /// `dst = round(src)` by the rounding `imm` selects (`vroundps`, whose
     /// immediate means what `vrndscaleps`'s low four bits mean).
     pub fn vroundps(&mut self, dst: Zmm, src: Zmm, imm: u8) {
         self.vex256(ops::VROUNDPS, dst.0, 0, Rm::Reg(src.0), Some(imm));
-        self.line(|| format!("vroundps ymm{}, ymm{}, {imm:#x}", dst.0, src.0));
     }
 
     /// `dst = src << count` (`right`: `>>`, arithmetic) on 32-bit lanes.
     pub fn yshiftd(&mut self, right: bool, dst: Zmm, src: Zmm, count: u8) {
-        let (ext, name) = if right { (4, "vpsrad") } else { (6, "vpslld") };
+        let ext = if right { 4 } else { 6 };
         self.vex256(ops::VPSHIFTD_IMM, ext, dst.0, Rm::Reg(src.0), Some(count));
-        self.line(|| format!("{name} ymm{}, ymm{}, {count:#x}", dst.0, src.0));
     }
 
     /// `dst` = the lanes of each 128-bit block of `src` in the order `imm`
     /// gives (two bits per destination lane).
     pub fn ypermilps(&mut self, dst: Zmm, src: Zmm, imm: u8) {
         self.vex256(ops::VPERMILPS_IMM, dst.0, 0, Rm::Reg(src.0), Some(imm));
-        self.line(|| format!("vpermilps ymm{}, ymm{}, {imm:#x}", dst.0, src.0));
     }
 
     /// `dst` = the two 128-bit blocks of `src` swapped
     /// (`vperm2f128 dst, src, src, 1`).
     pub fn yswap_blocks(&mut self, dst: Zmm, src: Zmm) {
         self.vex256(ops::VPERM2F128, dst.0, src.0, Rm::Reg(src.0), Some(1));
-        self.line(|| format!("vperm2f128 ymm{}, ymm{}, ymm{}, 0x1", dst.0, src.0, src.0));
     }
 
     /// Sets ZF when no lane of `a & b` has its sign bit set.
     pub fn vtestps(&mut self, a: Zmm, b: Zmm) {
         self.vex256(ops::VTESTPS, a.0, 0, Rm::Reg(b.0), None);
-        self.line(|| format!("vtestps ymm{}, ymm{}", a.0, b.0));
     }
 
     // === VEX: opmask instructions ===
@@ -735,37 +608,32 @@ impl Asm {
     /// `dst = the low 16 bits of src`.
     pub fn kmovw_from_gpr(&mut self, dst: Kreg, src: Gpr) {
         self.vex(false, 0x92, dst.0, 0, src.0);
-        self.line(|| format!("kmovw k{}, {}d", dst.0, GPR_NAMES[src.0 as usize]));
     }
 
     /// Sets ZF when `a | b` is all zeros.
     pub fn kortestw(&mut self, a: Kreg, b: Kreg) {
         self.vex(false, 0x98, a.0, 0, b.0);
-        self.line(|| format!("kortestw k{}, k{}", a.0, b.0));
     }
 
     /// `dst = a op b` on opmasks.
     pub fn kop(&mut self, op: KOp, dst: Kreg, a: Kreg, b: Kreg) {
-        let (code, name) = match op {
-            KOp::And => (0x41, "kandw"),
-            KOp::Or => (0x45, "korw"),
-            KOp::Xor => (0x47, "kxorw"),
+        let code = match op {
+            KOp::And => 0x41,
+            KOp::Or => 0x45,
+            KOp::Xor => 0x47,
         };
         self.vex(true, code, dst.0, a.0, b.0);
-        self.line(|| format!("{name} k{}, k{}, k{}", dst.0, a.0, b.0));
     }
 
     /// `dst = !src` on an opmask.
     pub fn knotw(&mut self, dst: Kreg, src: Kreg) {
         self.vex(false, 0x44, dst.0, 0, src.0);
-        self.line(|| format!("knotw k{}, k{}", dst.0, src.0));
     }
 
     /// Clears the upper halves of the vector registers (before returning
     /// to code that may use SSE).
     pub fn vzeroupper(&mut self) {
         self.code.extend_from_slice(&[0xC5, 0xF8, 0x77]);
-        self.line(|| "vzeroupper".into());
     }
 
     // === general-purpose instructions ===
@@ -790,13 +658,6 @@ impl Asm {
         self.rex(true, dst.0, index, src.base.0);
         self.code.push(0x8B);
         self.modrm_mem(dst.0 & 7, src, 1);
-        self.line(|| {
-            format!(
-                "mov {}, qword ptr {}",
-                GPR_NAMES[dst.0 as usize],
-                src.text()
-            )
-        });
     }
 
     /// `[dst] = src` (64 bits).
@@ -805,24 +666,11 @@ impl Asm {
         self.rex(true, src.0, index, dst.base.0);
         self.code.push(0x89);
         self.modrm_mem(src.0 & 7, dst, 1);
-        self.line(|| {
-            format!(
-                "mov qword ptr {}, {}",
-                dst.text(),
-                GPR_NAMES[src.0 as usize]
-            )
-        });
     }
 
     /// `dst = src` (64 bits).
     pub fn mov(&mut self, dst: Gpr, src: Gpr) {
         self.alu_rr(&[0x89], src, dst);
-        self.line(|| {
-            format!(
-                "mov {}, {}",
-                GPR_NAMES[dst.0 as usize], GPR_NAMES[src.0 as usize]
-            )
-        });
     }
 
     /// `dst = imm` (64 bits).
@@ -830,7 +678,6 @@ impl Asm {
         self.rex(true, 0, 0, dst.0);
         self.code.push(0xB8 + (dst.0 & 7));
         self.code.extend_from_slice(&imm.to_le_bytes());
-        self.line(|| format!("movabs {}, {imm:#x}", GPR_NAMES[dst.0 as usize]));
     }
 
     /// `dst = imm` (32 bits, zero-extended).
@@ -838,7 +685,6 @@ impl Asm {
         self.rex(false, 0, 0, dst.0);
         self.code.push(0xB8 + (dst.0 & 7));
         self.code.extend_from_slice(&imm.to_le_bytes());
-        self.line(|| format!("mov {}d, {imm:#x}", GPR_NAMES[dst.0 as usize]));
     }
 
     /// `dst += imm`.
@@ -847,40 +693,21 @@ impl Asm {
         self.code.push(0x81);
         self.code.push(0xC0 | (dst.0 & 7));
         self.code.extend_from_slice(&imm.to_le_bytes());
-        self.line(|| format!("add {}, {imm:#x}", GPR_NAMES[dst.0 as usize]));
     }
 
     /// `dst += src`.
     pub fn add(&mut self, dst: Gpr, src: Gpr) {
         self.alu_rr(&[0x01], src, dst);
-        self.line(|| {
-            format!(
-                "add {}, {}",
-                GPR_NAMES[dst.0 as usize], GPR_NAMES[src.0 as usize]
-            )
-        });
     }
 
     /// `dst -= src`.
     pub fn sub(&mut self, dst: Gpr, src: Gpr) {
         self.alu_rr(&[0x29], src, dst);
-        self.line(|| {
-            format!(
-                "sub {}, {}",
-                GPR_NAMES[dst.0 as usize], GPR_NAMES[src.0 as usize]
-            )
-        });
     }
 
     /// Sets the flags of `a - b`.
     pub fn cmp(&mut self, a: Gpr, b: Gpr) {
         self.alu_rr(&[0x39], b, a);
-        self.line(|| {
-            format!(
-                "cmp {}, {}",
-                GPR_NAMES[a.0 as usize], GPR_NAMES[b.0 as usize]
-            )
-        });
     }
 
     /// Sets the flags of `a - imm`.
@@ -889,30 +716,17 @@ impl Asm {
         self.code.push(0x81);
         self.code.push(0xF8 | (a.0 & 7));
         self.code.extend_from_slice(&imm.to_le_bytes());
-        self.line(|| format!("cmp {}, {imm:#x}", GPR_NAMES[a.0 as usize]));
     }
 
     /// `dst = src * imm`.
     pub fn imul_imm(&mut self, dst: Gpr, src: Gpr, imm: i32) {
         self.alu_rr(&[0x69], dst, src);
         self.code.extend_from_slice(&imm.to_le_bytes());
-        self.line(|| {
-            format!(
-                "imul {}, {}, {imm:#x}",
-                GPR_NAMES[dst.0 as usize], GPR_NAMES[src.0 as usize]
-            )
-        });
     }
 
     /// `dst = src` if the last comparison found greater (signed).
     pub fn cmovg(&mut self, dst: Gpr, src: Gpr) {
         self.alu_rr(&[0x0F, 0x4F], dst, src);
-        self.line(|| {
-            format!(
-                "cmovg {}, {}",
-                GPR_NAMES[dst.0 as usize], GPR_NAMES[src.0 as usize]
-            )
-        });
     }
 
     /// `dst = address` of a memory operand.
@@ -921,7 +735,6 @@ impl Asm {
         self.rex(true, dst.0, index, src.base.0);
         self.code.push(0x8D);
         self.modrm_mem(dst.0 & 7, src, 1);
-        self.line(|| format!("lea {}, {}", GPR_NAMES[dst.0 as usize], src.text()));
     }
 
     /// `dst = address of label` (RIP-relative).
@@ -931,7 +744,6 @@ impl Asm {
         self.code.push(((dst.0 & 7) << 3) | 0b101);
         self.fixups.push((self.code.len(), label));
         self.code.extend_from_slice(&[0; 4]);
-        self.line(|| format!("lea {}, [rip+L{}]", GPR_NAMES[dst.0 as usize], label.0));
     }
 
     /// Appends `bytes` (data) at the next multiple of `align` bytes, the gap
@@ -941,9 +753,6 @@ impl Asm {
             self.code.push(0xCC);
         }
         self.code.extend_from_slice(bytes);
-        if !bytes.is_empty() {
-            self.line(|| format!(".data {} bytes", bytes.len()));
-        }
     }
 
     /// `dst = (1 << cl) - 1` on 32 bits, through `dst = 1; dst <<= cl; dst -= 1`.
@@ -951,10 +760,8 @@ impl Asm {
         self.mov_imm32(dst, 1);
         self.rex(false, 0, 0, dst.0);
         self.code.extend_from_slice(&[0xD3, 0xE0 | (dst.0 & 7)]);
-        self.line(|| format!("shl {}d, cl", GPR_NAMES[dst.0 as usize]));
         self.rex(false, 0, 0, dst.0);
         self.code.extend_from_slice(&[0xFF, 0xC8 | (dst.0 & 7)]);
-        self.line(|| format!("dec {}d", GPR_NAMES[dst.0 as usize]));
     }
 
     /// Jumps to `target` if `cond` holds.
@@ -962,7 +769,6 @@ impl Asm {
         self.code.extend_from_slice(&[0x0F, 0x80 | cond as u8]);
         self.fixups.push((self.code.len(), target));
         self.code.extend_from_slice(&[0; 4]);
-        self.line(|| format!("j{} L{}", format!("{cond:?}").to_lowercase(), target.0));
     }
 
     /// Jumps to `target`.
@@ -970,27 +776,23 @@ impl Asm {
         self.code.push(0xE9);
         self.fixups.push((self.code.len(), target));
         self.code.extend_from_slice(&[0; 4]);
-        self.line(|| format!("jmp L{}", target.0));
     }
 
     /// `push reg`.
     pub fn push(&mut self, reg: Gpr) {
         self.rex(false, 0, 0, reg.0);
         self.code.push(0x50 + (reg.0 & 7));
-        self.line(|| format!("push {}", GPR_NAMES[reg.0 as usize]));
     }
 
     /// `pop reg`.
     pub fn pop(&mut self, reg: Gpr) {
         self.rex(false, 0, 0, reg.0);
         self.code.push(0x58 + (reg.0 & 7));
-        self.line(|| format!("pop {}", GPR_NAMES[reg.0 as usize]));
     }
 
     /// `ret`.
     pub fn ret(&mut self) {
         self.code.push(0xC3);
-        self.line(|| "ret".into());
     }
 }
 
@@ -999,6 +801,7 @@ mod tests {
     use super::gpr::*;
     use super::ops::*;
     use super::*;
+    use crate::codegen::disasm::listing;
 
     fn hex(bytes: &[u8]) -> String {
         bytes
@@ -1010,11 +813,10 @@ mod tests {
 
     /// Asserts the bytes `emit` appends.
     fn check(emit: impl Fn(&mut Asm), expected: &str) {
-        let mut a = Asm::with_listing(true);
+        let mut a = Asm::default();
         emit(&mut a);
-        let listing = a.listing.clone().unwrap_or_default();
-        let (code, _) = a.finish();
-        assert_eq!(hex(&code), expected, "{listing}");
+        let code = a.finish();
+        assert_eq!(hex(&code), expected, "{}", listing(&code));
     }
 
     /// Each instruction's bytes, as GNU `as` 2.40 assembles the same
@@ -1240,7 +1042,7 @@ mod tests {
         a.jmp(top);
         a.bind(end);
         a.ret();
-        let (code, _) = a.finish();
+        let code = a.finish();
         // jg +5 (over the jmp), jmp -11 (back to the start).
         assert_eq!(hex(&code), "0f 8f 05 00 00 00 e9 f5 ff ff ff c3");
     }
@@ -1254,7 +1056,7 @@ mod tests {
         a.data(16, &[]);
         a.bind(table);
         a.data(16, &[1, 2]);
-        let (code, _) = a.finish();
+        let code = a.finish();
         // lea r11, [rip + 9]: the lea ends at 7, the table starts at 16.
         assert_eq!(hex(&code[..8]), "4c 8d 1d 09 00 00 00 c3");
         assert_eq!(code[16..], [1, 2]);

@@ -76,6 +76,15 @@ pub fn cpu_has_avx2() -> bool {
     })
 }
 
+/// `true` if the CPU runs native kernels of `width` (a CPU with AVX-512
+/// has AVX2 and FMA too).
+pub fn cpu_runs(width: Width) -> bool {
+    match width {
+        Width::Zmm => cpu_has_avx512(),
+        Width::Ymm => cpu_has_avx2(),
+    }
+}
+
 /// The vector width of this CPU's native kernels: 512 bits with AVX-512,
 /// else 256 with AVX2 and FMA, else none (every kernel is Cranelift's).
 pub fn native_width() -> Option<Width> {

@@ -1,53 +1,52 @@
-  imul rsi, rsi, 0x4000
-  imul rdx, rdx, 0x4000
-  movabs rcx, 0xa
-  cmp rdx, rcx
-  cmovg rdx, rcx
-  mov r8, qword ptr [rdi]
-  mov r9, qword ptr [rdi+0x8]
-  mov r10, qword ptr [rdi+0x10]
-  mov rdi, qword ptr [rdi+0x18]
-  lea rax, [rip+L0]
-L1:
-  lea rcx, [rsi+0x20]
-  cmp rcx, rdx
-  jg L2
-  vmovups zmm0, [r9+rsi*4]
-  vmovups zmm1, [r10+rsi*4]
-  vmulps zmm0, zmm0, [r8]{1to16}
-  vaddps zmm0, zmm0, zmm1
-  vmovups [rdi+rsi*4], zmm0
-  vmovups zmm0, [r9+rsi*4+0x40]
-  vmovups zmm1, [r10+rsi*4+0x40]
-  vmulps zmm0, zmm0, [r8]{1to16}
-  vaddps zmm0, zmm0, zmm1
-  vmovups [rdi+rsi*4+0x40], zmm0
-  add rsi, 0x20
-  jmp L1
-L2:
-  lea rcx, [rsi+0x10]
-  cmp rcx, rdx
-  jg L3
-  vmovups zmm0, [r9+rsi*4]
-  vmovups zmm1, [r10+rsi*4]
-  vmulps zmm0, zmm0, [r8]{1to16}
-  vaddps zmm0, zmm0, zmm1
-  vmovups [rdi+rsi*4], zmm0
-  add rsi, 0x10
-L3:
-  mov rcx, rdx
-  sub rcx, rsi
-  jle L4
-  mov r11d, 0x1
-  shl r11d, cl
-  dec r11d
-  kmovw k7, r11d
-  vmovups zmm0{k7}{z}, [r9+rsi*4]
-  vmovups zmm1{k7}{z}, [r10+rsi*4]
-  vmulps zmm0, zmm0, [r8]{1to16}
-  vaddps zmm0, zmm0, zmm1
-  vmovups [rdi+rsi*4]{k7}, zmm0
-L4:
-  vzeroupper
-  ret
-L0:
+     0:  imul    $0x4000,%rsi
+     7:  imul    $0x4000,%rdx
+     e:  movabs  $0xa,%rcx
+    18:  cmp     %rcx,%rdx
+    1b:  cmovg   %rcx,%rdx
+    1f:  mov     (%rdi),%r8
+    22:  mov     0x8(%rdi),%r9
+    26:  mov     0x10(%rdi),%r10
+    2a:  mov     0x18(%rdi),%rdi
+    2e:  lea     0x10b(%rip),%rax
+    35:  lea     0x20(%rsi),%rcx
+    39:  cmp     %rdx,%rcx
+    3c:  jg      0x93
+    42:  vmovups (%r9,%rsi,4),%zmm0
+    49:  vmovups (%r10,%rsi,4),%zmm1
+    50:  vmulps  (%r8){1to16},%zmm0,%zmm0
+    56:  vaddps  %zmm1,%zmm0,%zmm0
+    5c:  vmovups %zmm0,(%rdi,%rsi,4)
+    63:  vmovups 0x40(%r9,%rsi,4),%zmm0
+    6b:  vmovups 0x40(%r10,%rsi,4),%zmm1
+    73:  vmulps  (%r8){1to16},%zmm0,%zmm0
+    79:  vaddps  %zmm1,%zmm0,%zmm0
+    7f:  vmovups %zmm0,0x40(%rdi,%rsi,4)
+    87:  add     $0x20,%rsi
+    8e:  jmp     0x35
+    93:  lea     0x10(%rsi),%rcx
+    97:  cmp     %rdx,%rcx
+    9a:  jg      0xc8
+    a0:  vmovups (%r9,%rsi,4),%zmm0
+    a7:  vmovups (%r10,%rsi,4),%zmm1
+    ae:  vmulps  (%r8){1to16},%zmm0,%zmm0
+    b4:  vaddps  %zmm1,%zmm0,%zmm0
+    ba:  vmovups %zmm0,(%rdi,%rsi,4)
+    c1:  add     $0x10,%rsi
+    c8:  mov     %rdx,%rcx
+    cb:  sub     %rsi,%rcx
+    ce:  jle     0x106
+    d4:  mov     $0x1,%r11d
+    da:  shl     %cl,%r11d
+    dd:  dec     %r11d
+    e0:  kmovw   %r11d,%k7
+    e5:  vmovups (%r9,%rsi,4),%zmm0{%k7}{z}
+    ec:  vmovups (%r10,%rsi,4),%zmm1{%k7}{z}
+    f3:  vmulps  (%r8){1to16},%zmm0,%zmm0
+    f9:  vaddps  %zmm1,%zmm0,%zmm0
+    ff:  vmovups %zmm0,(%rdi,%rsi,4){%k7}
+   106:  vzeroupper
+   109:  ret
+   10a:  .byte   0xcc,0xcc,0xcc,0xcc,0xcc,0xcc,0xcc,0xcc,0xcc,0xcc,0xcc,0xcc,0xcc,0xcc,0xcc,0xcc
+   11a:  .byte   0xcc,0xcc,0xcc,0xcc,0xcc,0xcc,0xcc,0xcc,0xcc,0xcc,0xcc,0xcc,0xcc,0xcc,0xcc,0xcc
+   12a:  .byte   0xcc,0xcc,0xcc,0xcc,0xcc,0xcc,0xcc,0xcc,0xcc,0xcc,0xcc,0xcc,0xcc,0xcc,0xcc,0xcc
+   13a:  .byte   0xcc,0xcc,0xcc,0xcc,0xcc,0xcc

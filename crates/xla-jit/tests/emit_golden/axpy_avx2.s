@@ -1,56 +1,54 @@
-  imul rsi, rsi, 0x4000
-  imul rdx, rdx, 0x4000
-  movabs rcx, 0xa
-  cmp rdx, rcx
-  cmovg rdx, rcx
-  mov r8, qword ptr [rdi]
-  mov r9, qword ptr [rdi+0x8]
-  mov r10, qword ptr [rdi+0x10]
-  mov rdi, qword ptr [rdi+0x18]
-  lea rax, [rip+L0]
-L1:
-  lea rcx, [rsi+0x10]
-  cmp rcx, rdx
-  jg L2
-  vmovups ymm0, [r9+rsi*4]
-  vmovups ymm1, [r10+rsi*4]
-  vbroadcastss ymm14, [r8]
-  vmulps ymm0, ymm0, ymm14
-  vaddps ymm0, ymm0, ymm1
-  vmovups [rdi+rsi*4], ymm0
-  vmovups ymm0, [r9+rsi*4+0x20]
-  vmovups ymm1, [r10+rsi*4+0x20]
-  vbroadcastss ymm14, [r8]
-  vmulps ymm0, ymm0, ymm14
-  vaddps ymm0, ymm0, ymm1
-  vmovups [rdi+rsi*4+0x20], ymm0
-  add rsi, 0x10
-  jmp L1
-L2:
-  lea rcx, [rsi+0x8]
-  cmp rcx, rdx
-  jg L3
-  vmovups ymm0, [r9+rsi*4]
-  vmovups ymm1, [r10+rsi*4]
-  vbroadcastss ymm14, [r8]
-  vmulps ymm0, ymm0, ymm14
-  vaddps ymm0, ymm0, ymm1
-  vmovups [rdi+rsi*4], ymm0
-  add rsi, 0x8
-L3:
-  mov rcx, rdx
-  sub rcx, rsi
-  jle L4
-  imul r11, rcx, 0xfffffffc
-  vmovups ymm15, [rax+r11*1+0x20]
-  vmaskmovps ymm0, ymm15, [r9+rsi*4]
-  vmaskmovps ymm1, ymm15, [r10+rsi*4]
-  vbroadcastss ymm14, [r8]
-  vmulps ymm0, ymm0, ymm14
-  vaddps ymm0, ymm0, ymm1
-  vmaskmovps [rdi+rsi*4], ymm15, ymm0
-L4:
-  vzeroupper
-  ret
-L0:
-  .data 64 bytes
+     0:  imul    $0x4000,%rsi
+     7:  imul    $0x4000,%rdx
+     e:  movabs  $0xa,%rcx
+    18:  cmp     %rcx,%rdx
+    1b:  cmovg   %rcx,%rdx
+    1f:  mov     (%rdi),%r8
+    22:  mov     0x8(%rdi),%r9
+    26:  mov     0x10(%rdi),%r10
+    2a:  mov     0x18(%rdi),%rdi
+    2e:  lea     0xcb(%rip),%rax
+    35:  lea     0x10(%rsi),%rcx
+    39:  cmp     %rdx,%rcx
+    3c:  jg      0x8f
+    42:  vmovups (%r9,%rsi,4),%ymm0
+    48:  vmovups (%r10,%rsi,4),%ymm1
+    4e:  vbroadcastss (%r8),%ymm14
+    53:  vmulps  %ymm14,%ymm0,%ymm0
+    58:  vaddps  %ymm1,%ymm0,%ymm0
+    5c:  vmovups %ymm0,(%rdi,%rsi,4)
+    61:  vmovups 0x20(%r9,%rsi,4),%ymm0
+    68:  vmovups 0x20(%r10,%rsi,4),%ymm1
+    6f:  vbroadcastss (%r8),%ymm14
+    74:  vmulps  %ymm14,%ymm0,%ymm0
+    79:  vaddps  %ymm1,%ymm0,%ymm0
+    7d:  vmovups %ymm0,0x20(%rdi,%rsi,4)
+    83:  add     $0x10,%rsi
+    8a:  jmp     0x35
+    8f:  lea     0x8(%rsi),%rcx
+    93:  cmp     %rdx,%rcx
+    96:  jg      0xc2
+    9c:  vmovups (%r9,%rsi,4),%ymm0
+    a2:  vmovups (%r10,%rsi,4),%ymm1
+    a8:  vbroadcastss (%r8),%ymm14
+    ad:  vmulps  %ymm14,%ymm0,%ymm0
+    b2:  vaddps  %ymm1,%ymm0,%ymm0
+    b6:  vmovups %ymm0,(%rdi,%rsi,4)
+    bb:  add     $0x8,%rsi
+    c2:  mov     %rdx,%rcx
+    c5:  sub     %rsi,%rcx
+    c8:  jle     0xfc
+    ce:  imul    $0xfffffffffffffffc,%rcx,%r11
+    d5:  vmovups 0x20(%rax,%r11),%ymm15
+    dc:  vmaskmovps (%r9,%rsi,4),%ymm15,%ymm0
+    e2:  vmaskmovps (%r10,%rsi,4),%ymm15,%ymm1
+    e8:  vbroadcastss (%r8),%ymm14
+    ed:  vmulps  %ymm14,%ymm0,%ymm0
+    f2:  vaddps  %ymm1,%ymm0,%ymm0
+    f6:  vmaskmovps %ymm0,%ymm15,(%rdi,%rsi,4)
+    fc:  vzeroupper
+    ff:  ret
+   100:  .byte   0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff
+   110:  .byte   0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff,0xff
+   120:  .byte   0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00
+   130:  .byte   0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00,0x00

@@ -15,6 +15,7 @@ use xla_jit::codegen::ftz::FtzGuard;
 use xla_jit::codegen::{CodegenOptions, Jit};
 use xla_jit::emit::{self, CompiledKernel, KernelEntry};
 use xla_jit::fusion::{self, FusionPlan, StandaloneReason};
+use xla_jit::wide::{native_width, Width};
 
 /// Every real element type (pred, the integers, the floats).
 pub const REAL: [PrimitiveType; 13] = {
@@ -36,6 +37,16 @@ pub const REAL: [PrimitiveType; 13] = {
     ]
 };
 
+/// The benchmark suite's module `name` (`benches/hlo/<name>.hlo` at the
+/// repository's root).
+pub fn suite_module(name: &str) -> String {
+    let path = format!(
+        "{}/../../benches/hlo/{name}.hlo",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
 /// A compiled module.
 pub struct Compiled {
     pub module: HloModule,
@@ -44,31 +55,48 @@ pub struct Compiled {
     pub jit: Jit,
 }
 
-/// Parses, plans and compiles `text` (with the CLIF verifier on; flat
-/// elementwise fusions as AVX-512 code where the CPU has it).
+/// Parses, plans and compiles `text` (with the CLIF verifier on; the
+/// fusions the native emitters take at this CPU's widest width).
 pub fn compile(text: &str) -> Compiled {
-    compile_with(text, true)
+    compile_with(text, native_width())
 }
 
 /// [`compile`] with every kernel compiled by Cranelift.
 pub fn compile_cranelift(text: &str) -> Compiled {
-    compile_with(text, false)
+    compile_with(text, None)
 }
 
-/// [`compile`], AVX-512 kernels allowed or not; machine code listings kept.
-pub fn compile_with(text: &str, avx512: bool) -> Compiled {
-    compile_chunked(text, avx512, emit::TARGET_ELEMENTS)
+/// [`compile`] with native kernels of `native` (none: Cranelift's only);
+/// machine code listings kept.
+pub fn compile_with(text: &str, native: Option<Width>) -> Compiled {
+    compile_chunked(text, native, emit::TARGET_ELEMENTS)
+}
+
+/// Every native width this CPU runs, widest first (a CPU with AVX-512
+/// runs the 256-bit kernels too, so both are tested there).
+pub fn native_widths() -> Vec<Width> {
+    [Width::Zmm, Width::Ymm]
+        .into_iter()
+        .filter(|&w| xla_jit::wide::cpu_runs(w))
+        .collect()
+}
+
+/// Cranelift's kernels (`None`), then every native width this CPU runs.
+pub fn every_backend() -> Vec<Option<Width>> {
+    let mut all = vec![None];
+    all.extend(native_widths().into_iter().map(Some));
+    all
 }
 
 /// [`compile_with`] with iterations of about `iteration_elements`
 /// elements (small ones make [`run`]'s second call start mid-array).
-pub fn compile_chunked(text: &str, avx512: bool, iteration_elements: i64) -> Compiled {
+pub fn compile_chunked(text: &str, native: Option<Width>, iteration_elements: i64) -> Compiled {
     let module: HloModule = text.parse().unwrap_or_else(|e| panic!("{e}\n{text}"));
     let plan = fusion::plan(&module, module.entry);
     let mut jit = Jit::new(CodegenOptions {
         verify: true,
         keep_clif: true,
-        avx512,
+        native,
     })
     .unwrap();
     jit.keep_disasm(true);
@@ -380,13 +408,8 @@ fn check_with(text: &str, args: &[&Literal], compare: impl Fn(&Literal, &Literal
     if plan.fallback_ops().next().is_some() {
         return Checked::Interpreted;
     }
-    let with_avx512: &[bool] = if xla_jit::wide::native_width().is_some() {
-        &[false, true]
-    } else {
-        &[false]
-    };
-    for &avx512 in with_avx512 {
-        let c = compile_with(text, avx512);
+    for native in every_backend() {
+        let c = compile_with(text, native);
         let got = run(&c, args);
         compare(&got, &want);
     }

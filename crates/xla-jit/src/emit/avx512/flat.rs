@@ -74,7 +74,7 @@ pub(super) fn compile(info: &KernelInfo, width: Width) -> Option<NativeKernel> {
     }
     let mut consts = ConstPool::new(width);
     let tail_masks = tail_masks(&mut consts, width);
-    let mut asm = Asm::with_listing(info.listing);
+    let mut asm = Asm::default();
     let buffers = &BASES[..=out];
     let saved = enter(&mut asm, buffers, 0);
     // rsi, rdx = [start, end) in elements, end clamped to n.
@@ -104,10 +104,9 @@ pub(super) fn compile(info: &KernelInfo, width: Width) -> Option<NativeKernel> {
     )?;
     drop(lowered);
     leave(&mut asm, &saved, 0, table, &consts.bytes());
-    let (code, listing) = asm.finish();
+    let code = asm.finish();
     Some(NativeKernel {
         code,
-        listing,
         elements_per_iteration: chunk,
         iterations: ceil_div(n, chunk),
     })
@@ -279,7 +278,7 @@ pub(super) fn compile_partials(info: &KernelInfo) -> Option<(NativeKernel, i64)>
     }
     let partials = ceil_div(n, chunk);
     let buffers = &PARTIAL_BASES[..=scratch];
-    let mut asm = Asm::with_listing(info.listing);
+    let mut asm = Asm::default();
     let mut consts = ConstPool::new(Width::Zmm);
     let mut used = buffers.to_vec();
     used.extend([CHUNK_END, ITERATION]);
@@ -327,11 +326,10 @@ pub(super) fn compile_partials(info: &KernelInfo) -> Option<(NativeKernel, i64)>
     asm.bind(done);
     drop(lowered);
     leave(&mut asm, &saved, 0, table, &consts.bytes());
-    let (code, listing) = asm.finish();
+    let code = asm.finish();
     Some((
         NativeKernel {
             code,
-            listing,
             elements_per_iteration: chunk,
             iterations: partials,
         },

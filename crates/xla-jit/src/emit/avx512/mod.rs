@@ -53,8 +53,6 @@ fn acc(width: Width) -> [Zmm; 2] {
 pub(crate) struct NativeKernel {
     /// The machine code and its constant table.
     pub code: Vec<u8>,
-    /// The code as text, if asked for.
-    pub listing: Option<String>,
     /// Elements of the root's iteration space per iteration.
     pub elements_per_iteration: i64,
     /// Iterations of the runtime's iteration space.

@@ -470,7 +470,7 @@ impl<'a, 'm> Rows<'a, 'm> {
         let base_bytes = 8 * buffers.len() as i32;
         let frame_bytes = base_bytes + 64 * self.slots.len() as i32 + self.kept_bytes();
         let rows_per_iteration = (self.info.iteration_elements / space.n).max(1);
-        let mut asm = Asm::with_listing(self.info.listing);
+        let mut asm = Asm::default();
         let width = self.width;
         let lanes = width.lanes();
         let mut consts = ConstPool::new(width);
@@ -569,10 +569,9 @@ impl<'a, 'm> Rows<'a, 'm> {
         asm.bind(done);
         drop(lowered);
         leave(&mut asm, &saved, frame_bytes, table, &consts.bytes());
-        let (code, listing) = asm.finish();
+        let code = asm.finish();
         Some(NativeKernel {
             code,
-            listing,
             elements_per_iteration: rows_per_iteration * space.n,
             iterations: ceil_div(space.rows, rows_per_iteration),
         })
