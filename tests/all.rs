@@ -3,6 +3,7 @@
 //! --test all ui::` runs one subject.
 
 mod cli;
+mod cli_conventions;
 mod cli_jit;
 mod cli_run;
 mod conformance;

@@ -56,33 +56,47 @@ fn layout_prints_memory_order() {
     assert_eq!(stdout(&out), "0,0 1,0 _ 0,1 1,1 _ 0,2 1,2 _ _ _ _ _ _ _\n");
 }
 
+/// An invalid shape or index is an invalid input (status 1); an image
+/// beyond 65536 slots without `--all` a usage error (status 2).
 #[test]
-fn layout_rejects_bad_input_with_status_2() {
+fn layout_rejects_bad_input() {
     let out = xla(&["layout", "f32[3,5"]);
-    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(out.status.code(), Some(1));
     assert_eq!(
         stderr(&out),
         "error: in shape: 1:8: expected `,` or `]`, found end of input\nf32[3,5\n       ^\n"
     );
     let out = xla(&["layout", "f32[3,5]", "--index", "3,1"]);
-    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(out.status.code(), Some(1));
     assert_eq!(
         stderr(&out),
         "error: index 3 is out of range for dimension 0 of size 3 in f32[3,5]\n"
     );
     let out = xla(&["layout", "f32[3,5]", "--index", "1"]);
-    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(out.status.code(), Some(1));
     assert_eq!(
         stderr(&out),
         "error: index 1 has 1 components but f32[3,5] has rank 2\n"
     );
     let out = xla(&["layout", "f32[3,5]{1,1}"]);
-    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(out.status.code(), Some(1));
     assert!(
         stderr(&out).contains("1:9: expected a valid layout for f32[3,5]"),
         "{}",
         stderr(&out)
     );
+    let out = xla(&["layout", "f32[100000000000]"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out),
+        "error: f32[100000000000] has 100000000000 slots; the image is refused beyond 65536 \
+         (--all prints every slot, --index i,j,... one element's offset)\n"
+    );
+    assert_eq!(stdout(&out), "");
+    // The largest image printed without `--all`.
+    let out = xla(&["layout", "u8[256,256]"]);
+    assert!(out.status.success());
+    assert!(stdout(&out).ends_with(" 255,254 255,255\n"));
 }
 
 const VALID: &str = "HloModule m, entry_computation_layout={(f32[4,8]{1,0})->f32[4]{0}}
@@ -185,16 +199,16 @@ ENTRY main {
     );
 }
 
-/// A buffer too large to hold in memory streams, and a reader that stops
-/// early (`| head`) ends the output quietly: no panic, status 0 (fuzzing
-/// found `xla layout f32[100000000000]` aborting on its allocation and a
-/// closed pipe panicking).
+/// A buffer too large to hold in memory streams (with `--all`), and a
+/// reader that stops early (`| head`) ends the output quietly: no panic,
+/// status 0 (fuzzing found `xla layout f32[100000000000]` aborting on its
+/// allocation and a closed pipe panicking).
 #[test]
 fn layout_streams_and_stops_when_the_reader_does() {
     use std::io::Read;
     use std::process::Stdio;
     let mut child = Command::new(env!("CARGO_BIN_EXE_xla"))
-        .args(["layout", "f32[100000000000]"])
+        .args(["layout", "f32[100000000000]", "--all"])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()

@@ -155,17 +155,17 @@ fn several_partitions() {
     }
 }
 
-/// The run fails with status 2 and the message; the output directory is
+/// The run fails with `status` and the message; the output directory is
 /// not created.
-fn fails(test: &str, args: &[&Path], out_dir: &Path) -> String {
+fn fails(test: &str, status: i32, args: &[&Path], out_dir: &Path) -> String {
     let out = xla(&[args, &[Path::new("--out"), out_dir]].concat());
-    assert_eq!(out.status.code(), Some(2), "{test}: {}", stdout(&out));
+    assert_eq!(out.status.code(), Some(status), "{test}: {}", stdout(&out));
     assert!(!out_dir.exists(), "{test} wrote {}", out_dir.display());
     stderr(&out)
 }
 
 #[test]
-fn errors_exit_with_status_2_and_write_nothing() {
+fn errors_exit_with_their_status_and_write_nothing() {
     let dir = scratch("errors");
     let module = write(&dir, "m.hlo", CHOLESKY_AND_PASS);
     let x = array(
@@ -176,12 +176,12 @@ fn errors_exit_with_status_2_and_write_nothing() {
     let y = array(&dir, "y.npy", &bf16s(&[1.0, 2.0, 3.0]));
     let out_dir = dir.join("out");
     assert_eq!(
-        fails("count", &[&module, &x], &out_dir),
+        fails("count", 2, &[&module, &x], &out_dir),
         "error: the entry computation takes 2 arrays (2 in all), but 1 were given\n"
     );
     let wrong_dims = array(&dir, "w.npy", &Literal::vector(&[1.0f32, 2.0]));
     assert_eq!(
-        fails("dims", &[&module, &wrong_dims, &y], &out_dir),
+        fails("dims", 1, &[&module, &wrong_dims, &y], &out_dir),
         format!(
             "error: {} holds f32[2], but parameter 0 (x) is f32[2,2]\n",
             wrong_dims.display()
@@ -189,18 +189,18 @@ fn errors_exit_with_status_2_and_write_nothing() {
     );
     let wrong_type = array(&dir, "i.npy", &Literal::matrix(&[[4i32, 2], [2, 3]]));
     assert_eq!(
-        fails("type", &[&module, &wrong_type, &y], &out_dir),
+        fails("type", 1, &[&module, &wrong_type, &y], &out_dir),
         format!(
             "error: {} holds s32[2,2], but parameter 0 (x) is f32[2,2]\n",
             wrong_type.display()
         )
     );
     let missing = dir.join("missing.npy");
-    assert!(fails("missing", &[&module, &missing, &y], &out_dir)
+    assert!(fails("missing", 2, &[&module, &missing, &y], &out_dir)
         .starts_with(&format!("error: {}: cannot open", missing.display())));
     let devices = [Path::new("--num-replicas"), Path::new("2"), &module, &x, &y];
     assert_eq!(
-        fails("devices", &devices, &out_dir),
+        fails("devices", 2, &devices, &out_dir),
         "error: the entry computation takes 2 arrays for each of 2 devices (4 in all), but 2 were \
          given\n"
     );
@@ -211,7 +211,7 @@ fn errors_exit_with_status_2_and_write_nothing() {
          ROOT r = f32[2,2] custom-call(x), custom_call_target=\"mystery\"\n}\n",
     );
     assert_eq!(
-        fails("unsupported", &[&unknown, &x], &out_dir),
+        fails("unsupported", 1, &[&unknown, &x], &out_dir),
         "error: r: no custom-call target named `mystery` is registered\n"
     );
     let bad = write(
@@ -219,7 +219,9 @@ fn errors_exit_with_status_2_and_write_nothing() {
         "bad.hlo",
         "HloModule m\n\nENTRY e {\n  ROOT x = f32[ parameter(0)\n}\n",
     );
-    assert!(fails("parse", &[&bad], &out_dir).starts_with(&format!("error: {}:4:", bad.display())));
+    assert!(
+        fails("parse", 1, &[&bad], &out_dir).starts_with(&format!("error: {}:4:", bad.display()))
+    );
     // A file where the output directory should be is refused before the
     // run and kept as it was.
     let file = write(&dir, "taken", "keep");
@@ -284,11 +286,11 @@ fn every_backend_runs_the_module() {
     }
 }
 
-/// Array files that are not `.npy` arrays, and device counts the run
-/// cannot have: each an error with status 2 that writes nothing (fuzzing
+/// Array files that are not `.npy` arrays (status 1), and device counts
+/// the run cannot have (status 2): each an error that writes nothing (fuzzing
 /// found `--num-replicas 100000` aborting while starting threads).
 #[test]
-fn bad_arrays_and_device_counts_exit_with_status_2() {
+fn bad_arrays_and_device_counts_are_errors() {
     let dir = scratch("bad_arrays");
     let module = write(
         &dir,
@@ -328,7 +330,7 @@ fn bad_arrays_and_device_counts_exit_with_status_2() {
         let path = dir.join(format!("{name}.npy"));
         std::fs::write(&path, contents).unwrap();
         assert_eq!(
-            fails(name, &[&module, &path], &out_dir),
+            fails(name, 1, &[&module, &path], &out_dir),
             format!("error: {}: {message}\n", path.display())
         );
     }
@@ -340,6 +342,7 @@ fn bad_arrays_and_device_counts_exit_with_status_2() {
     assert_eq!(
         fails(
             "zero replicas",
+            2,
             &[&no_params, Path::new("--num-replicas"), Path::new("0")],
             &out_dir
         ),
@@ -348,6 +351,7 @@ fn bad_arrays_and_device_counts_exit_with_status_2() {
     assert_eq!(
         fails(
             "many replicas",
+            2,
             &[&no_params, Path::new("--num-replicas"), Path::new("100000")],
             &out_dir
         ),
@@ -369,6 +373,7 @@ fn bad_arrays_and_device_counts_exit_with_status_2() {
         assert_eq!(
             fails(
                 "overflowing replicas",
+                2,
                 &[
                     &two_params,
                     Path::new("--num-replicas"),
@@ -386,4 +391,31 @@ fn bad_arrays_and_device_counts_exit_with_status_2() {
             )
         );
     }
+}
+
+/// Without `--out` the results are printed, one leaf per line group,
+/// device by device for several devices.
+#[test]
+fn prints_the_results_without_out() {
+    let dir = scratch("print");
+    let module = write(&dir, "m.hlo", CHOLESKY_AND_PASS);
+    let x = array(
+        &dir,
+        "x.npy",
+        &Literal::matrix(&[[4.0f32, 2.0], [2.0, 3.0]]),
+    );
+    let y = array(&dir, "y.npy", &bf16s(&[1.0, 2.0, 3.0]));
+    let out = xla(&[&module, &x, &y]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        "0: f32[2,2] {\n  { 2, 0 },\n  { 1, 1.41421354 }\n}\n1: bf16[3] {1, 2, 3}\n"
+    );
+    let devices = write(
+        &dir,
+        "d.hlo",
+        "HloModule m, replica_count=2\n\nENTRY e {\n  ROOT r = u32[] replica-id()\n}\n",
+    );
+    let out = xla(&[&devices]);
+    assert_eq!(stdout(&out), "r0/0: u32[] 0\nr1/0: u32[] 1\n");
 }

@@ -1,6 +1,6 @@
-//! `xla bench MODULE.hlo... [--backend jit|interp] [--json]`: compile and
-//! run modules on seeded random inputs; report compile time, run time, peak
-//! memory and the ops that fell back to the interpreter.
+//! `xla bench MODULE.hlo... [--backend jit|cranelift|interp] [--json]`:
+//! compile and run modules on seeded random inputs; report compile time,
+//! run time, peak memory and the ops that fell back to the interpreter.
 //!
 //! Each module is measured in a fresh child process (this binary, re-run
 //! with a hidden `--child` flag), so its peak RSS (`VmHWM` from
@@ -11,8 +11,9 @@
 //! its output.
 
 use std::fmt::Write as _;
+use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::process::{Command, ExitCode};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use xla_core::interp::Interpreter;
@@ -20,10 +21,13 @@ use xla_core::literal::convert::convert_value;
 use xla_core::{dispatch_native, HloModule, Literal, NativeType, PrimitiveType, Shape};
 use xla_jit::{Client, CompileOptions, Executable};
 
-use super::{module_file, stdout};
+use super::{module_file, stdout, timeout, Failure, Outcome};
 
-/// Benchmark HLO modules: compile time (median of cold compiles), run time
-/// (median, min, max after warm-up), peak memory and interpreter fallbacks.
+/// Benchmark HLO modules on seeded random inputs.
+///
+/// Reports per module its compile time (median of cold compiles), run time
+/// (median, min, max after warm-up), peak memory and the ops that fall back
+/// to the interpreter, each module measured in a process of its own.
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// HLO text files; each is reported under its file stem.
@@ -37,9 +41,21 @@ pub struct Args {
     /// "fallback_ops", …}`.
     #[arg(long)]
     json: bool,
-    /// Seconds of timed runs per module (at least 10 runs).
-    #[arg(long, default_value_t = 1.0, allow_hyphen_values = true)]
+    /// Time each module's runs for at least this many seconds and at least
+    /// 10 runs (3 runs for a module whose runs take so long that 10 × SECS
+    /// pass before the tenth); the median comes from up to 4096 of the runs
+    /// sampled uniformly, the min and max from all.
+    #[arg(
+        long,
+        value_name = "SECS",
+        default_value_t = 1.0,
+        allow_hyphen_values = true
+    )]
     min_time: f64,
+    /// Stop benchmarking a module (its compiles and runs) after this many
+    /// seconds (status 124).
+    #[arg(long, value_name = "SECS")]
+    timeout: Option<f64>,
     /// Measure the single module in this process and print its JSON object
     /// (what the parent runs per module).
     #[arg(long, hide = true)]
@@ -69,18 +85,20 @@ impl Backend {
     }
 }
 
-/// Runs the subcommand: status 0 when every module ran, 1 when one failed
-/// (the error names it), 2 for unreadable files.
-pub fn run(args: Args) -> Result<ExitCode, String> {
+/// Runs the subcommand: status 0 when every module ran; otherwise the
+/// status of the first that failed (1 invalid, 2 unreadable, 124 stopped by
+/// `--timeout`), after the modules before it were reported.
+pub fn run(args: Args) -> Outcome {
     if !(args.min_time.is_finite() && args.min_time >= 0.0) {
-        return Err(format!(
+        return Err(Failure::Usage(format!(
             "--min-time must be a finite number of seconds ≥ 0, not {}",
             args.min_time
-        ));
+        )));
     }
+    let limit = args.timeout.map(timeout::duration).transpose()?;
     if args.child {
         let [module] = args.modules.as_slice() else {
-            return Err("--child takes exactly one module".into());
+            return Err(Failure::Usage("--child takes exactly one module".into()));
         };
         let report = measure(module, args.backend, args.min_time)?;
         let line = if args.json {
@@ -88,36 +106,96 @@ pub fn run(args: Args) -> Result<ExitCode, String> {
         } else {
             report.row()
         };
-        stdout::write(&format!("{line}\n"))?;
-        return Ok(ExitCode::SUCCESS);
+        return stdout::write(&format!("{line}\n"));
     }
-    let exe = std::env::current_exe().map_err(|e| format!("cannot find the xla binary: {e}"))?;
+    let exe = std::env::current_exe()
+        .map_err(|e| Failure::Usage(format!("cannot find the xla binary: {e}")))?;
     let mut reports = Vec::new();
+    let mut failure = None;
     for module in &args.modules {
-        let out = Command::new(&exe)
+        let mut child = Command::new(&exe);
+        child
             .arg("bench")
             .arg("--child")
             .arg(module)
             .args(["--backend", args.backend.name()])
             .arg(format!("--min-time={}", args.min_time))
-            .args(args.json.then_some("--json"))
-            .output()
-            .map_err(|e| format!("cannot run {}: {e}", exe.display()))?;
-        if !out.status.success() {
-            eprint!("{}", String::from_utf8_lossy(&out.stderr));
-            eprintln!("error: benchmarking {} failed", module.display());
-            return Ok(ExitCode::from(out.status.code().map_or(1, |c| c as u8)));
+            .args(args.json.then_some("--json"));
+        match run_child(child, limit)? {
+            Child::Done(out) if out.status.success() => {
+                eprint!("{}", String::from_utf8_lossy(&out.stderr));
+                reports.push(String::from_utf8_lossy(&out.stdout).trim_end().to_string());
+            }
+            Child::Done(out) => {
+                // The child printed its error, naming the module.
+                eprint!("{}", String::from_utf8_lossy(&out.stderr));
+                let status = out.status.code().map_or(1, |c| c as u8);
+                failure = Some(Failure::Reported(status));
+                break;
+            }
+            Child::TimedOut(after) => {
+                failure = Some(Failure::Timeout(format!(
+                    "{}: stopped after {:.3} s (--timeout)",
+                    module.display(),
+                    after.as_secs_f64()
+                )));
+                break;
+            }
         }
-        eprint!("{}", String::from_utf8_lossy(&out.stderr));
-        reports.push(String::from_utf8_lossy(&out.stdout).trim_end().to_string());
     }
-    let table = if args.json {
-        format!("[\n{}\n]\n", reports.join(",\n"))
-    } else {
-        format!("{}\n{}\n", Report::HEADER, reports.join("\n"))
+    if !reports.is_empty() {
+        let table = if args.json {
+            format!("[\n{}\n]\n", reports.join(",\n"))
+        } else {
+            format!("{}\n{}\n", Report::HEADER, reports.join("\n"))
+        };
+        stdout::write(&table)?;
+    }
+    failure.map_or(Ok(()), Err)
+}
+
+/// How a child measuring one module ended.
+enum Child {
+    Done(std::process::Output),
+    TimedOut(Duration),
+}
+
+/// Runs `command`, collecting its output, and kills it once `limit` has
+/// passed.
+fn run_child(mut command: Command, limit: Option<Duration>) -> Result<Child, Failure> {
+    let started = Instant::now();
+    let mut child = command
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| Failure::Usage(format!("cannot run the xla binary: {e}")))?;
+    let pipe = |mut reader: Box<dyn Read + Send>| {
+        std::thread::spawn(move || {
+            let mut bytes = Vec::new();
+            let _ = reader.read_to_end(&mut bytes);
+            bytes
+        })
     };
-    stdout::write(&table)?;
-    Ok(ExitCode::SUCCESS)
+    let stdout = pipe(Box::new(child.stdout.take().expect("piped")));
+    let stderr = pipe(Box::new(child.stderr.take().expect("piped")));
+    let waited = |e: std::io::Error| Failure::Usage(format!("cannot wait for the xla binary: {e}"));
+    let status = loop {
+        if let Some(status) = child.try_wait().map_err(waited)? {
+            break status;
+        }
+        if limit.is_some_and(|limit| started.elapsed() >= limit) {
+            let _ = child.kill();
+            child.wait().map_err(waited)?;
+            return Ok(Child::TimedOut(started.elapsed()));
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    };
+    let join = |h: std::thread::JoinHandle<Vec<u8>>| h.join().unwrap_or_default();
+    Ok(Child::Done(std::process::Output {
+        status,
+        stdout: join(stdout),
+        stderr: join(stderr),
+    }))
 }
 
 /// One module's measurements.
@@ -125,7 +203,7 @@ struct Report {
     name: String,
     backend: Backend,
     compile: Vec<Duration>,
-    runs: Vec<Duration>,
+    runs: Samples,
     peak_rss: u64,
     baseline_rss: u64,
     input_bytes: u64,
@@ -133,14 +211,14 @@ struct Report {
     fallback_ops: Vec<String>,
 }
 
-fn measure(path: &Path, backend: Backend, min_time: f64) -> Result<Report, String> {
+fn measure(path: &Path, backend: Backend, min_time: f64) -> Result<Report, Failure> {
     let baseline_rss = rss_bytes("VmRSS");
-    let module = module_file::load(path, true).map_err(module_file::LoadError::into_message)?;
+    let module = module_file::load(path, true)?;
     let name = path.file_stem().map_or_else(
         || path.display().to_string(),
         |s| s.to_string_lossy().into_owned(),
     );
-    let fail = |e: &dyn std::fmt::Display| format!("{}: {e}", path.display());
+    let fail = |e: &dyn std::fmt::Display| Failure::Invalid(format!("{}: {e}", path.display()));
     let (compile, runner, fallback_ops) = match backend {
         Backend::Jit | Backend::Cranelift => {
             let client = Client::cpu().map_err(|e| fail(&e))?;
@@ -228,13 +306,12 @@ fn compile_cold(
     }
 }
 
-/// Warm-up (3 runs or 0.3 s), then timed runs until at least 10 and
-/// `min_time` seconds (at least 3 when one run takes over a second), at
-/// most 1000.
+/// Warm-up (3 runs or 0.3 s), then timed runs until at least 10 runs and
+/// `min_time` seconds, or 3 runs once `10 × min_time` seconds have passed.
 fn time_runs(
     mut run: impl FnMut() -> Result<(), String>,
     min_time: f64,
-) -> Result<Vec<Duration>, String> {
+) -> Result<Samples, String> {
     let warm = Instant::now();
     for _ in 0..3 {
         run()?;
@@ -243,15 +320,55 @@ fn time_runs(
         }
     }
     let started = Instant::now();
-    let mut times = Vec::new();
+    let mut samples = Samples::new();
     loop {
         let t = Instant::now();
         run()?;
-        times.push(t.elapsed());
+        samples.push(t.elapsed());
         let elapsed = started.elapsed().as_secs_f64();
-        let enough_runs = times.len() >= 10 || (times.len() >= 3 && elapsed > 10.0 * min_time);
-        if (enough_runs && elapsed >= min_time) || times.len() >= 1000 {
-            return Ok(times);
+        let enough_runs = samples.count >= 10 || (samples.count >= 3 && elapsed > 10.0 * min_time);
+        if enough_runs && elapsed >= min_time {
+            return Ok(samples);
+        }
+    }
+}
+
+/// Run times in fixed memory (so that a long bench of a fast module does
+/// not grow the peak RSS it reports): the count, the exact minimum and
+/// maximum, and a uniform sample of at most [`Samples::KEPT`] times
+/// (Vitter's algorithm R) for the median.
+struct Samples {
+    count: u64,
+    min: Duration,
+    max: Duration,
+    kept: Vec<Duration>,
+    rng: SplitMix64,
+}
+
+impl Samples {
+    const KEPT: usize = 4096;
+
+    fn new() -> Self {
+        Samples {
+            count: 0,
+            min: Duration::MAX,
+            max: Duration::ZERO,
+            kept: Vec::with_capacity(Self::KEPT),
+            rng: SplitMix64(0x7135),
+        }
+    }
+
+    fn push(&mut self, time: Duration) {
+        self.count += 1;
+        self.min = self.min.min(time);
+        self.max = self.max.max(time);
+        if self.kept.len() < Self::KEPT {
+            self.kept.push(time);
+        } else {
+            let slot = self.rng.next() % self.count;
+            if let Some(kept) = self.kept.get_mut(slot as usize) {
+                *kept = time;
+            }
         }
     }
 }
@@ -342,6 +459,7 @@ fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1e3
 }
 
+/// The median of `times` in milliseconds (0 for none).
 fn median(times: &[Duration]) -> f64 {
     if times.is_empty() {
         return 0.0;
@@ -356,20 +474,42 @@ fn median(times: &[Duration]) -> f64 {
     }
 }
 
+/// A time in milliseconds with the unit that fits: `842 ns`, `12.3 µs`,
+/// `4.56 ms`, `1.23 s`, with three significant digits.
+fn human(ms: f64) -> String {
+    let (value, unit) = if ms >= 1e3 {
+        (ms / 1e3, "s")
+    } else if ms >= 1.0 {
+        (ms, "ms")
+    } else if ms >= 1e-3 {
+        (ms * 1e3, "µs")
+    } else {
+        (ms * 1e6, "ns")
+    };
+    let decimals = if value >= 100.0 {
+        0
+    } else if value >= 10.0 {
+        1
+    } else {
+        2
+    };
+    format!("{value:.decimals$} {unit}")
+}
+
 impl Report {
-    const HEADER: &'static str = "module           compile ms  median ms     min ms     max ms  \
+    const HEADER: &'static str = "module             compile     median        min        max  \
                                   peak MiB  base MiB  fallback";
 
     /// A row under [`Report::HEADER`].
     fn row(&self) -> String {
         let mib = |bytes: u64| bytes as f64 / (1u64 << 20) as f64;
         format!(
-            "{:<16} {:>10.3} {:>10.3} {:>10.3} {:>10.3} {:>9.1} {:>9.1}  {}",
+            "{:<16} {:>9} {:>10} {:>10} {:>10} {:>9.1} {:>9.1}  {}",
             self.name,
-            median(&self.compile),
-            median(&self.runs),
-            ms(self.runs.iter().min().copied().unwrap_or_default()),
-            ms(self.runs.iter().max().copied().unwrap_or_default()),
+            human(median(&self.compile)),
+            human(median(&self.runs.kept)),
+            human(ms(self.runs.min)),
+            human(ms(self.runs.max)),
             mib(self.peak_rss),
             mib(self.baseline_rss),
             self.fallback_ops.join(",")
@@ -377,23 +517,21 @@ impl Report {
     }
 
     fn json(&self) -> String {
-        let min = self.runs.iter().min().copied().unwrap_or_default();
-        let max = self.runs.iter().max().copied().unwrap_or_default();
         let ops: Vec<String> = self.fallback_ops.iter().map(|o| json_string(o)).collect();
         let mut out = String::new();
         let _ = write!(
             out,
-            "{{\"name\": {}, \"backend\": \"{}\", \"compile_ms\": {:.4}, \
-             \"run_ms\": {{\"median\": {:.4}, \"min\": {:.4}, \"max\": {:.4}}}, \"runs\": {}, \
+            "{{\"name\": {}, \"backend\": \"{}\", \"compile_ms\": {:.6}, \
+             \"run_ms\": {{\"median\": {:.6}, \"min\": {:.6}, \"max\": {:.6}}}, \"runs\": {}, \
              \"peak_rss_bytes\": {}, \"baseline_rss_bytes\": {}, \"input_bytes\": {}, \
              \"output_bytes\": {}, \"fallback_ops\": [{}]}}",
             json_string(&self.name),
             self.backend.name(),
             median(&self.compile),
-            median(&self.runs),
-            ms(min),
-            ms(max),
-            self.runs.len(),
+            median(&self.runs.kept),
+            ms(self.runs.min),
+            ms(self.runs.max),
+            self.runs.count,
             self.peak_rss,
             self.baseline_rss,
             self.input_bytes,
@@ -419,4 +557,37 @@ fn json_string(s: &str) -> String {
     }
     out.push('"');
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{human, Samples};
+    use std::time::Duration;
+
+    #[test]
+    fn times_take_the_unit_that_fits() {
+        assert_eq!(human(0.000_842), "842 ns");
+        assert_eq!(human(0.0123), "12.3 µs");
+        assert_eq!(human(0.5), "500 µs");
+        assert_eq!(human(4.561), "4.56 ms");
+        assert_eq!(human(1234.0), "1.23 s");
+        assert_eq!(human(0.0), "0.00 ns");
+    }
+
+    /// The sample stays at 4096 times however many runs; min and max are
+    /// exact.
+    #[test]
+    fn samples_keep_fixed_memory() {
+        let mut samples = Samples::new();
+        for i in 1..=100_000u64 {
+            samples.push(Duration::from_nanos(i));
+        }
+        assert_eq!(samples.count, 100_000);
+        assert_eq!(samples.kept.len(), Samples::KEPT);
+        assert_eq!(samples.min, Duration::from_nanos(1));
+        assert_eq!(samples.max, Duration::from_nanos(100_000));
+        // A uniform sample: its median is near the runs' median.
+        let median = super::median(&samples.kept) * 1e6;
+        assert!((45_000.0..55_000.0).contains(&median), "{median}");
+    }
 }

@@ -1,32 +1,37 @@
 //! `xla run MODULE.hlo ARG.npy… --out DIR`: execute a module's entry
 //! computation on arrays and write its results.
 
-use std::path::PathBuf;
-use std::process::ExitCode;
+use std::path::{Path, PathBuf};
 
-use xla_core::interp::{DeviceAssignment, Interpreter};
-use xla_core::io::{encode_npy, read_npy, NpyOptions};
-use xla_core::{HloModule, Literal, PrimitiveType, Shape};
-use xla_jit::{Client, CompileOptions};
+use xla_core::interp::{DeviceAssignment, InterpError, Interpreter, RunOptions};
+use xla_core::io::{encode_npy, read_npy, IoErrorKind, NpyOptions};
+use xla_core::{CancelToken, HloModule, Literal, PrimitiveType, Shape};
+use xla_jit::{Client, CompileOptions, ExecuteOptions, JitError};
 
-use super::module_file::{self, LoadError};
-use super::stdout;
+use super::{module_file, out_dir, stdout, timeout, Failure, Outcome};
 
-/// Run an HLO module on `.npy` arrays and write every result leaf as
-/// `DIR/0.npy`, `DIR/1.npy`, … (tuples flattened in order). With several
-/// devices the arguments are given device by device (all of device 0's,
-/// then device 1's, …; device `d` is replica `d / P`, partition `d % P`)
-/// and device `d`'s results go to `DIR/r<d>/<j>.npy`. A bf16 parameter reads
-/// `<V2`, `|V2` or `<u2` files; bf16 results are written as `<V2`.
+/// Run an HLO module on `.npy` arrays; print or write its results.
+///
+/// Prints every result leaf (tuples flattened in order), or writes them as
+/// `DIR/0.npy`, `DIR/1.npy`, … with `--out DIR`. With several devices the arguments are given device by
+/// device (all of device 0's, then device 1's, …; device `d` is replica
+/// `d / P`, partition `d % P`) and device `d`'s results go to
+/// `DIR/r<d>/<j>.npy`. A bf16 parameter reads `<V2`, `|V2` or `<u2` files;
+/// bf16 results are written as `<V2`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// The HLO text file (as JAX's `.as_text(dialect="hlo")` prints it).
     module: PathBuf,
     /// One `.npy` file per entry parameter (per device).
     arrays: Vec<PathBuf>,
-    /// The directory the results are written to (created if needed).
-    #[arg(long)]
-    out: PathBuf,
+    /// Write the results as `.npy` files into this directory instead of
+    /// printing them: created if needed; one that holds an earlier run's
+    /// results has them replaced; one that holds anything else is refused.
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+    /// Stop the run after this many seconds (status 124).
+    #[arg(long, value_name = "SECS")]
+    timeout: Option<f64>,
     /// Which engine runs the module.
     #[arg(long, value_enum, default_value_t = Backend::Jit)]
     backend: Backend,
@@ -52,11 +57,11 @@ enum Backend {
 }
 
 /// Runs the subcommand. Every failure (unreadable or invalid module,
-/// wrong number of arrays, an array of the wrong shape or element type,
-/// an op the backend cannot run) returns `Err` (status 2) before anything
-/// is written to the output directory.
-pub fn run(args: Args) -> Result<ExitCode, String> {
-    let module = module_file::load(&args.module, true).map_err(LoadError::into_message)?;
+/// wrong number of arrays, an array of the wrong shape or element type, a
+/// run that fails or passes `--timeout`, an output directory holding other
+/// files) happens before anything is written to the output directory.
+pub fn run(args: Args) -> Outcome {
+    let module = module_file::load(&args.module, true)?;
     let assignment = DeviceAssignment::new(
         args.num_replicas
             .unwrap_or(module.replica_count.max(1) as usize),
@@ -67,15 +72,18 @@ pub fn run(args: Args) -> Result<ExitCode, String> {
     // would overflow that).
     let devices = assignment
         .checked_device_count()
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| Failure::Usage(e.to_string()))?;
     let arguments = read_arguments(&module, &args.arrays, devices)?;
-    // Before the run: a file where the directory should be.
-    if args.out.exists() && !args.out.is_dir() {
-        return Err(format!(
-            "--out {}: a file of that name exists; --out names a directory to create or reuse",
-            args.out.display()
-        ));
-    }
+    // Before the run: what the directory holds now.
+    let stale = match &args.out {
+        Some(out) => out_dir::earlier_results(out)?,
+        None => Vec::new(),
+    };
+    let cancel = match args.timeout {
+        Some(seconds) => CancelToken::with_timeout(timeout::duration(seconds)?),
+        None => CancelToken::new(),
+    };
+    let stopped = |stopped: xla_core::Stopped| Failure::Timeout(stopped.to_string());
     let results = match args.backend {
         Backend::Jit | Backend::Cranelift if devices == 1 => {
             let options = CompileOptions {
@@ -84,49 +92,79 @@ pub fn run(args: Args) -> Result<ExitCode, String> {
             };
             let executable = Client::cpu()
                 .and_then(|client| client.compile_with(&module, &options))
-                .map_err(|e| e.to_string())?;
+                .map_err(|e| Failure::Invalid(e.to_string()))?;
             let refs: Vec<&Literal> = arguments[0].iter().collect();
-            vec![executable.execute(&refs).map_err(|e| e.to_string())?]
+            let run = executable.execute_with(&refs, &ExecuteOptions { cancel });
+            vec![run.map_err(|e| match e {
+                JitError::Stopped(s) => stopped(s),
+                e => Failure::Invalid(e.to_string()),
+            })?]
         }
         Backend::Jit | Backend::Cranelift | Backend::Interp => {
             if args.backend != Backend::Interp && devices > 1 {
                 eprintln!("note: {devices} devices: the JIT runs single-device modules; using the interpreter");
             }
+            let options = RunOptions {
+                cancel,
+                ..RunOptions::default()
+            };
             Interpreter::new()
-                .run_partitioned(&module, arguments, assignment)
-                .map_err(|e| e.to_string())?
+                .execute(&module, &arguments, assignment, &options, &mut [])
+                .map_err(|e| match e {
+                    InterpError::Stopped(s) => stopped(s),
+                    e => Failure::Invalid(e.to_string()),
+                })?
         }
     };
     let several = results.len() > 1;
+    let Some(out) = args.out else {
+        let mut text = String::new();
+        for (device, result) in results.iter().enumerate() {
+            let mut leaves = Vec::new();
+            flatten(result, &mut leaves);
+            for (j, leaf) in leaves.into_iter().enumerate() {
+                let name = if several {
+                    format!("r{device}/{j}")
+                } else {
+                    j.to_string()
+                };
+                text.push_str(&format!("{name}: {leaf}\n"));
+            }
+        }
+        return stdout::write(&text);
+    };
     let mut files = Vec::new();
     for (device, result) in results.iter().enumerate() {
         let dir = if several {
-            args.out.join(format!("r{device}"))
+            PathBuf::from(format!("r{device}"))
         } else {
-            args.out.clone()
+            PathBuf::new()
         };
         let mut leaves = Vec::new();
         flatten(result, &mut leaves);
         for (j, leaf) in leaves.into_iter().enumerate() {
-            let bytes = encode_npy(leaf, None).map_err(|e| e.to_string())?;
+            let bytes = encode_npy(leaf, None).map_err(|e| Failure::Invalid(e.to_string()))?;
             files.push((dir.join(format!("{j}.npy")), bytes, leaf.shape().clone()));
         }
     }
+    out_dir::remove(&out, stale)?;
     for (path, bytes, shape) in files {
+        let path = out.join(path);
         let dir = path
             .parent()
             .expect("files are inside the output directory");
-        std::fs::create_dir_all(dir)
-            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-        std::fs::write(&path, bytes)
-            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        let io = |what: &str, at: &Path, e: std::io::Error| {
+            Failure::Usage(format!("cannot {what} {}: {e}", at.display()))
+        };
+        std::fs::create_dir_all(dir).map_err(|e| io("create", dir, e))?;
+        std::fs::write(&path, bytes).map_err(|e| io("write", &path, e))?;
         stdout::write(&format!(
             "{}: {}\n",
             path.display(),
             shape.without_layouts()
         ))?;
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(())
 }
 
 /// Reads the arrays for each of `devices` devices' parameters, checking
@@ -136,7 +174,7 @@ fn read_arguments(
     module: &HloModule,
     files: &[PathBuf],
     devices: usize,
-) -> Result<Vec<Vec<Literal>>, String> {
+) -> Result<Vec<Vec<Literal>>, Failure> {
     let entry = module.entry_computation();
     let parameters: Vec<(&str, Shape)> = entry
         .parameters()
@@ -153,32 +191,35 @@ fn read_arguments(
         } else {
             String::new()
         };
-        return Err(format!(
+        return Err(Failure::Usage(format!(
             "the entry computation takes {} arrays{per_device} ({expected} in all), but {} were given",
             parameters.len(),
             files.len()
-        ));
+        )));
     }
     let mut arguments = Vec::with_capacity(devices);
     for device in files.chunks(parameters.len().max(1)).take(devices) {
         let mut literals = Vec::with_capacity(parameters.len());
         for (number, (file, (name, shape))) in device.iter().zip(&parameters).enumerate() {
             let Some(array) = shape.as_array() else {
-                return Err(format!(
+                return Err(Failure::Invalid(format!(
                     "parameter {number} ({name}) is {shape}; xla run passes arrays only"
-                ));
+                )));
             };
             let ty = array.element_type();
             let options = NpyOptions {
                 as_type: (ty == PrimitiveType::Bf16).then_some(ty),
             };
-            let literal = read_npy(file, &options).map_err(|e| e.to_string())?;
+            let literal = read_npy(file, &options).map_err(|e| match e.kind {
+                IoErrorKind::Os { .. } => Failure::Usage(e.to_string()),
+                _ => Failure::Invalid(e.to_string()),
+            })?;
             if !literal.shape().eq_ignoring_layout(shape) {
-                return Err(format!(
+                return Err(Failure::Invalid(format!(
                     "{} holds {}, but parameter {number} ({name}) is {shape}",
                     file.display(),
                     literal.shape().clone().without_layouts()
-                ));
+                )));
             }
             literals.push(literal);
         }
