@@ -12,4 +12,5 @@ mod dsl_ops;
 #[path = "dsl_programs/main.rs"]
 mod dsl_programs;
 mod dsl_run;
+mod readme;
 mod ui;

@@ -2,9 +2,9 @@
 """Generates the conformance cases: every case is computed by JAX on XLA:CPU.
 
 Usage (from the repository root):
-  /work/venv/bin/python tests/conformance/gen.py                 # regenerate every case
-  /work/venv/bin/python tests/conformance/gen.py --only unary    # a family, a case or a glob
-  /work/venv/bin/python tests/conformance/gen.py --check         # regenerate in memory and
+  python3 tests/conformance/gen.py                 # regenerate every case
+  python3 tests/conformance/gen.py --only unary    # a family, a case or a glob
+  python3 tests/conformance/gen.py --check         # regenerate in memory and
                                                                  # compare with the files
 
 Every case is written to cases/<family>__<name>/ (format in README.md), then

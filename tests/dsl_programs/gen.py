@@ -8,7 +8,7 @@ written to `expected.safetensors` as `<program>/<name>` for inputs and
 
 Run from the repository root:
 
-    /work/venv/bin/python tests/dsl_programs/gen.py
+    python3 tests/dsl_programs/gen.py
 """
 
 import os
