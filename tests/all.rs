@@ -6,6 +6,7 @@ mod cli;
 mod cli_conventions;
 mod cli_jit;
 mod cli_run;
+mod cli_support;
 mod conformance;
 mod dsl_build;
 mod dsl_ops;

@@ -2,30 +2,13 @@
 //! user runs them.
 
 use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::process::Command;
 
-fn xla(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_xla"))
-        .args(args)
-        .output()
-        .expect("the xla binary runs")
-}
+use crate::cli_support::{group_file, stderr, stdout, xla};
 
-fn stdout(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
-
-/// Writes `text` to a fresh file in the target directory.
+/// Writes `text` to a file in the target directory.
 fn module_file(name: &str, text: &str) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("cli");
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
-    std::fs::write(&path, text).unwrap();
-    path
+    group_file("cli", name, text)
 }
 
 #[test]

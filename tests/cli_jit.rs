@@ -1,29 +1,12 @@
 //! The `xla` binary's JIT tools: `dump` and `bench`, run as a user runs
 //! them.
 
-use std::path::PathBuf;
-use std::process::{Command, Output};
-
-fn xla(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_xla"))
-        .args(args)
-        .output()
-        .expect("the xla binary runs")
-}
-
-fn stdout(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
+use crate::cli_support::{group_file, stdout, xla};
 
 /// Writes `text` to `name` (a relative path) in the target directory; the
 /// tests run in parallel, so each writes its own files.
 fn module_file(name: &str, text: &str) -> String {
-    let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
-        .join("cli_jit")
-        .join(name);
-    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-    std::fs::write(&path, text).unwrap();
-    path.display().to_string()
+    group_file("cli_jit", name, text).display().to_string()
 }
 
 const AXPY: &str =

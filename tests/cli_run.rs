@@ -2,34 +2,22 @@
 //! several partitions, and errors that exit with status 2 without writing.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 use xla::interp::Interpreter;
 use xla::io::{read_npy, write_npy, NpyOptions};
 use xla::{Literal, PrimitiveType};
 
+use crate::cli_support::{self, stderr, stdout, write};
+
+/// `xla run ARGS`.
 fn xla(args: &[&Path]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_xla"))
-        .arg("run")
-        .args(args)
-        .output()
-        .expect("the xla binary runs")
+    cli_support::xla(&[&[Path::new("run")], args].concat())
 }
 
 /// A fresh, empty directory for one test.
 fn scratch(test: &str) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
-        .join("cli_run")
-        .join(test);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
-    let path = dir.join(name);
-    std::fs::write(&path, text).unwrap();
-    path
+    cli_support::scratch("cli_run", test)
 }
 
 fn array(dir: &Path, name: &str, literal: &Literal) -> PathBuf {
@@ -38,17 +26,17 @@ fn array(dir: &Path, name: &str, literal: &Literal) -> PathBuf {
     path
 }
 
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
-
-fn stdout(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
 const CHOLESKY_AND_PASS: &str = "HloModule m\n\nENTRY e {\n  x = f32[2,2] parameter(0)\n  \
     y = bf16[3] parameter(1)\n  c = f32[2,2] cholesky(x), lower=true\n  \
     ROOT t = (f32[2,2], bf16[3]) tuple(c, y)\n}\n";
+
+/// `CHOLESKY_AND_PASS` and its two arguments, written in `dir`.
+fn cholesky_files(dir: &Path) -> (PathBuf, PathBuf, PathBuf) {
+    let module = write(dir, "m.hlo", CHOLESKY_AND_PASS);
+    let x = array(dir, "x.npy", &Literal::matrix(&[[4.0f32, 2.0], [2.0, 3.0]]));
+    let y = array(dir, "y.npy", &bf16s(&[1.0, 2.0, 3.0]));
+    (module, x, y)
+}
 
 fn bf16s(values: &[f32]) -> Literal {
     Literal::vector(
@@ -167,13 +155,7 @@ fn fails(test: &str, status: i32, args: &[&Path], out_dir: &Path) -> String {
 #[test]
 fn errors_exit_with_their_status_and_write_nothing() {
     let dir = scratch("errors");
-    let module = write(&dir, "m.hlo", CHOLESKY_AND_PASS);
-    let x = array(
-        &dir,
-        "x.npy",
-        &Literal::matrix(&[[4.0f32, 2.0], [2.0, 3.0]]),
-    );
-    let y = array(&dir, "y.npy", &bf16s(&[1.0, 2.0, 3.0]));
+    let (module, x, y) = cholesky_files(&dir);
     let out_dir = dir.join("out");
     assert_eq!(
         fails("count", 2, &[&module, &x], &out_dir),
@@ -398,13 +380,7 @@ fn bad_arrays_and_device_counts_are_errors() {
 #[test]
 fn prints_the_results_without_out() {
     let dir = scratch("print");
-    let module = write(&dir, "m.hlo", CHOLESKY_AND_PASS);
-    let x = array(
-        &dir,
-        "x.npy",
-        &Literal::matrix(&[[4.0f32, 2.0], [2.0, 3.0]]),
-    );
-    let y = array(&dir, "y.npy", &bf16s(&[1.0, 2.0, 3.0]));
+    let (module, x, y) = cholesky_files(&dir);
     let out = xla(&[&module, &x, &y]);
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(
