@@ -445,6 +445,18 @@ fn main() {
     }
     println!("\nceiling used for %: {ceiling:.1} GFLOP/s per thread");
     let engines = engines(config);
+    if let Some(shape) = args
+        .iter()
+        .position(|a| a == "--shape")
+        .and_then(|i| args.get(i + 1))
+    {
+        let d: Vec<usize> = shape
+            .split(',')
+            .map(|p| p.parse().expect("--shape B,M,N,K"))
+            .collect();
+        report_flops::<f32>(shape, [d[0], d[1], d[2], d[3]], &engines, ceiling, 5);
+        return;
+    }
     for size in [256, 1024, 2048] {
         let runs = if size == 2048 { 5 } else { 11 };
         report_flops::<f32>(

@@ -127,6 +127,7 @@ pub(crate) unsafe fn pack_a<S: Widen<T>, T: Copy + Default>(
             (true, 6, 4) => pack_a_panel::<S, T, 6, 4>(src, kc, out),
             (true, 6, 2) => pack_a_panel::<S, T, 6, 2>(src, kc, out),
             (true, 6, 1) => pack_a_panel::<S, T, 6, 1>(src, kc, out),
+            (true, 14, 1) => pack_a_panel::<S, T, 14, 1>(src, kc, out),
             _ => pack_a_edge(src, height, kc, mr, copies, out),
         }
     }
@@ -194,6 +195,8 @@ pub(crate) unsafe fn pack_b<S: Widen<T>, T: Copy + Default>(
         let width = nr.min(cols - c0);
         let src = src.at(0, c0);
         match (width == nr, nr) {
+            (true, 32) => pack_b_panel::<S, T, 32>(src, kc, out),
+            (true, 16) => pack_b_panel::<S, T, 16>(src, kc, out),
             (true, 8) => pack_b_panel::<S, T, 8>(src, kc, out),
             (true, 4) => pack_b_panel::<S, T, 4>(src, kc, out),
             _ => pack_b_edge(src, width, kc, nr, out),
@@ -283,6 +286,42 @@ mod tests {
                 pack_a_edge(strided(&a, rs, cs).at(6, 0), 1, 5, 6, 4, &mut slow[120..]);
             }
             assert_eq!(fast, slow);
+        }
+    }
+
+    /// Every full-panel shape the kernels use packs as the generic edge
+    /// code does, from row- and column-major storage.
+    #[test]
+    fn specialized_panels_pack_like_edge_panels() {
+        let (rows, cols) = (29, 70);
+        let a: Vec<f32> = (0..rows * cols).map(|x| x as f32).collect();
+        for (rs, cs) in [(cols, 1), (1, rows)] {
+            for (mr, copies) in [(6, 4), (6, 2), (6, 1), (14, 1)] {
+                let (height, kc) = (2 * mr, 9);
+                let mut fast = vec![f32::NAN; height * kc * copies];
+                let mut slow = fast.clone();
+                let src = strided(&a, rs, cs);
+                unsafe {
+                    pack_a(src, height, kc, mr, copies, &mut fast);
+                    for (panel, out) in slow.chunks_exact_mut(kc * mr * copies).enumerate() {
+                        pack_a_edge(src.at(panel * mr, 0), mr, kc, mr, copies, out);
+                    }
+                }
+                assert_eq!(fast, slow, "A {mr}×{copies} ({rs}, {cs})");
+            }
+            for nr in [4, 8, 16, 32] {
+                let (kc, width) = (7, 2 * nr);
+                let mut fast = vec![f32::NAN; kc * width];
+                let mut slow = fast.clone();
+                let src = strided(&a, rs, cs);
+                unsafe {
+                    pack_b(src, kc, width, nr, &mut fast);
+                    for (panel, out) in slow.chunks_exact_mut(kc * nr).enumerate() {
+                        pack_b_edge(src.at(0, panel * nr), nr, kc, nr, out);
+                    }
+                }
+                assert_eq!(fast, slow, "B {nr} ({rs}, {cs})");
+            }
         }
     }
 
