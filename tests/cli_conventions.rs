@@ -319,3 +319,32 @@ fn errors_quote_a_window_of_a_long_line() {
         assert_eq!(lines[1].chars().nth(caret), Some(','), "{text}");
     }
 }
+
+/// `bench --profile` prints where each module's time goes (JIT backends).
+#[test]
+fn bench_profiles_on_request() {
+    let dir = scratch("profile");
+    let module = write(&dir, "negate.hlo", NEGATE);
+    let out = xla(&[
+        "bench".as_ref(),
+        module.as_os_str(),
+        "--min-time=0".as_ref(),
+        "--profile".as_ref(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stderr(&out);
+    assert!(text.contains("profile of negate, "), "{text}");
+    assert!(
+        text.contains("  total ms   share      runs  step\n"),
+        "{text}"
+    );
+    assert!(text.contains("kernel "), "{text}");
+    let interp = xla(&[
+        "bench".as_ref(),
+        module.as_os_str(),
+        "--min-time=0".as_ref(),
+        "--profile".as_ref(),
+        "--backend=interp".as_ref(),
+    ]);
+    assert_eq!(interp.status.code(), Some(2), "{}", stderr(&interp));
+}

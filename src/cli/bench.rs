@@ -14,12 +14,13 @@ use std::fmt::Write as _;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use xla_core::interp::Interpreter;
 use xla_core::literal::convert::convert_value;
 use xla_core::{dispatch_native, HloModule, Literal, NativeType, PrimitiveType, Shape};
-use xla_jit::{Client, CompileOptions, Executable};
+use xla_jit::{Client, CompileOptions, Executable, ExecuteOptions, Profile};
 
 use super::{module_file, stdout, timeout, Failure, Outcome};
 
@@ -52,6 +53,11 @@ pub struct Args {
         allow_hyphen_values = true
     )]
     min_time: f64,
+    /// After the timed runs, run each module again for about a second with
+    /// each step timed, and print where the time goes (kernels, dots,
+    /// copies, loops), the longest step first (JIT backends).
+    #[arg(long)]
+    profile: bool,
     /// Stop benchmarking a module (its compiles and runs) after this many
     /// seconds (status 124).
     #[arg(long, value_name = "SECS")]
@@ -100,7 +106,7 @@ pub fn run(args: Args) -> Outcome {
         let [module] = args.modules.as_slice() else {
             return Err(Failure::Usage("--child takes exactly one module".into()));
         };
-        let report = measure(module, args.backend, args.min_time)?;
+        let report = measure(module, args.backend, args.min_time, args.profile)?;
         let line = if args.json {
             report.json()
         } else {
@@ -120,6 +126,7 @@ pub fn run(args: Args) -> Outcome {
             .arg(module)
             .args(["--backend", args.backend.name()])
             .arg(format!("--min-time={}", args.min_time))
+            .args(args.profile.then_some("--profile"))
             .args(args.json.then_some("--json"));
         match run_child(child, limit)? {
             Child::Done(out) if out.status.success() => {
@@ -211,7 +218,7 @@ struct Report {
     fallback_ops: Vec<String>,
 }
 
-fn measure(path: &Path, backend: Backend, min_time: f64) -> Result<Report, Failure> {
+fn measure(path: &Path, backend: Backend, min_time: f64, profile: bool) -> Result<Report, Failure> {
     let baseline_rss = rss_bytes("VmRSS");
     let module = module_file::load(path, true)?;
     let name = path.file_stem().map_or_else(
@@ -254,6 +261,27 @@ fn measure(path: &Path, backend: Backend, min_time: f64) -> Result<Report, Failu
     let output_bytes = literal_bytes(&first);
     drop(first);
     let runs = time_runs(|| runner.run(&args).map(drop), min_time).map_err(|e| fail(&e))?;
+    if profile {
+        let Runner::Jit(executable) = &runner else {
+            return Err(Failure::Usage(
+                "--profile times the JIT's steps: use --backend jit or cranelift".into(),
+            ));
+        };
+        let profile = Arc::new(Profile::new());
+        let options = ExecuteOptions {
+            profile: Some(Arc::clone(&profile)),
+            ..ExecuteOptions::default()
+        };
+        let started = Instant::now();
+        let mut count = 0;
+        while count < 3 || started.elapsed() < Duration::from_secs(1) {
+            executable
+                .execute_with(&args, &options)
+                .map_err(|e| fail(&e))?;
+            count += 1;
+        }
+        eprintln!("profile of {name}, {count} runs:\n{}", profile.report());
+    }
     Ok(Report {
         name,
         backend,

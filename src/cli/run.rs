@@ -94,7 +94,13 @@ pub fn run(args: Args) -> Outcome {
                 .and_then(|client| client.compile_with(&module, &options))
                 .map_err(|e| Failure::Invalid(e.to_string()))?;
             let refs: Vec<&Literal> = arguments[0].iter().collect();
-            let run = executable.execute_with(&refs, &ExecuteOptions { cancel });
+            let run = executable.execute_with(
+                &refs,
+                &ExecuteOptions {
+                    cancel,
+                    ..ExecuteOptions::default()
+                },
+            );
             vec![run.map_err(|e| match e {
                 JitError::Stopped(s) => stopped(s),
                 e => Failure::Invalid(e.to_string()),

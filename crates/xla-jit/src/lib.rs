@@ -15,4 +15,4 @@ pub mod wide;
 
 pub use client::{Client, Computation};
 pub use error::JitError;
-pub use runtime::{CompileOptions, Executable, ExecuteOptions};
+pub use runtime::{CompileOptions, Executable, ExecuteOptions, Profile};

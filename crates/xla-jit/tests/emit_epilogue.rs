@@ -9,7 +9,7 @@ use crate::emit_harness;
 use emit_harness::*;
 use xla_core::Literal;
 use xla_jit::emit::{EpilogueBlock, KernelEntry};
-use xla_jit::fusion::FusionKind;
+use xla_jit::fusion::{FusionKind, OperandView};
 
 /// A dot problem: `batch × [m,k]·[k,n]`, run in `bm × bn` blocks.
 struct Problem {
@@ -43,7 +43,7 @@ fn run_dot(c: &Compiled, args: &[&Literal], p: Problem) -> Literal {
     };
     let a = arg_of(dot.lhs.input).to_vec::<f32>().unwrap();
     let b = arg_of(dot.rhs.input).to_vec::<f32>().unwrap();
-    let lhs_t = dot.lhs.permutation.is_some();
+    let lhs_t = matches!(dot.lhs.view, OperandView::Transpose(_));
     let root_shape = comp.instr(f.root).shape.as_array().unwrap().clone();
     let mut out = Literal::zeros(&xla_core::Shape::Array(
         root_shape

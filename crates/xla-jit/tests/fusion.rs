@@ -5,7 +5,7 @@ use crate::emit_harness::suite_module;
 use xla_core::hlo::InstrId;
 use xla_core::HloModule;
 use xla_jit::fusion::{
-    plan, FusionDecision, FusionKind, FusionPlan, Placement, Reason, StandaloneReason,
+    plan, FusionDecision, FusionKind, FusionPlan, OperandView, Placement, Reason, StandaloneReason,
 };
 
 fn bench(name: &str) -> HloModule {
@@ -386,8 +386,8 @@ ENTRY e {
     let f = &p.fusions[0];
     let dot = f.dot.as_ref().unwrap();
     assert_eq!(f.inputs[dot.lhs.input], id(&m, "a"));
-    assert_eq!(dot.lhs.permutation, Some(vec![1, 0]));
-    assert_eq!(dot.rhs.permutation, None);
+    assert_eq!(dot.lhs.view, OperandView::Transpose(vec![1, 0]));
+    assert_eq!(dot.rhs.view, OperandView::Buffer);
     assert!(matches!(
         reason_for(&p, id(&m, "at"))[0],
         FusionDecision::Fuse {

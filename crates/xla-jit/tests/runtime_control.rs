@@ -322,6 +322,7 @@ ENTRY e {
     let exe = Client::cpu().unwrap().compile(&module).unwrap();
     let options = ExecuteOptions {
         cancel: CancelToken::new(),
+        ..ExecuteOptions::default()
     };
     let cancel = options.cancel.clone();
     let canceller = std::thread::spawn(move || {
@@ -340,4 +341,64 @@ ENTRY e {
     let near = Literal::scalar(-5i32);
     let done = exe.execute(&[&near]).unwrap();
     assert_eq!(done, Literal::scalar(-1i32));
+}
+
+/// A profile counts every step of every run: the loop once per run, the
+/// steps of its body once per iteration, and the dot with its shape.
+#[test]
+fn a_profile_times_every_step() {
+    use std::sync::Arc;
+    use xla_jit::{ExecuteOptions, Profile};
+    let module: HloModule = "HloModule m
+cond {
+  s = (s32[], f32[8,8]) parameter(0)
+  i = s32[] get-tuple-element(s), index=0
+  three = s32[] constant(3)
+  ROOT t = pred[] compare(i, three), direction=LT
+}
+body {
+  s = (s32[], f32[8,8]) parameter(0)
+  i = s32[] get-tuple-element(s), index=0
+  x = f32[8,8] get-tuple-element(s), index=1
+  one = s32[] constant(1)
+  n = s32[] add(i, one)
+  d = f32[8,8] dot(x, x), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  ROOT r = (s32[], f32[8,8]) tuple(n, d)
+}
+ENTRY e {
+  x = f32[8,8] parameter(0)
+  z = s32[] constant(0)
+  s = (s32[], f32[8,8]) tuple(z, x)
+  ROOT w = (s32[], f32[8,8]) while(s), condition=cond, body=body
+}"
+    .parse()
+    .unwrap();
+    let exe = Client::cpu().unwrap().compile(&module).unwrap();
+    let profile = Arc::new(Profile::new());
+    let options = ExecuteOptions {
+        profile: Some(Arc::clone(&profile)),
+        ..ExecuteOptions::default()
+    };
+    let x = Literal::from_vec(&[8, 8], vec![0.5f32; 64]).unwrap();
+    for _ in 0..2 {
+        exe.execute_with(&[&x], &options).unwrap();
+    }
+    let steps = profile.steps();
+    let find = |prefix: &str| {
+        steps
+            .iter()
+            .find(|s| s.label.starts_with(prefix))
+            .unwrap_or_else(|| panic!("no {prefix} in {steps:?}"))
+    };
+    let looped = find("while");
+    assert_eq!((looped.count, looped.depth), (2, 0));
+    let dot = find("dot d (8×8 · 8×8, f32)");
+    assert_eq!((dot.count, dot.depth), (6, 1));
+    assert!(looped.total >= dot.total);
+    let report = profile.report();
+    assert!(
+        report.starts_with("  total ms   share      runs  step\n"),
+        "{report}"
+    );
+    assert!(report.contains("  dot d (8×8 · 8×8, f32)"), "{report}");
 }

@@ -1,5 +1,6 @@
 //! Convolutions through the whole JIT pipeline against the interpreter:
-//! large ones without groups run as im2col plus a dot on the engine
+//! large ones without groups run as a dot on the engine reading the
+//! patches as a window of the input (the im2col is never written)
 //! (floats within a tolerance: the engine sums in another order), small
 //! or grouped ones as direct convolution kernels; none falls back to the
 //! interpreter.
@@ -26,17 +27,30 @@ ENTRY e {{
     )
 }
 
+/// How a convolution ran.
+#[derive(Debug, PartialEq, Eq)]
+enum Route {
+    /// A direct convolution kernel.
+    Direct,
+    /// A dot on the engine over a materialized or plain operand (a 1×1
+    /// window: the input itself, or a strided slice of it).
+    Dot,
+    /// A dot on the engine reading the patches as a window of the input:
+    /// the im2col is never written.
+    Window,
+}
+
 /// Runs the module on the JIT and the interpreter for two random argument
-/// sets; `true` if the program has a dot thunk (the im2col path).
-fn check(lhs: &str, rhs: &str, out: &str, attrs: &str) -> bool {
+/// sets; how the JIT ran it.
+fn check(lhs: &str, rhs: &str, out: &str, attrs: &str) -> Route {
     check_within(lhs, rhs, out, attrs, F32_TOLERANCE)
 }
 
 /// [`check`] with a tolerance.
-fn check_within(lhs: &str, rhs: &str, out: &str, attrs: &str, tolerance: Tolerance) -> bool {
+fn check_within(lhs: &str, rhs: &str, out: &str, attrs: &str, tolerance: Tolerance) -> Route {
     let text = conv_module(lhs, rhs, out, attrs);
     let module = runtime_support::parse(&text);
-    let mut on_engine = false;
+    let mut route = Route::Direct;
     for seed in 0..2 {
         let args = random_args(&module, seed);
         let exe = check_against_interpreter(&module, &args, tolerance);
@@ -47,52 +61,73 @@ fn check_within(lhs: &str, rhs: &str, out: &str, attrs: &str, tolerance: Toleran
         );
         let dump = exe.dump();
         let program = &dump[dump.find("== program").unwrap()..dump.find("== buffers").unwrap()];
-        on_engine = program.contains("  dot ");
+        route = if !program.contains("  dot ") {
+            Route::Direct
+        } else if dump.contains("patches read as a window") {
+            Route::Window
+        } else {
+            Route::Dot
+        };
     }
-    on_engine
+    route
 }
 
 #[test]
 fn im2col_nhwc_and_nchw() {
     let same = "window={size=3x3 pad=1_1x1_1}";
-    assert!(check(
-        "f32[2,12,12,32]{3,2,1,0}",
-        "f32[3,3,32,24]{3,2,1,0}",
-        "f32[2,12,12,24]{3,2,1,0}",
-        &format!("{same}, dim_labels=b01f_01io->b01f"),
-    ));
-    assert!(check(
-        "f32[2,32,12,12]{3,2,1,0}",
-        "f32[24,32,3,3]{3,2,1,0}",
-        "f32[2,24,12,12]{3,2,1,0}",
-        &format!("{same}, dim_labels=bf01_oi01->bf01"),
-    ));
+    assert_eq!(
+        Route::Window,
+        check(
+            "f32[2,12,12,32]{3,2,1,0}",
+            "f32[3,3,32,24]{3,2,1,0}",
+            "f32[2,12,12,24]{3,2,1,0}",
+            &format!("{same}, dim_labels=b01f_01io->b01f"),
+        )
+    );
+    assert_eq!(
+        Route::Window,
+        check(
+            "f32[2,32,12,12]{3,2,1,0}",
+            "f32[24,32,3,3]{3,2,1,0}",
+            "f32[2,24,12,12]{3,2,1,0}",
+            &format!("{same}, dim_labels=bf01_oi01->bf01"),
+        )
+    );
     // Small (147k multiply-adds) but already faster as a dot.
-    assert!(check(
-        "f32[1,8,8,16]{3,2,1,0}",
-        "f32[3,3,16,16]{3,2,1,0}",
-        "f32[1,8,8,16]{3,2,1,0}",
-        &format!("{same}, dim_labels=b01f_01io->b01f"),
-    ));
+    assert_eq!(
+        Route::Window,
+        check(
+            "f32[1,8,8,16]{3,2,1,0}",
+            "f32[3,3,16,16]{3,2,1,0}",
+            "f32[1,8,8,16]{3,2,1,0}",
+            &format!("{same}, dim_labels=b01f_01io->b01f"),
+        )
+    );
     // Non-default layouts everywhere.
-    assert!(check(
-        "f32[2,12,12,32]{0,1,2,3}",
-        "f32[3,3,32,24]{2,3,0,1}",
-        "f32[2,12,12,24]{1,3,2,0}",
-        &format!("{same}, dim_labels=b01f_01io->b01f"),
-    ));
+    assert_eq!(
+        Route::Window,
+        check(
+            "f32[2,12,12,32]{0,1,2,3}",
+            "f32[3,3,32,24]{2,3,0,1}",
+            "f32[2,12,12,24]{1,3,2,0}",
+            &format!("{same}, dim_labels=b01f_01io->b01f"),
+        )
+    );
 }
 
 #[test]
 fn im2col_windows() {
     // Strides, negative padding, and both dilations.
-    assert!(check(
-        "f32[8,17,15,24]{3,2,1,0}",
-        "f32[3,2,24,16]{3,2,1,0}",
-        "f32[8,8,8,16]{3,2,1,0}",
-        "window={size=3x2 stride=2x2 pad=1_0x2_-1}, dim_labels=b01f_01io->b01f",
-    ));
-    assert!(check(
+    assert_eq!(
+        Route::Window,
+        check(
+            "f32[8,17,15,24]{3,2,1,0}",
+            "f32[3,2,24,16]{3,2,1,0}",
+            "f32[8,8,8,16]{3,2,1,0}",
+            "window={size=3x2 stride=2x2 pad=1_0x2_-1}, dim_labels=b01f_01io->b01f",
+        )
+    );
+    assert_eq!(Route::Window, check(
         "f32[1,24,9,11]{3,2,1,0}",
         "f32[32,24,2,3]{3,2,1,0}",
         "f32[1,32,17,19]{3,2,1,0}",
@@ -100,31 +135,43 @@ fn im2col_windows() {
     ));
     // 1×1 windows: the whole input is the patches matrix, or a strided
     // slice of it.
-    assert!(check(
-        "f32[2,10,10,32]{3,2,1,0}",
-        "f32[1,1,32,32]{3,2,1,0}",
-        "f32[2,10,10,32]{3,2,1,0}",
-        "window={size=1x1}, dim_labels=b01f_01io->b01f",
-    ));
-    assert!(check(
-        "f32[4,32,10,10]{3,2,1,0}",
-        "f32[32,32,1,1]{3,2,1,0}",
-        "f32[4,32,5,5]{3,2,1,0}",
-        "window={size=1x1 stride=2x2}, dim_labels=bf01_oi01->bf01",
-    ));
+    assert_eq!(
+        Route::Dot,
+        check(
+            "f32[2,10,10,32]{3,2,1,0}",
+            "f32[1,1,32,32]{3,2,1,0}",
+            "f32[2,10,10,32]{3,2,1,0}",
+            "window={size=1x1}, dim_labels=b01f_01io->b01f",
+        )
+    );
+    assert_eq!(
+        Route::Dot,
+        check(
+            "f32[4,32,10,10]{3,2,1,0}",
+            "f32[32,32,1,1]{3,2,1,0}",
+            "f32[4,32,5,5]{3,2,1,0}",
+            "window={size=1x1 stride=2x2}, dim_labels=bf01_oi01->bf01",
+        )
+    );
     // 1-D and 3-D, f64.
-    assert!(check(
-        "f64[4,64,48]{2,1,0}",
-        "f64[5,48,32]{2,1,0}",
-        "f64[4,60,32]{2,1,0}",
-        "window={size=5}, dim_labels=b0f_0io->b0f",
-    ));
-    assert!(check(
-        "f32[1,8,8,8,16]{4,3,2,1,0}",
-        "f32[3,3,3,16,16]{4,3,2,1,0}",
-        "f32[1,8,8,8,16]{4,3,2,1,0}",
-        "window={size=3x3x3 pad=1_1x1_1x1_1}, dim_labels=b012f_012io->b012f",
-    ));
+    assert_eq!(
+        Route::Window,
+        check(
+            "f64[4,64,48]{2,1,0}",
+            "f64[5,48,32]{2,1,0}",
+            "f64[4,60,32]{2,1,0}",
+            "window={size=5}, dim_labels=b0f_0io->b0f",
+        )
+    );
+    assert_eq!(
+        Route::Window,
+        check(
+            "f32[1,8,8,8,16]{4,3,2,1,0}",
+            "f32[3,3,3,16,16]{4,3,2,1,0}",
+            "f32[1,8,8,8,16]{4,3,2,1,0}",
+            "window={size=3x3x3 pad=1_1x1_1x1_1}, dim_labels=b012f_012io->b012f",
+        )
+    );
 }
 
 /// f16/bf16 operands convert to f32 exactly; a 16-bit result is the f32
@@ -138,37 +185,49 @@ fn im2col_half_precision() {
         ("bf16", "f32"),
         ("f16", "f32"),
     ] {
-        assert!(check_within(
-            &format!("{operands}[2,12,12,32]{{3,2,1,0}}"),
-            &format!("{operands}[3,3,32,24]{{3,2,1,0}}"),
-            &format!("{result}[2,12,12,24]{{3,2,1,0}}"),
-            attrs,
-            HALF_TOLERANCE,
-        ));
+        assert_eq!(
+            Route::Window,
+            check_within(
+                &format!("{operands}[2,12,12,32]{{3,2,1,0}}"),
+                &format!("{operands}[3,3,32,24]{{3,2,1,0}}"),
+                &format!("{result}[2,12,12,24]{{3,2,1,0}}"),
+                attrs,
+                HALF_TOLERANCE,
+            )
+        );
     }
 }
 
 #[test]
 fn direct_kernels_where_im2col_does_not_pay() {
     // Small, grouped, bf16, or integer: direct convolution kernels.
-    assert!(!check(
-        "f32[1,6,6,4]{3,2,1,0}",
-        "f32[3,3,4,4]{3,2,1,0}",
-        "f32[1,6,6,4]{3,2,1,0}",
-        "window={size=3x3 pad=1_1x1_1}, dim_labels=b01f_01io->b01f",
-    ));
-    assert!(!check(
-        "f32[2,12,12,32]{3,2,1,0}",
-        "f32[3,3,1,32]{3,2,1,0}",
-        "f32[2,12,12,32]{3,2,1,0}",
-        "window={size=3x3 pad=1_1x1_1}, dim_labels=b01f_01io->b01f, feature_group_count=32",
-    ));
-    assert!(!check(
-        "s32[2,12,12,32]{3,2,1,0}",
-        "s32[3,3,32,24]{3,2,1,0}",
-        "s32[2,12,12,24]{3,2,1,0}",
-        "window={size=3x3 pad=1_1x1_1}, dim_labels=b01f_01io->b01f",
-    ));
+    assert_eq!(
+        Route::Direct,
+        check(
+            "f32[1,6,6,4]{3,2,1,0}",
+            "f32[3,3,4,4]{3,2,1,0}",
+            "f32[1,6,6,4]{3,2,1,0}",
+            "window={size=3x3 pad=1_1x1_1}, dim_labels=b01f_01io->b01f",
+        )
+    );
+    assert_eq!(
+        Route::Direct,
+        check(
+            "f32[2,12,12,32]{3,2,1,0}",
+            "f32[3,3,1,32]{3,2,1,0}",
+            "f32[2,12,12,32]{3,2,1,0}",
+            "window={size=3x3 pad=1_1x1_1}, dim_labels=b01f_01io->b01f, feature_group_count=32",
+        )
+    );
+    assert_eq!(
+        Route::Direct,
+        check(
+            "s32[2,12,12,32]{3,2,1,0}",
+            "s32[3,3,32,24]{3,2,1,0}",
+            "s32[2,12,12,24]{3,2,1,0}",
+            "window={size=3x3 pad=1_1x1_1}, dim_labels=b01f_01io->b01f",
+        )
+    );
 }
 
 /// How many slices the JIT's optimized module of the convolution holds
@@ -235,7 +294,12 @@ fn im2col_by_output_positions() {
         ),
     ];
     for (lhs, rhs, out, attrs, positions) in cases {
-        assert!(check(lhs, rhs, out, attrs), "{attrs}");
+        let route = if positions > 0 {
+            Route::Window
+        } else {
+            Route::Dot
+        };
+        assert_eq!(route, check(lhs, rhs, out, attrs), "{attrs}");
         assert_eq!(slices(lhs, rhs, out, attrs), positions, "{attrs}");
     }
 }

@@ -8,8 +8,9 @@ use xla_core::{NativeType, C128, C64};
 use super::epilogue::{Epilogue, OutputBlock, Transposed};
 use super::gemm::{self, Float, Problem};
 use super::gemv;
-use super::matrix::{MatrixLayout, StridedMatrix, StridedMatrixMut};
+use super::matrix::{MatrixLayout, Operand, StridedMatrix, StridedMatrixMut};
 use super::pack::{Strided, Widen};
+use super::window::WindowMatrix;
 use super::{DotEngine, FloatKernels};
 
 mod sealed {
@@ -33,6 +34,36 @@ pub trait DotElement: NativeType + sealed::Sealed {
         c: StridedMatrixMut<'_, Self>,
         epilogue: Option<&dyn Epilogue<Self>>,
     );
+
+    /// Runs the dot with a window view `a` (one matrix): by default on a
+    /// dense copy of the window, which f32 and f64 skip by packing straight
+    /// from it.
+    ///
+    /// # Safety
+    ///
+    /// As [`DotElement::dot`], for `a` of `m×k`.
+    #[doc(hidden)]
+    unsafe fn dot_window(
+        engine: &DotEngine,
+        a: WindowMatrix<'_, Self>,
+        b: StridedMatrix<'_, Self>,
+        c: StridedMatrixMut<'_, Self>,
+        epilogue: Option<&dyn Epilogue<Self>>,
+    ) {
+        let (m, k) = (a.rows(), a.cols());
+        let layout = a.layout();
+        let (mut rows, mut cols) = (vec![0; m], vec![0; k]);
+        layout.rows.offsets(0, &mut rows);
+        layout.cols.offsets(0, &mut cols);
+        let base = a.as_ptr();
+        let dense: Vec<Self> = rows
+            .iter()
+            .flat_map(|&row| cols.iter().map(move |&col| *base.add(row + col)))
+            .collect();
+        let a = StridedMatrix::new(Operand::Lhs, &dense, MatrixLayout::row_major(m, k))
+            .expect("a dense copy fits its layout");
+        Self::dot(engine, a, b, c, epilogue);
+    }
 }
 
 /// The problem of a validated call, with `C` of element type `T`.
@@ -56,6 +87,7 @@ where
             rs: la.row_stride,
             cs: la.col_stride,
         },
+        a_window: None,
         a_batch_stride: la.batch_stride,
         b: Strided {
             ptr: b.as_ptr(),
@@ -114,6 +146,52 @@ unsafe fn dot_float<T: Float>(
         &problem,
         epilogue,
         config.parallel_min_flops,
+    );
+}
+
+/// f32 and f64 with a window `A`: the GEMM packs its panels straight from
+/// the window (matrix-vector products too: no GEMV for windows).
+unsafe fn dot_float_window<T: Float>(
+    engine: &DotEngine,
+    kernels: &FloatKernels<T>,
+    a: WindowMatrix<'_, T>,
+    b: StridedMatrix<'_, T>,
+    mut c: StridedMatrixMut<'_, T>,
+    epilogue: Option<&dyn Epilogue<T>>,
+) {
+    if c.layout().is_empty() {
+        return;
+    }
+    let lb = b.layout();
+    let (c, c_batch_stride) = output(&mut c);
+    let layout = a.layout();
+    let problem = Problem {
+        batch: 1,
+        m: a.rows(),
+        n: lb.cols,
+        k: a.cols(),
+        a: Strided {
+            ptr: a.as_ptr(),
+            rs: 0,
+            cs: 0,
+        },
+        a_window: Some((layout.rows, layout.cols)),
+        a_batch_stride: 0,
+        b: Strided {
+            ptr: b.as_ptr(),
+            rs: lb.row_stride,
+            cs: lb.col_stride,
+        },
+        b_batch_stride: lb.batch_stride,
+        c,
+        c_batch_stride,
+    };
+    gemm::run(
+        engine.pool(),
+        &kernels.micro,
+        &problem,
+        epilogue,
+        engine.config().parallel_min_flops,
     );
 }
 
@@ -285,9 +363,36 @@ macro_rules! dot_elements {
     )*};
 }
 
+macro_rules! float_dot_elements {
+    ($($t:ident),*) => {$(
+        impl sealed::Sealed for $t {}
+        impl DotElement for $t {
+            unsafe fn dot(
+                engine: &DotEngine,
+                a: StridedMatrix<'_, Self>,
+                b: StridedMatrix<'_, Self>,
+                c: StridedMatrixMut<'_, Self>,
+                e: Option<&dyn Epilogue<Self>>,
+            ) {
+                dot_float(engine, &engine.$t, a, b, c, e)
+            }
+
+            unsafe fn dot_window(
+                engine: &DotEngine,
+                a: WindowMatrix<'_, Self>,
+                b: StridedMatrix<'_, Self>,
+                c: StridedMatrixMut<'_, Self>,
+                e: Option<&dyn Epilogue<Self>>,
+            ) {
+                dot_float_window(engine, &engine.$t, a, b, c, e)
+            }
+        }
+    )*};
+}
+
+float_dot_elements!(f32, f64);
+
 dot_elements! {
-    f32 => |engine, a, b, c, e| dot_float(engine, &engine.f32, a, b, c, e);
-    f64 => |engine, a, b, c, e| dot_float(engine, &engine.f64, a, b, c, e);
     f16 => |engine, a, b, c, e| dot_half(engine, a, b, c, e);
     bf16 => |engine, a, b, c, e| dot_half(engine, a, b, c, e);
     i8 => |_engine, a, b, c, e| dot_loop(a, b, c, e);

@@ -15,7 +15,8 @@ use std::ops::Add;
 use super::epilogue::{Epilogue, OutputBlock};
 use super::kernel::MicroKernel;
 use super::matrix::{MatrixLayout, StridedMatrixMut};
-use super::pack::{pack_a, pack_b, Strided, Widen};
+use super::pack::{pack_a, pack_a_window, pack_b, Strided, Widen};
+use super::window::WindowDims;
 use crate::runtime::pool::ThreadPool;
 
 /// A kernel element type: f32 or f64.
@@ -35,6 +36,9 @@ pub(crate) struct Problem<S, T> {
     pub n: usize,
     pub k: usize,
     pub a: Strided<*const S>,
+    /// When set, `A` is read through this window (rows, columns) from
+    /// `a.ptr` instead of `a`'s strides.
+    pub a_window: Option<(WindowDims, WindowDims)>,
     pub a_batch_stride: usize,
     pub b: Strided<*const S>,
     pub b_batch_stride: usize,
@@ -43,8 +47,10 @@ pub(crate) struct Problem<S, T> {
 }
 
 impl<S: Copy, T> Problem<S, T> {
-    /// `Cᵀ = Bᵀ·Aᵀ`: the same products with rows and columns swapped.
+    /// `Cᵀ = Bᵀ·Aᵀ`: the same products with rows and columns swapped (not
+    /// for a window `A`).
     pub fn transposed(self) -> Self {
+        debug_assert!(self.a_window.is_none(), "B cannot be a window");
         let t = |s: Strided<*const S>| Strided {
             ptr: s.ptr,
             rs: s.cs,
@@ -158,11 +164,14 @@ unsafe fn run_part<S: Widen<T>, T: Float>(
     let (row0, col0) = (part.rows.0, part.cols.0);
     let (m, n, k) = (part.rows.1 - row0, part.cols.1 - col0, problem.k);
     let batch = part.batch;
-    let a = Strided {
+    let a_batch = Strided {
         ptr: problem.a.ptr.add(batch * problem.a_batch_stride),
         ..problem.a
-    }
-    .at(row0, 0);
+    };
+    let a = match problem.a_window {
+        None => a_batch.at(row0, 0),
+        Some(_) => a_batch,
+    };
     let b = Strided {
         ptr: problem.b.ptr.add(batch * problem.b_batch_stride),
         ..problem.b
@@ -204,7 +213,19 @@ unsafe fn run_part<S: Widen<T>, T: Float>(
                 let mc = blocking.mc.min(m - ic);
                 let a_step = kernel.a_step();
                 let a_packed = buffers.a.slice::<T>(mc.div_ceil(mr) * a_step * kc);
-                pack_a(a.at(ic, pc), mc, kc, mr, a_step / mr, a_packed);
+                match &problem.a_window {
+                    None => pack_a(a.at(ic, pc), mc, kc, mr, a_step / mr, a_packed),
+                    Some((rows, cols)) => pack_a_window(
+                        a.ptr,
+                        (rows, cols),
+                        (row0 + ic, mc),
+                        (pc, kc),
+                        mr,
+                        a_step / mr,
+                        a_packed,
+                        &mut buffers.offsets,
+                    ),
+                }
                 for ir in (0..mc).step_by(mr) {
                     let a_panel = a_packed.as_ptr().add(ir / mr * a_step * kc);
                     for jr in (0..nc).step_by(nr) {
@@ -292,6 +313,8 @@ impl AlignedBuffer {
 pub(crate) struct PackBuffers {
     a: AlignedBuffer,
     b: AlignedBuffer,
+    /// A window's row and column offsets.
+    offsets: Vec<usize>,
 }
 
 thread_local! {

@@ -31,6 +31,9 @@
 //!   into a scratch matrix, and each finished block is rounded once to the
 //!   16-bit type (the project rule of OPS.md §2.3.5).
 //! * **integers, complex**: a plain loop; integers wrap in their own type.
+//! * **window `A`** ([`DotEngine::gemm_window`]): a convolution's patches
+//!   read in place (`window.rs`); f32 and f64 pack their panels straight
+//!   from the window, the other types from a dense copy of it.
 //!
 //! An [`Epilogue`] runs on each finished output block while it is in cache.
 
@@ -42,6 +45,7 @@ mod gemv;
 pub mod kernel;
 mod matrix;
 mod pack;
+mod window;
 
 use std::sync::{Arc, OnceLock};
 
@@ -52,6 +56,7 @@ pub use epilogue::{Epilogue, OutputBlock};
 pub use gemv::GemvBlock;
 pub use kernel::{ABroadcast, Accumulate, Blocking, Codegen, KernelShape, MicroKernel};
 pub use matrix::{MatrixLayout, Operand, StridedMatrix, StridedMatrixMut};
+pub use window::{WindowDims, WindowLayout, WindowMatrix, MAX_WINDOW_DIMS};
 
 use crate::codegen::{CodegenOptions, Jit, OptLevel};
 use crate::runtime::pool::ThreadPool;
@@ -376,6 +381,41 @@ impl DotEngine {
         // SAFETY: the views are valid (checked at construction) and their
         // sizes agree (checked above).
         unsafe { T::dot(self, a, b, c, epilogue) };
+        Ok(())
+    }
+
+    /// `C = A·B` for a window view `A` (one matrix: `b` and `c` have a
+    /// batch of 1), then `epilogue` on each finished block of `C`: a
+    /// convolution's patches read straight from its input (see
+    /// [`WindowLayout`]).
+    pub fn gemm_window<T: DotElement>(
+        &self,
+        a: WindowMatrix<'_, T>,
+        b: StridedMatrix<'_, T>,
+        c: StridedMatrixMut<'_, T>,
+        epilogue: Option<&dyn Epilogue<T>>,
+    ) -> Result<(), JitError> {
+        let (lb, lc) = (b.layout(), c.layout());
+        let lhs = [1, a.rows(), a.cols()];
+        let rhs = [lb.batch, lb.rows, lb.cols];
+        let out = [lc.batch, lc.rows, lc.cols];
+        let checks = [
+            ("batch", lb.batch == 1 && lc.batch == 1),
+            ("m", a.rows() == lc.rows),
+            ("n", lb.cols == lc.cols),
+            ("k", a.cols() == lb.rows),
+        ];
+        if let Some((dimension, _)) = checks.into_iter().find(|(_, ok)| !ok) {
+            return Err(JitError::DotSizeMismatch {
+                dimension,
+                lhs,
+                rhs,
+                out,
+            });
+        }
+        // SAFETY: the views are valid (checked at construction) and their
+        // sizes agree (checked above).
+        unsafe { T::dot_window(self, a, b, c, epilogue) };
         Ok(())
     }
 

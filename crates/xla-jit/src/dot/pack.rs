@@ -25,6 +25,8 @@
 
 use half::{bf16, f16};
 
+use super::window::WindowDims;
+
 /// An element type packing converts to the kernel's type `T` (f16 and bf16
 /// widen to f32, so their products accumulate in f32).
 pub(crate) trait Widen<T>: Copy + Send + Sync + 'static {
@@ -168,6 +170,75 @@ unsafe fn pack_a_edge<S: Widen<T>, T: Copy + Default>(
             let at = (p * mr + i) * copies;
             out[at..at + copies].fill(value);
         }
+    }
+}
+
+/// Packs rows `row0 .. row0 + rows` and columns `col0 .. col0 + kc` of a
+/// window view of `A` (element `(i, p)` at `ptr + row offset + column
+/// offset`, see [`WindowDims::offsets`]) into `dst`, as [`pack_a`] packs a
+/// strided block; `offsets` is scratch.
+///
+/// # Safety
+///
+/// Every element of the block must be readable.
+#[allow(clippy::too_many_arguments)]
+pub(crate) unsafe fn pack_a_window<S: Widen<T>, T: Copy + Default>(
+    ptr: *const S,
+    (row_dims, col_dims): (&WindowDims, &WindowDims),
+    (row0, rows): (usize, usize),
+    (col0, kc): (usize, usize),
+    mr: usize,
+    copies: usize,
+    dst: &mut [T],
+    offsets: &mut Vec<usize>,
+) {
+    offsets.resize(rows + kc, 0);
+    let (row_offsets, col_offsets) = offsets.split_at_mut(rows);
+    row_dims.offsets(row0, row_offsets);
+    col_dims.offsets(col0, col_offsets);
+    let panel_len = kc * mr * copies;
+    for (panel, out) in dst
+        .chunks_exact_mut(panel_len)
+        .take(rows.div_ceil(mr))
+        .enumerate()
+    {
+        let r0 = panel * mr;
+        let height = mr.min(rows - r0);
+        let rows = &row_offsets[r0..r0 + height];
+        match (height == mr, mr, copies) {
+            (true, 14, 1) => window_panel::<S, T, 14, 1>(ptr, rows, col_offsets, out),
+            (true, 6, 4) => window_panel::<S, T, 6, 4>(ptr, rows, col_offsets, out),
+            (true, 6, 2) => window_panel::<S, T, 6, 2>(ptr, rows, col_offsets, out),
+            (true, 6, 1) => window_panel::<S, T, 6, 1>(ptr, rows, col_offsets, out),
+            _ => {
+                for (p, &col) in col_offsets.iter().enumerate() {
+                    for i in 0..mr {
+                        let value = match rows.get(i) {
+                            Some(&row) => (*ptr.add(row + col)).widen(),
+                            None => T::default(),
+                        };
+                        let at = (p * mr + i) * copies;
+                        out[at..at + copies].fill(value);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// One full `MR`-row panel of a window view.
+unsafe fn window_panel<S: Widen<T>, T: Copy, const MR: usize, const COPIES: usize>(
+    ptr: *const S,
+    rows: &[usize],
+    cols: &[usize],
+    out: &mut [T],
+) {
+    let rows: [*const S; MR] = std::array::from_fn(|i| ptr.add(rows[i]));
+    let out = out.as_mut_ptr().cast::<[[T; COPIES]; MR]>();
+    for (p, &col) in cols.iter().enumerate() {
+        let step: [[T; COPIES]; MR] =
+            std::array::from_fn(|i| [(*rows[i].add(col)).widen(); COPIES]);
+        out.add(p).write_unaligned(step);
     }
 }
 
@@ -321,6 +392,45 @@ mod tests {
                     }
                 }
                 assert_eq!(fast, slow, "B {nr} ({rs}, {cs})");
+            }
+        }
+    }
+
+    /// A window view whose dimensions nest (rows `(4, 8)` and columns `(3,
+    /// 4)` of a row-major `32×12` matrix) packs as the strided block does,
+    /// for every panel shape.
+    #[test]
+    fn windows_pack_like_strided_blocks() {
+        let (rows, cols) = (32, 12);
+        let a: Vec<f32> = (0..rows * cols).map(|x| x as f32).collect();
+        let window_rows = WindowDims::new(&[(4, 8 * cols), (8, cols)]).unwrap();
+        let window_cols = WindowDims::new(&[(3, 4), (4, 1)]).unwrap();
+        let mut offsets = Vec::new();
+        for (mr, copies) in [(14, 1), (6, 4), (6, 2), (6, 1), (5, 1)] {
+            for (row0, height, col0, kc) in [(0usize, 28usize, 0usize, 12usize), (3, 17, 2, 7)] {
+                let len = height.div_ceil(mr) * mr * kc * copies;
+                let (mut by_strides, mut by_window) = (vec![f32::NAN; len], vec![f32::NAN; len]);
+                unsafe {
+                    pack_a(
+                        strided(&a, cols, 1).at(row0, col0),
+                        height,
+                        kc,
+                        mr,
+                        copies,
+                        &mut by_strides,
+                    );
+                    pack_a_window(
+                        a.as_ptr(),
+                        (&window_rows, &window_cols),
+                        (row0, height),
+                        (col0, kc),
+                        mr,
+                        copies,
+                        &mut by_window,
+                        &mut offsets,
+                    );
+                }
+                assert_eq!(by_strides, by_window, "{mr}×{copies} at ({row0}, {col0})");
             }
         }
     }

@@ -42,6 +42,9 @@ impl Reason {
             Reason::DotEpilogue => "dot whose output blocks the epilogue transforms".into(),
             Reason::TransposeAbsorbed => "transpose read through the dot's operand strides".into(),
             Reason::CopyAbsorbed => "copy read through the dot's operand strides".into(),
+            Reason::WindowAbsorbed => {
+                "patches read as a window of the sliced buffer (never written)".into()
+            }
             Reason::UsersOutside { user } => {
                 format!("used by {} outside the fusion", name(*user))
             }

@@ -49,6 +49,7 @@ mod classify;
 mod dims;
 mod display;
 mod region;
+mod window;
 
 use std::collections::BTreeSet;
 
@@ -117,6 +118,10 @@ pub enum Reason {
     /// A layout-changing copy of a dot operand, read through the source's
     /// strides.
     CopyAbsorbed,
+    /// A convolution's patches (the im2col reshape of a concatenate of
+    /// slices), read as a window of the sliced buffer: the patches are
+    /// never written.
+    WindowAbsorbed,
 
     // === not fused ===
     /// The producer has a user outside the region, so its value must be in
@@ -241,12 +246,75 @@ pub struct InPlace {
 pub struct DotOperand {
     /// Index into [`Fusion::inputs`] of the buffer holding the data.
     pub input: usize,
-    /// The dot's operand is `transpose(inputs[input], permutation)`:
-    /// operand dimension `i` is dimension `permutation[i]` of the buffer's
-    /// shape, so its stride is the buffer's stride of that dimension. `None`
-    /// when the operand is the buffer itself (a copy absorbed also gives
-    /// `None`: the copy changes the layout, not the logical array).
-    pub permutation: Option<Vec<i64>>,
+    /// How the operand's elements lie in that buffer.
+    pub view: OperandView,
+}
+
+/// How a dot operand's elements lie in the buffer it is read from: each of
+/// its dimensions steps through the buffer's dimensions, so its stride is
+/// a sum of the buffer's strides and no copy is needed.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum OperandView {
+    /// The buffer itself (also through an absorbed copy: the copy changes
+    /// the layout, not the logical array).
+    Buffer,
+    /// `transpose(buffer, permutation)`: operand dimension `i` is buffer
+    /// dimension `permutation[i]`.
+    Transpose(Vec<i64>),
+    /// A convolution's patches, absorbed with their im2col (a reshape of a
+    /// concatenate of equally shaped slices of the buffer at a grid of
+    /// starts): operand index `x` is buffer index
+    /// `start[e] + Σ_i x[i]·step` over the `(e, step)` of `steps[i]`, for
+    /// each buffer dimension `e`.
+    Window {
+        /// The operand's dimensions.
+        sizes: Vec<i64>,
+        /// Per operand dimension, the buffer dimensions it steps through
+        /// and by how much.
+        steps: Vec<Vec<(usize, i64)>>,
+        /// The buffer index of operand element 0.
+        start: Vec<i64>,
+    },
+}
+
+impl OperandView {
+    /// `(size, stride)` of each operand dimension read through this view
+    /// from a buffer whose dimensions have `sizes` and `strides`, and the
+    /// offset of element 0; `None` for a negative stride or offset.
+    pub fn dims(&self, sizes: &[i64], strides: &[i64]) -> Option<(Vec<(i64, i64)>, i64)> {
+        match self {
+            OperandView::Buffer => Some((
+                sizes.iter().copied().zip(strides.iter().copied()).collect(),
+                0,
+            )),
+            OperandView::Transpose(p) => Some((
+                p.iter()
+                    .map(|&d| (sizes[d as usize], strides[d as usize]))
+                    .collect(),
+                0,
+            )),
+            OperandView::Window {
+                sizes,
+                steps,
+                start,
+            } => {
+                let offset: i64 = start.iter().zip(strides).map(|(s, t)| s * t).sum();
+                let dims = steps
+                    .iter()
+                    .map(|terms| {
+                        terms
+                            .iter()
+                            .map(|&(e, step)| step * strides[e])
+                            .sum::<i64>()
+                    })
+                    .collect::<Vec<i64>>();
+                if offset < 0 || dims.iter().any(|&s| s < 0) {
+                    return None;
+                }
+                Some((sizes.iter().copied().zip(dims).collect(), offset))
+            }
+        }
+    }
 }
 
 /// The dot of a [`FusionKind::DotEpilogue`] fusion and where its operands

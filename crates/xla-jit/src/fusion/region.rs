@@ -12,9 +12,10 @@ use xla_core::{HloModule, Opcode, Shape};
 
 use super::classify::{classify, Role};
 use super::dims::{self, DimRef};
+use super::window::patches_view;
 use super::{
-    DotOperand, DotOperands, Fusion, FusionDecision, FusionKind, InPlace, Reason, RowPass,
-    FUSED_CONCAT_OPERANDS,
+    DotOperand, DotOperands, Fusion, FusionDecision, FusionKind, InPlace, OperandView, Reason,
+    RowPass, FUSED_CONCAT_OPERANDS,
 };
 use crate::runtime::dot::{lhs_view, out_view, rhs_view, DotInput};
 
@@ -545,12 +546,19 @@ impl Region<'_> {
     }
 
     /// Makes transposes and copies of the dot's operands members and the
-    /// arrays they read inputs.
+    /// arrays they read inputs, and so the im2col of a convolution's
+    /// patches (its reshape, concatenate and slices) for the lhs.
     /// Only when the engine can read the source through strides: otherwise
     /// the transpose or copy materializes the operand in a layout it can.
     fn absorb_dot_operands(&mut self, dot: InstrId) {
         let dot_instr = self.comp.instr(dot);
-        for (k, &op) in dot_instr.operands.iter().enumerate() {
+        let window = self.absorb_patches(dot);
+        for (k, &op) in dot_instr
+            .operands
+            .iter()
+            .enumerate()
+            .skip(usize::from(window))
+        {
             let instr = self.comp.instr(op);
             let source = instr.operands.first().map(|&s| self.comp.instr(s));
             let dense_source = source.is_some_and(|s| {
@@ -558,14 +566,14 @@ impl Region<'_> {
                     .as_array()
                     .is_some_and(|a| a.layout_or_default().is_dense())
             });
-            let strided = |permutation: Option<&[i64]>| {
+            let strided = |view: &OperandView| {
                 let (Some(dims), Some(shape)) = (
                     dot_instr.attrs.dot_dims.as_ref(),
                     source.and_then(|s| s.shape.as_array()),
                 ) else {
                     return false;
                 };
-                let input = DotInput { shape, permutation };
+                let input = DotInput { shape, view };
                 match k {
                     0 => lhs_view(&input, dims).is_some(),
                     _ => rhs_view(&input, dims).is_some(),
@@ -574,13 +582,13 @@ impl Region<'_> {
             let reason = if !dense_source {
                 None
             } else if instr.opcode == Opcode::Transpose {
-                let permutation = instr.attrs.dimensions.as_deref();
-                Some(match strided(permutation) {
+                let permutation = instr.attrs.dimensions.clone().unwrap_or_default();
+                Some(match strided(&OperandView::Transpose(permutation)) {
                     true => Reason::TransposeAbsorbed,
                     false => Reason::NotStrided,
                 })
             } else if instr.opcode == Opcode::Copy {
-                Some(match strided(None) {
+                Some(match strided(&OperandView::Buffer) {
                     true => Reason::CopyAbsorbed,
                     false => Reason::NotStrided,
                 })
@@ -607,6 +615,38 @@ impl Region<'_> {
                 }
             }
         }
+    }
+
+    /// Absorbs the im2col of the dot's lhs (see [`patches_view`]) when the
+    /// engine can read its patches as a window of the sliced buffer and
+    /// nothing else reads them; `true` if it did.
+    fn absorb_patches(&mut self, dot: InstrId) -> bool {
+        let dot_instr = self.comp.instr(dot);
+        let Some((x, absorbed, view)) = patches_view(self.comp, dot_instr.operands[0]) else {
+            return false;
+        };
+        let readable = dot_instr.attrs.dot_dims.as_ref().is_some_and(|dims| {
+            let shape = self.comp.instr(x).shape.as_array();
+            shape.is_some_and(|shape| lhs_view(&DotInput { shape, view: &view }, dims).is_some())
+        });
+        let users = |a: InstrId| &self.users[a.index()];
+        let only_the_dot = users(absorbed[0])[..] == [dot]
+            && absorbed[1..]
+                .iter()
+                .all(|&a| users(a).iter().all(|u| absorbed.contains(u)));
+        if !readable || !only_the_dot {
+            return false;
+        }
+        for &a in &absorbed {
+            self.decisions.push(FusionDecision::Fuse {
+                producer: a,
+                consumer: dot,
+                reason: Reason::WindowAbsorbed,
+            });
+            self.members.insert(a);
+        }
+        self.inputs.insert(x);
+        true
     }
 
     /// Members whose value does not change along the inner loop of the
@@ -704,19 +744,22 @@ impl Region<'_> {
             let operand = |k: usize| {
                 let op = self.comp.instr(d).operands[k];
                 let instr = self.comp.instr(op);
-                let (source, permutation) = if self.members.contains(&op) {
-                    let perm = (instr.opcode == Opcode::Transpose)
-                        .then(|| instr.attrs.dimensions.clone().unwrap_or_default());
-                    (instr.operands[0], perm)
+                let (source, view) = if !self.members.contains(&op) {
+                    (op, OperandView::Buffer)
+                } else if instr.opcode == Opcode::Transpose {
+                    let permutation = instr.attrs.dimensions.clone().unwrap_or_default();
+                    (instr.operands[0], OperandView::Transpose(permutation))
+                } else if let Some((x, _, view)) = patches_view(self.comp, op) {
+                    (x, view)
                 } else {
-                    (op, None)
+                    (instr.operands[0], OperandView::Buffer)
                 };
                 DotOperand {
                     input: inputs
                         .iter()
                         .position(|&i| i == source)
                         .expect("dot operand is an input"),
-                    permutation,
+                    view,
                 }
             };
             DotOperands {

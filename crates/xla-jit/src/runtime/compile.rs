@@ -382,8 +382,8 @@ fn fusion_run(fusion: &Fusion, compiled: Result<Vec<emit::CompiledKernel>, Strin
         });
         return FusionRun::Dot {
             dot: dot.dot,
-            lhs: (dot.lhs.input, dot.lhs.permutation.clone()),
-            rhs: (dot.rhs.input, dot.rhs.permutation.clone()),
+            lhs: (dot.lhs.input, dot.lhs.view.clone()),
+            rhs: (dot.rhs.input, dot.rhs.view.clone()),
             epilogue,
         };
     }

@@ -13,7 +13,10 @@
 //! 3. per tap `k…` (row-major) a strided slice of `padded` starting at
 //!    `k·window_dilation` with the window stride: `[B, O…, C]`;
 //! 4. `patches = reshape(concatenate(slices, C dimension))` to
-//!    `[B, O…, K…, C]` — one compiled loop kernel writes it;
+//!    `[B, O…, K…, C]` — never written: fusion recognizes the pattern and
+//!    the dot engine packs its panels straight from `padded` through a
+//!    window view (`fusion::window`, `dot::WindowLayout`); only where that
+//!    does not apply does a compiled loop kernel write the patches;
 //!
 //!    when the output has fewer positions than the window has taps (the
 //!    weight gradient of a convolution, whose window is as large as its
@@ -29,8 +32,8 @@
 //!    when the dot result already is it).
 //!
 //! Example: NHWC `f32[1,56,56,64]` with an HWIO `f32[3,3,64,64]` kernel,
-//! SAME padding: `patches` is `f32[1,56,56,3,3,64]` (7 MiB) and the dot
-//! is a 3136×576 by 576×64 product.
+//! SAME padding: `patches` is `f32[1,56,56,3,3,64]` (7 MiB, read in place
+//! from the 0.8 MiB `padded`) and the dot is a 3136×576 by 576×64 product.
 //!
 //! f16 and bf16 operands are converted to f32 (exactly) and a 16-bit
 //! result is the f32 dot rounded once, as `spec/OPS.md` §2.3.5 requires.

@@ -10,9 +10,10 @@ use super::run::Pointers;
 use crate::codegen::ftz::FtzGuard;
 use crate::dot::{
     DotElement, DotEngine, Epilogue, MatrixLayout, Operand, OutputBlock, StridedMatrix,
-    StridedMatrixMut,
+    StridedMatrixMut, WindowDims, WindowLayout, WindowMatrix,
 };
 use crate::emit::{EpilogueBlock, EpilogueFn};
+use crate::fusion::OperandView;
 use crate::JitError;
 
 /// One matrix operand of the engine: sizes `[batch, rows, cols]` and their
@@ -23,38 +24,57 @@ pub(crate) struct MatrixView {
     pub strides: [usize; 3],
 }
 
+/// The lhs of a dot as the engine reads it: a strided view, or a window
+/// (a convolution's patches read from its input; one matrix).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) enum LhsView {
+    Strided(MatrixView),
+    Window(WindowLayout),
+}
+
+impl LhsView {
+    /// `[batch, m, k]`.
+    pub fn sizes(&self) -> [usize; 3] {
+        match self {
+            LhsView::Strided(v) => v.sizes,
+            LhsView::Window(w) => [1, w.rows.count(), w.cols.count()],
+        }
+    }
+}
+
 /// A dot as the engine computes it.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub(crate) struct DotGeometry {
     /// `[batch, m, k]`.
-    pub lhs: MatrixView,
+    pub lhs: LhsView,
     /// `[batch, k, n]`.
     pub rhs: MatrixView,
     /// `[batch, m, n]`.
     pub out: MatrixView,
 }
 
-/// An operand as the dot reads it: a buffer's shape, possibly through a
-/// transpose the fusion absorbed (operand dimension `i` is buffer dimension
-/// `permutation[i]`).
+/// An operand as the dot reads it: a buffer's shape, through the view the
+/// fusion absorbed (a transpose, or a convolution's patches).
 pub(crate) struct DotInput<'a> {
     pub shape: &'a ArrayShape,
-    pub permutation: Option<&'a [i64]>,
+    pub view: &'a OperandView,
 }
 
 impl DotInput<'_> {
-    /// `(size, stride)` of each operand dimension; `None` for layouts that
-    /// are not dense (tiled or padded).
-    fn dims(&self) -> Option<Vec<(i64, i64)>> {
+    /// The operand's rank (a window's differs from its buffer's).
+    pub fn rank(&self) -> usize {
+        match self.view {
+            OperandView::Window { sizes, .. } => sizes.len(),
+            _ => self.shape.dims().len(),
+        }
+    }
+
+    /// `(size, stride)` of each operand dimension and the offset of element
+    /// 0; `None` for layouts that are not dense (tiled or padded).
+    fn dims(&self) -> Option<(Vec<(i64, i64)>, i64)> {
         let dims = self.shape.dims();
         let strides = self.shape.layout_or_default().dense_strides(dims)?;
-        Some(match self.permutation {
-            None => dims.iter().copied().zip(strides).collect(),
-            Some(p) => p
-                .iter()
-                .map(|&d| (dims[d as usize], strides[d as usize]))
-                .collect(),
-        })
+        self.view.dims(dims, &strides)
     }
 }
 
@@ -79,23 +99,48 @@ pub(crate) fn canonicalize(
     Some(DotGeometry {
         lhs: lhs_view(lhs, dims)?,
         rhs: rhs_view(rhs, dims)?,
-        out: out_view(out, dims, lhs.shape.dims().len())?,
+        out: out_view(out, dims, lhs.rank())?,
     })
 }
 
 /// The lhs as `[batch, m, k]`: its batch, free and contracting dimensions,
-/// each group collapsed (see [`canonicalize`]).
-pub(crate) fn lhs_view(lhs: &DotInput<'_>, dims: &DotDimensionNumbers) -> Option<MatrixView> {
-    let l = lhs.dims()?;
+/// each group collapsed (see [`canonicalize`]); a window when the free and
+/// contracting groups do not collapse but the batch is 1 (a convolution's
+/// patches: rows and columns each stand for several dimensions).
+pub(crate) fn lhs_view(lhs: &DotInput<'_>, dims: &DotDimensionNumbers) -> Option<LhsView> {
+    let (l, offset) = lhs.dims()?;
     let free = free_dims(l.len(), &dims.lhs_batch, &dims.lhs_contracting);
-    view(&l, [&dims.lhs_batch, &free, &dims.lhs_contracting])
+    let groups = [&dims.lhs_batch[..], &free, &dims.lhs_contracting];
+    if offset == 0 {
+        if let Some(view) = view(&l, groups) {
+            return Some(LhsView::Strided(view));
+        }
+    }
+    if !matches!(lhs.view, OperandView::Window { .. }) {
+        return None;
+    }
+    let batch: i64 = dims.lhs_batch.iter().map(|&d| l[d as usize].0).product();
+    let window = |group: &[i64]| {
+        let dims: Vec<(usize, usize)> = group
+            .iter()
+            .map(|&d| (l[d as usize].0 as usize, l[d as usize].1 as usize))
+            .collect();
+        WindowDims::new(&dims)
+    };
+    (batch == 1).then_some(())?;
+    Some(LhsView::Window(WindowLayout {
+        rows: window(&free)?,
+        cols: window(&dims.lhs_contracting)?,
+        offset: usize::try_from(offset).ok()?,
+    }))
 }
 
 /// The rhs as `[batch, k, n]`: its batch, contracting and free dimensions,
 /// each group collapsed (see [`canonicalize`]).
 pub(crate) fn rhs_view(rhs: &DotInput<'_>, dims: &DotDimensionNumbers) -> Option<MatrixView> {
-    let r = rhs.dims()?;
+    let (r, offset) = rhs.dims()?;
     let free = free_dims(r.len(), &dims.rhs_batch, &dims.rhs_contracting);
+    (offset == 0).then_some(())?;
     view(&r, [&dims.rhs_batch, &dims.rhs_contracting, &free])
 }
 
@@ -282,12 +327,22 @@ impl DotThunk {
         };
         let g = &self.geometry;
         let _ftz = FtzGuard::new();
-        engine.gemm(
-            StridedMatrix::new(Operand::Lhs, lhs, g.lhs.layout())?,
+        let (rhs, out) = (
             StridedMatrix::new(Operand::Rhs, rhs, g.rhs.layout())?,
             StridedMatrixMut::new(out, g.out.layout())?,
-            epilogue.map(|e| e as &dyn Epilogue<T>),
-        )
+        );
+        let epilogue = epilogue.map(|e| e as &dyn Epilogue<T>);
+        match &g.lhs {
+            LhsView::Strided(view) => engine.gemm(
+                StridedMatrix::new(Operand::Lhs, lhs, view.layout())?,
+                rhs,
+                out,
+                epilogue,
+            ),
+            LhsView::Window(window) => {
+                engine.gemm_window(WindowMatrix::new(lhs, *window)?, rhs, out, epilogue)
+            }
+        }
     }
 }
 
@@ -315,7 +370,7 @@ mod tests {
     fn input(shape: &ArrayShape) -> DotInput<'_> {
         DotInput {
             shape,
-            permutation: None,
+            view: &OperandView::Buffer,
         }
     }
 
@@ -329,10 +384,10 @@ mod tests {
         let g = canonicalize(&input(&a), &input(&b), &dims(&[0], &[0], &[2], &[1]), &out).unwrap();
         assert_eq!(
             g.lhs,
-            MatrixView {
+            LhsView::Strided(MatrixView {
                 sizes: [64, 128, 64],
                 strides: [8192, 64, 1]
-            }
+            })
         );
         assert_eq!(
             g.rhs,
@@ -357,10 +412,10 @@ mod tests {
         let g = canonicalize(&input(&a), &input(&v), &dims(&[], &[], &[1], &[0]), &out).unwrap();
         assert_eq!(
             g.lhs,
-            MatrixView {
+            LhsView::Strided(MatrixView {
                 sizes: [1, 3, 5],
                 strides: [0, 1, 3]
-            }
+            })
         );
         assert_eq!(
             g.rhs,
@@ -383,19 +438,20 @@ mod tests {
         // lhs is transpose(buffer f32[5,2,3]{2,1,0}, {1,2,0}) = f32[2,3,5]:
         // its free dims {0,1} collapse (strides 3, 1), k has stride 6.
         let buffer = shape("f32[5,2,3]{2,1,0}");
+        let permuted = OperandView::Transpose(vec![1, 2, 0]);
         let lhs = DotInput {
             shape: &buffer,
-            permutation: Some(&[1, 2, 0]),
+            view: &permuted,
         };
         let rhs_shape = shape("f32[5,4]{1,0}");
         let out = shape("f32[2,3,4]{2,1,0}");
         let g = canonicalize(&lhs, &input(&rhs_shape), &dims(&[], &[], &[2], &[0]), &out).unwrap();
         assert_eq!(
             g.lhs,
-            MatrixView {
+            LhsView::Strided(MatrixView {
                 sizes: [1, 6, 5],
                 strides: [0, 1, 6]
-            }
+            })
         );
         assert_eq!(
             g.out,

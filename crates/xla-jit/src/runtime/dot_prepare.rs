@@ -27,6 +27,7 @@ use xla_core::{ArrayShape, HloInstruction, HloModule, Opcode, PrimitiveType};
 
 use super::dot::{free_dims, lhs_view, out_view, rhs_view, DotInput};
 use super::rewrite::{rewrite_module, Emitted};
+use crate::fusion::OperandView;
 
 /// Rewrites every dot of `module` (see the module docs); `true` if any
 /// changed. Instructions added before (operand conversions and
@@ -86,7 +87,7 @@ impl Emitted<'_> {
         let (lhs_shape, rhs_shape) = (self.shape(lhs).clone(), self.shape(rhs).clone());
         let input = |shape| DotInput {
             shape,
-            permutation: None,
+            view: &OperandView::Buffer,
         };
         let fits = |dims: &DotDimensionNumbers| {
             lhs_view(&input(&lhs_shape), dims).is_some()

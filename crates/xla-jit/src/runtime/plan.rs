@@ -6,6 +6,7 @@ use std::time::Duration;
 use xla_core::hlo::{HloComputation, InstrId};
 
 use crate::emit::{EpilogueFn, KernelFn};
+use crate::fusion::OperandView;
 
 /// A fused group of instructions and how it runs.
 pub(crate) struct PlannedFusion {
@@ -38,10 +39,10 @@ pub(crate) enum FusionRun {
     /// the members after the dot run through the interpreter.
     Dot {
         dot: InstrId,
-        /// `(input, permutation)` of each operand: the input buffer holding
-        /// it and the transpose absorbed into its strides.
-        lhs: (usize, Option<Vec<i64>>),
-        rhs: (usize, Option<Vec<i64>>),
+        /// `(input, view)` of each operand: the input buffer holding it and
+        /// how the dot reads it there (an absorbed transpose or patches).
+        lhs: (usize, OperandView),
+        rhs: (usize, OperandView),
         epilogue: Option<EpilogueFn>,
     },
     /// Not compiled (the reason says why): the interpreter runs the members.

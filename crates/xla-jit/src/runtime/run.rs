@@ -2,6 +2,7 @@
 //! thunks in order.
 
 use std::sync::OnceLock;
+use std::time::Instant;
 
 use xla_core::interp::Interpreter;
 use xla_core::literal::AlignedBytes;
@@ -10,7 +11,9 @@ use xla_core::{CancelToken, Literal};
 
 use super::buffers::{BufferId, BufferSource};
 use super::deep::{on_own_stack, INLINE_NESTING};
+use super::executable::ExecuteOptions;
 use super::pool::ThreadPool;
+use super::profile::Profile;
 use super::program::Program;
 use super::thunk::{ConditionalThunk, CopyThunk, KernelThunk, Thunk, WhileThunk};
 use crate::codegen::ftz::FtzGuard;
@@ -99,7 +102,7 @@ pub(crate) fn run_program(
     engine: &DotEngine,
     args: &[Vec<*const u8>],
     outputs: &[*mut u8],
-    cancel: &CancelToken,
+    options: &ExecuteOptions,
 ) -> Result<(), JitError> {
     let arena = state.arena.as_mut_slice().as_mut_ptr();
     let pointers = &mut state.pointers;
@@ -121,10 +124,11 @@ pub(crate) fn run_program(
         interpreter,
         engine,
         pool: engine.pool(),
-        cancel,
+        cancel: &options.cancel,
+        profile: options.profile.as_deref(),
     };
     if program.nesting <= INLINE_NESTING {
-        return cx.run(&program.thunks);
+        return cx.run(&program.thunks, 0);
     }
     // Loops and conditionals run their thunks recursively, a level per
     // nested computation: deep programs run on a thread whose stack grows
@@ -148,7 +152,7 @@ unsafe impl Send for DeepRun<'_, '_> {}
 
 impl DeepRun<'_, '_> {
     fn run(self) -> Result<(), JitError> {
-        self.0.run(self.1)
+        self.0.run(self.1, 0)
     }
 }
 
@@ -159,23 +163,38 @@ struct Context<'a> {
     pool: &'a ThreadPool,
     /// Checked at every iteration of a `while` loop.
     cancel: &'a CancelToken,
+    /// Where each step's time goes, when asked for.
+    profile: Option<&'a Profile>,
 }
 
 impl Context<'_> {
-    fn run(&self, thunks: &[Thunk]) -> Result<(), JitError> {
+    /// Runs `thunks`, which nest `depth` loops or conditionals deep.
+    fn run(&self, thunks: &[Thunk], depth: usize) -> Result<(), JitError> {
         for thunk in thunks {
-            match thunk {
-                Thunk::Kernel(k) => self.kernel(k),
-                Thunk::Dot(d) => d.run(self.engine, self.pointers)?,
-                Thunk::Copy(c) => self.copy(c)?,
-                Thunk::While(w) => self.while_loop(w)?,
-                Thunk::Conditional(c) => self.conditional(c)?,
-                Thunk::Interpret(i) => i.run(
-                    self.interpreter.get_or_init(Interpreter::new),
-                    self.pointers,
-                    self.cancel,
-                )?,
+            match self.profile {
+                None => self.step(thunk, depth)?,
+                Some(profile) => {
+                    let started = Instant::now();
+                    self.step(thunk, depth)?;
+                    profile.record(thunk, depth, started.elapsed());
+                }
             }
+        }
+        Ok(())
+    }
+
+    fn step(&self, thunk: &Thunk, depth: usize) -> Result<(), JitError> {
+        match thunk {
+            Thunk::Kernel(k) => self.kernel(k),
+            Thunk::Dot(d) => d.run(self.engine, self.pointers)?,
+            Thunk::Copy(c) => self.copy(c)?,
+            Thunk::While(w) => self.while_loop(w, depth)?,
+            Thunk::Conditional(c) => self.conditional(c, depth)?,
+            Thunk::Interpret(i) => i.run(
+                self.interpreter.get_or_init(Interpreter::new),
+                self.pointers,
+                self.cancel,
+            )?,
         }
         Ok(())
     }
@@ -227,19 +246,19 @@ impl Context<'_> {
         Ok(())
     }
 
-    fn while_loop(&self, w: &WhileThunk) -> Result<(), JitError> {
+    fn while_loop(&self, w: &WhileThunk, depth: usize) -> Result<(), JitError> {
         loop {
             self.cancel.check()?;
-            self.run(&w.condition)?;
+            self.run(&w.condition, depth + 1)?;
             // SAFETY: the predicate is a live `pred[]` buffer (one byte).
             if unsafe { *self.pointers.get(w.predicate) } == 0 {
                 return Ok(());
             }
-            self.run(&w.body)?;
+            self.run(&w.body, depth + 1)?;
         }
     }
 
-    fn conditional(&self, c: &ConditionalThunk) -> Result<(), JitError> {
+    fn conditional(&self, c: &ConditionalThunk, depth: usize) -> Result<(), JitError> {
         let at = self.pointers.get(c.index);
         let last = c.branches.len() - 1;
         let branch = if c.is_predicate {
@@ -254,7 +273,7 @@ impl Context<'_> {
             let index = unsafe { *at.cast::<i32>() };
             usize::try_from(index).map_or(last, |i| i.min(last))
         };
-        self.run(&c.branches[branch])
+        self.run(&c.branches[branch], depth + 1)
     }
 }
 

@@ -6,6 +6,7 @@ use xla_core::{ArrayShape, HloComputation, HloInstruction, Shape};
 
 use super::{Leaves, Lowering};
 use crate::emit::EpilogueFn;
+use crate::fusion::OperandView;
 use crate::runtime::buffers::BufferId;
 use crate::runtime::dot::{canonicalize, engine_supports, DotInput, DotThunk};
 use crate::runtime::plan::{external_inputs, FusionRun, PlannedFusion, PlannedKernel};
@@ -17,7 +18,7 @@ use crate::JitError;
 pub(super) struct DotSource<'a> {
     pub buffer: BufferId,
     pub shape: &'a Shape,
-    pub permutation: Option<&'a [i64]>,
+    pub view: &'a OperandView,
 }
 
 impl Lowering<'_> {
@@ -261,10 +262,10 @@ impl Lowering<'_> {
         if types.iter().any(|&t| t != ty) || !engine_supports(ty) {
             return None;
         }
-        let input = |shape, permutation| DotInput { shape, permutation };
+        let input = |shape, view| DotInput { shape, view };
         let geometry = canonicalize(
-            &input(l, lhs.permutation),
-            &input(r, rhs.permutation),
+            &input(l, lhs.view),
+            &input(r, rhs.view),
             instr.attrs.dot_dims.as_ref()?,
             o,
         )?;
@@ -301,13 +302,13 @@ impl Lowering<'_> {
 fn dot_source<'a>(
     computation: &'a HloComputation,
     inputs: &[(InstrId, Leaves)],
-    (input, permutation): &'a (usize, Option<Vec<i64>>),
+    (input, view): &'a (usize, OperandView),
 ) -> DotSource<'a> {
     let (id, leaves) = &inputs[*input];
     DotSource {
         buffer: leaves[0],
         shape: &computation.instr(*id).shape,
-        permutation: permutation.as_deref(),
+        view,
     }
 }
 

@@ -22,6 +22,7 @@ use super::buffers::{BufferId, BufferSource, BufferTable, CopyRecord};
 use super::interpret::{FallbackOp, InterpretThunk};
 use super::plan::{ComputationPlan, Step};
 use super::thunk::{CopyThunk, Thunk};
+use crate::fusion::OperandView;
 use crate::JitError;
 use fusion::DotSource;
 use single::{single, Single};
@@ -307,7 +308,7 @@ impl<'m> Lowering<'m> {
                 let source = |k: usize| DotSource {
                     buffer: operand(k)[0],
                     shape: &computation.instr(instr.operands[k]).shape,
-                    permutation: None,
+                    view: &OperandView::Buffer,
                 };
                 let out_buffer = (results[0], &instr.shape);
                 match self.dot(instr, &source(0), &source(1), out_buffer, None) {
