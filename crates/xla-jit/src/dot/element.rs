@@ -66,29 +66,49 @@ pub trait DotElement: NativeType + sealed::Sealed {
     }
 }
 
+/// The `A` operand of a validated call: a strided view or a window.
+enum Lhs<'a, T> {
+    Strided(StridedMatrix<'a, T>),
+    Window(WindowMatrix<'a, T>),
+}
+
 /// The problem of a validated call, with `C` of element type `T`.
-fn problem<S, T>(
-    a: &StridedMatrix<'_, S>,
+fn problem<S: Copy, T>(
+    a: &Lhs<'_, S>,
     b: &StridedMatrix<'_, S>,
     c: Strided<*mut T>,
     c_batch_stride: usize,
-) -> Problem<S, T>
-where
-    S: Copy,
-{
-    let (la, lb) = (a.layout(), b.layout());
+) -> Problem<S, T> {
+    let lb = b.layout();
+    let (batch, m, k, a, a_window, a_batch_stride) = match a {
+        Lhs::Strided(a) => {
+            let la = a.layout();
+            let strides = Strided {
+                ptr: a.as_ptr(),
+                rs: la.row_stride,
+                cs: la.col_stride,
+            };
+            (la.batch, la.rows, la.cols, strides, None, la.batch_stride)
+        }
+        Lhs::Window(a) => {
+            let layout = a.layout();
+            let at = Strided {
+                ptr: a.as_ptr(),
+                rs: 0,
+                cs: 0,
+            };
+            let window = Some((layout.rows, layout.cols));
+            (1, a.rows(), a.cols(), at, window, 0)
+        }
+    };
     Problem {
-        batch: la.batch,
-        m: la.rows,
+        batch,
+        m,
         n: lb.cols,
-        k: la.cols,
-        a: Strided {
-            ptr: a.as_ptr(),
-            rs: la.row_stride,
-            cs: la.col_stride,
-        },
-        a_window: None,
-        a_batch_stride: la.batch_stride,
+        k,
+        a,
+        a_window,
+        a_batch_stride,
         b: Strided {
             ptr: b.as_ptr(),
             rs: lb.row_stride,
@@ -114,11 +134,12 @@ fn output<T: Copy>(c: &mut StridedMatrixMut<'_, T>) -> (Strided<*mut T>, usize) 
     )
 }
 
-/// f32 and f64: GEMV or GEMM on the compiled kernels.
+/// f32 and f64: GEMV or GEMM on the compiled kernels (a window `A` always
+/// through the GEMM, which packs its panels straight from the window).
 unsafe fn dot_float<T: Float>(
     engine: &DotEngine,
     kernels: &FloatKernels<T>,
-    a: StridedMatrix<'_, T>,
+    a: Lhs<'_, T>,
     b: StridedMatrix<'_, T>,
     mut c: StridedMatrixMut<'_, T>,
     epilogue: Option<&dyn Epilogue<T>>,
@@ -130,12 +151,13 @@ unsafe fn dot_float<T: Float>(
     let mut problem = problem(&a, &b, c_strided, c_batch_stride);
     let config = engine.config();
     let pool = engine.pool();
-    if gemv::try_run(pool, &kernels.gemv, &problem, epilogue, config) {
+    let strided = problem.a_window.is_none();
+    if strided && gemv::try_run(pool, &kernels.gemv, &problem, epilogue, config) {
         return;
     }
     let transposed;
     let mut epilogue = epilogue;
-    if problem.c.cs != 1 && problem.c.rs == 1 {
+    if strided && problem.c.cs != 1 && problem.c.rs == 1 {
         problem = problem.transposed();
         transposed = epilogue.map(Transposed);
         epilogue = transposed.as_ref().map(|t| t as &dyn Epilogue<T>);
@@ -146,52 +168,6 @@ unsafe fn dot_float<T: Float>(
         &problem,
         epilogue,
         config.parallel_min_flops,
-    );
-}
-
-/// f32 and f64 with a window `A`: the GEMM packs its panels straight from
-/// the window (matrix-vector products too: no GEMV for windows).
-unsafe fn dot_float_window<T: Float>(
-    engine: &DotEngine,
-    kernels: &FloatKernels<T>,
-    a: WindowMatrix<'_, T>,
-    b: StridedMatrix<'_, T>,
-    mut c: StridedMatrixMut<'_, T>,
-    epilogue: Option<&dyn Epilogue<T>>,
-) {
-    if c.layout().is_empty() {
-        return;
-    }
-    let lb = b.layout();
-    let (c, c_batch_stride) = output(&mut c);
-    let layout = a.layout();
-    let problem = Problem {
-        batch: 1,
-        m: a.rows(),
-        n: lb.cols,
-        k: a.cols(),
-        a: Strided {
-            ptr: a.as_ptr(),
-            rs: 0,
-            cs: 0,
-        },
-        a_window: Some((layout.rows, layout.cols)),
-        a_batch_stride: 0,
-        b: Strided {
-            ptr: b.as_ptr(),
-            rs: lb.row_stride,
-            cs: lb.col_stride,
-        },
-        b_batch_stride: lb.batch_stride,
-        c,
-        c_batch_stride,
-    };
-    gemm::run(
-        engine.pool(),
-        &kernels.micro,
-        &problem,
-        epilogue,
-        engine.config().parallel_min_flops,
     );
 }
 
@@ -267,7 +243,7 @@ unsafe fn dot_half<H: Half>(
         rs: l.cols,
         cs: 1,
     };
-    let problem = problem(&a, &b, scratch_c, l.rows * l.cols);
+    let problem = problem(&Lhs::Strided(a), &b, scratch_c, l.rows * l.cols);
     let (out, batch_stride) = output(&mut c);
     let narrow = Narrow {
         out,
@@ -374,7 +350,7 @@ macro_rules! float_dot_elements {
                 c: StridedMatrixMut<'_, Self>,
                 e: Option<&dyn Epilogue<Self>>,
             ) {
-                dot_float(engine, &engine.$t, a, b, c, e)
+                dot_float(engine, &engine.$t, Lhs::Strided(a), b, c, e)
             }
 
             unsafe fn dot_window(
@@ -384,7 +360,7 @@ macro_rules! float_dot_elements {
                 c: StridedMatrixMut<'_, Self>,
                 e: Option<&dyn Epilogue<Self>>,
             ) {
-                dot_float_window(engine, &engine.$t, a, b, c, e)
+                dot_float(engine, &engine.$t, Lhs::Window(a), b, c, e)
             }
         }
     )*};

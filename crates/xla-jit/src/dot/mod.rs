@@ -360,24 +360,8 @@ impl DotEngine {
         c: StridedMatrixMut<'_, T>,
         epilogue: Option<&dyn Epilogue<T>>,
     ) -> Result<(), JitError> {
-        let (la, lb, lc) = (a.layout(), b.layout(), c.layout());
-        let lhs = [la.batch, la.rows, la.cols];
-        let rhs = [lb.batch, lb.rows, lb.cols];
-        let out = [lc.batch, lc.rows, lc.cols];
-        let checks = [
-            ("batch", la.batch == lc.batch && lb.batch == lc.batch),
-            ("m", la.rows == lc.rows),
-            ("n", lb.cols == lc.cols),
-            ("k", la.cols == lb.rows),
-        ];
-        if let Some((dimension, _)) = checks.into_iter().find(|(_, ok)| !ok) {
-            return Err(JitError::DotSizeMismatch {
-                dimension,
-                lhs,
-                rhs,
-                out,
-            });
-        }
+        let la = a.layout();
+        check_sizes([la.batch, la.rows, la.cols], &b, &c)?;
         // SAFETY: the views are valid (checked at construction) and their
         // sizes agree (checked above).
         unsafe { T::dot(self, a, b, c, epilogue) };
@@ -395,24 +379,7 @@ impl DotEngine {
         c: StridedMatrixMut<'_, T>,
         epilogue: Option<&dyn Epilogue<T>>,
     ) -> Result<(), JitError> {
-        let (lb, lc) = (b.layout(), c.layout());
-        let lhs = [1, a.rows(), a.cols()];
-        let rhs = [lb.batch, lb.rows, lb.cols];
-        let out = [lc.batch, lc.rows, lc.cols];
-        let checks = [
-            ("batch", lb.batch == 1 && lc.batch == 1),
-            ("m", a.rows() == lc.rows),
-            ("n", lb.cols == lc.cols),
-            ("k", a.cols() == lb.rows),
-        ];
-        if let Some((dimension, _)) = checks.into_iter().find(|(_, ok)| !ok) {
-            return Err(JitError::DotSizeMismatch {
-                dimension,
-                lhs,
-                rhs,
-                out,
-            });
-        }
+        check_sizes([1, a.rows(), a.cols()], &b, &c)?;
         // SAFETY: the views are valid (checked at construction) and their
         // sizes agree (checked above).
         unsafe { T::dot_window(self, a, b, c, epilogue) };
@@ -436,6 +403,33 @@ impl DotEngine {
     /// configured with `keep_disasm`.
     pub fn disasm(&self) -> &[(String, String)] {
         &self.disasm
+    }
+}
+
+/// Checks that `lhs` (`[batch, m, k]`), `b` and `c` agree; the error names
+/// the dimension that does not.
+fn check_sizes<T: Copy>(
+    lhs: [usize; 3],
+    b: &StridedMatrix<'_, T>,
+    c: &StridedMatrixMut<'_, T>,
+) -> Result<(), JitError> {
+    let (lb, lc) = (b.layout(), c.layout());
+    let rhs = [lb.batch, lb.rows, lb.cols];
+    let out = [lc.batch, lc.rows, lc.cols];
+    let checks = [
+        ("batch", lhs[0] == lc.batch && lb.batch == lc.batch),
+        ("m", lhs[1] == lc.rows),
+        ("n", lb.cols == lc.cols),
+        ("k", lhs[2] == lb.rows),
+    ];
+    match checks.into_iter().find(|(_, ok)| !ok) {
+        Some((dimension, _)) => Err(JitError::DotSizeMismatch {
+            dimension,
+            lhs,
+            rhs,
+            out,
+        }),
+        None => Ok(()),
     }
 }
 

@@ -115,62 +115,8 @@ pub(crate) unsafe fn pack_a<S: Widen<T>, T: Copy + Default>(
     copies: usize,
     dst: &mut [T],
 ) {
-    let panel_len = kc * mr * copies;
-    debug_assert!(dst.len() >= rows.div_ceil(mr) * panel_len);
-    for (panel, out) in dst
-        .chunks_exact_mut(panel_len)
-        .take(rows.div_ceil(mr))
-        .enumerate()
-    {
-        let r0 = panel * mr;
-        let height = mr.min(rows - r0);
-        let src = src.at(r0, 0);
-        match (height == mr, mr, copies) {
-            (true, 6, 4) => pack_a_panel::<S, T, 6, 4>(src, kc, out),
-            (true, 6, 2) => pack_a_panel::<S, T, 6, 2>(src, kc, out),
-            (true, 6, 1) => pack_a_panel::<S, T, 6, 1>(src, kc, out),
-            (true, 14, 1) => pack_a_panel::<S, T, 14, 1>(src, kc, out),
-            _ => pack_a_edge(src, height, kc, mr, copies, out),
-        }
-    }
-}
-
-/// One full `MR`-row panel, with the sizes known at compile time.
-unsafe fn pack_a_panel<S: Widen<T>, T: Copy, const MR: usize, const COPIES: usize>(
-    src: Strided<*const S>,
-    kc: usize,
-    out: &mut [T],
-) {
-    let rows: [*const S; MR] = std::array::from_fn(|i| src.ptr.add(i * src.rs));
-    let out = out.as_mut_ptr().cast::<[[T; COPIES]; MR]>();
-    for p in 0..kc {
-        let offset = p * src.cs;
-        let step: [[T; COPIES]; MR] =
-            std::array::from_fn(|i| [(*rows[i].add(offset)).widen(); COPIES]);
-        out.add(p).write_unaligned(step);
-    }
-}
-
-/// A panel of any shape, zero-padded below `height` rows.
-unsafe fn pack_a_edge<S: Widen<T>, T: Copy + Default>(
-    src: Strided<*const S>,
-    height: usize,
-    kc: usize,
-    mr: usize,
-    copies: usize,
-    out: &mut [T],
-) {
-    for p in 0..kc {
-        for i in 0..mr {
-            let value = if i < height {
-                (*src.ptr.add(i * src.rs + p * src.cs)).widen()
-            } else {
-                T::default()
-            };
-            let at = (p * mr + i) * copies;
-            out[at..at + copies].fill(value);
-        }
-    }
+    let (row, col) = (|i: usize| src.ptr.add(i * src.rs), |p: usize| p * src.cs);
+    pack_a_panels(row, col, rows, kc, (mr, copies), dst);
 }
 
 /// Packs rows `row0 .. row0 + rows` and columns `col0 .. col0 + kc` of a
@@ -196,7 +142,27 @@ pub(crate) unsafe fn pack_a_window<S: Widen<T>, T: Copy + Default>(
     let (row_offsets, col_offsets) = offsets.split_at_mut(rows);
     row_dims.offsets(row0, row_offsets);
     col_dims.offsets(col0, col_offsets);
+    let (row, col) = (
+        |i: usize| ptr.add(row_offsets[i]),
+        |p: usize| col_offsets[p],
+    );
+    pack_a_panels(row, col, rows, kc, (mr, copies), dst);
+}
+
+/// The panels of `rows×kc` elements of `A`, element `(i, p)` at
+/// `row(i) + col(p)`: full panels of the kernels' shapes by loops with
+/// their sizes known at compile time, the others (and edge panels,
+/// zero-padded) by [`pack_a_edge`].
+unsafe fn pack_a_panels<S: Widen<T>, T: Copy + Default>(
+    row: impl Fn(usize) -> *const S,
+    col: impl Fn(usize) -> usize + Copy,
+    rows: usize,
+    kc: usize,
+    (mr, copies): (usize, usize),
+    dst: &mut [T],
+) {
     let panel_len = kc * mr * copies;
+    debug_assert!(dst.len() >= rows.div_ceil(mr) * panel_len);
     for (panel, out) in dst
         .chunks_exact_mut(panel_len)
         .take(rows.div_ceil(mr))
@@ -204,41 +170,53 @@ pub(crate) unsafe fn pack_a_window<S: Widen<T>, T: Copy + Default>(
     {
         let r0 = panel * mr;
         let height = mr.min(rows - r0);
-        let rows = &row_offsets[r0..r0 + height];
+        let row = |i: usize| row(r0 + i);
         match (height == mr, mr, copies) {
-            (true, 14, 1) => window_panel::<S, T, 14, 1>(ptr, rows, col_offsets, out),
-            (true, 6, 4) => window_panel::<S, T, 6, 4>(ptr, rows, col_offsets, out),
-            (true, 6, 2) => window_panel::<S, T, 6, 2>(ptr, rows, col_offsets, out),
-            (true, 6, 1) => window_panel::<S, T, 6, 1>(ptr, rows, col_offsets, out),
-            _ => {
-                for (p, &col) in col_offsets.iter().enumerate() {
-                    for i in 0..mr {
-                        let value = match rows.get(i) {
-                            Some(&row) => (*ptr.add(row + col)).widen(),
-                            None => T::default(),
-                        };
-                        let at = (p * mr + i) * copies;
-                        out[at..at + copies].fill(value);
-                    }
-                }
-            }
+            (true, 6, 4) => pack_a_panel::<S, T, 6, 4>(row, col, kc, out),
+            (true, 6, 2) => pack_a_panel::<S, T, 6, 2>(row, col, kc, out),
+            (true, 6, 1) => pack_a_panel::<S, T, 6, 1>(row, col, kc, out),
+            (true, 14, 1) => pack_a_panel::<S, T, 14, 1>(row, col, kc, out),
+            _ => pack_a_edge(row, col, (height, kc), (mr, copies), out),
         }
     }
 }
 
-/// One full `MR`-row panel of a window view.
-unsafe fn window_panel<S: Widen<T>, T: Copy, const MR: usize, const COPIES: usize>(
-    ptr: *const S,
-    rows: &[usize],
-    cols: &[usize],
+/// One full `MR`-row panel, with the sizes known at compile time.
+unsafe fn pack_a_panel<S: Widen<T>, T: Copy, const MR: usize, const COPIES: usize>(
+    row: impl Fn(usize) -> *const S,
+    col: impl Fn(usize) -> usize,
+    kc: usize,
     out: &mut [T],
 ) {
-    let rows: [*const S; MR] = std::array::from_fn(|i| ptr.add(rows[i]));
+    let rows: [*const S; MR] = std::array::from_fn(row);
     let out = out.as_mut_ptr().cast::<[[T; COPIES]; MR]>();
-    for (p, &col) in cols.iter().enumerate() {
+    for p in 0..kc {
+        let offset = col(p);
         let step: [[T; COPIES]; MR] =
-            std::array::from_fn(|i| [(*rows[i].add(col)).widen(); COPIES]);
+            std::array::from_fn(|i| [(*rows[i].add(offset)).widen(); COPIES]);
         out.add(p).write_unaligned(step);
+    }
+}
+
+/// A panel of any shape, zero-padded below `height` rows.
+unsafe fn pack_a_edge<S: Widen<T>, T: Copy + Default>(
+    row: impl Fn(usize) -> *const S,
+    col: impl Fn(usize) -> usize,
+    (height, kc): (usize, usize),
+    (mr, copies): (usize, usize),
+    out: &mut [T],
+) {
+    for p in 0..kc {
+        let offset = col(p);
+        for i in 0..mr {
+            let value = if i < height {
+                (*row(i).add(offset)).widen()
+            } else {
+                T::default()
+            };
+            let at = (p * mr + i) * copies;
+            out[at..at + copies].fill(value);
+        }
     }
 }
 
@@ -320,6 +298,19 @@ unsafe fn pack_b_edge<S: Widen<T>, T: Copy + Default>(
 mod tests {
     use super::*;
 
+    /// The edge packing of a strided block.
+    unsafe fn edge(
+        src: Strided<*const f32>,
+        height: usize,
+        kc: usize,
+        mr: usize,
+        copies: usize,
+        out: &mut [f32],
+    ) {
+        let (row, col) = (|i: usize| src.ptr.add(i * src.rs), |p: usize| p * src.cs);
+        pack_a_edge(row, col, (height, kc), (mr, copies), out);
+    }
+
     fn strided(data: &[f32], rs: usize, cs: usize) -> Strided<*const f32> {
         Strided {
             ptr: data.as_ptr(),
@@ -353,8 +344,8 @@ mod tests {
             let mut slow = fast.clone();
             unsafe {
                 pack_a(strided(&a, rs, cs), 7, 5, 6, 4, &mut fast);
-                pack_a_edge(strided(&a, rs, cs), 6, 5, 6, 4, &mut slow[..120]);
-                pack_a_edge(strided(&a, rs, cs).at(6, 0), 1, 5, 6, 4, &mut slow[120..]);
+                edge(strided(&a, rs, cs), 6, 5, 6, 4, &mut slow[..120]);
+                edge(strided(&a, rs, cs).at(6, 0), 1, 5, 6, 4, &mut slow[120..]);
             }
             assert_eq!(fast, slow);
         }
@@ -375,7 +366,7 @@ mod tests {
                 unsafe {
                     pack_a(src, height, kc, mr, copies, &mut fast);
                     for (panel, out) in slow.chunks_exact_mut(kc * mr * copies).enumerate() {
-                        pack_a_edge(src.at(panel * mr, 0), mr, kc, mr, copies, out);
+                        edge(src.at(panel * mr, 0), mr, kc, mr, copies, out);
                     }
                 }
                 assert_eq!(fast, slow, "A {mr}×{copies} ({rs}, {cs})");
