@@ -445,6 +445,39 @@ fn main() {
     }
     println!("\nceiling used for %: {ceiling:.1} GFLOP/s per thread");
     let engines = engines(config);
+    if args.iter().any(|a| a == "--bf16") {
+        let [m, n, k] = [512usize, 1024, 1024];
+        let a: Vec<half::bf16> = data::<f32>(m * k, 1)
+            .into_iter()
+            .map(half::bf16::from_f32)
+            .collect();
+        let b: Vec<half::bf16> = data::<f32>(k * n, 2)
+            .into_iter()
+            .map(half::bf16::from_f32)
+            .collect();
+        let mut c = vec![0f32; m * n];
+        for (threads, engine) in &engines {
+            let t = measure(5, || {
+                engine
+                    .gemm_to_f32(
+                        StridedMatrix::new(Operand::Lhs, &a, MatrixLayout::row_major(m, k))
+                            .unwrap(),
+                        StridedMatrix::new(Operand::Rhs, &b, MatrixLayout::row_major(k, n))
+                            .unwrap(),
+                        StridedMatrixMut::new(&mut c, MatrixLayout::row_major(m, n)).unwrap(),
+                        None,
+                    )
+                    .unwrap();
+            });
+            println!(
+                "bf16 {threads} thr: {:.3} ms {:.1} GFLOP/s",
+                t.wall * 1e3,
+                2.0 * (m * n * k) as f64 / t.wall / 1e9
+            );
+        }
+        report_flops::<f32>("f32 same shape", [1, m, n, k], &engines, ceiling, 5);
+        return;
+    }
     if let Some(shape) = args
         .iter()
         .position(|a| a == "--shape")

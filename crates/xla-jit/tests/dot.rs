@@ -72,6 +72,23 @@ fn engines() -> [&'static DotEngine; 3] {
     [default_engine(), stress_engine(), stress_cranelift_engine()]
 }
 
+/// [`engines`], and on a CPU with AVX512_BF16 and AVX-512 the stress
+/// engine summing bf16 products in pairs (`vdpbf16ps`), whatever the
+/// host's default.
+fn bf16_engines() -> Vec<&'static DotEngine> {
+    static PAIRS: OnceLock<Option<DotEngine>> = OnceLock::new();
+    let pairs = PAIRS.get_or_init(|| {
+        (xla_jit::wide::cpu_has_avx512_bf16()).then(|| {
+            stressed(DotConfig {
+                f32: DotConfig::AVX512_F32,
+                bf16_pairs: true,
+                ..DotConfig::default()
+            })
+        })
+    });
+    engines().into_iter().chain(pairs.as_ref()).collect()
+}
+
 /// Deterministic values in [-1, 1).
 struct Rng(u64);
 
@@ -390,7 +407,7 @@ fn matrix_vector_products() {
 /// A tiled dot of small integers: every sum is exact in f32, so the 16-bit
 /// result must equal the exact sum rounded once.
 fn check_half<H: DotElement>(from: impl Fn(f32) -> H + Copy, to: impl Fn(H) -> f32) {
-    for engine in engines() {
+    for engine in bf16_engines() {
         for [batch, m, n, k] in [
             [1, 7, 9, 5],
             [2, 13, 17, 40],
@@ -1025,4 +1042,107 @@ fn window_views_read_patches_in_place() {
         WindowMatrix::new(&short, layout),
         Err(JitError::DotOutOfBounds { .. })
     ));
+}
+
+/// Only 16-bit floats widen into an f32 result.
+#[test]
+fn only_half_operands_widen() {
+    let (a, b) = ([1.0f32; 4], [1.0f32; 4]);
+    let mut c = [0.0f32; 4];
+    let layout = MatrixLayout::row_major(2, 2);
+    let result = default_engine().gemm_to_f32(
+        StridedMatrix::new(Operand::Lhs, &a, layout).unwrap(),
+        StridedMatrix::new(Operand::Rhs, &b, layout).unwrap(),
+        StridedMatrixMut::new(&mut c, layout).unwrap(),
+        None,
+    );
+    let error = result.unwrap_err().to_string();
+    assert!(
+        error.contains("only f16 and bf16 operands widen"),
+        "{error}"
+    );
+}
+
+/// bf16 and f16 operands of an f32 result (XLA's preferred element type):
+/// every engine, bf16 pairs included where the CPU has them, against the
+/// f64 reference on the widened values, within f32 summation error; odd
+/// `k` (a pair half-filled), tails of every tile, transposed operands and
+/// batches.
+#[test]
+fn half_operands_into_f32_results() {
+    for engine in bf16_engines() {
+        for [batch, m, n, k] in [
+            [1, 29, 70, 33],
+            [3, 15, 33, 64],
+            [1, 2, 40, 1],
+            [2, 1, 1, 7],
+        ] {
+            let mut rng = Rng(3);
+            let (av, bv) = (rng.vec(batch * m * k), rng.vec(batch * k * n));
+            let wide = |v: &[f64]| {
+                v.iter()
+                    .map(|&x| bf16::from_f64(x).to_f64())
+                    .collect::<Vec<_>>()
+            };
+            let (want, magnitude) = reference(&wide(&av), &wide(&bv), [batch, m, n, k]);
+            let a = store(&av, Form::ColMajor, [batch, m, k], bf16::from_f64);
+            let b = store(&bv, Form::RowMajor, [batch, k, n], bf16::from_f64);
+            let mut c = store(
+                &vec![0.0; batch * m * n],
+                Form::Padded,
+                [batch, m, n],
+                |x| x as f32,
+            );
+            engine
+                .gemm_to_f32(
+                    StridedMatrix::new(Operand::Lhs, &a.buffer, a.layout).unwrap(),
+                    StridedMatrix::new(Operand::Rhs, &b.buffer, b.layout).unwrap(),
+                    StridedMatrixMut::new(&mut c.buffer, c.layout).unwrap(),
+                    None,
+                )
+                .unwrap();
+            let a16 = store(&av, Form::RowMajor, [batch, m, k], f16::from_f64);
+            let b16 = store(&bv, Form::ColMajor, [batch, k, n], f16::from_f64);
+            let mut c16 = store(
+                &vec![0.0; batch * m * n],
+                Form::RowMajor,
+                [batch, m, n],
+                |x| x as f32,
+            );
+            engine
+                .gemm_to_f32(
+                    StridedMatrix::new(Operand::Lhs, &a16.buffer, a16.layout).unwrap(),
+                    StridedMatrix::new(Operand::Rhs, &b16.buffer, b16.layout).unwrap(),
+                    StridedMatrixMut::new(&mut c16.buffer, c16.layout).unwrap(),
+                    None,
+                )
+                .unwrap();
+            let wide16 = |v: &[f64]| {
+                v.iter()
+                    .map(|&x| f16::from_f64(x).to_f64())
+                    .collect::<Vec<_>>()
+            };
+            let (want16, _) = reference(&wide16(&av), &wide16(&bv), [batch, m, n, k]);
+            for bi in 0..batch {
+                for i in 0..m {
+                    for j in 0..n {
+                        let at = (bi * m + i) * n + j;
+                        let bound = 1e-5 * magnitude[at].max(1.0);
+                        let got = c.buffer[c.layout.offset(bi, i, j)] as f64;
+                        assert!(
+                            (got - want[at]).abs() <= bound,
+                            "bf16 ({bi},{i},{j}) {got} vs {}",
+                            want[at]
+                        );
+                        let got = c16.buffer[c16.layout.offset(bi, i, j)] as f64;
+                        assert!(
+                            (got - want16[at]).abs() <= bound,
+                            "f16 ({bi},{i},{j}) {got} vs {}",
+                            want16[at]
+                        );
+                    }
+                }
+            }
+        }
+    }
 }

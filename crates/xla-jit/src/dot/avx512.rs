@@ -18,6 +18,13 @@
 //! step, the layout of BLIS's Haswell and Zen kernels.
 //!
 //! The steps are unrolled by [`KernelShape::unroll`] with constant offsets.
+//!
+//! The bf16 kernel (AVX512_BF16) is the 512-bit kernel with
+//! `vdpbf16ps acc, b, [a]{1to16}` in place of the FMA: each 32-bit entry of
+//! the packed panels holds a pair of bf16 values of consecutive `k`
+//! (`pack.rs`'s pair panels), and one instruction adds both products of a
+//! pair to each f32 lane, so a step covers two `k` and the kernel's `kc`
+//! counts pairs.
 
 use super::kernel::KernelShape;
 use crate::wide::asm::{gpr::*, ops, Asm, Cond, Mem, VSrc, Zmm};
@@ -36,9 +43,25 @@ pub(super) fn fits(shape: &KernelShape, width: Width) -> bool {
     shape.nr.is_multiple_of(lanes) && nv > 0 && shape.mr * nv + nv + for_a <= registers
 }
 
-/// The machine code of the f32 micro-kernel of `shape` at `width` (which
-/// [`fits`]).
-pub(super) fn micro_kernel(shape: &KernelShape, width: Width) -> Vec<u8> {
+/// What a kernel step multiplies and adds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Product {
+    /// f32 values, one `k` a step (`vfmadd231ps`).
+    F32,
+    /// Pairs of bf16 values, two `k` a step (`vdpbf16ps`; 512 bits only).
+    Bf16Pairs,
+}
+
+/// The machine code of the micro-kernel of `shape` at `width` (which
+/// [`fits`]) for `product`.
+pub(super) fn micro_kernel(shape: &KernelShape, width: Width, product: Product) -> Vec<u8> {
+    let multiply_add = match product {
+        Product::F32 => ops::VFMADD231PS,
+        Product::Bf16Pairs => {
+            debug_assert_eq!(width, Width::Zmm, "vdpbf16ps is an EVEX instruction");
+            ops::VDPBF16PS
+        }
+    };
     let (mr, nr, unroll) = (shape.mr, shape.nr, shape.unroll);
     let lanes = width.lanes() as usize;
     let nv = nr / lanes;
@@ -98,7 +121,7 @@ pub(super) fn micro_kernel(shape: &KernelShape, width: Width) -> Vec<u8> {
                     VSrc::Bcst(at)
                 };
                 for v in 0..nv {
-                    vop(asm, ops::VFMADD231PS, acc(i, v), b_row(v), a);
+                    vop(asm, multiply_add, acc(i, v), b_row(v), a);
                 }
             }
         }

@@ -6,7 +6,7 @@ use half::{bf16, f16};
 use xla_core::{NativeType, C128, C64};
 
 use super::epilogue::{Epilogue, OutputBlock, Transposed};
-use super::gemm::{self, Float, Problem};
+use super::gemm::{self, Bf16Pairs, Float, Problem, Widening};
 use super::gemv;
 use super::matrix::{MatrixLayout, Operand, StridedMatrix, StridedMatrixMut};
 use super::pack::{Strided, Widen};
@@ -34,6 +34,24 @@ pub trait DotElement: NativeType + sealed::Sealed {
         c: StridedMatrixMut<'_, Self>,
         epilogue: Option<&dyn Epilogue<Self>>,
     );
+
+    /// Runs the dot with its products summed in f32 into an f32 `c`, and
+    /// returns `true`; `false` (nothing done) for types other than f16 and
+    /// bf16.
+    ///
+    /// # Safety
+    ///
+    /// As [`DotElement::dot`].
+    #[doc(hidden)]
+    unsafe fn dot_to_f32(
+        _engine: &DotEngine,
+        _a: StridedMatrix<'_, Self>,
+        _b: StridedMatrix<'_, Self>,
+        _c: StridedMatrixMut<'_, f32>,
+        _epilogue: Option<&dyn Epilogue<f32>>,
+    ) -> bool {
+        false
+    }
 
     /// Runs the dot with a window view `a` (one matrix): by default on a
     /// dense copy of the window, which f32 and f64 skip by packing straight
@@ -162,23 +180,40 @@ unsafe fn dot_float<T: Float>(
         transposed = epilogue.map(Transposed);
         epilogue = transposed.as_ref().map(|t| t as &dyn Epilogue<T>);
     }
-    gemm::run(
-        pool,
-        &kernels.micro,
-        &problem,
-        epilogue,
-        config.parallel_min_flops,
-    );
+    let kernel = (&kernels.micro, &Widening);
+    gemm::run(pool, kernel, &problem, epilogue, config.parallel_min_flops);
 }
 
 /// A 16-bit float: converted to f32 for the products, back once at the end.
-trait Half: Widen<f32> + NativeType {
+pub(crate) trait Half: Widen<f32> + NativeType {
     fn narrow(value: f32) -> Self;
+
+    /// Runs `problem` (16-bit operands, an f32 output) on the engine's
+    /// fastest kernel for the type.
+    ///
+    /// # Safety
+    ///
+    /// As [`gemm::run`].
+    unsafe fn gemm(
+        engine: &DotEngine,
+        problem: &Problem<Self, f32>,
+        epilogue: Option<&dyn Epilogue<f32>>,
+    );
 }
 
 impl Half for f16 {
     fn narrow(value: f32) -> Self {
         f16::from_f32(value)
+    }
+
+    unsafe fn gemm(
+        engine: &DotEngine,
+        problem: &Problem<Self, f32>,
+        epilogue: Option<&dyn Epilogue<f32>>,
+    ) {
+        let min_flops = engine.config().parallel_min_flops;
+        let kernel = (&engine.f32.micro, &Widening);
+        gemm::run(engine.pool(), kernel, problem, epilogue, min_flops);
     }
 }
 
@@ -186,6 +221,49 @@ impl Half for bf16 {
     fn narrow(value: f32) -> Self {
         bf16::from_f32(value)
     }
+
+    /// Pairs of bf16 products summed by `vdpbf16ps` where the CPU has
+    /// AVX512_BF16, else the f32 kernel on widened values.
+    unsafe fn gemm(
+        engine: &DotEngine,
+        problem: &Problem<Self, f32>,
+        epilogue: Option<&dyn Epilogue<f32>>,
+    ) {
+        let min_flops = engine.config().parallel_min_flops;
+        match &engine.bf16 {
+            Some(pairs) => gemm::run(
+                engine.pool(),
+                (pairs, &Bf16Pairs),
+                problem,
+                epilogue,
+                min_flops,
+            ),
+            None => {
+                let kernel = (&engine.f32.micro, &Widening);
+                gemm::run(engine.pool(), kernel, problem, epilogue, min_flops);
+            }
+        }
+    }
+}
+
+/// 16-bit operands, products summed in f32 into an f32 output (XLA's
+/// `preferred_element_type=f32`).
+unsafe fn dot_half_to_f32<H: Half>(
+    engine: &DotEngine,
+    a: StridedMatrix<'_, H>,
+    b: StridedMatrix<'_, H>,
+    mut c: StridedMatrixMut<'_, f32>,
+    epilogue: Option<&dyn Epilogue<f32>>,
+) {
+    if c.layout().is_empty() {
+        return;
+    }
+    let (c, c_batch_stride) = output(&mut c);
+    H::gemm(
+        engine,
+        &problem(&Lhs::Strided(a), &b, c, c_batch_stride),
+        epilogue,
+    );
 }
 
 /// Rounds each finished f32 block into the 16-bit output, then runs the
@@ -250,14 +328,7 @@ unsafe fn dot_half<H: Half>(
         batch_stride,
         epilogue,
     };
-    let config = engine.config();
-    gemm::run(
-        engine.pool(),
-        &engine.f32.micro,
-        &problem,
-        Some(&narrow),
-        config.parallel_min_flops,
-    );
+    H::gemm(engine, &problem, Some(&narrow));
 }
 
 /// Multiply-accumulate in the element type (integers wrap).
@@ -322,25 +393,9 @@ unsafe fn dot_loop<T: Ring>(
     }
 }
 
-macro_rules! dot_elements {
-    ($($t:ty => |$engine:ident, $a:ident, $b:ident, $c:ident, $e:ident| $body:expr;)*) => {$(
-        impl sealed::Sealed for $t {}
-        impl DotElement for $t {
-            unsafe fn dot(
-                $engine: &DotEngine,
-                $a: StridedMatrix<'_, Self>,
-                $b: StridedMatrix<'_, Self>,
-                $c: StridedMatrixMut<'_, Self>,
-                $e: Option<&dyn Epilogue<Self>>,
-            ) {
-                $body
-            }
-        }
-    )*};
-}
-
-macro_rules! float_dot_elements {
-    ($($t:ident),*) => {$(
+/// `impl DotElement for $t`: `dot` calls `$dot`, then the other methods.
+macro_rules! dot_element {
+    ($t:ty, $dot:expr $(, $method:item)*) => {
         impl sealed::Sealed for $t {}
         impl DotElement for $t {
             unsafe fn dot(
@@ -350,9 +405,25 @@ macro_rules! float_dot_elements {
                 c: StridedMatrixMut<'_, Self>,
                 e: Option<&dyn Epilogue<Self>>,
             ) {
-                dot_float(engine, &engine.$t, Lhs::Strided(a), b, c, e)
+                $dot(engine, a, b, c, e)
             }
+            $($method)*
+        }
+    };
+}
 
+macro_rules! float_dot_element {
+    ($t:ident) => {
+        dot_element!(
+            $t,
+            |engine: &DotEngine, a, b, c, e| dot_float(
+                engine,
+                &engine.$t,
+                Lhs::Strided(a),
+                b,
+                c,
+                e
+            ),
             unsafe fn dot_window(
                 engine: &DotEngine,
                 a: WindowMatrix<'_, Self>,
@@ -362,23 +433,40 @@ macro_rules! float_dot_elements {
             ) {
                 dot_float(engine, &engine.$t, Lhs::Window(a), b, c, e)
             }
-        }
-    )*};
+        );
+    };
 }
 
-float_dot_elements!(f32, f64);
-
-dot_elements! {
-    f16 => |engine, a, b, c, e| dot_half(engine, a, b, c, e);
-    bf16 => |engine, a, b, c, e| dot_half(engine, a, b, c, e);
-    i8 => |_engine, a, b, c, e| dot_loop(a, b, c, e);
-    i16 => |_engine, a, b, c, e| dot_loop(a, b, c, e);
-    i32 => |_engine, a, b, c, e| dot_loop(a, b, c, e);
-    i64 => |_engine, a, b, c, e| dot_loop(a, b, c, e);
-    u8 => |_engine, a, b, c, e| dot_loop(a, b, c, e);
-    u16 => |_engine, a, b, c, e| dot_loop(a, b, c, e);
-    u32 => |_engine, a, b, c, e| dot_loop(a, b, c, e);
-    u64 => |_engine, a, b, c, e| dot_loop(a, b, c, e);
-    C64 => |_engine, a, b, c, e| dot_loop(a, b, c, e);
-    C128 => |_engine, a, b, c, e| dot_loop(a, b, c, e);
+macro_rules! half_dot_element {
+    ($t:ident) => {
+        dot_element!(
+            $t,
+            dot_half,
+            unsafe fn dot_to_f32(
+                engine: &DotEngine,
+                a: StridedMatrix<'_, Self>,
+                b: StridedMatrix<'_, Self>,
+                c: StridedMatrixMut<'_, f32>,
+                e: Option<&dyn Epilogue<f32>>,
+            ) -> bool {
+                dot_half_to_f32(engine, a, b, c, e);
+                true
+            }
+        );
+    };
 }
+
+float_dot_element!(f32);
+float_dot_element!(f64);
+half_dot_element!(f16);
+half_dot_element!(bf16);
+dot_element!(i8, |_, a, b, c, e| dot_loop(a, b, c, e));
+dot_element!(i16, |_, a, b, c, e| dot_loop(a, b, c, e));
+dot_element!(i32, |_, a, b, c, e| dot_loop(a, b, c, e));
+dot_element!(i64, |_, a, b, c, e| dot_loop(a, b, c, e));
+dot_element!(u8, |_, a, b, c, e| dot_loop(a, b, c, e));
+dot_element!(u16, |_, a, b, c, e| dot_loop(a, b, c, e));
+dot_element!(u32, |_, a, b, c, e| dot_loop(a, b, c, e));
+dot_element!(u64, |_, a, b, c, e| dot_loop(a, b, c, e));
+dot_element!(C64, |_, a, b, c, e| dot_loop(a, b, c, e));
+dot_element!(C128, |_, a, b, c, e| dot_loop(a, b, c, e));

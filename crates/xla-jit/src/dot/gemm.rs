@@ -15,7 +15,9 @@ use std::ops::Add;
 use super::epilogue::{Epilogue, OutputBlock};
 use super::kernel::MicroKernel;
 use super::matrix::{MatrixLayout, StridedMatrixMut};
-use super::pack::{pack_a, pack_a_window, pack_b, Strided, Widen};
+use half::bf16;
+
+use super::pack::{pack_a, pack_a_pairs, pack_a_window, pack_b, pack_b_pairs, Strided, Widen};
 use super::window::WindowDims;
 use crate::runtime::pool::ThreadPool;
 
@@ -73,6 +75,92 @@ impl<S: Copy, T> Problem<S, T> {
     }
 }
 
+/// How a GEMM packs its operands for its micro-kernel.
+pub(crate) trait Packer<S, T>: Sync {
+    /// Elements of `k` one packed entry (and one kernel step) covers.
+    const K_PER_STEP: usize;
+
+    /// Packs `rows×kc` of a strided `A` ([`pack_a`]).
+    ///
+    /// # Safety
+    ///
+    /// As [`pack_a`].
+    unsafe fn pack_a(
+        &self,
+        a: Strided<*const S>,
+        rows: usize,
+        kc: usize,
+        kernel: &MicroKernel<T>,
+        dst: &mut [T],
+    );
+
+    /// Packs `kc×cols` of `B` ([`pack_b`]).
+    ///
+    /// # Safety
+    ///
+    /// As [`pack_b`].
+    unsafe fn pack_b(&self, b: Strided<*const S>, kc: usize, cols: usize, nr: usize, dst: &mut [T]);
+}
+
+/// Each element widened to the kernel's type, one `k` a step.
+pub(crate) struct Widening;
+
+impl<S: Widen<T>, T: Float> Packer<S, T> for Widening {
+    const K_PER_STEP: usize = 1;
+
+    unsafe fn pack_a(
+        &self,
+        a: Strided<*const S>,
+        rows: usize,
+        kc: usize,
+        kernel: &MicroKernel<T>,
+        dst: &mut [T],
+    ) {
+        let mr = kernel.shape.mr;
+        pack_a(a, rows, kc, mr, kernel.a_step() / mr, dst);
+    }
+
+    unsafe fn pack_b(
+        &self,
+        b: Strided<*const S>,
+        kc: usize,
+        cols: usize,
+        nr: usize,
+        dst: &mut [T],
+    ) {
+        pack_b(b, kc, cols, nr, dst);
+    }
+}
+
+/// bf16 values in pairs of consecutive `k`, for the `vdpbf16ps` kernel.
+pub(crate) struct Bf16Pairs;
+
+impl Packer<bf16, f32> for Bf16Pairs {
+    const K_PER_STEP: usize = 2;
+
+    unsafe fn pack_a(
+        &self,
+        a: Strided<*const bf16>,
+        rows: usize,
+        kc: usize,
+        kernel: &MicroKernel<f32>,
+        dst: &mut [f32],
+    ) {
+        pack_a_pairs(a, rows, kc, kernel.shape.mr, dst);
+    }
+
+    unsafe fn pack_b(
+        &self,
+        b: Strided<*const bf16>,
+        kc: usize,
+        cols: usize,
+        nr: usize,
+        dst: &mut [f32],
+    ) {
+        pack_b_pairs(b, kc, cols, nr, dst);
+    }
+}
+
 /// One task: a rectangle of one output matrix.
 #[derive(Clone, Copy, Debug)]
 struct Part {
@@ -81,20 +169,26 @@ struct Part {
     cols: (usize, usize),
 }
 
-/// Runs `problem` on `pool` (single-threaded below `parallel_min_flops`).
+/// Runs `problem` on `pool` with `kernel` on panels `packer` packs
+/// (single-threaded below `parallel_min_flops`); a window `A` needs a
+/// packer of one `k` a step.
 ///
 /// # Safety
 ///
 /// The problem's pointers and strides must address valid elements (inputs
 /// readable, the output writable and injective) for the whole call.
-pub(crate) unsafe fn run<S: Widen<T>, T: Float>(
+pub(crate) unsafe fn run<S: Widen<T>, T: Float, P: Packer<S, T>>(
     pool: &ThreadPool,
-    kernel: &MicroKernel<T>,
+    (kernel, packer): (&MicroKernel<T>, &P),
     problem: &Problem<S, T>,
     epilogue: Option<&dyn Epilogue<T>>,
     parallel_min_flops: usize,
 ) {
     let Problem { batch, m, n, k, .. } = *problem;
+    debug_assert!(
+        P::K_PER_STEP == 1 || problem.a_window.is_none(),
+        "windows are packed one k a step"
+    );
     if batch == 0 || m == 0 || n == 0 {
         return;
     }
@@ -132,14 +226,13 @@ pub(crate) unsafe fn run<S: Widen<T>, T: Float>(
     };
     let tasks = batch * parts;
     // SAFETY (all calls): parts are disjoint rectangles of the output.
+    let run = |task: usize| {
+        with_buffers(|buffers| run_part((kernel, packer), problem, part(task), epilogue, buffers))
+    };
     if threads == 1 || tasks == 1 {
-        for task in 0..tasks {
-            with_buffers(|buffers| run_part(kernel, problem, part(task), epilogue, buffers));
-        }
+        (0..tasks).for_each(run);
     } else {
-        pool.parallel_for(tasks, |task| {
-            with_buffers(|buffers| run_part(kernel, problem, part(task), epilogue, buffers))
-        });
+        pool.parallel_for(tasks, run);
     }
 }
 
@@ -154,8 +247,8 @@ pub(crate) fn parts_per_matrix(threads: usize, batch: usize, units: usize) -> us
 }
 
 /// The serial loop nest for one part of the output.
-unsafe fn run_part<S: Widen<T>, T: Float>(
-    kernel: &MicroKernel<T>,
+unsafe fn run_part<S: Widen<T>, T: Float, P: Packer<S, T>>(
+    (kernel, packer): (&MicroKernel<T>, &P),
     problem: &Problem<S, T>,
     part: Part,
     epilogue: Option<&dyn Epilogue<T>>,
@@ -207,14 +300,16 @@ unsafe fn run_part<S: Widen<T>, T: Float>(
         }
         for pc in (0..k).step_by(blocking.kc) {
             let kc = blocking.kc.min(k - pc);
-            let b_packed = buffers.b.slice::<T>(nc.div_ceil(nr) * nr * kc);
-            pack_b(b.at(pc, jc), kc, nc, nr, b_packed);
+            // Packed entries (and kernel steps) along k.
+            let steps = kc.div_ceil(P::K_PER_STEP);
+            let b_packed = buffers.b.slice::<T>(nc.div_ceil(nr) * nr * steps);
+            packer.pack_b(b.at(pc, jc), kc, nc, nr, b_packed);
             for ic in (0..m).step_by(blocking.mc) {
                 let mc = blocking.mc.min(m - ic);
                 let a_step = kernel.a_step();
-                let a_packed = buffers.a.slice::<T>(mc.div_ceil(mr) * a_step * kc);
+                let a_packed = buffers.a.slice::<T>(mc.div_ceil(mr) * a_step * steps);
                 match &problem.a_window {
-                    None => pack_a(a.at(ic, pc), mc, kc, mr, a_step / mr, a_packed),
+                    None => packer.pack_a(a.at(ic, pc), mc, kc, kernel, a_packed),
                     Some((rows, cols)) => pack_a_window(
                         a.ptr,
                         (rows, cols),
@@ -227,15 +322,15 @@ unsafe fn run_part<S: Widen<T>, T: Float>(
                     ),
                 }
                 for ir in (0..mc).step_by(mr) {
-                    let a_panel = a_packed.as_ptr().add(ir / mr * a_step * kc);
+                    let a_panel = a_packed.as_ptr().add(ir / mr * a_step * steps);
                     for jr in (0..nc).step_by(nr) {
-                        let b_panel = b_packed.as_ptr().add(jr * kc);
+                        let b_panel = b_packed.as_ptr().add(jr * steps);
                         let tile = c.at(ic + ir, jc + jr);
                         let (height, width) = (mr.min(mc - ir), nr.min(nc - jr));
                         let accumulate = usize::from(pc > 0);
                         if height == mr && width == nr && c.cs == 1 {
                             (kernel.func())(
-                                kc,
+                                steps,
                                 a_panel,
                                 b_panel,
                                 tile.ptr,
@@ -244,7 +339,8 @@ unsafe fn run_part<S: Widen<T>, T: Float>(
                             );
                         } else {
                             let mut tmp = [T::default(); MAX_TILE];
-                            (kernel.func())(kc, a_panel, b_panel, tmp.as_mut_ptr(), nr as isize, 0);
+                            let tmp_ptr = tmp.as_mut_ptr();
+                            (kernel.func())(steps, a_panel, b_panel, tmp_ptr, nr as isize, 0);
                             store_edge(tile, &tmp, nr, height, width, accumulate != 0);
                         }
                     }

@@ -106,27 +106,9 @@ impl GemvBlock {
     }
 }
 
-/// `true` on an x86-64 processor whose vendor string is `AuthenticAMD`
-/// and whose family is Zen 5's (`0x1A`) or later.
+/// `true` on an AMD processor of Zen 5's family (`0x1A`) or later.
 fn one_stream_host() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        let id = std::arch::x86_64::__cpuid(0);
-        let vendor = |r: u32| r.to_le_bytes();
-        let amd = [vendor(id.ebx), vendor(id.edx), vendor(id.ecx)].concat() == b"AuthenticAMD";
-        let signature = std::arch::x86_64::__cpuid(1).eax;
-        let base = (signature >> 8) & 0xF;
-        let family = if base == 0xF {
-            base + ((signature >> 20) & 0xFF)
-        } else {
-            base
-        };
-        amd && family >= 0x1A
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        false
-    }
+    crate::wide::amd_family().is_some_and(|family| family >= 0x1A)
 }
 
 /// Vectors per step of the axpy form along the contiguous dimension.

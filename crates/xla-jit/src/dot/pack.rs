@@ -220,6 +220,130 @@ unsafe fn pack_a_edge<S: Widen<T>, T: Copy + Default>(
     }
 }
 
+/// Two bf16 values of consecutive `k` as one 32-bit panel entry (`lo` in
+/// the low half, as `vdpbf16ps` pairs them), kept as an f32's bits.
+fn pair(lo: bf16, hi: bf16) -> f32 {
+    f32::from_bits(u32::from(lo.to_bits()) | (u32::from(hi.to_bits()) << 16))
+}
+
+/// Packs the `rows×kc` bf16 block of `A` at `src` into `MR`-row panels of
+/// pairs for the bf16 kernel: entry `(q, i)` of a panel, at `q·MR + i`, is
+/// the pair `A[i, 2q], A[i, 2q+1]`; an odd `kc`'s last pair and the rows
+/// past the block are zeros. `dst` holds `⌈rows/MR⌉·⌈kc/2⌉·MR` entries.
+///
+/// # Safety
+///
+/// Every element `(i < rows, p < kc)` of `src` must be readable.
+pub(crate) unsafe fn pack_a_pairs(
+    src: Strided<*const bf16>,
+    rows: usize,
+    kc: usize,
+    mr: usize,
+    dst: &mut [f32],
+) {
+    let pairs = kc.div_ceil(2);
+    for (panel, out) in dst
+        .chunks_exact_mut(pairs * mr)
+        .take(rows.div_ceil(mr))
+        .enumerate()
+    {
+        let r0 = panel * mr;
+        let height = mr.min(rows - r0);
+        // Row-contiguous full panels: each pair is one 32-bit load.
+        let whole = if height == mr && src.cs == 1 && mr == 14 {
+            a_pair_panel::<14>(src.at(r0, 0), kc / 2, out);
+            kc / 2
+        } else {
+            0
+        };
+        let at = |i: usize, p: usize| {
+            if i < height && p < kc {
+                *src.ptr.add((r0 + i) * src.rs + p * src.cs)
+            } else {
+                bf16::ZERO
+            }
+        };
+        for q in whole..pairs {
+            for i in 0..mr {
+                out[q * mr + i] = pair(at(i, 2 * q), at(i, 2 * q + 1));
+            }
+        }
+    }
+}
+
+/// The first `pairs` pairs of a full `MR`-row panel of a row-contiguous
+/// `A`.
+unsafe fn a_pair_panel<const MR: usize>(src: Strided<*const bf16>, pairs: usize, out: &mut [f32]) {
+    let rows: [*const u32; MR] = std::array::from_fn(|i| src.ptr.add(i * src.rs).cast::<u32>());
+    let out = out.as_mut_ptr().cast::<[u32; MR]>();
+    for q in 0..pairs {
+        out.add(q)
+            .write_unaligned(std::array::from_fn(|i| rows[i].add(q).read_unaligned()));
+    }
+}
+
+/// Packs the `kc×cols` bf16 block of `B` at `src` into `NR`-column panels
+/// of pairs: entry `(q, j)` of a panel, at `q·NR + j`, is the pair
+/// `B[2q, j], B[2q+1, j]`; an odd `kc`'s last pair and the columns past
+/// the block are zeros. `dst` holds `⌈cols/NR⌉·⌈kc/2⌉·NR` entries.
+///
+/// # Safety
+///
+/// Every element `(p < kc, j < cols)` of `src` must be readable.
+pub(crate) unsafe fn pack_b_pairs(
+    src: Strided<*const bf16>,
+    kc: usize,
+    cols: usize,
+    nr: usize,
+    dst: &mut [f32],
+) {
+    let pairs = kc.div_ceil(2);
+    for (panel, out) in dst
+        .chunks_exact_mut(pairs * nr)
+        .take(cols.div_ceil(nr))
+        .enumerate()
+    {
+        let c0 = panel * nr;
+        let width = nr.min(cols - c0);
+        // Column-contiguous full panels: two rows interleaved at a time.
+        let whole = match (width == nr && src.cs == 1, nr) {
+            (true, 32) => b_pair_panel::<32>(src.at(0, c0), kc / 2, out),
+            (true, 16) => b_pair_panel::<16>(src.at(0, c0), kc / 2, out),
+            _ => 0,
+        };
+        let at = |p: usize, j: usize| {
+            if j < width && p < kc {
+                *src.ptr.add(p * src.rs + (c0 + j) * src.cs)
+            } else {
+                bf16::ZERO
+            }
+        };
+        for q in whole..pairs {
+            for j in 0..nr {
+                out[q * nr + j] = pair(at(2 * q, j), at(2 * q + 1, j));
+            }
+        }
+    }
+}
+
+/// The first `pairs` pairs of a full `NR`-column panel of a
+/// column-contiguous `B`; returns `pairs`.
+unsafe fn b_pair_panel<const NR: usize>(
+    src: Strided<*const bf16>,
+    pairs: usize,
+    out: &mut [f32],
+) -> usize {
+    let out = out.as_mut_ptr().cast::<[u32; NR]>();
+    for q in 0..pairs {
+        let row = |p: usize| src.ptr.add(p * src.rs).cast::<[u16; NR]>().read_unaligned();
+        let (lo, hi) = (row(2 * q), row(2 * q + 1));
+        out.add(q).write_unaligned(std::array::from_fn(|j| {
+            u32::from(lo[j]) | (u32::from(hi[j]) << 16)
+        }));
+    }
+    pairs
+}
+
 /// Packs the `kc×cols` block of `B` at `src` into `dst` as `NR`-column
 /// panels; `dst` holds `⌈cols/NR⌉·kc·NR` elements.
 ///
@@ -422,6 +546,91 @@ mod tests {
                     );
                 }
                 assert_eq!(by_strides, by_window, "{mr}×{copies} at ({row0}, {col0})");
+            }
+        }
+    }
+
+    /// Pair panels: `A`'s rows and `B`'s columns hold pairs of
+    /// consecutive `k`, zero-padded past the block and an odd `kc`.
+    #[test]
+    fn packs_bf16_pairs() {
+        let b16 = |x: f32| bf16::from_f32(x);
+        let halves = |x: f32| {
+            let bits = x.to_bits();
+            (
+                bf16::from_bits(bits as u16).to_f32(),
+                bf16::from_bits((bits >> 16) as u16).to_f32(),
+            )
+        };
+        // A = [[1,2,3],[4,5,6]] row-major; MR = 3, kc = 3.
+        let a: Vec<bf16> = [1., 2., 3., 4., 5., 6.].map(b16).to_vec();
+        let mut dst = [f32::NAN; 6];
+        let src = Strided {
+            ptr: a.as_ptr(),
+            rs: 3,
+            cs: 1,
+        };
+        unsafe { pack_a_pairs(src, 2, 3, 3, &mut dst) };
+        let got: Vec<(f32, f32)> = dst.iter().map(|&x| halves(x)).collect();
+        assert_eq!(
+            got,
+            [(1., 2.), (4., 5.), (0., 0.), (3., 0.), (6., 0.), (0., 0.)]
+        );
+        // B = the same values as a 3×2 matrix [[1,2],[3,4],[5,6]]; NR = 4.
+        let mut dst = [f32::NAN; 8];
+        let src = Strided {
+            ptr: a.as_ptr(),
+            rs: 2,
+            cs: 1,
+        };
+        unsafe { pack_b_pairs(src, 3, 2, 4, &mut dst) };
+        let got: Vec<(f32, f32)> = dst.iter().map(|&x| halves(x)).collect();
+        assert_eq!(
+            got,
+            [
+                (1., 3.),
+                (2., 4.),
+                (0., 0.),
+                (0., 0.),
+                (5., 0.),
+                (6., 0.),
+                (0., 0.),
+                (0., 0.)
+            ]
+        );
+        // The row- and column-contiguous full panels (14 rows, 32 and 16
+        // columns) pack as the same block read through other strides.
+        let (rows, cols) = (30, 67);
+        let m: Vec<bf16> = (0..rows * cols).map(|x| b16(x as f32)).collect();
+        let t: Vec<bf16> = (0..rows * cols)
+            .map(|x| m[(x % rows) * cols + x / rows])
+            .collect();
+        let row_major = Strided {
+            ptr: m.as_ptr(),
+            rs: cols,
+            cs: 1,
+        };
+        let col_major = Strided {
+            ptr: t.as_ptr(),
+            rs: 1,
+            cs: rows,
+        };
+        let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+        for kc in [8, 9] {
+            let (mut fast, mut slow) = (vec![0.0; 3 * 14 * 5], vec![0.0; 3 * 14 * 5]);
+            unsafe {
+                pack_a_pairs(row_major, 29, kc, 14, &mut fast);
+                pack_a_pairs(col_major, 29, kc, 14, &mut slow);
+            }
+            assert_eq!(bits(&fast), bits(&slow), "A, kc {kc}");
+            for nr in [16, 32] {
+                let len = cols.div_ceil(nr) * nr * 5;
+                let (mut fast, mut slow) = (vec![0.0; len], vec![0.0; len]);
+                unsafe {
+                    pack_b_pairs(row_major, kc, cols, nr, &mut fast);
+                    pack_b_pairs(col_major, kc, cols, nr, &mut slow);
+                }
+                assert_eq!(bits(&fast), bits(&slow), "B {nr}, kc {kc}");
             }
         }
     }

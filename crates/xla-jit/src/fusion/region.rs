@@ -625,10 +625,15 @@ impl Region<'_> {
         let Some((x, absorbed, view)) = patches_view(self.comp, dot_instr.operands[0]) else {
             return false;
         };
-        let readable = dot_instr.attrs.dot_dims.as_ref().is_some_and(|dims| {
-            let shape = self.comp.instr(x).shape.as_array();
-            shape.is_some_and(|shape| lhs_view(&DotInput { shape, view: &view }, dims).is_some())
-        });
+        // Windows are read by the f32 and f64 kernels' packing, not
+        // widened from 16-bit operands.
+        let same_type = self.comp.instr(x).shape.element_type() == dot_instr.shape.element_type();
+        let readable = same_type
+            && dot_instr.attrs.dot_dims.as_ref().is_some_and(|dims| {
+                let shape = self.comp.instr(x).shape.as_array();
+                shape
+                    .is_some_and(|shape| lhs_view(&DotInput { shape, view: &view }, dims).is_some())
+            });
         let users = |a: InstrId| &self.users[a.index()];
         let only_the_dot = users(absorbed[0])[..] == [dot]
             && absorbed[1..]

@@ -221,6 +221,10 @@ pub(crate) struct DotThunk {
     /// Elements in each buffer (`lhs`, `rhs`, `out`).
     pub lens: [usize; 3],
     pub geometry: DotGeometry,
+    /// The operands' element type: the result's, or bf16 or f16 for an f32
+    /// result ([`widens`]).
+    pub operand_type: PrimitiveType,
+    /// The result's element type.
     pub element_type: PrimitiveType,
     /// The compiled epilogue and where its pointer array (the fusion's
     /// inputs, then its output) starts in the run's kernel arguments.
@@ -257,6 +261,15 @@ impl<T: Copy> Epilogue<T> for CompiledEpilogue {
     }
 }
 
+/// `true` if the engine computes dots of `lhs` and `rhs` operands into a
+/// `result` of another type: two bf16 or two f16 operands of an f32 result,
+/// their products summed in f32.
+pub(crate) fn widens(lhs: PrimitiveType, rhs: PrimitiveType, result: PrimitiveType) -> bool {
+    lhs == rhs
+        && result == PrimitiveType::F32
+        && matches!(lhs, PrimitiveType::Bf16 | PrimitiveType::F16)
+}
+
 /// `true` if the engine computes dots of this element type (all of lhs,
 /// rhs and result).
 pub(crate) fn engine_supports(ty: PrimitiveType) -> bool {
@@ -288,6 +301,12 @@ impl DotThunk {
         let epilogue = epilogue.as_ref();
         use xla_core::half::{bf16, f16};
         use xla_core::{C128, C64};
+        if self.operand_type != self.element_type {
+            return match self.operand_type {
+                PrimitiveType::Bf16 => self.run_widening::<bf16>(engine, pointers, epilogue),
+                _ => self.run_widening::<f16>(engine, pointers, epilogue),
+            };
+        }
         match self.element_type {
             PrimitiveType::F32 => self.run_typed::<f32>(engine, pointers, epilogue),
             PrimitiveType::F64 => self.run_typed::<f64>(engine, pointers, epilogue),
@@ -307,24 +326,61 @@ impl DotThunk {
         }
     }
 
+    /// The operand buffers as `S`s and the output as `T`s.
+    ///
+    /// # Safety
+    ///
+    /// The buffers must hold elements of those types, and nothing else may
+    /// use the output buffer while the result lives (the program's buffer
+    /// discipline: one writer per buffer at a time), which is why the
+    /// output can be borrowed mutably from the shared pointer table.
+    #[allow(clippy::mut_from_ref)]
+    unsafe fn buffers<'p, S, T>(&self, pointers: &'p Pointers) -> (&'p [S], &'p [S], &'p mut [T]) {
+        let [lhs_len, rhs_len, out_len] = self.lens;
+        // SAFETY: each buffer is live and holds `len` elements (aligned:
+        // buffers are 64-byte aligned); the output is written by this thunk
+        // alone and overlaps neither operand (distinct buffers with
+        // overlapping live ranges never share bytes).
+        (
+            std::slice::from_raw_parts(pointers.get(self.lhs).cast::<S>(), lhs_len),
+            std::slice::from_raw_parts(pointers.get(self.rhs).cast::<S>(), rhs_len),
+            std::slice::from_raw_parts_mut(pointers.get(self.out).cast::<T>(), out_len),
+        )
+    }
+
+    /// A dot of 16-bit operands into an f32 result.
+    fn run_widening<H: DotElement>(
+        &self,
+        engine: &DotEngine,
+        pointers: &Pointers,
+        epilogue: Option<&CompiledEpilogue>,
+    ) -> Result<(), JitError> {
+        // SAFETY: the operands hold `H`s, the output f32s (`operand_type`,
+        // `element_type`).
+        let (lhs, rhs, out) = unsafe { self.buffers::<H, f32>(pointers) };
+        let g = &self.geometry;
+        let LhsView::Strided(lhs_view) = &g.lhs else {
+            return Err(JitError::InvalidConfig(
+                "a window lhs of a widening dot (lowering refuses these)".into(),
+            ));
+        };
+        let _ftz = FtzGuard::new();
+        engine.gemm_to_f32(
+            StridedMatrix::new(Operand::Lhs, lhs, lhs_view.layout())?,
+            StridedMatrix::new(Operand::Rhs, rhs, g.rhs.layout())?,
+            StridedMatrixMut::new(out, g.out.layout())?,
+            epilogue.map(|e| e as &dyn Epilogue<f32>),
+        )
+    }
+
     fn run_typed<T: DotElement>(
         &self,
         engine: &DotEngine,
         pointers: &Pointers,
         epilogue: Option<&CompiledEpilogue>,
     ) -> Result<(), JitError> {
-        let [lhs_len, rhs_len, out_len] = self.lens;
-        // SAFETY: each buffer is live and holds `len` elements of `T`
-        // (aligned: buffers are 64-byte aligned); the output is written by
-        // this thunk alone and overlaps neither operand (distinct buffers
-        // with overlapping live ranges never share bytes).
-        let (lhs, rhs, out) = unsafe {
-            (
-                std::slice::from_raw_parts(pointers.get(self.lhs).cast::<T>(), lhs_len),
-                std::slice::from_raw_parts(pointers.get(self.rhs).cast::<T>(), rhs_len),
-                std::slice::from_raw_parts_mut(pointers.get(self.out).cast::<T>(), out_len),
-            )
-        };
+        // SAFETY: every buffer holds `T`s (`element_type`).
+        let (lhs, rhs, out) = unsafe { self.buffers::<T, T>(pointers) };
         let g = &self.geometry;
         let _ftz = FtzGuard::new();
         let (rhs, out) = (

@@ -4,7 +4,9 @@
 //!
 //! * **Element types.** An operand whose element type differs from the
 //!   result's is converted to it first (XLA's preferred element type, as
-//!   the interpreter computes it: `bf16 · bf16 → f32` converts exactly,
+//!   the interpreter computes it), except two bf16 or two f16 operands of
+//!   an f32 result, which the engine widens as it packs (`bf16 · bf16 →
+//!   f32` converts exactly,
 //!   `s8 · s8 → s32` sign-extends and then wraps in `s32`). A `pred` dot
 //!   (an or of ands; its operands are `pred` too) becomes
 //!   `convert_pred(dot_f32(convert_f32(lhs), convert_f32(rhs)))`: a sum of
@@ -82,8 +84,16 @@ impl Emitted<'_> {
             _ => ty,
         };
         let base = dot.name.clone();
-        let lhs = self.converted(&base, dot.operands[0], compute);
-        let rhs = self.converted(&base, dot.operands[1], compute);
+        // 16-bit operands of an f32 result stay as they are: the engine
+        // widens them as it packs (bf16 pairs go to `vdpbf16ps` where the
+        // CPU has it).
+        let operand_type = |k: usize| self.shape(dot.operands[k]).element_type();
+        let widened = compute == PrimitiveType::F32
+            && operand_type(0) == operand_type(1)
+            && matches!(operand_type(0), PrimitiveType::Bf16 | PrimitiveType::F16);
+        let operands = if widened { operand_type(0) } else { compute };
+        let lhs = self.converted(&base, dot.operands[0], operands);
+        let rhs = self.converted(&base, dot.operands[1], operands);
         let (lhs_shape, rhs_shape) = (self.shape(lhs).clone(), self.shape(rhs).clone());
         let input = |shape| DotInput {
             shape,

@@ -98,11 +98,12 @@ fn label(thunk: &Thunk) -> String {
             } else {
                 String::new()
             };
-            format!(
-                "dot {} ({batch}{m}×{k} · {k}×{n}, {})",
-                d.name,
-                d.element_type.name()
-            )
+            let types = if d.operand_type == d.element_type {
+                d.element_type.name().to_string()
+            } else {
+                format!("{} → {}", d.operand_type.name(), d.element_type.name())
+            };
+            format!("dot {} ({batch}{m}×{k} · {k}×{n}, {types})", d.name)
         }
         Thunk::Copy(c) => format!("copy of {} bytes", c.bytes),
         Thunk::While(_) => "while (condition and body)".into(),

@@ -137,6 +137,7 @@ pub mod ops {
     const M0F3A: u8 = 3;
     const NP: u8 = 0;
     const P66: u8 = 1;
+    const PF3: u8 = 2;
     pub const VADDPS: Op = op(M0F, NP, 0x58);
     pub const VMULPS: Op = op(M0F, NP, 0x59);
     pub const VSUBPS: Op = op(M0F, NP, 0x5C);
@@ -152,6 +153,9 @@ pub mod ops {
     pub const VFMADD213PS: Op = op(M0F38, P66, 0xA8);
     pub const VFMADD231PS: Op = op(M0F38, P66, 0xB8);
     pub const VBLENDMPS: Op = op(M0F38, P66, 0x65);
+    /// `dst += a.bf16[2i]·b.bf16[2i] + a.bf16[2i+1]·b.bf16[2i+1]` per f32
+    /// lane (AVX512_BF16; EVEX only).
+    pub const VDPBF16PS: Op = op(M0F38, PF3, 0x52);
     pub(super) const VSQRTPS: Op = op(M0F, NP, 0x51);
     pub(super) const VMOVUPS_LOAD: Op = op(M0F, NP, 0x10);
     pub(super) const VMOVUPS_STORE: Op = op(M0F, NP, 0x11);
@@ -834,6 +838,14 @@ mod tests {
         check(
             |a| a.vmovups_load(Zmm(1), Mem::indexed(R13, RSI, 4, 0x40), None),
             "62 d1 7c 48 10 4c b5 01",
+        );
+        check(
+            |a| a.vop(VDPBF16PS, Zmm(3), Zmm(17), VSrc::Reg(Zmm(30))),
+            "62 92 76 40 52 de",
+        );
+        check(
+            |a| a.vop(VDPBF16PS, Zmm(0), Zmm(29), VSrc::Bcst(Mem::at(RSI, 0x38))),
+            "62 f2 16 50 52 46 0e",
         );
         check(
             |a| a.vmovups_store(Mem::indexed(R12, RSI, 4, 0), Zmm(20), Some(Kreg(7))),

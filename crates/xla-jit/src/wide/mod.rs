@@ -35,6 +35,45 @@ pub fn cpu_has_avx512() -> bool {
     })
 }
 
+/// `true` if the CPU runs AVX512_BF16 (`vdpbf16ps`, pairs of bf16
+/// products summed into f32 lanes).
+pub fn cpu_has_avx512_bf16() -> bool {
+    static HAS: OnceLock<bool> = OnceLock::new();
+    *HAS.get_or_init(|| {
+        #[cfg(all(target_arch = "x86_64", unix))]
+        {
+            cpu_has_avx512() && std::arch::is_x86_feature_detected!("avx512bf16")
+        }
+        #[cfg(not(all(target_arch = "x86_64", unix)))]
+        {
+            false
+        }
+    })
+}
+
+/// The processor family (CPUID's, extended family added) on an x86-64
+/// processor whose vendor string is `AuthenticAMD`; `None` on others.
+pub fn amd_family() -> Option<u32> {
+    #[cfg(target_arch = "x86_64")]
+    {
+        let id = std::arch::x86_64::__cpuid(0);
+        let vendor = |r: u32| r.to_le_bytes();
+        let amd = [vendor(id.ebx), vendor(id.edx), vendor(id.ecx)].concat() == b"AuthenticAMD";
+        let signature = std::arch::x86_64::__cpuid(1).eax;
+        let base = (signature >> 8) & 0xF;
+        let family = if base == 0xF {
+            base + ((signature >> 20) & 0xFF)
+        } else {
+            base
+        };
+        amd.then_some(family)
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        None
+    }
+}
+
 /// The width of a native kernel's vectors.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
 pub enum Width {

@@ -8,7 +8,7 @@ use super::{Leaves, Lowering};
 use crate::emit::EpilogueFn;
 use crate::fusion::OperandView;
 use crate::runtime::buffers::BufferId;
-use crate::runtime::dot::{canonicalize, engine_supports, DotInput, DotThunk};
+use crate::runtime::dot::{canonicalize, engine_supports, widens, DotInput, DotThunk, LhsView};
 use crate::runtime::plan::{external_inputs, FusionRun, PlannedFusion, PlannedKernel};
 use crate::runtime::thunk::{KernelThunk, Thunk};
 use crate::JitError;
@@ -258,8 +258,10 @@ impl Lowering<'_> {
             out_shape.as_array()?,
         );
         let ty = instr.shape.element_type()?;
-        let types = [l.element_type(), r.element_type(), o.element_type()];
-        if types.iter().any(|&t| t != ty) || !engine_supports(ty) {
+        let operand_type = l.element_type();
+        let types = [operand_type, r.element_type(), o.element_type()];
+        let same = types.iter().all(|&t| t == ty) && engine_supports(ty);
+        if !same && !widens(operand_type, r.element_type(), ty) {
             return None;
         }
         let input = |shape, view| DotInput { shape, view };
@@ -269,6 +271,9 @@ impl Lowering<'_> {
             instr.attrs.dot_dims.as_ref()?,
             o,
         )?;
+        if !same && matches!(geometry.lhs, LhsView::Window(_)) {
+            return None;
+        }
         let time = self.tick();
         for b in [lhs.buffer, rhs.buffer, out] {
             self.table.access(b, time);
@@ -287,6 +292,7 @@ impl Lowering<'_> {
             out,
             lens: [len(l), len(r), len(o)],
             geometry,
+            operand_type,
             element_type: ty,
             epilogue,
         })
