@@ -5,6 +5,7 @@ mod consts;
 pub mod disasm;
 pub mod ftz;
 mod loops;
+mod parallel;
 
 use cranelift_codegen::ir::{self, types, Type};
 use cranelift_codegen::isa::OwnedTargetIsa;
@@ -14,7 +15,9 @@ use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
 use cranelift_jit::{JITBuilder, JITModule};
 use cranelift_module::{default_libcall_names, FuncId, Linkage, Module};
 use std::cell::RefCell;
+use std::collections::HashMap;
 use std::sync::Mutex;
+use std::time::Duration;
 
 pub use consts::ConstTable;
 pub use loops::for_range;
@@ -121,6 +124,10 @@ pub struct Jit {
     /// Each function's machine code, by name, while `keep_disasm` is on.
     machine_code: Vec<(String, Vec<u8>)>,
     native: Vec<crate::wide::Code>,
+    /// Functions built and declared, compiled together by [`Jit::finalize`].
+    pending: Vec<parallel::Pending>,
+    /// How long Cranelift took for each function finalized so far.
+    codegen_times: HashMap<FuncId, Duration>,
 }
 
 impl Jit {
@@ -150,6 +157,8 @@ impl Jit {
             keep_disasm: false,
             machine_code: Vec::new(),
             native: Vec::new(),
+            pending: Vec::new(),
+            codegen_times: HashMap::new(),
         })
     }
 
@@ -265,14 +274,11 @@ impl Jit {
             self.clif
                 .push((name.to_string(), ctx.func.display().to_string()));
         }
-        self.module_mut()
-            .define_function(id, ctx)
-            .map_err(|e| JitError::Module(format!("{name}: {e:?}")))?;
-        if self.keep_disasm {
-            let code = ctx.compiled_code().map(|code| code.buffer.data());
-            self.machine_code
-                .push((name.to_string(), code.unwrap_or_default().to_vec()));
-        }
+        self.pending.push(parallel::Pending {
+            id,
+            name: name.to_string(),
+            func: std::mem::replace(&mut ctx.func, ir::Function::new()),
+        });
         Ok(id)
     }
 
@@ -296,11 +302,32 @@ impl Jit {
         Ok(ptr)
     }
 
-    /// Makes every compiled function callable.
+    /// Compiles the functions built since the last call, on every core
+    /// (`parallel.rs`), and makes every function callable.
     pub fn finalize(&mut self) -> Result<(), JitError> {
+        let pending = std::mem::take(&mut self.pending);
+        let names: Vec<(FuncId, String)> = pending.iter().map(|p| (p.id, p.name.clone())).collect();
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let compiled = parallel::compile_all(self.module().isa(), pending, threads);
+        for ((id, name), compiled) in names.into_iter().zip(compiled) {
+            let code = compiled.map_err(JitError::Module)?;
+            self.module_mut()
+                .define_function_bytes(id, code.alignment, &code.bytes, &code.relocs)
+                .map_err(|e| JitError::Module(format!("{name}: {e:?}")))?;
+            self.codegen_times.insert(id, code.time);
+            if self.keep_disasm {
+                self.machine_code.push((name, code.bytes));
+            }
+        }
         self.module_mut()
             .finalize_definitions()
             .map_err(|e| JitError::Module(e.to_string()))
+    }
+
+    /// How long Cranelift took to compile function `id` (zero before
+    /// [`Jit::finalize`] compiled it).
+    pub fn codegen_time(&self, id: FuncId) -> Duration {
+        self.codegen_times.get(&id).copied().unwrap_or_default()
     }
 
     /// The address of a compiled function (after [`Jit::finalize`]).

@@ -265,6 +265,27 @@ pub fn compile(
     plan: &FusionPlan,
     iteration_elements: i64,
 ) -> Result<Vec<CompiledKernel>, JitError> {
+    let built = build(jit, module, computation, plan, iteration_elements)?;
+    jit.finalize()?;
+    Ok(built.resolve(jit))
+}
+
+/// The kernels of fusions built into a [`Jit`] and not yet finalized:
+/// [`Built::resolve`] gives them once [`Jit::finalize`] has compiled them
+/// (the functions of many fusions compile together, on every core).
+pub struct Built {
+    kernels: Vec<(usize, String, Code, KernelPlan, Duration)>,
+}
+
+/// Builds the kernels of every fusion of `plan` into `jit` without
+/// finalizing it (see [`compile`]).
+pub fn build(
+    jit: &mut Jit,
+    module: &HloModule,
+    computation: ComputationId,
+    plan: &FusionPlan,
+    iteration_elements: i64,
+) -> Result<Built, JitError> {
     let comp = module.computation(computation);
     let mut compiled = Vec::new();
     for (f, fusion) in plan.fusions.iter().enumerate() {
@@ -304,35 +325,41 @@ pub fn compile(
             compiled.push((f, name, code, kp, planned + t.elapsed()));
         }
     }
-    jit.finalize()?;
-    Ok(compiled
-        .into_iter()
-        .map(|(fusion, name, code, kp, compile_time)| {
-            let ptr = match code {
-                Code::Clif(id) => jit.function_ptr(id),
-                Code::Native(ptr) => ptr,
-            };
-            // SAFETY: the function was compiled with this signature (see
-            // `compile_one`; native kernels follow the range ABI, see
-            // `avx512.rs`) and lives as long as `jit`.
-            let entry = unsafe {
-                if kp.epilogue {
-                    KernelEntry::Epilogue(std::mem::transmute::<*const u8, EpilogueFn>(ptr))
-                } else {
-                    KernelEntry::Range(std::mem::transmute::<*const u8, KernelFn>(ptr))
+    Ok(Built { kernels: compiled })
+}
+
+impl Built {
+    /// The kernels, after [`Jit::finalize`] compiled `jit`'s functions.
+    pub fn resolve(self, jit: &Jit) -> Vec<CompiledKernel> {
+        self.kernels
+            .into_iter()
+            .map(|(fusion, name, code, kp, built)| {
+                let (ptr, compile_time) = match code {
+                    Code::Clif(id) => (jit.function_ptr(id), built + jit.codegen_time(id)),
+                    Code::Native(ptr) => (ptr, built),
+                };
+                // SAFETY: the function was compiled with this signature (see
+                // `compile_one`; native kernels follow the range ABI, see
+                // `avx512.rs`) and lives as long as `jit`.
+                let entry = unsafe {
+                    if kp.epilogue {
+                        KernelEntry::Epilogue(std::mem::transmute::<*const u8, EpilogueFn>(ptr))
+                    } else {
+                        KernelEntry::Range(std::mem::transmute::<*const u8, KernelFn>(ptr))
+                    }
+                };
+                CompiledKernel {
+                    fusion,
+                    name,
+                    entry,
+                    iterations: kp.iterations,
+                    cost_per_iteration: kp.cost_per_iteration,
+                    scratch_bytes: kp.scratch_bytes,
+                    compile_time,
                 }
-            };
-            CompiledKernel {
-                fusion,
-                name,
-                entry,
-                iterations: kp.iterations,
-                cost_per_iteration: kp.cost_per_iteration,
-                scratch_bytes: kp.scratch_bytes,
-                compile_time,
-            }
-        })
-        .collect())
+            })
+            .collect()
+    }
 }
 
 /// Where a compiled kernel's code is.

@@ -166,6 +166,7 @@ fn compile_here(module: &HloModule, options: &CompileOptions) -> Result<Executab
     if prepare_convolutions(&mut module) && cfg!(debug_assertions) {
         verify_module(&module)?;
     }
+    phases.end("prepare convolutions");
     // After layout assignment: which dots the engine reads through strides
     // depends on the layouts.
     if prepare_dots(&mut module) && cfg!(debug_assertions) {
@@ -315,18 +316,26 @@ fn compile_plan(
     iteration_elements: i64,
     report: &mut String,
 ) -> Result<ComputationPlan, JitError> {
-    let mut fusions = Vec::new();
+    // Every fusion's kernels are built first and compiled together.
+    let mut built = Vec::new();
     for fusion in &plan.fusions {
         let single = FusionPlan {
             computation,
             fusions: vec![fusion.clone()],
             standalone: Vec::new(),
         };
-        let compiled = match emit::compile(jit, module, computation, &single, iteration_elements) {
-            Ok(kernels) => Ok(kernels),
-            Err(JitError::Unsupported(u)) => Err(u.to_string()),
-            Err(other) => return Err(other),
-        };
+        built.push(
+            match emit::build(jit, module, computation, &single, iteration_elements) {
+                Ok(kernels) => Ok(kernels),
+                Err(JitError::Unsupported(u)) => Err(u.to_string()),
+                Err(other) => return Err(other),
+            },
+        );
+    }
+    jit.finalize()?;
+    let mut fusions = Vec::new();
+    for (fusion, built) in plan.fusions.iter().zip(built) {
+        let compiled = built.map(|b| b.resolve(jit));
         let run = fusion_run(fusion, compiled);
         let root = &module.computation(computation).instr(fusion.root).name;
         let _ = match &run {
