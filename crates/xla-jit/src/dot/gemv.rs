@@ -8,7 +8,12 @@
 //!   the row; `x` is re-read from L1 for each block of rows.
 //! * **axpy form**, the matrix's columns are contiguous (the transposed
 //!   case, e.g. `[k]·[k,n]` with `[k,n]{1,0}`): `y[j] += Σ_p x[p]·b[p,j]`
-//!   row by row over a column chunk of `y` that stays in L1.
+//!   row by row over a column chunk of `y` that stays in L1. A short `y`
+//!   (a decode step's `[1,3072]·[3072,768]`) is split by rows instead:
+//!   each task streams whole rows into its own partial `y`, and the
+//!   partials are added in task order. GPT-2's decode step (four such
+//!   products, 28 MB of weights) went from 1.64–1.74 to 1.09–1.18 ms on
+//!   two threads (Emerald Rapids, interleaved `xla bench` medians).
 //!
 //! The dot form reads [`GemvBlock::rows`] rows per step, each its own
 //! stream, with [`GemvBlock::vectors`] accumulators per row; the axpy form
@@ -428,12 +433,16 @@ pub(crate) unsafe fn try_run<T: Float>(
     } else {
         (AXPY_VECTORS * 16 / size_of::<T>(), AXPY_CHUNK)
     };
-    let units = g.len.div_ceil(unit);
     let tasks_wanted = if threads == 1 {
         1
     } else {
         (threads * TASKS_PER_THREAD).max(bytes / TASK_BYTES)
     };
+    if !dot_form && tasks_wanted > 1 && p.batch == 1 && g.len <= AXPY_CHUNK {
+        split_rows(pool, kernels, &g, p.k, tasks_wanted, epilogue);
+        return true;
+    }
+    let units = g.len.div_ceil(unit);
     let parts = parts_per_matrix(tasks_wanted, p.batch, units)
         .max(g.len.div_ceil(max_part))
         .min(units);
@@ -466,6 +475,90 @@ pub(crate) unsafe fn try_run<T: Float>(
     }
     true
 }
+
+/// The axpy form of one matrix with a short `y` (at most [`AXPY_CHUNK`]
+/// elements): split by columns, each task would stream short pieces of
+/// every row (`[1,3072]·[3072,768]` on 8 tasks: 384 bytes of each row,
+/// rows 3 KiB apart). Instead each of `tasks` tasks sums a block of whole
+/// rows into a partial `y` of its own, streaming its rows from end to end,
+/// and the partials are added in task order (the same order on every run).
+unsafe fn split_rows<T: Float>(
+    pool: &ThreadPool,
+    kernels: &GemvKernels<T>,
+    g: &Gemv<T>,
+    k: usize,
+    tasks: usize,
+    epilogue: Option<&dyn Epilogue<T>>,
+) {
+    let len = g.len;
+    let tasks = tasks.min(k).max(1);
+    let contiguous_x;
+    let mut x = g.x;
+    if g.incx != 1 && k > 1 {
+        contiguous_x = (0..k).map(|p| *x.add(p * g.incx)).collect::<Vec<T>>();
+        x = contiguous_x.as_ptr();
+    }
+    let mut sums = vec![T::default(); tasks * len];
+    let partials = Partials(sums.as_mut_ptr());
+    let x = Addresses(x);
+    pool.parallel_for(tasks, |task| {
+        let (p0, p1) = (task * k / tasks, (task + 1) * k / tasks);
+        let out = partials.task(task, len);
+        let rows = g.mat.ptr.add(p0 * g.mat.cs);
+        (kernels.axpy)(len, p1 - p0, rows, g.mat.cs, x.get().add(p0), out);
+    });
+    for j in 0..len {
+        let mut sum = sums[j];
+        for t in 1..tasks {
+            sum = sum + sums[t * len + j];
+        }
+        *g.y.add(j * g.incy) = sum;
+    }
+    if let Some(epilogue) = epilogue {
+        let (layout, row0, col0) = if g.column {
+            (MatrixLayout::new(len, 1, g.incy, 1), 0, 0)
+        } else {
+            (MatrixLayout::new(1, len, len, g.incy), 0, 0)
+        };
+        epilogue.apply(OutputBlock {
+            c: StridedMatrixMut::from_raw(g.y, layout),
+            batch: 0,
+            row0,
+            col0,
+        });
+    }
+}
+
+/// The partial sums of [`split_rows`]' tasks, each written by its task
+/// alone.
+struct Partials<T>(*mut T);
+
+impl<T> Partials<T> {
+    /// Task `task`'s partial sums, `len` of them.
+    ///
+    /// # Safety
+    ///
+    /// The buffer holds `(task + 1)·len` elements at least.
+    unsafe fn task(&self, task: usize, len: usize) -> *mut T {
+        self.0.add(task * len)
+    }
+}
+
+// SAFETY: tasks write disjoint ranges, read after the tasks are joined.
+unsafe impl<T> Sync for Partials<T> {}
+
+/// An operand's address shared by the tasks, which only read it.
+#[derive(Clone, Copy)]
+struct Addresses<T>(*const T);
+
+impl<T> Addresses<T> {
+    fn get(self) -> *const T {
+        self.0
+    }
+}
+
+// SAFETY: read only, while the tasks run.
+unsafe impl<T> Sync for Addresses<T> {}
 
 /// `y[start..end]` of one batch matrix.
 unsafe fn run_part<T: Float>(
