@@ -57,6 +57,9 @@ fn stressed(d: DotConfig) -> DotEngine {
             f64: small(d.f64, d.f64.shape.nr),
             parallel_min_flops: 0,
             parallel_min_bytes: 0,
+            // The engine's own kernels (the default engine runs strided
+            // f32 and f64 GEMMs on the gemm crate).
+            gemm_crate: false,
             gemv: if d.gemv == GemvBlock::ONE_ROW {
                 GemvBlock::FOUR_ROWS
             } else {
@@ -929,9 +932,10 @@ fn native_kernel_shapes_are_checked() {
 
 /// The patches of a stride-2, dilation-2 convolution over a padded
 /// `[2, 11, 13, 5]` NHWC image with a 3×2 kernel, as a window view, and the
-/// same patches copied out: the engine gives the same products, for f32 and
-/// f64 on every engine (packing straight from the window, with tails of
-/// every tile) and for the other element types (through a dense copy).
+/// same patches copied out: the engine gives the same products (up to the
+/// summation order), for f32 and f64 on every engine (packing straight
+/// from the window, with tails of every tile) and for the other element
+/// types (through a dense copy).
 #[test]
 fn window_views_read_patches_in_place() {
     let (batch, height, width, channels) = (2usize, 11usize, 13usize, 5usize);
@@ -1012,9 +1016,15 @@ fn window_views_read_patches_in_place() {
             layout,
             dims,
         );
-        assert_eq!(w, d);
+        // The window is packed by the engine; the copy may go to the gemm
+        // crate (a narrow n), which sums in another order.
+        let close = |w: f64, d: f64, eps: f64| (w - d).abs() <= eps * k as f64;
+        assert!(w
+            .iter()
+            .zip(&d)
+            .all(|(&w, &d)| close(w.into(), d.into(), 1e-6)));
         let (w, d) = run(engine, &image, &patches, &weights, layout, dims);
-        assert_eq!(w, d);
+        assert!(w.iter().zip(&d).all(|(&w, &d)| close(w, d, 1e-14)));
     }
     let as_i32 = |v: &[f64]| v.iter().map(|&x| (x * 100.0) as i32).collect::<Vec<_>>();
     let (w, d) = run(

@@ -6,6 +6,7 @@ use half::{bf16, f16};
 use xla_core::{NativeType, C128, C64};
 
 use super::epilogue::{Epilogue, OutputBlock, Transposed};
+use super::external;
 use super::gemm::{self, Bf16Pairs, Float, Problem, Widening};
 use super::gemv;
 use super::matrix::{MatrixLayout, Operand, StridedMatrix, StridedMatrixMut};
@@ -180,8 +181,12 @@ unsafe fn dot_float<T: Float>(
         transposed = epilogue.map(Transposed);
         epilogue = transposed.as_ref().map(|t| t as &dyn Epilogue<T>);
     }
-    let kernel = (&kernels.micro, &Widening);
-    gemm::run(pool, kernel, &problem, epilogue, config.parallel_min_flops);
+    if external::takes(&problem, config) {
+        external::run(pool, &problem, epilogue, config.parallel_min_flops);
+    } else {
+        let kernel = (&kernels.micro, &Widening);
+        gemm::run(pool, kernel, &problem, epilogue, config.parallel_min_flops);
+    }
 }
 
 /// A 16-bit float: converted to f32 for the products, back once at the end.

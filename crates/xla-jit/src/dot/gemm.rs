@@ -22,9 +22,17 @@ use super::window::WindowDims;
 use crate::runtime::pool::ThreadPool;
 
 /// A kernel element type: f32 or f64.
-pub(crate) trait Float: Widen<Self> + Default + Add<Output = Self> {}
-impl Float for f32 {}
-impl Float for f64 {}
+pub(crate) trait Float: Widen<Self> + Default + Add<Output = Self> + 'static {
+    const ONE: Self;
+}
+
+impl Float for f32 {
+    const ONE: Self = 1.0;
+}
+
+impl Float for f64 {
+    const ONE: Self = 1.0;
+}
 
 /// The largest `MR·NR` of a micro-kernel (the edge-tile buffer's size).
 pub(crate) const MAX_TILE: usize = 512;

@@ -22,11 +22,13 @@
 //! Paths, by element type and shape:
 //!
 //! * **f32, f64**: matrix × vector (`n == 1` or `m == 1`) runs the streaming
-//!   GEMV kernels (`gemv.rs`); everything else runs the BLIS-style GEMM
-//!   (`gemm.rs`): operands packed into panels (`pack.rs`), a register-blocked
-//!   Cranelift micro-kernel ([`kernel`]), cache blocking sized for Zen 5, and
-//!   tasks over the output for the thread pool. An output whose columns are
-//!   strided but whose rows are contiguous is computed as `Cᵀ = Bᵀ·Aᵀ`.
+//!   GEMV kernels (`gemv.rs`); everything else runs on the `gemm` crate
+//!   (`external.rs`, measured faster), or with [`DotConfig::gemm_crate`] off
+//!   on the engine's BLIS-style GEMM (`gemm.rs`): operands packed into
+//!   panels (`pack.rs`), a register-blocked micro-kernel (native AVX-512 or
+//!   AVX2 code, or Cranelift's, [`kernel`]), cache blocking, and tasks over
+//!   the output for the thread pool. An output whose columns are strided
+//!   but whose rows are contiguous is computed as `Cᵀ = Bᵀ·Aᵀ`.
 //! * **f16, bf16**: packing widens to f32, the f32 kernel accumulates in f32
 //!   into a scratch matrix, and each finished block is rounded once to the
 //!   16-bit type (the project rule of OPS.md §2.3.5).
@@ -40,6 +42,7 @@
 mod avx512;
 mod element;
 mod epilogue;
+mod external;
 mod gemm;
 mod gemv;
 pub mod kernel;
@@ -98,6 +101,12 @@ pub struct DotConfig {
     /// default is on for AMD processors with AVX512_BF16 (Zen 4 and
     /// later) only.
     pub bf16_pairs: bool,
+    /// Run f32 and f64 GEMMs over strided matrices on the `gemm` crate,
+    /// measured faster than the engine's kernels (`external.rs`); the
+    /// engine's kernels keep windows and 16-bit operands. On by default;
+    /// off runs every GEMM on the engine's kernels (to measure or test
+    /// them).
+    pub gemm_crate: bool,
     /// Keep the machine code listing of every kernel ([`DotEngine::disasm`]).
     pub keep_disasm: bool,
 }
@@ -149,6 +158,7 @@ impl Default for DotConfig {
             parallel_min_bytes: 1 << 20,
             gemv: GemvBlock::for_host(),
             bf16_pairs: crate::wide::cpu_has_avx512_bf16() && crate::wide::amd_family().is_some(),
+            gemm_crate: true,
             keep_disasm: false,
         }
     }

@@ -1,0 +1,113 @@
+//! f32 and f64 GEMMs on the `gemm` crate (pure Rust, well kept, its
+//! kernels chosen at run time for AVX-512, AVX2 or plain SIMD), which
+//! `examples/gemm.rs` measured faster than the engine's own kernels on
+//! nearly every shape (Emerald Rapids, 2026-12-06, one thread: f64
+//! dot_1024 80 GFLOP/s against 16 on the engine's Cranelift kernel;
+//! f32 `25088×576·576×64` 131 against 70, `128×512·512×10` 44 against
+//! 16, squares 0.77–0.95× of its time; in the model programs, interleaved
+//! `xla bench` medians: gpt2_block 6.3–7.4 ms against 7.5–8.3, bmm 0.37–0.44
+//! against 0.54–0.57, dot_1024 and mlp even).
+//!
+//! The engine keeps the matrix-vector products, the window views (a
+//! convolution's patches read in place: the crate reads strided matrices
+//! only) and the 16-bit operands, on its own kernels. The crate runs
+//! single-threaded per task, under the caller's flush-to-zero mode; the
+//! tasks split the output over the engine's pool.
+
+use super::epilogue::{Epilogue, OutputBlock};
+use super::gemm::{parts_per_matrix, Float, Problem};
+use super::matrix::{MatrixLayout, StridedMatrixMut};
+use super::DotConfig;
+use crate::runtime::pool::ThreadPool;
+
+/// `true` if the `gemm` crate runs `problem`: a strided one (not a
+/// window), when `config` allows it.
+pub(crate) fn takes<T: Float>(problem: &Problem<T, T>, config: &DotConfig) -> bool {
+    config.gemm_crate && problem.a_window.is_none()
+}
+
+/// Runs `problem` on the `gemm` crate, split over `pool` (single-threaded
+/// below `parallel_min_flops`), then `epilogue` on each task's block.
+///
+/// # Safety
+///
+/// As [`super::gemm::run`].
+pub(crate) unsafe fn run<T: Float>(
+    pool: &ThreadPool,
+    problem: &Problem<T, T>,
+    epilogue: Option<&dyn Epilogue<T>>,
+    parallel_min_flops: usize,
+) {
+    let Problem { batch, m, n, k, .. } = *problem;
+    if batch == 0 || m == 0 || n == 0 {
+        return;
+    }
+    let flops = 2usize
+        .saturating_mul(batch)
+        .saturating_mul(m)
+        .saturating_mul(n)
+        .saturating_mul(k.max(1));
+    let threads = if flops < parallel_min_flops {
+        1
+    } else {
+        pool.threads()
+    };
+    // Rows (or columns) in units of 16, so that tasks keep whole vectors.
+    let split_rows = m >= n;
+    let units = if split_rows { m } else { n }.div_ceil(16);
+    let parts = parts_per_matrix(threads, batch, units);
+    let tasks = batch * parts;
+    let task = |task: usize| {
+        let (b, part) = (task / parts, task % parts);
+        let cut = |len: usize| {
+            let (u0, u1) = (part * units / parts, (part + 1) * units / parts);
+            ((u0 * 16).min(len), (u1 * 16).min(len))
+        };
+        let ((r0, r1), (c0, c1)) = if split_rows {
+            (cut(m), (0, n))
+        } else {
+            ((0, m), cut(n))
+        };
+        let p = problem;
+        let a = p.a.ptr.add(b * p.a_batch_stride + r0 * p.a.rs);
+        let bm = p.b.ptr.add(b * p.b_batch_stride + c0 * p.b.cs);
+        let c =
+            p.c.ptr
+                .add(b * p.c_batch_stride + r0 * p.c.rs + c0 * p.c.cs);
+        gemm::gemm(
+            r1 - r0,
+            c1 - c0,
+            k,
+            c,
+            p.c.cs as isize,
+            p.c.rs as isize,
+            false,
+            a,
+            p.a.cs as isize,
+            p.a.rs as isize,
+            bm,
+            p.b.cs as isize,
+            p.b.rs as isize,
+            T::default(),
+            T::ONE,
+            false,
+            false,
+            false,
+            gemm::Parallelism::None,
+        );
+        if let Some(epilogue) = epilogue {
+            let layout = MatrixLayout::new(r1 - r0, c1 - c0, p.c.rs, p.c.cs);
+            epilogue.apply(OutputBlock {
+                c: StridedMatrixMut::from_raw(c, layout),
+                batch: b,
+                row0: r0,
+                col0: c0,
+            });
+        }
+    };
+    if threads == 1 || tasks == 1 {
+        (0..tasks).for_each(task);
+    } else {
+        pool.parallel_for(tasks, task);
+    }
+}
