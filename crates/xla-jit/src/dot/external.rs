@@ -42,16 +42,7 @@ pub(crate) unsafe fn run<T: Float>(
     if batch == 0 || m == 0 || n == 0 {
         return;
     }
-    let flops = 2usize
-        .saturating_mul(batch)
-        .saturating_mul(m)
-        .saturating_mul(n)
-        .saturating_mul(k.max(1));
-    let threads = if flops < parallel_min_flops {
-        1
-    } else {
-        pool.threads()
-    };
+    let threads = problem.threads(pool, parallel_min_flops);
     // Rows (or columns) in units of 16, so that tasks keep whole vectors.
     let split_rows = m >= n;
     let units = if split_rows { m } else { n }.div_ceil(16);

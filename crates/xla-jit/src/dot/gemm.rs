@@ -56,6 +56,22 @@ pub(crate) struct Problem<S, T> {
     pub c_batch_stride: usize,
 }
 
+impl<S, T> Problem<S, T> {
+    /// The threads of `pool` to run on: one below `parallel_min_flops`.
+    pub fn threads(&self, pool: &ThreadPool, parallel_min_flops: usize) -> usize {
+        let flops = 2usize
+            .saturating_mul(self.batch)
+            .saturating_mul(self.m)
+            .saturating_mul(self.n)
+            .saturating_mul(self.k.max(1));
+        if flops < parallel_min_flops {
+            1
+        } else {
+            pool.threads()
+        }
+    }
+}
+
 impl<S: Copy, T> Problem<S, T> {
     /// `Cᵀ = Bᵀ·Aᵀ`: the same products with rows and columns swapped (not
     /// for a window `A`).
@@ -192,7 +208,7 @@ pub(crate) unsafe fn run<S: Widen<T>, T: Float, P: Packer<S, T>>(
     epilogue: Option<&dyn Epilogue<T>>,
     parallel_min_flops: usize,
 ) {
-    let Problem { batch, m, n, k, .. } = *problem;
+    let Problem { batch, m, n, .. } = *problem;
     debug_assert!(
         P::K_PER_STEP == 1 || problem.a_window.is_none(),
         "windows are packed one k a step"
@@ -200,16 +216,7 @@ pub(crate) unsafe fn run<S: Widen<T>, T: Float, P: Packer<S, T>>(
     if batch == 0 || m == 0 || n == 0 {
         return;
     }
-    let flops = 2usize
-        .saturating_mul(batch)
-        .saturating_mul(m)
-        .saturating_mul(n)
-        .saturating_mul(k.max(1));
-    let threads = if flops < parallel_min_flops {
-        1
-    } else {
-        pool.threads()
-    };
+    let threads = problem.threads(pool, parallel_min_flops);
     let (mr, nr) = (kernel.shape.mr, kernel.shape.nr);
     let (row_units, col_units) = (m.div_ceil(mr), n.div_ceil(nr));
     let split_rows = row_units >= col_units;
