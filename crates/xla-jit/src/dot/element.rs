@@ -5,6 +5,7 @@
 use half::{bf16, f16};
 use xla_core::{NativeType, C128, C64};
 
+use super::amx;
 use super::epilogue::{Epilogue, OutputBlock, Transposed};
 use super::external;
 use super::gemm::{self, Bf16Pairs, Float, Problem, Widening};
@@ -235,6 +236,9 @@ impl Half for bf16 {
         epilogue: Option<&dyn Epilogue<f32>>,
     ) {
         let min_flops = engine.config().parallel_min_flops;
+        if let Some(kernel) = engine.amx.filter(|_| amx::takes(problem)) {
+            return amx::run(engine.pool(), kernel, problem, epilogue, min_flops);
+        }
         match &engine.bf16 {
             Some(pairs) => gemm::run(
                 engine.pool(),

@@ -39,6 +39,7 @@
 //!
 //! An [`Epilogue`] runs on each finished output block while it is in cache.
 
+mod amx;
 mod avx512;
 mod element;
 mod epilogue;
@@ -54,6 +55,7 @@ use std::sync::{Arc, OnceLock};
 
 use cranelift_codegen::ir::types;
 
+pub use amx::available as amx_available;
 pub use element::DotElement;
 pub use epilogue::{Epilogue, OutputBlock};
 pub use gemv::GemvBlock;
@@ -101,6 +103,10 @@ pub struct DotConfig {
     /// default is on for AMD processors with AVX512_BF16 (Zen 4 and
     /// later) only.
     pub bf16_pairs: bool,
+    /// Run bf16 dots into f32 on AMX tiles (`amx.rs`) where the CPU and
+    /// the operating system allow it and the shape fits (multiples of 32);
+    /// on by default.
+    pub amx: bool,
     /// Run f32 and f64 GEMMs over strided matrices on the `gemm` crate,
     /// measured faster than the engine's kernels (`external.rs`); the
     /// engine's kernels keep windows and 16-bit operands. On by default;
@@ -158,6 +164,7 @@ impl Default for DotConfig {
             parallel_min_bytes: 1 << 20,
             gemv: GemvBlock::for_host(),
             bf16_pairs: crate::wide::cpu_has_avx512_bf16() && crate::wide::amd_family().is_some(),
+            amx: true,
             gemm_crate: true,
             keep_disasm: false,
         }
@@ -261,6 +268,8 @@ pub struct DotEngine {
     pub(crate) f64: FloatKernels<f64>,
     /// The bf16-pair kernel (`vdpbf16ps`), with [`DotConfig::bf16_pairs`].
     pub(crate) bf16: Option<MicroKernel<f32>>,
+    /// The AMX bf16 kernel, with [`DotConfig::amx`] where available.
+    pub(crate) amx: Option<amx::AmxFn>,
     config: DotConfig,
     pool: PoolRef,
     disasm: Vec<(String, String)>,
@@ -305,6 +314,10 @@ impl DotEngine {
                 Some(jit.add_native("gemm_f32", &code)?)
             }
             None => None,
+        };
+        let amx = match config.amx && amx::available() {
+            true => Some(jit.add_native("amx_bf16", &amx::kernel())?),
+            false => None,
         };
         let pairs = config.bf16_pairs
             && config.f32.shape.codegen == Codegen::Avx512
@@ -386,10 +399,14 @@ impl DotEngine {
                 std::mem::transmute::<*const u8, kernel::KernelFn<f32>>(ptr),
             )
         });
+        // SAFETY: the AMX kernel's code follows `AmxFn`, lives as long as
+        // `Code`, and runs on this CPU (`amx::available`).
+        let amx = amx.map(|ptr| unsafe { std::mem::transmute::<*const u8, amx::AmxFn>(ptr) });
         Ok(DotEngine {
             f32,
             f64,
             bf16,
+            amx,
             config,
             pool,
             disasm: jit.disasm(),
@@ -460,6 +477,12 @@ impl DotEngine {
         // sizes agree (checked above).
         unsafe { T::dot_window(self, a, b, c, epilogue) };
         Ok(())
+    }
+
+    /// `true` if bf16 dots of the shapes AMX takes run on its tiles (the
+    /// CPU and the operating system allow it and [`DotConfig::amx`] is on).
+    pub fn runs_amx(&self) -> bool {
+        self.amx.is_some()
     }
 
     /// The engine's configuration.

@@ -448,18 +448,24 @@ impl Asm {
 
     // === VEX: 256-bit vector instructions (AVX, AVX2, FMA) ===
 
-    /// Emits a 256-bit VEX instruction (`VEX.L1`): the two-byte prefix
-    /// where it can encode the instruction, else the three-byte one.
-    /// `reg`, `vvvv` and a register `rm` are register numbers (0–15).
-    fn vex256(&mut self, op: Op, reg: u8, vvvv: u8, rm: Rm, imm: Option<u8>) {
-        let (x, b) = match &rm {
+    /// The extension bits of `reg` and of `rm`'s index and base (or
+    /// register): VEX's (and REX's) R, X and B, not yet inverted.
+    fn rxb(reg: u8, rm: &Rm) -> [u8; 3] {
+        let (x, b) = match rm {
             Rm::Reg(r) => (0, (r >> 3) & 1),
             Rm::Mem(m, _, _) => (
                 m.index.map_or(0, |(i, _)| (i.0 >> 3) & 1),
                 (m.base.0 >> 3) & 1,
             ),
         };
-        let r = (reg >> 3) & 1;
+        [(reg >> 3) & 1, x, b]
+    }
+
+    /// Emits a 256-bit VEX instruction (`VEX.L1`): the two-byte prefix
+    /// where it can encode the instruction, else the three-byte one.
+    /// `reg`, `vvvv` and a register `rm` are register numbers (0–15).
+    fn vex256(&mut self, op: Op, reg: u8, vvvv: u8, rm: Rm, imm: Option<u8>) {
+        let [r, x, b] = Self::rxb(reg, &rm);
         let tail = ((!vvvv & 0xF) << 3) | 0x04 | op.pp;
         if op.map == 1 && !op.w && x == 0 && b == 0 {
             self.code.extend_from_slice(&[0xC5, ((!r & 1) << 7) | tail]);
@@ -586,6 +592,58 @@ impl Asm {
     /// Sets ZF when no lane of `a & b` has its sign bit set.
     pub fn vtestps(&mut self, a: Zmm, b: Zmm) {
         self.vex256(ops::VTESTPS, a.0, 0, Rm::Reg(b.0), None);
+    }
+
+    // === VEX: AMX tile instructions ===
+
+    /// A VEX.128 map-`0F38` `W0` instruction in the three-byte form with
+    /// prefix `pp` (0: none, 2: `F3`, 3: `F2`): `reg` and `vvvv` register
+    /// numbers, `rm` a register or memory.
+    fn vex_0f38(&mut self, pp: u8, code: u8, reg: u8, vvvv: u8, rm: Rm) {
+        let [r, x, b] = Self::rxb(reg, &rm);
+        self.code.extend_from_slice(&[
+            0xC4,
+            ((!r & 1) << 7) | ((!x & 1) << 6) | ((!b & 1) << 5) | 0x02,
+            ((!vvvv & 0xF) << 3) | pp,
+            code,
+        ]);
+        match rm {
+            Rm::Reg(r) => self.code.push(0xC0 | ((reg & 7) << 3) | (r & 7)),
+            Rm::Mem(m, _, _) => self.modrm_mem(reg & 7, m, 1),
+        }
+    }
+
+    /// Loads the tile configuration (64 bytes) at `at`.
+    pub fn ldtilecfg(&mut self, at: Mem) {
+        self.vex_0f38(0, 0x49, 0, 0, Rm::Mem(at, false, 1));
+    }
+
+    /// Returns the tile registers to their initial state.
+    pub fn tilerelease(&mut self) {
+        self.vex_0f38(0, 0x49, 0, 0, Rm::Reg(0));
+    }
+
+    /// Zeroes tile `t`.
+    pub fn tilezero(&mut self, t: u8) {
+        self.vex_0f38(3, 0x49, t, 0, Rm::Reg(0));
+    }
+
+    /// Loads tile `t`, its rows `stride` bytes apart from `base + disp`.
+    pub fn tileloadd(&mut self, t: u8, base: Gpr, stride: Gpr, disp: i32) {
+        let at = Mem::indexed(base, stride, 1, disp);
+        self.vex_0f38(3, 0x4B, t, 0, Rm::Mem(at, false, 1));
+    }
+
+    /// Stores tile `t`, its rows `stride` bytes apart from `base + disp`.
+    pub fn tilestored(&mut self, base: Gpr, stride: Gpr, disp: i32, t: u8) {
+        let at = Mem::indexed(base, stride, 1, disp);
+        self.vex_0f38(2, 0x4B, t, 0, Rm::Mem(at, false, 1));
+    }
+
+    /// `dst += a · b` on tiles: f32 `dst` rows, bf16 pairs in `a`'s rows
+    /// and `b`'s (VNNI) rows (AMX-BF16).
+    pub fn tdpbf16ps(&mut self, dst: u8, a: u8, b: u8) {
+        self.vex_0f38(2, 0x5C, dst, b, Rm::Reg(a));
     }
 
     // === VEX: opmask instructions ===
@@ -963,6 +1021,24 @@ mod tests {
         );
         check(|a| a.pop(RBX), "5b");
         check(|a| a.vzeroupper(), "c5 f8 77");
+    }
+
+    /// The AMX tile instructions, as GNU `as` 2.40 assembles them.
+    #[test]
+    fn amx_encodings_match_gnu_as() {
+        check(|a| a.ldtilecfg(Mem::at(RAX, 0)), "c4 e2 78 49 00");
+        check(|a| a.tilerelease(), "c4 e2 78 49 c0");
+        check(|a| a.tilezero(0), "c4 e2 7b 49 c0");
+        check(|a| a.tilezero(3), "c4 e2 7b 49 d8");
+        check(|a| a.tileloadd(4, RSI, R10, 0), "c4 a2 7b 4b 24 16");
+        check(|a| a.tileloadd(5, RSI, R10, 0x40), "c4 a2 7b 4b 6c 16 40");
+        check(|a| a.tileloadd(6, R11, RDX, 0), "c4 c2 7b 4b 34 13");
+        check(|a| a.tileloadd(0, RCX, R8, 0x40), "c4 a2 7b 4b 44 01 40");
+        check(|a| a.tilestored(RCX, R8, 0, 0), "c4 a2 7a 4b 04 01");
+        check(|a| a.tilestored(R9, R8, 0x40, 3), "c4 82 7a 4b 5c 01 40");
+        check(|a| a.tdpbf16ps(0, 4, 6), "c4 e2 4a 5c c4");
+        check(|a| a.tdpbf16ps(3, 5, 7), "c4 e2 42 5c dd");
+        check(|a| a.tdpbf16ps(1, 4, 7), "c4 e2 42 5c cc");
     }
 
     /// The 256-bit VEX instructions, as GNU `as` 2.40 assembles them.
