@@ -170,8 +170,33 @@ pub(crate) unsafe fn run(
     let panels = p.n / BLOCK;
     // One pair panel: k/2 pair rows of 32 entries.
     let panel_len = p.k / 2 * BLOCK;
-    let mut buffer = vec![0f32; p.batch * panels * panel_len];
-    let packed = Shared(buffer.as_mut_ptr());
+    // The calling thread's packing buffer (kept between calls: no fresh
+    // pages to fault in, no zeroing; every entry is written below).
+    super::gemm::with_buffers(|buffers| {
+        let buffer = buffers.b.slice::<f32>(p.batch * panels * panel_len);
+        run_packed(
+            pool,
+            kernel,
+            problem,
+            epilogue,
+            threads,
+            Shared(buffer.as_mut_ptr()),
+        );
+    });
+}
+
+/// [`run`] with a buffer for the packed panels of `B`.
+unsafe fn run_packed(
+    pool: &ThreadPool,
+    kernel: AmxFn,
+    problem: &Problem<bf16, f32>,
+    epilogue: Option<&dyn Epilogue<f32>>,
+    threads: usize,
+    packed: Shared,
+) {
+    let p = problem;
+    let panels = p.n / BLOCK;
+    let panel_len = p.k / 2 * BLOCK;
     let spread = |tasks: usize, work: &(dyn Fn(usize) + Sync)| {
         if threads == 1 || tasks == 1 {
             (0..tasks).for_each(work);

@@ -423,7 +423,7 @@ impl AlignedBuffer {
 #[derive(Default)]
 pub(crate) struct PackBuffers {
     a: AlignedBuffer,
-    b: AlignedBuffer,
+    pub(crate) b: AlignedBuffer,
     /// A window's row and column offsets.
     offsets: Vec<usize>,
 }
@@ -434,7 +434,7 @@ thread_local! {
 
 /// Runs `f` with this thread's packing buffers (fresh ones if a caller up
 /// the stack holds them, e.g. a dot inside an epilogue).
-fn with_buffers<R>(f: impl FnOnce(&mut PackBuffers) -> R) -> R {
+pub(crate) fn with_buffers<R>(f: impl FnOnce(&mut PackBuffers) -> R) -> R {
     let mut buffers = BUFFERS.take().unwrap_or_default();
     let result = f(&mut buffers);
     BUFFERS.set(Some(buffers));

@@ -307,6 +307,10 @@ pub(crate) unsafe fn pack_b_pairs(
         let width = nr.min(cols - c0);
         // Column-contiguous full panels: two rows interleaved at a time.
         let whole = match (width == nr && src.cs == 1, nr) {
+            #[cfg(target_arch = "x86_64")]
+            (true, 32) if std::arch::is_x86_feature_detected!("avx512bw") => {
+                b_pair_panel_32_avx512(src.at(0, c0), kc / 2, out.as_mut_ptr().cast())
+            }
             (true, 32) => b_pair_panel::<32>(src.at(0, c0), kc / 2, out),
             (true, 16) => b_pair_panel::<16>(src.at(0, c0), kc / 2, out),
             _ => 0,
@@ -324,6 +328,36 @@ pub(crate) unsafe fn pack_b_pairs(
             }
         }
     }
+}
+
+/// [`b_pair_panel`] for 32 columns in AVX-512 registers: each row of 32
+/// bf16 is one `zmm`, two rows interleave by 16-bit unpacks (within
+/// 128-bit lanes) and a permute of 64-bit pieces puts the pairs back in
+/// column order. Returns `pairs`.
+///
+/// # Safety
+///
+/// As [`pack_b_pairs`]; the CPU runs AVX-512BW; `out` holds `32·pairs`
+/// entries.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw")]
+unsafe fn b_pair_panel_32_avx512(src: Strided<*const bf16>, pairs: usize, out: *mut u32) -> usize {
+    use std::arch::x86_64::*;
+    // 64-bit pieces: the unpacks' lanes 0, 1 (columns 0–15), then 2, 3.
+    let first = _mm512_set_epi64(11, 10, 3, 2, 9, 8, 1, 0);
+    let second = _mm512_set_epi64(15, 14, 7, 6, 13, 12, 5, 4);
+    for q in 0..pairs {
+        let row = |p: usize| _mm512_loadu_si512(src.ptr.add(p * src.rs).cast());
+        let (lo, hi) = (row(2 * q), row(2 * q + 1));
+        let (low, high) = (_mm512_unpacklo_epi16(lo, hi), _mm512_unpackhi_epi16(lo, hi));
+        let dst = out.add(32 * q);
+        _mm512_storeu_si512(dst.cast(), _mm512_permutex2var_epi64(low, first, high));
+        _mm512_storeu_si512(
+            dst.add(16).cast(),
+            _mm512_permutex2var_epi64(low, second, high),
+        );
+    }
+    pairs
 }
 
 /// The first `pairs` pairs of a full `NR`-column panel of a
