@@ -56,10 +56,7 @@ def main():
     ap.add_argument("--tol", type=float, default=1e-3, help="largest accepted relative error")
     args = ap.parse_args()
 
-    todo = programs(args.set)
-    if args.cases:
-        wanted = set(args.cases.split(","))
-        todo = [(s, c) for s, c in todo if c.name in wanted]
+    todo = programs(args.set, args.cases)
     failed = []
     for which, case in todo:
         module = os.path.join(BENCHES, SETS[which], case.name + ".hlo")

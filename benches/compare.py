@@ -168,13 +168,7 @@ def print_table(rows, summary, markdown):
 def main():
     args = parse_args()
     xla = find_xla(args.xla)
-    todo = programs(args.set)
-    if args.cases:
-        wanted = args.cases.split(",")
-        unknown = set(wanted) - {c.name for _, c in todo}
-        if unknown:
-            sys.exit(f"unknown case(s) for --set {args.set}: {', '.join(sorted(unknown))}")
-        todo = [(s, c) for s, c in todo if c.name in wanted]
+    todo = programs(args.set, args.cases)
     names = [c.name for _, c in todo]
     modules = [os.path.join(BENCHES, SETS[s], c.name + ".hlo") for s, c in todo]
     missing = [m for m in modules if not os.path.isfile(m)]

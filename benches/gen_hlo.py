@@ -28,8 +28,9 @@ sys.path.insert(0, BENCHES)
 SETS = {"suite": "hlo", "models": "models"}  # set -> folder under benches/
 
 
-def programs(which):
-    """[(set, Case)] for --set suite|models|all."""
+def programs(which, cases=None):
+    """[(set, Case)] for --set suite|models|all, only the comma-separated
+    `cases` when given (exits naming any unknown one)."""
     out = []
     if which in ("suite", "all"):
         import suite
@@ -37,6 +38,12 @@ def programs(which):
     if which in ("models", "all"):
         import models
         out += [("models", c) for c in models.CASES.values()]
+    if cases:
+        wanted = cases.split(",")
+        unknown = set(wanted) - {c.name for _, c in out}
+        if unknown:
+            sys.exit(f"unknown case(s) for --set {which}: {', '.join(sorted(unknown))}")
+        out = [(s, c) for s, c in out if c.name in wanted]
     return out
 
 
@@ -57,13 +64,7 @@ def main():
     import jax
     import jax.numpy as jnp
 
-    todo = programs(args.set)
-    if args.cases:
-        wanted = args.cases.split(",")
-        unknown = set(wanted) - {c.name for _, c in todo}
-        if unknown:
-            sys.exit(f"unknown case(s) for --set {args.set}: {', '.join(sorted(unknown))}")
-        todo = [(s, c) for s, c in todo if c.name in wanted]
+    todo = programs(args.set, args.cases)
 
     for which, case in todo:
         folder = args.out_dir or os.path.join(BENCHES, SETS[which])
