@@ -110,10 +110,7 @@ def measure(case):
 
 
 def main():
-    todo = [c for _, c in programs(args.set)]
-    if args.cases:
-        wanted = set(args.cases.split(","))
-        todo = [c for c in todo if c.name in wanted]
+    todo = [c for _, c in programs(args.set, args.cases)]
     # initialize the backend outside every measurement
     jax.block_until_ready(jax.jit(lambda z: z * 2)(jnp.ones(8)))
     results = []
