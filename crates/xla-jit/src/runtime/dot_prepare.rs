@@ -27,7 +27,7 @@
 use xla_core::hlo::{DotDimensionNumbers, InstrId};
 use xla_core::{ArrayShape, HloInstruction, HloModule, Opcode, PrimitiveType};
 
-use super::dot::{free_dims, lhs_view, out_view, rhs_view, DotInput};
+use super::dot::{free_dims, lhs_view, out_view, rhs_view, widens, DotInput};
 use super::rewrite::{rewrite_module, Emitted};
 use crate::fusion::OperandView;
 
@@ -88,10 +88,11 @@ impl Emitted<'_> {
         // widens them as it packs (bf16 pairs go to `vdpbf16ps` where the
         // CPU has it).
         let operand_type = |k: usize| self.shape(dot.operands[k]).element_type();
-        let widened = compute == PrimitiveType::F32
-            && operand_type(0) == operand_type(1)
-            && matches!(operand_type(0), PrimitiveType::Bf16 | PrimitiveType::F16);
-        let operands = if widened { operand_type(0) } else { compute };
+        let (lhs_type, rhs_type) = (operand_type(0), operand_type(1));
+        let operands = match widens(lhs_type, rhs_type, compute) {
+            true => lhs_type,
+            false => compute,
+        };
         let lhs = self.converted(&base, dot.operands[0], operands);
         let rhs = self.converted(&base, dot.operands[1], operands);
         let (lhs_shape, rhs_shape) = (self.shape(lhs).clone(), self.shape(rhs).clone());
