@@ -195,7 +195,8 @@ pub(crate) trait Half: Widen<f32> + NativeType {
     fn narrow(value: f32) -> Self;
 
     /// Runs `problem` (16-bit operands, an f32 output) on the engine's
-    /// fastest kernel for the type.
+    /// fastest kernel for the type: by default the f32 kernel on values
+    /// widened as they are packed.
     ///
     /// # Safety
     ///
@@ -204,22 +205,25 @@ pub(crate) trait Half: Widen<f32> + NativeType {
         engine: &DotEngine,
         problem: &Problem<Self, f32>,
         epilogue: Option<&dyn Epilogue<f32>>,
-    );
+    ) {
+        widened(engine, problem, epilogue);
+    }
+}
+
+/// [`Half::gemm`] on the f32 kernel, each value widened as it is packed.
+unsafe fn widened<H: Half>(
+    engine: &DotEngine,
+    problem: &Problem<H, f32>,
+    epilogue: Option<&dyn Epilogue<f32>>,
+) {
+    let min_flops = engine.config().parallel_min_flops;
+    let kernel = (&engine.f32.micro, &Widening);
+    gemm::run(engine.pool(), kernel, problem, epilogue, min_flops);
 }
 
 impl Half for f16 {
     fn narrow(value: f32) -> Self {
         f16::from_f32(value)
-    }
-
-    unsafe fn gemm(
-        engine: &DotEngine,
-        problem: &Problem<Self, f32>,
-        epilogue: Option<&dyn Epilogue<f32>>,
-    ) {
-        let min_flops = engine.config().parallel_min_flops;
-        let kernel = (&engine.f32.micro, &Widening);
-        gemm::run(engine.pool(), kernel, problem, epilogue, min_flops);
     }
 }
 
@@ -228,8 +232,10 @@ impl Half for bf16 {
         bf16::from_f32(value)
     }
 
-    /// Pairs of bf16 products summed by `vdpbf16ps` where the CPU has
-    /// AVX512_BF16, else the f32 kernel on widened values.
+    /// On AMX tiles where the CPU has them and the shape fits, else pairs
+    /// of bf16 products summed by `vdpbf16ps` where the engine built that
+    /// kernel ([`DotConfig::bf16_pairs`](super::DotConfig::bf16_pairs)),
+    /// else widened.
     unsafe fn gemm(
         engine: &DotEngine,
         problem: &Problem<Self, f32>,
@@ -240,17 +246,11 @@ impl Half for bf16 {
             return amx::run(engine.pool(), kernel, problem, epilogue, min_flops);
         }
         match &engine.bf16 {
-            Some(pairs) => gemm::run(
-                engine.pool(),
-                (pairs, &Bf16Pairs),
-                problem,
-                epilogue,
-                min_flops,
-            ),
-            None => {
-                let kernel = (&engine.f32.micro, &Widening);
+            Some(pairs) => {
+                let kernel = (pairs, &Bf16Pairs);
                 gemm::run(engine.pool(), kernel, problem, epilogue, min_flops);
             }
+            None => widened(engine, problem, epilogue),
         }
     }
 }
