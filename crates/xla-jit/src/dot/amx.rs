@@ -21,7 +21,7 @@ use std::sync::OnceLock;
 use half::bf16;
 
 use super::epilogue::{Epilogue, OutputBlock};
-use super::gemm::Problem;
+use super::gemm::{for_each_task, parts_per_matrix, with_buffers, Problem};
 use super::matrix::{MatrixLayout, StridedMatrixMut};
 use super::pack::{pack_b_pairs, Strided};
 use crate::runtime::pool::ThreadPool;
@@ -172,57 +172,50 @@ pub(crate) unsafe fn run(
     let panel_len = p.k / 2 * BLOCK;
     // The calling thread's packing buffer (kept between calls: no fresh
     // pages to fault in, no zeroing; every entry is written below).
-    super::gemm::with_buffers(|buffers| {
+    with_buffers(|buffers| {
         let buffer = buffers.b.slice::<f32>(p.batch * panels * panel_len);
-        run_packed(
-            pool,
-            kernel,
-            problem,
-            epilogue,
-            threads,
-            Shared(buffer.as_mut_ptr()),
-        );
+        // Panel `t` (of batch matrix `t / panels`) is row `t`.
+        let packed = Strided {
+            ptr: buffer.as_mut_ptr(),
+            rs: panel_len,
+            cs: 1,
+        };
+        run_packed(pool, kernel, problem, epilogue, threads, packed);
     });
 }
 
-/// [`run`] with a buffer for the packed panels of `B`.
+/// [`run`] with the packed panels of `B` as the rows of `packed` (the
+/// packing tasks write disjoint rows, which the tasks over `C` read once
+/// those are joined).
 unsafe fn run_packed(
     pool: &ThreadPool,
     kernel: AmxFn,
     problem: &Problem<bf16, f32>,
     epilogue: Option<&dyn Epilogue<f32>>,
     threads: usize,
-    packed: Shared,
+    packed: Strided<*mut f32>,
 ) {
     let p = problem;
     let panels = p.n / BLOCK;
-    let panel_len = p.k / 2 * BLOCK;
-    let spread = |tasks: usize, work: &(dyn Fn(usize) + Sync)| {
-        if threads == 1 || tasks == 1 {
-            (0..tasks).for_each(work);
-        } else {
-            pool.parallel_for(tasks, work);
-        }
-    };
-    let pack_tasks = p.batch * panels;
-    spread(pack_tasks, &|task| {
+    let panel_len = packed.rs;
+    for_each_task(pool, threads, p.batch * panels, |task| {
         let (b, panel) = (task / panels, task % panels);
         let src = Strided {
             ptr: p.b.ptr.add(b * p.b_batch_stride),
             ..p.b
         }
         .at(0, panel * BLOCK);
-        let dst = std::slice::from_raw_parts_mut(packed.get().add(task * panel_len), panel_len);
+        let dst = std::slice::from_raw_parts_mut(packed.at(task, 0).ptr, panel_len);
         pack_b_pairs(src, p.k, BLOCK, BLOCK, dst);
     });
     let row_blocks = p.m / BLOCK;
-    let parts = super::gemm::parts_per_matrix(threads, p.batch, row_blocks);
-    spread(p.batch * parts, &|task| {
+    let parts = parts_per_matrix(threads, p.batch, row_blocks);
+    for_each_task(pool, threads, p.batch * parts, |task| {
         let (b, part) = (task / parts, task % parts);
         let (r0, r1) = (part * row_blocks / parts, (part + 1) * row_blocks / parts);
         let a = p.a.ptr.add(b * p.a_batch_stride);
         let c = p.c.ptr.add(b * p.c_batch_stride);
-        let panels_of_batch = packed.get().add(b * panels * panel_len);
+        let panels_of_batch = packed.at(b * panels, 0).ptr;
         for first in (0..panels).step_by(PANELS_COLUMNS / BLOCK) {
             let last = (first + PANELS_COLUMNS / BLOCK).min(panels);
             for row in r0..r1 {
@@ -251,17 +244,3 @@ unsafe fn run_packed(
         }
     });
 }
-
-/// A buffer the tasks write disjoint parts of (or only read).
-#[derive(Clone, Copy)]
-struct Shared(*mut f32);
-
-impl Shared {
-    fn get(self) -> *mut f32 {
-        self.0
-    }
-}
-
-// SAFETY: tasks write disjoint panels, and read them after the packing
-// tasks are joined.
-unsafe impl Sync for Shared {}

@@ -15,7 +15,7 @@
 //! tasks split the output over the engine's pool.
 
 use super::epilogue::{Epilogue, OutputBlock};
-use super::gemm::{parts_per_matrix, Float, Problem};
+use super::gemm::{for_each_task, parts_per_matrix, Float, Problem};
 use super::matrix::{MatrixLayout, StridedMatrixMut};
 use super::DotConfig;
 use crate::runtime::pool::ThreadPool;
@@ -47,8 +47,7 @@ pub(crate) unsafe fn run<T: Float>(
     let split_rows = m >= n;
     let units = if split_rows { m } else { n }.div_ceil(16);
     let parts = parts_per_matrix(threads, batch, units);
-    let tasks = batch * parts;
-    let task = |task: usize| {
+    for_each_task(pool, threads, batch * parts, |task| {
         let (b, part) = (task / parts, task % parts);
         let cut = |len: usize| {
             let (u0, u1) = (part * units / parts, (part + 1) * units / parts);
@@ -95,10 +94,5 @@ pub(crate) unsafe fn run<T: Float>(
                 col0: c0,
             });
         }
-    };
-    if threads == 1 || tasks == 1 {
-        (0..tasks).for_each(task);
-    } else {
-        pool.parallel_for(tasks, task);
-    }
+    });
 }

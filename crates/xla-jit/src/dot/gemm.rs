@@ -239,15 +239,25 @@ pub(crate) unsafe fn run<S: Widen<T>, T: Float, P: Packer<S, T>>(
             }
         }
     };
-    let tasks = batch * parts;
     // SAFETY (all calls): parts are disjoint rectangles of the output.
-    let run = |task: usize| {
+    for_each_task(pool, threads, batch * parts, |task| {
         with_buffers(|buffers| run_part((kernel, packer), problem, part(task), epilogue, buffers))
-    };
-    if threads == 1 || tasks == 1 {
-        (0..tasks).for_each(run);
+    });
+}
+
+/// Runs `task(0)`, …, `task(tasks - 1)`: on the calling thread when
+/// `threads` is 1 (a problem below the parallel threshold), else over
+/// `pool`.
+pub(crate) fn for_each_task(
+    pool: &ThreadPool,
+    threads: usize,
+    tasks: usize,
+    task: impl Fn(usize) + Sync,
+) {
+    if threads == 1 {
+        (0..tasks).for_each(task);
     } else {
-        pool.parallel_for(tasks, run);
+        pool.parallel_for(tasks, task);
     }
 }
 

@@ -39,7 +39,7 @@ use cranelift_frontend::{FunctionBuilder, Variable};
 use cranelift_module::FuncId;
 
 use super::epilogue::{Epilogue, OutputBlock};
-use super::gemm::{parts_per_matrix, Float, Problem};
+use super::gemm::{for_each_task, parts_per_matrix, Float, Problem};
 use super::matrix::{MatrixLayout, StridedMatrixMut};
 use super::pack::Strided;
 use super::DotConfig;
@@ -446,7 +446,7 @@ pub(crate) unsafe fn try_run<T: Float>(
     let parts = parts_per_matrix(tasks_wanted, p.batch, units)
         .max(g.len.div_ceil(max_part))
         .min(units);
-    let task = |task: usize| {
+    for_each_task(pool, threads, p.batch * parts, |task| {
         let (batch, part) = (task / parts, task % parts);
         let start = (part * units / parts * unit).min(g.len);
         let end = ((part + 1) * units / parts * unit).min(g.len);
@@ -466,13 +466,7 @@ pub(crate) unsafe fn try_run<T: Float>(
                 col0,
             });
         }
-    };
-    let tasks = p.batch * parts;
-    if threads == 1 || tasks == 1 {
-        (0..tasks).for_each(task);
-    } else {
-        pool.parallel_for(tasks, task);
-    }
+    });
     true
 }
 
@@ -492,20 +486,23 @@ unsafe fn split_rows<T: Float>(
 ) {
     let len = g.len;
     let tasks = tasks.min(k).max(1);
-    let contiguous_x;
-    let mut x = g.x;
-    if g.incx != 1 && k > 1 {
-        contiguous_x = (0..k).map(|p| *x.add(p * g.incx)).collect::<Vec<T>>();
-        x = contiguous_x.as_ptr();
-    }
+    let gathered = gather(g.x, g.incx, k);
+    let x = gathered.as_ref().map_or(g.x, |x| x.as_ptr());
     let mut sums = vec![T::default(); tasks * len];
-    let partials = Partials(sums.as_mut_ptr());
-    let x = Addresses(x);
+    // Task `t`'s partial sums are row `t`.
+    let partials = Strided {
+        ptr: sums.as_mut_ptr(),
+        rs: len,
+        cs: 1,
+    };
+    let g = &Gemv { x, incx: 1, ..*g };
     pool.parallel_for(tasks, |task| {
+        // The whole view (`Sync`), not its raw-pointer fields.
+        let g: &Gemv<T> = g;
         let (p0, p1) = (task * k / tasks, (task + 1) * k / tasks);
-        let out = partials.task(task, len);
+        let out = partials.at(task, 0).ptr;
         let rows = g.mat.ptr.add(p0 * g.mat.cs);
-        (kernels.axpy)(len, p1 - p0, rows, g.mat.cs, x.get().add(p0), out);
+        (kernels.axpy)(len, p1 - p0, rows, g.mat.cs, g.x.add(p0), out);
     });
     for j in 0..len {
         let mut sum = sums[j];
@@ -515,50 +512,25 @@ unsafe fn split_rows<T: Float>(
         *g.y.add(j * g.incy) = sum;
     }
     if let Some(epilogue) = epilogue {
-        let (layout, row0, col0) = if g.column {
-            (MatrixLayout::new(len, 1, g.incy, 1), 0, 0)
+        let layout = if g.column {
+            MatrixLayout::new(len, 1, g.incy, 1)
         } else {
-            (MatrixLayout::new(1, len, len, g.incy), 0, 0)
+            MatrixLayout::new(1, len, len, g.incy)
         };
         epilogue.apply(OutputBlock {
             c: StridedMatrixMut::from_raw(g.y, layout),
             batch: 0,
-            row0,
-            col0,
+            row0: 0,
+            col0: 0,
         });
     }
 }
 
-/// The partial sums of [`split_rows`]' tasks, each written by its task
-/// alone.
-struct Partials<T>(*mut T);
-
-impl<T> Partials<T> {
-    /// Task `task`'s partial sums, `len` of them.
-    ///
-    /// # Safety
-    ///
-    /// The buffer holds `(task + 1)·len` elements at least.
-    unsafe fn task(&self, task: usize, len: usize) -> *mut T {
-        self.0.add(task * len)
-    }
+/// The `k` elements of a vector `x` of stride `inc`, gathered into a
+/// contiguous copy; `None` when they already are contiguous.
+unsafe fn gather<T: Copy>(x: *const T, inc: usize, k: usize) -> Option<Vec<T>> {
+    (inc != 1 && k > 1).then(|| (0..k).map(|p| *x.add(p * inc)).collect())
 }
-
-// SAFETY: tasks write disjoint ranges, read after the tasks are joined.
-unsafe impl<T> Sync for Partials<T> {}
-
-/// An operand's address shared by the tasks, which only read it.
-#[derive(Clone, Copy)]
-struct Addresses<T>(*const T);
-
-impl<T> Addresses<T> {
-    fn get(self) -> *const T {
-        self.0
-    }
-}
-
-// SAFETY: read only, while the tasks run.
-unsafe impl<T> Sync for Addresses<T> {}
 
 /// `y[start..end]` of one batch matrix.
 unsafe fn run_part<T: Float>(
@@ -571,14 +543,11 @@ unsafe fn run_part<T: Float>(
     dot_form: bool,
 ) {
     let mat = g.mat.ptr.add(batch * g.mat_batch_stride);
-    let mut x = g.x.add(batch * g.x_batch_stride);
+    let x = g.x.add(batch * g.x_batch_stride);
     let y = g.y.add(batch * g.y_batch_stride);
     let len = end - start;
-    let contiguous_x;
-    if g.incx != 1 && k > 1 {
-        contiguous_x = (0..k).map(|p| *x.add(p * g.incx)).collect::<Vec<T>>();
-        x = contiguous_x.as_ptr();
-    }
+    let gathered = gather(x, g.incx, k);
+    let x = gathered.as_ref().map_or(x, |x| x.as_ptr());
     if dot_form {
         let rows = mat.add(start * g.mat.rs);
         (kernels.dot)(len, k, rows, g.mat.rs, x, y.add(start * g.incy), g.incy);
