@@ -10,7 +10,6 @@ mod parallel;
 use cranelift_codegen::ir::{self, types, Type};
 use cranelift_codegen::isa::OwnedTargetIsa;
 use cranelift_codegen::settings::{self, Configurable};
-use cranelift_codegen::Context;
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
 use cranelift_jit::{JITBuilder, JITModule};
 use cranelift_module::{default_libcall_names, FuncId, Linkage, Module};
@@ -218,36 +217,35 @@ impl Jit {
         signature: ir::Signature,
         build: impl FnOnce(&mut FunctionBuilder<'_>) -> Result<(), JitError>,
     ) -> Result<FuncId, JitError> {
-        let (mut ctx, mut fctx) = SPARE_CONTEXTS
+        let mut fctx = SPARE_BUILDER
             .try_with(|spare| spare.borrow_mut().take())
             .ok()
             .flatten()
-            .unwrap_or_else(|| (self.module().make_context(), FunctionBuilderContext::new()));
-        let compiled = self.compile_in(&mut ctx, &mut fctx, name, signature, build);
-        ctx.clear();
+            .unwrap_or_default();
+        let compiled = self.compile_in(&mut fctx, name, signature, build);
         if compiled.is_err() {
             // The builder context may still hold an abandoned function's
             // blocks and variables.
             fctx = FunctionBuilderContext::new();
         }
         // Ignored when the thread is exiting.
-        let _ = SPARE_CONTEXTS.try_with(|spare| *spare.borrow_mut() = Some((ctx, fctx)));
+        let _ = SPARE_BUILDER.try_with(|spare| *spare.borrow_mut() = Some(fctx));
         compiled
     }
 
-    /// [`Jit::try_compile`] in the contexts `ctx` (cleared) and `fctx`.
+    /// [`Jit::try_compile`] with the builder context `fctx`.
     fn compile_in(
         &mut self,
-        ctx: &mut Context,
         fctx: &mut FunctionBuilderContext,
         name: &str,
         signature: ir::Signature,
         build: impl FnOnce(&mut FunctionBuilder<'_>) -> Result<(), JitError>,
     ) -> Result<FuncId, JitError> {
-        ctx.func.signature = signature.clone();
+        let mut func =
+            ir::Function::with_name_signature(ir::UserFuncName::default(), signature.clone());
         let frontend_config = self.module().target_config();
         {
-            let mut b = FunctionBuilder::new(&mut ctx.func, fctx);
+            let mut b = FunctionBuilder::new(&mut func, fctx);
             let entry = b.create_block();
             b.append_block_params_for_function_params(entry);
             b.switch_to_block(entry);
@@ -259,25 +257,25 @@ impl Jit {
             .module_mut()
             .declare_function(name, Linkage::Local, &signature)
             .map_err(|e| JitError::Module(e.to_string()))?;
-        ctx.func.name = ir::UserFuncName::user(0, id.as_u32());
+        func.name = ir::UserFuncName::user(0, id.as_u32());
         if self.options.verify {
-            if let Err(errors) = cranelift_codegen::verify_function(&ctx.func, self.isa()) {
+            if let Err(errors) = cranelift_codegen::verify_function(&func, self.isa()) {
                 return Err(JitError::Verifier {
                     function: name.to_string(),
                     report: cranelift_codegen::print_errors::pretty_verifier_error(
-                        &ctx.func, None, errors,
+                        &func, None, errors,
                     ),
                 });
             }
         }
         if self.options.keep_clif {
             self.clif
-                .push((name.to_string(), ctx.func.display().to_string()));
+                .push((name.to_string(), func.display().to_string()));
         }
         self.pending.push(parallel::Pending {
             id,
             name: name.to_string(),
-            func: std::mem::replace(&mut ctx.func, ir::Function::new()),
+            func,
         });
         Ok(id)
     }
@@ -306,17 +304,14 @@ impl Jit {
     /// (`parallel.rs`), and makes every function callable.
     pub fn finalize(&mut self) -> Result<(), JitError> {
         let pending = std::mem::take(&mut self.pending);
-        let names: Vec<(FuncId, String)> = pending.iter().map(|p| (p.id, p.name.clone())).collect();
-        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-        let compiled = parallel::compile_all(self.module().isa(), pending, threads);
-        for ((id, name), compiled) in names.into_iter().zip(compiled) {
+        for compiled in parallel::compile_all(self.module().isa(), pending) {
             let code = compiled.map_err(JitError::Module)?;
             self.module_mut()
-                .define_function_bytes(id, code.alignment, &code.bytes, &code.relocs)
-                .map_err(|e| JitError::Module(format!("{name}: {e:?}")))?;
-            self.codegen_times.insert(id, code.time);
+                .define_function_bytes(code.id, code.alignment, &code.bytes, &code.relocs)
+                .map_err(|e| JitError::Module(format!("{}: {e:?}", code.name)))?;
+            self.codegen_times.insert(code.id, code.time);
             if self.keep_disasm {
-                self.machine_code.push((name, code.bytes));
+                self.machine_code.push((code.name, code.bytes));
             }
         }
         self.module_mut()
@@ -397,12 +392,10 @@ impl Drop for Jit {
 }
 
 thread_local! {
-    /// The compilation contexts of the thread's last function. Cranelift's
-    /// contexts keep their allocations (the function's tables, the register
-    /// allocator's working memory) from one function to the next; every
-    /// [`Jit`] of the thread compiles in them instead of allocating its own.
-    static SPARE_CONTEXTS: RefCell<Option<(Context, FunctionBuilderContext)>> =
-        const { RefCell::new(None) };
+    /// The builder context of the thread's last function: it keeps its
+    /// allocations from one function to the next, for every [`Jit`] of the
+    /// thread (the compiling threads keep theirs, `parallel.rs`).
+    static SPARE_BUILDER: RefCell<Option<FunctionBuilderContext>> = const { RefCell::new(None) };
 }
 
 /// The vector type of 128 bits holding lanes of `lane`: `f32` → `f32x4`.

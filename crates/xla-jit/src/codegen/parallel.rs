@@ -4,12 +4,13 @@
 //! mid-end and the register allocator), and the functions of one
 //! executable are independent: [`Jit`](super::Jit) builds them one by one
 //! and hands them here at [`Jit::finalize`](super::Jit::finalize), where
-//! each core compiles the next waiting function until none is left. Their
-//! machine code is then placed in the module in order, so the result does
-//! not depend on which thread compiled what.
+//! the threads of the process-wide pool ([`ThreadPool::global`]) each
+//! compile the next waiting function until none is left. Their machine
+//! code is then placed in the module in order, so the result does not
+//! depend on which thread compiled what.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
+use std::cell::RefCell;
+use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use cranelift_codegen::control::ControlPlane;
@@ -17,6 +18,8 @@ use cranelift_codegen::ir;
 use cranelift_codegen::isa::TargetIsa;
 use cranelift_codegen::Context;
 use cranelift_module::{FuncId, ModuleReloc};
+
+use crate::runtime::pool::ThreadPool;
 
 /// A function built and declared, waiting for its code.
 pub(super) struct Pending {
@@ -27,6 +30,8 @@ pub(super) struct Pending {
 
 /// A function's machine code, ready to be defined in the module.
 pub(super) struct Compiled {
+    pub id: FuncId,
+    pub name: String,
     pub bytes: Vec<u8>,
     pub alignment: u64,
     pub relocs: Vec<ModuleReloc>,
@@ -34,46 +39,37 @@ pub(super) struct Compiled {
     pub time: Duration,
 }
 
-/// Compiles `pending` on up to `threads` threads (the calling one
-/// included); each result in `pending`'s order, an error naming its
-/// function.
+thread_local! {
+    /// The compiling thread's context: Cranelift keeps its allocations
+    /// (the function's tables, the register allocator's working memory)
+    /// from one function to the next.
+    static CONTEXT: RefCell<Context> = RefCell::new(Context::new());
+}
+
+/// Compiles `pending` over the process-wide pool; each result in
+/// `pending`'s order, an error naming its function.
 pub(super) fn compile_all(
     isa: &dyn TargetIsa,
     pending: Vec<Pending>,
-    threads: usize,
 ) -> Vec<Result<Compiled, String>> {
-    let count = pending.len();
+    fn lock<T>(slot: &Mutex<T>) -> MutexGuard<'_, T> {
+        slot.lock().unwrap_or_else(|e| e.into_inner())
+    }
     let work: Vec<Mutex<Option<Pending>>> =
         pending.into_iter().map(|p| Mutex::new(Some(p))).collect();
     let results: Vec<Mutex<Option<Result<Compiled, String>>>> =
-        (0..count).map(|_| Mutex::new(None)).collect();
-    let next = AtomicUsize::new(0);
-    let run = || {
-        let mut ctx = Context::new();
-        loop {
-            let i = next.fetch_add(1, Ordering::Relaxed);
-            let Some(slot) = work.get(i) else { break };
-            let job = slot.lock().unwrap_or_else(|e| e.into_inner()).take();
-            if let Some(job) = job {
-                let compiled = compile_one(isa, &mut ctx, job);
-                *results[i].lock().unwrap_or_else(|e| e.into_inner()) = Some(compiled);
-            }
-        }
-    };
-    let helpers = threads.min(count).saturating_sub(1);
-    std::thread::scope(|scope| {
-        for _ in 0..helpers {
-            // A thread that cannot start leaves its share to the others.
-            let _ = std::thread::Builder::new().spawn_scoped(scope, run);
-        }
-        run();
+        work.iter().map(|_| Mutex::new(None)).collect();
+    ThreadPool::global().parallel_for(work.len(), |i| {
+        let job = lock(&work[i]).take().expect("each task runs once");
+        let compiled = CONTEXT.with_borrow_mut(|ctx| compile_one(isa, ctx, job));
+        *lock(&results[i]) = Some(compiled);
     });
     results
         .into_iter()
         .map(|r| {
             r.into_inner()
                 .unwrap_or_else(|e| e.into_inner())
-                .unwrap_or_else(|| Err("not compiled (a compiling thread failed)".into()))
+                .expect("every task ran (a panic is resumed above)")
         })
         .collect()
 }
@@ -95,6 +91,8 @@ fn compile_one(isa: &dyn TargetIsa, ctx: &mut Context, job: Pending) -> Result<C
         .map(|reloc| ModuleReloc::from_mach_reloc(reloc, &ctx.func, job.id))
         .collect();
     Ok(Compiled {
+        id: job.id,
+        name: job.name,
         bytes,
         alignment,
         relocs,
