@@ -78,6 +78,9 @@ struct Region<'a> {
     rows: Option<Vec<usize>>,
     reduces: Vec<InstrId>,
     dot: Option<InstrId>,
+    /// Per operand of the dot, the array it is read from and how, when a
+    /// transpose, copy or convolution's patches was absorbed into it.
+    dot_sources: [Option<(InstrId, OperandView)>; 2],
     inputs: BTreeSet<InstrId>,
     decisions: Vec<FusionDecision>,
     /// Producer → the member user that first asked for it.
@@ -120,6 +123,7 @@ pub(super) fn grow(
         rows: None,
         reduces: Vec::new(),
         dot: None,
+        dot_sources: [None, None],
         inputs: BTreeSet::new(),
         decisions: Vec::new(),
         heap: BinaryHeap::new(),
@@ -579,25 +583,21 @@ impl Region<'_> {
                     _ => rhs_view(&input, dims).is_some(),
                 }
             };
-            let reason = if !dense_source {
-                None
-            } else if instr.opcode == Opcode::Transpose {
-                let permutation = instr.attrs.dimensions.clone().unwrap_or_default();
-                Some(match strided(&OperandView::Transpose(permutation)) {
-                    true => Reason::TransposeAbsorbed,
-                    false => Reason::NotStrided,
-                })
-            } else if instr.opcode == Opcode::Copy {
-                Some(match strided(&OperandView::Buffer) {
-                    true => Reason::CopyAbsorbed,
-                    false => Reason::NotStrided,
-                })
-            } else {
-                None
+            let absorbed = match instr.opcode {
+                _ if !dense_source => None,
+                Opcode::Transpose => {
+                    let permutation = instr.attrs.dimensions.clone().unwrap_or_default();
+                    Some((
+                        OperandView::Transpose(permutation),
+                        Reason::TransposeAbsorbed,
+                    ))
+                }
+                Opcode::Copy => Some((OperandView::Buffer, Reason::CopyAbsorbed)),
+                _ => None,
             };
-            match reason {
-                Some(Reason::NotStrided) => self.forbid(op, dot, Reason::NotStrided),
-                Some(reason) => {
+            match absorbed {
+                Some((view, _)) if !strided(&view) => self.forbid(op, dot, Reason::NotStrided),
+                Some((view, reason)) => {
                     self.decisions.push(FusionDecision::Fuse {
                         producer: op,
                         consumer: dot,
@@ -605,6 +605,7 @@ impl Region<'_> {
                     });
                     self.members.insert(op);
                     self.inputs.insert(instr.operands[0]);
+                    self.dot_sources[k] = Some((instr.operands[0], view));
                 }
                 None => {
                     let reason = match classify(self.module, self.comp, op) {
@@ -651,6 +652,7 @@ impl Region<'_> {
             self.members.insert(a);
         }
         self.inputs.insert(x);
+        self.dot_sources[0] = Some((x, view));
         true
     }
 
@@ -748,17 +750,9 @@ impl Region<'_> {
         let dot = self.dot.map(|d| {
             let operand = |k: usize| {
                 let op = self.comp.instr(d).operands[k];
-                let instr = self.comp.instr(op);
-                let (source, view) = if !self.members.contains(&op) {
-                    (op, OperandView::Buffer)
-                } else if instr.opcode == Opcode::Transpose {
-                    let permutation = instr.attrs.dimensions.clone().unwrap_or_default();
-                    (instr.operands[0], OperandView::Transpose(permutation))
-                } else if let Some((x, _, view)) = patches_view(self.comp, op) {
-                    (x, view)
-                } else {
-                    (instr.operands[0], OperandView::Buffer)
-                };
+                let (source, view) = self.dot_sources[k]
+                    .clone()
+                    .unwrap_or((op, OperandView::Buffer));
                 DotOperand {
                     input: inputs
                         .iter()

@@ -37,32 +37,6 @@ pub(crate) fn patches_view(
     let first = slices[0];
     let x = *first.operands.first()?;
     let piece = first.shape.as_array()?.dims();
-    let same = |s: &&xla_core::HloInstruction| {
-        s.opcode == Opcode::Slice
-            && s.operands[0] == x
-            && s.shape.as_array().is_some_and(|a| a.dims() == piece)
-            && s.attrs
-                .slice
-                .as_ref()
-                .map(|v| v.iter().map(|sd| sd.stride).collect::<Vec<_>>())
-                == first
-                    .attrs
-                    .slice
-                    .as_ref()
-                    .map(|v| v.iter().map(|sd| sd.stride).collect())
-    };
-    if !slices.iter().all(same) {
-        return None;
-    }
-    let starts: Vec<Vec<i64>> = slices
-        .iter()
-        .map(|s| {
-            s.attrs
-                .slice
-                .as_ref()
-                .map(|v| v.iter().map(|sd| sd.start).collect())
-        })
-        .collect::<Option<_>>()?;
     let strides: Vec<i64> = first
         .attrs
         .slice
@@ -70,6 +44,19 @@ pub(crate) fn patches_view(
         .iter()
         .map(|s| s.stride)
         .collect();
+    // Every slice's starts, if it is a slice of `x` like the first.
+    let starts_of = |s: &xla_core::HloInstruction| {
+        let dims = s
+            .attrs
+            .slice
+            .as_ref()
+            .filter(|_| s.opcode == Opcode::Slice)?;
+        let alike = s.operands[0] == x
+            && s.shape.as_array().is_some_and(|a| a.dims() == piece)
+            && dims.iter().map(|d| d.stride).eq(strides.iter().copied());
+        alike.then(|| dims.iter().map(|d| d.start).collect::<Vec<i64>>())
+    };
+    let starts: Vec<Vec<i64>> = slices.iter().map(|s| starts_of(s)).collect::<Option<_>>()?;
     // The reshape: the dimensions before `d`, the grid, the slices' size
     // along `d`, the dimensions after `d`.
     let out = r.shape.as_array()?.dims();
