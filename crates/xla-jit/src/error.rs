@@ -1,5 +1,7 @@
 //! The crate's error type.
 
+use xla_core::interp::InterpError;
+
 /// Any error of `xla-jit`.
 #[derive(Debug, thiserror::Error)]
 pub enum JitError {
@@ -73,9 +75,9 @@ pub enum JitError {
     #[error(transparent)]
     Core(#[from] xla_core::Error),
     /// The reference interpreter failed on an instruction the JIT runs
-    /// through it.
+    /// through it (its stops convert to [`JitError::Stopped`]).
     #[error(transparent)]
-    Interp(#[from] xla_core::interp::InterpError),
+    Interp(InterpError),
     /// The run was cancelled or passed its deadline
     /// ([`ExecuteOptions::cancel`](crate::ExecuteOptions::cancel)).
     #[error(transparent)]
@@ -156,3 +158,12 @@ from_core!(
     xla_core::layout::LayoutError,
     xla_core::hlo::VerifyError
 );
+
+impl From<InterpError> for JitError {
+    fn from(e: InterpError) -> Self {
+        match e {
+            InterpError::Stopped(stopped) => JitError::Stopped(stopped),
+            e => JitError::Interp(e),
+        }
+    }
+}

@@ -10,7 +10,7 @@
 use std::collections::HashMap;
 
 use xla_core::hlo::{ComputationId, InstrId, Opcode, ProgramShape};
-use xla_core::interp::{InterpError, Interpreter, RunOptions};
+use xla_core::interp::{Interpreter, RunOptions};
 use xla_core::literal::{AlignedBytes, Storage};
 use xla_core::{CancelToken, HloComputation, HloInstruction, HloModule, Literal, Shape};
 
@@ -149,12 +149,7 @@ impl InterpretThunk {
             cancel: cancel.clone(),
             ..RunOptions::default()
         };
-        let result = interpreter
-            .run_with(&self.module, &refs, &options)
-            .map_err(|e| match e {
-                InterpError::Stopped(stopped) => JitError::Stopped(stopped),
-                e => JitError::Interp(e),
-            })?;
+        let result = interpreter.run_with(&self.module, &refs, &options)?;
         let mut leaves = self.results.iter();
         write_literal(&result, &mut leaves, pointers)
     }
