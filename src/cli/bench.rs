@@ -101,6 +101,11 @@ pub fn run(args: Args) -> Outcome {
             args.min_time
         )));
     }
+    if args.profile && args.backend == Backend::Interp {
+        return Err(Failure::Usage(
+            "--profile times the JIT's steps: use --backend jit or cranelift".into(),
+        ));
+    }
     let limit = args.timeout.map(timeout::duration).transpose()?;
     if args.child {
         let [module] = args.modules.as_slice() else {
@@ -128,23 +133,32 @@ pub fn run(args: Args) -> Outcome {
             .arg(format!("--min-time={}", args.min_time))
             .args(args.profile.then_some("--profile"))
             .args(args.json.then_some("--json"));
-        match run_child(child, limit)? {
-            Child::Done(out) if out.status.success() => {
-                eprint!("{}", String::from_utf8_lossy(&out.stderr));
-                reports.push(String::from_utf8_lossy(&out.stdout).trim_end().to_string());
-            }
-            Child::Done(out) => {
-                // The child printed its error, naming the module.
-                eprint!("{}", String::from_utf8_lossy(&out.stderr));
-                let status = out.status.code().map_or(1, |c| c as u8);
-                failure = Some(Failure::Reported(status));
-                break;
-            }
+        let out = match run_child(child, limit)? {
+            Child::Done(out) => out,
             Child::TimedOut(after) => {
                 failure = Some(Failure::Timeout(format!(
                     "{}: stopped after {:.3} s (--timeout)",
                     module.display(),
                     after.as_secs_f64()
+                )));
+                break;
+            }
+        };
+        eprint!("{}", String::from_utf8_lossy(&out.stderr));
+        match out.status.code() {
+            Some(0) => reports.push(String::from_utf8_lossy(&out.stdout).trim_end().to_string()),
+            // The child printed its error, naming the module.
+            Some(status) => {
+                failure = Some(Failure::Reported(status as u8));
+                break;
+            }
+            // Killed by a signal (the out-of-memory killer, a crash): it
+            // printed nothing.
+            None => {
+                failure = Some(Failure::Invalid(format!(
+                    "{}: the measuring process died ({})",
+                    module.display(),
+                    out.status
                 )));
                 break;
             }
@@ -170,27 +184,31 @@ enum Child {
 /// Runs `command`, collecting its output, and kills it once `limit` has
 /// passed.
 fn run_child(mut command: Command, limit: Option<Duration>) -> Result<Child, Failure> {
+    let cannot_run = |e: std::io::Error| Failure::Usage(format!("cannot run the xla binary: {e}"));
+    let Some(limit) = limit else {
+        return command.output().map(Child::Done).map_err(cannot_run);
+    };
     let started = Instant::now();
     let mut child = command
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .map_err(|e| Failure::Usage(format!("cannot run the xla binary: {e}")))?;
-    let pipe = |mut reader: Box<dyn Read + Send>| {
+        .map_err(cannot_run)?;
+    fn drain(mut reader: impl Read + Send + 'static) -> std::thread::JoinHandle<Vec<u8>> {
         std::thread::spawn(move || {
             let mut bytes = Vec::new();
             let _ = reader.read_to_end(&mut bytes);
             bytes
         })
-    };
-    let stdout = pipe(Box::new(child.stdout.take().expect("piped")));
-    let stderr = pipe(Box::new(child.stderr.take().expect("piped")));
+    }
+    let stdout = drain(child.stdout.take().expect("piped"));
+    let stderr = drain(child.stderr.take().expect("piped"));
     let waited = |e: std::io::Error| Failure::Usage(format!("cannot wait for the xla binary: {e}"));
     let status = loop {
         if let Some(status) = child.try_wait().map_err(waited)? {
             break status;
         }
-        if limit.is_some_and(|limit| started.elapsed() >= limit) {
+        if started.elapsed() >= limit {
             let _ = child.kill();
             child.wait().map_err(waited)?;
             return Ok(Child::TimedOut(started.elapsed()));
@@ -261,12 +279,8 @@ fn measure(path: &Path, backend: Backend, min_time: f64, profile: bool) -> Resul
     let output_bytes = literal_bytes(&first);
     drop(first);
     let runs = time_runs(|| runner.run(&args).map(drop), min_time).map_err(|e| fail(&e))?;
-    if profile {
-        let Runner::Jit(executable) = &runner else {
-            return Err(Failure::Usage(
-                "--profile times the JIT's steps: use --backend jit or cranelift".into(),
-            ));
-        };
+    // `run` refused --profile for the interpreter.
+    if let (true, Runner::Jit(executable)) = (profile, &runner) {
         let profile = Arc::new(Profile::new());
         let options = ExecuteOptions {
             profile: Some(Arc::clone(&profile)),
