@@ -13,10 +13,10 @@ use super::{module_file, out_dir, stdout, timeout, Failure, Outcome};
 /// Run an HLO module on `.npy` arrays; print or write its results.
 ///
 /// Prints every result leaf (tuples flattened in order), or writes them as
-/// `DIR/0.npy`, `DIR/1.npy`, … with `--out DIR`. With several devices the arguments are given device by
-/// device (all of device 0's, then device 1's, …; device `d` is replica
-/// `d / P`, partition `d % P`) and device `d`'s results go to
-/// `DIR/r<d>/<j>.npy`. A bf16 parameter reads `<V2`, `|V2` or `<u2` files;
+/// `DIR/0.npy`, `DIR/1.npy`, … with `--out DIR`. With several devices the
+/// arguments are given device by device (all of device 0's, then device
+/// 1's, …; device `d` is replica `d / P`, partition `d % P`) and device
+/// `d`'s results go to `DIR/r<d>/<j>.npy`. A bf16 parameter reads `<V2`, `|V2` or `<u2` files;
 /// bf16 results are written as `<V2`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -61,6 +61,7 @@ enum Backend {
 /// run that fails or passes `--timeout`, an output directory holding other
 /// files) happens before anything is written to the output directory.
 pub fn run(args: Args) -> Outcome {
+    let timeout = args.timeout.map(timeout::duration).transpose()?;
     let module = module_file::load(&args.module, true)?;
     let assignment = DeviceAssignment::new(
         args.num_replicas
@@ -79,10 +80,7 @@ pub fn run(args: Args) -> Outcome {
         Some(out) => out_dir::earlier_results(out)?,
         None => Vec::new(),
     };
-    let cancel = match args.timeout {
-        Some(seconds) => CancelToken::with_timeout(timeout::duration(seconds)?),
-        None => CancelToken::new(),
-    };
+    let cancel = timeout.map_or_else(CancelToken::new, CancelToken::with_timeout);
     let stopped = |stopped: xla_core::Stopped| Failure::Timeout(stopped.to_string());
     let results = match args.backend {
         Backend::Jit | Backend::Cranelift if devices == 1 => {
@@ -122,36 +120,36 @@ pub fn run(args: Args) -> Outcome {
                 })?
         }
     };
+    // Every result leaf, named `j` (device `d`'s `r<d>/<j>` with several).
     let several = results.len() > 1;
+    let mut leaves = Vec::new();
+    for (device, result) in results.iter().enumerate() {
+        let mut flat = Vec::new();
+        flatten(result, &mut flat);
+        leaves.extend(flat.into_iter().enumerate().map(|(j, leaf)| {
+            let name = if several {
+                format!("r{device}/{j}")
+            } else {
+                j.to_string()
+            };
+            (name, leaf)
+        }));
+    }
     let Some(out) = args.out else {
-        let mut text = String::new();
-        for (device, result) in results.iter().enumerate() {
-            let mut leaves = Vec::new();
-            flatten(result, &mut leaves);
-            for (j, leaf) in leaves.into_iter().enumerate() {
-                let name = if several {
-                    format!("r{device}/{j}")
-                } else {
-                    j.to_string()
-                };
-                text.push_str(&format!("{name}: {leaf}\n"));
-            }
-        }
+        let text: String = leaves
+            .iter()
+            .map(|(name, leaf)| format!("{name}: {leaf}\n"))
+            .collect();
         return stdout::write(&text);
     };
     let mut files = Vec::new();
-    for (device, result) in results.iter().enumerate() {
-        let dir = if several {
-            PathBuf::from(format!("r{device}"))
-        } else {
-            PathBuf::new()
-        };
-        let mut leaves = Vec::new();
-        flatten(result, &mut leaves);
-        for (j, leaf) in leaves.into_iter().enumerate() {
-            let bytes = encode_npy(leaf, None).map_err(|e| Failure::Invalid(e.to_string()))?;
-            files.push((dir.join(format!("{j}.npy")), bytes, leaf.shape().clone()));
-        }
+    for (name, leaf) in leaves {
+        let bytes = encode_npy(leaf, None).map_err(|e| Failure::Invalid(e.to_string()))?;
+        files.push((
+            PathBuf::from(format!("{name}.npy")),
+            bytes,
+            leaf.shape().clone(),
+        ));
     }
     out_dir::remove(&out, stale)?;
     for (path, bytes, shape) in files {
