@@ -5,10 +5,10 @@ use std::path::{Path, PathBuf};
 use std::process::Output;
 
 use xla::interp::Interpreter;
-use xla::io::{read_npy, write_npy, NpyOptions};
+use xla::io::{read_npy, NpyOptions};
 use xla::{Literal, PrimitiveType};
 
-use crate::cli_support::{self, stderr, stdout, write};
+use crate::cli_support::{self, array, stderr, stdout, write};
 
 /// `xla run ARGS`.
 fn xla(args: &[&Path]) -> Output {
@@ -20,21 +20,16 @@ fn scratch(test: &str) -> PathBuf {
     cli_support::scratch("cli_run", test)
 }
 
-fn array(dir: &Path, name: &str, literal: &Literal) -> PathBuf {
-    let path = dir.join(name);
-    write_npy(&path, literal).unwrap();
-    path
-}
-
 const CHOLESKY_AND_PASS: &str = "HloModule m\n\nENTRY e {\n  x = f32[2,2] parameter(0)\n  \
     y = bf16[3] parameter(1)\n  c = f32[2,2] cholesky(x), lower=true\n  \
     ROOT t = (f32[2,2], bf16[3]) tuple(c, y)\n}\n";
 
-/// `CHOLESKY_AND_PASS` and its two arguments, written in `dir`.
-fn cholesky_files(dir: &Path) -> (PathBuf, PathBuf, PathBuf) {
+/// `CHOLESKY_AND_PASS` and its two arguments (`y` as bf16), written in
+/// `dir`.
+fn cholesky_files(dir: &Path, y: &[f32]) -> (PathBuf, PathBuf, PathBuf) {
     let module = write(dir, "m.hlo", CHOLESKY_AND_PASS);
     let x = array(dir, "x.npy", &Literal::matrix(&[[4.0f32, 2.0], [2.0, 3.0]]));
-    let y = array(dir, "y.npy", &bf16s(&[1.0, 2.0, 3.0]));
+    let y = array(dir, "y.npy", &bf16s(y));
     (module, x, y)
 }
 
@@ -50,13 +45,7 @@ fn bf16s(values: &[f32]) -> Literal {
 #[test]
 fn writes_every_result_leaf() {
     let dir = scratch("leaves");
-    let module = write(&dir, "m.hlo", CHOLESKY_AND_PASS);
-    let x = array(
-        &dir,
-        "x.npy",
-        &Literal::matrix(&[[4.0f32, 2.0], [2.0, 3.0]]),
-    );
-    let y = array(&dir, "y.npy", &bf16s(&[1.5, -2.0, 0.25]));
+    let (module, x, y) = cholesky_files(&dir, &[1.5, -2.0, 0.25]);
     let out_dir = dir.join("out");
     let out = xla(&[&module, &x, &y, Path::new("--out"), &out_dir]);
     assert!(out.status.success(), "{}", stderr(&out));
@@ -155,7 +144,7 @@ fn fails(test: &str, status: i32, args: &[&Path], out_dir: &Path) -> String {
 #[test]
 fn errors_exit_with_their_status_and_write_nothing() {
     let dir = scratch("errors");
-    let (module, x, y) = cholesky_files(&dir);
+    let (module, x, y) = cholesky_files(&dir, &[1.0, 2.0, 3.0]);
     let out_dir = dir.join("out");
     assert_eq!(
         fails("count", 2, &[&module, &x], &out_dir),
@@ -380,7 +369,7 @@ fn bad_arrays_and_device_counts_are_errors() {
 #[test]
 fn prints_the_results_without_out() {
     let dir = scratch("print");
-    let (module, x, y) = cholesky_files(&dir);
+    let (module, x, y) = cholesky_files(&dir, &[1.0, 2.0, 3.0]);
     let out = xla(&[&module, &x, &y]);
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(

@@ -5,6 +5,9 @@ use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+use xla::io::write_npy;
+use xla::Literal;
+
 /// Runs the `xla` binary with `args` and waits for it.
 pub fn xla<S: AsRef<OsStr>>(args: &[S]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_xla"))
@@ -37,6 +40,13 @@ pub fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
     let path = dir.join(name);
     std::fs::create_dir_all(path.parent().unwrap()).unwrap();
     std::fs::write(&path, text).unwrap();
+    path
+}
+
+/// Writes `literal` as the `.npy` file `name` in `dir`.
+pub fn array(dir: &Path, name: &str, literal: &Literal) -> PathBuf {
+    let path = dir.join(name);
+    write_npy(&path, literal).unwrap();
     path
 }
 
