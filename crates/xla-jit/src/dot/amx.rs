@@ -144,8 +144,7 @@ fn tile_config() -> [u8; 64] {
 pub(crate) fn takes(problem: &Problem<bf16, f32>) -> bool {
     let p = problem;
     [p.m, p.n, p.k].iter().all(|&d| d > 0 && d % BLOCK == 0)
-        && p.a_window.is_none()
-        && p.a.cs == 1
+        && p.strided_a().is_some_and(|a| a.cs == 1)
         && p.c.cs == 1
 }
 
@@ -196,6 +195,8 @@ unsafe fn run_packed(
     packed: Strided<*mut f32>,
 ) {
     let p = problem;
+    // A reference, as `p`: the tasks capture it, not its raw pointer.
+    let a_matrix = &p.strided_a().expect("takes() accepts a strided A only");
     let panels = p.n / BLOCK;
     let panel_len = packed.rs;
     for_each_task(pool, threads, p.batch * panels, |task| {
@@ -213,18 +214,18 @@ unsafe fn run_packed(
     for_each_task(pool, threads, p.batch * parts, |task| {
         let (b, part) = (task / parts, task % parts);
         let (r0, r1) = (part * row_blocks / parts, (part + 1) * row_blocks / parts);
-        let a = p.a.ptr.add(b * p.a_batch_stride);
+        let a = a_matrix.ptr.add(b * p.a_batch_stride);
         let c = p.c.ptr.add(b * p.c_batch_stride);
         let panels_of_batch = packed.at(b * panels, 0).ptr;
         for first in (0..panels).step_by(PANELS_COLUMNS / BLOCK) {
             let last = (first + PANELS_COLUMNS / BLOCK).min(panels);
             for row in r0..r1 {
-                let a_rows = a.add(row * BLOCK * p.a.rs);
+                let a_rows = a.add(row * BLOCK * a_matrix.rs);
                 for panel in first..last {
                     kernel(
                         p.k / BLOCK,
                         a_rows,
-                        p.a.rs * 2,
+                        a_matrix.rs * 2,
                         panels_of_batch.add(panel * panel_len),
                         c.add(row * BLOCK * p.c.rs + panel * BLOCK),
                         p.c.rs * 4,

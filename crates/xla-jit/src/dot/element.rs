@@ -100,7 +100,7 @@ fn problem<S: Copy, T>(
     c_batch_stride: usize,
 ) -> Problem<S, T> {
     let lb = b.layout();
-    let (batch, m, k, a, a_window, a_batch_stride) = match a {
+    let (batch, m, k, a, a_batch_stride) = match a {
         Lhs::Strided(a) => {
             let la = a.layout();
             let strides = Strided {
@@ -108,17 +108,17 @@ fn problem<S: Copy, T>(
                 rs: la.row_stride,
                 cs: la.col_stride,
             };
-            (la.batch, la.rows, la.cols, strides, None, la.batch_stride)
+            let a = gemm::Lhs::Strided(strides);
+            (la.batch, la.rows, la.cols, a, la.batch_stride)
         }
         Lhs::Window(a) => {
             let layout = a.layout();
-            let at = Strided {
+            let window = gemm::Lhs::Window {
                 ptr: a.as_ptr(),
-                rs: 0,
-                cs: 0,
+                rows: layout.rows,
+                cols: layout.cols,
             };
-            let window = Some((layout.rows, layout.cols));
-            (1, a.rows(), a.cols(), at, window, 0)
+            (1, a.rows(), a.cols(), window, 0)
         }
     };
     Problem {
@@ -127,7 +127,6 @@ fn problem<S: Copy, T>(
         n: lb.cols,
         k,
         a,
-        a_window,
         a_batch_stride,
         b: Strided {
             ptr: b.as_ptr(),
@@ -171,16 +170,17 @@ unsafe fn dot_float<T: Float>(
     let mut problem = problem(&a, &b, c_strided, c_batch_stride);
     let config = engine.config();
     let pool = engine.pool();
-    let strided = problem.a_window.is_none();
-    if strided && gemv::try_run(pool, &kernels.gemv, &problem, epilogue, config) {
+    if gemv::try_run(pool, &kernels.gemv, &problem, epilogue, config) {
         return;
     }
     let transposed;
     let mut epilogue = epilogue;
-    if strided && problem.c.cs != 1 && problem.c.rs == 1 {
-        problem = problem.transposed();
-        transposed = epilogue.map(Transposed);
-        epilogue = transposed.as_ref().map(|t| t as &dyn Epilogue<T>);
+    if problem.c.cs != 1 && problem.c.rs == 1 {
+        if let Some(t) = problem.transposed() {
+            problem = t;
+            transposed = epilogue.map(Transposed);
+            epilogue = transposed.as_ref().map(|t| t as &dyn Epilogue<T>);
+        }
     }
     if external::takes(&problem, config) {
         external::run(pool, &problem, epilogue, config.parallel_min_flops);

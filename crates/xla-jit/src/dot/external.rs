@@ -23,7 +23,7 @@ use crate::runtime::pool::ThreadPool;
 /// `true` if the `gemm` crate runs `problem`: a strided one (not a
 /// window), when `config` allows it.
 pub(crate) fn takes<T: Float>(problem: &Problem<T, T>, config: &DotConfig) -> bool {
-    config.gemm_crate && problem.a_window.is_none()
+    config.gemm_crate && problem.strided_a().is_some()
 }
 
 /// Runs `problem` on the `gemm` crate, split over `pool` (single-threaded
@@ -42,6 +42,10 @@ pub(crate) unsafe fn run<T: Float>(
     if batch == 0 || m == 0 || n == 0 {
         return;
     }
+    // A reference: the tasks capture it, not its raw pointer.
+    let a_matrix = &problem
+        .strided_a()
+        .expect("takes() accepts a strided A only");
     let threads = problem.threads(pool, parallel_min_flops);
     // Rows (or columns) in units of 16, so that tasks keep whole vectors.
     let split_rows = m >= n;
@@ -59,7 +63,7 @@ pub(crate) unsafe fn run<T: Float>(
             ((0, m), cut(n))
         };
         let p = problem;
-        let a = p.a.ptr.add(b * p.a_batch_stride + r0 * p.a.rs);
+        let a = a_matrix.ptr.add(b * p.a_batch_stride + r0 * a_matrix.rs);
         let bm = p.b.ptr.add(b * p.b_batch_stride + c0 * p.b.cs);
         let c =
             p.c.ptr
@@ -73,8 +77,8 @@ pub(crate) unsafe fn run<T: Float>(
             p.c.rs as isize,
             false,
             a,
-            p.a.cs as isize,
-            p.a.rs as isize,
+            a_matrix.cs as isize,
+            a_matrix.rs as isize,
             bm,
             p.b.cs as isize,
             p.b.rs as isize,

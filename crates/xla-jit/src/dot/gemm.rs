@@ -45,10 +45,7 @@ pub(crate) struct Problem<S, T> {
     pub m: usize,
     pub n: usize,
     pub k: usize,
-    pub a: Strided<*const S>,
-    /// When set, `A` is read through this window (rows, columns) from
-    /// `a.ptr` instead of `a`'s strides.
-    pub a_window: Option<(WindowDims, WindowDims)>,
+    pub a: Lhs<S>,
     pub a_batch_stride: usize,
     pub b: Strided<*const S>,
     pub b_batch_stride: usize,
@@ -56,7 +53,35 @@ pub(crate) struct Problem<S, T> {
     pub c_batch_stride: usize,
 }
 
+/// The `A` operand of a [`Problem`].
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Lhs<S> {
+    /// A strided matrix.
+    Strided(Strided<*const S>),
+    /// A window view (one matrix): element `(i, p)` at `ptr` plus the
+    /// offsets of row `i` of `rows` and column `p` of `cols`.
+    Window {
+        ptr: *const S,
+        rows: WindowDims,
+        cols: WindowDims,
+    },
+}
+
+// SAFETY: as `Strided`'s: an address and its layout; the drivers only read
+// `A`.
+unsafe impl<S> Send for Lhs<S> {}
+// SAFETY: as above.
+unsafe impl<S> Sync for Lhs<S> {}
+
 impl<S, T> Problem<S, T> {
+    /// `A` when it is a strided matrix (not a window).
+    pub fn strided_a(&self) -> Option<Strided<*const S>> {
+        match self.a {
+            Lhs::Strided(a) => Some(a),
+            Lhs::Window { .. } => None,
+        }
+    }
+
     /// The threads of `pool` to run on: one below `parallel_min_flops`.
     pub fn threads(&self, pool: &ThreadPool, parallel_min_flops: usize) -> usize {
         let flops = 2usize
@@ -73,21 +98,20 @@ impl<S, T> Problem<S, T> {
 }
 
 impl<S: Copy, T> Problem<S, T> {
-    /// `Cᵀ = Bᵀ·Aᵀ`: the same products with rows and columns swapped (not
-    /// for a window `A`).
-    pub fn transposed(self) -> Self {
-        debug_assert!(self.a_window.is_none(), "B cannot be a window");
+    /// `Cᵀ = Bᵀ·Aᵀ`: the same products with rows and columns swapped;
+    /// `None` for a window `A` (`B` cannot be one).
+    pub fn transposed(self) -> Option<Self> {
         let t = |s: Strided<*const S>| Strided {
             ptr: s.ptr,
             rs: s.cs,
             cs: s.rs,
         };
-        Problem {
+        Some(Problem {
             m: self.n,
             n: self.m,
-            a: t(self.b),
+            a: Lhs::Strided(t(self.b)),
             a_batch_stride: self.b_batch_stride,
-            b: t(self.a),
+            b: t(self.strided_a()?),
             b_batch_stride: self.a_batch_stride,
             c: Strided {
                 ptr: self.c.ptr,
@@ -95,7 +119,7 @@ impl<S: Copy, T> Problem<S, T> {
                 cs: self.c.rs,
             },
             ..self
-        }
+        })
     }
 }
 
@@ -210,7 +234,7 @@ pub(crate) unsafe fn run<S: Widen<T>, T: Float, P: Packer<S, T>>(
 ) {
     let Problem { batch, m, n, .. } = *problem;
     debug_assert!(
-        P::K_PER_STEP == 1 || problem.a_window.is_none(),
+        P::K_PER_STEP == 1 || problem.strided_a().is_some(),
         "windows are packed one k a step"
     );
     if batch == 0 || m == 0 || n == 0 {
@@ -282,13 +306,16 @@ unsafe fn run_part<S: Widen<T>, T: Float, P: Packer<S, T>>(
     let (row0, col0) = (part.rows.0, part.cols.0);
     let (m, n, k) = (part.rows.1 - row0, part.cols.1 - col0, problem.k);
     let batch = part.batch;
-    let a_batch = Strided {
-        ptr: problem.a.ptr.add(batch * problem.a_batch_stride),
-        ..problem.a
-    };
-    let a = match problem.a_window {
-        None => a_batch.at(row0, 0),
-        Some(_) => a_batch,
+    // A strided `A` from this part's first row; a window is one matrix.
+    let a = match problem.a {
+        Lhs::Strided(a) => Lhs::Strided(
+            Strided {
+                ptr: a.ptr.add(batch * problem.a_batch_stride),
+                ..a
+            }
+            .at(row0, 0),
+        ),
+        window => window,
     };
     let b = Strided {
         ptr: problem.b.ptr.add(batch * problem.b_batch_stride),
@@ -333,10 +360,10 @@ unsafe fn run_part<S: Widen<T>, T: Float, P: Packer<S, T>>(
                 let mc = blocking.mc.min(m - ic);
                 let a_step = kernel.a_step();
                 let a_packed = buffers.a.slice::<T>(mc.div_ceil(mr) * a_step * steps);
-                match &problem.a_window {
-                    None => packer.pack_a(a.at(ic, pc), mc, kc, kernel, a_packed),
-                    Some((rows, cols)) => pack_a_window(
-                        a.ptr,
+                match &a {
+                    Lhs::Strided(a) => packer.pack_a(a.at(ic, pc), mc, kc, kernel, a_packed),
+                    Lhs::Window { ptr, rows, cols } => pack_a_window(
+                        *ptr,
                         (rows, cols),
                         (row0 + ic, mc),
                         (pc, kc),

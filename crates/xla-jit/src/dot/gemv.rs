@@ -368,7 +368,8 @@ struct Gemv<T> {
 unsafe impl<T> Sync for Gemv<T> {}
 
 /// Runs `problem` as a batch of matrix-vector products if it is one
-/// (`n == 1` or `m == 1`) and the matrix has a unit stride; returns `false`
+/// (`n == 1` or `m == 1`, `A` strided) and the matrix has a unit stride;
+/// returns `false`
 /// (having done nothing) otherwise. `config` is the one `kernels` were
 /// compiled with (its dot form's rows per block split the work).
 ///
@@ -383,11 +384,14 @@ pub(crate) unsafe fn try_run<T: Float>(
     config: &DotConfig,
 ) -> bool {
     let p = problem;
+    let Some(a) = p.strided_a() else {
+        return false;
+    };
     let column = p.n == 1;
     let g = if column {
         Gemv {
             len: p.m,
-            mat: p.a,
+            mat: a,
             mat_batch_stride: p.a_batch_stride,
             x: p.b.ptr,
             incx: p.b.rs,
@@ -406,8 +410,8 @@ pub(crate) unsafe fn try_run<T: Float>(
                 cs: p.b.rs,
             },
             mat_batch_stride: p.b_batch_stride,
-            x: p.a.ptr,
-            incx: p.a.cs,
+            x: a.ptr,
+            incx: a.cs,
             x_batch_stride: p.a_batch_stride,
             y: p.c.ptr,
             incy: p.c.cs,
