@@ -25,7 +25,7 @@ Usage (from the repository root, after `cargo build --release --bin xla`):
     python3 benches/compare.py --threads 1 --xla path/to/xla
 
 JAX must be importable by the interpreter running this script (or the one given
-with --python): `python3 -m venv .venv && .venv/bin/pip install jax jaxlib numpy`,
+with --python): `python3 -m venv .venv && .venv/bin/pip install -r benches/requirements.txt`,
 then `.venv/bin/python benches/compare.py`.
 """
 import argparse
@@ -38,15 +38,14 @@ import sys
 import tempfile
 
 BENCHES = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(BENCHES)
 sys.path.insert(0, BENCHES)
-from gen_hlo import SETS, programs  # noqa: E402  (does not import jax)
+from gen_hlo import (add_selection, cpu_subset, existing_modules,  # noqa: E402  (no jax)
+                     find_xla, programs)
 
 
 def parse_args():
     ap = argparse.ArgumentParser(description="Compare `xla bench` with JAX on the benchmark programs.")
-    ap.add_argument("--set", choices=["suite", "models", "all"], default="suite")
-    ap.add_argument("--cases", default=None, help="comma-separated names (default: the whole set)")
+    add_selection(ap, "suite")
     ap.add_argument("--rounds", type=int, default=3, help="JAX/ours alternations")
     ap.add_argument("--threads", type=int, default=2,
                     help="threads for both sides (JAX through env vars and XLA_FLAGS; "
@@ -58,23 +57,6 @@ def parse_args():
     ap.add_argument("--json", default=None, metavar="FILE", help="save the rows (and raw rounds) here")
     ap.add_argument("--markdown", action="store_true", help="print the table as markdown")
     return ap.parse_args()
-
-
-def find_xla(path):
-    for cand in (path, os.path.join(ROOT, path)):
-        if os.path.isfile(cand) and os.access(cand, os.X_OK):
-            return cand
-    sys.exit(f"no xla binary at {path}: build it with `cargo build --release --bin xla` "
-             "or pass --xla PATH")
-
-
-def cpu_subset(threads):
-    """The CPUs to keep a process on when --threads is below the machine's, else None."""
-    try:
-        cpus = sorted(os.sched_getaffinity(0))
-    except AttributeError:
-        return None
-    return cpus[:threads] if threads < len(cpus) else None
 
 
 def run_ours(xla, modules, min_time, cpus):
@@ -102,9 +84,9 @@ def run_ours(xla, modules, min_time, cpus):
     return out
 
 
-def run_jax(args, which, names, tmp, rnd):
+def run_jax(args, names, tmp, rnd):
     out = os.path.join(tmp, f"jax_{rnd}.json")
-    cmd = [args.python, os.path.join(BENCHES, "jax_time.py"), "--set", which,
+    cmd = [args.python, os.path.join(BENCHES, "jax_time.py"), "--set", args.set,
            "--cases", ",".join(names), "--threads", str(args.threads),
            "--min-time", str(args.min_time), "--compile-reps", str(args.compile_reps), "--out", out]
     r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -146,8 +128,9 @@ def cell(row, key, fmt):
 def print_table(rows, summary, markdown):
     table = [[cell(r, k, f) for k, _, f in COLUMNS] for r in rows]
     heads = [h for _, h, _ in COLUMNS]
-    foot = ["geomean", "", "", f"{summary['speed_geomean']:.2f}", "", "",
-            f"{summary['compile_ratio_geomean']:.1f}", "", ""]
+    geomeans = {"case": "geomean", "speed": summary["speed_geomean"],
+                "compile_ratio": summary["compile_ratio_geomean"]}
+    foot = [fmt.format(geomeans[k]) if k in geomeans else "" for k, _, fmt in COLUMNS]
     if markdown:
         print("| " + " | ".join(heads) + " |")
         print("|" + "|".join(["---"] + ["---:"] * (len(heads) - 2) + ["---"]) + "|")
@@ -170,18 +153,14 @@ def main():
     xla = find_xla(args.xla)
     todo = programs(args.set, args.cases)
     names = [c.name for _, c in todo]
-    modules = [os.path.join(BENCHES, SETS[s], c.name + ".hlo") for s, c in todo]
-    missing = [m for m in modules if not os.path.isfile(m)]
-    if missing:
-        sys.exit(f"missing modules ({', '.join(os.path.relpath(m) for m in missing)}): "
-                 "run benches/gen_hlo.py first")
+    modules = existing_modules(todo)
 
     cpus = cpu_subset(args.threads)
     ours_rounds, jax_rounds = [], []
     with tempfile.TemporaryDirectory() as tmp:
         for rnd in range(args.rounds):
             print(f"round {rnd + 1}/{args.rounds}: jax ...", file=sys.stderr, flush=True)
-            jax_rounds.append(run_jax(args, args.set, names, tmp, rnd))
+            jax_rounds.append(run_jax(args, names, tmp, rnd))
             print(f"round {rnd + 1}/{args.rounds}: xla bench ...", file=sys.stderr, flush=True)
             ours_rounds.append(run_ours(xla, modules, args.min_time, cpus))
 

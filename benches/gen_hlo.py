@@ -14,18 +14,30 @@ Usage (from the repository root):
     python3 benches/gen_hlo.py --cases gpt2_block,softmax
     python3 benches/gen_hlo.py --out-dir some/dir   # elsewhere (all modules in one folder)
 
-Needs jax: `python3 -m venv .venv && .venv/bin/pip install jax jaxlib numpy`, then
-`.venv/bin/python benches/gen_hlo.py`. The modules in the repository were made with
-the JAX version named in benches/README.md; another version may print them differently.
+Needs jax: `python3 -m venv .venv && .venv/bin/pip install -r benches/requirements.txt`,
+then `.venv/bin/python benches/gen_hlo.py`. The modules in the repository were made with
+the JAX version pinned there (and named in benches/README.md); another version may print
+them differently.
+
+This module imports no jax (nor numpy) at the top level: the other scripts take their
+shared helpers (program selection, module paths, the xla binary, CPU affinity) from it
+before jax is imported.
 """
 import argparse
 import os
 import sys
 
 BENCHES = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(BENCHES)
 sys.path.insert(0, BENCHES)
 
 SETS = {"suite": "hlo", "models": "models"}  # set -> folder under benches/
+
+
+def add_selection(ap, default_set):
+    """The --set and --cases arguments, which programs() takes."""
+    ap.add_argument("--set", choices=["suite", "models", "all"], default=default_set)
+    ap.add_argument("--cases", default=None, help="comma-separated names (default: every one in the set)")
 
 
 def programs(which, cases=None):
@@ -47,6 +59,39 @@ def programs(which, cases=None):
     return out
 
 
+def module_path(which, case, out_dir=None):
+    """The module of `case` of set `which`: benches/<folder>/<case>.hlo, or <out_dir>/<case>.hlo."""
+    return os.path.join(out_dir or os.path.join(BENCHES, SETS[which]), case.name + ".hlo")
+
+
+def existing_modules(todo):
+    """module_path() of each (set, Case) in `todo`; exits naming any that is missing."""
+    modules = [module_path(s, c) for s, c in todo]
+    missing = [m for m in modules if not os.path.isfile(m)]
+    if missing:
+        sys.exit(f"missing modules ({', '.join(os.path.relpath(m) for m in missing)}): "
+                 "run benches/gen_hlo.py first")
+    return modules
+
+
+def find_xla(path):
+    """The executable `path`, as given or relative to the repository root; exits if neither is."""
+    for cand in (path, os.path.join(ROOT, path)):
+        if os.path.isfile(cand) and os.access(cand, os.X_OK):
+            return cand
+    sys.exit(f"no xla binary at {path}: build it with `cargo build --release --bin xla` "
+             "or pass --xla PATH")
+
+
+def cpu_subset(threads):
+    """The CPUs to keep a process on when `threads` is below the machine's, else None."""
+    try:
+        cpus = sorted(os.sched_getaffinity(0))
+    except AttributeError:
+        return None
+    return cpus[:threads] if threads < len(cpus) else None
+
+
 def hlo_text(case, jax, jnp):
     fn = case.build(jax, jnp)
     return jax.jit(fn, keep_unused=True).lower(*case.inputs()).as_text(dialect="hlo")
@@ -54,8 +99,7 @@ def hlo_text(case, jax, jnp):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--set", choices=["suite", "models", "all"], default="all")
-    ap.add_argument("--cases", default=None, help="comma-separated names (default: every one in the set)")
+    add_selection(ap, "all")
     ap.add_argument("--out-dir", default=None,
                     help="write every module here instead of benches/hlo and benches/models")
     args = ap.parse_args()
@@ -67,9 +111,8 @@ def main():
     todo = programs(args.set, args.cases)
 
     for which, case in todo:
-        folder = args.out_dir or os.path.join(BENCHES, SETS[which])
-        os.makedirs(folder, exist_ok=True)
-        path = os.path.join(folder, case.name + ".hlo")
+        path = module_path(which, case, args.out_dir)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
         text = hlo_text(case, jax, jnp)
         with open(path, "w") as fh:
             fh.write(text)

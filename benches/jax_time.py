@@ -16,8 +16,8 @@ Usage (from the repository root):
 
     python3 benches/jax_time.py --set suite --cases softmax,dot_1024 --threads 2 --out jax.json
 
-Needs jax: `python3 -m venv .venv && .venv/bin/pip install jax jaxlib numpy`, then
-`.venv/bin/python benches/jax_time.py ...`.
+Needs jax: `python3 -m venv .venv && .venv/bin/pip install -r benches/requirements.txt`,
+then `.venv/bin/python benches/jax_time.py ...`.
 """
 import argparse
 import json
@@ -27,9 +27,11 @@ import statistics
 import sys
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from gen_hlo import add_selection, cpu_subset, programs  # noqa: E402  (does not import jax)
+
 ap = argparse.ArgumentParser(description="Time benchmark programs on JAX (XLA:CPU).")
-ap.add_argument("--set", choices=["suite", "models", "all"], default="suite")
-ap.add_argument("--cases", default=None, help="comma-separated names (default: the whole set)")
+add_selection(ap, "suite")
 ap.add_argument("--threads", type=int, default=2)
 ap.add_argument("--min-time", type=float, default=1.0, help="seconds of timed calls per program")
 ap.add_argument("--compile-reps", type=int, default=5, help="fresh compiles per program")
@@ -46,15 +48,12 @@ if args.threads == 1:
     os.environ["XLA_FLAGS"] = (os.environ.get("XLA_FLAGS", "") +
                                " --xla_cpu_multi_thread_eigen=false"
                                " intra_op_parallelism_threads=1").strip()
-try:  # fewer threads than CPUs: keep the process on that many CPUs
-    cpus = sorted(os.sched_getaffinity(0))
-    if args.threads < len(cpus):
-        os.sched_setaffinity(0, cpus[:args.threads])
-except (AttributeError, OSError):
-    pass
-
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from gen_hlo import programs  # noqa: E402  (does not import jax)
+cpus = cpu_subset(args.threads)
+if cpus:  # fewer threads than CPUs: keep the process on that many CPUs
+    try:
+        os.sched_setaffinity(0, cpus)
+    except OSError:
+        pass
 
 import numpy as np  # noqa: E402
 import jax  # noqa: E402
@@ -68,7 +67,7 @@ def stats_ms(seconds):
     return {"median": statistics.median(ms), "min": min(ms), "max": max(ms), "n": len(ms)}
 
 
-def time_runs(call, min_time, min_runs=10, max_runs=1000):
+def time_runs(call, min_time, min_runs=10):
     warm = time.perf_counter()
     for _ in range(3):
         call()
@@ -82,7 +81,7 @@ def time_runs(call, min_time, min_runs=10, max_runs=1000):
         times.append(time.perf_counter() - t)
         elapsed = time.perf_counter() - start
         enough = len(times) >= min_runs or (len(times) >= 3 and elapsed > 10 * min_time)
-        if (enough and elapsed >= min_time) or len(times) >= max_runs:
+        if enough and elapsed >= min_time:
             return times
 
 

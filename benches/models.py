@@ -26,7 +26,7 @@ Running this file lists the programs and their inputs:
 
     python3 benches/models.py
 
-(Set up a venv with `python3 -m venv .venv && .venv/bin/pip install jax jaxlib numpy`,
+(Set up a venv with `python3 -m venv .venv && .venv/bin/pip install -r benches/requirements.txt`,
 then `.venv/bin/python benches/models.py`.)
 """
 import math
@@ -36,8 +36,10 @@ import sys
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from suite import SEED, Case, describe  # noqa: E402
+from suite import Case, list_cases  # noqa: E402
 
+# the epsilon of every norm here (layer, batch and group norm); not suite.LN_EPS, which
+# belongs to the suite's layernorm kernel alone
 EPS = 1e-5
 
 
@@ -136,10 +138,15 @@ class _Layers:
 D_MODEL, HEADS, D_MLP = 768, 12, 3072
 
 
+def _attn_params(init):
+    """A self-attention layer's projections (GPT-2 and ViT)."""
+    return {"qkv": init.linear(D_MODEL, 3 * D_MODEL), "proj": init.linear(D_MODEL, D_MODEL)}
+
+
 def _gpt2_params(init):
     return {
         "ln_1": init.layernorm(D_MODEL),
-        "attn": {"qkv": init.linear(D_MODEL, 3 * D_MODEL), "proj": init.linear(D_MODEL, D_MODEL)},
+        "attn": _attn_params(init),
         "ln_2": init.layernorm(D_MODEL),
         "mlp": {"fc": init.linear(D_MODEL, D_MLP), "out": init.linear(D_MLP, D_MODEL)},
     }
@@ -229,7 +236,7 @@ def _unet_block(jax, jnp):
 def _unet_block_inputs(seed):
     init = _Init(seed)
     c = 128
-    params = {"norm": {"scale": init.near_one(c), "bias": init.normal(c, std=0.1)},
+    params = {"norm": init.layernorm(c),
               "conv": {"w": init.normal(3, 3, c, c, std=math.sqrt(1.0 / (9 * c))),
                        "b": init.normal(c, std=0.02)}}
     return [params, init.normal(4, 32, 32, c)]
@@ -275,7 +282,7 @@ def _vit_patch_attn_inputs(seed):
                   "b": init.normal(D_MODEL, std=0.02)},
         "pos": init.normal(n_tokens, D_MODEL, std=0.02),
         "ln": init.layernorm(D_MODEL),
-        "attn": {"qkv": init.linear(D_MODEL, 3 * D_MODEL), "proj": init.linear(D_MODEL, D_MODEL)},
+        "attn": _attn_params(init),
     }
     return [params, init.normal(2, 224, 224, 3)]
 
@@ -366,5 +373,4 @@ CASES = {c.name: c for c in _ALL}
 
 
 if __name__ == "__main__":
-    for c in _ALL:
-        print(f"{c.name:16} {c.note}\n{'':16} inputs: {describe(c)}")
+    list_cases(_ALL)

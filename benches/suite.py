@@ -11,8 +11,8 @@ This file only defines the cases; running it lists them:
     python3 benches/suite.py
 
 (Needs numpy; the functions need jax. Set up a venv with
-`python3 -m venv .venv && .venv/bin/pip install jax jaxlib numpy`, then
-`.venv/bin/python benches/suite.py`.)
+`python3 -m venv .venv && .venv/bin/pip install -r benches/requirements.txt`,
+then `.venv/bin/python benches/suite.py`.)
 """
 import math
 
@@ -193,6 +193,11 @@ def describe(case):
     return ", ".join(leaves)
 
 
-if __name__ == "__main__":
-    for c in _ALL:
+def list_cases(cases):
+    """Prints each case's name, note and inputs (what running suite.py or models.py shows)."""
+    for c in cases:
         print(f"{c.name:16} {c.note}\n{'':16} inputs: {describe(c)}")
+
+
+if __name__ == "__main__":
+    list_cases(_ALL)
