@@ -14,7 +14,7 @@ pub struct ParseError {
     /// The text found there (a short excerpt), or "end of input".
     pub found: String,
     /// The whole source line; the message quotes a window of it around
-    /// the column ([`QUOTED_CHARS`]).
+    /// the column (at most 120 characters).
     pub source_line: String,
     /// A complete message that replaces "expected …, found …", for errors
     /// that are not about the next token (an undefined name, a duplicate).
@@ -24,11 +24,11 @@ pub struct ParseError {
 /// The most characters of the source line an error quotes: a longer line
 /// (a 1 MB constant, a generated module on one line) is quoted as a window
 /// around the column, cut ends marked `…`.
-pub const QUOTED_CHARS: usize = 120;
+const QUOTED_CHARS: usize = 120;
 
 impl fmt::Display for ParseError {
     /// `2:14: expected `]`, found `,3}`` (or the message) followed by the
-    /// source line (at most [`QUOTED_CHARS`] of it) and a caret under the
+    /// source line (at most 120 characters of it) and a caret under the
     /// column.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}:{}: ", self.line, self.col)?;

@@ -7,8 +7,8 @@
 //! not have; on a CPU with AVX2 and FMA but not AVX-512, the flat and row
 //! fusions as 256-bit AVX2 code. Every other kernel, and every kernel
 //! elsewhere, is a Cranelift function.
-//! [`crate::codegen::CodegenOptions::avx512`] turns the native kernels
-//! off.
+//! [`crate::codegen::CodegenOptions::native`] set to `None` turns the
+//! native kernels off.
 //!
 //! Every kernel follows one ABI:
 //!

@@ -46,7 +46,7 @@ pub struct CompileOptions {
     pub split_kernels: bool,
     /// Compile every fusion kernel with Cranelift (128-bit vectors), also
     /// those that would otherwise run as native AVX-512 or AVX2 code
-    /// ([`crate::codegen::CodegenOptions::avx512`]): for comparing the two.
+    /// ([`crate::codegen::CodegenOptions::native`]): for comparing the two.
     /// The dot engine keeps its micro-kernel.
     pub cranelift_only: bool,
 }
