@@ -13,8 +13,8 @@
 //!    thread's CPU time, so time slices the scheduler gives to other
 //!    processes do not count. The widest width's figure per thread is *the
 //!    peak*: "% of peak" is against it times the threads (half of it for
-//!    f64; bf16 widened to f32 runs at f32's rate, and pairs summed by
-//!    `vdpbf16ps`, where the engine uses them, can exceed it).
+//!    f64; bf16 widened to f32 runs at f32's rate; bf16 on AMX tiles, where
+//!    the engine uses them, is not bound by it).
 //! 2. The thread pool's dispatch cost.
 //! 3. **A table**, one line per shape and thread count (1 and 2): the time
 //!    and GFLOP/s of [`DotEngine`], its % of peak (`%peak` by wall time,

@@ -1,6 +1,8 @@
 //! bf16 dots on AMX tiles (Intel Sapphire Rapids and later), summed in
-//! f32: XLA's `preferred_element_type=f32` bf16 matmul, at many times the
-//! rate of vector FMAs.
+//! f32: XLA's `preferred_element_type=f32` bf16 matmul. On Emerald Rapids
+//! (2026-12-06, `examples/gemm.rs`) a 512×1024·1024×1024 dot ran at 585
+//! GFLOP/s on one thread, 3.3 times the f32 FMA peak of 176 measured in
+//! the same run.
 //!
 //! A tile is a 2-D register of up to 16 rows of 64 bytes. The kernel keeps
 //! a `32×32` f32 block of `C` in four tiles (`tmm0`–`tmm3`, 16×16 each)

@@ -5,8 +5,8 @@
 //! dot_1024 80 GFLOP/s against 16 on the engine's Cranelift kernel;
 //! f32 `25088×576·576×64` 131 against 70, `128×512·512×10` 44 against
 //! 16, squares 0.77–0.95× of its time; in the model programs, interleaved
-//! `xla bench` medians: gpt2_block 6.3–7.4 ms against 7.5–8.3, bmm 0.37–0.44
-//! against 0.54–0.57, dot_1024 and mlp even).
+//! `xla bench` medians on two threads: gpt2_block 6.3–7.4 ms against
+//! 7.5–8.3, bmm 0.37–0.44 against 0.54–0.57, dot_1024 and mlp even).
 //!
 //! The engine keeps the matrix-vector products, the window views (a
 //! convolution's patches read in place: the crate reads strided matrices

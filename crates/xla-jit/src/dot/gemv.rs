@@ -13,7 +13,8 @@
 //!   each task streams whole rows into its own partial `y`, and the
 //!   partials are added in task order. GPT-2's decode step (four such
 //!   products, 28 MB of weights) went from 1.64–1.74 to 1.09–1.18 ms on
-//!   two threads (Emerald Rapids, interleaved `xla bench` medians).
+//!   two threads (Emerald Rapids, 2026-12-06, interleaved `xla bench`
+//!   medians).
 //!
 //! The dot form reads [`GemvBlock::rows`] rows per step, each its own
 //! stream, with [`GemvBlock::vectors`] accumulators per row; the axpy form

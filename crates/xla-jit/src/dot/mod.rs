@@ -96,12 +96,12 @@ pub struct DotConfig {
     /// Sum bf16 products in pairs with `vdpbf16ps` (AVX512_BF16, with the
     /// AVX-512 f32 kernel's tiles) instead of widening bf16 to f32 for the
     /// f32 kernel, where the CPU has AVX512_BF16 and the f32 kernel is the
-    /// AVX-512 one (elsewhere bf16 is widened whatever this says). It issues at half the rate of f32 FMAs on Intel's cores
-    /// (Sapphire and Emerald Rapids: a 512×1024·1024×1024 bf16 dot ran at
-    /// 83 GFLOP/s on one thread with it against 157 widened, 2026-12-06),
-    /// and on AMD's at the FMAs' rate with two products each, so the
-    /// default is on for AMD processors with AVX512_BF16 (Zen 4 and
-    /// later) only.
+    /// AVX-512 one (elsewhere bf16 is widened whatever this says). On
+    /// Emerald Rapids a 512×1024·1024×1024 bf16 dot ran at 83 GFLOP/s on
+    /// one thread with it against 157 widened (2026-12-06): Intel issues
+    /// it at half the FMA rate. AMD documents it at the FMA rate for Zen 4
+    /// and later, two products each, so the default is on for AMD
+    /// processors with AVX512_BF16 only (not yet measured on one).
     pub bf16_pairs: bool,
     /// Run bf16 dots into f32 on AMX tiles (`amx.rs`) where the CPU and
     /// the operating system allow it and the shape fits (multiples of 32);
