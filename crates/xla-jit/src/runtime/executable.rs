@@ -153,7 +153,7 @@ impl Executable {
     }
 
     /// Runs the module on `args` like [`execute`](Self::execute), with
-    /// `options` (cancellation).
+    /// `options` (cancellation, a profile of its steps).
     pub fn execute_with(
         &self,
         args: &[&Literal],

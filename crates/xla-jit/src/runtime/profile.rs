@@ -12,7 +12,9 @@ use super::thunk::Thunk;
 /// Time per step of an executable's program, summed over every run given
 /// it ([`crate::ExecuteOptions::profile`]). Steps inside loops and
 /// conditionals are counted each time they run, and the loop or
-/// conditional's own line includes them.
+/// conditional's own line includes them. A profile is for the runs of one
+/// executable, whose steps it tells apart by where the executable keeps
+/// them.
 #[derive(Debug, Default)]
 pub struct Profile {
     steps: Mutex<HashMap<usize, Step>>,
