@@ -9,6 +9,7 @@ pub mod dot;
 pub mod emit;
 mod error;
 pub mod fusion;
+mod library;
 pub mod math;
 pub mod runtime;
 pub mod wide;

@@ -31,6 +31,7 @@ mod runtime_conformance;
 mod runtime_control;
 mod runtime_convolution;
 mod runtime_dots;
+mod runtime_fft;
 mod runtime_random;
 mod runtime_rng_bit_generator;
 mod runtime_suite;

@@ -432,6 +432,14 @@ fn write_thunks(out: &mut String, program: &Program, depth: usize) {
                 }
                 writeln!(out, "{pad}conditional (index b{})", c.index.0)
             }
+            Thunk::Library(l) => writeln!(
+                out,
+                "{pad}library {} ({}) reads {:?} writes {:?}",
+                l.name,
+                l.routine.describe(),
+                l.inputs.iter().map(|b| b.0).collect::<Vec<_>>(),
+                l.outputs.iter().map(|b| b.0).collect::<Vec<_>>()
+            ),
             Thunk::Interpret(i) => {
                 let (reads, writes) = i.buffers();
                 writeln!(

@@ -10,6 +10,7 @@ mod dot_prepare;
 mod executable;
 mod interpret;
 mod layout;
+mod library;
 mod lower;
 mod plan;
 pub mod pool;

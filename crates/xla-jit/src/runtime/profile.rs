@@ -110,6 +110,7 @@ fn label(thunk: &Thunk) -> String {
         Thunk::Copy(c) => format!("copy of {} bytes", c.bytes),
         Thunk::While(_) => "while (condition and body)".into(),
         Thunk::Conditional(_) => "conditional".into(),
+        Thunk::Library(l) => format!("library {} ({})", l.name, l.routine.describe()),
         Thunk::Interpret(i) => format!("interpreter: {}", i.module().name),
     }
 }

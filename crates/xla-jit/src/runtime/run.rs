@@ -190,6 +190,7 @@ impl Context<'_> {
             Thunk::Copy(c) => self.copy(c)?,
             Thunk::While(w) => self.while_loop(w, depth)?,
             Thunk::Conditional(c) => self.conditional(c, depth)?,
+            Thunk::Library(l) => l.run(self.pointers, self.pool),
             Thunk::Interpret(i) => i.run(
                 self.interpreter.get_or_init(Interpreter::new),
                 self.pointers,

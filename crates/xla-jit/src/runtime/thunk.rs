@@ -7,6 +7,7 @@ use xla_core::ArrayShape;
 use super::buffers::BufferId;
 use super::dot::DotThunk;
 use super::interpret::InterpretThunk;
+use super::library::LibraryThunk;
 use crate::emit::KernelFn;
 
 /// One step of a program.
@@ -22,6 +23,8 @@ pub(crate) enum Thunk {
     While(WhileThunk),
     /// `conditional`: read the branch index, run one branch.
     Conditional(ConditionalThunk),
+    /// A library routine (an FFT) over whole buffers.
+    Library(Box<LibraryThunk>),
     /// Instructions the JIT does not compile, run by the reference
     /// interpreter (listed by `Executable::fallback_ops`).
     Interpret(Box<InterpretThunk>),
@@ -95,6 +98,7 @@ pub(crate) fn remap_buffers(thunks: &mut Vec<Thunk>, map: &impl Fn(BufferId) -> 
                 c.index = map(c.index);
                 c.branches.iter_mut().for_each(|b| remap_buffers(b, map));
             }
+            Thunk::Library(l) => l.remap_buffers(map),
             Thunk::Interpret(i) => i.remap_buffers(map),
         }
     }

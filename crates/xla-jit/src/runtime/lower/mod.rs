@@ -20,9 +20,11 @@ use xla_core::{HloComputation, HloInstruction, HloModule, Literal, Shape};
 
 use super::buffers::{BufferId, BufferSource, BufferTable, CopyRecord};
 use super::interpret::{FallbackOp, InterpretThunk};
+use super::library::LibraryThunk;
 use super::plan::{ComputationPlan, Step};
 use super::thunk::{CopyThunk, Thunk};
 use crate::fusion::OperandView;
+use crate::library::Routine;
 use crate::JitError;
 use fusion::DotSource;
 use single::{single, Single};
@@ -70,6 +72,17 @@ pub(crate) fn leaf_shapes(shape: &Shape) -> Vec<Shape> {
     match shape {
         Shape::Tuple(elements) => elements.iter().flat_map(leaf_shapes).collect(),
         leaf => vec![leaf.clone()],
+    }
+}
+
+/// `shape` with every array in the default (row-major) layout, spelled
+/// out.
+fn row_major(shape: &Shape) -> Shape {
+    match shape {
+        Shape::Tuple(elements) => Shape::Tuple(elements.iter().map(row_major).collect()),
+        Shape::Array(array) if array.layout_or_default().is_default() => shape.clone(),
+        Shape::Array(array) => Shape::Array(array.clone().with_default_layout()),
+        other => other.clone(),
     }
 }
 
@@ -321,12 +334,70 @@ impl<'m> Lowering<'m> {
             }
             Single::Interpret => {
                 let results = self.fresh(&instr.shape, &instr.name);
-                self.interpret_instruction(computation, id, values, results.clone(), out)?;
+                if !self.library(computation, id, values, &results, out) {
+                    self.interpret_instruction(computation, id, values, results.clone(), out)?;
+                }
                 results
             }
         };
         values[id.index()] = Some(leaves);
         Ok(())
+    }
+
+    /// Instruction `id` as a library routine writing `results`, with
+    /// relayouts into and out of the row-major buffers routines take;
+    /// `false` when no library runs it.
+    fn library(
+        &mut self,
+        computation: &HloComputation,
+        id: InstrId,
+        values: &[Option<Leaves>],
+        results: &Leaves,
+        out: &mut Vec<Thunk>,
+    ) -> bool {
+        let instr = computation.instr(id);
+        let shapes: Vec<&Shape> = instr
+            .operands
+            .iter()
+            .map(|&op| &computation.instr(op).shape)
+            .collect();
+        let Some(routine) = Routine::new(instr, &shapes) else {
+            return false;
+        };
+        let mut inputs = Vec::new();
+        for (&op, shape) in instr.operands.iter().zip(shapes) {
+            let leaves = values[op.index()]
+                .clone()
+                .expect("operands precede their users");
+            let row_major = row_major(shape);
+            if row_major == *shape {
+                inputs.extend(leaves);
+            } else {
+                let copy = self.fresh(&row_major, &instr.name);
+                self.copy_between(&leaves, shape, &copy, &row_major, out);
+                inputs.extend(copy);
+            }
+        }
+        let row_major = row_major(&instr.shape);
+        let outputs = if row_major == instr.shape {
+            results.clone()
+        } else {
+            self.fresh(&row_major, &instr.name)
+        };
+        let time = self.tick();
+        for &b in inputs.iter().chain(&outputs) {
+            self.table.access(b, time);
+        }
+        out.push(Thunk::Library(Box::new(LibraryThunk {
+            name: instr.name.clone(),
+            routine,
+            inputs,
+            outputs: outputs.clone(),
+        })));
+        if outputs != *results {
+            self.copy_between(&outputs, &row_major, results, &instr.shape, out);
+        }
+        true
     }
 
     /// Instruction `id` alone through the interpreter, writing `results`.
