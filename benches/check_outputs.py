@@ -11,7 +11,7 @@ error printed is max|ours - jax| / max|jax|.
 Usage (from the repository root, after `cargo build --release --bin xla` and
 benches/gen_hlo.py):
 
-    python3 benches/check_outputs.py                          # every program of both sets
+    python3 benches/check_outputs.py                          # every program of every set
     python3 benches/check_outputs.py --cases gpt2_decode,mlp_train_adam
     python3 benches/check_outputs.py --set suite --tol 1e-4 --xla path/to/xla
 
@@ -86,7 +86,8 @@ def main():
                     continue
                 if not w.size:  # an empty result: nothing to compare
                     continue
-                g64, w64 = got.astype(np.float64), w.astype(np.float64)
+                wide = np.complex128 if np.iscomplexobj(w) else np.float64
+                g64, w64 = got.astype(wide), w.astype(wide)
                 scale = max(float(np.max(np.abs(w64))), 1e-30)
                 err = float(np.max(np.abs(g64 - w64))) / scale
                 worst = max(worst, err if not np.isnan(err) else float("inf"))

@@ -14,12 +14,13 @@ per program:
 
 Each JAX round is a fresh Python process (benches/jax_time.py) so its thread
 settings apply before jax is imported; our side runs the modules that
-benches/gen_hlo.py wrote (benches/hlo/*.hlo, benches/models/*.hlo).
+benches/gen_hlo.py wrote (benches/hlo/*.hlo, benches/models/*.hlo, benches/slow/*.hlo).
 
 Usage (from the repository root, after `cargo build --release --bin xla`):
 
     python3 benches/compare.py                         # the 14-kernel suite, 3 rounds
     python3 benches/compare.py --set models            # the model programs
+    python3 benches/compare.py --set slow              # loops, FFTs, linear algebra
     python3 benches/compare.py --set all --rounds 5 --json results.json
     python3 benches/compare.py --cases softmax,dot_1024 --markdown
     python3 benches/compare.py --threads 1 --xla path/to/xla

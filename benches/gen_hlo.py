@@ -4,12 +4,13 @@ optimization) and writes one module per program:
 
     suite  (benches/suite.py)  -> benches/hlo/<case>.hlo
     models (benches/models.py) -> benches/models/<name>.hlo
+    slow   (benches/slow.py)   -> benches/slow/<name>.hlo
 
 Each module is `jax.jit(f, keep_unused=True).lower(*args).as_text(dialect="hlo")`.
 
 Usage (from the repository root):
 
-    python3 benches/gen_hlo.py                  # both sets
+    python3 benches/gen_hlo.py                  # every set
     python3 benches/gen_hlo.py --set models     # one set
     python3 benches/gen_hlo.py --cases gpt2_block,softmax
     python3 benches/gen_hlo.py --out-dir some/dir   # elsewhere (all modules in one folder)
@@ -24,6 +25,7 @@ shared helpers (program selection, module paths, the xla binary, CPU affinity) f
 before jax is imported.
 """
 import argparse
+import importlib
 import os
 import sys
 
@@ -31,25 +33,23 @@ BENCHES = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(BENCHES)
 sys.path.insert(0, BENCHES)
 
-SETS = {"suite": "hlo", "models": "models"}  # set -> folder under benches/
+# set (defined in benches/<set>.py) -> its modules' folder under benches/
+SETS = {"suite": "hlo", "models": "models", "slow": "slow"}
 
 
 def add_selection(ap, default_set):
     """The --set and --cases arguments, which programs() takes."""
-    ap.add_argument("--set", choices=["suite", "models", "all"], default=default_set)
+    ap.add_argument("--set", choices=[*SETS, "all"], default=default_set)
     ap.add_argument("--cases", default=None, help="comma-separated names (default: every one in the set)")
 
 
 def programs(which, cases=None):
-    """[(set, Case)] for --set suite|models|all, only the comma-separated
+    """[(set, Case)] for --set suite|models|slow|all, only the comma-separated
     `cases` when given (exits naming any unknown one)."""
     out = []
-    if which in ("suite", "all"):
-        import suite
-        out += [("suite", c) for c in suite.CASES.values()]
-    if which in ("models", "all"):
-        import models
-        out += [("models", c) for c in models.CASES.values()]
+    for name in SETS:
+        if which in (name, "all"):
+            out += [(name, c) for c in importlib.import_module(name).CASES.values()]
     if cases:
         wanted = cases.split(",")
         unknown = set(wanted) - {c.name for _, c in out}
@@ -101,7 +101,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     add_selection(ap, "all")
     ap.add_argument("--out-dir", default=None,
-                    help="write every module here instead of benches/hlo and benches/models")
+                    help="write every module here instead of its set's folder under benches/")
     args = ap.parse_args()
 
     os.environ.setdefault("JAX_PLATFORMS", "cpu")

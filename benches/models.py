@@ -45,8 +45,8 @@ EPS = 1e-5
 
 # --- seeded inputs --------------------------------------------------------------------
 
-class _Init:
-    """Seeded numpy initializers for one program."""
+class Init:
+    """Seeded numpy initializers for one program (slow.py uses them too)."""
 
     def __init__(self, seed):
         self.rng = np.random.default_rng(seed)
@@ -71,8 +71,8 @@ class _Init:
 
 # --- layers ---------------------------------------------------------------------------
 
-class _Layers:
-    """Hand-written layers over the given jax / jax.numpy modules."""
+class Layers:
+    """Hand-written layers over the given jax / jax.numpy modules (slow.py uses them too)."""
 
     def __init__(self, jax, jnp):
         self.jax, self.jnp, self.lax = jax, jnp, jax.lax
@@ -153,7 +153,7 @@ def _gpt2_params(init):
 
 
 def _gpt2_block(jax, jnp):
-    L = _Layers(jax, jnp)
+    L = Layers(jax, jnp)
 
     def gpt2_block(params, x):
         t = x.shape[1]
@@ -164,7 +164,7 @@ def _gpt2_block(jax, jnp):
 
 
 def _gpt2_block_inputs(seed):
-    init = _Init(seed)
+    init = Init(seed)
     return [_gpt2_params(init), init.normal(1, 128, D_MODEL)]
 
 
@@ -172,7 +172,7 @@ CACHE = 512
 
 
 def _gpt2_decode(jax, jnp):
-    L = _Layers(jax, jnp)
+    L = Layers(jax, jnp)
     lax = jax.lax
 
     def gpt2_decode(params, x, k_cache, v_cache, pos):
@@ -191,7 +191,7 @@ def _gpt2_decode(jax, jnp):
 
 
 def _gpt2_decode_inputs(seed):
-    init = _Init(seed)
+    init = Init(seed)
     dh = D_MODEL // HEADS
     return [_gpt2_params(init), init.normal(1, 1, D_MODEL),
             init.normal(1, HEADS, CACHE, dh), init.normal(1, HEADS, CACHE, dh), np.int32(300)]
@@ -205,7 +205,7 @@ def _bn_params(init, c):
 
 
 def _resnet_block(jax, jnp):
-    L = _Layers(jax, jnp)
+    L = Layers(jax, jnp)
     relu = jax.nn.relu
 
     def resnet_block(params, x):
@@ -216,7 +216,7 @@ def _resnet_block(jax, jnp):
 
 
 def _resnet_block_inputs(seed):
-    init = _Init(seed)
+    init = Init(seed)
     c = 64
     std = math.sqrt(2.0 / (9 * c))
     params = {"conv1": init.normal(3, 3, c, c, std=std), "bn1": _bn_params(init, c),
@@ -225,7 +225,7 @@ def _resnet_block_inputs(seed):
 
 
 def _unet_block(jax, jnp):
-    L = _Layers(jax, jnp)
+    L = Layers(jax, jnp)
 
     def unet_block(params, x):
         h = jax.nn.silu(L.groupnorm(params["norm"], x, 32))
@@ -234,7 +234,7 @@ def _unet_block(jax, jnp):
 
 
 def _unet_block_inputs(seed):
-    init = _Init(seed)
+    init = Init(seed)
     c = 128
     params = {"norm": init.layernorm(c),
               "conv": {"w": init.normal(3, 3, c, c, std=math.sqrt(1.0 / (9 * c))),
@@ -243,7 +243,7 @@ def _unet_block_inputs(seed):
 
 
 def _conv_wgrad(jax, jnp):
-    L = _Layers(jax, jnp)
+    L = Layers(jax, jnp)
 
     def conv_wgrad(x, w, g):
         """d/dw of sum(conv(x, w) * g): the kernel gradient for the output cotangent g."""
@@ -252,7 +252,7 @@ def _conv_wgrad(jax, jnp):
 
 
 def _conv_wgrad_inputs(seed):
-    init = _Init(seed)
+    init = Init(seed)
     return [init.normal(8, 32, 32, 64), init.normal(3, 3, 64, 64, std=math.sqrt(1.0 / 576)),
             init.normal(8, 32, 32, 64)]
 
@@ -263,7 +263,7 @@ PATCH = 16
 
 
 def _vit_patch_attn(jax, jnp):
-    L = _Layers(jax, jnp)
+    L = Layers(jax, jnp)
 
     def vit_patch_attn(params, images):
         emb = params["embed"]
@@ -275,7 +275,7 @@ def _vit_patch_attn(jax, jnp):
 
 
 def _vit_patch_attn_inputs(seed):
-    init = _Init(seed)
+    init = Init(seed)
     n_tokens = (224 // PATCH) ** 2
     params = {
         "embed": {"w": init.normal(PATCH, PATCH, 3, D_MODEL, std=math.sqrt(1.0 / (PATCH * PATCH * 3))),
@@ -318,7 +318,7 @@ def _mlp_train_adam(jax, jnp):
 
 
 def _mlp_train_adam_inputs(seed):
-    init = _Init(seed)
+    init = Init(seed)
     params = {"w1": init.normal(784, 512, std=math.sqrt(2.0 / 784)), "b1": init.normal(512, std=0.01),
               "w2": init.normal(512, N_CLASSES, std=math.sqrt(1.0 / 512)),
               "b2": init.normal(N_CLASSES, std=0.01)}
@@ -334,7 +334,7 @@ def _mlp_train_adam_inputs(seed):
 # --- mixed precision ------------------------------------------------------------------
 
 def _bf16_matmul_ln(jax, jnp):
-    L = _Layers(jax, jnp)
+    L = Layers(jax, jnp)
 
     def bf16_matmul_ln(x, w, ln):
         y = jnp.matmul(x, w, preferred_element_type=jnp.float32)
@@ -344,7 +344,7 @@ def _bf16_matmul_ln(jax, jnp):
 
 def _bf16_matmul_ln_inputs(seed):
     import ml_dtypes  # installed with jax
-    init = _Init(seed)
+    init = Init(seed)
     return [init.normal(512, 1024, dtype=ml_dtypes.bfloat16),
             init.normal(1024, 1024, std=1.0 / 32, dtype=ml_dtypes.bfloat16),
             init.layernorm(1024)]
