@@ -402,3 +402,103 @@ ENTRY e {
     );
     assert!(report.contains("  dot d (8×8 · 8×8, f32)"), "{report}");
 }
+
+/// A loop whose body updates its `f32[n]` state by `f(state)`, where `f`
+/// is `update` over the state `x` (and the counter `i`), 5 iterations.
+fn elementwise_loop(n: usize, update: &str) -> HloModule {
+    let text = format!(
+        "HloModule m
+cond {{
+  cs = (s32[], f32[{n}]{{0}}) parameter(0)
+  ci = s32[] get-tuple-element(cs), index=0
+  five = s32[] constant(5)
+  ROOT lt = pred[] compare(ci, five), direction=LT
+}}
+body {{
+  bs = (s32[], f32[{n}]{{0}}) parameter(0)
+  i = s32[] get-tuple-element(bs), index=0
+  x = f32[{n}]{{0}} get-tuple-element(bs), index=1
+{update}
+  one = s32[] constant(1)
+  next = s32[] add(i, one)
+  ROOT t = (s32[], f32[{n}]{{0}}) tuple(next, y)
+}}
+ENTRY e {{
+  x0 = f32[{n}]{{0}} parameter(0)
+  z = s32[] constant(0)
+  init = (s32[], f32[{n}]{{0}}) tuple(z, x0)
+  w = (s32[], f32[{n}]{{0}}) while(init), condition=cond, body=body
+  ROOT r = f32[{n}]{{0}} get-tuple-element(w), index=1
+}}
+"
+    );
+    text.parse().unwrap_or_else(|e| panic!("{e}\n{text}"))
+}
+
+/// The loop's body copies: lines of the program's `while` naming a copy of
+/// the state (`bytes` bytes).
+fn body_copies(dump: &str, bytes: usize) -> usize {
+    let program = &dump[dump.find("== program").unwrap()..dump.find("== buffers").unwrap()];
+    let body = &program[program.find("body:").expect("a loop body")..];
+    body.lines()
+        .filter(|l| l.contains(&format!("({bytes} bytes")))
+        .count()
+}
+
+/// An elementwise body reads each element of the state only where it
+/// writes it: the kernel updates the state in place (no copy back per
+/// iteration), on every size (vector remainders, pool tasks), with the
+/// interpreter's results.
+#[test]
+fn an_elementwise_body_updates_its_state_in_place() {
+    let update = "  k = f32[] constant(0.999)
+  kb = f32[N]{0} broadcast(k), dimensions={}
+  s = f32[N]{0} sine(x)
+  m = f32[N]{0} multiply(x, kb)
+  y = f32[N]{0} add(m, s)";
+    for n in [1, 8, 13, 100, 1000, 100_003] {
+        let module = elementwise_loop(n, &update.replace('N', &n.to_string()));
+        let mut rng = crate::runtime_support::Rng(n as u64);
+        let x = crate::runtime_support::random_literal(
+            &module.entry_program_shape().parameters[0],
+            &mut rng,
+        );
+        let exe = crate::runtime_support::check_against_interpreter(
+            &module,
+            &[x],
+            crate::runtime_support::CLOSE,
+        );
+        assert_eq!(body_copies(&exe.dump(), 4 * n), 0, "{}", exe.dump());
+    }
+}
+
+/// A body that reads the state at other indices than it writes (reversed,
+/// shifted by a slice) keeps its copy: writing in place would clobber
+/// elements still to be read.
+#[test]
+fn a_body_reading_other_elements_keeps_its_copy() {
+    let n = 1000;
+    let reversed = "  r = f32[N]{0} reverse(x), dimensions={0}
+  y = f32[N]{0} add(x, r)";
+    let shifted = "  zero = f32[] constant(0)
+  p = f32[M]{0} pad(x, zero), padding=1_0
+  sh = f32[N]{0} slice(p), slice={[0:N]}
+  y = f32[N]{0} add(x, sh)";
+    for update in [reversed, shifted] {
+        let update = update
+            .replace('M', &(n + 1).to_string())
+            .replace('N', &n.to_string());
+        let module = elementwise_loop(n, &update);
+        let mut rng = crate::runtime_support::Rng(7);
+        let x = crate::runtime_support::random_literal(
+            &module.entry_program_shape().parameters[0],
+            &mut rng,
+        );
+        let exe = crate::runtime_support::check_against_interpreter(
+            &module,
+            &[x],
+            crate::runtime_support::CLOSE,
+        );
+        assert_eq!(body_copies(&exe.dump(), 4 * n), 1, "{}", exe.dump());
+    }
+}

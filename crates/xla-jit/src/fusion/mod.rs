@@ -363,6 +363,11 @@ pub struct Fusion {
     /// Set when the output aliases an input (an in-place
     /// dynamic-update-slice or scatter).
     pub in_place: Option<InPlace>,
+    /// Inputs (positions in `inputs`) that a [`FusionKind::Loop`] kernel
+    /// reads only at the index of the output element it computes: its
+    /// output may share such an input's storage (a loop's state updated
+    /// elementwise in place) when their layouts agree.
+    pub aliasable: Vec<usize>,
     /// Set for [`FusionKind::DotEpilogue`].
     pub dot: Option<DotOperands>,
     /// For [`FusionKind::Row`] (and reductions): the reduces, in the order

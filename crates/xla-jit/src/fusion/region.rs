@@ -718,6 +718,21 @@ impl Region<'_> {
             .collect()
     }
 
+    /// The positions in `inputs` of the inputs of the root's dimensions
+    /// that every member reads only at the root's own index.
+    fn read_at_root_index(&self, inputs: &[InstrId]) -> Vec<usize> {
+        let root_dims = dims::dims_of(self.comp.instr(self.root));
+        let identity: Vec<DimRef> = (0..root_dims.len()).map(DimRef::Root).collect();
+        inputs
+            .iter()
+            .enumerate()
+            .filter(|&(_, &input)| {
+                dims::dims_of(self.comp.instr(input)) == root_dims && self.map_of(input) == identity
+            })
+            .map(|(k, _)| k)
+            .collect()
+    }
+
     fn finish(self, in_place_operand: Option<InstrId>) -> Fusion {
         let kind = if self.dot.is_some() {
             FusionKind::DotEpilogue
@@ -747,6 +762,11 @@ impl Region<'_> {
                 output: 0,
             })
         });
+        let aliasable = if kind == FusionKind::Loop && in_place.is_none() {
+            self.read_at_root_index(&inputs)
+        } else {
+            Vec::new()
+        };
         let dot = self.dot.map(|d| {
             let operand = |k: usize| {
                 let op = self.comp.instr(d).operands[k];
@@ -794,6 +814,7 @@ impl Region<'_> {
             inputs,
             decisions: self.decisions,
             in_place,
+            aliasable,
             dot,
             passes,
             invariants,

@@ -365,6 +365,7 @@ fn compile_plan(
             inputs: fusion.inputs.clone(),
             outputs: fusion.outputs.clone(),
             in_place: fusion.in_place.map(|p| (p.input, p.output)),
+            aliasable: fusion.aliasable.clone(),
             run,
         });
     }

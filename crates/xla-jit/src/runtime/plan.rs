@@ -22,6 +22,9 @@ pub(crate) struct PlannedFusion {
     /// before the kernels run (an in-place dynamic-update-slice writes only
     /// the update window); positions in `inputs` and `outputs`.
     pub in_place: Option<(usize, usize)>,
+    /// Inputs the kernel reads only at its output element's index
+    /// ([`crate::fusion::Fusion::aliasable`]).
+    pub aliasable: Vec<usize>,
     pub run: FusionRun,
 }
 

@@ -76,9 +76,11 @@ impl Program {
         let mut table = lowering.table;
         let primes = lowering.primes;
         let copies_removed = table.coalesce(&lowering.copies, |table, time, to, from| {
-            primes
-                .get(&time)
-                .is_some_and(|&(f, t)| table.find(f) == to && table.find(t) == from)
+            primes.get(&time).is_some_and(|pairs| {
+                pairs
+                    .iter()
+                    .any(|&(f, t)| table.find(f) == to && table.find(t) == from)
+            })
         });
         let find = |id| table.find(id);
         remap_buffers(&mut thunks, &find);

@@ -16,7 +16,7 @@ use super::pool::ThreadPool;
 use super::profile::Profile;
 use super::program::Program;
 use super::thunk::{ConditionalThunk, CopyThunk, KernelThunk, Thunk, WhileThunk};
-use crate::codegen::ftz::FtzGuard;
+use crate::codegen::ftz::{flush_mode, with_flush_mode, FtzGuard};
 use crate::dot::DotEngine;
 use crate::JitError;
 
@@ -120,6 +120,7 @@ pub(crate) fn run_program(
         *slot = pointers.buffers[buffer.index()];
     }
     let cx = Context {
+        caller_flush: flush_mode(),
         pointers,
         interpreter,
         engine,
@@ -128,7 +129,7 @@ pub(crate) fn run_program(
         profile: options.profile.as_deref(),
     };
     if program.nesting <= INLINE_NESTING {
-        return cx.run(&program.thunks, 0);
+        return cx.run_entry(&program.thunks);
     }
     // Loops and conditionals run their thunks recursively, a level per
     // nested computation: deep programs run on a thread whose stack grows
@@ -152,11 +153,14 @@ unsafe impl Send for DeepRun<'_, '_> {}
 
 impl DeepRun<'_, '_> {
     fn run(self) -> Result<(), JitError> {
-        self.0.run(self.1, 0)
+        self.0.run_entry(self.1)
     }
 }
 
 struct Context<'a> {
+    /// The flush mode of the thread that asked for the run, which the
+    /// interpreter fallback runs in (the thunks run with DAZ and FTZ set).
+    caller_flush: u32,
     pointers: &'a Pointers,
     interpreter: &'a OnceLock<Interpreter>,
     engine: &'a DotEngine,
@@ -168,6 +172,13 @@ struct Context<'a> {
 }
 
 impl Context<'_> {
+    /// Runs the entry's thunks with denormals flushed, as XLA runs a
+    /// program (the pool runs its tasks in the same mode).
+    fn run_entry(&self, thunks: &[Thunk]) -> Result<(), JitError> {
+        let _ftz = FtzGuard::new();
+        self.run(thunks, 0)
+    }
+
     /// Runs `thunks`, which nest `depth` loops or conditionals deep.
     fn run(&self, thunks: &[Thunk], depth: usize) -> Result<(), JitError> {
         for thunk in thunks {
@@ -191,11 +202,13 @@ impl Context<'_> {
             Thunk::While(w) => self.while_loop(w, depth)?,
             Thunk::Conditional(c) => self.conditional(c, depth)?,
             Thunk::Library(l) => l.run(self.pointers, self.pool),
-            Thunk::Interpret(i) => i.run(
-                self.interpreter.get_or_init(Interpreter::new),
-                self.pointers,
-                self.cancel,
-            )?,
+            Thunk::Interpret(i) => with_flush_mode(self.caller_flush, || {
+                i.run(
+                    self.interpreter.get_or_init(Interpreter::new),
+                    self.pointers,
+                    self.cancel,
+                )
+            })?,
         }
         Ok(())
     }
@@ -205,8 +218,6 @@ impl Context<'_> {
     /// iterations where there are enough, so vector loops stay aligned).
     fn kernel(&self, k: &KernelThunk) {
         let args = KernelArgs(self.pointers.kernel_args(k.args_at));
-        // The pool runs every task in this thread's flush mode.
-        let _ftz = FtzGuard::new();
         let call = |start: i64, end: i64| {
             // SAFETY: the kernel's buffers are live and sized for its
             // shapes; tasks cover disjoint ranges of its iterations.

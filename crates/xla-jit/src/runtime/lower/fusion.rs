@@ -160,7 +160,7 @@ impl Lowering<'_> {
                 // A byte copy (same layouts): coalescing may make it a
                 // no-op, so the kernels read the input from the output.
                 let time = self.copies[copies].time;
-                self.primes.insert(time, (from, to));
+                self.primes.entry(time).or_default().push((from, to));
                 input_buffers[input] = to;
             }
         }
@@ -177,6 +177,19 @@ impl Lowering<'_> {
         // all (a concatenate of n pieces made n² accesses otherwise).
         let time = self.tick();
         buffers.iter().for_each(|&b| self.table.access(b, time));
+        if let ([_], [output]) = (kernels, outputs) {
+            let output_shape = &computation.instr(fusion.outputs[0]).shape;
+            for &k in &fusion.aliasable {
+                if computation
+                    .instr(fusion.inputs[k])
+                    .shape
+                    .eq_with_layout(output_shape)
+                {
+                    let pair = (buffers[k], output[0]);
+                    self.primes.entry(time).or_default().push(pair);
+                }
+            }
+        }
         for kernel in kernels {
             out.push(Thunk::Kernel(KernelThunk {
                 name: kernel.name.clone(),

@@ -46,8 +46,12 @@ pub(crate) struct Lowering<'m> {
     pub table: BufferTable,
     pub constants: Vec<AlignedBytes>,
     pub copies: Vec<CopyRecord>,
-    /// Copies that prime an in-place update, by time: `(from, to)`.
-    pub primes: HashMap<u32, (BufferId, BufferId)>,
+    /// Thunks that may compute a buffer in place of another, by time:
+    /// `(from, to)` when the thunk at that time computes `to` correctly
+    /// even if it shares `from`'s storage (a copy priming an in-place
+    /// update; an elementwise kernel reading `from` only at the index it
+    /// writes).
+    pub primes: HashMap<u32, Vec<(BufferId, BufferId)>>,
     pub kernel_args: Vec<BufferId>,
     pub fallbacks: Vec<FallbackOp>,
     time: u32,
