@@ -194,9 +194,27 @@ impl Context<'_> {
         Ok(())
     }
 
+    /// Runs one thunk. A kernel on one task (the steps of a small loop's
+    /// body) is called from here directly; every other thunk goes
+    /// through [`step_other`](Self::step_other), whose large frame the
+    /// small kernels of a loop of many iterations should not pay for.
+    #[inline]
     fn step(&self, thunk: &Thunk, depth: usize) -> Result<(), JitError> {
         match thunk {
-            Thunk::Kernel(k) => self.kernel(k),
+            Thunk::Kernel(k) if k.tasks <= 1 => {
+                // SAFETY: the kernel's buffers are live and sized for its
+                // shapes.
+                unsafe { (k.func)(self.pointers.kernel_args(k.args_at), 0, k.iterations) };
+                Ok(())
+            }
+            _ => self.step_other(thunk, depth),
+        }
+    }
+
+    #[inline(never)]
+    fn step_other(&self, thunk: &Thunk, depth: usize) -> Result<(), JitError> {
+        match thunk {
+            Thunk::Kernel(k) => self.parallel_kernel(k),
             Thunk::Dot(d) => d.run(self.engine, self.pointers)?,
             Thunk::Copy(c) => self.copy(c)?,
             Thunk::While(w) => self.while_loop(w, depth)?,
@@ -213,19 +231,16 @@ impl Context<'_> {
         Ok(())
     }
 
-    /// Runs a kernel inline, or split into `tasks` contiguous chunks of
-    /// its iterations over the pool (chunk boundaries at multiples of 16
+    /// Runs a kernel split into `k.tasks` contiguous chunks of its
+    /// iterations over the pool (chunk boundaries at multiples of 16
     /// iterations where there are enough, so vector loops stay aligned).
-    fn kernel(&self, k: &KernelThunk) {
+    fn parallel_kernel(&self, k: &KernelThunk) {
         let args = KernelArgs(self.pointers.kernel_args(k.args_at));
         let call = |start: i64, end: i64| {
             // SAFETY: the kernel's buffers are live and sized for its
             // shapes; tasks cover disjoint ranges of its iterations.
             unsafe { (k.func)(args.get(), start, end) };
         };
-        if k.tasks <= 1 {
-            return call(0, k.iterations);
-        }
         let chunk = task_chunk(k.iterations, k.tasks);
         self.pool.parallel_for(k.tasks, |task| {
             let (start, end) = task_range(task, chunk, k.iterations);
