@@ -191,18 +191,10 @@ impl<T: FftNum> Plan<T> {
         let threads = pool.threads();
         match g.kind {
             FftType::Fft | FftType::Ifft => {
-                // SAFETY: the operand and result are `spectrum_len` complex
-                // values each, in distinct buffers.
-                let data = unsafe {
-                    std::ptr::copy_nonoverlapping(
-                        input.cast::<Complex<T>>(),
-                        output.cast::<Complex<T>>(),
-                        spectrum_len,
-                    );
-                    Span::new(output.cast::<Complex<T>>(), spectrum_len)
-                };
+                let source = Span::new(input.cast_mut().cast::<Complex<T>>(), spectrum_len);
+                let data = Span::new(output.cast::<Complex<T>>(), spectrum_len);
                 let scale = (g.kind == FftType::Ifft).then_some(scale);
-                self.inner_complex(data, scale, pool, threads);
+                self.inner_complex(source, data, scale, pool, threads);
                 self.outer_axes(data, pool, threads);
             }
             FftType::Rfft => {
@@ -226,9 +218,12 @@ impl<T: FftNum> Plan<T> {
         }
     }
 
-    /// The innermost axis of FFT/IFFT: every row in place, then scaled.
+    /// The innermost axis of FFT/IFFT: each task copies its rows of
+    /// `source` (the operand, read) into `data` and transforms them there
+    /// in place, then scales them.
     fn inner_complex(
         &self,
+        source: Span<Complex<T>>,
         data: Span<Complex<T>>,
         scale: Option<T>,
         pool: &ThreadPool,
@@ -239,8 +234,11 @@ impl<T: FftNum> Plan<T> {
         let rows = data.len / n;
         for_chunks(pool, rows, tasks(threads, data.len), |first, last| {
             let mut scratch = zeros(fft.get_inplace_scratch_len());
-            // SAFETY: tasks take disjoint row ranges of the buffer.
-            let rows = unsafe { data.slice(first * n, (last - first) * n) };
+            let (at, len) = (first * n, (last - first) * n);
+            // SAFETY: tasks take disjoint row ranges of the result, and
+            // only read the operand.
+            let rows = unsafe { data.slice(at, len) };
+            rows.copy_from_slice(unsafe { source.slice(at, len) });
             fft.process_with_scratch(rows, &mut scratch);
             if let Some(scale) = scale {
                 rows.iter_mut().for_each(|z| *z = *z * scale);
@@ -330,22 +328,14 @@ impl<T: FftNum> Plan<T> {
                         let column = b * BLOCK;
                         let width = BLOCK.min(stride - column);
                         let base = o * n * stride + column;
-                        for k in 0..n {
-                            // SAFETY: the block's columns of group `o`, which
-                            // no other task touches.
-                            let source = unsafe { data.slice(base + k * stride, width) };
-                            for (j, &z) in source.iter().enumerate() {
-                                lines[j * n + k] = z;
-                            }
-                        }
+                        // SAFETY: the block's columns of group `o`, which no
+                        // other task touches: element `(k, j)` is at
+                        // `base + k·stride + j`, line `j`'s element `k` at
+                        // `j·n + k` of `lines` (`width·n` long).
+                        unsafe { data.gather(&mut lines, base, stride, n, width) };
                         fft.process_with_scratch(&mut lines[..width * n], &mut scratch);
-                        for k in 0..n {
-                            // SAFETY: as above.
-                            let target = unsafe { data.slice(base + k * stride, width) };
-                            for (j, z) in target.iter_mut().enumerate() {
-                                *z = lines[j * n + k];
-                            }
-                        }
+                        // SAFETY: as above.
+                        unsafe { data.scatter(&lines, base, stride, n, width) };
                     }
                 },
             );

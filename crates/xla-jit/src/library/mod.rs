@@ -92,3 +92,57 @@ impl<T> Span<T> {
         unsafe { std::slice::from_raw_parts_mut(self.start.add(at), len) }
     }
 }
+
+impl<T: Copy> Span<T> {
+    /// Copies `width` strided lines of `n` elements into `lines`, one after
+    /// another: line `j`'s element `k` is the span's element
+    /// `base + k·stride + j`.
+    ///
+    /// # Safety
+    ///
+    /// Those elements lie in the span and nobody writes them meanwhile;
+    /// `lines` holds at least `width·n` elements.
+    pub unsafe fn gather(
+        &self,
+        lines: &mut [T],
+        base: usize,
+        stride: usize,
+        n: usize,
+        width: usize,
+    ) {
+        debug_assert!(
+            lines.len() >= width * n && (n == 0 || base + (n - 1) * stride + width <= self.len)
+        );
+        let out = lines.as_mut_ptr();
+        for k in 0..n {
+            // SAFETY: as the caller promises.
+            unsafe {
+                let row = self.start.add(base + k * stride);
+                for j in 0..width {
+                    *out.add(j * n + k) = *row.add(j);
+                }
+            }
+        }
+    }
+
+    /// The inverse of [`gather`](Self::gather): `lines` back into the span.
+    ///
+    /// # Safety
+    ///
+    /// As for `gather`, and nobody else touches those elements meanwhile.
+    pub unsafe fn scatter(&self, lines: &[T], base: usize, stride: usize, n: usize, width: usize) {
+        debug_assert!(
+            lines.len() >= width * n && (n == 0 || base + (n - 1) * stride + width <= self.len)
+        );
+        let from = lines.as_ptr();
+        for k in 0..n {
+            // SAFETY: as the caller promises.
+            unsafe {
+                let row = self.start.add(base + k * stride);
+                for j in 0..width {
+                    *row.add(j) = *from.add(j * n + k);
+                }
+            }
+        }
+    }
+}
