@@ -1,24 +1,30 @@
 //! Library routines: instructions that no kernel compiles but a library
-//! computes well (Fourier transforms today), run on whole buffers.
+//! computes well (Fourier transforms, dense linear algebra), run on whole
+//! buffers.
 //!
 //! A routine is chosen at compile time ([`Routine::new`]), which plans it
-//! (an FFT's twiddles and factorization); the runtime hands it the
+//! (an FFT's twiddles and factorization, a LAPACK call's flags); the
+//! runtime hands it the
 //! addresses of its operands and results in the default (row-major)
 //! layout, which lowering arranges with copies where the instruction's
 //! layouts differ.
 
 mod fft;
+mod linalg;
 
 use xla_core::hlo::{HloInstruction, Opcode};
 use xla_core::Shape;
 
 use crate::runtime::pool::ThreadPool;
 use fft::FftRoutine;
+use linalg::LinalgRoutine;
 
 /// A library routine for one instruction.
 pub(crate) enum Routine {
     /// `fft` (every type, rank 1 to 3).
     Fft(FftRoutine),
+    /// `cholesky`, `triangular-solve` and the LAPACK custom calls.
+    Linalg(LinalgRoutine),
 }
 
 impl Routine {
@@ -27,6 +33,9 @@ impl Routine {
     pub fn new(instr: &HloInstruction, operands: &[&Shape]) -> Option<Self> {
         match (instr.opcode, operands) {
             (Opcode::Fft, [operand]) => FftRoutine::new(instr, operand).map(Routine::Fft),
+            (Opcode::Cholesky | Opcode::TriangularSolve | Opcode::CustomCall, _) => {
+                LinalgRoutine::new(instr, operands).map(Routine::Linalg)
+            }
             _ => None,
         }
     }
@@ -42,6 +51,8 @@ impl Routine {
         match self {
             // SAFETY: one operand and one result, as the caller promises.
             Routine::Fft(fft) => unsafe { fft.run(inputs[0], outputs[0], pool) },
+            // SAFETY: the leaves of the instruction it was planned for.
+            Routine::Linalg(linalg) => unsafe { linalg.run(inputs, outputs, pool) },
         }
     }
 
@@ -49,6 +60,7 @@ impl Routine {
     pub fn describe(&self) -> String {
         match self {
             Routine::Fft(fft) => fft.describe(),
+            Routine::Linalg(linalg) => linalg.describe(),
         }
     }
 }
@@ -79,7 +91,8 @@ impl<T> Span<T> {
         Span { start, len }
     }
 
-    /// Elements `[at, at + len)`.
+    /// Elements `[at, at + len)` (none, whatever the address, for `len`
+    /// 0: an empty array's buffer may have no address).
     ///
     /// # Safety
     ///
@@ -88,6 +101,9 @@ impl<T> Span<T> {
     #[allow(clippy::mut_from_ref)]
     pub unsafe fn slice(&self, at: usize, len: usize) -> &mut [T] {
         debug_assert!(at + len <= self.len);
+        if len == 0 {
+            return &mut [];
+        }
         // SAFETY: as the caller promises.
         unsafe { std::slice::from_raw_parts_mut(self.start.add(at), len) }
     }

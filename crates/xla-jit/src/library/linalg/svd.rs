@@ -1,0 +1,209 @@
+//! `lapack_?gesdd_ffi` and `lapack_?gesvd_ffi`: the singular value
+//! decomposition on faer's (bidiagonalization, then divide and conquer).
+//!
+//! `a = u·diag(s)·vt` with the `K = min(M, N)` singular values descending.
+//! faer computes `A = U·S·Vᴴ` column-major; `u` is `U` transposed into
+//! row-major order and `vt` the conjugate of `V`'s column-major buffer.
+//! Each singular pair is normalized as the interpreter does (`uⱼ`'s first
+//! component of largest modulus real and positive, `vⱼ` scaled by the same
+//! factor), and so is each further column of a full `u` or `v`; those
+//! (and the vectors of zero singular values) are some orthonormal
+//! completion, the interpreter's and LAPACK's being others.
+//!
+//! The first result is the operand (LAPACK's scratch copy of it). A NaN
+//! makes `s`, `u` and `vt` NaN with `info` −4 (`?gesdd` checks for it) or
+//! 0 (`?gesvd` does not); an infinity makes them NaN with `info` 0; should
+//! faer not converge, they are NaN and `info` is `K`. Mode `'N'` computes
+//! the singular values only and zeros the vectors, whatever shapes they
+//! are declared with.
+
+use faer::diag::Diag;
+use faer::dyn_stack::{MemBuffer, MemStack};
+use faer::linalg::svd::{svd, svd_scratch, ComputeSvdVectors};
+use faer::{Mat, MatRef, Par};
+
+use super::{column, for_each_batch, normalize_phase, span, Element, Float, Matrices};
+use crate::runtime::pool::ThreadPool;
+
+/// Which singular vectors are computed (`backend_config`'s `mode`).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum SvdMode {
+    /// `'A'`: all `M` left and `N` right vectors.
+    All,
+    /// `'S'`: the first `K` of each.
+    Reduced,
+    /// `'N'`: none.
+    None,
+}
+
+/// A batch of singular value decompositions of `m × n` matrices.
+pub(super) struct Svd {
+    pub count: usize,
+    pub m: usize,
+    pub n: usize,
+    mode: SvdMode,
+    /// `info` for a matrix with a NaN.
+    nan_info: i32,
+    /// The elements of the `u` and `vt` results (all matrices).
+    u_len: usize,
+    vt_len: usize,
+}
+
+impl Svd {
+    pub fn new(a: &Matrices, mode: SvdMode, nan_info: i32, u_len: usize, vt_len: usize) -> Self {
+        Svd {
+            count: a.count,
+            m: a.rows,
+            n: a.cols,
+            mode,
+            nan_info,
+            u_len,
+            vt_len,
+        }
+    }
+
+    /// # Safety
+    ///
+    /// `inputs[0]` holds the matrices; `outputs` are the operand's copy,
+    /// the singular values (of the real type), `u`, `vt` and the `s32`
+    /// infos; all row-major.
+    pub unsafe fn run<T: Element>(
+        &self,
+        inputs: &[*const u8],
+        outputs: &[*mut u8],
+        pool: &ThreadPool,
+    ) {
+        let (m, n, count) = (self.m, self.n, self.count);
+        let (size, k) = (m * n, m.min(n));
+        let (u_len, vt_len) = (self.u_len / count.max(1), self.vt_len / count.max(1));
+        let a = span::<T>(inputs[0], count * size);
+        let copy = span::<T>(outputs[0], count * size);
+        let s = span::<T::Real>(outputs[1], count * k);
+        let u = span::<T>(outputs[2], self.u_len);
+        let vt = span::<T>(outputs[3], self.vt_len);
+        let info = span::<i32>(outputs[4], count);
+        let (u_cols, v_cols, compute) = match self.mode {
+            SvdMode::All => (m, n, ComputeSvdVectors::Full),
+            SvdMode::Reduced => (k, k, ComputeSvdVectors::Thin),
+            SvdMode::None => (0, 0, ComputeSvdVectors::No),
+        };
+        for_each_batch(pool, count, size * k, |matrices, par| {
+            let mut memory = MemBuffer::new(svd_scratch::<T>(
+                m,
+                n,
+                compute,
+                compute,
+                par,
+                Default::default(),
+            ));
+            let mut left = Mat::<T>::zeros(m, u_cols);
+            let mut right = Mat::<T>::zeros(n, v_cols);
+            for b in matrices {
+                // SAFETY: matrix `b` of the operand (read) and of the
+                // results (this task's alone).
+                let (a, copy, s, u, vt, info) = unsafe {
+                    (
+                        a.slice(b * size, size),
+                        copy.slice(b * size, size),
+                        s.slice(b * k, k),
+                        u.slice(b * u_len, u_len),
+                        vt.slice(b * vt_len, vt_len),
+                        info.slice(b, 1),
+                    )
+                };
+                copy.copy_from_slice(a);
+                let factors = Factors {
+                    s,
+                    u,
+                    vt,
+                    left: &mut left,
+                    right: &mut right,
+                };
+                info[0] = self.decompose(a, factors, par, MemStack::new(&mut memory));
+            }
+        });
+    }
+
+    /// One matrix: writes its factors, returns `info`.
+    fn decompose<T: Element>(
+        &self,
+        a: &[T],
+        f: Factors<'_, T>,
+        par: Par,
+        stack: &mut MemStack,
+    ) -> i32 {
+        let (m, n) = (self.m, self.n);
+        let k = m.min(n);
+        let nan = a.iter().any(|x| x.has_nan());
+        let non_finite = a.iter().any(|x| !x.re().is_finite() || !x.im().is_finite());
+        let vectors = self.mode != SvdMode::None;
+        let mut values = Diag::<T>::zeros(k);
+        let converged = !non_finite
+            && svd(
+                MatRef::from_column_major_slice(a, n, m).transpose(),
+                values.as_mut(),
+                vectors.then(|| f.left.as_mut()),
+                vectors.then(|| f.right.as_mut()),
+                par,
+                stack,
+                Default::default(),
+            )
+            .is_ok();
+        if !converged {
+            f.s.fill(T::Real::NAN);
+            f.u.fill(T::nan());
+            f.vt.fill(T::nan());
+            return match (nan, non_finite) {
+                (true, _) => self.nan_info,
+                (false, true) => 0,
+                (false, false) => k as i32,
+            };
+        }
+        for (s, x) in f.s.iter_mut().zip(values.column_vector().iter()) {
+            *s = x.re();
+        }
+        if !vectors {
+            f.u.fill(T::zero());
+            f.vt.fill(T::zero());
+            return 0;
+        }
+        let (u_cols, v_cols) = (f.left.ncols(), f.right.ncols());
+        for j in 0..u_cols.max(v_cols) {
+            let factor = if j < u_cols {
+                normalize_phase(column(f.left.as_mut(), j))
+            } else {
+                T::one()
+            };
+            if j < v_cols {
+                let v = column(f.right.as_mut(), j);
+                if j < k {
+                    v.iter_mut().for_each(|x| *x *= factor);
+                } else {
+                    normalize_phase(v);
+                }
+            }
+        }
+        for j in 0..u_cols {
+            for (i, &x) in column(f.left.as_mut(), j).iter().enumerate() {
+                f.u[i * u_cols + j] = x;
+            }
+        }
+        for j in 0..v_cols {
+            let row = &mut f.vt[j * n..(j + 1) * n];
+            for (y, &x) in row.iter_mut().zip(column(f.right.as_mut(), j).iter()) {
+                *y = x.conj();
+            }
+        }
+        0
+    }
+}
+
+/// Where one matrix's factors go: its results and the column-major work
+/// matrices of its vectors.
+struct Factors<'a, T: Element> {
+    s: &'a mut [T::Real],
+    u: &'a mut [T],
+    vt: &'a mut [T],
+    left: &'a mut Mat<T>,
+    right: &'a mut Mat<T>,
+}
