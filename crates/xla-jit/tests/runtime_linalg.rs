@@ -1,7 +1,8 @@
 //! Linear algebra on the JIT (library routines on faer) against the
 //! reference interpreter: `cholesky`, `triangular-solve` and every LAPACK
 //! custom call JAX emits on CPU, in `f32`, `f64`, `c64` and `c128`, batched
-//! and not, sizes 1 to 200 (the large ones on faer's own threads),
+//! and not, sizes 1 to 200 and one of each past the size from which faer's
+//! threads run it,
 //! non-square QR and SVD both ways, singular, indefinite and
 //! ill-conditioned matrices, NaN operands, every triangular-solve flag and
 //! non-default layouts. Where a result is not unique (the vectors of an
@@ -209,6 +210,85 @@ fn assert_orthonormal(what: &str, q: &[C128], rows: usize, stride: usize, cols: 
             );
         }
     }
+}
+
+// --- Large matrices ---------------------------------------------------
+
+/// `n × n` symmetric (Hermitian) matrices with entries below 1 off the
+/// diagonal and `n` on it: positive definite, cheap to make at any size.
+fn diagonally_dominant(rng: &mut Rng, n: usize, ty: &str) -> Vec<C128> {
+    let x = random(rng, n * n, ty);
+    (0..n * n)
+        .map(|e| {
+            let (i, j) = (e / n, e % n);
+            match i.cmp(&j) {
+                std::cmp::Ordering::Equal => C128::new(n as f64, 0.0),
+                std::cmp::Ordering::Greater => x[e],
+                std::cmp::Ordering::Less => x[j * n + i].conj(),
+            }
+        })
+        .collect()
+}
+
+/// One matrix of each routine past the size from which its steps run on
+/// faer's threads (each routine's `PARALLEL`), against the interpreter.
+#[test]
+fn matrices_large_enough_for_several_threads() {
+    let mut rng = Rng(1536);
+    let n = 1536;
+    let a = diagonally_dominant(&mut rng, n, "f32");
+    check(
+        &potrf_module("f32", &[], n, true, "{0,1}"),
+        vec![literal("f32", &[n, n], &a)],
+        tolerance("f32", 64.0),
+    );
+    let (m, k) = (512, 512);
+    let f = Flags {
+        left: true,
+        lower: true,
+        unit: false,
+        transpose: 'C',
+    };
+    let a = triangular_matrices(&mut rng, 1, m, "c64");
+    let b = random(&mut rng, m * k, "c64");
+    check(
+        &trsm_module("c64", &[], m, k, f, false, "{0,1}"),
+        vec![literal("c64", &[m, m], &a), literal("c64", &[m, k], &b)],
+        tolerance("c64", 16.0 * m as f64),
+    );
+    let n = 1024;
+    let a = random(&mut rng, n * n, "f64");
+    check(
+        &getrf_module("f64", &[], n, n, "{0,1}"),
+        vec![literal("f64", &[n, n], &a)],
+        tolerance("f64", 64.0 * n as f64),
+    );
+    let (m, n) = (1024, 600);
+    let a = random(&mut rng, m * n, "f64");
+    check(
+        &qr_module("f64", &[], m, n, "{0,1}"),
+        vec![literal("f64", &[m, n], &a)],
+        tolerance("f64", 32.0 * m as f64),
+    );
+    let n = 256;
+    let a = random(&mut rng, n * n, "c128");
+    check(
+        &eigh_module("c128", &[], n, false, 'V', "{0,1}"),
+        vec![literal("c128", &[n, n], &a)],
+        tolerance("c128", 200.0 * n as f64),
+    );
+    let (m, n) = (300, 260);
+    let a = random(&mut rng, m * n, "f64");
+    let case = SvdCase {
+        target: "gesdd",
+        ty: "f64",
+        batch: &[],
+        m,
+        n,
+        mode: 'S',
+        layout: "{0,1}",
+    };
+    check_svd(case, &a, true);
 }
 
 // --- Cholesky ---------------------------------------------------------
@@ -687,6 +767,28 @@ fn lu_in_column_major_layouts() {
     }
 }
 
+/// An operand and a result in different layouts (row-major in,
+/// column-major out, and the reverse): one of them goes through a
+/// relayout copy.
+#[test]
+fn lu_with_mixed_layouts() {
+    for ty in ["f32", "c64"] {
+        for (a_layout, lu_layout) in [("{1,0}", "{0,1}"), ("{0,1}", "{1,0}")] {
+            let (m, n) = (6, 9);
+            let d = dims(&[], &[m, n]);
+            let text = format!(
+                "HloModule m\n\nENTRY e {{\n  a = {ty}[{d}]{a_layout} parameter(0)\n  \
+                 ROOT lu = ({ty}[{d}]{lu_layout}, s32[{m}], s32[]) custom-call(a), \
+                 custom_call_target=\"lapack_{}getrf_ffi\", backend_config={{}}\n}}\n",
+                letter(ty)
+            );
+            let mut rng = Rng(1);
+            let a = random(&mut rng, m * n, ty);
+            check(&text, vec![literal(ty, &[m, n], &a)], tolerance(ty, 64.0));
+        }
+    }
+}
+
 /// JAX's `jnp.linalg.solve`, `slogdet`, `inv` and `det` program of the
 /// conformance corpus on a singular matrix (a zero row): `getrf` reports
 /// it, the triangular solves make NaN of what follows the zero pivot.
@@ -1033,7 +1135,15 @@ fn eigendecompositions_of_nan_and_in_column_major_layouts() {
 
 // --- SVD --------------------------------------------------------------
 
-fn svd_module(target: &str, ty: &str, batch: &[usize], m: usize, n: usize, mode: char) -> String {
+fn svd_module(
+    target: &str,
+    ty: &str,
+    batch: &[usize],
+    m: usize,
+    n: usize,
+    mode: char,
+    layout: &str,
+) -> String {
     let k = m.min(n);
     let d = dims(batch, &[m, n]);
     let (u, vt) = match mode {
@@ -1044,8 +1154,8 @@ fn svd_module(target: &str, ty: &str, batch: &[usize], m: usize, n: usize, mode:
     let b = dims(batch, &[]);
     let real = real_type(ty);
     format!(
-        "HloModule m\n\nENTRY e {{\n  a = {ty}[{d}] parameter(0)\n  \
-         ROOT svd = ({ty}[{d}], {real}[{s}], {ty}[{u}], {ty}[{vt}], s32[{b}]) custom-call(a), \
+        "HloModule m\n\nENTRY e {{\n  a = {ty}[{d}]{layout} parameter(0)\n  \
+         ROOT svd = ({ty}[{d}]{layout}, {real}[{s}], {ty}[{u}]{layout}, {ty}[{vt}]{layout}, s32[{b}]) custom-call(a), \
          custom_call_target=\"lapack_{}{target}_ffi\", backend_config={{mode = {} : ui8}}\n}}\n",
         letter(ty),
         mode as u32
@@ -1053,7 +1163,7 @@ fn svd_module(target: &str, ty: &str, batch: &[usize], m: usize, n: usize, mode:
 }
 
 /// An SVD custom call: the target (`gesdd` or `gesvd`), the type, the
-/// batch dimensions, the matrices' dimensions and the mode.
+/// batch dimensions, the matrices' dimensions, the mode and the layout.
 #[derive(Clone, Copy)]
 struct SvdCase<'a> {
     target: &'a str,
@@ -1062,6 +1172,8 @@ struct SvdCase<'a> {
     m: usize,
     n: usize,
     mode: char,
+    /// The layout of the matrices.
+    layout: &'a str,
 }
 
 /// Checks one SVD of `a` (`count` matrices `m × n`, mode `'A'` or `'S'`)
@@ -1077,9 +1189,10 @@ fn check_svd(case: SvdCase<'_>, a: &[C128], direct: bool) {
         m,
         n,
         mode,
+        layout,
     } = case;
     let k = m.min(n);
-    let text = svd_module(target, ty, batch, m, n, mode);
+    let text = svd_module(target, ty, batch, m, n, mode, layout);
     let (got, want) = run_both(&text, vec![literal(ty, &[batch, &[m, n]].concat(), a)]);
     let tol = 64.0 * m.max(n) as f64 * eps(ty);
     assert_eq!(values(&got[0]), values(&want[0]), "operand copy");
@@ -1154,6 +1267,7 @@ fn singular_value_decompositions() {
                         m,
                         n,
                         mode,
+                        layout: "",
                     };
                     check_svd(case, &a, direct);
                 }
@@ -1176,8 +1290,31 @@ fn large_singular_value_decompositions() {
                 m,
                 n,
                 mode: 'S',
+                layout: "",
             };
             check_svd(case, &a, !single(ty));
+        }
+    }
+}
+
+/// Column-major operands and results, as JAX lays out `gesdd`'s,
+/// batched, both ways.
+#[test]
+fn singular_value_decompositions_in_column_major_layouts() {
+    for ty in TYPES {
+        for (m, n, mode) in [(7, 4, 'S'), (4, 7, 'S'), (5, 5, 'A')] {
+            let mut rng = Rng((m * n) as u64);
+            let a = random(&mut rng, 2 * m * n, ty);
+            let case = SvdCase {
+                target: "gesdd",
+                ty,
+                batch: &[2],
+                m,
+                n,
+                mode,
+                layout: "{1,2,0}",
+            };
+            check_svd(case, &a, true);
         }
     }
 }
@@ -1200,6 +1337,7 @@ fn singular_value_decompositions_of_rank_deficient_matrices() {
                 m,
                 n,
                 mode,
+                layout: "",
             };
             check_svd(case, &a, false);
         }
@@ -1210,6 +1348,7 @@ fn singular_value_decompositions_of_rank_deficient_matrices() {
             m,
             n,
             mode: 'A',
+            layout: "",
         };
         check_svd(case, &vec![C128::new(0.0, 0.0); m * n], false);
     }
@@ -1225,7 +1364,7 @@ fn singular_values_only_and_special_values() {
             let mut rng = Rng(1);
             let a = random(&mut rng, 3 * m * n, ty);
             check(
-                &svd_module(target, ty, &[3], m, n, 'N'),
+                &svd_module(target, ty, &[3], m, n, 'N', ""),
                 vec![literal(ty, &[3, m, n], &a)],
                 tolerance(ty, 256.0),
             );
@@ -1235,7 +1374,7 @@ fn singular_values_only_and_special_values() {
                     let mut b = random(&mut rng, 3 * m * n, ty);
                     b[m * n + 3] = C128::new(special, 0.0);
                     check(
-                        &svd_module(target, ty, &[3], m, n, mode),
+                        &svd_module(target, ty, &[3], m, n, mode, ""),
                         vec![literal(ty, &[3, m, n], &b)],
                         tolerance(ty, 256.0),
                     );

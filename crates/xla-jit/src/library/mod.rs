@@ -3,10 +3,11 @@
 //! buffers.
 //!
 //! A routine is chosen at compile time ([`Routine::new`]), which plans it
-//! (an FFT's twiddles and factorization, a LAPACK call's flags); the
-//! runtime hands it the
-//! addresses of its operands and results in the default (row-major)
-//! layout, which lowering arranges with copies where the instruction's
+//! (an FFT's twiddles and factorization, a LAPACK call's flags) and says
+//! which layouts it takes ([`Routine::layouts`]: row-major, or
+//! column-major matrices for the linear algebra of JAX's custom calls);
+//! the runtime hands it the addresses of its operands and results in those
+//! layouts, which lowering arranges with copies where the instruction's
 //! layouts differ.
 
 mod fft;
@@ -40,13 +41,25 @@ impl Routine {
         }
     }
 
+    /// The shapes of the buffers the routine reads and writes: the
+    /// operands' and the result's shapes, in the layouts it takes.
+    pub fn layouts(&self, operands: &[&Shape], result: &Shape) -> (Vec<Shape>, Shape) {
+        match self {
+            Routine::Fft(_) => (
+                operands.iter().map(|s| row_major(s)).collect(),
+                row_major(result),
+            ),
+            Routine::Linalg(linalg) => linalg.layouts(operands, result),
+        }
+    }
+
     /// Computes the results from the operands.
     ///
     /// # Safety
     ///
     /// `inputs[i]` is a live buffer holding operand leaf `i` and
-    /// `outputs[j]` one for result leaf `j`, all row-major and aligned; no
-    /// output overlaps another buffer.
+    /// `outputs[j]` one for result leaf `j`, all in the layouts of
+    /// [`Routine::layouts`] and aligned; no output overlaps another buffer.
     pub unsafe fn run(&self, inputs: &[*const u8], outputs: &[*mut u8], pool: &ThreadPool) {
         match self {
             // SAFETY: one operand and one result, as the caller promises.
@@ -62,6 +75,17 @@ impl Routine {
             Routine::Fft(fft) => fft.describe(),
             Routine::Linalg(linalg) => linalg.describe(),
         }
+    }
+}
+
+/// `shape` with every array in the default (row-major) layout, spelled
+/// out.
+pub(crate) fn row_major(shape: &Shape) -> Shape {
+    match shape {
+        Shape::Tuple(elements) => Shape::Tuple(elements.iter().map(row_major).collect()),
+        Shape::Array(array) if array.layout_or_default().is_default() => shape.clone(),
+        Shape::Array(array) => Shape::Array(array.clone().with_default_layout()),
+        other => other.clone(),
     }
 }
 

@@ -12,11 +12,18 @@ use faer::linalg::triangular_solve::solve_unit_lower_triangular_in_place;
 use faer::reborrow::{Reborrow, ReborrowMut};
 use faer::{Accum, MatMut, Par};
 
-use super::{column, for_each_batch, span, transpose, Element, Float, Matrices};
+use super::{column, for_each_batch, in_column_major, parallel, span, Element, Float, Matrices};
 use crate::runtime::pool::ThreadPool;
 
-/// Columns at most which a block is factored by unblocked steps.
-const UNBLOCKED: usize = 16;
+/// Columns at most which a block is factored by unblocked steps (32 did a
+/// little better than 16 and 8 on `f32` 256×256 and 1024×1024).
+const UNBLOCKED: usize = 32;
+
+/// The work (`rows·cols·depth` of a step's matrix product) from which a
+/// step's triangular solve and product run on several threads: only the
+/// first step of a 1024×1024 matrix (7.8 ms against 8.8 on one thread and
+/// 8.9 from `256³` on).
+const PARALLEL: usize = 512 * 512 * 512;
 
 /// A batch of LU factorizations of `m × n` matrices.
 pub(super) struct Lu {
@@ -37,11 +44,13 @@ impl Lu {
     /// # Safety
     ///
     /// `inputs[0]` holds the matrices; `outputs` are the factors, the
-    /// `s32` pivots and the `s32` infos; all row-major.
+    /// `s32` pivots and the `s32` infos; the matrices column-major if
+    /// `column_major`, else row-major.
     pub unsafe fn run<T: Element>(
         &self,
         inputs: &[*const u8],
         outputs: &[*mut u8],
+        column_major: bool,
         pool: &ThreadPool,
     ) {
         let (m, n) = (self.m, self.n);
@@ -64,10 +73,13 @@ impl Lu {
                         info.slice(b, 1),
                     )
                 };
-                transpose(a, m, n, &mut work);
-                let view = MatMut::from_column_major_slice_mut(&mut work, m, n);
-                let first_zero = factor(view, &mut pivots, par);
-                transpose(&work, n, m, lu);
+                let first_zero = in_column_major(a, lu, (m, n), column_major, &mut work, |w| {
+                    factor(
+                        MatMut::from_column_major_slice_mut(w, m, n),
+                        &mut pivots,
+                        par,
+                    )
+                });
                 for (out, &p) in ipiv.iter_mut().zip(&pivots) {
                     *out = p as i32 + 1;
                 }
@@ -93,10 +105,11 @@ fn factor<T: Element>(mut a: MatMut<'_, T>, ipiv: &mut [usize], par: Par) -> Opt
     swap_rows(right.rb_mut(), &ipiv[..n1]);
     let (mut a12, a22) = right.split_at_row_mut(n1);
     {
+        let step = parallel(par, (m - n1) * (n - n1) * n1, PARALLEL);
         let (a11, a21) = left.rb().split_at_row(n1);
-        solve_unit_lower_triangular_in_place(a11, a12.rb_mut(), par);
+        solve_unit_lower_triangular_in_place(a11, a12.rb_mut(), step);
         let mut a22 = a22;
-        matmul(a22.rb_mut(), Accum::Add, a21, a12.rb(), -T::one(), par);
+        matmul(a22.rb_mut(), Accum::Add, a21, a12.rb(), -T::one(), step);
         let second = factor(a22, &mut ipiv[n1..k], par);
         swap_rows(left.rb_mut().subrows_mut(n1, m - n1), &ipiv[n1..k]);
         ipiv[n1..k].iter_mut().for_each(|p| *p += n1);

@@ -5,13 +5,18 @@
 //! semantics (`xla_core::interp`'s `linalg`, `lapack`, `lapack_qr`,
 //! `lapack_eig` and `lapack_svd`).
 //!
-//! Every routine works on batches of matrices in the two minor dimensions
-//! of row-major buffers, in the element type (`f32` stays `f32`). faer
-//! works on column-major matrices: a routine copies a matrix into a
-//! column-major work buffer (a transpose) where faer's algorithm wants
-//! one, or hands faer a strided view. The matrices of a batch are split
-//! over the pool's threads; a single large one runs on faer's own
-//! parallelism (the global rayon pool, with as many threads as the pool).
+//! Every routine works on batches of matrices in the two minor dimensions,
+//! in the element type (`f32` stays `f32`). The matrices of one routine
+//! are all column-major (each matrix contiguous, the batch row-major
+//! around them: `{1,2,0}` for rank 3), as JAX lays out its LAPACK calls'
+//! operands and results, or all row-major, whichever the instruction's
+//! result is declared in; other operands and results arrive through
+//! relayout copies ([`LinalgRoutine::layouts`]). faer works on
+//! column-major matrices: a routine factors a column-major matrix in place
+//! in its result, or a transposed copy of a row-major one, or hands faer a
+//! strided view. The matrices of a batch are split over the pool's
+//! threads; a single large one runs on faer's own parallelism (the global
+//! rayon pool, with as many threads as the pool).
 
 mod cholesky;
 mod eigh;
@@ -27,9 +32,10 @@ use faer::traits::ComplexField;
 use faer::{MatMut, Par};
 use num_complex::Complex;
 use xla_core::hlo::{HloInstruction, Opcode, TransposeKind};
+use xla_core::layout::Layout;
 use xla_core::{ArrayShape, PrimitiveType, Shape};
 
-use super::Span;
+use super::{row_major, Span};
 use crate::runtime::pool::ThreadPool;
 use cholesky::Cholesky;
 use eigh::Eigh;
@@ -38,12 +44,9 @@ use qr::{HouseholderProduct, Qr};
 use svd::{Svd, SvdMode};
 use triangular::TriangularSolve;
 
-/// Work (about `m·n·min(m, n)`, a matrix's multiply-adds up to a constant)
-/// from which a lone matrix is factored on several threads: a 192×192
-/// matrix.
-const PARALLEL_WORK: usize = 192 * 192 * 192;
-
-/// Work of a whole batch from which its matrices are split over the pool.
+/// Work of a whole batch (about `m·n·min(m, n)` per matrix, its
+/// multiply-adds up to a constant) from which its matrices are split over
+/// the pool.
 const BATCH_PARALLEL_WORK: usize = 1 << 16;
 
 /// A linear algebra instruction, planned: what it computes and in which
@@ -51,6 +54,8 @@ const BATCH_PARALLEL_WORK: usize = 1 << 16;
 pub(crate) struct LinalgRoutine {
     op: Op,
     ty: Dtype,
+    /// The matrices are column-major (else row-major).
+    column_major: bool,
 }
 
 /// What is computed.
@@ -62,6 +67,23 @@ enum Op {
     HouseholderProduct(HouseholderProduct),
     Eigh(Eigh),
     Svd(Svd),
+}
+
+impl Op {
+    /// Which operands and which result leaves are matrices (the others
+    /// are vectors and scalars: pivots, `tau`s, eigenvalues, infos).
+    fn matrices(&self) -> (&'static [bool], &'static [bool]) {
+        match self {
+            Op::Cholesky(op) if op.lapack => (&[true], &[true, false]),
+            Op::Cholesky(_) => (&[true], &[true]),
+            Op::TriangularSolve(_) => (&[true, true, false], &[true]),
+            Op::Lu(_) => (&[true], &[true, false, false]),
+            Op::Qr(_) => (&[true], &[true, false]),
+            Op::HouseholderProduct(_) => (&[true, false], &[true]),
+            Op::Eigh(_) => (&[true], &[true, false, false]),
+            Op::Svd(_) => (&[true], &[true, false, true, true, false]),
+        }
+    }
 }
 
 /// The element type of the matrices.
@@ -175,6 +197,18 @@ impl LinalgRoutine {
     /// `None` when it is not linear algebra this module computes (another
     /// custom call, another element type, shapes the interpreter rejects).
     pub fn new(instr: &HloInstruction, operands: &[&Shape]) -> Option<Self> {
+        let column_major = instr
+            .shape
+            .array_leaves()
+            .first()
+            .is_some_and(|a| a.layout_or_default() == matrix_layout(a.rank(), true));
+        let mut routine = Self::plan(instr, operands)?;
+        routine.column_major = column_major;
+        Some(routine)
+    }
+
+    /// The routine for `instr`, its matrices row-major.
+    fn plan(instr: &HloInstruction, operands: &[&Shape]) -> Option<Self> {
         match instr.opcode {
             Opcode::Cholesky => {
                 let [a] = operands else { return None };
@@ -185,6 +219,7 @@ impl LinalgRoutine {
                 Some(LinalgRoutine {
                     op: Op::Cholesky(op),
                     ty: a.ty,
+                    column_major: false,
                 })
             }
             Opcode::TriangularSolve => {
@@ -204,6 +239,7 @@ impl LinalgRoutine {
                 Some(LinalgRoutine {
                     op: Op::TriangularSolve(op),
                     ty: a.ty,
+                    column_major: false,
                 })
             }
             Opcode::CustomCall => Self::lapack(instr, operands),
@@ -364,7 +400,45 @@ impl LinalgRoutine {
             }
             _ => return None,
         };
-        Some(LinalgRoutine { op, ty })
+        Some(LinalgRoutine {
+            op,
+            ty,
+            column_major: false,
+        })
+    }
+
+    /// The operands' and the result's shapes with the layouts the routine
+    /// takes: its matrices column-major or row-major, everything else
+    /// row-major.
+    pub fn layouts(&self, operands: &[&Shape], result: &Shape) -> (Vec<Shape>, Shape) {
+        let (operand_matrices, result_matrices) = self.op.matrices();
+        let laid_out = |shape: &Shape, matrix: bool| match shape.as_array() {
+            Some(array) if matrix => {
+                let layout = matrix_layout(array.rank(), self.column_major);
+                if array.layout_or_default() == layout {
+                    shape.clone()
+                } else {
+                    Shape::Array(array.clone().with_layout(layout))
+                }
+            }
+            _ => row_major(shape),
+        };
+        let operands = operands
+            .iter()
+            .zip(operand_matrices)
+            .map(|(shape, &matrix)| laid_out(shape, matrix))
+            .collect();
+        let result = match result {
+            Shape::Tuple(leaves) => Shape::Tuple(
+                leaves
+                    .iter()
+                    .zip(result_matrices)
+                    .map(|(shape, &matrix)| laid_out(shape, matrix))
+                    .collect(),
+            ),
+            leaf => laid_out(leaf, result_matrices[0]),
+        };
+        (operands, result)
     }
 
     /// Computes the results from the operands.
@@ -394,21 +468,23 @@ impl LinalgRoutine {
         outputs: &[*mut u8],
         pool: &ThreadPool,
     ) {
+        let layout = self.column_major;
         // SAFETY: as the caller promises.
         unsafe {
             match &self.op {
-                Op::Cholesky(op) => op.run::<T>(inputs, outputs, pool),
-                Op::TriangularSolve(op) => op.run::<T>(inputs, outputs, pool),
-                Op::Lu(op) => op.run::<T>(inputs, outputs, pool),
-                Op::Qr(op) => op.run::<T>(inputs, outputs, pool),
-                Op::HouseholderProduct(op) => op.run::<T>(inputs, outputs, pool),
-                Op::Eigh(op) => op.run::<T>(inputs, outputs, pool),
-                Op::Svd(op) => op.run::<T>(inputs, outputs, pool),
+                Op::Cholesky(op) => op.run::<T>(inputs, outputs, layout, pool),
+                Op::TriangularSolve(op) => op.run::<T>(inputs, outputs, layout, pool),
+                Op::Lu(op) => op.run::<T>(inputs, outputs, layout, pool),
+                Op::Qr(op) => op.run::<T>(inputs, outputs, layout, pool),
+                Op::HouseholderProduct(op) => op.run::<T>(inputs, outputs, layout, pool),
+                Op::Eigh(op) => op.run::<T>(inputs, outputs, layout, pool),
+                Op::Svd(op) => op.run::<T>(inputs, outputs, layout, pool),
             }
         }
     }
 
-    /// `getrf f32 [4 × 256×256]`, for dumps and profiles.
+    /// `getrf f32 [4 × 256×256]` (`…ᵀ` for column-major matrices), for
+    /// dumps and profiles.
     pub fn describe(&self) -> String {
         let (name, count, rows, cols) = match &self.op {
             Op::Cholesky(op) => (op.name(), op.count, op.n, op.n),
@@ -420,7 +496,8 @@ impl LinalgRoutine {
             Op::Svd(op) => ("gesdd", op.count, op.m, op.n),
         };
         let ty = self.ty.primitive().to_string().to_lowercase();
-        format!("{name} {ty} [{count} × {rows}×{cols}]")
+        let order = if self.column_major { "ᵀ" } else { "" };
+        format!("{name} {ty} [{count} × {rows}×{cols}{order}]")
     }
 }
 
@@ -610,9 +687,11 @@ complex_element!(f32);
 complex_element!(f64);
 
 /// Runs `body(matrices, par)` over contiguous ranges of the `count`
-/// matrices of a batch, each of about `work` (see [`PARALLEL_WORK`]): a
-/// lone matrix with faer's parallelism when it is large, a batch split
-/// over the pool when it is worth it (each matrix then on one thread).
+/// matrices of a batch, each of about `work` (see [`BATCH_PARALLEL_WORK`]):
+/// a lone matrix with faer's parallelism on as many threads as the pool
+/// has (which each routine uses for the steps large enough to gain from
+/// it, [`parallel`]), a batch split over the pool when it is worth it
+/// (each matrix then on one thread).
 fn for_each_batch(
     pool: &ThreadPool,
     count: usize,
@@ -624,7 +703,7 @@ fn for_each_batch(
         return;
     }
     if count == 1 {
-        let par = if work >= PARALLEL_WORK && threads > 1 {
+        let par = if threads > 1 {
             Par::rayon(threads)
         } else {
             Par::Seq
@@ -646,21 +725,84 @@ fn for_each_batch(
     });
 }
 
+/// `par` for a step of `work` multiply-adds from `threshold` on, else one
+/// thread. faer's threads (rayon's) cost a few microseconds per split and
+/// contend with the pool's spinning workers: on a 2-core host (Xeon,
+/// 2026) they gain from about 256³ multiply-adds in matrix products, later
+/// in the factorizations (see each routine's threshold).
+fn parallel(par: Par, work: usize, threshold: usize) -> Par {
+    if work >= threshold {
+        par
+    } else {
+        Par::Seq
+    }
+}
+
 /// Writes the transpose of the row-major `rows × cols` matrix `src` into
 /// `dst` (row-major `cols × rows`): also a row-major matrix into the
 /// column-major order of the same matrix, and back.
 fn transpose<T: Copy>(src: &[T], rows: usize, cols: usize, dst: &mut [T]) {
-    const TILE: usize = 16;
-    debug_assert!(src.len() >= rows * cols && dst.len() >= rows * cols);
+    const TILE: usize = 32;
+    assert!(src.len() >= rows * cols && dst.len() >= rows * cols);
     for i0 in (0..rows).step_by(TILE) {
+        let i1 = (i0 + TILE).min(rows);
         for j0 in (0..cols).step_by(TILE) {
-            for i in i0..(i0 + TILE).min(rows) {
-                for j in j0..(j0 + TILE).min(cols) {
-                    dst[j * rows + i] = src[i * cols + j];
+            let j1 = (j0 + TILE).min(cols);
+            for i in i0..i1 {
+                for j in j0..j1 {
+                    // SAFETY: `i < rows` and `j < cols`, and both buffers
+                    // hold `rows·cols` elements (asserted above).
+                    unsafe {
+                        *dst.get_unchecked_mut(j * rows + i) = *src.get_unchecked(i * cols + j)
+                    };
                 }
             }
         }
     }
+}
+
+/// The offset of element `(i, j)` of a matrix with `rows` rows and `cols`
+/// columns, column-major or row-major.
+fn offset(column_major: bool, rows: usize, cols: usize, i: usize, j: usize) -> usize {
+    if column_major {
+        j * rows + i
+    } else {
+        i * cols + j
+    }
+}
+
+/// Runs `f` on a column-major `rows × cols` work matrix made from `input`
+/// and leaves it in `output`: the buffers' own elements read column-major
+/// when `as_is` (in place in `output`), else their transposes (the
+/// row-major `rows × cols` matrix `input` transposed into `scratch`, and
+/// back into `output`).
+fn in_column_major<T: Copy, R>(
+    input: &[T],
+    output: &mut [T],
+    (rows, cols): (usize, usize),
+    as_is: bool,
+    scratch: &mut [T],
+    f: impl FnOnce(&mut [T]) -> R,
+) -> R {
+    if as_is {
+        output.copy_from_slice(input);
+        f(output)
+    } else {
+        transpose(input, rows, cols, scratch);
+        let result = f(scratch);
+        transpose(scratch, cols, rows, output);
+        result
+    }
+}
+
+/// The layout of a batch of column-major (`{…, r−2, r−1, r−3, …, 0}`) or
+/// row-major matrices of rank `rank`.
+fn matrix_layout(rank: usize, column_major: bool) -> Layout {
+    let mut order: Vec<i64> = (0..rank as i64).rev().collect();
+    if column_major && rank >= 2 {
+        order.swap(0, 1);
+    }
+    Layout::new(order)
 }
 
 /// Multiplies `x` by the factor of modulus 1 that makes its first
