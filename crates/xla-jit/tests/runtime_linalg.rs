@@ -291,6 +291,58 @@ fn matrices_large_enough_for_several_threads() {
     check_svd(case, &a, true);
 }
 
+/// Empty matrices, and empty batches of them: whatever results there are
+/// (`info`s, identity vectors of a full SVD) as the interpreter's.
+#[test]
+fn empty_matrices() {
+    let one = C128::new(1.0, 0.0);
+    for ty in ["f32", "c128"] {
+        let f = Flags {
+            left: true,
+            lower: true,
+            unit: false,
+            transpose: 'N',
+        };
+        let modules = [
+            (cholesky_module(ty, &[2], 0, true, ""), vec![vec![2, 0, 0]]),
+            (potrf_module(ty, &[2], 0, false, ""), vec![vec![2, 0, 0]]),
+            (potrf_module(ty, &[0], 3, true, ""), vec![vec![0, 3, 3]]),
+            (
+                trsm_module(ty, &[2], 0, 3, f, false, ""),
+                vec![vec![2, 0, 0], vec![2, 0, 3]],
+            ),
+            (
+                triangular_module(ty, &[], 3, 0, f, ""),
+                vec![vec![3, 3], vec![3, 0]],
+            ),
+            (getrf_module(ty, &[2], 0, 3, ""), vec![vec![2, 0, 3]]),
+            (getrf_module(ty, &[], 3, 0, ""), vec![vec![3, 0]]),
+            (geqrf_module(ty, &[2], 3, 0, ""), vec![vec![2, 3, 0]]),
+            (orgqr_module(ty, &[], 3, 0, 0), vec![vec![3, 0], vec![0]]),
+            (eigh_module(ty, &[2], 0, true, 'V', ""), vec![vec![2, 0, 0]]),
+            (
+                svd_module("gesdd", ty, &[], 0, 3, 'A', ""),
+                vec![vec![0, 3]],
+            ),
+            (
+                svd_module("gesdd", ty, &[2], 3, 0, 'A', ""),
+                vec![vec![2, 3, 0]],
+            ),
+            (
+                svd_module("gesvd", ty, &[], 3, 0, 'S', ""),
+                vec![vec![3, 0]],
+            ),
+        ];
+        for (text, shapes) in modules {
+            let args = shapes
+                .iter()
+                .map(|d| literal(ty, d, &vec![one; d.iter().product()]))
+                .collect();
+            check(&text, args, Tolerance::EXACT);
+        }
+    }
+}
+
 // --- Cholesky ---------------------------------------------------------
 
 fn cholesky_module(ty: &str, batch: &[usize], n: usize, lower: bool, layout: &str) -> String {

@@ -74,6 +74,13 @@ impl Cholesky {
         let a = span::<T>(inputs[0], self.count * size);
         let out = span::<T>(outputs[0], self.count * size);
         let info = self.lapack.then(|| span::<i32>(outputs[1], self.count));
+        if n == 0 {
+            if let Some(info) = info {
+                // SAFETY: the infos, this routine's alone.
+                unsafe { info.slice(0, self.count).fill(0) };
+            }
+            return;
+        }
         for_each_batch(pool, self.count, size * n, |matrices, par| {
             let par = parallel(par, size * n, PARALLEL);
             let mut work = vec![T::zero(); size];
@@ -104,9 +111,6 @@ impl Cholesky {
         stack: &mut MemStack,
     ) -> i32 {
         let n = self.n;
-        if n == 0 {
-            return 0;
-        }
         let at = |i: usize, j: usize| offset(column_major, n, n, i, j);
         let factored = in_column_major(a, out, (n, n), column_major == self.lower, work, |w| {
             let view = MatMut::from_column_major_slice_mut(w, n, n);

@@ -83,6 +83,11 @@ impl Eigh {
         let vectors = span::<T>(outputs[0], self.count * size);
         let w = span::<T::Real>(outputs[1], self.count * n);
         let info = span::<i32>(outputs[2], self.count);
+        if n == 0 {
+            // SAFETY: the infos, this routine's alone.
+            unsafe { info.slice(0, self.count).fill(0) };
+            return;
+        }
         let compute = if self.vectors {
             ComputeEigenvectors::Yes
         } else {

@@ -108,6 +108,26 @@ impl Svd {
             SvdMode::Reduced => (k, k, ComputeSvdVectors::Thin),
             SvdMode::None => (0, 0, ComputeSvdVectors::No),
         };
+        if k == 0 {
+            // No singular values: `u` and `vt` are identities (mode 'A'),
+            // empty ('S') or zeros ('N'), as the interpreter makes them.
+            // SAFETY: the results, this routine's alone.
+            let (u, vt, info) = unsafe {
+                (
+                    u.slice(0, self.u_len),
+                    vt.slice(0, self.vt_len),
+                    info.slice(0, count),
+                )
+            };
+            for (x, rows) in [(u, u_cols), (vt, v_cols)] {
+                x.fill(T::zero());
+                for matrix in x.chunks_exact_mut((rows * rows).max(1)) {
+                    (0..rows).for_each(|i| matrix[i * rows + i] = T::one());
+                }
+            }
+            info.fill(0);
+            return;
+        }
         for_each_batch(pool, count, size * k, |matrices, par| {
             let par = parallel(par, size * k, PARALLEL);
             let mut memory = MemBuffer::new(svd_scratch::<T>(
