@@ -1161,7 +1161,9 @@ fn eigenvalues_only() {
 }
 
 /// A NaN in the triangle read makes every output NaN with `info = N − 1`;
-/// one in the other triangle is not read. Also column-major layouts.
+/// one in the other triangle is not read. An infinity makes every output
+/// NaN with `info` 0 (where the interpreter returns the diagonal). Also
+/// column-major layouts.
 #[test]
 fn eigendecompositions_of_nan_and_in_column_major_layouts() {
     for ty in TYPES {
@@ -1175,6 +1177,15 @@ fn eigendecompositions_of_nan_and_in_column_major_layouts() {
                 vec![literal(ty, &[n, n], &a)],
                 tolerance(ty, 1e3),
             );
+        }
+        for n in [5, 40] {
+            let mut a = random(&mut rng, n * n, ty);
+            a[n] = C128::new(f64::INFINITY, 0.0);
+            let text = eigh_module(ty, &[], n, true, 'V', "");
+            let (got, _) = run_both(&text, vec![literal(ty, &[n, n], &a)]);
+            let nan = |z: &C128| z.re.is_nan();
+            assert!(values(&got[0]).iter().all(nan) && values(&got[1]).iter().all(nan));
+            assert_eq!(values(&got[2]), [C128::new(0.0, 0.0)], "info");
         }
         let a = random(&mut rng, 2 * n * n, ty);
         check(

@@ -12,7 +12,9 @@
 //! does (its first component of largest modulus real and positive), since
 //! LAPACK's choice among the vectors that differ by a factor of modulus 1
 //! depends on its whole reduction. A NaN in the read triangle makes every
-//! output NaN and `info = N − 1` (the interpreter's rule); should faer not
+//! output NaN and `info = N − 1` (the interpreter's rule); an infinity
+//! makes them NaN with `info` 0 (as for the SVD; the interpreter's Jacobi
+//! sweeps stop at once then and return the diagonal); should faer not
 //! converge, the outputs are NaN and `info` is `N`. Mode `'N'` computes
 //! the eigenvalues only; the vectors output (which LAPACK leaves
 //! undefined then) holds zeros.
@@ -138,15 +140,19 @@ impl Eigh {
         // The triangle read, line by line in memory order (columns when
         // column-major): from the diagonal on, or up to it.
         let from_diagonal = column_major == self.lower;
-        let nan = (0..n).any(|line| {
+        let (mut nan, mut infinite) = (false, false);
+        for line in 0..n {
             let start = line * n;
             let read = if from_diagonal {
                 start + line..start + n
             } else {
                 start..start + line + 1
             };
-            a[read].iter().any(|x| x.has_nan())
-        });
+            for x in &a[read] {
+                nan |= x.has_nan();
+                infinite |= !x.finite();
+            }
+        }
         let Workspace {
             copy,
             vectors: u,
@@ -161,7 +167,7 @@ impl Eigh {
             copy[i * n + i] = T::real(copy[i * n + i].re());
         }
         let mut s = Diag::<T>::zeros(n);
-        let converged = !nan
+        let converged = !infinite
             && self_adjoint_evd(
                 MatRef::from_column_major_slice(copy, n, n),
                 s.as_mut(),
@@ -174,7 +180,11 @@ impl Eigh {
         if !converged {
             vectors.fill(T::nan());
             w.fill(T::nan().re());
-            return if nan { n as i32 - 1 } else { n as i32 };
+            return match (nan, infinite) {
+                (true, _) => n as i32 - 1,
+                (false, true) => 0,
+                (false, false) => n as i32,
+            };
         }
         for (w, s) in w.iter_mut().zip(s.column_vector().iter()) {
             *w = s.re();

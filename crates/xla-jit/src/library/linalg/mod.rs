@@ -629,6 +629,11 @@ pub(crate) trait Element:
     fn has_nan(self) -> bool {
         self.re().is_nan() || self.im().is_nan()
     }
+
+    /// Finite real and imaginary parts.
+    fn finite(self) -> bool {
+        self.re().is_finite() && self.im().is_finite()
+    }
 }
 
 macro_rules! real_element {

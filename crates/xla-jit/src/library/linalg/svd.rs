@@ -178,7 +178,7 @@ impl Svd {
         let (m, n) = (self.m, self.n);
         let k = m.min(n);
         let nan = a.iter().any(|x| x.has_nan());
-        let non_finite = a.iter().any(|x| !x.re().is_finite() || !x.im().is_finite());
+        let non_finite = a.iter().any(|x| !x.finite());
         let vectors = self.mode != SvdMode::None;
         let mut values = Diag::<T>::zeros(k);
         let a = if f.column_major {
