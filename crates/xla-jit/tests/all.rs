@@ -32,6 +32,7 @@ mod runtime_control;
 mod runtime_convolution;
 mod runtime_dots;
 mod runtime_fft;
+mod runtime_linalg;
 mod runtime_random;
 mod runtime_rng_bit_generator;
 mod runtime_suite;

@@ -178,10 +178,9 @@ enum Outcome {
 }
 
 /// The ops that still run through the interpreter fallback in some case:
-/// the families the JIT has no kernels or library routines for yet (linear
-/// algebra, LAPACK custom calls). A routine that lands removes its entry;
-/// an op missing from this list fails the test.
-const INTERPRETED: &[&str] = &["cholesky", "custom-call", "triangular-solve"];
+/// none since the linear algebra and LAPACK custom calls became library
+/// routines. An op missing from this list fails the test.
+const INTERPRETED: &[&str] = &[];
 
 /// Which engine runs a case.
 #[derive(Clone, Copy, PartialEq)]

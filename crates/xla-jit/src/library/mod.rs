@@ -1,24 +1,31 @@
 //! Library routines: instructions that no kernel compiles but a library
-//! computes well (Fourier transforms today), run on whole buffers.
+//! computes well (Fourier transforms, dense linear algebra), run on whole
+//! buffers.
 //!
 //! A routine is chosen at compile time ([`Routine::new`]), which plans it
-//! (an FFT's twiddles and factorization); the runtime hands it the
-//! addresses of its operands and results in the default (row-major)
-//! layout, which lowering arranges with copies where the instruction's
+//! (an FFT's twiddles and factorization, a LAPACK call's flags) and says
+//! which layouts it takes ([`Routine::layouts`]: row-major, or
+//! column-major matrices for the linear algebra of JAX's custom calls);
+//! the runtime hands it the addresses of its operands and results in those
+//! layouts, which lowering arranges with copies where the instruction's
 //! layouts differ.
 
 mod fft;
+mod linalg;
 
 use xla_core::hlo::{HloInstruction, Opcode};
 use xla_core::Shape;
 
 use crate::runtime::pool::ThreadPool;
 use fft::FftRoutine;
+use linalg::LinalgRoutine;
 
 /// A library routine for one instruction.
 pub(crate) enum Routine {
     /// `fft` (every type, rank 1 to 3).
     Fft(FftRoutine),
+    /// `cholesky`, `triangular-solve` and the LAPACK custom calls.
+    Linalg(LinalgRoutine),
 }
 
 impl Routine {
@@ -27,7 +34,22 @@ impl Routine {
     pub fn new(instr: &HloInstruction, operands: &[&Shape]) -> Option<Self> {
         match (instr.opcode, operands) {
             (Opcode::Fft, [operand]) => FftRoutine::new(instr, operand).map(Routine::Fft),
+            (Opcode::Cholesky | Opcode::TriangularSolve | Opcode::CustomCall, _) => {
+                LinalgRoutine::new(instr, operands).map(Routine::Linalg)
+            }
             _ => None,
+        }
+    }
+
+    /// The shapes of the buffers the routine reads and writes: the
+    /// operands' and the result's shapes, in the layouts it takes.
+    pub fn layouts(&self, operands: &[&Shape], result: &Shape) -> (Vec<Shape>, Shape) {
+        match self {
+            Routine::Fft(_) => (
+                operands.iter().map(|s| row_major(s)).collect(),
+                row_major(result),
+            ),
+            Routine::Linalg(linalg) => linalg.layouts(operands, result),
         }
     }
 
@@ -36,12 +58,14 @@ impl Routine {
     /// # Safety
     ///
     /// `inputs[i]` is a live buffer holding operand leaf `i` and
-    /// `outputs[j]` one for result leaf `j`, all row-major and aligned; no
-    /// output overlaps another buffer.
+    /// `outputs[j]` one for result leaf `j`, all in the layouts of
+    /// [`Routine::layouts`] and aligned; no output overlaps another buffer.
     pub unsafe fn run(&self, inputs: &[*const u8], outputs: &[*mut u8], pool: &ThreadPool) {
         match self {
             // SAFETY: one operand and one result, as the caller promises.
             Routine::Fft(fft) => unsafe { fft.run(inputs[0], outputs[0], pool) },
+            // SAFETY: the leaves of the instruction it was planned for.
+            Routine::Linalg(linalg) => unsafe { linalg.run(inputs, outputs, pool) },
         }
     }
 
@@ -49,7 +73,19 @@ impl Routine {
     pub fn describe(&self) -> String {
         match self {
             Routine::Fft(fft) => fft.describe(),
+            Routine::Linalg(linalg) => linalg.describe(),
         }
+    }
+}
+
+/// `shape` with every array in the default (row-major) layout, spelled
+/// out.
+pub(crate) fn row_major(shape: &Shape) -> Shape {
+    match shape {
+        Shape::Tuple(elements) => Shape::Tuple(elements.iter().map(row_major).collect()),
+        Shape::Array(array) if array.layout_or_default().is_default() => shape.clone(),
+        Shape::Array(array) => Shape::Array(array.clone().with_default_layout()),
+        other => other.clone(),
     }
 }
 
@@ -79,7 +115,8 @@ impl<T> Span<T> {
         Span { start, len }
     }
 
-    /// Elements `[at, at + len)`.
+    /// Elements `[at, at + len)` (none, whatever the address, for `len`
+    /// 0: an empty array's buffer may have no address).
     ///
     /// # Safety
     ///
@@ -88,6 +125,9 @@ impl<T> Span<T> {
     #[allow(clippy::mut_from_ref)]
     pub unsafe fn slice(&self, at: usize, len: usize) -> &mut [T] {
         debug_assert!(at + len <= self.len);
+        if len == 0 {
+            return &mut [];
+        }
         // SAFETY: as the caller promises.
         unsafe { std::slice::from_raw_parts_mut(self.start.add(at), len) }
     }

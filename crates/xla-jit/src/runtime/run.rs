@@ -158,8 +158,9 @@ impl DeepRun<'_, '_> {
 }
 
 struct Context<'a> {
-    /// The flush mode of the thread that asked for the run, which the
-    /// interpreter fallback runs in (the thunks run with DAZ and FTZ set).
+    /// The flush mode of the thread that asked for the run, which library
+    /// routines and the interpreter fallback run in (the other thunks run
+    /// with DAZ and FTZ set).
     caller_flush: u32,
     pointers: &'a Pointers,
     interpreter: &'a OnceLock<Interpreter>,
@@ -219,7 +220,12 @@ impl Context<'_> {
             Thunk::Copy(c) => self.copy(c)?,
             Thunk::While(w) => self.while_loop(w, depth)?,
             Thunk::Conditional(c) => self.conditional(c, depth)?,
-            Thunk::Library(l) => l.run(self.pointers, self.pool),
+            // Library code (and faer's own threads) runs in the caller's
+            // mode, as the interpreter does: its algorithms scale by tiny
+            // numbers that flushing would change.
+            Thunk::Library(l) => {
+                with_flush_mode(self.caller_flush, || l.run(self.pointers, self.pool))
+            }
             Thunk::Interpret(i) => with_flush_mode(self.caller_flush, || {
                 i.run(
                     self.interpreter.get_or_init(Interpreter::new),

@@ -79,17 +79,6 @@ pub(crate) fn leaf_shapes(shape: &Shape) -> Vec<Shape> {
     }
 }
 
-/// `shape` with every array in the default (row-major) layout, spelled
-/// out.
-fn row_major(shape: &Shape) -> Shape {
-    match shape {
-        Shape::Tuple(elements) => Shape::Tuple(elements.iter().map(row_major).collect()),
-        Shape::Array(array) if array.layout_or_default().is_default() => shape.clone(),
-        Shape::Array(array) => Shape::Array(array.clone().with_default_layout()),
-        other => other.clone(),
-    }
-}
-
 /// Bytes of a leaf's buffer (0 for tokens; a tuple counts its leaves).
 /// Compilation refuses shapes whose size does not fit `isize`
 /// (`check_buffer_sizes`); were one to get here, its size reads as one no
@@ -349,8 +338,9 @@ impl<'m> Lowering<'m> {
     }
 
     /// Instruction `id` as a library routine writing `results`, with
-    /// relayouts into and out of the row-major buffers routines take;
-    /// `false` when no library runs it.
+    /// relayouts into and out of the buffers the routine takes (row-major
+    /// unless it asks for other layouts, [`Routine::layouts`]); `false`
+    /// when no library runs it.
     fn library(
         &mut self,
         computation: &HloComputation,
@@ -368,25 +358,24 @@ impl<'m> Lowering<'m> {
         let Some(routine) = Routine::new(instr, &shapes) else {
             return false;
         };
+        let (operand_layouts, result_layout) = routine.layouts(&shapes, &instr.shape);
         let mut inputs = Vec::new();
-        for (&op, shape) in instr.operands.iter().zip(shapes) {
+        for ((&op, shape), wanted) in instr.operands.iter().zip(shapes).zip(&operand_layouts) {
             let leaves = values[op.index()]
                 .clone()
                 .expect("operands precede their users");
-            let row_major = row_major(shape);
-            if row_major == *shape {
+            if wanted == shape {
                 inputs.extend(leaves);
             } else {
-                let copy = self.fresh(&row_major, &instr.name);
-                self.copy_between(&leaves, shape, &copy, &row_major, out);
+                let copy = self.fresh(wanted, &instr.name);
+                self.copy_between(&leaves, shape, &copy, wanted, out);
                 inputs.extend(copy);
             }
         }
-        let row_major = row_major(&instr.shape);
-        let outputs = if row_major == instr.shape {
+        let outputs = if result_layout == instr.shape {
             results.clone()
         } else {
-            self.fresh(&row_major, &instr.name)
+            self.fresh(&result_layout, &instr.name)
         };
         let time = self.tick();
         for &b in inputs.iter().chain(&outputs) {
@@ -399,7 +388,7 @@ impl<'m> Lowering<'m> {
             outputs: outputs.clone(),
         })));
         if outputs != *results {
-            self.copy_between(&outputs, &row_major, results, &instr.shape, out);
+            self.copy_between(&outputs, &result_layout, results, &instr.shape, out);
         }
         true
     }

@@ -1,0 +1,847 @@
+//! Dense linear algebra on `faer`: the HLO `cholesky` and
+//! `triangular-solve`, and the LAPACK custom calls JAX emits on CPU
+//! (`lapack_?potrf_ffi`, `?trsm`, `?getrf`, `?geqrf`, `?orgqr`/`?ungqr`,
+//! `?syevd`/`?heevd`, `?gesdd`, `?gesvd`), with the reference interpreter's
+//! semantics (`xla_core::interp`'s `linalg`, `lapack`, `lapack_qr`,
+//! `lapack_eig` and `lapack_svd`).
+//!
+//! Every routine works on batches of matrices in the two minor dimensions,
+//! in the element type (`f32` stays `f32`). The matrices of one routine
+//! are all column-major (each matrix contiguous, the batch row-major
+//! around them: `{1,2,0}` for rank 3), as JAX lays out its LAPACK calls'
+//! operands and results, or all row-major, whichever the instruction's
+//! result is declared in; other operands and results arrive through
+//! relayout copies ([`LinalgRoutine::layouts`]). faer works on
+//! column-major matrices: a routine factors a column-major matrix in place
+//! in its result, or a transposed copy of a row-major one, or hands faer a
+//! strided view. The matrices of a batch are split over the pool's
+//! threads; a single large one runs on faer's own parallelism (the global
+//! rayon pool, with as many threads as the pool).
+
+mod cholesky;
+mod eigh;
+mod lu;
+mod qr;
+mod svd;
+mod triangular;
+
+use std::fmt::Debug;
+use std::ops::{Add, AddAssign, Div, DivAssign, Mul, MulAssign, Neg, Sub, SubAssign};
+
+use faer::traits::ComplexField;
+use faer::{MatMut, Par};
+use num_complex::Complex;
+use xla_core::hlo::{HloInstruction, Opcode, TransposeKind};
+use xla_core::layout::Layout;
+use xla_core::{ArrayShape, PrimitiveType, Shape};
+
+use super::{row_major, Span};
+use crate::runtime::pool::ThreadPool;
+use cholesky::Cholesky;
+use eigh::Eigh;
+use lu::Lu;
+use qr::{HouseholderProduct, Qr};
+use svd::{Svd, SvdMode};
+use triangular::TriangularSolve;
+
+/// Work of a whole batch (about `m·n·min(m, n)` per matrix, its
+/// multiply-adds up to a constant) from which its matrices are split over
+/// the pool.
+const BATCH_PARALLEL_WORK: usize = 1 << 16;
+
+/// A linear algebra instruction, planned: what it computes and in which
+/// element type.
+pub(crate) struct LinalgRoutine {
+    op: Op,
+    ty: Dtype,
+    /// The matrices are column-major (else row-major).
+    column_major: bool,
+}
+
+/// What is computed.
+enum Op {
+    Cholesky(Cholesky),
+    TriangularSolve(TriangularSolve),
+    Lu(Lu),
+    Qr(Qr),
+    HouseholderProduct(HouseholderProduct),
+    Eigh(Eigh),
+    Svd(Svd),
+}
+
+impl Op {
+    /// Which operands and which result leaves are matrices (the others
+    /// are vectors and scalars: pivots, `tau`s, eigenvalues, infos).
+    fn matrices(&self) -> (&'static [bool], &'static [bool]) {
+        match self {
+            Op::Cholesky(op) if op.lapack => (&[true], &[true, false]),
+            Op::Cholesky(_) => (&[true], &[true]),
+            Op::TriangularSolve(_) => (&[true, true, false], &[true]),
+            Op::Lu(_) => (&[true], &[true, false, false]),
+            Op::Qr(_) => (&[true], &[true, false]),
+            Op::HouseholderProduct(_) => (&[true, false], &[true]),
+            Op::Eigh(_) => (&[true], &[true, false, false]),
+            Op::Svd(_) => (&[true], &[true, false, true, true, false]),
+        }
+    }
+}
+
+/// The element type of the matrices.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Dtype {
+    F32,
+    F64,
+    C64,
+    C128,
+}
+
+impl Dtype {
+    fn of(ty: PrimitiveType) -> Option<Self> {
+        match ty {
+            PrimitiveType::F32 => Some(Dtype::F32),
+            PrimitiveType::F64 => Some(Dtype::F64),
+            PrimitiveType::C64 => Some(Dtype::C64),
+            PrimitiveType::C128 => Some(Dtype::C128),
+            _ => None,
+        }
+    }
+
+    fn primitive(self) -> PrimitiveType {
+        match self {
+            Dtype::F32 => PrimitiveType::F32,
+            Dtype::F64 => PrimitiveType::F64,
+            Dtype::C64 => PrimitiveType::C64,
+            Dtype::C128 => PrimitiveType::C128,
+        }
+    }
+
+    /// The type of the real numbers (eigenvalues, singular values).
+    fn real(self) -> PrimitiveType {
+        match self {
+            Dtype::F32 | Dtype::C64 => PrimitiveType::F32,
+            Dtype::F64 | Dtype::C128 => PrimitiveType::F64,
+        }
+    }
+
+    fn is_complex(self) -> bool {
+        matches!(self, Dtype::C64 | Dtype::C128)
+    }
+
+    /// LAPACK's prefix for the type: `s`, `d`, `c` or `z`.
+    fn letter(self) -> char {
+        match self {
+            Dtype::F32 => 's',
+            Dtype::F64 => 'd',
+            Dtype::C64 => 'c',
+            Dtype::C128 => 'z',
+        }
+    }
+}
+
+/// A batch of `[…, rows, cols]` matrices: the leading dimensions, the
+/// matrix count and the two minor dimensions.
+struct Matrices {
+    batch_dims: Vec<i64>,
+    count: usize,
+    rows: usize,
+    cols: usize,
+    ty: Dtype,
+}
+
+impl Matrices {
+    /// The matrices of an operand of rank 2 or more, static dimensions and
+    /// a type this module computes in.
+    fn of(shape: &Shape) -> Option<Self> {
+        let array = shape.as_array()?;
+        if array.is_dynamic() {
+            return None;
+        }
+        let ty = Dtype::of(array.element_type())?;
+        let [batch_dims @ .., rows, cols] = array.dims() else {
+            return None;
+        };
+        let size = |d: i64| usize::try_from(d).ok();
+        let count = batch_dims
+            .iter()
+            .try_fold(1usize, |acc, &d| acc.checked_mul(size(d)?))?;
+        Some(Matrices {
+            batch_dims: batch_dims.to_vec(),
+            count,
+            rows: size(*rows)?,
+            cols: size(*cols)?,
+            ty,
+        })
+    }
+
+    /// The shape `[batch…, dims…]` of type `ty`.
+    fn shape(&self, ty: PrimitiveType, dims: &[usize]) -> Shape {
+        let dims: Vec<i64> = (self.batch_dims.iter().copied())
+            .chain(dims.iter().map(|&d| d as i64))
+            .collect();
+        Shape::Array(ArrayShape::new(ty, dims))
+    }
+
+    /// The shape of the `info` results: `s32[batch…]`.
+    fn info(&self) -> Shape {
+        self.shape(PrimitiveType::S32, &[])
+    }
+}
+
+/// `Some(())` when the instruction declares `expected` (layouts aside).
+fn declares(instr: &HloInstruction, expected: &Shape) -> Option<()> {
+    instr.shape.eq_ignoring_layout(expected).then_some(())
+}
+
+impl LinalgRoutine {
+    /// The routine for `instr` on operands of `operands`' shapes, or
+    /// `None` when it is not linear algebra this module computes (another
+    /// custom call, another element type, shapes the interpreter rejects).
+    pub fn new(instr: &HloInstruction, operands: &[&Shape]) -> Option<Self> {
+        let column_major = instr
+            .shape
+            .array_leaves()
+            .first()
+            .is_some_and(|a| a.layout_or_default() == matrix_layout(a.rank(), true));
+        let mut routine = Self::plan(instr, operands)?;
+        routine.column_major = column_major;
+        Some(routine)
+    }
+
+    /// The routine for `instr`, its matrices row-major.
+    fn plan(instr: &HloInstruction, operands: &[&Shape]) -> Option<Self> {
+        match instr.opcode {
+            Opcode::Cholesky => {
+                let [a] = operands else { return None };
+                let a = Matrices::of(a)?;
+                declares(instr, &a.shape(a.ty.primitive(), &[a.rows, a.cols]))?;
+                let lower = instr.attrs.cholesky_lower.unwrap_or(false);
+                let op = Cholesky::new(&a, lower, false)?;
+                Some(LinalgRoutine {
+                    op: Op::Cholesky(op),
+                    ty: a.ty,
+                    column_major: false,
+                })
+            }
+            Opcode::TriangularSolve => {
+                let [a, b] = operands else { return None };
+                let options = instr.attrs.triangular_solve?;
+                let (a, b) = (Matrices::of(a)?, Matrices::of(b)?);
+                declares(instr, &b.shape(b.ty.primitive(), &[b.rows, b.cols]))?;
+                let op = TriangularSolve::new(
+                    &a,
+                    &b,
+                    options.left_side,
+                    options.lower,
+                    options.unit_diagonal,
+                    options.transpose_a,
+                    false,
+                )?;
+                Some(LinalgRoutine {
+                    op: Op::TriangularSolve(op),
+                    ty: a.ty,
+                    column_major: false,
+                })
+            }
+            Opcode::CustomCall => Self::lapack(instr, operands),
+            _ => None,
+        }
+    }
+
+    /// A LAPACK custom call: `lapack_{s,d,c,z}{name}_ffi`, the targets the
+    /// interpreter registers.
+    fn lapack(instr: &HloInstruction, operands: &[&Shape]) -> Option<Self> {
+        let target = instr.attrs.custom_call_target.as_deref()?;
+        let name = target.strip_prefix("lapack_")?.strip_suffix("_ffi")?;
+        let config = instr.attrs.backend_config.as_deref().unwrap_or("");
+        let first = Matrices::of(operands.first()?)?;
+        let ty = first.ty;
+        let mut letters = name.chars();
+        if letters.next()? != ty.letter() {
+            return None;
+        }
+        let name = letters.as_str();
+        let real = ty.primitive();
+        let op = match (name, operands) {
+            ("potrf", [_]) => {
+                let lower = lower_triangle(config)?;
+                declares(
+                    instr,
+                    &Shape::tuple(vec![
+                        first.shape(real, &[first.rows, first.cols]),
+                        first.info(),
+                    ]),
+                )?;
+                Op::Cholesky(Cholesky::new(&first, lower, true)?)
+            }
+            ("trsm", [_, b, alpha @ ..]) if alpha.len() <= 1 => {
+                let b = Matrices::of(b)?;
+                if let [alpha] = alpha {
+                    let alpha = alpha.as_array()?;
+                    if alpha.element_type() != real || alpha.element_count() < 1 {
+                        return None;
+                    }
+                }
+                declares(instr, &b.shape(b.ty.primitive(), &[b.rows, b.cols]))?;
+                let letter = |key| attribute(config, key);
+                let transpose = match letter("trans_x")? {
+                    b'N' => TransposeKind::NoTranspose,
+                    b'T' => TransposeKind::Transpose,
+                    b'C' => TransposeKind::Adjoint,
+                    _ => return None,
+                };
+                Op::TriangularSolve(TriangularSolve::new(
+                    &first,
+                    &b,
+                    letter("side")? == b'L',
+                    letter("uplo")? == b'L',
+                    letter("diag")? == b'U',
+                    transpose,
+                    alpha.len() == 1,
+                )?)
+            }
+            ("getrf", [_]) => {
+                let k = first.rows.min(first.cols);
+                declares(
+                    instr,
+                    &Shape::tuple(vec![
+                        first.shape(real, &[first.rows, first.cols]),
+                        first.shape(PrimitiveType::S32, &[k]),
+                        first.info(),
+                    ]),
+                )?;
+                Op::Lu(Lu::new(&first))
+            }
+            ("geqrf", [_]) => {
+                let k = first.rows.min(first.cols);
+                declares(
+                    instr,
+                    &Shape::tuple(vec![
+                        first.shape(real, &[first.rows, first.cols]),
+                        first.shape(real, &[k]),
+                    ]),
+                )?;
+                Op::Qr(Qr::new(&first))
+            }
+            ("orgqr" | "ungqr", [_, tau]) if (name == "ungqr") == ty.is_complex() => {
+                let tau = tau.as_array()?;
+                let [tau_batch @ .., k] = tau.dims() else {
+                    return None;
+                };
+                let k = usize::try_from(*k).ok()?;
+                if tau.element_type() != real
+                    || tau_batch != first.batch_dims.as_slice()
+                    || k > first.cols
+                    || first.cols > first.rows
+                {
+                    return None;
+                }
+                declares(instr, &first.shape(real, &[first.rows, first.cols]))?;
+                Op::HouseholderProduct(HouseholderProduct::new(&first, k))
+            }
+            ("syevd" | "heevd", [_]) if (name == "heevd") == ty.is_complex() => {
+                let lower = lower_triangle(config)?;
+                let vectors = match attribute(config, "mode")? {
+                    b'V' => true,
+                    b'N' => false,
+                    _ => return None,
+                };
+                let n = first.rows;
+                if first.cols != n {
+                    return None;
+                }
+                declares(
+                    instr,
+                    &Shape::tuple(vec![
+                        first.shape(real, &[n, n]),
+                        first.shape(ty.real(), &[n]),
+                        first.info(),
+                    ]),
+                )?;
+                Op::Eigh(Eigh::new(&first, lower, vectors))
+            }
+            ("gesdd" | "gesvd", [_]) => {
+                let mode = match attribute(config, "mode")? {
+                    b'A' => SvdMode::All,
+                    b'S' => SvdMode::Reduced,
+                    b'N' => SvdMode::None,
+                    _ => return None,
+                };
+                let (m, n) = (first.rows, first.cols);
+                let k = m.min(n);
+                let leaves = instr.shape.tuple_shapes()?;
+                let (u, vt) = match mode {
+                    SvdMode::All => (first.shape(real, &[m, m]), first.shape(real, &[n, n])),
+                    SvdMode::Reduced => (first.shape(real, &[m, k]), first.shape(real, &[k, n])),
+                    // Shapes JAX declares but never reads: any arrays of
+                    // the type.
+                    SvdMode::None => {
+                        let array = |i: usize| -> Option<Shape> {
+                            let a = leaves.get(i)?.as_array()?;
+                            (a.element_type() == real && !a.is_dynamic())
+                                .then(|| Shape::Array(a.clone()))
+                        };
+                        (array(2)?, array(3)?)
+                    }
+                };
+                let u_len = element_count(&u)?;
+                let vt_len = element_count(&vt)?;
+                declares(
+                    instr,
+                    &Shape::tuple(vec![
+                        first.shape(real, &[m, n]),
+                        first.shape(ty.real(), &[k]),
+                        u,
+                        vt,
+                        first.info(),
+                    ]),
+                )?;
+                let nan_info = if name == "gesdd" { -4 } else { 0 };
+                Op::Svd(Svd::new(&first, mode, nan_info, u_len, vt_len))
+            }
+            _ => return None,
+        };
+        Some(LinalgRoutine {
+            op,
+            ty,
+            column_major: false,
+        })
+    }
+
+    /// The operands' and the result's shapes with the layouts the routine
+    /// takes: its matrices column-major or row-major, everything else
+    /// row-major.
+    pub fn layouts(&self, operands: &[&Shape], result: &Shape) -> (Vec<Shape>, Shape) {
+        let (operand_matrices, result_matrices) = self.op.matrices();
+        let laid_out = |shape: &Shape, matrix: bool| match shape.as_array() {
+            Some(array) if matrix => {
+                let layout = matrix_layout(array.rank(), self.column_major);
+                if array.layout_or_default() == layout {
+                    shape.clone()
+                } else {
+                    Shape::Array(array.clone().with_layout(layout))
+                }
+            }
+            _ => row_major(shape),
+        };
+        let operands = operands
+            .iter()
+            .zip(operand_matrices)
+            .map(|(shape, &matrix)| laid_out(shape, matrix))
+            .collect();
+        let result = match result {
+            Shape::Tuple(leaves) => Shape::Tuple(
+                leaves
+                    .iter()
+                    .zip(result_matrices)
+                    .map(|(shape, &matrix)| laid_out(shape, matrix))
+                    .collect(),
+            ),
+            leaf => laid_out(leaf, result_matrices[0]),
+        };
+        (operands, result)
+    }
+
+    /// Computes the results from the operands.
+    ///
+    /// # Safety
+    ///
+    /// As [`super::Routine::run`].
+    pub unsafe fn run(&self, inputs: &[*const u8], outputs: &[*mut u8], pool: &ThreadPool) {
+        // SAFETY: the operand and result leaves of the instruction the
+        // routine was planned for, as the caller promises.
+        unsafe {
+            match self.ty {
+                Dtype::F32 => self.run_typed::<f32>(inputs, outputs, pool),
+                Dtype::F64 => self.run_typed::<f64>(inputs, outputs, pool),
+                Dtype::C64 => self.run_typed::<Complex<f32>>(inputs, outputs, pool),
+                Dtype::C128 => self.run_typed::<Complex<f64>>(inputs, outputs, pool),
+            }
+        }
+    }
+
+    /// # Safety
+    ///
+    /// As [`Self::run`], `T` the element type.
+    unsafe fn run_typed<T: Element>(
+        &self,
+        inputs: &[*const u8],
+        outputs: &[*mut u8],
+        pool: &ThreadPool,
+    ) {
+        let layout = self.column_major;
+        // SAFETY: as the caller promises.
+        unsafe {
+            match &self.op {
+                Op::Cholesky(op) => op.run::<T>(inputs, outputs, layout, pool),
+                Op::TriangularSolve(op) => op.run::<T>(inputs, outputs, layout, pool),
+                Op::Lu(op) => op.run::<T>(inputs, outputs, layout, pool),
+                Op::Qr(op) => op.run::<T>(inputs, outputs, layout, pool),
+                Op::HouseholderProduct(op) => op.run::<T>(inputs, outputs, layout, pool),
+                Op::Eigh(op) => op.run::<T>(inputs, outputs, layout, pool),
+                Op::Svd(op) => op.run::<T>(inputs, outputs, layout, pool),
+            }
+        }
+    }
+
+    /// `getrf f32 [4 × 256×256]` (`…ᵀ` for column-major matrices), for
+    /// dumps and profiles.
+    pub fn describe(&self) -> String {
+        let (name, count, rows, cols) = match &self.op {
+            Op::Cholesky(op) => (op.name(), op.count, op.n, op.n),
+            Op::TriangularSolve(op) => ("triangular-solve", op.count, op.m, op.k),
+            Op::Lu(op) => ("getrf", op.count, op.m, op.n),
+            Op::Qr(op) => ("geqrf", op.count, op.m, op.n),
+            Op::HouseholderProduct(op) => ("orgqr", op.count, op.m, op.n),
+            Op::Eigh(op) => ("syevd", op.count, op.n, op.n),
+            Op::Svd(op) => ("gesdd", op.count, op.m, op.n),
+        };
+        let ty = self.ty.primitive().to_string().to_lowercase();
+        let order = if self.column_major { "ᵀ" } else { "" };
+        format!("{name} {ty} [{count} × {rows}×{cols}{order}]")
+    }
+}
+
+/// The number of elements of an array shape.
+fn element_count(shape: &Shape) -> Option<usize> {
+    usize::try_from(shape.as_array()?.element_count()).ok()
+}
+
+/// The integer of a `key = value : type` entry of an MLIR dictionary such
+/// as `{diag = 85 : ui8, side = 76 : ui8}` (as the interpreter reads it).
+fn attribute(config: &str, key: &str) -> Option<u8> {
+    config
+        .trim()
+        .trim_start_matches('{')
+        .trim_end_matches('}')
+        .split(',')
+        .filter_map(|entry| entry.split_once('='))
+        .find(|(k, _)| k.trim() == key)
+        .and_then(|(_, v)| v.split(':').next()?.trim().parse().ok())
+}
+
+/// The `uplo` attribute: `true` for `'L'`, `false` for `'U'`.
+fn lower_triangle(config: &str) -> Option<bool> {
+    match attribute(config, "uplo")? {
+        b'L' => Some(true),
+        b'U' => Some(false),
+        _ => None,
+    }
+}
+
+/// The real numbers of an [`Element`]: `f32` or `f64`.
+pub(crate) trait Float:
+    Copy
+    + PartialOrd
+    + Debug
+    + Send
+    + Sync
+    + Add<Output = Self>
+    + Sub<Output = Self>
+    + Mul<Output = Self>
+    + Div<Output = Self>
+    + Neg<Output = Self>
+    + SubAssign
+{
+    const ZERO: Self;
+    const ONE: Self;
+    const NAN: Self;
+    /// The smallest positive normal number.
+    const MIN_POSITIVE: Self;
+    fn sqrt(self) -> Self;
+    fn hypot(self, other: Self) -> Self;
+    fn is_nan(self) -> bool;
+    fn is_finite(self) -> bool;
+    fn is_sign_negative(self) -> bool;
+}
+
+macro_rules! float {
+    ($t:ident) => {
+        impl Float for $t {
+            const ZERO: Self = 0.0;
+            const ONE: Self = 1.0;
+            const NAN: Self = $t::NAN;
+            const MIN_POSITIVE: Self = $t::MIN_POSITIVE;
+            fn sqrt(self) -> Self {
+                $t::sqrt(self)
+            }
+            fn hypot(self, other: Self) -> Self {
+                $t::hypot(self, other)
+            }
+            fn is_nan(self) -> bool {
+                $t::is_nan(self)
+            }
+            fn is_finite(self) -> bool {
+                $t::is_finite(self)
+            }
+            fn is_sign_negative(self) -> bool {
+                $t::is_sign_negative(self)
+            }
+        }
+    };
+}
+
+float!(f32);
+float!(f64);
+
+/// A matrix element: `f32`, `f64`, `Complex<f32>` or `Complex<f64>`,
+/// which faer computes with.
+pub(crate) trait Element:
+    ComplexField<Real: Float>
+    + Copy
+    + Send
+    + Sync
+    + Add<Output = Self>
+    + Sub<Output = Self>
+    + Mul<Output = Self>
+    + Div<Output = Self>
+    + Neg<Output = Self>
+    + AddAssign
+    + SubAssign
+    + MulAssign
+    + DivAssign
+{
+    /// The complex conjugate (the identity for reals).
+    fn conj(self) -> Self;
+    /// The real part.
+    fn re(self) -> Self::Real;
+    /// The imaginary part (0 for reals).
+    fn im(self) -> Self::Real;
+    /// A real number.
+    fn real(x: Self::Real) -> Self;
+    /// The modulus `|x|`.
+    fn modulus(self) -> Self::Real;
+    /// `|re| + |im|`, which LAPACK's `i?amax` ranks pivots by.
+    fn abs1(self) -> Self::Real;
+
+    fn zero() -> Self {
+        Self::real(Self::Real::ZERO)
+    }
+
+    fn one() -> Self {
+        Self::real(Self::Real::ONE)
+    }
+
+    fn nan() -> Self {
+        Self::real(Self::Real::NAN)
+    }
+
+    /// A NaN real or imaginary part.
+    fn has_nan(self) -> bool {
+        self.re().is_nan() || self.im().is_nan()
+    }
+
+    /// Finite real and imaginary parts.
+    fn finite(self) -> bool {
+        self.re().is_finite() && self.im().is_finite()
+    }
+}
+
+macro_rules! real_element {
+    ($t:ident) => {
+        impl Element for $t {
+            fn conj(self) -> Self {
+                self
+            }
+            fn re(self) -> Self {
+                self
+            }
+            fn im(self) -> Self {
+                0.0
+            }
+            fn real(x: Self) -> Self {
+                x
+            }
+            fn modulus(self) -> Self {
+                $t::abs(self)
+            }
+            fn abs1(self) -> Self {
+                $t::abs(self)
+            }
+        }
+    };
+}
+
+macro_rules! complex_element {
+    ($t:ident) => {
+        impl Element for Complex<$t> {
+            fn conj(self) -> Self {
+                Complex::conj(&self)
+            }
+            fn re(self) -> $t {
+                self.re
+            }
+            fn im(self) -> $t {
+                self.im
+            }
+            fn real(x: $t) -> Self {
+                Complex::new(x, 0.0)
+            }
+            fn modulus(self) -> $t {
+                self.re.hypot(self.im)
+            }
+            fn abs1(self) -> $t {
+                self.re.abs() + self.im.abs()
+            }
+        }
+    };
+}
+
+real_element!(f32);
+real_element!(f64);
+complex_element!(f32);
+complex_element!(f64);
+
+/// Runs `body(matrices, par)` over contiguous ranges of the `count`
+/// matrices of a batch, each of about `work` (see [`BATCH_PARALLEL_WORK`]):
+/// a lone matrix with faer's parallelism on as many threads as the pool
+/// has (which each routine uses for the steps large enough to gain from
+/// it, [`parallel`]), a batch split over the pool when it is worth it
+/// (each matrix then on one thread).
+fn for_each_batch(
+    pool: &ThreadPool,
+    count: usize,
+    work: usize,
+    body: impl Fn(std::ops::Range<usize>, Par) + Sync,
+) {
+    let threads = pool.threads();
+    if count == 0 {
+        return;
+    }
+    if count == 1 {
+        let par = if threads > 1 {
+            Par::rayon(threads)
+        } else {
+            Par::Seq
+        };
+        return body(0..1, par);
+    }
+    let tasks = if work.saturating_mul(count) >= BATCH_PARALLEL_WORK {
+        threads.min(count)
+    } else {
+        1
+    };
+    let chunk = count.div_ceil(tasks);
+    pool.parallel_for(tasks, |task| {
+        let first = (task * chunk).min(count);
+        let last = (first + chunk).min(count);
+        if first < last {
+            body(first..last, Par::Seq);
+        }
+    });
+}
+
+/// `par` for a step of `work` multiply-adds from `threshold` on, else one
+/// thread. faer's threads (rayon's) cost a few microseconds per split and
+/// contend with the pool's spinning workers: on a 2-core host (Xeon,
+/// 2026) they gain from about 256³ multiply-adds in matrix products, later
+/// in the factorizations (see each routine's threshold).
+fn parallel(par: Par, work: usize, threshold: usize) -> Par {
+    if work >= threshold {
+        par
+    } else {
+        Par::Seq
+    }
+}
+
+/// Writes the transpose of the row-major `rows × cols` matrix `src` into
+/// `dst` (row-major `cols × rows`): also a row-major matrix into the
+/// column-major order of the same matrix, and back.
+fn transpose<T: Copy>(src: &[T], rows: usize, cols: usize, dst: &mut [T]) {
+    const TILE: usize = 32;
+    assert!(src.len() >= rows * cols && dst.len() >= rows * cols);
+    for i0 in (0..rows).step_by(TILE) {
+        let i1 = (i0 + TILE).min(rows);
+        for j0 in (0..cols).step_by(TILE) {
+            let j1 = (j0 + TILE).min(cols);
+            for i in i0..i1 {
+                for j in j0..j1 {
+                    // SAFETY: `i < rows` and `j < cols`, and both buffers
+                    // hold `rows·cols` elements (asserted above).
+                    unsafe {
+                        *dst.get_unchecked_mut(j * rows + i) = *src.get_unchecked(i * cols + j)
+                    };
+                }
+            }
+        }
+    }
+}
+
+/// The offset of element `(i, j)` of a matrix with `rows` rows and `cols`
+/// columns, column-major or row-major.
+fn offset(column_major: bool, rows: usize, cols: usize, i: usize, j: usize) -> usize {
+    if column_major {
+        j * rows + i
+    } else {
+        i * cols + j
+    }
+}
+
+/// Runs `f` on a column-major `rows × cols` work matrix made from `input`
+/// and leaves it in `output`: the buffers' own elements read column-major
+/// when `as_is` (in place in `output`), else their transposes (the
+/// row-major `rows × cols` matrix `input` transposed into `scratch`, and
+/// back into `output`).
+fn in_column_major<T: Copy, R>(
+    input: &[T],
+    output: &mut [T],
+    (rows, cols): (usize, usize),
+    as_is: bool,
+    scratch: &mut [T],
+    f: impl FnOnce(&mut [T]) -> R,
+) -> R {
+    if as_is {
+        output.copy_from_slice(input);
+        f(output)
+    } else {
+        transpose(input, rows, cols, scratch);
+        let result = f(scratch);
+        transpose(scratch, cols, rows, output);
+        result
+    }
+}
+
+/// The layout of a batch of column-major (`{…, r−2, r−1, r−3, …, 0}`) or
+/// row-major matrices of rank `rank`.
+fn matrix_layout(rank: usize, column_major: bool) -> Layout {
+    let mut order: Vec<i64> = (0..rank as i64).rev().collect();
+    if column_major && rank >= 2 {
+        order.swap(0, 1);
+    }
+    Layout::new(order)
+}
+
+/// Multiplies `x` by the factor of modulus 1 that makes its first
+/// component of largest modulus real and positive, and returns the
+/// factor (1 for a zero vector): the interpreter's choice among the
+/// eigenvectors and singular vectors that differ by such a factor.
+fn normalize_phase<T: Element>(x: &mut [T]) -> T {
+    let mut largest = T::zero();
+    let mut magnitude = T::Real::ZERO;
+    for &v in x.iter() {
+        let m = v.modulus();
+        if m > magnitude {
+            (largest, magnitude) = (v, m);
+        }
+    }
+    if magnitude > T::Real::ZERO {
+        let factor = largest.conj() * T::real(T::Real::ONE / magnitude);
+        x.iter_mut().for_each(|v| *v *= factor);
+        factor
+    } else {
+        T::one()
+    }
+}
+
+/// `len` elements of type `T` at `ptr`, a span that tasks share.
+fn span<T>(ptr: *const u8, len: usize) -> Span<T> {
+    Span::new(ptr.cast_mut().cast::<T>(), len)
+}
+
+/// Column `j` of a column-major work matrix (or a block of one), as a
+/// slice.
+fn column<T: Element>(a: MatMut<'_, T>, j: usize) -> &mut [T] {
+    a.col_mut(j)
+        .try_as_col_major_mut()
+        .expect("work matrices are column-major")
+        .as_slice_mut()
+}
