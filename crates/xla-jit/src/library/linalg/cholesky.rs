@@ -31,8 +31,11 @@ const PARALLEL: usize = 1536 * 1536 * 1536;
 
 /// A batch of Cholesky factorizations.
 pub(super) struct Cholesky {
+    /// The number of matrices.
     pub count: usize,
+    /// Their order.
     pub n: usize,
+    /// Factor the lower triangle (`a = L·Lᴴ`), else the upper one.
     lower: bool,
     /// `lapack_?potrf_ffi` (the other triangle as the operand's, an `info`
     /// result) rather than HLO's `cholesky`.
@@ -50,6 +53,7 @@ impl Cholesky {
         })
     }
 
+    /// The LAPACK call's name or the HLO op's.
     pub fn name(&self) -> &'static str {
         if self.lapack {
             "potrf"

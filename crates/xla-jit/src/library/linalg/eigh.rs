@@ -50,14 +50,19 @@ fn params<T: Element>() -> SelfAdjointEvdParams {
 
 /// A batch of eigendecompositions of `n × n` Hermitian matrices.
 pub(super) struct Eigh {
+    /// The number of matrices.
     pub count: usize,
+    /// Their order.
     pub n: usize,
+    /// Read the lower triangle (`uplo = 'L'`), else the upper one.
     lower: bool,
     /// Mode `'V'`: the eigenvectors too.
     vectors: bool,
 }
 
 impl Eigh {
+    /// The decomposition of the square matrices `a`, reading their
+    /// `lower` (or upper) triangle, with the eigenvectors or without.
     pub fn new(a: &Matrices, lower: bool, vectors: bool) -> Self {
         Eigh {
             count: a.count,

@@ -27,12 +27,16 @@ const PARALLEL: usize = 512 * 512 * 512;
 
 /// A batch of LU factorizations of `m × n` matrices.
 pub(super) struct Lu {
+    /// The number of matrices.
     pub count: usize,
+    /// Their rows.
     pub m: usize,
+    /// Their columns.
     pub n: usize,
 }
 
 impl Lu {
+    /// The factorization of the matrices `a`.
     pub fn new(a: &Matrices) -> Self {
         Lu {
             count: a.count,

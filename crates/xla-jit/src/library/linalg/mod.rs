@@ -15,8 +15,9 @@
 //! column-major matrices: a routine factors a column-major matrix in place
 //! in its result, or a transposed copy of a row-major one, or hands faer a
 //! strided view. The matrices of a batch are split over the pool's
-//! threads; a single large one runs on faer's own parallelism (the global
-//! rayon pool, with as many threads as the pool).
+//! threads; the steps of a single matrix large enough to gain from it run
+//! on faer's own parallelism (the global rayon pool, with as many threads
+//! as the pool; thresholds measured per routine).
 
 mod cholesky;
 mod eigh;
@@ -60,12 +61,19 @@ pub(crate) struct LinalgRoutine {
 
 /// What is computed.
 enum Op {
+    /// `cholesky` or `potrf`.
     Cholesky(Cholesky),
+    /// `triangular-solve` or `trsm`.
     TriangularSolve(TriangularSolve),
+    /// `getrf`.
     Lu(Lu),
+    /// `geqrf`.
     Qr(Qr),
+    /// `orgqr`/`ungqr`.
     HouseholderProduct(HouseholderProduct),
+    /// `syevd`/`heevd`.
     Eigh(Eigh),
+    /// `gesdd`, `gesvd`.
     Svd(Svd),
 }
 
@@ -89,13 +97,18 @@ impl Op {
 /// The element type of the matrices.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Dtype {
+    /// `f32`.
     F32,
+    /// `f64`.
     F64,
+    /// `c64`.
     C64,
+    /// `c128`.
     C128,
 }
 
 impl Dtype {
+    /// The type of elements of `ty`, if this module computes in it.
     fn of(ty: PrimitiveType) -> Option<Self> {
         match ty {
             PrimitiveType::F32 => Some(Dtype::F32),
@@ -106,6 +119,7 @@ impl Dtype {
         }
     }
 
+    /// The element type.
     fn primitive(self) -> PrimitiveType {
         match self {
             Dtype::F32 => PrimitiveType::F32,
@@ -123,6 +137,7 @@ impl Dtype {
         }
     }
 
+    /// `c64` or `c128`.
     fn is_complex(self) -> bool {
         matches!(self, Dtype::C64 | Dtype::C128)
     }
@@ -260,14 +275,14 @@ impl LinalgRoutine {
             return None;
         }
         let name = letters.as_str();
-        let real = ty.primitive();
+        let elem = ty.primitive();
         let op = match (name, operands) {
             ("potrf", [_]) => {
                 let lower = lower_triangle(config)?;
                 declares(
                     instr,
                     &Shape::tuple(vec![
-                        first.shape(real, &[first.rows, first.cols]),
+                        first.shape(elem, &[first.rows, first.cols]),
                         first.info(),
                     ]),
                 )?;
@@ -277,7 +292,7 @@ impl LinalgRoutine {
                 let b = Matrices::of(b)?;
                 if let [alpha] = alpha {
                     let alpha = alpha.as_array()?;
-                    if alpha.element_type() != real || alpha.element_count() < 1 {
+                    if alpha.element_type() != elem || alpha.element_count() < 1 {
                         return None;
                     }
                 }
@@ -304,7 +319,7 @@ impl LinalgRoutine {
                 declares(
                     instr,
                     &Shape::tuple(vec![
-                        first.shape(real, &[first.rows, first.cols]),
+                        first.shape(elem, &[first.rows, first.cols]),
                         first.shape(PrimitiveType::S32, &[k]),
                         first.info(),
                     ]),
@@ -316,8 +331,8 @@ impl LinalgRoutine {
                 declares(
                     instr,
                     &Shape::tuple(vec![
-                        first.shape(real, &[first.rows, first.cols]),
-                        first.shape(real, &[k]),
+                        first.shape(elem, &[first.rows, first.cols]),
+                        first.shape(elem, &[k]),
                     ]),
                 )?;
                 Op::Qr(Qr::new(&first))
@@ -328,14 +343,14 @@ impl LinalgRoutine {
                     return None;
                 };
                 let k = usize::try_from(*k).ok()?;
-                if tau.element_type() != real
+                if tau.element_type() != elem
                     || tau_batch != first.batch_dims.as_slice()
                     || k > first.cols
                     || first.cols > first.rows
                 {
                     return None;
                 }
-                declares(instr, &first.shape(real, &[first.rows, first.cols]))?;
+                declares(instr, &first.shape(elem, &[first.rows, first.cols]))?;
                 Op::HouseholderProduct(HouseholderProduct::new(&first, k))
             }
             ("syevd" | "heevd", [_]) if (name == "heevd") == ty.is_complex() => {
@@ -352,7 +367,7 @@ impl LinalgRoutine {
                 declares(
                     instr,
                     &Shape::tuple(vec![
-                        first.shape(real, &[n, n]),
+                        first.shape(elem, &[n, n]),
                         first.shape(ty.real(), &[n]),
                         first.info(),
                     ]),
@@ -370,14 +385,14 @@ impl LinalgRoutine {
                 let k = m.min(n);
                 let leaves = instr.shape.tuple_shapes()?;
                 let (u, vt) = match mode {
-                    SvdMode::All => (first.shape(real, &[m, m]), first.shape(real, &[n, n])),
-                    SvdMode::Reduced => (first.shape(real, &[m, k]), first.shape(real, &[k, n])),
+                    SvdMode::All => (first.shape(elem, &[m, m]), first.shape(elem, &[n, n])),
+                    SvdMode::Reduced => (first.shape(elem, &[m, k]), first.shape(elem, &[k, n])),
                     // Shapes JAX declares but never reads: any arrays of
                     // the type.
                     SvdMode::None => {
                         let array = |i: usize| -> Option<Shape> {
                             let a = leaves.get(i)?.as_array()?;
-                            (a.element_type() == real && !a.is_dynamic())
+                            (a.element_type() == elem && !a.is_dynamic())
                                 .then(|| Shape::Array(a.clone()))
                         };
                         (array(2)?, array(3)?)
@@ -388,7 +403,7 @@ impl LinalgRoutine {
                 declares(
                     instr,
                     &Shape::tuple(vec![
-                        first.shape(real, &[m, n]),
+                        first.shape(elem, &[m, n]),
                         first.shape(ty.real(), &[k]),
                         u,
                         vt,
@@ -468,23 +483,22 @@ impl LinalgRoutine {
         outputs: &[*mut u8],
         pool: &ThreadPool,
     ) {
-        let layout = self.column_major;
+        let column_major = self.column_major;
         // SAFETY: as the caller promises.
         unsafe {
             match &self.op {
-                Op::Cholesky(op) => op.run::<T>(inputs, outputs, layout, pool),
-                Op::TriangularSolve(op) => op.run::<T>(inputs, outputs, layout, pool),
-                Op::Lu(op) => op.run::<T>(inputs, outputs, layout, pool),
-                Op::Qr(op) => op.run::<T>(inputs, outputs, layout, pool),
-                Op::HouseholderProduct(op) => op.run::<T>(inputs, outputs, layout, pool),
-                Op::Eigh(op) => op.run::<T>(inputs, outputs, layout, pool),
-                Op::Svd(op) => op.run::<T>(inputs, outputs, layout, pool),
+                Op::Cholesky(op) => op.run::<T>(inputs, outputs, column_major, pool),
+                Op::TriangularSolve(op) => op.run::<T>(inputs, outputs, column_major, pool),
+                Op::Lu(op) => op.run::<T>(inputs, outputs, column_major, pool),
+                Op::Qr(op) => op.run::<T>(inputs, outputs, column_major, pool),
+                Op::HouseholderProduct(op) => op.run::<T>(inputs, outputs, column_major, pool),
+                Op::Eigh(op) => op.run::<T>(inputs, outputs, column_major, pool),
+                Op::Svd(op) => op.run::<T>(inputs, outputs, column_major, pool),
             }
         }
     }
 
-    /// `getrf f32 [4 × 256×256]` (`…ᵀ` for column-major matrices), for
-    /// dumps and profiles.
+    /// `getrf f32 [4 × 256×256, column-major]`, for dumps and profiles.
     pub fn describe(&self) -> String {
         let (name, count, rows, cols) = match &self.op {
             Op::Cholesky(op) => (op.name(), op.count, op.n, op.n),
@@ -496,8 +510,12 @@ impl LinalgRoutine {
             Op::Svd(op) => ("gesdd", op.count, op.m, op.n),
         };
         let ty = self.ty.primitive().to_string().to_lowercase();
-        let order = if self.column_major { "ᵀ" } else { "" };
-        format!("{name} {ty} [{count} × {rows}×{cols}{order}]")
+        let order = if self.column_major {
+            "column-major"
+        } else {
+            "row-major"
+        };
+        format!("{name} {ty} [{count} × {rows}×{cols}, {order}]")
     }
 }
 
@@ -542,15 +560,23 @@ pub(crate) trait Float:
     + Neg<Output = Self>
     + SubAssign
 {
+    /// `0`.
     const ZERO: Self;
+    /// `1`.
     const ONE: Self;
+    /// A NaN.
     const NAN: Self;
     /// The smallest positive normal number.
     const MIN_POSITIVE: Self;
+    /// The square root.
     fn sqrt(self) -> Self;
+    /// `√(self² + other²)` without overflow.
     fn hypot(self, other: Self) -> Self;
+    /// NaN.
     fn is_nan(self) -> bool;
+    /// Neither infinite nor NaN.
     fn is_finite(self) -> bool;
+    /// The sign bit is set (`−0` included).
     fn is_sign_negative(self) -> bool;
 }
 
@@ -613,14 +639,17 @@ pub(crate) trait Element:
     /// `|re| + |im|`, which LAPACK's `i?amax` ranks pivots by.
     fn abs1(self) -> Self::Real;
 
+    /// `0`.
     fn zero() -> Self {
         Self::real(Self::Real::ZERO)
     }
 
+    /// `1`.
     fn one() -> Self {
         Self::real(Self::Real::ONE)
     }
 
+    /// A NaN (its real part; the imaginary part is 0).
     fn nan() -> Self {
         Self::real(Self::Real::NAN)
     }
@@ -747,6 +776,7 @@ fn parallel(par: Par, work: usize, threshold: usize) -> Par {
 /// `dst` (row-major `cols × rows`): also a row-major matrix into the
 /// column-major order of the same matrix, and back.
 fn transpose<T: Copy>(src: &[T], rows: usize, cols: usize, dst: &mut [T]) {
+    /// Elements per side of the blocks transposed at a time.
     const TILE: usize = 32;
     assert!(src.len() >= rows * cols && dst.len() >= rows * cols);
     for i0 in (0..rows).step_by(TILE) {

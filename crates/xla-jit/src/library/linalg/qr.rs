@@ -32,12 +32,16 @@ const PARALLEL: usize = 256 * 256 * 256;
 
 /// A batch of QR factorizations (`?geqrf`) of `m × n` matrices.
 pub(super) struct Qr {
+    /// The number of matrices.
     pub count: usize,
+    /// Their rows.
     pub m: usize,
+    /// Their columns.
     pub n: usize,
 }
 
 impl Qr {
+    /// The factorization of the matrices `a`.
     pub fn new(a: &Matrices) -> Self {
         Qr {
             count: a.count,
@@ -86,13 +90,18 @@ impl Qr {
 /// A batch of `?orgqr`s: the first `n` columns of `H(0)·…·H(k−1)` from
 /// `m × n` matrices with reflectors below their diagonals (`m ≥ n ≥ k`).
 pub(super) struct HouseholderProduct {
+    /// The number of matrices.
     pub count: usize,
+    /// Their rows.
     pub m: usize,
+    /// Their columns.
     pub n: usize,
     k: usize,
 }
 
 impl HouseholderProduct {
+    /// The products of the first `k` reflectors stored in the matrices
+    /// `a`.
     pub fn new(a: &Matrices, k: usize) -> Self {
         HouseholderProduct {
             count: a.count,

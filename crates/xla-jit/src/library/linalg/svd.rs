@@ -57,9 +57,13 @@ pub(super) enum SvdMode {
 
 /// A batch of singular value decompositions of `m × n` matrices.
 pub(super) struct Svd {
+    /// The number of matrices.
     pub count: usize,
+    /// Their rows.
     pub m: usize,
+    /// Their columns.
     pub n: usize,
+    /// The vectors computed.
     mode: SvdMode,
     /// `info` for a matrix with a NaN.
     nan_info: i32,
@@ -69,6 +73,8 @@ pub(super) struct Svd {
 }
 
 impl Svd {
+    /// The decomposition of the matrices `a` in `mode`; `u_len` and
+    /// `vt_len` are the sizes of the `u` and `vt` results.
     pub fn new(a: &Matrices, mode: SvdMode, nan_info: i32, u_len: usize, vt_len: usize) -> Self {
         Svd {
             count: a.count,

@@ -27,14 +27,19 @@ const PARALLEL: usize = 512 * 512 * 512;
 
 /// A batch of triangular solves.
 pub(super) struct TriangularSolve {
+    /// The number of systems.
     pub count: usize,
     /// The order of `a`.
     pub m: usize,
     /// The number of right-hand sides.
     pub k: usize,
+    /// `op(a)·x = b` (else `x·op(a) = b`).
     left_side: bool,
+    /// `a`'s lower triangle is read (else its upper one).
     lower: bool,
+    /// The diagonal is taken as ones, not read.
     unit_diagonal: bool,
+    /// `op(a)`: `a`, `aᵀ` or `aᴴ`.
     transpose: TransposeKind,
     /// `trsm`'s third operand, a scalar that scales `b`.
     alpha: bool,
