@@ -62,6 +62,29 @@ pub struct CustomCallArgs<'a> {
 /// (or fails with a message).
 pub type CustomCallFn = Arc<dyn Fn(&CustomCallArgs<'_>) -> Result<Literal, String> + Send + Sync>;
 
+/// The integer of a `key = value : type` entry of a typed-FFI
+/// `backend_config` (an MLIR dictionary such as `{diag = 85 : ui8, side =
+/// 76 : ui8}`, as JAX writes its LAPACK calls'), or `None` when the
+/// dictionary has no such integer entry.
+///
+/// ```
+/// use xla_core::interp::backend_config_integer;
+///
+/// let config = "{mode = 86 : ui8, uplo = 76 : ui8}";
+/// assert_eq!(backend_config_integer(config, "uplo"), Some(b'L'));
+/// assert_eq!(backend_config_integer(config, "side"), None);
+/// ```
+pub fn backend_config_integer(config: &str, key: &str) -> Option<u8> {
+    config
+        .trim()
+        .trim_start_matches('{')
+        .trim_end_matches('}')
+        .split(',')
+        .filter_map(|entry| entry.split_once('='))
+        .find(|(k, _)| k.trim() == key)
+        .and_then(|(_, v)| v.split(':').next()?.trim().parse().ok())
+}
+
 /// XLA:CPU's custom-call ABI: `void target(void* out, const void** in)`.
 /// `in[i]` points to operand `i`'s buffer and `out` to the result buffer;
 /// a tuple (operand or result) is instead a table of pointers to its

@@ -44,14 +44,7 @@ pub(super) fn register(registry: &mut CustomCallRegistry) {
 /// The integer of a `key = value : type` entry of an MLIR dictionary such
 /// as `{diag = 85 : ui8, side = 76 : ui8}`.
 pub(super) fn attribute(config: &str, key: &str) -> Result<u8, String> {
-    config
-        .trim()
-        .trim_start_matches('{')
-        .trim_end_matches('}')
-        .split(',')
-        .filter_map(|entry| entry.split_once('='))
-        .find(|(k, _)| k.trim() == key)
-        .and_then(|(_, v)| v.split(':').next()?.trim().parse().ok())
+    super::backend_config_integer(config, key)
         .ok_or_else(|| format!("backend_config `{config}` has no integer `{key}`"))
 }
 

@@ -51,7 +51,9 @@ mod scalar;
 mod side_effect;
 mod sort;
 
-pub use custom_call::{CustomCallAbiFn, CustomCallArgs, CustomCallFn, CustomCallRegistry};
+pub use custom_call::{
+    backend_config_integer, CustomCallAbiFn, CustomCallArgs, CustomCallFn, CustomCallRegistry,
+};
 pub use devices::{DeviceAssignment, Feeds, RunOptions, MAX_CALL_DEPTH, MAX_DEVICES};
 pub use elementwise::{complex_op_c128, complex_op_c64};
 pub use error::InterpError;

@@ -33,6 +33,7 @@ use faer::traits::ComplexField;
 use faer::{MatMut, Par};
 use num_complex::Complex;
 use xla_core::hlo::{HloInstruction, Opcode, TransposeKind};
+use xla_core::interp::backend_config_integer;
 use xla_core::layout::Layout;
 use xla_core::{ArrayShape, PrimitiveType, Shape};
 
@@ -297,7 +298,7 @@ impl LinalgRoutine {
                     }
                 }
                 declares(instr, &b.shape(b.ty.primitive(), &[b.rows, b.cols]))?;
-                let letter = |key| attribute(config, key);
+                let letter = |key| backend_config_integer(config, key);
                 let transpose = match letter("trans_x")? {
                     b'N' => TransposeKind::NoTranspose,
                     b'T' => TransposeKind::Transpose,
@@ -355,7 +356,7 @@ impl LinalgRoutine {
             }
             ("syevd" | "heevd", [_]) if (name == "heevd") == ty.is_complex() => {
                 let lower = lower_triangle(config)?;
-                let vectors = match attribute(config, "mode")? {
+                let vectors = match backend_config_integer(config, "mode")? {
                     b'V' => true,
                     b'N' => false,
                     _ => return None,
@@ -375,7 +376,7 @@ impl LinalgRoutine {
                 Op::Eigh(Eigh::new(&first, lower, vectors))
             }
             ("gesdd" | "gesvd", [_]) => {
-                let mode = match attribute(config, "mode")? {
+                let mode = match backend_config_integer(config, "mode")? {
                     b'A' => SvdMode::All,
                     b'S' => SvdMode::Reduced,
                     b'N' => SvdMode::None,
@@ -524,22 +525,9 @@ fn element_count(shape: &Shape) -> Option<usize> {
     usize::try_from(shape.as_array()?.element_count()).ok()
 }
 
-/// The integer of a `key = value : type` entry of an MLIR dictionary such
-/// as `{diag = 85 : ui8, side = 76 : ui8}` (as the interpreter reads it).
-fn attribute(config: &str, key: &str) -> Option<u8> {
-    config
-        .trim()
-        .trim_start_matches('{')
-        .trim_end_matches('}')
-        .split(',')
-        .filter_map(|entry| entry.split_once('='))
-        .find(|(k, _)| k.trim() == key)
-        .and_then(|(_, v)| v.split(':').next()?.trim().parse().ok())
-}
-
 /// The `uplo` attribute: `true` for `'L'`, `false` for `'U'`.
 fn lower_triangle(config: &str) -> Option<bool> {
-    match attribute(config, "uplo")? {
+    match backend_config_integer(config, "uplo")? {
         b'L' => Some(true),
         b'U' => Some(false),
         _ => None,
