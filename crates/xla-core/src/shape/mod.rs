@@ -326,6 +326,12 @@ impl<D: Dim> Shape<D> {
         })
     }
 
+    /// The same shape with the default (row-major) layout, spelled out, on
+    /// every array leaf.
+    pub fn with_row_major_layouts(self) -> Self {
+        self.without_layouts().with_default_layouts()
+    }
+
     /// The same shape with every explicit layout removed.
     pub fn without_layouts(self) -> Self {
         self.map_arrays(&mut |a| a.without_layout())

@@ -46,8 +46,11 @@ impl Routine {
     pub fn layouts(&self, operands: &[&Shape], result: &Shape) -> (Vec<Shape>, Shape) {
         match self {
             Routine::Fft(_) => (
-                operands.iter().map(|s| row_major(s)).collect(),
-                row_major(result),
+                operands
+                    .iter()
+                    .map(|&s| s.clone().with_row_major_layouts())
+                    .collect(),
+                result.clone().with_row_major_layouts(),
             ),
             Routine::Linalg(linalg) => linalg.layouts(operands, result),
         }
@@ -75,17 +78,6 @@ impl Routine {
             Routine::Fft(fft) => fft.describe(),
             Routine::Linalg(linalg) => linalg.describe(),
         }
-    }
-}
-
-/// `shape` with every array in the default (row-major) layout, spelled
-/// out.
-pub(crate) fn row_major(shape: &Shape) -> Shape {
-    match shape {
-        Shape::Tuple(elements) => Shape::Tuple(elements.iter().map(row_major).collect()),
-        Shape::Array(array) if array.layout_or_default().is_default() => shape.clone(),
-        Shape::Array(array) => Shape::Array(array.clone().with_default_layout()),
-        other => other.clone(),
     }
 }
 

@@ -203,7 +203,7 @@ impl Pass for LayoutAssignment<'_> {
 
 /// `shape` with the default (row-major) layout on every array leaf.
 pub(super) fn row_major(shape: Shape) -> Shape {
-    shape.without_layouts().with_default_layouts()
+    shape.with_row_major_layouts()
 }
 
 /// Writes a plan into the computation: new shapes (constants relaid out),

@@ -37,7 +37,7 @@ use xla_core::interp::backend_config_integer;
 use xla_core::layout::Layout;
 use xla_core::{ArrayShape, PrimitiveType, Shape};
 
-use super::{row_major, Span};
+use super::Span;
 use crate::runtime::pool::ThreadPool;
 use cholesky::Cholesky;
 use eigh::Eigh;
@@ -429,15 +429,12 @@ impl LinalgRoutine {
     pub fn layouts(&self, operands: &[&Shape], result: &Shape) -> (Vec<Shape>, Shape) {
         let (operand_matrices, result_matrices) = self.op.matrices();
         let laid_out = |shape: &Shape, matrix: bool| match shape.as_array() {
-            Some(array) if matrix => {
-                let layout = matrix_layout(array.rank(), self.column_major);
-                if array.layout_or_default() == layout {
-                    shape.clone()
-                } else {
-                    Shape::Array(array.clone().with_layout(layout))
-                }
-            }
-            _ => row_major(shape),
+            Some(array) if matrix => Shape::Array(
+                array
+                    .clone()
+                    .with_layout(matrix_layout(array.rank(), self.column_major)),
+            ),
+            _ => shape.clone().with_row_major_layouts(),
         };
         let operands = operands
             .iter()

@@ -364,7 +364,7 @@ impl<'m> Lowering<'m> {
             let leaves = values[op.index()]
                 .clone()
                 .expect("operands precede their users");
-            if wanted == shape {
+            if wanted.eq_with_layout(shape) {
                 inputs.extend(leaves);
             } else {
                 let copy = self.fresh(wanted, &instr.name);
@@ -372,10 +372,11 @@ impl<'m> Lowering<'m> {
                 inputs.extend(copy);
             }
         }
-        let outputs = if result_layout == instr.shape {
-            results.clone()
-        } else {
+        let relaid = !result_layout.eq_with_layout(&instr.shape);
+        let outputs = if relaid {
             self.fresh(&result_layout, &instr.name)
+        } else {
+            results.clone()
         };
         let time = self.tick();
         for &b in inputs.iter().chain(&outputs) {
@@ -387,7 +388,7 @@ impl<'m> Lowering<'m> {
             inputs,
             outputs: outputs.clone(),
         })));
-        if outputs != *results {
+        if relaid {
             self.copy_between(&outputs, &result_layout, results, &instr.shape, out);
         }
         true
