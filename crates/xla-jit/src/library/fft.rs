@@ -10,6 +10,7 @@
 //! element and, for even lengths, its last one (a real signal's spectrum
 //! has none there), as XLA's DUCC does.
 
+use std::ops::Range;
 use std::sync::Arc;
 
 use num_complex::Complex;
@@ -18,7 +19,7 @@ use rustfft::{Fft, FftNum, FftPlanner};
 use xla_core::hlo::{FftType, HloInstruction};
 use xla_core::{PrimitiveType, Shape};
 
-use super::Span;
+use super::{for_ranges, Span};
 use crate::runtime::pool::ThreadPool;
 
 /// Lines of an outer axis transformed together (gathered side by side).
@@ -188,20 +189,19 @@ impl<T: FftNum> Plan<T> {
         let signal_len = g.batch * g.lengths.iter().product::<usize>();
         let scale = T::from_f64(1.0 / g.lengths.iter().product::<usize>() as f64)
             .expect("a float converts");
-        let threads = pool.threads();
         match g.kind {
             FftType::Fft | FftType::Ifft => {
                 let source = Span::new(input.cast_mut().cast::<Complex<T>>(), spectrum_len);
                 let data = Span::new(output.cast::<Complex<T>>(), spectrum_len);
                 let scale = (g.kind == FftType::Ifft).then_some(scale);
-                self.inner_complex(source, data, scale, pool, threads);
-                self.outer_axes(data, pool, threads);
+                self.inner_complex(source, data, scale, pool);
+                self.outer_axes(data, pool);
             }
             FftType::Rfft => {
                 let input = Span::new(input.cast_mut().cast::<T>(), signal_len);
                 let data = Span::new(output.cast::<Complex<T>>(), spectrum_len);
-                self.inner_forward_real(input, data, pool, threads);
-                self.outer_axes(data, pool, threads);
+                self.inner_forward_real(input, data, pool);
+                self.outer_axes(data, pool);
             }
             FftType::Irfft => {
                 // The outer axes transform a copy: the operand is read-only.
@@ -211,9 +211,9 @@ impl<T: FftNum> Plan<T> {
                     std::slice::from_raw_parts(input.cast::<Complex<T>>(), spectrum_len)
                 });
                 let data = Span::new(copy.as_mut_ptr(), spectrum_len);
-                self.outer_axes(data, pool, threads);
+                self.outer_axes(data, pool);
                 let out = Span::new(output.cast::<T>(), signal_len);
-                self.inner_inverse_real(data, out, scale, pool, threads);
+                self.inner_inverse_real(data, out, scale, pool);
             }
         }
     }
@@ -227,14 +227,13 @@ impl<T: FftNum> Plan<T> {
         data: Span<Complex<T>>,
         scale: Option<T>,
         pool: &ThreadPool,
-        threads: usize,
     ) {
         let fft = self.axes.last().expect("1 to 3 axes");
         let n = fft.len();
         let rows = data.len / n;
-        for_chunks(pool, rows, tasks(threads, data.len), |first, last| {
+        split(pool, rows, data.len, |rows| {
             let mut scratch = zeros(fft.get_inplace_scratch_len());
-            let (at, len) = (first * n, (last - first) * n);
+            let (at, len) = (rows.start * n, rows.len() * n);
             // SAFETY: tasks take disjoint row ranges of the result, and
             // only read the operand.
             let rows = unsafe { data.slice(at, len) };
@@ -248,20 +247,14 @@ impl<T: FftNum> Plan<T> {
 
     /// The innermost axis of RFFT: real rows of `input` into complex rows of
     /// `data`.
-    fn inner_forward_real(
-        &self,
-        input: Span<T>,
-        data: Span<Complex<T>>,
-        pool: &ThreadPool,
-        threads: usize,
-    ) {
+    fn inner_forward_real(&self, input: Span<T>, data: Span<Complex<T>>, pool: &ThreadPool) {
         let r2c = self.forward_real.as_ref().expect("planned for RFFT");
         let (n, half) = (r2c.len(), r2c.len() / 2 + 1);
         let rows = input.len / n;
-        for_chunks(pool, rows, tasks(threads, data.len), |first, last| {
+        split(pool, rows, data.len, |rows| {
             let mut row = vec![T::zero(); n];
             let mut scratch = zeros(r2c.get_scratch_len());
-            for r in first..last {
+            for r in rows.clone() {
                 // SAFETY: row `r` of the operand (read) and of the result
                 // (written by this task alone).
                 let (signal, spectrum) =
@@ -281,14 +274,13 @@ impl<T: FftNum> Plan<T> {
         out: Span<T>,
         scale: T,
         pool: &ThreadPool,
-        threads: usize,
     ) {
         let c2r = self.inverse_real.as_ref().expect("planned for IRFFT");
         let (n, half) = (c2r.len(), c2r.len() / 2 + 1);
         let rows = out.len / n;
-        for_chunks(pool, rows, tasks(threads, data.len), |first, last| {
+        split(pool, rows, data.len, |rows| {
             let mut scratch = zeros(c2r.get_scratch_len());
-            for r in first..last {
+            for r in rows.clone() {
                 // SAFETY: row `r` of the copy and of the result, this task's
                 // alone.
                 let (spectrum, signal) =
@@ -306,7 +298,7 @@ impl<T: FftNum> Plan<T> {
 
     /// Every transformed axis but the innermost, in place on the complex
     /// side.
-    fn outer_axes(&self, data: Span<Complex<T>>, pool: &ThreadPool, threads: usize) {
+    fn outer_axes(&self, data: Span<Complex<T>>, pool: &ThreadPool) {
         let spectrum = &self.geometry.spectrum;
         let l = spectrum.len();
         for axis in 0..l - 1 {
@@ -316,54 +308,38 @@ impl<T: FftNum> Plan<T> {
             let stride: usize = spectrum[axis + 1..].iter().product();
             let outer = data.len / (n * stride);
             let blocks = stride.div_ceil(BLOCK);
-            for_chunks(
-                pool,
-                outer * blocks,
-                tasks(threads, data.len),
-                |first, last| {
-                    let mut lines = zeros(BLOCK * n);
-                    let mut scratch = zeros(fft.get_inplace_scratch_len());
-                    for task in first..last {
-                        let (o, b) = (task / blocks, task % blocks);
-                        let column = b * BLOCK;
-                        let width = BLOCK.min(stride - column);
-                        let base = o * n * stride + column;
-                        // SAFETY: the block's columns of group `o`, which no
-                        // other task touches: element `(k, j)` is at
-                        // `base + k·stride + j`, line `j`'s element `k` at
-                        // `j·n + k` of `lines` (`width·n` long).
-                        unsafe { data.gather(&mut lines, base, stride, n, width) };
-                        fft.process_with_scratch(&mut lines[..width * n], &mut scratch);
-                        // SAFETY: as above.
-                        unsafe { data.scatter(&lines, base, stride, n, width) };
-                    }
-                },
-            );
+            split(pool, outer * blocks, data.len, |tasks| {
+                let mut lines = zeros(BLOCK * n);
+                let mut scratch = zeros(fft.get_inplace_scratch_len());
+                for task in tasks.clone() {
+                    let (o, b) = (task / blocks, task % blocks);
+                    let column = b * BLOCK;
+                    let width = BLOCK.min(stride - column);
+                    let base = o * n * stride + column;
+                    // SAFETY: the block's columns of group `o`, which no
+                    // other task touches: element `(k, j)` is at
+                    // `base + k·stride + j`, line `j`'s element `k` at
+                    // `j·n + k` of `lines` (`width·n` long).
+                    unsafe { data.gather(&mut lines, base, stride, n, width) };
+                    fft.process_with_scratch(&mut lines[..width * n], &mut scratch);
+                    // SAFETY: as above.
+                    unsafe { data.scatter(&lines, base, stride, n, width) };
+                }
+            });
         }
     }
 }
 
-/// Pool tasks for a transform over `elements` complex values.
-fn tasks(threads: usize, elements: usize) -> usize {
-    if elements >= PARALLEL_ELEMENTS {
-        threads
+/// Runs `body` over `0..items` in contiguous ranges, on every thread of
+/// the pool for a transform over `elements` complex values of at least
+/// [`PARALLEL_ELEMENTS`], else on the caller.
+fn split(pool: &ThreadPool, items: usize, elements: usize, body: impl Fn(Range<usize>) + Sync) {
+    let tasks = if elements >= PARALLEL_ELEMENTS {
+        pool.threads()
     } else {
         1
-    }
-}
-
-/// Runs `body(first, last)` over `items` split into about `tasks`
-/// contiguous ranges on the pool.
-fn for_chunks(pool: &ThreadPool, items: usize, tasks: usize, body: impl Fn(usize, usize) + Sync) {
-    let tasks = tasks.clamp(1, items.max(1));
-    let chunk = items.div_ceil(tasks);
-    pool.parallel_for(tasks, |task| {
-        let first = (task * chunk).min(items);
-        let last = (first + chunk).min(items);
-        if first < last {
-            body(first, last);
-        }
-    });
+    };
+    for_ranges(pool, items, tasks, body);
 }
 
 fn zeros<T: FftNum>(len: usize) -> Vec<Complex<T>> {

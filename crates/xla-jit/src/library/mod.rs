@@ -13,6 +13,8 @@
 mod fft;
 mod linalg;
 
+use std::ops::Range;
+
 use xla_core::hlo::{HloInstruction, Opcode};
 use xla_core::Shape;
 
@@ -79,6 +81,25 @@ impl Routine {
             Routine::Linalg(linalg) => linalg.describe(),
         }
     }
+}
+
+/// Runs `body` over `0..items` cut into about `tasks` contiguous ranges,
+/// on the pool (an empty range is never passed).
+pub(crate) fn for_ranges(
+    pool: &ThreadPool,
+    items: usize,
+    tasks: usize,
+    body: impl Fn(Range<usize>) + Sync,
+) {
+    let tasks = tasks.clamp(1, items.max(1));
+    let chunk = items.div_ceil(tasks);
+    pool.parallel_for(tasks, |task| {
+        let first = (task * chunk).min(items);
+        let last = (first + chunk).min(items);
+        if first < last {
+            body(first..last);
+        }
+    });
 }
 
 /// `len` elements at `start`, shared by the tasks of one routine, each of

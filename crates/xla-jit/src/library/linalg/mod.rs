@@ -37,7 +37,7 @@ use xla_core::interp::backend_config_integer;
 use xla_core::layout::Layout;
 use xla_core::{ArrayShape, PrimitiveType, Shape};
 
-use super::Span;
+use super::{for_ranges, Span};
 use crate::runtime::pool::ThreadPool;
 use cholesky::Cholesky;
 use eigh::Eigh;
@@ -734,14 +734,7 @@ fn for_each_batch(
     } else {
         1
     };
-    let chunk = count.div_ceil(tasks);
-    pool.parallel_for(tasks, |task| {
-        let first = (task * chunk).min(count);
-        let last = (first + chunk).min(count);
-        if first < last {
-            body(first..last, Par::Seq);
-        }
-    });
+    for_ranges(pool, count, tasks, |matrices| body(matrices, Par::Seq));
 }
 
 /// `par` for a step of `work` multiply-adds from `threshold` on, else one
