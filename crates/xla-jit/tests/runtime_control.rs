@@ -445,6 +445,15 @@ fn body_copies(dump: &str, bytes: usize) -> usize {
         .count()
 }
 
+/// [`elementwise_loop`] of `n` and `update` on seeded random arguments,
+/// checked against the interpreter: its body's copies of the state.
+fn checked_body_copies(n: usize, update: &str, seed: u64) -> usize {
+    use crate::runtime_support::{check_against_interpreter, random_args, CLOSE};
+    let module = elementwise_loop(n, update);
+    let exe = check_against_interpreter(&module, &random_args(&module, seed), CLOSE);
+    body_copies(&exe.dump(), 4 * n)
+}
+
 /// An elementwise body reads each element of the state only where it
 /// writes it: the kernel updates the state in place (no copy back per
 /// iteration), on every size (vector remainders, pool tasks), with the
@@ -457,18 +466,8 @@ fn an_elementwise_body_updates_its_state_in_place() {
   m = f32[N]{0} multiply(x, kb)
   y = f32[N]{0} add(m, s)";
     for n in [1, 8, 13, 100, 1000, 100_003] {
-        let module = elementwise_loop(n, &update.replace('N', &n.to_string()));
-        let mut rng = crate::runtime_support::Rng(n as u64);
-        let x = crate::runtime_support::random_literal(
-            &module.entry_program_shape().parameters[0],
-            &mut rng,
-        );
-        let exe = crate::runtime_support::check_against_interpreter(
-            &module,
-            &[x],
-            crate::runtime_support::CLOSE,
-        );
-        assert_eq!(body_copies(&exe.dump(), 4 * n), 0, "{}", exe.dump());
+        let update = update.replace('N', &n.to_string());
+        assert_eq!(checked_body_copies(n, &update, n as u64), 0, "n = {n}");
     }
 }
 
@@ -488,17 +487,6 @@ fn a_body_reading_other_elements_keeps_its_copy() {
         let update = update
             .replace('M', &(n + 1).to_string())
             .replace('N', &n.to_string());
-        let module = elementwise_loop(n, &update);
-        let mut rng = crate::runtime_support::Rng(7);
-        let x = crate::runtime_support::random_literal(
-            &module.entry_program_shape().parameters[0],
-            &mut rng,
-        );
-        let exe = crate::runtime_support::check_against_interpreter(
-            &module,
-            &[x],
-            crate::runtime_support::CLOSE,
-        );
-        assert_eq!(body_copies(&exe.dump(), 4 * n), 1, "{}", exe.dump());
+        assert_eq!(checked_body_copies(n, &update, 7), 1, "{update}");
     }
 }
