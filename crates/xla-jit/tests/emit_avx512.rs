@@ -521,15 +521,21 @@ fn shifted_exps(rows: usize, cols: usize, rest: &str) -> String {
     )
 }
 
-/// Compiles `text`, checks the AVX-512 row emitter took its fusion (or
+/// Compiles `text`, checks the native row emitter took its fusion (or
 /// not, per `native`), and compares both kinds of kernels with the
 /// interpreter: the same NaNs and infinities, finite values within 1e-5
 /// of the magnitude of the interpreter's (at least 1): the sums are
 /// reassociated, and layernorm's `x − mean` cancels.
 fn rows_both_ways(text: &str, args: &[&Literal], native: bool) {
+    native_both_ways(text, args, "rows_", native);
+}
+
+/// [`rows_both_ways`] for the emitter whose kernels' names have `part`
+/// after the width's mark.
+fn native_both_ways(text: &str, args: &[&Literal], part: &str, native: bool) {
     let c = compile(text);
     let names = kernels(&c);
-    let rows = format!("{}rows_", native_mark().expect("a native width"));
+    let rows = format!("{}{part}", native_mark().expect("a native width"));
     assert_eq!(
         names.iter().any(|n| n.contains(&rows)),
         native,
@@ -751,21 +757,12 @@ fn row_maxima_are_exact_and_rows_follow_the_layout() {
 }
 
 /// Row fusions the emitter does not take run as Cranelift's kernels: a
-/// reduce over a dimension that is not the minor one, a value read
-/// through a transpose.
+/// value read through a transpose.
 #[test]
 fn other_row_fusions_are_left_to_cranelift() {
     if native_mark().is_none() {
         return;
     }
-    let columns = format!(
-        "HloModule m\n{REDUCERS}ENTRY e {{
-  x = f32[8,12]{{1,0}} parameter(0)
-  z = f32[] constant(0)
-  ROOT s = f32[12]{{0}} reduce(x, z), dimensions={{0}}, to_apply=add
-}}"
-    );
-    rows_both_ways(&columns, &[&matrix(8, 12, 1)], false);
     let transposed = format!(
         "HloModule m\n{REDUCERS}ENTRY e {{
   x = f32[10,10]{{1,0}} parameter(0)
@@ -918,4 +915,129 @@ fn full_reductions_run_native_partials() {
             assert_same(&run(&c, &[&x]), &want, &text);
         }
     }
+}
+
+/// Column reductions against the interpreter: `logsumexp` over axis 0
+/// (a column maximum, then the sum of `exp(x − max)`), sums with a
+/// per-row weight, a per-column shift and a scalar init value, products
+/// and minima; two rows up to thousands, column counts with and without a
+/// two-vector step, a vector step and a masked tail, one chunk or two
+/// (more than 4096 columns), one group of rows or several (partials and
+/// their fold), rank 3, and a column-major operand.
+#[test]
+fn column_reductions_match_the_interpreter() {
+    if native_mark().is_none() {
+        return;
+    }
+    for (rows, cols) in [
+        (2, 7),
+        (8, 12),
+        (127, 16),
+        (128, 33),
+        (300, 19),
+        (1000, 64),
+        (130, 5000),
+        (2000, 40),
+    ] {
+        let s = format!("f32[{rows},{cols}]{{1,0}}");
+        let c = format!("f32[{cols}]{{0}}");
+        let x = matrix(rows, cols, (rows + cols) as u32);
+        let logsumexp = format!(
+            "HloModule m\n{REDUCERS}ENTRY e {{
+  x = {s} parameter(0)
+  lo = f32[] constant(-inf)
+  m = {c} reduce(x, lo), dimensions={{0}}, to_apply=mx
+  mb = {s} broadcast(m), dimensions={{1}}
+  d = {s} subtract(x, mb)
+  ex = {s} exponential(d)
+  z = f32[] constant(0)
+  sum = {c} reduce(ex, z), dimensions={{0}}, to_apply=add
+  l = {c} log(sum)
+  ROOT o = {c} add(l, m)
+}}"
+        );
+        native_both_ways(&logsumexp, &[&x], "column", true);
+        let weighted = format!(
+            "HloModule m\n{REDUCERS}ENTRY e {{
+  x = {s} parameter(0)
+  w = f32[{rows}]{{0}} parameter(1)
+  k = {c} parameter(2)
+  i = f32[] parameter(3)
+  wb = {s} broadcast(w), dimensions={{0}}
+  kb = {s} broadcast(k), dimensions={{1}}
+  p = {s} multiply(x, wb)
+  q = {s} subtract(p, kb)
+  ROOT o = {c} reduce(q, i), dimensions={{0}}, to_apply=add
+}}"
+        );
+        let w = vector(rows, 3);
+        let k = vector(cols, 4);
+        let i = Literal::scalar(1.5f32);
+        native_both_ways(&weighted, &[&x, &w, &k, &i], "column", true);
+        for (reducer, init) in [("mul", "1"), ("mx", "-inf")] {
+            let text = format!(
+                "HloModule m\n{REDUCERS}
+mn {{
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] minimum(a, b)
+}}
+ENTRY e {{
+  x = {s} parameter(0)
+  z = f32[] constant({init})
+  a = {s} abs(x)
+  t = {s} tanh(a)
+  ROOT o = {c} reduce(t, z), dimensions={{0}}, to_apply={reducer}
+}}"
+            );
+            native_both_ways(&text, &[&x], "column", true);
+            let min = text
+                .replace("to_apply=mx", "to_apply=mn")
+                .replace("-inf", "inf");
+            native_both_ways(&min, &[&x], "column", true);
+        }
+    }
+    let rank3 = format!(
+        "HloModule m\n{REDUCERS}ENTRY e {{
+  x = f32[4,50,24]{{2,1,0}} parameter(0)
+  z = f32[] constant(0)
+  ROOT o = f32[24]{{0}} reduce(x, z), dimensions={{0,1}}, to_apply=add
+}}"
+    );
+    let x3 = Literal::from_vec(&[4, 50, 24], values(4 * 50 * 24, 9)).unwrap();
+    native_both_ways(&rank3, &[&x3], "column", true);
+    let column_major = format!(
+        "HloModule m\n{REDUCERS}ENTRY e {{
+  x = f32[40,300]{{0,1}} parameter(0)
+  z = f32[] constant(0)
+  ROOT o = f32[40]{{0}} reduce(x, z), dimensions={{1}}, to_apply=add
+}}"
+    );
+    native_both_ways(&column_major, &[&matrix(40, 300, 10)], "column", true);
+}
+
+/// A reduce that keeps a dimension besides the column, or reduces the
+/// column, is not a column reduction: Cranelift's kernels run it.
+#[test]
+fn other_column_reductions_are_left_to_cranelift() {
+    if native_mark().is_none() {
+        return;
+    }
+    let kept = format!(
+        "HloModule m\n{REDUCERS}ENTRY e {{
+  x = f32[4,50,24]{{2,1,0}} parameter(0)
+  z = f32[] constant(0)
+  ROOT o = f32[4,24]{{1,0}} reduce(x, z), dimensions={{1}}, to_apply=add
+}}"
+    );
+    let x3 = Literal::from_vec(&[4, 50, 24], values(4 * 50 * 24, 11)).unwrap();
+    native_both_ways(&kept, &[&x3], "column", false);
+    let single = format!(
+        "HloModule m\n{REDUCERS}ENTRY e {{
+  x = f32[64,1]{{1,0}} parameter(0)
+  z = f32[] constant(0)
+  ROOT o = f32[1]{{0}} reduce(x, z), dimensions={{0}}, to_apply=add
+}}"
+    );
+    native_both_ways(&single, &[&matrix(64, 1, 12)], "column", false);
 }

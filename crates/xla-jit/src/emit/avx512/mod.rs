@@ -1,8 +1,8 @@
 //! Fusions as native kernels (see [`crate::wide`]): flat elementwise
-//! loops (`flat.rs`) and row kernels (`rows.rs`: softmax, layernorm, row
-//! reductions), at 512 bits on CPUs with AVX-512 and at 256 bits on CPUs
-//! with AVX2 and FMA only; the partials of full reductions at 512 bits
-//! only. This module holds what they share: the translation of
+//! loops (`flat.rs`), row kernels (`rows.rs`: softmax, layernorm, row
+//! reductions) and column reductions (`columns.rs`), at 512 bits on CPUs
+//! with AVX-512 and at 256 bits on CPUs with AVX2 and FMA only; the
+//! partials of full reductions at 512 bits only. This module holds what they share: the translation of
 //! elementwise ops to the wide IR, the reducers, and the kernel's entry
 //! and exit. (The module keeps the name of its first width.)
 //!
@@ -13,8 +13,10 @@
 //! ([`crate::math::LaneOps`]). Fusions with anything else are left to
 //! the 128-bit emitters.
 
+mod columns;
 mod flat;
 mod rows;
+mod space;
 
 use cranelift_codegen::ir::condcodes::FloatCC;
 use cranelift_codegen::ir::types;
@@ -80,6 +82,11 @@ pub(super) fn plan(info: &KernelInfo, width: Width) -> Option<Vec<KernelPlan>> {
                 native(kernel, "avx512_partials", scratch_bytes),
                 reduce::combine_plan(root, partials, scratch_bytes),
             ]);
+        }
+    }
+    if info.fusion.kind == FusionKind::Reduction {
+        if let Some(plans) = columns::plan(info, width, per_element) {
+            return Some(plans);
         }
     }
     let (flat_part, rows_part) = match width {

@@ -31,13 +31,13 @@ use std::collections::{HashMap, HashSet};
 
 use xla_core::hlo::InstrId;
 use xla_core::shape::ceil_div;
-use xla_core::{ArrayShape, Opcode, PrimitiveType};
+use xla_core::{Opcode, PrimitiveType};
 
+use super::space::{identity, maps, Class, Map, Space};
 use super::{
     constant, elementwise, enter, leave, load_bases, lowering, tail_masks, Accumulation,
     NativeKernel, Reducer, Val, UNROLL,
 };
-use crate::emit::ops::{op_of, Op};
 use crate::emit::KernelInfo;
 use crate::fusion::FusionKind;
 use crate::wide::asm::{gpr::*, Asm, Cond, Gpr, Kreg, Mem, Zmm};
@@ -52,114 +52,6 @@ const ROW: Gpr = R15;
 
 /// Stack bytes for kept row values, in all.
 const KEPT_BYTES: i64 = 64 * 1024;
-
-/// For each dimension of a value, the dimension of the space it is read at
-/// (`None` for dimensions of size 1).
-type Map = Vec<Option<usize>>;
-
-/// How a value varies over the space.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum Class {
-    Uniform,
-    Row,
-    Column,
-    Element,
-}
-
-/// The space a row kernel walks.
-struct Space {
-    /// Its dimensions.
-    dims: Vec<i64>,
-    /// Dimensions of size > 1 in physical order, most major first; the
-    /// last is the column.
-    order: Vec<usize>,
-    /// Elements per row.
-    n: i64,
-    /// Rows.
-    rows: i64,
-}
-
-impl Space {
-    fn new(shape: &ArrayShape) -> Option<Space> {
-        let layout = shape.layout_or_default();
-        if !layout.is_dense() {
-            return None;
-        }
-        if shape.element_count() == 0 {
-            return None;
-        }
-        let order: Vec<usize> = layout
-            .major_to_minor()
-            .filter(|&d| shape.dims()[d] != 1)
-            .collect();
-        let n = shape.dims()[*order.last()?];
-        // Row strides in bytes and column counts are 32-bit immediates.
-        if 4 * n > i64::from(i32::MAX) {
-            return None;
-        }
-        Some(Space {
-            dims: shape.dims().to_vec(),
-            n,
-            rows: shape.element_count() / n,
-            order,
-        })
-    }
-
-    fn column(&self) -> usize {
-        *self.order.last().expect("a space has a column")
-    }
-
-    /// The class of a value read at `map`.
-    fn class(&self, map: &Map) -> Option<Class> {
-        let covered: Vec<usize> = map.iter().flatten().copied().collect();
-        let mut unique = covered.clone();
-        unique.sort_unstable();
-        unique.dedup();
-        if unique.len() != covered.len() {
-            return None;
-        }
-        let column = self.column();
-        Some(if !covered.contains(&column) {
-            if covered.is_empty() {
-                Class::Uniform
-            } else {
-                Class::Row
-            }
-        } else if covered == [column] {
-            Class::Column
-        } else if unique.len() == self.order.len() {
-            Class::Element
-        } else {
-            return None;
-        })
-    }
-
-    /// `true` if an array of `shape` read at `map` holds its elements in
-    /// the space's order of the dimensions it covers (so that its linear
-    /// index is the element's, the row's or the column's).
-    fn walks_in_order(&self, shape: &ArrayShape, map: &Map) -> bool {
-        let layout = shape.layout_or_default();
-        let mapped: Vec<usize> = layout
-            .major_to_minor()
-            .filter(|&d| shape.dims()[d] != 1)
-            .filter_map(|d| map[d])
-            .collect();
-        let expected: Vec<usize> = self
-            .order
-            .iter()
-            .copied()
-            .filter(|d| mapped.contains(d))
-            .collect();
-        layout.is_dense() && mapped == expected
-    }
-}
-
-/// The map of `shape` read at the space's own index.
-fn identity(shape: &ArrayShape) -> Map {
-    (0..shape.rank())
-        .map(|d| (shape.dims()[d] != 1).then_some(d))
-        .collect()
-}
 
 /// The kernel of `info`'s row fusion or row reduction at `width`, if this
 /// emitter takes it.
@@ -227,7 +119,7 @@ impl<'a, 'm> Rows<'a, 'm> {
             return None;
         }
         let space = Space::new(shape)?;
-        let maps = Self::maps(info, &space, root_map)?;
+        let maps = maps(info, &space, vec![(fusion.root, root_map)])?;
         let mut classes = HashMap::new();
         for (&id, map) in &maps {
             classes.insert(id, space.class(map)?);
@@ -337,46 +229,6 @@ impl<'a, 'm> Rows<'a, 'm> {
     /// Stack bytes of the kept row buffers.
     fn kept_bytes(&self) -> i32 {
         4 * self.space.n as i32 * self.kept.len() as i32
-    }
-
-    /// The map of every value, from the root's down: `None` if a value is
-    /// read at two maps or through an op with no map here.
-    fn maps(info: &KernelInfo, space: &Space, root_map: Map) -> Option<HashMap<InstrId, Map>> {
-        let comp = info.comp;
-        let fusion = info.fusion;
-        let mut maps: HashMap<InstrId, Map> = HashMap::new();
-        maps.insert(fusion.root, root_map);
-        for &id in fusion.instructions.iter().rev() {
-            let Some(map) = maps.get(&id).cloned() else {
-                continue;
-            };
-            let instr = comp.instr(id);
-            for (k, &o) in instr.operands.iter().enumerate() {
-                let operand = comp.instr(o).shape.as_array()?;
-                let om = operand_map(instr, k, &map, operand, space)?;
-                let om: Map = om
-                    .into_iter()
-                    .zip(operand.dims())
-                    .map(|(m, &size)| m.filter(|_| size != 1))
-                    .collect();
-                // A dimension read at one of the space's has its size.
-                if om
-                    .iter()
-                    .zip(operand.dims())
-                    .any(|(m, &size)| m.is_some_and(|d| space.dims.get(d) != Some(&size)))
-                {
-                    return None;
-                }
-                match maps.get(&o) {
-                    Some(existing) if *existing != om => return None,
-                    Some(_) => {}
-                    None => {
-                        maps.insert(o, om);
-                    }
-                }
-            }
-        }
-        Some(maps)
     }
 
     /// The slot of a per-row value (a reduce or a member computed once per
@@ -668,96 +520,5 @@ impl<'a, 'm> Rows<'a, 'm> {
             lowered(asm, tail, true)?;
         }
         Some(())
-    }
-}
-
-/// The map of operand `k` of `instr`, read at `map`.
-fn operand_map(
-    instr: &xla_core::HloInstruction,
-    k: usize,
-    map: &Map,
-    operand: &ArrayShape,
-    space: &Space,
-) -> Option<Map> {
-    let shape = instr.shape.as_array()?;
-    match instr.opcode {
-        Opcode::Broadcast => Some(
-            instr
-                .attrs
-                .dimensions
-                .as_ref()?
-                .iter()
-                .map(|&d| map.get(d as usize).copied().flatten())
-                .collect(),
-        ),
-        Opcode::Reshape | Opcode::Bitcast => {
-            // Only dimensions of size 1 may come or go: the others, in
-            // logical order for a reshape and in physical order for a
-            // bitcast (which keeps the bytes where they are), pair up.
-            let physical = instr.opcode == Opcode::Bitcast;
-            let big = |s: &ArrayShape| -> Vec<(usize, i64)> {
-                let order: Vec<usize> = if physical {
-                    s.layout_or_default().major_to_minor().collect()
-                } else {
-                    (0..s.rank()).collect()
-                };
-                order
-                    .into_iter()
-                    .filter(|&d| s.dims()[d] != 1)
-                    .map(|d| (d, s.dims()[d]))
-                    .collect()
-            };
-            if physical && operand.element_type() != shape.element_type() {
-                return None;
-            }
-            let (from, to) = (big(operand), big(shape));
-            if from.iter().map(|x| x.1).ne(to.iter().map(|x| x.1)) {
-                return None;
-            }
-            let mut m = vec![None; operand.rank()];
-            for (&(od, _), &(d, _)) in from.iter().zip(&to) {
-                m[od] = map[d];
-            }
-            Some(m)
-        }
-        Opcode::Reduce => {
-            if k == 1 {
-                return (operand.element_count() == 1).then(|| vec![None; operand.rank()]);
-            }
-            let [r] = instr.attrs.dimensions.as_deref()? else {
-                return None;
-            };
-            // A row pass reduces the column (a reduce over a dimension of
-            // size 1 is not one).
-            if operand.dims().get(*r as usize) != Some(&space.n) {
-                return None;
-            }
-            let mut kept = map.iter().copied();
-            Some(
-                (0..operand.rank())
-                    .map(|d| {
-                        if d as i64 == *r {
-                            Some(space.column())
-                        } else {
-                            kept.next().flatten()
-                        }
-                    })
-                    .collect(),
-            )
-        }
-        _ if matches!(
-            op_of(instr.opcode),
-            Op::Unary(_) | Op::Binary(_) | Op::Compare | Op::Select | Op::Clamp
-        ) =>
-        {
-            if operand.dims() == shape.dims() {
-                Some(map.clone())
-            } else if operand.element_count() == 1 {
-                Some(vec![None; operand.rank()])
-            } else {
-                None
-            }
-        }
-        _ => None,
     }
 }

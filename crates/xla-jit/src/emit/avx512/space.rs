@@ -1,0 +1,253 @@
+//! The space a row or column kernel walks, and how each value of its
+//! fusion is read in it (see `rows.rs` for the terms).
+
+use std::collections::HashMap;
+
+use xla_core::hlo::InstrId;
+use xla_core::{ArrayShape, Opcode};
+
+use crate::emit::ops::{op_of, Op};
+use crate::emit::KernelInfo;
+
+/// For each dimension of a value, the dimension of the space it is read at
+/// (`None` for dimensions of size 1).
+pub(super) type Map = Vec<Option<usize>>;
+
+/// How a value varies over the space.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(super) enum Class {
+    Uniform,
+    Row,
+    Column,
+    Element,
+}
+
+/// The space a row kernel walks.
+pub(super) struct Space {
+    /// Its dimensions.
+    pub dims: Vec<i64>,
+    /// Dimensions of size > 1 in physical order, most major first; the
+    /// last is the column.
+    pub order: Vec<usize>,
+    /// Elements per row.
+    pub n: i64,
+    /// Rows.
+    pub rows: i64,
+}
+
+impl Space {
+    pub fn new(shape: &ArrayShape) -> Option<Space> {
+        let layout = shape.layout_or_default();
+        if !layout.is_dense() {
+            return None;
+        }
+        if shape.element_count() == 0 {
+            return None;
+        }
+        let order: Vec<usize> = layout
+            .major_to_minor()
+            .filter(|&d| shape.dims()[d] != 1)
+            .collect();
+        let n = shape.dims()[*order.last()?];
+        // Row strides in bytes and column counts are 32-bit immediates.
+        if 4 * n > i64::from(i32::MAX) {
+            return None;
+        }
+        Some(Space {
+            dims: shape.dims().to_vec(),
+            n,
+            rows: shape.element_count() / n,
+            order,
+        })
+    }
+
+    pub fn column(&self) -> usize {
+        *self.order.last().expect("a space has a column")
+    }
+
+    /// The class of a value read at `map`.
+    pub fn class(&self, map: &Map) -> Option<Class> {
+        let covered: Vec<usize> = map.iter().flatten().copied().collect();
+        let mut unique = covered.clone();
+        unique.sort_unstable();
+        unique.dedup();
+        if unique.len() != covered.len() {
+            return None;
+        }
+        let column = self.column();
+        Some(if !covered.contains(&column) {
+            if covered.is_empty() {
+                Class::Uniform
+            } else {
+                Class::Row
+            }
+        } else if covered == [column] {
+            Class::Column
+        } else if unique.len() == self.order.len() {
+            Class::Element
+        } else {
+            return None;
+        })
+    }
+
+    /// `true` if an array of `shape` read at `map` holds its elements in
+    /// the space's order of the dimensions it covers (so that its linear
+    /// index is the element's, the row's or the column's).
+    pub fn walks_in_order(&self, shape: &ArrayShape, map: &Map) -> bool {
+        let layout = shape.layout_or_default();
+        let mapped: Vec<usize> = layout
+            .major_to_minor()
+            .filter(|&d| shape.dims()[d] != 1)
+            .filter_map(|d| map[d])
+            .collect();
+        let expected: Vec<usize> = self
+            .order
+            .iter()
+            .copied()
+            .filter(|d| mapped.contains(d))
+            .collect();
+        layout.is_dense() && mapped == expected
+    }
+}
+
+/// The map of `shape` read at the space's own index.
+pub(super) fn identity(shape: &ArrayShape) -> Map {
+    (0..shape.rank())
+        .map(|d| (shape.dims()[d] != 1).then_some(d))
+        .collect()
+}
+
+/// The map of every value, from the `seeds`' (the root's, or a root
+/// reduce's operands') down: `None` if a value is read at two maps or
+/// through an op with no map here.
+pub(super) fn maps(
+    info: &KernelInfo,
+    space: &Space,
+    seeds: Vec<(InstrId, Map)>,
+) -> Option<HashMap<InstrId, Map>> {
+    let comp = info.comp;
+    let fusion = info.fusion;
+    let mut maps: HashMap<InstrId, Map> = seeds.into_iter().collect();
+    for &id in fusion.instructions.iter().rev() {
+        let Some(map) = maps.get(&id).cloned() else {
+            continue;
+        };
+        let instr = comp.instr(id);
+        for (k, &o) in instr.operands.iter().enumerate() {
+            let operand = comp.instr(o).shape.as_array()?;
+            let om = operand_map(instr, k, &map, operand, space)?;
+            let om: Map = om
+                .into_iter()
+                .zip(operand.dims())
+                .map(|(m, &size)| m.filter(|_| size != 1))
+                .collect();
+            // A dimension read at one of the space's has its size.
+            if om
+                .iter()
+                .zip(operand.dims())
+                .any(|(m, &size)| m.is_some_and(|d| space.dims.get(d) != Some(&size)))
+            {
+                return None;
+            }
+            match maps.get(&o) {
+                Some(existing) if *existing != om => return None,
+                Some(_) => {}
+                None => {
+                    maps.insert(o, om);
+                }
+            }
+        }
+    }
+    Some(maps)
+}
+
+/// The map of operand `k` of `instr`, read at `map`.
+fn operand_map(
+    instr: &xla_core::HloInstruction,
+    k: usize,
+    map: &Map,
+    operand: &ArrayShape,
+    space: &Space,
+) -> Option<Map> {
+    let shape = instr.shape.as_array()?;
+    match instr.opcode {
+        Opcode::Broadcast => Some(
+            instr
+                .attrs
+                .dimensions
+                .as_ref()?
+                .iter()
+                .map(|&d| map.get(d as usize).copied().flatten())
+                .collect(),
+        ),
+        Opcode::Reshape | Opcode::Bitcast => {
+            // Only dimensions of size 1 may come or go: the others, in
+            // logical order for a reshape and in physical order for a
+            // bitcast (which keeps the bytes where they are), pair up.
+            let physical = instr.opcode == Opcode::Bitcast;
+            let big = |s: &ArrayShape| -> Vec<(usize, i64)> {
+                let order: Vec<usize> = if physical {
+                    s.layout_or_default().major_to_minor().collect()
+                } else {
+                    (0..s.rank()).collect()
+                };
+                order
+                    .into_iter()
+                    .filter(|&d| s.dims()[d] != 1)
+                    .map(|d| (d, s.dims()[d]))
+                    .collect()
+            };
+            if physical && operand.element_type() != shape.element_type() {
+                return None;
+            }
+            let (from, to) = (big(operand), big(shape));
+            if from.iter().map(|x| x.1).ne(to.iter().map(|x| x.1)) {
+                return None;
+            }
+            let mut m = vec![None; operand.rank()];
+            for (&(od, _), &(d, _)) in from.iter().zip(&to) {
+                m[od] = map[d];
+            }
+            Some(m)
+        }
+        Opcode::Reduce => {
+            if k == 1 {
+                return (operand.element_count() == 1).then(|| vec![None; operand.rank()]);
+            }
+            let [r] = instr.attrs.dimensions.as_deref()? else {
+                return None;
+            };
+            // A row pass reduces the column (a reduce over a dimension of
+            // size 1 is not one).
+            if operand.dims().get(*r as usize) != Some(&space.n) {
+                return None;
+            }
+            let mut kept = map.iter().copied();
+            Some(
+                (0..operand.rank())
+                    .map(|d| {
+                        if d as i64 == *r {
+                            Some(space.column())
+                        } else {
+                            kept.next().flatten()
+                        }
+                    })
+                    .collect(),
+            )
+        }
+        _ if matches!(
+            op_of(instr.opcode),
+            Op::Unary(_) | Op::Binary(_) | Op::Compare | Op::Select | Op::Clamp
+        ) =>
+        {
+            if operand.dims() == shape.dims() {
+                Some(map.clone())
+            } else if operand.element_count() == 1 {
+                Some(vec![None; operand.rank()])
+            } else {
+                None
+            }
+        }
+        _ => None,
+    }
+}
