@@ -45,6 +45,7 @@ mod inline;
 pub mod layout_assignment;
 mod pipeline;
 mod simplify;
+mod while_loop;
 
 use std::ops::{BitOr, BitOrAssign};
 
@@ -57,6 +58,7 @@ pub use inline::{InlineCalls, InlineFusions};
 pub use layout_assignment::{LayoutAssignment, LayoutCleanup};
 pub use pipeline::{optimize, optimize_verified, pin_entry_layout, run_pass, PipelineOptions};
 pub use simplify::AlgebraicSimplifier;
+pub use while_loop::DeadLoopCarries;
 
 use crate::{HloModule, Result};
 

@@ -4,8 +4,8 @@ use std::fmt;
 
 use super::layout_assignment::{LayoutAssignment, LayoutCleanup, LayoutConstraints, Unconstrained};
 use super::{
-    AlgebraicSimplifier, Changed, ConstantFolding, Cse, Dce, InlineCalls, InlineFusions, Looped,
-    Pass, PassError,
+    AlgebraicSimplifier, Changed, ConstantFolding, Cse, Dce, DeadLoopCarries, InlineCalls,
+    InlineFusions, Looped, Pass, PassError,
 };
 use crate::hlo::verify_module;
 use crate::{HloModule, Result};
@@ -121,7 +121,8 @@ pub fn optimize_verified(module: &mut HloModule, options: &PipelineOptions<'_>) 
     // constants; folded constants expose identities (`x * 1`) to the next
     // round's simplifier and equal values to CSE, whose merges expose more
     // simplifications (`select(p, a, a)`); DCE last, so each round starts
-    // from live code and the inlined callees are gone.
+    // from live code and the inlined callees are gone. Dead loop carries
+    // go before DCE, which then removes what computed their initial values.
     let folding = options
         .constant_folding
         .then(|| ConstantFolding::new(options.max_folded_bytes));
@@ -158,6 +159,7 @@ impl Pass for Simplification {
             changed |= run_pass(folding, module, verify)?;
         }
         changed |= run_pass(&mut Cse, module, verify)?;
+        changed |= run_pass(&mut DeadLoopCarries, module, verify)?;
         changed |= run_pass(&mut Dce, module, verify)?;
         Ok(changed)
     }
