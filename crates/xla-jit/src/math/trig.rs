@@ -30,11 +30,65 @@ pub(super) enum Trig {
     Tan,
 }
 
-/// `sin`, `cos` or `tan` of `x` (f32x4 or f64x2): one copy of the code for
-/// ordinary arguments and one, behind a branch taken only when some lane
-/// exceeds [`FAST_LIMIT`] (or is infinite or NaN), with the large-argument
-/// reduction.
+/// `sin`, `cos` or `tan` of `x` (f32x4 or f64x2). f32 arguments up to
+/// [`F32_LIMIT`] are reduced in f32 lanes ([`reduce_f32_lanes`]); the
+/// lanes above it take [`reduced_in_f64`]'s value, behind a branch taken
+/// only when some lane needs it.
 pub(super) fn trig(l: &mut Lanes, x: Value, which: Trig) -> Value {
+    if !l.is_f32() {
+        return reduced_in_f64(l, x, which);
+    }
+    let ax = l.abs(x);
+    let big = l.cmp_c(FloatCC::UnorderedOrGreaterThan, ax, F32_LIMIT);
+    let (r, r_lo, q) = reduce_f32_lanes(l, x);
+    let fast = from_reduced(l, x, which, r, r_lo, q);
+    l.rare_branch(big, fast, |l, plain| {
+        let v = reduced_in_f64(l, x, which);
+        let ax = l.abs(x);
+        let big = l.cmp_c(FloatCC::UnorderedOrGreaterThan, ax, F32_LIMIT);
+        l.select(big, v, plain)
+    })
+}
+
+/// f32 arguments up to this magnitude are reduced in f32 lanes.
+const F32_LIMIT: f64 = 131072.0;
+
+/// 2/pi rounded to f32 (0x3f22f983).
+const TWO_OVER_PI_F32: f64 = 0.6366197466850281;
+
+/// pi/2 as three f32 parts (0x3fc90fdb, 0xb33bbd2e, 0xa6f72ced), each the
+/// f32 nearest what the parts before it leave: their sum is pi/2 to
+/// 1.06e-23.
+const PIO2_F32: [f64; 3] = [
+    1.5707963705062866,
+    -4.371138828673793e-8,
+    -1.7151245100058819e-15,
+];
+
+/// The reduction of the f32x4 `x`, `|x| <= F32_LIMIT`, in f32 lanes:
+/// `j = round(x 2/pi)` by one FMA, `x - j C1` exact by an FMA (both are
+/// multiples of `ulp(C1)`, or of 2^-24 below 1, and their difference is
+/// below 2^24 of them), then `- j C2 - j C3` as a double-word, with
+/// `C1 + C2 + C3` pi/2 to 2^-76.
+fn reduce_f32_lanes(l: &mut Lanes, x: Value) -> (Value, Value, Value) {
+    let (j, q) = l.round_mul(x, TWO_OVER_PI_F32);
+    let nj = l.neg(j);
+    let r1 = l.fma_c(nj, PIO2_F32[0], x);
+    let c2 = l.c(PIO2_F32[1]);
+    let (t, t_lo) = l.two_prod(j, c2);
+    let nt = l.neg(t);
+    let (r, e) = l.two_sum(r1, nt);
+    let lo = l.sub(e, t_lo);
+    let lo = l.fma_c(nj, PIO2_F32[2], lo);
+    let (r, r_lo) = l.fast_two_sum(r, lo);
+    (r, r_lo, q)
+}
+
+/// `sin`, `cos` or `tan` of `x` reduced in f64 lanes: one copy of the code
+/// for ordinary arguments and one, behind a branch taken only when some
+/// lane exceeds [`FAST_LIMIT`] (or is infinite or NaN), with the
+/// large-argument reduction.
+fn reduced_in_f64(l: &mut Lanes, x: Value, which: Trig) -> Value {
     let ax = l.abs(x);
     let big = l.cmp_c(FloatCC::UnorderedOrGreaterThan, ax, FAST_LIMIT);
     let fast = reduced_trig(l, x, which, false);
