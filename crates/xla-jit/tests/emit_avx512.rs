@@ -18,7 +18,9 @@ use xla_core::Literal;
 use xla_jit::wide::Width;
 
 /// The unary ops the emitter takes.
-const UNARY: [&str; 11] = [
+const UNARY: [&str; 13] = [
+    "sine",
+    "cosine",
     "log",
     "negate",
     "abs",
@@ -300,12 +302,12 @@ ENTRY e {
 }";
     both_ways(mixed, &[&x, &xt], 16384, false);
     let v = vector(30, 10);
-    let sine = "HloModule m
+    let tangent = "HloModule m
 ENTRY e {
   x = f32[30]{0} parameter(0)
-  ROOT r = f32[30]{0} sine(x)
+  ROOT r = f32[30]{0} tan(x)
 }";
-    both_ways(sine, &[&v], 16384, false);
+    both_ways(tangent, &[&v], 16384, false);
     let f64 = Literal::from_vec(&[9], (0..9).map(|i| i as f64 * 0.7 - 3.0).collect()).unwrap();
     let double = "HloModule m
 ENTRY e {

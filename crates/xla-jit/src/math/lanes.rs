@@ -4,7 +4,10 @@
 //! chosen to lower to one or two SSE/AVX instructions.
 
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
-use cranelift_codegen::ir::{types, Endianness, InstBuilder, MemFlagsData, Type, Value};
+use cranelift_codegen::ir::{
+    types, AbiParam, Endianness, InstBuilder, MemFlagsData, Signature, StackSlotData,
+    StackSlotKind, Type, Value,
+};
 use cranelift_frontend::FunctionBuilder;
 
 use crate::codegen::ConstTable;
@@ -561,7 +564,39 @@ pub(crate) trait LaneOps {
         plain: Self::V,
         slow: impl FnOnce(&mut Self, Self::V) -> Self::V,
     ) -> Self::V;
+    /// `-a`.
+    fn neg(&mut self, a: Self::V) -> Self::V;
+    /// `a ^ b` on bit patterns.
+    fn xor(&mut self, a: Self::V, b: Self::V) -> Self::V;
+    /// `a & c` on the integer view.
+    fn iand_c(&mut self, a: Self::V, c: i64) -> Self::V;
+    /// The lanes whose integer view is odd.
+    fn odd(&mut self, a: Self::V) -> Self::M;
+    /// `plain` with lanes replaced by `f`'s: `f(x, out, lanes)` gets the
+    /// vector `x` and `plain` (in `out`, which it may rewrite) in memory.
+    /// Code that calls it is only valid in this process.
+    fn lanes_call(&mut self, f: LanesFn, x: Self::V, plain: Self::V) -> Self::V;
+    /// `(s, e)` with `s = a + b` rounded and `s + e == a + b` exactly
+    /// (Knuth's TwoSum).
+    fn two_sum(&mut self, a: Self::V, b: Self::V) -> (Self::V, Self::V) {
+        let s = self.add(a, b);
+        let bb = self.sub(s, a);
+        let ab = self.sub(s, bb);
+        let eb = self.sub(b, bb);
+        let ea = self.sub(a, ab);
+        (s, self.add(ea, eb))
+    }
+    /// `(p, e)` with `p = a * b` rounded and `p + e == a * b` exactly.
+    fn two_prod(&mut self, a: Self::V, b: Self::V) -> (Self::V, Self::V) {
+        let p = self.mul(a, b);
+        let np = LaneOps::neg(self, p);
+        (p, self.fma(a, b, np))
+    }
 }
+
+/// A function [`LaneOps::lanes_call`] calls: `(x, out, lanes)`, both
+/// arrays of `lanes` f32.
+pub(crate) type LanesFn = extern "C" fn(*const f32, *mut f32, usize);
 
 impl LaneOps for Lanes<'_, '_> {
     type V = Value;
@@ -662,5 +697,40 @@ impl LaneOps for Lanes<'_, '_> {
         slow: impl FnOnce(&mut Self, Value) -> Value,
     ) -> Value {
         Lanes::rare_branch(self, special, plain, slow)
+    }
+    fn neg(&mut self, a: Value) -> Value {
+        Lanes::neg(self, a)
+    }
+    fn xor(&mut self, a: Value, b: Value) -> Value {
+        Lanes::xor(self, a, b)
+    }
+    fn iand_c(&mut self, a: Value, c: i64) -> Value {
+        Lanes::iand_c(self, a, c)
+    }
+    fn odd(&mut self, a: Value) -> Value {
+        let bit = Lanes::iand_c(self, a, 1);
+        let zero = self.ci(0);
+        self.icmp(IntCC::NotEqual, bit, zero)
+    }
+    fn lanes_call(&mut self, f: LanesFn, x: Value, plain: Value) -> Value {
+        let ptr = types::I64;
+        let ty = self.b.func.dfg.value_type(x);
+        let bytes = ty.bytes();
+        let slot = self.b.create_sized_stack_slot(StackSlotData::new(
+            StackSlotKind::ExplicitSlot,
+            2 * bytes,
+            4,
+        ));
+        self.b.ins().stack_store(ptr, x, slot, 0);
+        self.b.ins().stack_store(ptr, plain, slot, bytes as i32);
+        let mut sig = Signature::new(self.b.func.signature.call_conv);
+        sig.params.extend([AbiParam::new(ptr); 3]);
+        let sig = self.b.import_signature(sig);
+        let callee = self.b.ins().iconst(ptr, f as *const () as usize as i64);
+        let xs = self.b.ins().stack_addr(ptr, slot, 0);
+        let out = self.b.ins().stack_addr(ptr, slot, bytes as i32);
+        let lanes = self.b.ins().iconst(ptr, i64::from(ty.lane_count()));
+        self.b.ins().call_indirect(sig, callee, &[xs, out, lanes]);
+        self.b.ins().stack_load(ptr, ty, slot, bytes as i32)
     }
 }

@@ -88,18 +88,24 @@
 //! | logistic | 0.862 (x = -86.264, subnormal result) | 0.611 (1) | 0.60 | 0.26 |
 //! | tanh | 0.996 (x = 0.97724) | 1.008 (2: glibc's tanh is 2.04 ulp off) | 0.75 | 0.26 |
 //! | erf | 1.231 (x = 0.92559) | 1.140 (1) | 0.71 | 0.26 |
-//! | sin | 0.760 (x = 3.9156) | 0.728 (1) | 0.65 | 0.87 |
-//! | cos | 0.761 (x = 1.9809e31) | 0.703 (1) | 0.66 | 0.83 |
-//! | tan | 0.947 (x = 3.0671e27) | 0.803 (1) | 0.38 | 0.94 |
+//! | sin | 0.760 (x = 3.9156) | 0.728 (1) | 0.48* | 0.88* |
+//! | cos | 0.750 (x = 248.99) | 0.703 (1) | 0.52* | 0.78* |
+//! | tan | 0.907 (x = 8.6408) | 0.803 (1) | 0.29* | 0.95* |
 //! | cbrt | 0.501 (x = 1.1104e-38) | 0.500 (1) | 0.70 | 0.30 |
 //! | sqrt | 0.500 | 0.500 (0) | 3.77 | 0.07 |
 //! | rsqrt | 0.500 | 0.500 (0) | 1.84 | 0.11 |
 //! | atan2 | 0.925 (y = 2.4523, x = 1.6947), sampled | 0.833 (1) | 0.37 | 0.45 |
 //! | pow | 0.507 (x = 0.90722, y = 24.927), sampled | 0.651 (2) | 0.14 | 0.93 |
 //!
-//! exp, tanh, logistic (at [`Accuracy::Xla`]) and log are written over
-//! `LaneOps`, so the AVX-512 kernels (`crate::wide`) run the same
-//! operations on 16 lanes and give the same bits as the `f32x4` code.
+//! (* sin, cos, tan: since f32 arguments up to 2^17 are reduced in f32
+//! lanes, measured on the 2-core Intel Xeon (Emerald Rapids) with the other
+//! core idle; not comparable with the Zen 5 figures of the other rows.)
+//!
+//! exp, tanh, logistic (at [`Accuracy::Xla`]), log and f32 sin and cos are
+//! written over `LaneOps`, so the native kernels (`crate::wide`) run the
+//! same operations on 16 (or 8) lanes and give the same bits as the
+//! `f32x4` code; sin and cos call out of line (`LaneOps::lanes_call`)
+//! for the lanes above 2^17, infinities and NaNs.
 //!
 //! The kernels compile f32 exp, tanh and logistic at [`Accuracy::Xla`]
 //! (`math_ulp --xla`: all 2^32 inputs except subnormal inputs and results,
@@ -150,8 +156,8 @@ use cranelift_frontend::FunctionBuilder;
 
 pub use kernels::{BinaryKernel, MathFloat, UnaryKernel};
 
-pub(crate) use lanes::LaneOps;
 use lanes::{bitcast_flags, Lanes};
+pub(crate) use lanes::{LaneOps, LanesFn};
 use trig::Trig;
 
 /// A unary function the math library emits.
@@ -332,13 +338,15 @@ pub fn flushes_subnormals(f: UnaryFn, accuracy: Accuracy, lane: Type) -> bool {
 
 /// `f(x)` as the kernels compute it ([`Accuracy::Xla`]) on f32 lanes of any
 /// width, for the functions written over [`LaneOps`] (the fast exp, tanh
-/// and logistic, and log); `None` for the others.
+/// and logistic, log, and f32 sin and cos); `None` for the others.
 pub(crate) fn generic_unary<L: LaneOps>(l: &mut L, f: UnaryFn, x: L::V) -> Option<L::V> {
     match f {
         UnaryFn::Exp => Some(fast::exp(l, x)),
         UnaryFn::Tanh => Some(fast::tanh(l, x)),
         UnaryFn::Logistic => Some(fast::logistic(l, x)),
         UnaryFn::Log => Some(exp_log::log(l, x)),
+        UnaryFn::Sin if l.is_f32() => Some(trig::sin_cos_f32(l, x, false)),
+        UnaryFn::Cos if l.is_f32() => Some(trig::sin_cos_f32(l, x, true)),
         _ => None,
     }
 }
@@ -443,12 +451,6 @@ fn widen(l: &mut Lanes, x: Value) -> (Value, Value) {
 /// `fvdemote`) as one f32x4.
 fn join_halves(l: &mut Lanes, lo: Value, hi: Value) -> Value {
     shuffle_bytes(l, lo, hi, (0..8).chain(16..24), types::F32X4)
-}
-
-/// The low 32 bits of the two i64 lanes of `lo` and of `hi`, as one i32x4.
-fn join_low_words(l: &mut Lanes, lo: Value, hi: Value) -> Value {
-    let order = (0..4).chain(8..12).chain(16..20).chain(24..28);
-    shuffle_bytes(l, lo, hi, order, types::I32X4)
 }
 
 /// Bytes of `a` (0..16) and `b` (16..32) picked by `order`, typed `ty`.

@@ -1,12 +1,17 @@
 //! `sin`, `cos`, `tan` and `atan2`.
 //!
-//! sin/cos/tan: `x = j pi/2 + r + r_lo` ([`reduce_pio2`], in f64 lanes also
-//! for f32 arguments, whose reduced value is then rounded to an f32
-//! double-word), both `sin(r)` and `cos(r)` by odd/even polynomials on
-//! `|r| <= pi/4` corrected by `r_lo` (fdlibm's `__kernel_sin`/
-//! `__kernel_cos` forms) and carried as double-words, then the quadrant
-//! `j mod 4` selects and signs them (`tan = sin/cos` or `-cos/sin`, a
-//! double-word quotient).
+//! sin/cos/tan: `x = j pi/2 + r + r_lo`, then both `sin(r)` and `cos(r)`
+//! by odd/even polynomials on `|r| <= pi/4` corrected by `r_lo` (fdlibm's
+//! `__kernel_sin`/`__kernel_cos` forms) and carried as double-words, then
+//! the quadrant `j mod 4` selects and signs them (`tan = sin/cos` or
+//! `-cos/sin`, a double-word quotient). f32 arguments up to
+//! [`F32_LIMIT`] are reduced in f32 lanes ([`reduce_f32_lanes`]); the
+//! others (and infinities and NaNs), behind a branch taken only when a
+//! vector has one, by a call per vector to [`large`], which reduces them
+//! in f64 (Payne–Hanek above 2^20) and evaluates the f64 polynomials.
+//! f32 sin and cos are written over [`LaneOps`], so the native kernels run
+//! the same code and give the same bits. f64 arguments are reduced in f64
+//! lanes ([`reduce_pio2`]).
 //!
 //! atan2: `t = min(|x|,|y|) / max(|x|,|y|)` in `[0, 1]`, shifted next to
 //! `c` = 0, 1/2 or 1 (`atan(t) = atan(c) + atan((t - c) / (1 + c t))`, one
@@ -15,12 +20,11 @@
 //! sign of `y` restored last.
 
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
-use cranelift_codegen::ir::{types, InstBuilder, Value};
+use cranelift_codegen::ir::Value;
 
 use super::coefficients::*;
-use super::lanes::Lanes;
-use super::trig_reduce::{quadrant_odd, quadrant_sign, reduce_pio2, FAST_LIMIT};
-use super::{join_halves, join_low_words, widen};
+use super::lanes::{LaneOps, Lanes, LanesFn};
+use super::trig_reduce::{reduce_large_parts, reduce_pio2, FAST_LIMIT};
 
 /// Which of the three functions of the reduced argument to produce.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -30,28 +34,37 @@ pub(super) enum Trig {
     Tan,
 }
 
-/// `sin`, `cos` or `tan` of `x` (f32x4 or f64x2). f32 arguments up to
-/// [`F32_LIMIT`] are reduced in f32 lanes ([`reduce_f32_lanes`]); the
-/// lanes above it take [`reduced_in_f64`]'s value, behind a branch taken
-/// only when some lane needs it.
+/// `sin`, `cos` or `tan` of `x` (f32x4 or f64x2).
 pub(super) fn trig(l: &mut Lanes, x: Value, which: Trig) -> Value {
     if !l.is_f32() {
-        return reduced_in_f64(l, x, which);
+        return trig_f64(l, x, which);
     }
-    let ax = l.abs(x);
-    let big = l.cmp_c(FloatCC::UnorderedOrGreaterThan, ax, F32_LIMIT);
+    match which {
+        Trig::Sin => sin_cos_f32(l, x, false),
+        Trig::Cos => sin_cos_f32(l, x, true),
+        Trig::Tan => {
+            let special = large_lanes(l, x);
+            let (r, r_lo, q) = reduce_f32_lanes(l, x);
+            let v = from_reduced(l, x, which, r, r_lo, q);
+            l.rare_branch(special, v, |l, plain| {
+                l.lanes_call(tan_large as LanesFn, x, plain)
+            })
+        }
+    }
+}
+
+/// `sin(x)` (`cos`, when `cos` is set) of f32 lanes.
+pub(crate) fn sin_cos_f32<L: LaneOps>(l: &mut L, x: L::V, cos: bool) -> L::V {
+    let special = large_lanes(l, x);
     let (r, r_lo, q) = reduce_f32_lanes(l, x);
-    let fast = from_reduced(l, x, which, r, r_lo, q);
-    l.rare_branch(big, fast, |l, plain| {
-        let v = reduced_in_f64(l, x, which);
-        let ax = l.abs(x);
-        let big = l.cmp_c(FloatCC::UnorderedOrGreaterThan, ax, F32_LIMIT);
-        l.select(big, v, plain)
-    })
+    let ((s, _), (c, _)) = kernels(l, r, r_lo);
+    let v = sin_or_cos(l, x, cos, s, c, q);
+    let f: LanesFn = if cos { cos_large } else { sin_large };
+    l.rare_branch(special, v, |l, plain| l.lanes_call(f, x, plain))
 }
 
 /// f32 arguments up to this magnitude are reduced in f32 lanes.
-const F32_LIMIT: f64 = 131072.0;
+const F32_LIMIT: f32 = 131072.0;
 
 /// 2/pi rounded to f32 (0x3f22f983).
 const TWO_OVER_PI_F32: f64 = 0.6366197466850281;
@@ -65,12 +78,22 @@ const PIO2_F32: [f64; 3] = [
     -1.7151245100058819e-15,
 ];
 
-/// The reduction of the f32x4 `x`, `|x| <= F32_LIMIT`, in f32 lanes:
+/// Lanes whose sign bit is set where `|x|` exceeds [`F32_LIMIT`] or `x`
+/// is infinite or NaN (the integer view of `|x|` is then above the
+/// limit's).
+fn large_lanes<L: LaneOps>(l: &mut L, x: L::V) -> L::V {
+    let ax = l.abs(x);
+    let limit = l.c(f64::from(F32_LIMIT));
+    let (ab, lb) = (l.bits(ax), l.bits(limit));
+    l.isub(lb, ab)
+}
+
+/// The reduction of f32 lanes `x`, `|x| <= F32_LIMIT`, in f32 lanes:
 /// `j = round(x 2/pi)` by one FMA, `x - j C1` exact by an FMA (both are
 /// multiples of `ulp(C1)`, or of 2^-24 below 1, and their difference is
 /// below 2^24 of them), then `- j C2 - j C3` as a double-word, with
-/// `C1 + C2 + C3` pi/2 to 2^-76.
-fn reduce_f32_lanes(l: &mut Lanes, x: Value) -> (Value, Value, Value) {
+/// `C1 + C2 + C3` pi/2 to 2^-76. Returns `(r, r_lo, j mod 4)`.
+fn reduce_f32_lanes<L: LaneOps>(l: &mut L, x: L::V) -> (L::V, L::V, L::V) {
     let (j, q) = l.round_mul(x, TWO_OVER_PI_F32);
     let nj = l.neg(j);
     let r1 = l.fma_c(nj, PIO2_F32[0], x);
@@ -84,16 +107,18 @@ fn reduce_f32_lanes(l: &mut Lanes, x: Value) -> (Value, Value, Value) {
     (r, r_lo, q)
 }
 
-/// `sin`, `cos` or `tan` of `x` reduced in f64 lanes: one copy of the code
-/// for ordinary arguments and one, behind a branch taken only when some
-/// lane exceeds [`FAST_LIMIT`] (or is infinite or NaN), with the
-/// large-argument reduction.
-fn reduced_in_f64(l: &mut Lanes, x: Value, which: Trig) -> Value {
+/// `sin`, `cos` or `tan` of f64 lanes: one copy of the code for ordinary
+/// arguments and one, behind a branch taken only when some lane exceeds
+/// [`FAST_LIMIT`] (or is infinite or NaN), with the large-argument
+/// reduction.
+fn trig_f64(l: &mut Lanes, x: Value, which: Trig) -> Value {
     let ax = l.abs(x);
     let big = l.cmp_c(FloatCC::UnorderedOrGreaterThan, ax, FAST_LIMIT);
-    let fast = reduced_trig(l, x, which, false);
+    let red = reduce_pio2(l, x, true, false);
+    let fast = from_reduced(l, x, which, red.r, red.r_lo, red.q);
     l.rare_branch(big, fast, |l, _| {
-        let v = reduced_trig(l, x, which, true);
+        let red = reduce_pio2(l, x, true, true);
+        let v = from_reduced(l, x, which, red.r, red.r_lo, red.q);
         // ±inf gives x86's default NaN and a NaN itself, as the
         // interpreter (libm) does; the reduction would give a NaN whose
         // sign the quadrant flips.
@@ -105,78 +130,60 @@ fn reduced_in_f64(l: &mut Lanes, x: Value, which: Trig) -> Value {
     })
 }
 
-/// `which` of `x` through the ordinary (`large` false) or the
-/// large-argument reduction.
-fn reduced_trig(l: &mut Lanes, x: Value, which: Trig, large: bool) -> Value {
-    let (r, r_lo, q) = if l.is_f32() {
-        reduce_f32(l, x, large)
-    } else {
-        let red = reduce_pio2(l, x, true, large);
-        (red.r, red.r_lo, red.q)
-    };
-    from_reduced(l, x, which, r, r_lo, q)
-}
-
-/// The reduction of the f32x4 `x`, done in f64 lanes (two halves), as an
-/// f32 double-word `r + r_lo` and the quadrant in i32 lanes.
-fn reduce_f32(l: &mut Lanes, x: Value, large: bool) -> (Value, Value, Value) {
-    let (lo, hi) = widen(l, x);
-    let mut l64 = l.with_type(types::F64X2);
-    let mut halves = Vec::with_capacity(2);
-    for xd in [lo, hi] {
-        let red = reduce_pio2(&mut l64, xd, false, large);
-        let r = l64.b.ins().fvdemote(red.r);
-        let back = l64.b.ins().fvpromote_low(r);
-        let rest = l64.sub(red.r, back);
-        let r_lo = l64.b.ins().fvdemote(rest);
-        halves.push((r, r_lo, red.q));
-    }
-    let (a, b) = (halves[0], halves[1]);
-    (
-        join_halves(l, a.0, b.0),
-        join_halves(l, a.1, b.1),
-        join_low_words(l, a.2, b.2),
-    )
-}
-
 /// `sin`, `cos` or `tan` of `x` from its reduction `x = j pi/2 + r + r_lo`
 /// (`q` holds `j mod 4`).
 fn from_reduced(l: &mut Lanes, x: Value, which: Trig, r: Value, r_lo: Value, q: Value) -> Value {
     let ((s, s_lo), (c, c_lo)) = kernels(l, r, r_lo);
-    let odd = quadrant_odd(l, q);
-    let v = match which {
-        Trig::Sin => {
-            let v = l.select(odd, c, s);
-            let sign = quadrant_sign(l, q, 0);
-            l.xor(v, sign)
-        }
-        Trig::Cos => {
-            let v = l.select(odd, s, c);
-            let sign = quadrant_sign(l, q, 1);
-            return l.xor(v, sign);
-        }
-        Trig::Tan => {
-            // The quotient of the double-word kernels, corrected by its
-            // residual: one rounding instead of three.
-            let nh = l.select(odd, c, s);
-            let nl = l.select(odd, c_lo, s_lo);
-            let dh = l.select(odd, s, c);
-            let dl = l.select(odd, s_lo, c_lo);
-            let (q, q_lo) = l.div_dd(nh, Some(nl), dh, dl);
-            let v = l.add(q, q_lo);
-            let neg = l.neg(v);
-            l.select(odd, neg, v)
-        }
-    };
-    // sin and tan are odd: keep the sign of ±0.
+    if which != Trig::Tan {
+        return sin_or_cos(l, x, which == Trig::Cos, s, c, q);
+    }
+    // The quotient of the double-word kernels, corrected by its residual:
+    // one rounding instead of three.
+    let odd = LaneOps::odd(l, q);
+    let nh = l.select(odd, c, s);
+    let nl = l.select(odd, c_lo, s_lo);
+    let dh = l.select(odd, s, c);
+    let dl = l.select(odd, s_lo, c_lo);
+    let (t, t_lo) = l.div_dd(nh, Some(nl), dh, dl);
+    let v = l.add(t, t_lo);
+    let neg = l.neg(v);
+    let v = l.select(odd, neg, v);
+    // tan is odd: keep the sign of ±0.
     let zero = l.cmp_c(FloatCC::Equal, x, 0.0);
     l.select(zero, x, v)
+}
+
+/// `sin(x)` (`cos(x)` when `cos` is set) from the kernels' `s = sin(r)`
+/// and `c = cos(r)` and the quadrant `q`.
+fn sin_or_cos<L: LaneOps>(l: &mut L, x: L::V, cos: bool, s: L::V, c: L::V, q: L::V) -> L::V {
+    let odd = l.odd(q);
+    if cos {
+        let v = l.select(odd, s, c);
+        let sign = quadrant_sign(l, q, 1);
+        return l.xor(v, sign);
+    }
+    let v = l.select(odd, c, s);
+    let sign = quadrant_sign(l, q, 0);
+    let v = l.xor(v, sign);
+    // sin is odd: keep the sign of ±0.
+    let zero = l.cmp_c(FloatCC::Equal, x, 0.0);
+    l.select(zero, x, v)
+}
+
+/// The float whose only possible set bit is the sign, taken from bit 1 of
+/// `q` (after adding `add` to `q`): `-0.0` when `((q + add) & 2) != 0`.
+fn quadrant_sign<L: LaneOps>(l: &mut L, q: L::V, add: i64) -> L::V {
+    let q = if add == 0 { q } else { l.iadd_c(q, add) };
+    let bit = l.iand_c(q, 2);
+    let s = l.shl(bit, l.pick(30, 62));
+    l.float_bits(s)
 }
 
 /// `(sin(r + r_lo), cos(r + r_lo))` for the double-word reduced argument,
 /// `|r| <= pi/4`, each as a double-word `(hi, lo)` (the rounding error of
 /// the last sum). fdlibm's `__kernel_sin`/`__kernel_cos` forms.
-fn kernels(l: &mut Lanes, r: Value, r_lo: Value) -> ((Value, Value), (Value, Value)) {
+#[allow(clippy::type_complexity)]
+fn kernels<L: LaneOps>(l: &mut L, r: L::V, r_lo: L::V) -> ((L::V, L::V), (L::V, L::V)) {
     let (sin_p, cos_p) = l.pick((&SIN_F32[..], &COS_F32[..]), (&SIN_F64[..], &COS_F64[..]));
     let (z, z_lo) = l.two_prod(r, r);
     // sin: r + (r^3 S(z) + r_lo (1 - z/2)).
@@ -201,6 +208,89 @@ fn kernels(l: &mut Lanes, r: Value, r_lo: Value) -> ((Value, Value), (Value, Val
     let t = l.add(d, t);
     let cos = l.fast_two_sum(w, t);
     (sin, cos)
+}
+
+extern "C" fn sin_large(x: *const f32, out: *mut f32, lanes: usize) {
+    large_into(x, out, lanes, Trig::Sin);
+}
+
+extern "C" fn cos_large(x: *const f32, out: *mut f32, lanes: usize) {
+    large_into(x, out, lanes, Trig::Cos);
+}
+
+extern "C" fn tan_large(x: *const f32, out: *mut f32, lanes: usize) {
+    large_into(x, out, lanes, Trig::Tan);
+}
+
+/// `out[i] = large(x[i])` for the lanes the f32-lane reduction does not
+/// take; the other lanes of `out` keep their values.
+fn large_into(x: *const f32, out: *mut f32, lanes: usize, which: Trig) {
+    // SAFETY: the generated code passes two arrays of `lanes` f32 on its
+    // stack.
+    let (x, out) = unsafe {
+        (
+            std::slice::from_raw_parts(x, lanes),
+            std::slice::from_raw_parts_mut(out, lanes),
+        )
+    };
+    for (&xi, o) in x.iter().zip(out) {
+        if xi.is_nan() || xi.abs() > F32_LIMIT {
+            *o = large(xi, which);
+        }
+    }
+}
+
+/// `sin`, `cos` or `tan` of one f32 above [`F32_LIMIT`] (or infinite or
+/// NaN: a NaN gives itself, an infinity x86's default NaN, as the
+/// interpreter's libm does): reduced in f64 (by `j pi/2` in two parts up
+/// to 2^20, by Payne–Hanek above), the f64 kernels, rounded to f32 once.
+fn large(x: f32, which: Trig) -> f32 {
+    if x.is_nan() {
+        return x;
+    }
+    if x.is_infinite() {
+        return f32::from_bits(0xFFC0_0000);
+    }
+    let xd = f64::from(x);
+    let (r, r_lo, q) = if xd.abs() <= FAST_LIMIT {
+        let j = (xd * TWO_OVER_PI).round_ties_even();
+        let r1 = (-j).mul_add(PIO2_1, xd);
+        ((-j).mul_add(PIO2_1T, r1), 0.0, j as i64 & 3)
+    } else {
+        reduce_large_parts(xd)
+    };
+    let poly = |z: f64, c: &[f64]| c.iter().rev().fold(0.0f64, |acc, &k| acc.mul_add(z, k));
+    let z = r * r;
+    let s = r + (z * r).mul_add(poly(z, &SIN_F64), r_lo * (1.0 - 0.5 * z));
+    let w = 1.0 - 0.5 * z;
+    let c = w + (((1.0 - w) - 0.5 * z) + (z * z).mul_add(poly(z, &COS_F64), -(r * r_lo)));
+    let odd = q & 1 == 1;
+    let v = match which {
+        Trig::Sin => {
+            let v = if odd { c } else { s };
+            if q & 2 != 0 {
+                -v
+            } else {
+                v
+            }
+        }
+        Trig::Cos => {
+            let v = if odd { s } else { c };
+            if (q + 1) & 2 != 0 {
+                -v
+            } else {
+                v
+            }
+        }
+        Trig::Tan => {
+            if odd {
+                -c / s
+            } else {
+                s / c
+            }
+        }
+    };
+    v as f32
 }
 
 /// `atan2(y, x)`: the angle of the point `(x, y)`, in `[-pi, pi]`.

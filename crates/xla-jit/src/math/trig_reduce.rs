@@ -19,7 +19,7 @@
 //! calls the function at its address in this process, so it is only valid
 //! in this process, like everything the in-process JIT produces.
 
-use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
+use cranelift_codegen::ir::condcodes::FloatCC;
 use cranelift_codegen::ir::{
     types, AbiParam, InstBuilder, Signature, StackSlotData, StackSlotKind, Value,
 };
@@ -104,23 +104,6 @@ fn reduce_lanes(l: &mut Lanes, x: Value) -> Reduced {
     Reduced { r, r_lo, q }
 }
 
-/// `(q & 1) == 1` and the sign bit `(bit << (lane bits - 1))` helpers for the
-/// quadrant logic of the callers.
-pub(super) fn quadrant_odd(l: &mut Lanes, q: Value) -> Value {
-    let one = l.ci(1);
-    let bit = l.b.ins().band(q, one);
-    l.icmp(IntCC::Equal, bit, one)
-}
-
-/// The float whose only possible set bit is the sign, taken from bit 1 of
-/// `q` (after adding `add` to `q`): `-0.0` when `((q + add) & 2) != 0`.
-pub(super) fn quadrant_sign(l: &mut Lanes, q: Value, add: i64) -> Value {
-    let q = if add == 0 { q } else { l.iadd_c(q, add) };
-    let bit = l.iand_c(q, 2);
-    let s = l.shl(bit, l.pick(30, 62));
-    l.float_bits(s)
-}
-
 /// Payne–Hanek reduction of one finite `x` with `|x| > 2^20`: writes `r` as
 /// a double-word to `out[0]`, `out[1]` and returns `j mod 4`, where
 /// `x = j pi/2 + r`, `|r| <= pi/4`. An infinite or NaN `x` gives a NaN `r`.
@@ -138,7 +121,7 @@ extern "C" fn reduce_large(x: f64, out: *mut f64) -> i64 {
     q
 }
 
-fn reduce_large_parts(x: f64) -> (f64, f64, i64) {
+pub(super) fn reduce_large_parts(x: f64) -> (f64, f64, i64) {
     if !x.is_finite() {
         return (f64::NAN, f64::NAN, 0);
     }

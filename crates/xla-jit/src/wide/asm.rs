@@ -672,6 +672,11 @@ impl Asm {
         self.vex(false, 0x92, dst.0, 0, src.0);
     }
 
+    /// `dst = src` zero-extended (`kmovw r32, k`).
+    pub fn kmovw_to_gpr(&mut self, dst: Gpr, src: Kreg) {
+        self.vex(false, 0x93, dst.0, 0, src.0);
+    }
+
     /// Sets ZF when `a | b` is all zeros.
     pub fn kortestw(&mut self, a: Kreg, b: Kreg) {
         self.vex(false, 0x98, a.0, 0, b.0);
@@ -838,6 +843,21 @@ impl Asm {
         self.code.push(0xE9);
         self.fixups.push((self.code.len(), target));
         self.code.extend_from_slice(&[0; 4]);
+    }
+
+    /// `dst &= imm` (sign-extended).
+    pub fn and_imm8(&mut self, dst: Gpr, imm: i8) {
+        self.rex(true, 0, 0, dst.0);
+        self.code.push(0x83);
+        self.code.push(0xE0 | (dst.0 & 7));
+        self.code.push(imm as u8);
+    }
+
+    /// `call reg`.
+    pub fn call_reg(&mut self, reg: Gpr) {
+        self.rex(false, 0, 0, reg.0);
+        self.code.push(0xFF);
+        self.code.push(0xD0 | (reg.0 & 7));
     }
 
     /// `push reg`.
@@ -1020,6 +1040,20 @@ mod tests {
             "62 f1 74 58 58 4c 24 30",
         );
         check(|a| a.pop(RBX), "5b");
+        check(|a| a.kmovw_to_gpr(RAX, Kreg(3)), "c5 f8 93 c3");
+        check(|a| a.kmovw_to_gpr(R11, Kreg(1)), "c5 78 93 d9");
+        check(|a| a.and_imm8(RSP, -64), "48 83 e4 c0");
+        check(|a| a.call_reg(RAX), "ff d0");
+        check(|a| a.call_reg(R11), "41 ff d3");
+        check(|a| a.mov_load(RSP, Mem::at(RSP, 0)), "48 8b 24 24");
+        check(
+            |a| a.mov_load(RSP, Mem::at(RSP, 0x840)),
+            "48 8b a4 24 40 08 00 00",
+        );
+        check(
+            |a| a.lea(RDI, Mem::at(RSP, 0x800)),
+            "48 8d bc 24 00 08 00 00",
+        );
         check(|a| a.vzeroupper(), "c5 f8 77");
     }
 

@@ -1,7 +1,8 @@
 //! The native kernels' vector code: straight-line SSA over vectors of f32
 //! lanes (or their bit patterns) and lane masks, with forward skips over
-//! rarely needed fix-ups, register allocation by a linear scan, and
-//! lowering to [`Asm`] at one of two [`Width`]s.
+//! rarely needed fix-ups (which may call a Rust function on a vector's
+//! lanes, every register saved around the call), register allocation by a
+//! linear scan, and lowering to [`Asm`] at one of two [`Width`]s.
 //!
 //! At 512 bits (AVX-512) a vector is a `zmm` register and a mask an opmask
 //! register. At 256 bits (AVX2 with FMA) a vector is a `ymm` register, a
@@ -20,8 +21,8 @@
 
 use cranelift_codegen::ir::condcodes::FloatCC;
 
-use super::asm::{gpr::RSP, ops, Asm, Gpr, KOp, Kreg, Label, Mem, Op, VSrc, Zmm};
-use crate::math::LaneOps;
+use super::asm::{gpr, gpr::RSP, ops, Asm, Gpr, KOp, Kreg, Label, Mem, Op, VSrc, Zmm};
+use crate::math::{LaneOps, LanesFn};
 
 use super::Width;
 
@@ -146,6 +147,14 @@ enum Inst {
     },
     /// `dst = !a`.
     KNot { dst: MReg, a: MReg },
+    /// `dst = plain` as `f(x, out, lanes)` rewrites it (in memory), every
+    /// other register kept around the call.
+    CallLanes {
+        dst: VReg,
+        x: VReg,
+        plain: VReg,
+        f: LanesFn,
+    },
     /// Skips to the matching [`Inst::SkipEnd`] when no lane of `mask` is set.
     SkipUnless { mask: MReg },
     /// The end of the innermost open skip.
@@ -191,6 +200,7 @@ impl Inst {
                 .collect(),
             Inst::KOp { a, b, .. } => vec![Val::M(*a), Val::M(*b)],
             Inst::KNot { a, .. } => vec![Val::M(*a)],
+            Inst::CallLanes { x, plain, .. } => vec![Val::V(*x), Val::V(*plain)],
             Inst::SkipUnless { mask } => vec![Val::M(*mask)],
         }
     }
@@ -208,6 +218,7 @@ impl Inst {
             | Inst::Shift { dst, .. }
             | Inst::Blocks { dst, .. }
             | Inst::Lanes { dst, .. }
+            | Inst::CallLanes { dst, .. }
             | Inst::Blend { dst, .. } => Some(Val::V(*dst)),
             Inst::Cmp { dst, .. }
             | Inst::Negative { dst, .. }
@@ -619,6 +630,9 @@ impl Func {
             }
             Inst::KOp { op, dst, a, b } => asm.kop(*op, ra.kr(*dst), ra.kr(*a), ra.kr(*b)),
             Inst::KNot { dst, a } => asm.knotw(ra.kr(*dst), ra.kr(*a)),
+            Inst::CallLanes { dst, x, plain, f } => {
+                lanes_call(asm, Width::Zmm, [ra.z(*dst), ra.z(*x), ra.z(*plain)], *f)
+            }
             Inst::SkipUnless { mask: m } => {
                 let end = asm.label();
                 asm.kortestw(ra.kr(*m), ra.kr(*m));
@@ -746,6 +760,9 @@ impl Func {
                 let ones = VSrc::Mem(Mem::at(frame.consts, consts.offset(u32::MAX)));
                 asm.yop(ops::VPXORD, mask(*dst), mask(*a), ones);
             }
+            Inst::CallLanes { dst, x, plain, f } => {
+                lanes_call(asm, Width::Ymm, [ra.z(*dst), ra.z(*x), ra.z(*plain)], *f)
+            }
             Inst::SkipUnless { mask: m } => {
                 let end = asm.label();
                 asm.vtestps(mask(*m), mask(*m));
@@ -781,6 +798,85 @@ fn reg_of(o: &Operand) -> Option<VReg> {
 
 /// `d = a * b + c` where `d` is a fresh register or the register of one of
 /// the register sources that dies here (the allocator's preference).
+/// The general-purpose registers a call may change that kernels use.
+const CALLER_SAVED: [Gpr; 9] = [
+    gpr::RAX,
+    gpr::RCX,
+    gpr::RDX,
+    gpr::RSI,
+    gpr::RDI,
+    gpr::R8,
+    gpr::R9,
+    gpr::R10,
+    gpr::R11,
+];
+
+/// [`Inst::CallLanes`]: saves the caller-saved general registers, every
+/// vector register and (at 512 bits) the opmasks on a 64-byte aligned
+/// block of the stack, passes copies of `x` and `plain` to `f`, restores
+/// everything and loads `dst` from `f`'s output. A rare path's cost: the
+/// block is 2.3 KiB at 512 bits.
+fn lanes_call(asm: &mut Asm, width: Width, [dst, x, plain]: [Zmm; 3], f: LanesFn) {
+    let (vectors, lanes): (u8, u32) = match width {
+        Width::Zmm => (32, 16),
+        Width::Ymm => (16, 8),
+    };
+    let save = |asm: &mut Asm, at: i32, z: Zmm| match width {
+        Width::Zmm => asm.vmovups_store(Mem::at(RSP, at), z, None),
+        Width::Ymm => asm.ymovups_store(Mem::at(RSP, at), z),
+    };
+    let load = |asm: &mut Asm, z: Zmm, at: i32| match width {
+        Width::Zmm => asm.vmovups_load(z, Mem::at(RSP, at), None),
+        Width::Ymm => asm.ymovups_load(z, Mem::at(RSP, at)),
+    };
+    // The block: the vector registers, then the copies of x and plain,
+    // then k1–k7 and the stack pointer to return to.
+    let base = 64 * i32::from(vectors);
+    let (xs, out, masks) = (base, base + 64, base + 128);
+    let old_rsp = masks + 64;
+    let block = old_rsp + 64;
+    for r in CALLER_SAVED {
+        asm.push(r);
+    }
+    asm.mov(gpr::R11, RSP);
+    asm.and_imm8(RSP, -64);
+    asm.add_imm(RSP, -block);
+    asm.mov_store(Mem::at(RSP, old_rsp), gpr::R11);
+    for z in 0..vectors {
+        save(asm, 64 * i32::from(z), Zmm(z));
+    }
+    if width == Width::Zmm {
+        for k in 1..8 {
+            asm.kmovw_to_gpr(gpr::RAX, Kreg(k));
+            asm.mov_store(Mem::at(RSP, masks + 8 * i32::from(k)), gpr::RAX);
+        }
+    }
+    load(asm, Zmm(0), 64 * i32::from(x.0));
+    save(asm, xs, Zmm(0));
+    load(asm, Zmm(0), 64 * i32::from(plain.0));
+    save(asm, out, Zmm(0));
+    asm.vzeroupper();
+    asm.lea(gpr::RDI, Mem::at(RSP, xs));
+    asm.lea(gpr::RSI, Mem::at(RSP, out));
+    asm.mov_imm32(gpr::RDX, lanes);
+    asm.mov_imm64(gpr::RAX, f as usize as u64);
+    asm.call_reg(gpr::RAX);
+    if width == Width::Zmm {
+        for k in 1..8 {
+            asm.mov_load(gpr::RAX, Mem::at(RSP, masks + 8 * i32::from(k)));
+            asm.kmovw_from_gpr(Kreg(k), gpr::RAX);
+        }
+    }
+    for z in 0..vectors {
+        load(asm, Zmm(z), 64 * i32::from(z));
+    }
+    load(asm, dst, out);
+    asm.mov_load(RSP, Mem::at(RSP, old_rsp));
+    for r in CALLER_SAVED.iter().rev() {
+        asm.pop(*r);
+    }
+}
+
 fn emit_fma(asm: &mut Asm, width: Width, d: Zmm, a: Zmm, b: VSrc, c: VSrc) {
     let vop = |asm: &mut Asm, op, d, a, b| match width {
         Width::Zmm => asm.vop(op, d, a, b),
@@ -1098,6 +1194,30 @@ impl LaneOps for Func {
 
     fn mant_bits(&self) -> i64 {
         23
+    }
+
+    fn neg(&mut self, a: Operand) -> Operand {
+        self.op(ops::VPXORD, a, Operand::Const(SIGN))
+    }
+
+    fn xor(&mut self, a: Operand, b: Operand) -> Operand {
+        self.commutative(ops::VPXORD, a, b)
+    }
+
+    fn iand_c(&mut self, a: Operand, c: i64) -> Operand {
+        self.op(ops::VPANDD, a, Operand::Const(c as u32))
+    }
+
+    fn odd(&mut self, a: Operand) -> MReg {
+        let low = self.shift(false, a, 31);
+        self.negative(low)
+    }
+
+    fn lanes_call(&mut self, f: LanesFn, x: Operand, plain: Operand) -> Operand {
+        let (x, plain) = (self.reg(x), self.reg(plain));
+        let dst = self.vreg();
+        self.insts.push(Inst::CallLanes { dst, x, plain, f });
+        Operand::Reg(dst)
     }
 
     fn rare_branch(
