@@ -17,6 +17,9 @@ jax.lax (no flax, no optax), fixed shapes, seeded inputs, f32 unless said.
                     batch 128) with Adam written out; returns new params, new state, loss
     bf16_matmul_ln  bf16 512x1024 @ 1024x1024 accumulated in f32 (preferred_element_type),
                     then layernorm in f32
+    llama_block     LLaMA-style decoder block: batch 1, seq 256, d_model 1024, 16 heads,
+                    RMSNorm, rotary position embedding (angles made in the program, positions
+                    1000-1255), causal attention, SwiGLU MLP 2816
 
 Each program takes its parameters as arguments (dicts of arrays, so the HLO
 holds no large constants). `benches/gen_hlo.py` lowers them into
@@ -350,6 +353,51 @@ def _bf16_matmul_ln_inputs(seed):
             init.layernorm(1024)]
 
 
+# --- LLaMA-style block ----------------------------------------------------------------
+
+LLAMA_D, LLAMA_HEADS, LLAMA_MLP, LLAMA_T = 1024, 16, 2816, 256
+
+
+def _llama_block(jax, jnp):
+    L = Layers(jax, jnp)
+    lax = jax.lax
+
+    def rmsnorm(scale, x):
+        return x * lax.rsqrt(jnp.mean(jnp.square(x), axis=-1, keepdims=True) + EPS) * scale
+
+    def rope(x, pos):
+        """x [B,H,T,D]: rotary position embedding, the angles made from `pos` [T]."""
+        d = x.shape[-1]
+        inv_freq = 1.0 / (10000.0 ** (jnp.arange(0, d, 2, dtype=jnp.float32) / d))
+        angles = pos[:, None].astype(jnp.float32) * inv_freq[None, :]
+        cos, sin = jnp.cos(angles), jnp.sin(angles)
+        x1, x2 = x[..., 0::2], x[..., 1::2]
+        return jnp.stack([x1 * cos - x2 * sin, x1 * sin + x2 * cos], axis=-1).reshape(x.shape)
+
+    def llama_block(params, x, pos):
+        t = x.shape[1]
+        causal = jnp.tril(jnp.ones((t, t), dtype=bool))
+        h = rmsnorm(params["attn_norm"], x)
+        q, k, v = (L.split_heads(h @ params[w], LLAMA_HEADS) for w in ("wq", "wk", "wv"))
+        out = L.attention(rope(q, pos), rope(k, pos), v, causal)
+        x = x + L.merge_heads(out) @ params["wo"]
+        h = rmsnorm(params["mlp_norm"], x)
+        return x + (jax.nn.silu(h @ params["w1"]) * (h @ params["w3"])) @ params["w2"]
+    return llama_block
+
+
+def _llama_block_inputs(seed):
+    init = Init(seed)
+    d, m = LLAMA_D, LLAMA_MLP
+    params = {"attn_norm": init.near_one(d), "mlp_norm": init.near_one(d),
+              "w1": init.normal(d, m, std=0.02), "w3": init.normal(d, m, std=0.02),
+              "w2": init.normal(m, d, std=0.02)}
+    for w in ("wq", "wk", "wv", "wo"):
+        params[w] = init.normal(d, d, std=0.02)
+    pos = np.arange(1000, 1000 + LLAMA_T, dtype=np.int32)
+    return [params, init.normal(1, LLAMA_T, d), pos]
+
+
 _ALL = [
     Case("gpt2_block", _gpt2_block, _gpt2_block_inputs,
          "GPT-2 small block: 1x128x768, 12 heads, MLP 3072, causal, tanh GELU"),
@@ -367,6 +415,8 @@ _ALL = [
          "MLP 784-512-10 training step (cross-entropy, batch 128) with Adam"),
     Case("bf16_matmul_ln", _bf16_matmul_ln, _bf16_matmul_ln_inputs,
          "bf16 512x1024 @ 1024x1024 -> f32, then layernorm"),
+    Case("llama_block", _llama_block, _llama_block_inputs,
+         "LLaMA-style block: 1x256x1024, 16 heads, RMSNorm, RoPE, causal, SwiGLU 2816"),
 ]
 
 CASES = {c.name: c for c in _ALL}

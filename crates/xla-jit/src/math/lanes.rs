@@ -570,22 +570,12 @@ pub(crate) trait LaneOps {
     fn xor(&mut self, a: Self::V, b: Self::V) -> Self::V;
     /// `a & c` on the integer view.
     fn iand_c(&mut self, a: Self::V, c: i64) -> Self::V;
-    /// The lanes whose integer view is odd.
-    fn odd(&mut self, a: Self::V) -> Self::M;
+    /// The lanes whose sign bit is set.
+    fn negative(&mut self, a: Self::V) -> Self::M;
     /// `plain` with lanes replaced by `f`'s: `f(x, out, lanes)` gets the
     /// vector `x` and `plain` (in `out`, which it may rewrite) in memory.
     /// Code that calls it is only valid in this process.
     fn lanes_call(&mut self, f: LanesFn, x: Self::V, plain: Self::V) -> Self::V;
-    /// `(s, e)` with `s = a + b` rounded and `s + e == a + b` exactly
-    /// (Knuth's TwoSum).
-    fn two_sum(&mut self, a: Self::V, b: Self::V) -> (Self::V, Self::V) {
-        let s = self.add(a, b);
-        let bb = self.sub(s, a);
-        let ab = self.sub(s, bb);
-        let eb = self.sub(b, bb);
-        let ea = self.sub(a, ab);
-        (s, self.add(ea, eb))
-    }
     /// `(p, e)` with `p = a * b` rounded and `p + e == a * b` exactly.
     fn two_prod(&mut self, a: Self::V, b: Self::V) -> (Self::V, Self::V) {
         let p = self.mul(a, b);
@@ -707,10 +697,14 @@ impl LaneOps for Lanes<'_, '_> {
     fn iand_c(&mut self, a: Value, c: i64) -> Value {
         Lanes::iand_c(self, a, c)
     }
-    fn odd(&mut self, a: Value) -> Value {
-        let bit = Lanes::iand_c(self, a, 1);
+    fn negative(&mut self, a: Value) -> Value {
+        let bits = if self.b.func.dfg.value_type(a).lane_type().is_float() {
+            Lanes::bits(self, a)
+        } else {
+            a
+        };
         let zero = self.ci(0);
-        self.icmp(IntCC::NotEqual, bit, zero)
+        self.icmp(IntCC::SignedLessThan, bits, zero)
     }
     fn lanes_call(&mut self, f: LanesFn, x: Value, plain: Value) -> Value {
         let ptr = types::I64;

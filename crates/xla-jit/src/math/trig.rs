@@ -43,24 +43,33 @@ pub(super) fn trig(l: &mut Lanes, x: Value, which: Trig) -> Value {
         Trig::Sin => sin_cos_f32(l, x, false),
         Trig::Cos => sin_cos_f32(l, x, true),
         Trig::Tan => {
-            let special = large_lanes(l, x);
-            let (r, r_lo, q) = reduce_f32_lanes(l, x);
+            let (r, r_lo, q, special) = reduce_f32_lanes(l, x);
             let v = from_reduced(l, x, which, r, r_lo, q);
-            l.rare_branch(special, v, |l, plain| {
-                l.lanes_call(tan_large as LanesFn, x, plain)
-            })
+            out_of_line(l, tan_large, x, special, v)
         }
     }
 }
 
 /// `sin(x)` (`cos`, when `cos` is set) of f32 lanes.
 pub(crate) fn sin_cos_f32<L: LaneOps>(l: &mut L, x: L::V, cos: bool) -> L::V {
-    let special = large_lanes(l, x);
-    let (r, r_lo, q) = reduce_f32_lanes(l, x);
+    let (r, r_lo, q, special) = reduce_f32_lanes(l, x);
     let ((s, _), (c, _)) = kernels(l, r, r_lo);
     let v = sin_or_cos(l, x, cos, s, c, q);
     let f: LanesFn = if cos { cos_large } else { sin_large };
-    l.rare_branch(special, v, |l, plain| l.lanes_call(f, x, plain))
+    out_of_line(l, f, x, special, v)
+}
+
+/// `v`, with the lanes that [`reduce_f32_lanes`] cannot take (marked in
+/// `special`) or that exceed [`F32_LIMIT`] (or are infinite or NaN) from
+/// `f`, behind a branch taken only when a vector has one.
+fn out_of_line<L: LaneOps>(l: &mut L, f: LanesFn, x: L::V, special: L::V, v: L::V) -> L::V {
+    let big = large_lanes(l, x);
+    let special = l.or(special, big);
+    l.rare_branch(special, v, |l, plain| {
+        let all = l.lanes_call(f, x, plain);
+        let taken = l.negative(special);
+        l.select(taken, all, plain)
+    })
 }
 
 /// f32 arguments up to this magnitude are reduced in f32 lanes.
@@ -89,22 +98,30 @@ fn large_lanes<L: LaneOps>(l: &mut L, x: L::V) -> L::V {
 }
 
 /// The reduction of f32 lanes `x`, `|x| <= F32_LIMIT`, in f32 lanes:
-/// `j = round(x 2/pi)` by one FMA, `x - j C1` exact by an FMA (both are
-/// multiples of `ulp(C1)`, or of 2^-24 below 1, and their difference is
-/// below 2^24 of them), then `- j C2 - j C3` as a double-word, with
-/// `C1 + C2 + C3` pi/2 to 2^-76. Returns `(r, r_lo, j mod 4)`.
-fn reduce_f32_lanes<L: LaneOps>(l: &mut L, x: L::V) -> (L::V, L::V, L::V) {
+/// `j = round(x 2/pi)` by one FMA, `r1 = x - j C1` exact by an FMA (both
+/// are multiples of `ulp(C1)`, or of 2^-24 below 1, and their difference
+/// is below 2^24 of them), `r = r1 - j C2` rounded once, and its error
+/// `(r1 - r) - j C2 - j C3` (the products by FMA) as `r_lo`, with
+/// `C1 + C2 + C3` pi/2 to 2^-76. Four operations deep before the
+/// polynomials can start, which matters to loops of dependent steps.
+/// `r1 - r` is exact when `|j C2| <= |r1| / 2` (Sterbenz); the lanes
+/// where it is not (`x` within `2 |j C2|` of a multiple of pi/2: below
+/// 2^-17 of the lanes for `|x| < 100`) have the sign bit of the fourth
+/// result set, for the caller to compute otherwise. Returns
+/// `(r, r_lo, j mod 4, those lanes)`.
+fn reduce_f32_lanes<L: LaneOps>(l: &mut L, x: L::V) -> (L::V, L::V, L::V, L::V) {
     let (j, q) = l.round_mul(x, TWO_OVER_PI_F32);
     let nj = l.neg(j);
     let r1 = l.fma_c(nj, PIO2_F32[0], x);
-    let c2 = l.c(PIO2_F32[1]);
-    let (t, t_lo) = l.two_prod(j, c2);
-    let nt = l.neg(t);
-    let (r, e) = l.two_sum(r1, nt);
-    let lo = l.sub(e, t_lo);
-    let lo = l.fma_c(nj, PIO2_F32[2], lo);
-    let (r, r_lo) = l.fast_two_sum(r, lo);
-    (r, r_lo, q)
+    let r = l.fma_c(nj, PIO2_F32[1], r1);
+    let d = l.sub(r1, r);
+    let lo = l.fma_c(nj, PIO2_F32[1], d);
+    let r_lo = l.fma_c(nj, PIO2_F32[2], lo);
+    let aj = l.abs(j);
+    let bound = l.mul_c(aj, -2.0 * PIO2_F32[1]);
+    let ar1 = l.abs(r1);
+    let inexact = l.sub(ar1, bound);
+    (r, r_lo, q, l.bits(inexact))
 }
 
 /// `sin`, `cos` or `tan` of f64 lanes: one copy of the code for ordinary
@@ -139,7 +156,7 @@ fn from_reduced(l: &mut Lanes, x: Value, which: Trig, r: Value, r_lo: Value, q: 
     }
     // The quotient of the double-word kernels, corrected by its residual:
     // one rounding instead of three.
-    let odd = LaneOps::odd(l, q);
+    let odd = quadrant_odd(l, q);
     let nh = l.select(odd, c, s);
     let nl = l.select(odd, c_lo, s_lo);
     let dh = l.select(odd, s, c);
@@ -156,7 +173,7 @@ fn from_reduced(l: &mut Lanes, x: Value, which: Trig, r: Value, r_lo: Value, q: 
 /// `sin(x)` (`cos(x)` when `cos` is set) from the kernels' `s = sin(r)`
 /// and `c = cos(r)` and the quadrant `q`.
 fn sin_or_cos<L: LaneOps>(l: &mut L, x: L::V, cos: bool, s: L::V, c: L::V, q: L::V) -> L::V {
-    let odd = l.odd(q);
+    let odd = quadrant_odd(l, q);
     if cos {
         let v = l.select(odd, s, c);
         let sign = quadrant_sign(l, q, 1);
@@ -168,6 +185,12 @@ fn sin_or_cos<L: LaneOps>(l: &mut L, x: L::V, cos: bool, s: L::V, c: L::V, q: L:
     // sin is odd: keep the sign of ±0.
     let zero = l.cmp_c(FloatCC::Equal, x, 0.0);
     l.select(zero, x, v)
+}
+
+/// The lanes whose quadrant `q` is odd.
+fn quadrant_odd<L: LaneOps>(l: &mut L, q: L::V) -> L::M {
+    let low = l.shl(q, l.pick(31, 63));
+    l.negative(low)
 }
 
 /// The float whose only possible set bit is the sign, taken from bit 1 of
@@ -222,8 +245,8 @@ extern "C" fn tan_large(x: *const f32, out: *mut f32, lanes: usize) {
     large_into(x, out, lanes, Trig::Tan);
 }
 
-/// `out[i] = large(x[i])` for the lanes the f32-lane reduction does not
-/// take; the other lanes of `out` keep their values.
+/// `out[i] = large(x[i])` for every lane (the caller keeps those it
+/// needs).
 fn large_into(x: *const f32, out: *mut f32, lanes: usize, which: Trig) {
     // SAFETY: the generated code passes two arrays of `lanes` f32 on its
     // stack.
@@ -234,16 +257,14 @@ fn large_into(x: *const f32, out: *mut f32, lanes: usize, which: Trig) {
         )
     };
     for (&xi, o) in x.iter().zip(out) {
-        if xi.is_nan() || xi.abs() > F32_LIMIT {
-            *o = large(xi, which);
-        }
+        *o = large(xi, which);
     }
 }
 
-/// `sin`, `cos` or `tan` of one f32 above [`F32_LIMIT`] (or infinite or
-/// NaN: a NaN gives itself, an infinity x86's default NaN, as the
-/// interpreter's libm does): reduced in f64 (by `j pi/2` in two parts up
-/// to 2^20, by Payne–Hanek above), the f64 kernels, rounded to f32 once.
+/// `sin`, `cos` or `tan` of one f32 (a NaN gives itself, an infinity
+/// x86's default NaN, as the interpreter's libm does): reduced in f64 (by
+/// `j pi/2` in two parts up to 2^20, by Payne–Hanek above), the f64
+/// kernels, rounded to f32 once.
 fn large(x: f32, which: Trig) -> f32 {
     if x.is_nan() {
         return x;

@@ -1208,9 +1208,8 @@ impl LaneOps for Func {
         self.op(ops::VPANDD, a, Operand::Const(c as u32))
     }
 
-    fn odd(&mut self, a: Operand) -> MReg {
-        let low = self.shift(false, a, 31);
-        self.negative(low)
+    fn negative(&mut self, a: Operand) -> MReg {
+        Func::negative(self, a)
     }
 
     fn lanes_call(&mut self, f: LanesFn, x: Operand, plain: Operand) -> Operand {
