@@ -490,3 +490,63 @@ fn a_body_reading_other_elements_keeps_its_copy() {
         assert_eq!(checked_body_copies(n, &update, 7), 1, "{update}");
     }
 }
+
+/// A loop whose condition is `i < constant` compares its counter in place
+/// (no condition kernel): the dump shows it, and the results are the
+/// interpreter's for s32 and s64 counters, a start past the limit (no
+/// iteration), a negative limit and a body that reads the counter. Any
+/// other condition (`<=`, an unsigned counter) runs as steps.
+#[test]
+fn counted_loops_compare_their_counter_in_place() {
+    use crate::runtime_support::{check_against_interpreter, CLOSE};
+    let program = |ty: &str, start: i64, limit: i64, direction: &str| -> HloModule {
+        let text = format!(
+            "HloModule m
+cond {{
+  cs = ({ty}[], f32[4]{{0}}) parameter(0)
+  ci = {ty}[] get-tuple-element(cs), index=0
+  n = {ty}[] constant({limit})
+  ROOT lt = pred[] compare(ci, n), direction={direction}
+}}
+body {{
+  bs = ({ty}[], f32[4]{{0}}) parameter(0)
+  i = {ty}[] get-tuple-element(bs), index=0
+  x = f32[4]{{0}} get-tuple-element(bs), index=1
+  fi = f32[] convert(i)
+  fb = f32[4]{{0}} broadcast(fi), dimensions={{}}
+  y = f32[4]{{0}} add(x, fb)
+  one = {ty}[] constant(1)
+  next = {ty}[] add(i, one)
+  ROOT t = ({ty}[], f32[4]{{0}}) tuple(next, y)
+}}
+ENTRY e {{
+  x0 = f32[4]{{0}} parameter(0)
+  z = {ty}[] constant({start})
+  init = ({ty}[], f32[4]{{0}}) tuple(z, x0)
+  ROOT w = ({ty}[], f32[4]{{0}}) while(init), condition=cond, body=body
+}}
+"
+        );
+        text.parse().unwrap_or_else(|e| panic!("{e}\n{text}"))
+    };
+    let x = Literal::from_vec(&[4], vec![1.0f32, -2.0, 0.5, 8.0]).unwrap();
+    for (ty, start, limit) in [
+        ("s32", 0, 100),
+        ("s64", 0, 100),
+        ("s32", 7, 3),
+        ("s32", -20, -5),
+        ("s64", 5_000_000_000, 5_000_000_010),
+    ] {
+        let module = program(ty, start, limit, "LT");
+        let exe = check_against_interpreter(&module, std::slice::from_ref(&x), CLOSE);
+        let dump = exe.dump();
+        assert!(dump.contains(&format!(" < {limit})")), "{dump}");
+        assert!(!dump.contains("condition:"), "{dump}");
+    }
+    let le = program("s32", 0, 10, "LE");
+    let exe = check_against_interpreter(&le, std::slice::from_ref(&x), CLOSE);
+    assert!(exe.dump().contains("while (predicate"), "{}", exe.dump());
+    let unsigned = program("u32", 0, 10, "LT");
+    let exe = check_against_interpreter(&unsigned, &[x], CLOSE);
+    assert!(exe.dump().contains("while (predicate"), "{}", exe.dump());
+}

@@ -13,7 +13,7 @@ use super::interpret::FallbackOp;
 use super::profile::Profile;
 use super::program::Program;
 use super::run::{run_program, RunState};
-use super::thunk::Thunk;
+use super::thunk::{Condition, Thunk};
 use crate::codegen::Jit;
 use crate::dot::DotEngine;
 use crate::JitError;
@@ -421,9 +421,16 @@ fn write_thunks(out: &mut String, program: &Program, depth: usize) {
             Thunk::While(w) => {
                 work.push(Print::Thunks(&w.body, depth + 2, None));
                 work.push(Print::Heading("body:".into(), depth + 1));
-                work.push(Print::Thunks(&w.condition, depth + 2, None));
-                work.push(Print::Heading("condition:".into(), depth + 1));
-                writeln!(out, "{pad}while (predicate b{})", w.predicate.0)
+                match &w.condition {
+                    Condition::Thunks { thunks, predicate } => {
+                        work.push(Print::Thunks(thunks, depth + 2, None));
+                        work.push(Print::Heading("condition:".into(), depth + 1));
+                        writeln!(out, "{pad}while (predicate b{})", predicate.0)
+                    }
+                    Condition::Counter { counter, limit, .. } => {
+                        writeln!(out, "{pad}while (b{} < {limit})", counter.0)
+                    }
+                }
             }
             Thunk::Conditional(c) => {
                 for (i, branch) in c.branches.iter().enumerate().rev() {

@@ -15,7 +15,7 @@ use super::executable::ExecuteOptions;
 use super::pool::ThreadPool;
 use super::profile::Profile;
 use super::program::Program;
-use super::thunk::{ConditionalThunk, CopyThunk, KernelThunk, Thunk, WhileThunk};
+use super::thunk::{Condition, ConditionalThunk, CopyThunk, KernelThunk, Thunk, WhileThunk};
 use crate::codegen::ftz::{flush_mode, with_flush_mode, FtzGuard};
 use crate::dot::DotEngine;
 use crate::JitError;
@@ -282,9 +282,32 @@ impl Context<'_> {
     fn while_loop(&self, w: &WhileThunk, depth: usize) -> Result<(), JitError> {
         loop {
             self.cancel.check()?;
-            self.run(&w.condition, depth + 1)?;
-            // SAFETY: the predicate is a live `pred[]` buffer (one byte).
-            if unsafe { *self.pointers.get(w.predicate) } == 0 {
+            let again = match &w.condition {
+                Condition::Thunks { thunks, predicate } => {
+                    self.run(thunks, depth + 1)?;
+                    // SAFETY: the predicate is a live `pred[]` buffer (one
+                    // byte).
+                    unsafe { *self.pointers.get(*predicate) != 0 }
+                }
+                &Condition::Counter {
+                    counter,
+                    limit,
+                    wide,
+                } => {
+                    let at = self.pointers.get(counter);
+                    // SAFETY: a live `s32[]` (`s64[]` when wide) buffer,
+                    // aligned as buffers are.
+                    let i = unsafe {
+                        if wide {
+                            *at.cast::<i64>()
+                        } else {
+                            i64::from(*at.cast::<i32>())
+                        }
+                    };
+                    i < limit
+                }
+            };
+            if !again {
                 return Ok(());
             }
             self.run(&w.body, depth + 1)?;

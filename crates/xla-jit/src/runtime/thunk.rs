@@ -58,10 +58,24 @@ pub(crate) struct CopyThunk {
 
 /// A `while` loop over the buffers of its state.
 pub(crate) struct WhileThunk {
-    pub condition: Vec<Thunk>,
-    /// The `pred[]` the condition computes.
-    pub predicate: BufferId,
+    pub condition: Condition,
     pub body: Vec<Thunk>,
+}
+
+/// How a `while` decides whether to run its body again.
+pub(crate) enum Condition {
+    /// Run the condition's steps, then read the `pred[]` they compute.
+    Thunks {
+        thunks: Vec<Thunk>,
+        predicate: BufferId,
+    },
+    /// The condition is `counter < limit` on an `s32[]` (`s64[]` when
+    /// `wide`) element of the loop's state, compared in place.
+    Counter {
+        counter: BufferId,
+        limit: i64,
+        wide: bool,
+    },
 }
 
 /// A `conditional`.
@@ -90,8 +104,13 @@ pub(crate) fn remap_buffers(thunks: &mut Vec<Thunk>, map: &impl Fn(BufferId) -> 
                 c.to = map(c.to);
             }
             Thunk::While(w) => {
-                remap_buffers(&mut w.condition, map);
-                w.predicate = map(w.predicate);
+                match &mut w.condition {
+                    Condition::Thunks { thunks, predicate } => {
+                        remap_buffers(thunks, map);
+                        *predicate = map(*predicate);
+                    }
+                    Condition::Counter { counter, .. } => *counter = map(*counter),
+                }
                 remap_buffers(&mut w.body, map);
             }
             Thunk::Conditional(c) => {

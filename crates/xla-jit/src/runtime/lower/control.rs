@@ -1,11 +1,11 @@
 //! Lowering control flow: loops and conditionals over buffers.
 
-use xla_core::hlo::HloInstruction;
-use xla_core::{HloComputation, PrimitiveType};
+use xla_core::hlo::{ComparisonDirection, ComparisonType, HloInstruction};
+use xla_core::{HloComputation, HloModule, Opcode, PrimitiveType, Shape};
 
 use super::{leaf_shapes, Leaves, Lowering};
 use crate::runtime::buffers::LoopSpan;
-use crate::runtime::thunk::{ConditionalThunk, Thunk, WhileThunk};
+use crate::runtime::thunk::{Condition, ConditionalThunk, Thunk, WhileThunk};
 use crate::JitError;
 
 impl Lowering<'_> {
@@ -25,10 +25,27 @@ impl Lowering<'_> {
         let state = self.fresh(&instr.shape, &instr.name);
         self.copy_leaves(&init, &state, &instr.shape, out);
         let start = self.tick();
-        let (condition, predicate) =
-            self.computation(condition_id, std::slice::from_ref(&state))?;
-        let time = self.tick();
-        self.table.access(predicate[0], time);
+        let condition = match counted(self.module, instr) {
+            Some((k, limit, wide)) => {
+                let time = self.tick();
+                self.table.access(state[k], time);
+                Condition::Counter {
+                    counter: state[k],
+                    limit,
+                    wide,
+                }
+            }
+            None => {
+                let (thunks, predicate) =
+                    self.computation(condition_id, std::slice::from_ref(&state))?;
+                let time = self.tick();
+                self.table.access(predicate[0], time);
+                Condition::Thunks {
+                    thunks,
+                    predicate: predicate[0],
+                }
+            }
+        };
         let (mut body, next) = self.computation(body_id, std::slice::from_ref(&state))?;
         // A next-state leaf that is another leaf of the state would be
         // overwritten before it is read: copy such leaves aside first.
@@ -44,11 +61,7 @@ impl Lowering<'_> {
         self.copy_leaves(&sources, &state, &instr.shape, &mut body);
         let end = self.tick();
         self.table.add_loop(LoopSpan { start, end });
-        out.push(Thunk::While(WhileThunk {
-            condition,
-            predicate: predicate[0],
-            body,
-        }));
+        out.push(Thunk::While(WhileThunk { condition, body }));
         Ok(state)
     }
 
@@ -79,4 +92,55 @@ impl Lowering<'_> {
         }));
         Ok(result)
     }
+}
+
+/// `(k, limit, wide)` when loop `instr`'s condition is exactly
+/// `compare(get-tuple-element(state, k), constant(limit)), direction=LT`
+/// on an `s32[]` (`s64[]`: `wide`) element of a state whose elements are
+/// all arrays (so that element `k` is leaf `k`), as `fori_loop` and `scan`
+/// loops are: the runtime then compares the element itself each iteration
+/// instead of running the condition's kernel.
+fn counted(module: &HloModule, instr: &HloInstruction) -> Option<(usize, i64, bool)> {
+    let Shape::Tuple(elements) = &instr.shape else {
+        return None;
+    };
+    if !elements.iter().all(|e| matches!(e, Shape::Array(_))) {
+        return None;
+    }
+    let condition = module.computation(*instr.called.first()?);
+    let root = condition.instr(condition.root);
+    if root.opcode != Opcode::Compare
+        || root.attrs.comparison_direction != Some(ComparisonDirection::Lt)
+        || root
+            .attrs
+            .comparison_type
+            .is_some_and(|t| t != ComparisonType::Signed)
+        || root.operands.len() != 2
+    {
+        return None;
+    }
+    let (element, bound) = (
+        condition.instr(root.operands[0]),
+        condition.instr(root.operands[1]),
+    );
+    let param = condition.instr(*element.operands.first()?);
+    if element.opcode != Opcode::GetTupleElement
+        || param.opcode != Opcode::Parameter
+        || bound.opcode != Opcode::Constant
+    {
+        return None;
+    }
+    let k = usize::try_from(element.attrs.tuple_index?).ok()?;
+    let literal = bound.attrs.literal.as_ref()?;
+    let (limit, wide) = match element.shape.as_array()? {
+        a if a.rank() != 0 => return None,
+        a if a.element_type() == PrimitiveType::S32 => {
+            (i64::from(*literal.to_vec::<i32>().ok()?.first()?), false)
+        }
+        a if a.element_type() == PrimitiveType::S64 => {
+            (*literal.to_vec::<i64>().ok()?.first()?, true)
+        }
+        _ => return None,
+    };
+    (k < elements.len()).then_some((k, limit, wide))
 }
