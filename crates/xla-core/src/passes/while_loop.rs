@@ -162,6 +162,23 @@ fn live_elements(module: &HloModule, comp: ComputationId, w: InstrId) -> Option<
     Some(live)
 }
 
+/// Gives a loop computation's parameter the `shape` of the live elements
+/// and its `get-tuple-element`s (which read live elements only) their new
+/// indices.
+fn retarget(
+    instrs: &mut [HloInstruction],
+    shape: &Shape,
+    new_index: impl Fn(usize) -> Option<usize>,
+) {
+    let param = parameter(instrs).expect("checked by live_elements");
+    instrs[param.index()].shape = shape.clone();
+    for instr in instrs.iter_mut().filter(|i| i.operands == [param]) {
+        let k = instr.attrs.tuple_index.expect("checked by live_elements") as usize;
+        let new = new_index(k).expect("only live elements are read");
+        instr.attrs.tuple_index = Some(new as i64);
+    }
+}
+
 /// Makes loop `w` of computation `comp` carry only the `live` elements.
 fn rewrite(
     module: &mut HloModule,
@@ -179,16 +196,11 @@ fn rewrite(
     let (cond, body) = (old.called[0], old.called[1]);
 
     // The condition reads the same elements at their new indices.
-    let cond_comp = module.computation_mut(cond);
-    let param = parameter(&cond_comp.instructions).expect("checked by live_elements");
-    cond_comp.instructions[param.index()].shape = shape.clone();
-    for instr in &mut cond_comp.instructions {
-        if instr.operands == [param] {
-            let k = instr.attrs.tuple_index.expect("checked by live_elements") as usize;
-            instr.attrs.tuple_index =
-                Some(new_index(k).expect("the condition's elements are live") as i64);
-        }
-    }
+    retarget(
+        &mut module.computation_mut(cond).instructions,
+        &shape,
+        new_index,
+    );
 
     // The body returns the live elements, and what computed only the dead
     // ones goes.
@@ -215,15 +227,7 @@ fn rewrite(
         }
     }
     let _ = retain(body_comp, &keep);
-    let param = parameter(&body_comp.instructions).expect("the parameter is kept");
-    body_comp.instructions[param.index()].shape = shape.clone();
-    for instr in &mut body_comp.instructions {
-        if instr.operands == [param] {
-            let k = instr.attrs.tuple_index.expect("checked by live_elements") as usize;
-            instr.attrs.tuple_index =
-                Some(new_index(k).expect("only live elements are read") as i64);
-        }
-    }
+    retarget(&mut body_comp.instructions, &shape, new_index);
 
     // The loop takes and gives the live elements.
     let effects = SideEffects::of(module);

@@ -24,7 +24,7 @@ use xla_core::hlo::InstrId;
 use xla_core::shape::ceil_div;
 use xla_core::{Opcode, PrimitiveType};
 
-use super::space::{identity, maps, Class, Space};
+use super::space::{identity, maps, row_strides, Class, Space};
 use super::{
     constant, element_loop, elementwise, enter, leave, load_bases, lowering, tail_masks,
     NativeKernel, Reducer, Val, UNROLL,
@@ -207,19 +207,7 @@ impl<'a, 'm> Columns<'a, 'm> {
             return None;
         }
         let row_bytes = 4 * space.n;
-        let mut strides = Vec::new();
-        for &id in &fusion.inputs {
-            let a = comp.instr(id).shape.as_array()?;
-            let map = maps.get(&id)?;
-            if a.element_type() != PrimitiveType::F32 || !space.walks_in_order(a, map) {
-                return None;
-            }
-            strides.push(match classes[&id] {
-                Class::Element => row_bytes,
-                Class::Row => 4,
-                Class::Column | Class::Uniform => 0,
-            });
-        }
+        let mut strides = row_strides(info, &space, &maps, &classes, fusion.inputs.clone())?;
         strides.push(0);
         if strides.len() != info.buffers.len() {
             return None;
@@ -400,6 +388,10 @@ impl<'a, 'm> Columns<'a, 'm> {
         asm.mov_store(state(State::Group), R11);
 
         let mut lowered = lowering(buffers, frame_bytes, &mut consts, width);
+        // The loop over the chunk's columns, [rsi, rdx).
+        let chunk_loop = |asm: &mut Asm, lowered: &mut _, [two, one, tail]: &[Func; 3]| {
+            element_loop(asm, lowered, RDX, (two, one, tail), (width, tail_masks))
+        };
         let (top, done) = (asm.label(), asm.label());
         asm.bind(top);
         asm.mov_load(RCX, state(State::Iteration));
@@ -420,14 +412,7 @@ impl<'a, 'm> Columns<'a, 'm> {
             asm.mov_load(buffers[acc], Mem::at(RSP, 8 * acc as i32));
             asm.add(buffers[acc], RCX);
         }
-        let [two, one, tail] = &set;
-        element_loop(
-            &mut asm,
-            &mut lowered,
-            RDX,
-            (two, one, tail),
-            (width, tail_masks),
-        )?;
+        chunk_loop(&mut asm, &mut lowered, &set)?;
         // The group's rows: ROW = first, RowEnd = end.
         asm.mov_load(R11, state(State::Group));
         asm.imul_imm(ROW, R11, per_group as i32);
@@ -450,14 +435,7 @@ impl<'a, 'm> Columns<'a, 'm> {
             }
         }
         asm.mov_load(RSI, state(State::First));
-        let [two, one, tail] = &add;
-        element_loop(
-            &mut asm,
-            &mut lowered,
-            RDX,
-            (two, one, tail),
-            (width, tail_masks),
-        )?;
+        chunk_loop(&mut asm, &mut lowered, &add)?;
         asm.add_imm(ROW, 1);
         asm.jmp(row_top);
         asm.bind(row_done);

@@ -33,7 +33,7 @@ use xla_core::hlo::InstrId;
 use xla_core::shape::ceil_div;
 use xla_core::{Opcode, PrimitiveType};
 
-use super::space::{identity, maps, Class, Map, Space};
+use super::space::{identity, maps, row_strides, Class, Map, Space};
 use super::{
     constant, elementwise, enter, leave, load_bases, lowering, tail_masks, Accumulation,
     NativeKernel, Reducer, Val, UNROLL,
@@ -149,21 +149,8 @@ impl<'a, 'm> Rows<'a, 'm> {
         if classes[&fusion.root] != want {
             return None;
         }
-        // Each buffer's stride between rows, checking it is walked in order.
-        let row_bytes = 4 * space.n;
-        let mut strides = Vec::new();
-        for &id in fusion.inputs.iter().chain(&fusion.outputs) {
-            let a = comp.instr(id).shape.as_array()?;
-            let map = maps.get(&id)?;
-            if a.element_type() != PrimitiveType::F32 || !space.walks_in_order(a, map) {
-                return None;
-            }
-            strides.push(match classes[&id] {
-                Class::Element => row_bytes,
-                Class::Row => 4,
-                Class::Column | Class::Uniform => 0,
-            });
-        }
+        let buffers = fusion.inputs.iter().chain(&fusion.outputs).copied();
+        let strides = row_strides(info, &space, &maps, &classes, buffers)?;
         if strides.len() > BASES.len() || strides.len() != info.buffers.len() {
             return None;
         }

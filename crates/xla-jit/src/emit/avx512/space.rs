@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 
 use xla_core::hlo::InstrId;
-use xla_core::{ArrayShape, Opcode};
+use xla_core::{ArrayShape, Opcode, PrimitiveType};
 
 use crate::emit::ops::{op_of, Op};
 use crate::emit::KernelInfo;
@@ -250,4 +250,32 @@ fn operand_map(
         }
         _ => None,
     }
+}
+
+/// The bytes from one row to the next of each of `ids` (a fusion's
+/// inputs, or its inputs and outputs), all f32 arrays walked in the
+/// space's order: a row's length for per-element values, one element for
+/// per-row values, none for the others. `None` if one is not such an
+/// array.
+pub(super) fn row_strides(
+    info: &KernelInfo,
+    space: &Space,
+    maps: &HashMap<InstrId, Map>,
+    classes: &HashMap<InstrId, Class>,
+    ids: impl IntoIterator<Item = InstrId>,
+) -> Option<Vec<i64>> {
+    ids.into_iter()
+        .map(|id| {
+            let a = info.comp.instr(id).shape.as_array()?;
+            let map = maps.get(&id)?;
+            if a.element_type() != PrimitiveType::F32 || !space.walks_in_order(a, map) {
+                return None;
+            }
+            Some(match classes.get(&id)? {
+                Class::Element => 4 * space.n,
+                Class::Row => 4,
+                Class::Column | Class::Uniform => 0,
+            })
+        })
+        .collect()
 }
