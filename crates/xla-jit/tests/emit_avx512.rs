@@ -1043,3 +1043,27 @@ fn other_column_reductions_are_left_to_cranelift() {
     );
     native_both_ways(&single, &[&matrix(64, 1, 12)], "column", false);
 }
+
+/// A flat fusion of eight f32 is one 256-bit vector: on a CPU with
+/// AVX-512 it still compiles at 256 bits (no masked tail, whose stores do
+/// not forward to the next step's loads), with Cranelift's results.
+#[test]
+fn eight_elements_are_one_256_bit_vector() {
+    let widths = native_widths();
+    if widths.is_empty() {
+        return;
+    }
+    let text = "HloModule m\nENTRY e {\n  x = f32[8]{0} parameter(0)\n  \
+                s = f32[8]{0} sine(x)\n  ROOT r = f32[8]{0} add(s, x)\n}";
+    let x = vector(8, 3);
+    let want = run(&compile_chunked(text, None, 16384), &[&x]);
+    for width in widths {
+        let c = compile_chunked(text, Some(width), 16384);
+        assert!(
+            kernels(&c).iter().any(|n| n.contains("_avx2_")),
+            "{width:?}: {:?}",
+            kernels(&c)
+        );
+        assert_same(&run(&c, &[&x]), &want, &format!("{width:?}"));
+    }
+}

@@ -65,6 +65,19 @@ pub(crate) struct NativeKernel {
 /// it: at 512 bits a full reduction's partials (with Cranelift's kernel
 /// combining them), else one kernel (a flat or a row fusion's).
 pub(super) fn plan(info: &KernelInfo, width: Width) -> Option<Vec<KernelPlan>> {
+    // Eight f32 are one 256-bit vector; at 512 bits they would go through
+    // the masked tail, and a masked store does not forward to the next
+    // kernel's load (a stall per step of a loop over such a state).
+    let eight = info
+        .comp
+        .instr(info.fusion.root)
+        .shape
+        .as_array()
+        .is_some_and(|a| a.element_count() == 8);
+    let width = match width {
+        Width::Zmm if eight && info.fusion.kind == FusionKind::Loop => Width::Ymm,
+        other => other,
+    };
     let per_element = cost::per_element(info, width.lanes() as u32);
     let native = |kernel: NativeKernel, part, scratch_bytes| KernelPlan {
         part,
