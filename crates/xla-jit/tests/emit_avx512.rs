@@ -18,9 +18,10 @@ use xla_core::Literal;
 use xla_jit::wide::Width;
 
 /// The unary ops the emitter takes.
-const UNARY: [&str; 13] = [
+const UNARY: [&str; 14] = [
     "sine",
     "cosine",
+    "erf",
     "log",
     "negate",
     "abs",

@@ -75,7 +75,7 @@ fn exp_no_overflow<L: LaneOps>(l: &mut L, x: L::V, y: L::V) -> L::V {
 
 /// `e^x` for `x` in `[EXP_UNDERFLOW, EXP_OVERFLOW]` (other `x` give
 /// garbage).
-fn exp_plain<L: LaneOps>(l: &mut L, x: L::V) -> L::V {
+pub(super) fn exp_plain<L: LaneOps>(l: &mut L, x: L::V) -> L::V {
     let (n, t) = l.round_mul(x, LOG2E);
     let r = l.fma_c(n, -LN2_HI_F32, x);
     let r = l.fma_c(n, -LN2_LO_F32, r);

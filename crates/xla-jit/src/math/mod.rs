@@ -101,8 +101,8 @@
 //! lanes, measured on the 2-core Intel Xeon (Emerald Rapids) with the other
 //! core idle; not comparable with the Zen 5 figures of the other rows.)
 //!
-//! exp, tanh, logistic (at [`Accuracy::Xla`]), log and f32 sin and cos are
-//! written over `LaneOps`, so the native kernels (`crate::wide`) run the
+//! exp, tanh, logistic (at [`Accuracy::Xla`]), log and f32 sin, cos and
+//! erf are written over `LaneOps`, so the native kernels (`crate::wide`) run the
 //! same operations on 16 (or 8) lanes and give the same bits as the
 //! `f32x4` code; sin and cos call out of line (`LaneOps::lanes_call`)
 //! for the lanes above 2^17, infinities and NaNs.
@@ -338,7 +338,7 @@ pub fn flushes_subnormals(f: UnaryFn, accuracy: Accuracy, lane: Type) -> bool {
 
 /// `f(x)` as the kernels compute it ([`Accuracy::Xla`]) on f32 lanes of any
 /// width, for the functions written over [`LaneOps`] (the fast exp, tanh
-/// and logistic, log, and f32 sin and cos); `None` for the others.
+/// and logistic, log, and f32 sin, cos and erf); `None` for the others.
 pub(crate) fn generic_unary<L: LaneOps>(l: &mut L, f: UnaryFn, x: L::V) -> Option<L::V> {
     match f {
         UnaryFn::Exp => Some(fast::exp(l, x)),
@@ -347,6 +347,7 @@ pub(crate) fn generic_unary<L: LaneOps>(l: &mut L, f: UnaryFn, x: L::V) -> Optio
         UnaryFn::Log => Some(exp_log::log(l, x)),
         UnaryFn::Sin if l.is_f32() => Some(trig::sin_cos_f32(l, x, false)),
         UnaryFn::Cos if l.is_f32() => Some(trig::sin_cos_f32(l, x, true)),
+        UnaryFn::Erf if l.is_f32() => Some(special::erf_f32(l, x)),
         _ => None,
     }
 }
