@@ -170,3 +170,46 @@ ENTRY e {
 }",
     );
 }
+
+/// A small table computed from an iota and broadcast constants (a rotary
+/// embedding's inverse frequencies) folds level by level into one
+/// constant; the same computation over more than 4096 bytes stays (a
+/// large iota-made value is cheaper fused than stored).
+#[test]
+fn small_tables_made_from_iotas_fold() {
+    let program = |n: usize| {
+        format!(
+            "HloModule m
+
+ENTRY e {{
+  i = f32[{n}] iota(), iota_dimension=0
+  c = f32[] constant(0.5)
+  cb = f32[{n}] broadcast(c), dimensions={{}}
+  s = f32[{n}] multiply(i, cb)
+  t = f32[] constant(2)
+  tb = f32[{n}] broadcast(t), dimensions={{}}
+  ROOT p = f32[{n}] power(tb, s)
+}}"
+        )
+    };
+    let mut module: xla_core::HloModule = program(4).parse().unwrap();
+    let mut pass = fold();
+    use xla_core::passes::Pass;
+    while pass.run(&mut module).unwrap().is_yes() {
+        let _ = xla_core::passes::Dce.run(&mut module).unwrap();
+    }
+    let root = module
+        .entry_computation()
+        .instr(module.entry_computation().root);
+    assert_eq!(root.opcode, xla_core::Opcode::Constant, "{module}");
+    let values = root
+        .attrs
+        .literal
+        .as_ref()
+        .unwrap()
+        .to_vec::<f32>()
+        .unwrap();
+    let want: Vec<f32> = (0..4).map(|k| 2f32.powf(0.5 * k as f32)).collect();
+    assert_eq!(values, want);
+    unchanged(fold(), &program(1025));
+}

@@ -18,7 +18,12 @@ use crate::Result;
 /// * it has operands, all of them `constant`s, and an array result; neither
 ///   the result nor the operands together exceed `max_bytes` bytes (a
 ///   bound on both the module's growth and the time evaluation takes, as
-///   XLA's bound on elements);
+///   XLA's bound on elements). Operands may also be `iota`s and
+///   `broadcast`s of constants when the result is at most
+///   [`SMALL_TABLE_BYTES`]: a table computed from positions (a rotary
+///   embedding's inverse frequencies, `1 / 10000^(iota / d)`) is then one
+///   constant instead of a kernel to compile and run, while a large
+///   iota-made value (an attention mask) stays a cheap fused computation;
 /// * it has no side effect, not even in a computation it calls
 ///   (`effects.rs`; this excludes `rng`), and its value does not depend on
 ///   the device: collectives, `replica-id` and `partition-id` stay;
@@ -96,9 +101,13 @@ impl ConstantFolding {
             .iter()
             .map(|o| o.shape.saturating_byte_size())
             .fold(0, u64::saturating_add);
-        let small = instr.shape.saturating_byte_size().max(operand_bytes) <= self.max_bytes as u64;
-        let constant_operands =
-            !operands.is_empty() && operands.iter().all(|o| o.opcode == Opcode::Constant);
+        let bytes = instr.shape.saturating_byte_size();
+        let small = bytes.max(operand_bytes) <= self.max_bytes as u64;
+        let table = bytes <= SMALL_TABLE_BYTES;
+        let constant_operands = !operands.is_empty()
+            && operands
+                .iter()
+                .all(|o| o.opcode == Opcode::Constant || (table && made_of_constants(editor, o)));
         small && constant_operands && worth_folding(instr.opcode) && !effects.instruction(instr)
     }
 
@@ -119,8 +128,15 @@ impl ConstantFolding {
             let position = match operand_ids.iter().position(|o| o == operand) {
                 Some(position) => position,
                 None => {
+                    let mut copy = editor.instr(*operand).clone();
+                    // A broadcast's constant comes along, just before it.
+                    if let Some(&inner) = copy.operands.first() {
+                        instructions.push(editor.instr(inner).clone());
+                        copy.operands = vec![InstrId(instructions.len() as u32 - 1)];
+                        operand_ids.push(inner);
+                    }
                     operand_ids.push(*operand);
-                    instructions.push(editor.instr(*operand).clone());
+                    instructions.push(copy);
                     instructions.len() - 1
                 }
             };
@@ -165,6 +181,22 @@ fn copy_callees(
     }
     renumbered.insert(id, ComputationId(computations.len() as u32));
     computations.push(copy);
+}
+
+/// The largest result whose operands may be iotas and broadcasts of
+/// constants (see [`ConstantFolding`]).
+const SMALL_TABLE_BYTES: u64 = 4096;
+
+/// `true` for an `iota`, or a `broadcast` of a `constant`.
+fn made_of_constants(editor: &Editor, instr: &HloInstruction) -> bool {
+    match instr.opcode {
+        Opcode::Iota => instr.shape.is_array(),
+        Opcode::Broadcast => instr
+            .operands
+            .first()
+            .is_some_and(|&o| editor.instr(o).opcode == Opcode::Constant),
+        _ => false,
+    }
 }
 
 /// Ops whose folding pays off (see [`ConstantFolding`]); device-dependent
