@@ -34,14 +34,15 @@ pub(super) enum Trig {
     Tan,
 }
 
-/// `sin`, `cos` or `tan` of `x` (f32x4 or f64x2).
-pub(super) fn trig(l: &mut Lanes, x: Value, which: Trig) -> Value {
+/// `sin`, `cos` or `tan` of `x` (f32x4 or f64x2); `flush` as in
+/// [`sin_cos_f32`].
+pub(super) fn trig(l: &mut Lanes, x: Value, which: Trig, flush: bool) -> Value {
     if !l.is_f32() {
         return trig_f64(l, x, which);
     }
     match which {
-        Trig::Sin => sin_cos_f32(l, x, false),
-        Trig::Cos => sin_cos_f32(l, x, true),
+        Trig::Sin => sin_cos_f32(l, x, false, flush),
+        Trig::Cos => sin_cos_f32(l, x, true, flush),
         Trig::Tan => {
             let (r, r_lo, q, special) = reduce_f32_lanes(l, x);
             let v = from_reduced(l, x, which, r, r_lo, q);
@@ -50,11 +51,15 @@ pub(super) fn trig(l: &mut Lanes, x: Value, which: Trig) -> Value {
     }
 }
 
-/// `sin(x)` (`cos`, when `cos` is set) of f32 lanes.
-pub(crate) fn sin_cos_f32<L: LaneOps>(l: &mut L, x: L::V, cos: bool) -> L::V {
+/// `sin(x)` (`cos`, when `cos` is set) of f32 lanes. With `flush`, a
+/// subnormal `x` gives the result of a zero of its sign whatever the
+/// MXCSR mode, so the kernels need not flush around the function (`cos`
+/// does so anyway, and no result of either is subnormal); without, `sin`
+/// of a subnormal is itself.
+pub(crate) fn sin_cos_f32<L: LaneOps>(l: &mut L, x: L::V, cos: bool, flush: bool) -> L::V {
     let (r, r_lo, q, special) = reduce_f32_lanes(l, x);
     let ((s, _), (c, _)) = kernels(l, r, r_lo);
-    let v = sin_or_cos(l, x, cos, s, c, q);
+    let v = sin_or_cos(l, x, cos, s, c, q, flush);
     let f: LanesFn = if cos { cos_large } else { sin_large };
     out_of_line(l, f, x, special, v)
 }
@@ -152,7 +157,7 @@ fn trig_f64(l: &mut Lanes, x: Value, which: Trig) -> Value {
 fn from_reduced(l: &mut Lanes, x: Value, which: Trig, r: Value, r_lo: Value, q: Value) -> Value {
     let ((s, s_lo), (c, c_lo)) = kernels(l, r, r_lo);
     if which != Trig::Tan {
-        return sin_or_cos(l, x, which == Trig::Cos, s, c, q);
+        return sin_or_cos(l, x, which == Trig::Cos, s, c, q, false);
     }
     // The quotient of the double-word kernels, corrected by its residual:
     // one rounding instead of three.
@@ -171,8 +176,16 @@ fn from_reduced(l: &mut Lanes, x: Value, which: Trig, r: Value, r_lo: Value, q: 
 }
 
 /// `sin(x)` (`cos(x)` when `cos` is set) from the kernels' `s = sin(r)`
-/// and `c = cos(r)` and the quadrant `q`.
-fn sin_or_cos<L: LaneOps>(l: &mut L, x: L::V, cos: bool, s: L::V, c: L::V, q: L::V) -> L::V {
+/// and `c = cos(r)` and the quadrant `q`; `flush` as in [`sin_cos_f32`].
+fn sin_or_cos<L: LaneOps>(
+    l: &mut L,
+    x: L::V,
+    cos: bool,
+    s: L::V,
+    c: L::V,
+    q: L::V,
+    flush: bool,
+) -> L::V {
     let odd = quadrant_odd(l, q);
     if cos {
         let v = l.select(odd, s, c);
@@ -182,7 +195,14 @@ fn sin_or_cos<L: LaneOps>(l: &mut L, x: L::V, cos: bool, s: L::V, c: L::V, q: L:
     let v = l.select(odd, c, s);
     let sign = quadrant_sign(l, q, 0);
     let v = l.xor(v, sign);
-    // sin is odd: keep the sign of ±0.
+    // sin is odd: keep the sign of ±0 (and, flushing, give it for a
+    // subnormal).
+    if flush {
+        let ax = l.abs(x);
+        let tiny = l.cmp_c(FloatCC::LessThan, ax, f64::from(f32::MIN_POSITIVE));
+        let zero = l.sign_bit(x);
+        return l.select(tiny, zero, v);
+    }
     let zero = l.cmp_c(FloatCC::Equal, x, 0.0);
     l.select(zero, x, v)
 }
