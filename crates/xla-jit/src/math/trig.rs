@@ -115,14 +115,17 @@ fn large_lanes<L: LaneOps>(l: &mut L, x: L::V) -> L::V {
 /// result set, for the caller to compute otherwise. Returns
 /// `(r, r_lo, j mod 4, those lanes)`.
 fn reduce_f32_lanes<L: LaneOps>(l: &mut L, x: L::V) -> (L::V, L::V, L::V, L::V) {
-    let (j, q) = l.round_mul(x, TWO_OVER_PI_F32);
-    let nj = l.neg(j);
+    // -j straight from the rounding's sum: 1.5 2^23 - t.
+    let (_, q) = l.round_mul(x, TWO_OVER_PI_F32);
+    let magic = l.c(12582912.0);
+    let t = l.float_bits(q);
+    let nj = l.sub(magic, t);
     let r1 = l.fma_c(nj, PIO2_F32[0], x);
     let r = l.fma_c(nj, PIO2_F32[1], r1);
     let d = l.sub(r1, r);
     let lo = l.fma_c(nj, PIO2_F32[1], d);
     let r_lo = l.fma_c(nj, PIO2_F32[2], lo);
-    let aj = l.abs(j);
+    let aj = l.abs(nj);
     let bound = l.mul_c(aj, -2.0 * PIO2_F32[1]);
     let ar1 = l.abs(r1);
     let inexact = l.sub(ar1, bound);
