@@ -21,7 +21,9 @@ use faer::dyn_stack::{MemBuffer, MemStack};
 use faer::linalg::cholesky::llt::factor::{cholesky_in_place, cholesky_in_place_scratch};
 use faer::{MatMut, Par};
 
-use super::{for_each_batch, in_column_major, offset, parallel, span, Element, Float, Matrices};
+use super::{
+    for_each_batch, in_column_major, offset, parallel, span, Batch, Element, Float, Matrices,
+};
 use crate::runtime::pool::ThreadPool;
 
 /// The work (`n³`) from which faer's factorization runs on several
@@ -31,10 +33,8 @@ const PARALLEL: usize = 1536 * 1536 * 1536;
 
 /// A batch of Cholesky factorizations.
 pub(super) struct Cholesky {
-    /// The number of matrices.
-    pub count: usize,
-    /// Their order.
-    pub n: usize,
+    /// The matrices' count and sizes.
+    pub a: Batch,
     /// Factor the lower triangle (`a = L·Lᴴ`), else the upper one.
     lower: bool,
     /// `lapack_?potrf_ffi` (the other triangle as the operand's, an `info`
@@ -46,8 +46,7 @@ impl Cholesky {
     /// The factorization of the square matrices `a`.
     pub fn new(a: &Matrices, lower: bool, lapack: bool) -> Option<Self> {
         (a.rows == a.cols).then_some(Cholesky {
-            count: a.count,
-            n: a.rows,
+            a: a.batch(),
             lower,
             lapack,
         })
@@ -74,18 +73,18 @@ impl Cholesky {
         column_major: bool,
         pool: &ThreadPool,
     ) {
-        let (n, size) = (self.n, self.n * self.n);
-        let a = span::<T>(inputs[0], self.count * size);
-        let out = span::<T>(outputs[0], self.count * size);
-        let info = self.lapack.then(|| span::<i32>(outputs[1], self.count));
+        let (n, size) = (self.a.n, self.a.n * self.a.n);
+        let a = span::<T>(inputs[0], self.a.count * size);
+        let out = span::<T>(outputs[0], self.a.count * size);
+        let info = self.lapack.then(|| span::<i32>(outputs[1], self.a.count));
         if n == 0 {
             if let Some(info) = info {
                 // SAFETY: the infos, this routine's alone.
-                unsafe { info.slice(0, self.count).fill(0) };
+                unsafe { info.slice(0, self.a.count).fill(0) };
             }
             return;
         }
-        for_each_batch(pool, self.count, size * n, |matrices, par| {
+        for_each_batch(pool, self.a.count, size * n, |matrices, par| {
             let par = parallel(par, size * n, PARALLEL);
             let mut work = vec![T::zero(); size];
             let mut memory =
@@ -114,7 +113,7 @@ impl Cholesky {
         par: Par,
         stack: &mut MemStack,
     ) -> i32 {
-        let n = self.n;
+        let n = self.a.n;
         let at = |i: usize, j: usize| offset(column_major, n, n, i, j);
         let factored = in_column_major(a, out, (n, n), column_major == self.lower, work, |w| {
             let view = MatMut::from_column_major_slice_mut(w, n, n);

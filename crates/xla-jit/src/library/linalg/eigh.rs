@@ -27,7 +27,8 @@ use faer::linalg::evd::{
 use faer::{Mat, MatRef, Par};
 
 use super::{
-    column, for_each_batch, normalize_phase, offset, parallel, span, transpose, Element, Matrices,
+    column, for_each_batch, normalize_phase, offset, parallel, span, transpose, Batch, Element,
+    Matrices,
 };
 use crate::runtime::pool::ThreadPool;
 
@@ -50,10 +51,8 @@ fn params<T: Element>() -> SelfAdjointEvdParams {
 
 /// A batch of eigendecompositions of `n × n` Hermitian matrices.
 pub(super) struct Eigh {
-    /// The number of matrices.
-    pub count: usize,
-    /// Their order.
-    pub n: usize,
+    /// The matrices' count and sizes.
+    pub a: Batch,
     /// Read the lower triangle (`uplo = 'L'`), else the upper one.
     lower: bool,
     /// Mode `'V'`: the eigenvectors too.
@@ -65,8 +64,7 @@ impl Eigh {
     /// `lower` (or upper) triangle, with the eigenvectors or without.
     pub fn new(a: &Matrices, lower: bool, vectors: bool) -> Self {
         Eigh {
-            count: a.count,
-            n: a.rows,
+            a: a.batch(),
             lower,
             vectors,
         }
@@ -84,15 +82,15 @@ impl Eigh {
         column_major: bool,
         pool: &ThreadPool,
     ) {
-        let n = self.n;
+        let n = self.a.n;
         let size = n * n;
-        let a = span::<T>(inputs[0], self.count * size);
-        let vectors = span::<T>(outputs[0], self.count * size);
-        let w = span::<T::Real>(outputs[1], self.count * n);
-        let info = span::<i32>(outputs[2], self.count);
+        let a = span::<T>(inputs[0], self.a.count * size);
+        let vectors = span::<T>(outputs[0], self.a.count * size);
+        let w = span::<T::Real>(outputs[1], self.a.count * n);
+        let info = span::<i32>(outputs[2], self.a.count);
         if n == 0 {
             // SAFETY: the infos, this routine's alone.
-            unsafe { info.slice(0, self.count).fill(0) };
+            unsafe { info.slice(0, self.a.count).fill(0) };
             return;
         }
         let compute = if self.vectors {
@@ -100,7 +98,7 @@ impl Eigh {
         } else {
             ComputeEigenvectors::No
         };
-        for_each_batch(pool, self.count, size * n, |matrices, par| {
+        for_each_batch(pool, self.a.count, size * n, |matrices, par| {
             let par = parallel(par, size * n, PARALLEL);
             let mut workspace = Workspace {
                 copy: vec![T::zero(); size],
@@ -137,7 +135,7 @@ impl Eigh {
         workspace: &mut Workspace<T>,
         par: Par,
     ) -> i32 {
-        let n = self.n;
+        let n = self.a.n;
         if n == 0 {
             return 0;
         }

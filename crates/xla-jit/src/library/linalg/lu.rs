@@ -12,7 +12,9 @@ use faer::linalg::triangular_solve::solve_unit_lower_triangular_in_place;
 use faer::reborrow::{Reborrow, ReborrowMut};
 use faer::{Accum, MatMut, Par};
 
-use super::{column, for_each_batch, in_column_major, parallel, span, Element, Float, Matrices};
+use super::{
+    column, for_each_batch, in_column_major, parallel, span, Batch, Element, Float, Matrices,
+};
 use crate::runtime::pool::ThreadPool;
 
 /// Columns at most which a block is factored by unblocked steps (32 did a
@@ -27,22 +29,14 @@ const PARALLEL: usize = 512 * 512 * 512;
 
 /// A batch of LU factorizations of `m × n` matrices.
 pub(super) struct Lu {
-    /// The number of matrices.
-    pub count: usize,
-    /// Their rows.
-    pub m: usize,
-    /// Their columns.
-    pub n: usize,
+    /// The matrices' count and sizes.
+    pub a: Batch,
 }
 
 impl Lu {
     /// The factorization of the matrices `a`.
     pub fn new(a: &Matrices) -> Self {
-        Lu {
-            count: a.count,
-            m: a.rows,
-            n: a.cols,
-        }
+        Lu { a: a.batch() }
     }
 
     /// # Safety
@@ -57,13 +51,13 @@ impl Lu {
         column_major: bool,
         pool: &ThreadPool,
     ) {
-        let (m, n) = (self.m, self.n);
+        let (m, n) = (self.a.m, self.a.n);
         let (size, k) = (m * n, m.min(n));
-        let a = span::<T>(inputs[0], self.count * size);
-        let lu = span::<T>(outputs[0], self.count * size);
-        let ipiv = span::<i32>(outputs[1], self.count * k);
-        let info = span::<i32>(outputs[2], self.count);
-        for_each_batch(pool, self.count, size * k, |matrices, par| {
+        let a = span::<T>(inputs[0], self.a.count * size);
+        let lu = span::<T>(outputs[0], self.a.count * size);
+        let ipiv = span::<i32>(outputs[1], self.a.count * k);
+        let info = span::<i32>(outputs[2], self.a.count);
+        for_each_batch(pool, self.a.count, size * k, |matrices, par| {
             let mut work = vec![T::zero(); size];
             let mut pivots = vec![0usize; k];
             for b in matrices {

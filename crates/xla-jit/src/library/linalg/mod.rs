@@ -164,7 +164,27 @@ struct Matrices {
     ty: Dtype,
 }
 
+/// What a routine keeps of [`Matrices`]: their count and sizes.
+#[derive(Clone, Copy)]
+pub(super) struct Batch {
+    /// The number of matrices.
+    pub count: usize,
+    /// Their rows.
+    pub m: usize,
+    /// Their columns.
+    pub n: usize,
+}
+
 impl Matrices {
+    /// The count and sizes.
+    fn batch(&self) -> Batch {
+        Batch {
+            count: self.count,
+            m: self.rows,
+            n: self.cols,
+        }
+    }
+
     /// The matrices of an operand of rank 2 or more, static dimensions and
     /// a type this module computes in.
     fn of(shape: &Shape) -> Option<Self> {
@@ -499,13 +519,13 @@ impl LinalgRoutine {
     /// `getrf f32 [4 × 256×256, column-major]`, for dumps and profiles.
     pub fn describe(&self) -> String {
         let (name, count, rows, cols) = match &self.op {
-            Op::Cholesky(op) => (op.name(), op.count, op.n, op.n),
+            Op::Cholesky(op) => (op.name(), op.a.count, op.a.m, op.a.n),
             Op::TriangularSolve(op) => ("triangular-solve", op.count, op.m, op.k),
-            Op::Lu(op) => ("getrf", op.count, op.m, op.n),
-            Op::Qr(op) => ("geqrf", op.count, op.m, op.n),
-            Op::HouseholderProduct(op) => ("orgqr", op.count, op.m, op.n),
-            Op::Eigh(op) => ("syevd", op.count, op.n, op.n),
-            Op::Svd(op) => ("gesdd", op.count, op.m, op.n),
+            Op::Lu(op) => ("getrf", op.a.count, op.a.m, op.a.n),
+            Op::Qr(op) => ("geqrf", op.a.count, op.a.m, op.a.n),
+            Op::HouseholderProduct(op) => ("orgqr", op.a.count, op.a.m, op.a.n),
+            Op::Eigh(op) => ("syevd", op.a.count, op.a.m, op.a.n),
+            Op::Svd(op) => ("gesdd", op.a.count, op.a.m, op.a.n),
         };
         let ty = self.ty.primitive().to_string().to_lowercase();
         let order = if self.column_major {

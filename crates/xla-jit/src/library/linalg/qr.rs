@@ -19,7 +19,9 @@ use faer::linalg::matmul::{matmul, matmul_with_conj};
 use faer::reborrow::{Reborrow, ReborrowMut};
 use faer::{Accum, ColRef, Conj, Mat, MatMut, MatRef, Par};
 
-use super::{column, for_each_batch, in_column_major, parallel, span, Element, Float, Matrices};
+use super::{
+    column, for_each_batch, in_column_major, parallel, span, Batch, Element, Float, Matrices,
+};
 use crate::runtime::pool::ThreadPool;
 
 /// Columns per block.
@@ -32,22 +34,14 @@ const PARALLEL: usize = 256 * 256 * 256;
 
 /// A batch of QR factorizations (`?geqrf`) of `m × n` matrices.
 pub(super) struct Qr {
-    /// The number of matrices.
-    pub count: usize,
-    /// Their rows.
-    pub m: usize,
-    /// Their columns.
-    pub n: usize,
+    /// The matrices' count and sizes.
+    pub a: Batch,
 }
 
 impl Qr {
     /// The factorization of the matrices `a`.
     pub fn new(a: &Matrices) -> Self {
-        Qr {
-            count: a.count,
-            m: a.rows,
-            n: a.cols,
-        }
+        Qr { a: a.batch() }
     }
 
     /// # Safety
@@ -62,12 +56,12 @@ impl Qr {
         column_major: bool,
         pool: &ThreadPool,
     ) {
-        let (m, n) = (self.m, self.n);
+        let (m, n) = (self.a.m, self.a.n);
         let (size, k) = (m * n, m.min(n));
-        let a = span::<T>(inputs[0], self.count * size);
-        let qr = span::<T>(outputs[0], self.count * size);
-        let tau = span::<T>(outputs[1], self.count * k);
-        for_each_batch(pool, self.count, size * k, |matrices, par| {
+        let a = span::<T>(inputs[0], self.a.count * size);
+        let qr = span::<T>(outputs[0], self.a.count * size);
+        let tau = span::<T>(outputs[1], self.a.count * k);
+        for_each_batch(pool, self.a.count, size * k, |matrices, par| {
             let mut work = vec![T::zero(); size];
             for b in matrices {
                 // SAFETY: matrix `b` of the operand (read) and of the
@@ -90,12 +84,8 @@ impl Qr {
 /// A batch of `?orgqr`s: the first `n` columns of `H(0)·…·H(k−1)` from
 /// `m × n` matrices with reflectors below their diagonals (`m ≥ n ≥ k`).
 pub(super) struct HouseholderProduct {
-    /// The number of matrices.
-    pub count: usize,
-    /// Their rows.
-    pub m: usize,
-    /// Their columns.
-    pub n: usize,
+    /// The matrices' count and sizes.
+    pub a: Batch,
     k: usize,
 }
 
@@ -103,12 +93,7 @@ impl HouseholderProduct {
     /// The products of the first `k` reflectors stored in the matrices
     /// `a`.
     pub fn new(a: &Matrices, k: usize) -> Self {
-        HouseholderProduct {
-            count: a.count,
-            m: a.rows,
-            n: a.cols,
-            k,
-        }
+        HouseholderProduct { a: a.batch(), k }
     }
 
     /// # Safety
@@ -123,12 +108,12 @@ impl HouseholderProduct {
         column_major: bool,
         pool: &ThreadPool,
     ) {
-        let (m, n, k) = (self.m, self.n, self.k);
+        let (m, n, k) = (self.a.m, self.a.n, self.k);
         let size = m * n;
-        let a = span::<T>(inputs[0], self.count * size);
-        let tau = span::<T>(inputs[1], self.count * k);
-        let q = span::<T>(outputs[0], self.count * size);
-        for_each_batch(pool, self.count, size * n, |matrices, par| {
+        let a = span::<T>(inputs[0], self.a.count * size);
+        let tau = span::<T>(inputs[1], self.a.count * k);
+        let q = span::<T>(outputs[0], self.a.count * size);
+        for_each_batch(pool, self.a.count, size * n, |matrices, par| {
             let mut work = vec![T::zero(); size];
             for b in matrices {
                 // SAFETY: matrix `b` of the operands (read) and of the

@@ -24,7 +24,8 @@ use faer::linalg::svd::{svd, svd_scratch, ComputeSvdVectors, SvdParams};
 use faer::{Mat, MatRef, Par};
 
 use super::{
-    column, for_each_batch, normalize_phase, offset, parallel, span, Element, Float, Matrices,
+    column, for_each_batch, normalize_phase, offset, parallel, span, Batch, Element, Float,
+    Matrices,
 };
 use crate::runtime::pool::ThreadPool;
 
@@ -57,12 +58,8 @@ pub(super) enum SvdMode {
 
 /// A batch of singular value decompositions of `m × n` matrices.
 pub(super) struct Svd {
-    /// The number of matrices.
-    pub count: usize,
-    /// Their rows.
-    pub m: usize,
-    /// Their columns.
-    pub n: usize,
+    /// The matrices' count and sizes.
+    pub a: Batch,
     /// The vectors computed.
     mode: SvdMode,
     /// `info` for a matrix with a NaN.
@@ -77,9 +74,7 @@ impl Svd {
     /// `vt_len` are the sizes of the `u` and `vt` results.
     pub fn new(a: &Matrices, mode: SvdMode, nan_info: i32, u_len: usize, vt_len: usize) -> Self {
         Svd {
-            count: a.count,
-            m: a.rows,
-            n: a.cols,
+            a: a.batch(),
             mode,
             nan_info,
             u_len,
@@ -100,7 +95,7 @@ impl Svd {
         column_major: bool,
         pool: &ThreadPool,
     ) {
-        let (m, n, count) = (self.m, self.n, self.count);
+        let (m, n, count) = (self.a.m, self.a.n, self.a.count);
         let (size, k) = (m * n, m.min(n));
         let (u_len, vt_len) = (self.u_len / count.max(1), self.vt_len / count.max(1));
         let a = span::<T>(inputs[0], count * size);
@@ -181,7 +176,7 @@ impl Svd {
         par: Par,
         stack: &mut MemStack,
     ) -> i32 {
-        let (m, n) = (self.m, self.n);
+        let (m, n) = (self.a.m, self.a.n);
         let k = m.min(n);
         let nan = a.iter().any(|x| x.has_nan());
         let non_finite = a.iter().any(|x| !x.finite());
