@@ -18,6 +18,7 @@ use super::deep::{on_own_stack, INLINE_NESTING};
 use super::dot_prepare::prepare_dots;
 use super::executable::{CompileStats, Executable, KernelStats};
 use super::layout::CpuLayoutConstraints;
+use super::lower::control::counted;
 use super::lower::{byte_size, Lowering, Parallelism};
 use super::plan::{ComputationPlan, FusionRun, PlannedFusion, PlannedKernel};
 use super::pool::ThreadPool;
@@ -284,7 +285,8 @@ impl Phases {
 
 /// The computations that run as thunk sequences: the entry and, from it,
 /// the bodies of loops, conditionals and calls (not the computations
-/// applied inside ops, such as a reduce's `to_apply`).
+/// applied inside ops, such as a reduce's `to_apply`, nor the conditions
+/// of counted loops).
 fn thunk_computations(module: &HloModule) -> Vec<ComputationId> {
     let mut order = vec![module.entry];
     let mut next = 0;
@@ -296,7 +298,10 @@ fn thunk_computations(module: &HloModule) -> Vec<ComputationId> {
                 instr.opcode,
                 Opcode::While | Opcode::Conditional | Opcode::Call
             );
-            for &called in instr.called.iter().filter(|_| runs_called) {
+            // A counted loop's condition is compared in place, never run.
+            let skip =
+                usize::from(instr.opcode == Opcode::While && counted(module, instr).is_some());
+            for &called in instr.called.iter().filter(|_| runs_called).skip(skip) {
                 if !order.contains(&called) {
                     order.push(called);
                 }

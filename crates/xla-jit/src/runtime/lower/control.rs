@@ -100,7 +100,7 @@ impl Lowering<'_> {
 /// all arrays (so that element `k` is leaf `k`), as `fori_loop` and `scan`
 /// loops are: the runtime then compares the element itself each iteration
 /// instead of running the condition's kernel.
-fn counted(module: &HloModule, instr: &HloInstruction) -> Option<(usize, i64, bool)> {
+pub(crate) fn counted(module: &HloModule, instr: &HloInstruction) -> Option<(usize, i64, bool)> {
     let Shape::Tuple(elements) = &instr.shape else {
         return None;
     };

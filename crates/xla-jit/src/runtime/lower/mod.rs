@@ -8,7 +8,7 @@
 //! branch results, the entry's results); buffer coalescing removes most of
 //! them afterwards.
 
-mod control;
+pub(super) mod control;
 mod fusion;
 mod single;
 
