@@ -12,8 +12,17 @@ use xla_core::{Literal, PrimitiveType, Shape};
 
 use PrimitiveType as P;
 
+/// Bytes 8..16 of the first 16 of a literal, read as little-endian
+/// elements: `f16 0x7C01` (signalling NaN), `0x7F81` (an f16 quiet NaN, a
+/// bf16 signalling one), `0x0001` (the smallest f16 subnormal), `0x7FF0`;
+/// as f32, `0x7F817C01` (signalling) and `0x7FF00001`; as f64,
+/// `0x7FF00001_7F817C01` (signalling). A bitcast must keep every one.
+const SIGNALLING: [u8; 8] = [0x01, 0x7C, 0x81, 0x7F, 0x01, 0x00, 0xF0, 0x7F];
+
 /// A literal of `shape` filled with pseudo-random bytes (pred bytes 0 or
-/// 1), plus a few fixed patterns: float infinities and NaNs, zeros.
+/// 1), plus fixed patterns in bytes 8..16 of every 16: signalling NaNs of
+/// every float width in the first ([`SIGNALLING`]), all-ones and zeros
+/// (quiet NaNs, -1, 0) in the others.
 fn bytes_of(shape: &str, seed: u64) -> Literal {
     let shape: Shape = shape.parse().unwrap();
     let ty = shape.element_type().unwrap();
@@ -26,7 +35,7 @@ fn bytes_of(shape: &str, seed: u64) -> Literal {
         state ^= state << 17;
         *b = match (ty, i % 16) {
             (P::Pred, _) => (state & 1) as u8,
-            // Bytes 8..16 of every 16 are all-ones or zeros: NaNs, -1, 0.
+            (_, k @ 8..=15) if i < 16 => SIGNALLING[k - 8],
             (_, 8..=11) => 0xFF,
             (_, 12..=13) => 0,
             _ => state as u8,
@@ -73,7 +82,7 @@ fn bitcast_convert_between_widths_matches_the_interpreter() {
                      ROOT r = {r} bitcast-convert(x)\n}}"
                 );
                 let arg = bytes_of(&x, seed as u64 + 1);
-                let checked = check(&text, &[&arg]);
+                let checked = check_bits(&text, &[&arg]);
                 if to == P::Pred {
                     // Shape inference refuses bitcasts to pred.
                     assert_eq!(checked, Checked::Rejected, "{text}");
@@ -87,6 +96,92 @@ fn bitcast_convert_between_widths_matches_the_interpreter() {
     assert_eq!(same, 3 * 116);
 }
 
+/// Between types of one width the kernels reinterpret registers; a 16-bit
+/// float lives in an f32 register, and its signalling NaNs must come back
+/// with the bits they went in with.
+#[test]
+fn bitcast_convert_between_types_of_one_width_keeps_every_bit() {
+    let mut same = 0;
+    for from in REAL {
+        for to in REAL {
+            if from.byte_size() != to.byte_size() || from == P::Pred || to == P::Pred {
+                continue;
+            }
+            let (f, t) = (from.name(), to.name());
+            for (seed, (x, r)) in [
+                (format!("{f}[37]{{0}}"), format!("{t}[37]{{0}}")),
+                (format!("{f}[4,9]{{0,1}}"), format!("{t}[4,9]{{1,0}}")),
+            ]
+            .into_iter()
+            .enumerate()
+            {
+                let text = format!(
+                    "HloModule m\nENTRY e {{\n  x = {x} parameter(0)\n  \
+                     ROOT r = {r} bitcast-convert(x)\n}}"
+                );
+                let arg = bytes_of(&x, seed as u64 + 11);
+                assert_eq!(check_bits(&text, &[&arg]), Checked::Same, "{text}");
+                same += 1;
+            }
+        }
+    }
+    assert_eq!(same, 2 * (2 * 2 + 4 * 4 + 3 * 3 + 3 * 3));
+}
+
+/// The case that once drifted: bytes to f16 signalling NaNs.
+#[test]
+fn bitcast_convert_of_bytes_to_f16_keeps_signalling_nans() {
+    let text = "HloModule m\nENTRY e {\n  p = u8[4,2] parameter(0)\n  \
+                ROOT b = f16[4] bitcast-convert(p)\n}";
+    let bytes: [u8; 8] = [0x01, 0x7C, 0x00, 0x7E, 0x01, 0xFC, 0x00, 0x3C];
+    let arg = Literal::from_vec(&[4, 2], bytes.to_vec()).unwrap();
+    for native in every_backend() {
+        let got = run(&compile_with(text, native), &[&arg]);
+        let bits: Vec<u16> = got
+            .to_vec::<xla_core::half::f16>()
+            .unwrap()
+            .iter()
+            .map(|h| h.to_bits())
+            .collect();
+        assert_eq!(
+            bits,
+            [0x7C01, 0x7E00, 0xFC01, 0x3C00],
+            "native kernels: {native:?}"
+        );
+    }
+}
+
+/// `abs` and `negate` move the sign bit and keep a signalling NaN (as
+/// XLA's `fabs`/`fneg` do); computing on a value quiets its NaNs, as the
+/// interpreter (which computes 16-bit floats in f32) does: a signalling
+/// NaN loaded from memory and converted or added to comes out quiet with
+/// its payload.
+#[test]
+fn signalling_nans_are_kept_by_sign_ops_and_quieted_by_arithmetic() {
+    for (ty, op, out) in [
+        ("f16", "negate", "f16"),
+        ("f16", "abs", "f16"),
+        ("bf16", "negate", "bf16"),
+        ("bf16", "abs", "bf16"),
+        ("f16", "sqrt", "f16"),
+        ("bf16", "floor", "bf16"),
+        ("f16", "convert", "f32"),
+        ("bf16", "convert", "f32"),
+        ("f16", "convert", "bf16"),
+        ("f32", "convert", "f16"),
+        ("f32", "convert", "bf16"),
+        ("f64", "convert", "f16"),
+        ("f16", "convert", "f64"),
+    ] {
+        let text = format!(
+            "HloModule m\nENTRY e {{\n  x = {ty}[9]{{0}} parameter(0)\n  \
+             ROOT r = {out}[9]{{0}} {op}(x)\n}}"
+        );
+        let arg = bytes_of(&format!("{ty}[9]{{0}}"), 5);
+        assert_eq!(check_bits(&text, &[&arg]), Checked::Same, "{text}");
+    }
+}
+
 #[test]
 fn bitcast_convert_fuses_with_its_neighbours() {
     // f32 → u8x4, reversed along the new dimension, back to f32: a byte
@@ -96,7 +191,7 @@ fn bitcast_convert_fuses_with_its_neighbours() {
                 r = u8[9,4]{1,0} reverse(b), dimensions={1}\n  \
                 ROOT y = f32[9]{0} bitcast-convert(r)\n}";
     let x = bytes_of("f32[9]{0}", 7);
-    assert_eq!(check(text, &[&x]), Checked::Same);
+    assert_eq!(check_bits(text, &[&x]), Checked::Same);
     let c = compile(text);
     assert_eq!(c.plan.fusions.len(), 1, "{}", plan_text(&c));
 
@@ -104,7 +199,7 @@ fn bitcast_convert_fuses_with_its_neighbours() {
                 t = u16[6,4]{1,0} transpose(x), dimensions={1,0}\n  \
                 ROOT y = f64[6]{0} bitcast-convert(t)\n}";
     let x = bytes_of("u16[4,6]{1,0}", 9);
-    assert_eq!(check(text, &[&x]), Checked::Same);
+    assert_eq!(check_bits(text, &[&x]), Checked::Same);
 }
 
 /// A `bitcast` that changes the element type (same bytes: `u32[2,2]` →
@@ -182,10 +277,16 @@ fn bitcast_convert_runs_on_vectors_where_lanes_allow() {
     let text = "HloModule m\nENTRY e {\n  x = f32[9]{0} parameter(0)\n  \
                 ROOT r = u8[9,4]{1,0} bitcast-convert(x)\n}";
     assert!(clif(text).contains("scalar_to_vector"));
-    assert_eq!(check(text, &[&bytes_of("f32[9]{0}", 3)]), Checked::Same);
+    assert_eq!(
+        check_bits(text, &[&bytes_of("f32[9]{0}", 3)]),
+        Checked::Same
+    );
     // Pairs of u16 widened to u32 lanes.
     let text = "HloModule m\nENTRY e {\n  x = u16[9,2]{1,0} parameter(0)\n  \
                 ROOT r = f32[9]{0} bitcast-convert(x)\n}";
     assert!(clif(text).contains("uwiden_low"));
-    assert_eq!(check(text, &[&bytes_of("u16[9,2]{1,0}", 4)]), Checked::Same);
+    assert_eq!(
+        check_bits(text, &[&bytes_of("u16[9,2]{1,0}", 4)]),
+        Checked::Same
+    );
 }

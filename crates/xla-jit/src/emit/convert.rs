@@ -23,7 +23,7 @@ use xla_core::PrimitiveType;
 
 use super::complex;
 use super::elementwise::{const_like, const_of};
-use super::float16::{bf16_to_f32, f16_to_f32, f32_to_bf16, f32_to_f16, round_to};
+use super::float16::{bf16_to_f32, f16_to_f32, f32_to_bf16, f32_to_f16, quiet, round_to};
 use super::host;
 use super::kernel::KernelBuilder;
 use super::repr::{lane_type, mask_as, per_lane, select, Const};
@@ -145,7 +145,10 @@ fn float_to_float(
     lanes: u32,
 ) -> Value {
     match (is_small_float(from), to) {
-        (true, P::F16 | P::Bf16 | P::F32) => round_to(kb, to, x),
+        // A 16-bit value is held in f32 with its NaN bits as loaded;
+        // converting computes, so those NaNs become quiet.
+        (true, P::F32) => quiet(kb, x),
+        (true, P::F16 | P::Bf16) => round_to(kb, to, x),
         (true, _) => {
             // f16, bf16 and f32 values are held in f32. Under the kernels'
             // DAZ an f32 (or bf16) subnormal promotes to ±0, as f32 → f64

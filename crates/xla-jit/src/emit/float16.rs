@@ -2,11 +2,16 @@
 //! (`i32`/`f32`) and vectors (`i32x4`/`f32x4`). The 16-bit pattern sits in
 //! the low half of an `i32` lane.
 //!
-//! Rounding is to nearest even and matches the `half` crate bit for bit
-//! (which `literal::convert` uses): NaN keeps its sign and the top payload
-//! bits and becomes quiet in both directions (`f32 0x7FA00000 → f16
-//! 0x7F00`, `f16 0x7D00 → f32 0x7FE00000`), overflow gives
-//! ±∞, and `f16` subnormals are produced with a single rounding. No step
+//! Loads and stores move bits: a 16-bit NaN widens to the `f32` NaN with
+//! the same sign and payload (a signalling one stays signalling:
+//! `f16 0x7C01 → f32 0x7F802000`) and narrows back to the bits it came
+//! from, so a value that is only moved (`bitcast-convert`, `copy`, a
+//! `select`) keeps its bits, as a bitcast must. Computing on a value
+//! quiets its NaNs: [`round_to`], applied after every 16-bit operation,
+//! and `convert` go through [`quiet`] first and then match the `half`
+//! crate bit for bit (which `literal::convert` uses: `f32 0x7FA00000 →
+//! f16 0x7F00`). Rounding is to nearest even, overflow gives ±∞, and
+//! `f16` subnormals are produced with a single rounding. No step
 //! creates an `f32` subnormal, so the kernels' denormals-are-zero mode does
 //! not disturb the bit manipulation; an `f32` subnormal input is zero under
 //! that mode (and rounds to ±0 in `f16` anyway).
@@ -70,17 +75,12 @@ pub fn f16_to_f32(kb: &mut KernelBuilder, h: Value) -> Value {
     let shifted = kb.b.ins().ishl_imm_u(a, 13);
     let rebias = ci(kb, h, 112 << 23);
     let normal = kb.b.ins().iadd(shifted, rebias);
-    // Infinity and NaN: exponent all ones, payload kept, NaN made quiet.
+    // Infinity and NaN: exponent all ones, payload kept as it is.
     let inf_bits = ci(kb, h, 0x7F80_0000);
     let m3ff = ci(kb, h, 0x3FF);
     let payload = kb.b.ins().band(a, m3ff);
-    let zero = ci(kb, h, 0);
-    let quiet = ci(kb, h, 0x0040_0000);
-    let is_inf = kb.b.ins().icmp(IntCC::Equal, payload, zero);
-    let quiet = select(kb, is_inf, zero, quiet);
     let payload = kb.b.ins().ishl_imm_u(payload, 13);
     let special = kb.b.ins().bor(inf_bits, payload);
-    let special = kb.b.ins().bor(special, quiet);
     // Subnormals and zero: mantissa · 2^−24 (exact; the result is a normal
     // f32 or zero).
     let as_float = kb.b.ins().fcvt_from_sint(fty, a);
@@ -90,6 +90,7 @@ pub fn f16_to_f32(kb: &mut KernelBuilder, h: Value) -> Value {
     let c7c00 = ci(kb, h, 0x7C00);
     let exp = kb.b.ins().band(a, c7c00);
     let is_special = kb.b.ins().icmp(IntCC::Equal, exp, c7c00);
+    let zero = ci(kb, h, 0);
     let is_sub = kb.b.ins().icmp(IntCC::Equal, exp, zero);
     let r = select(kb, is_special, special, normal);
     let r = select(kb, is_sub, sub, r);
@@ -97,7 +98,22 @@ pub fn f16_to_f32(kb: &mut KernelBuilder, h: Value) -> Value {
     kb.bitcast(fty, r)
 }
 
-/// `f32` → `f16` bits (in `i32` lanes), rounded to nearest even.
+/// The NaN whose top payload bits are `top` (the 16-bit type's payload,
+/// in `i32` lanes) with the exponent bits `exponent`, made quiet by
+/// `quiet_bit` only when `top` is zero (the payload lived in the bits the
+/// narrowing drops, and a zero payload would read as infinity).
+fn narrow_nan(kb: &mut KernelBuilder, top: Value, exponent: i64, quiet_bit: i64) -> Value {
+    let zero = ci(kb, top, 0);
+    let q = ci(kb, top, quiet_bit);
+    let lost = kb.b.ins().icmp(IntCC::Equal, top, zero);
+    let q = select(kb, lost, q, zero);
+    let e = ci(kb, top, exponent);
+    let r = kb.b.ins().bor(top, e);
+    kb.b.ins().bor(r, q)
+}
+
+/// `f32` → `f16` bits (in `i32` lanes), rounded to nearest even; a NaN
+/// keeps its top payload bits (see the module's NaN rule).
 pub fn f32_to_f16(kb: &mut KernelBuilder, x: Value) -> Value {
     let ity = int_type(kb.ty(x));
     let bits = kb.bitcast(ity, x);
@@ -105,13 +121,11 @@ pub fn f32_to_f16(kb: &mut KernelBuilder, x: Value) -> Value {
     let sign = kb.b.ins().band(bits, sign_mask);
     let a = kb.b.ins().bxor(bits, sign);
     let sign16 = kb.b.ins().ushr_imm_u(sign, 16);
-    // NaN: quiet, top payload bits kept.
     let nan = {
         let m = ci(kb, bits, 0x007F_FFFF);
         let man = kb.b.ins().band(a, m);
-        let man = kb.b.ins().ushr_imm_u(man, 13);
-        let q = ci(kb, bits, 0x7E00);
-        kb.b.ins().bor(man, q)
+        let top = kb.b.ins().ushr_imm_u(man, 13);
+        narrow_nan(kb, top, 0x7C00, 0x200)
     };
     let inf = ci(kb, bits, 0x7C00);
     // Normal results: round the mantissa at bit 13 (ties to even), then
@@ -155,15 +169,18 @@ pub fn bf16_to_f32(kb: &mut KernelBuilder, h: Value) -> Value {
     kb.bitcast(fty, bits)
 }
 
-/// `f32` → `bf16` bits (in `i32` lanes), rounded to nearest even; NaN
-/// becomes quiet with its top payload bits.
+/// `f32` → `bf16` bits (in `i32` lanes), rounded to nearest even; a NaN
+/// keeps its top payload bits (see the module's NaN rule).
 pub fn f32_to_bf16(kb: &mut KernelBuilder, x: Value) -> Value {
     let ity = int_type(kb.ty(x));
     let bits = kb.bitcast(ity, x);
     let top = kb.b.ins().ushr_imm_u(bits, 16);
     let nan = {
-        let q = ci(kb, bits, 0x40);
-        kb.b.ins().bor(top, q)
+        let m = ci(kb, bits, 0x7F);
+        let payload = kb.b.ins().band(top, m);
+        let sign_exp = kb.b.ins().bxor(top, payload);
+        let r = narrow_nan(kb, payload, 0, 0x40);
+        kb.b.ins().bor(r, sign_exp)
     };
     let rounded = {
         let one = ci(kb, bits, 1);
@@ -180,16 +197,34 @@ pub fn f32_to_bf16(kb: &mut KernelBuilder, x: Value) -> Value {
     select(kb, is_nan, nan, rounded)
 }
 
-/// Rounds an `f32` register value to the 16-bit float type `ty` and back
-/// (the project rule after every f16/bf16 operation); other types pass
-/// unchanged.
+/// `x` (`f32` lanes) with every NaN made quiet, as arithmetic would
+/// leave it; other values keep their bits.
+pub fn quiet(kb: &mut KernelBuilder, x: Value) -> Value {
+    let ity = int_type(kb.ty(x));
+    let bits = kb.bitcast(ity, x);
+    let m = ci(kb, bits, 0x7FFF_FFFF);
+    let a = kb.b.ins().band(bits, m);
+    let c_inf = ci(kb, bits, 0x7F80_0000);
+    let is_nan = kb.b.ins().icmp(IntCC::SignedGreaterThan, a, c_inf);
+    let zero = ci(kb, bits, 0);
+    let q = ci(kb, bits, 0x0040_0000);
+    let q = select(kb, is_nan, q, zero);
+    let r = kb.b.ins().bor(bits, q);
+    kb.bitcast(kb.ty(x), r)
+}
+
+/// Rounds an `f32` register value to the 16-bit float type `ty` and back,
+/// its NaNs made quiet (the project rule after every f16/bf16 operation);
+/// other types pass unchanged.
 pub fn round_to(kb: &mut KernelBuilder, ty: PrimitiveType, x: Value) -> Value {
     match ty {
         PrimitiveType::F16 => {
+            let x = quiet(kb, x);
             let h = f32_to_f16(kb, x);
             f16_to_f32(kb, h)
         }
         PrimitiveType::Bf16 => {
+            let x = quiet(kb, x);
             let h = f32_to_bf16(kb, x);
             bf16_to_f32(kb, h)
         }

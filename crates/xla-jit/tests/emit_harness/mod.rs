@@ -302,6 +302,19 @@ pub fn assert_same(got: &Literal, want: &Literal, what: &str) {
     }
 }
 
+/// Asserts `got` equals `want` bit for bit, NaN payloads and signalling
+/// bits included, whatever their layouts: for ops that move bits and never
+/// compute (`bitcast-convert`, `copy`, `select`).
+pub fn assert_same_bits(got: &Literal, want: &Literal, what: &str) {
+    let (_, pairs) = element_bits(got, want, what);
+    for (i, (x, y)) in pairs.into_iter().enumerate() {
+        assert_eq!(
+            x, y,
+            "{what}: element {i} is {x:#x}, the interpreter says {y:#x}"
+        );
+    }
+}
+
 /// The bit patterns of `got` and `want` (arrays of one shape, any layouts)
 /// element by element in logical order, with their element type; complex
 /// elements as their components.
@@ -394,6 +407,11 @@ pub enum Checked {
 /// interpreter, and asserts the results are the same.
 pub fn check(text: &str, args: &[&Literal]) -> Checked {
     check_with(text, args, |got, want| assert_same(got, want, text))
+}
+
+/// Like [`check`], comparing NaNs by their bits too ([`assert_same_bits`]).
+pub fn check_bits(text: &str, args: &[&Literal]) -> Checked {
+    check_with(text, args, |got, want| assert_same_bits(got, want, text))
 }
 
 /// Compiles `text` (all Cranelift, then with AVX-512 kernels where the CPU

@@ -253,9 +253,12 @@ pub(super) fn unary(
             let f = T::is_finite_fn().ok_or_else(|| undefined(instr, ty))?;
             map1::<T, bool>(&x, &shape, |v| f(v.widen()))
         }),
-        _ => dispatch_native!(ty, T => {
-            let f = T::unary(op).ok_or_else(|| undefined(instr, ty))?;
-            map1::<T, T>(&x, &shape, |v| apply1(f, v))
+        _ => dispatch_native!(ty, T => match T::on_bits(op) {
+            Some(f) => map1::<T, T>(&x, &shape, f),
+            None => {
+                let f = T::unary(op).ok_or_else(|| undefined(instr, ty))?;
+                map1::<T, T>(&x, &shape, |v| apply1(f, v))
+            }
         }),
     }
 }

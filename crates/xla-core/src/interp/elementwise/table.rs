@@ -44,6 +44,13 @@ pub(crate) trait Elem: NativeType {
     fn total_order_key() -> Option<fn(Self) -> i64>;
     /// `is-finite`, for floating types.
     fn is_finite_fn() -> Option<fn(Self::C) -> bool>;
+    /// `op` on the stored bits when it only moves them: `abs` and `negate`
+    /// of a 16-bit float clear or flip the sign bit, so a signalling NaN
+    /// stays signalling, as XLA's (LLVM's `fabs`/`fneg`) and as in the
+    /// types that compute in themselves.
+    fn on_bits(_op: Unary) -> Option<fn(Self) -> Self> {
+        None
+    }
     /// The value as a [`Scalar`].
     fn into_scalar(self) -> Scalar;
     /// The value held by `s`, if `s` has this type.
@@ -156,7 +163,10 @@ impl Scalar {
             (Unary::Abs | Unary::Real | Unary::Imag, Scalar::C128(z)) => {
                 complex::to_real::<f64>(op).map(|f| Scalar::F64(f(z)))
             }
-            _ => with_scalar!(self, x: T => T::unary(op).map(|f| apply1(f, x).into_scalar())),
+            _ => with_scalar!(self, x: T => match T::on_bits(op) {
+                Some(f) => Some(f(x).into_scalar()),
+                None => T::unary(op).map(|f| apply1(f, x).into_scalar()),
+            }),
         }
     }
 
@@ -357,6 +367,13 @@ macro_rules! half {
             }
             fn is_finite_fn() -> Option<fn(f32) -> bool> {
                 Some(f32::is_finite)
+            }
+            fn on_bits(op: Unary) -> Option<fn($t) -> $t> {
+                match op {
+                    Unary::Abs => Some(|x| <$t>::from_bits(x.to_bits() & 0x7FFF)),
+                    Unary::Negate => Some(|x| <$t>::from_bits(x.to_bits() ^ 0x8000)),
+                    _ => None,
+                }
             }
         }
     )*};
