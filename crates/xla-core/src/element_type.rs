@@ -356,6 +356,86 @@ macro_rules! dispatch_native {
     }};
 }
 
+/// A class of element types an operand must belong to.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum TypeClass {
+    /// Every element type.
+    Any,
+    /// `f16`, `bf16`, `f32`, `f64`.
+    Floating,
+    /// Floating or complex.
+    FloatingOrComplex,
+    /// `s*` or `u*`.
+    Integral,
+    /// `pred`, `s*` or `u*`.
+    PredOrIntegral,
+    /// Signed integral, floating or complex (not unsigned, not `pred`).
+    Signed,
+    /// Anything but `pred`.
+    Arithmetic,
+    /// Anything but complex.
+    Real,
+    /// Anything but `pred` and complex.
+    RealArithmetic,
+    /// `f32` or `f64`.
+    F32OrF64,
+    /// `c64` or `c128`.
+    Complex,
+    /// `u8` … `u64`.
+    Unsigned,
+    /// `pred`.
+    Pred,
+    /// `s32`.
+    S32,
+    /// `pred` or `s32`.
+    PredOrS32,
+}
+
+impl TypeClass {
+    /// `true` if `ty` belongs to the class.
+    pub fn contains(self, ty: PrimitiveType) -> bool {
+        match self {
+            TypeClass::Any => true,
+            TypeClass::Floating => ty.is_floating(),
+            TypeClass::FloatingOrComplex => ty.is_floating() || ty.is_complex(),
+            TypeClass::Integral => ty.is_integral(),
+            TypeClass::PredOrIntegral => ty.is_pred() || ty.is_integral(),
+            TypeClass::Signed => ty.is_signed_integral() || ty.is_floating() || ty.is_complex(),
+            TypeClass::Arithmetic => !ty.is_pred(),
+            TypeClass::Real => !ty.is_complex(),
+            TypeClass::RealArithmetic => !ty.is_pred() && !ty.is_complex(),
+            TypeClass::F32OrF64 => matches!(ty, PrimitiveType::F32 | PrimitiveType::F64),
+            TypeClass::Complex => ty.is_complex(),
+            TypeClass::Unsigned => ty.is_unsigned_integral(),
+            TypeClass::Pred => ty.is_pred(),
+            TypeClass::S32 => ty == PrimitiveType::S32,
+            TypeClass::PredOrS32 => matches!(ty, PrimitiveType::Pred | PrimitiveType::S32),
+        }
+    }
+}
+
+impl fmt::Display for TypeClass {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            TypeClass::Any => "any",
+            TypeClass::Floating => "a floating-point",
+            TypeClass::FloatingOrComplex => "a floating-point or complex",
+            TypeClass::Integral => "an integral",
+            TypeClass::PredOrIntegral => "a pred or integral",
+            TypeClass::Signed => "a signed integral, floating-point or complex",
+            TypeClass::Arithmetic => "a numeric (not pred)",
+            TypeClass::Real => "a real (not complex)",
+            TypeClass::RealArithmetic => "a real numeric (not pred, not complex)",
+            TypeClass::F32OrF64 => "an f32 or f64",
+            TypeClass::Complex => "a complex",
+            TypeClass::Unsigned => "an unsigned integral",
+            TypeClass::Pred => "a pred",
+            TypeClass::S32 => "an s32",
+            TypeClass::PredOrS32 => "a pred or s32",
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -30,7 +30,9 @@ pub mod text;
 
 pub use builder::{XlaBuilder, XlaComputation, XlaOp};
 pub use cancel::{CancelToken, Stopped};
-pub use element_type::{NativeType, PrimitiveType, TypeKind, UnknownElementType, C128, C64};
+pub use element_type::{
+    NativeType, PrimitiveType, TypeClass, TypeKind, UnknownElementType, C128, C64,
+};
 pub use error::{Error, Result};
 pub use hlo::{HloComputation, HloInstruction, HloModule, Opcode};
 pub use layout::Layout;

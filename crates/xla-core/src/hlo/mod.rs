@@ -18,7 +18,7 @@ pub use attrs::{
     RngDistribution, Scan, ScatterDimensionNumbers, SliceDim, TransposeKind,
     TriangularSolveOptions, Window, WindowDim, REVERSE_SCAN_MIN,
 };
-pub use opcode::{Arity, Family, Opcode};
+pub use opcode::{Arity, Cost, Family, Flags, Form, Opcode, Produces};
 pub use verify::{verify_module, VerifyError};
 
 use crate::{PrimitiveType, Shape};

@@ -7,78 +7,13 @@ use super::check::{self, bare_array};
 use super::error::InferError;
 use super::parts::{Callee, Count, DimList, Kind, TypeClass};
 use super::Signature;
-use crate::hlo::{ComparisonDirection, ComparisonType, Opcode};
+use crate::hlo::{ComparisonDirection, ComparisonType, Form, Opcode, Produces};
 use crate::{ArrayShape, Dim, PrimitiveType, Shape};
-
-/// The element type an element-wise op produces from its operands' type.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum Produces {
-    /// The operands' type.
-    Same,
-    /// `pred`.
-    Pred,
-    /// The component type of a complex operand (`c64` → `f32`); real types
-    /// map to themselves.
-    Component,
-    /// The complex type with the operands' type as component (`f32` → `c64`).
-    ComplexOf,
-}
-
-/// The type rule of an element-wise op: which operand types it accepts and
-/// what it produces.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum Rule {
-    Unary(TypeClass, Produces),
-    Binary(TypeClass, Produces),
-    /// Any other op (compare, select, … have their own functions).
-    NotSimple,
-}
-
-/// The type rules of `spec/OPS.md` §3.1.4 and §1.6 (and XLA's
-/// `ShapeInference::InferUnaryOpShape` / `InferBinaryOpShape`).
-fn rule(op: Opcode) -> Rule {
-    use Opcode::*;
-    use Produces::*;
-    use TypeClass as T;
-    match op {
-        Abs => Rule::Unary(T::Signed, Component),
-        Ceil | Floor | RoundNearestAfz | RoundNearestEven | Cbrt | Erf => {
-            Rule::Unary(T::Floating, Same)
-        }
-        Cos | Sin | Tan | Exp | Expm1 | Log | Log1p | Logistic | Rsqrt | Sqrt | Tanh => {
-            Rule::Unary(T::FloatingOrComplex, Same)
-        }
-        Real | Imag => Rule::Unary(T::FloatingOrComplex, Component),
-        IsFinite => Rule::Unary(T::Floating, Pred),
-        Not => Rule::Unary(T::PredOrIntegral, Same),
-        PopulationCount | Clz => Rule::Unary(T::Integral, Same),
-        Negate => Rule::Unary(T::Arithmetic, Same),
-        Sign => Rule::Unary(T::Signed, Same),
-        Add | Multiply => Rule::Binary(T::Any, Same),
-        Subtract | Divide | Power => Rule::Binary(T::Arithmetic, Same),
-        Remainder => Rule::Binary(T::RealArithmetic, Same),
-        Maximum | Minimum => Rule::Binary(T::Real, Same),
-        Atan2 => Rule::Binary(T::FloatingOrComplex, Same),
-        ShiftLeft | ShiftRightArithmetic | ShiftRightLogical => Rule::Binary(T::Integral, Same),
-        And | Or | Xor => Rule::Binary(T::PredOrIntegral, Same),
-        Complex => Rule::Binary(T::F32OrF64, ComplexOf),
-        AfterAll | AllGather | AllReduce | AllToAll | BatchNormGrad | BatchNormInference
-        | BatchNormTraining | Bitcast | BitcastConvert | Broadcast | Call | Cholesky | Clamp
-        | CollectivePermute | Compare | Concatenate | Conditional | Constant | Convert
-        | Convolution | Copy | CustomCall | Dot | DynamicSlice | DynamicUpdateSlice | Fft
-        | Fusion | Gather | GetDimensionSize | GetTupleElement | Infeed | Iota | Map
-        | OptimizationBarrier | Outfeed | Pad | Parameter | PartitionId | Recv | RecvDone
-        | Reduce | ReducePrecision | ReduceScatter | ReduceWindow | ReplicaId | Reshape
-        | Reverse | Rng | RngBitGenerator | Scatter | Select | SelectAndScatter | Send
-        | SendDone | SetDimensionSize | Slice | Sort | TopK | Transpose | TriangularSolve
-        | Tuple | While => Rule::NotSimple,
-    }
-}
 
 fn result_type(produces: Produces, ty: PrimitiveType) -> PrimitiveType {
     match produces {
         Produces::Same => ty,
-        Produces::Pred => PrimitiveType::Pred,
+        Produces::Predicate => PrimitiveType::Pred,
         Produces::Component => ty.component_type(),
         Produces::ComplexOf => ty
             .complex_type()
@@ -88,12 +23,12 @@ fn result_type(produces: Produces, ty: PrimitiveType) -> PrimitiveType {
 
 /// `true` for the element-wise unary ops that [`unary`] accepts.
 pub fn is_unary(op: Opcode) -> bool {
-    matches!(rule(op), Rule::Unary(..))
+    matches!(op.form(), Form::Unary(..))
 }
 
 /// `true` for the element-wise binary ops that [`binary`] accepts.
 pub fn is_binary(op: Opcode) -> bool {
-    matches!(rule(op), Rule::Binary(..))
+    matches!(op.form(), Form::Binary(..))
 }
 
 /// An element-wise unary op: the operand's dimensions, with the element type
@@ -103,7 +38,7 @@ pub fn is_binary(op: Opcode) -> bool {
 ///
 /// If `op` is not an element-wise unary op (see [`is_unary`]).
 pub fn unary<D: Dim>(op: Opcode, operand: &ArrayShape<D>) -> Result<ArrayShape<D>, InferError<D>> {
-    let Rule::Unary(accepted, produces) = rule(op) else {
+    let Form::Unary(accepted, produces) = op.form() else {
         panic!("{op} is not an element-wise unary op");
     };
     check::element_type(op.name(), 0, operand, accepted)?;
@@ -124,7 +59,7 @@ pub fn binary<D: Dim>(
     rhs: &ArrayShape<D>,
     broadcast_dimensions: Option<&[i64]>,
 ) -> Result<ArrayShape<D>, InferError<D>> {
-    let Rule::Binary(accepted, produces) = rule(op) else {
+    let Form::Binary(accepted, produces) = op.form() else {
         panic!("{op} is not an element-wise binary op");
     };
     let name = op.name();

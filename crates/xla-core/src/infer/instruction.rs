@@ -22,7 +22,7 @@ use super::check::{self, bare};
 use super::error::InferError;
 use super::parts::Count;
 use super::{Signature, *};
-use crate::hlo::{Attrs, DotDimensionNumbers, Opcode, ProgramShape, RngAlgorithm, Window};
+use crate::hlo::{Attrs, DotDimensionNumbers, Form, Opcode, ProgramShape, RngAlgorithm, Window};
 use crate::{ArrayShape, Shape};
 
 /// The shape of an instruction `opcode` with these operand shapes,
@@ -222,20 +222,6 @@ fn infer(opcode: Opcode, cx: &Context<'_>) -> Result<Shape, InferError> {
     let attrs = cx.attrs;
     let exactly = |n| cx.count(Count::Exactly(n));
     let shape = match opcode {
-        Abs | Cbrt | Ceil | Clz | Cos | Erf | Exp | Expm1 | Floor | Imag | IsFinite | Log
-        | Log1p | Logistic | Negate | Not | PopulationCount | Real | RoundNearestAfz
-        | RoundNearestEven | Rsqrt | Sign | Sin | Sqrt | Tan | Tanh => {
-            exactly(1)?;
-            unary(opcode, cx.array(0)?)?.into()
-        }
-        Add | And | Atan2 | Complex | Divide | Maximum | Minimum | Multiply | Or | Power
-        | Remainder | ShiftLeft | ShiftRightArithmetic | ShiftRightLogical | Subtract | Xor => {
-            exactly(2)?;
-            let (lhs, rhs) = (cx.array(0)?, cx.array(1)?);
-            let out = binary(opcode, lhs, rhs, None)?;
-            same_operand_dims(cx.op, lhs, rhs)?;
-            out.into()
-        }
         Compare => {
             exactly(2)?;
             let (lhs, rhs) = (cx.array(0)?, cx.array(1)?);
@@ -556,6 +542,21 @@ fn infer(opcode: Opcode, cx: &Context<'_>) -> Result<Shape, InferError> {
             exactly(2)?;
             set_dimension_size(cx.array(0)?, cx.array(1)?, cx.dimension()?)?.into()
         }
+        // The plain element-wise ops: the form on their row is their rule.
+        _ => match opcode.form() {
+            Form::Unary(..) => {
+                exactly(1)?;
+                unary(opcode, cx.array(0)?)?.into()
+            }
+            Form::Binary(..) => {
+                exactly(2)?;
+                let (lhs, rhs) = (cx.array(0)?, cx.array(1)?);
+                let out = binary(opcode, lhs, rhs, None)?;
+                same_operand_dims(cx.op, lhs, rhs)?;
+                out.into()
+            }
+            Form::Own => unreachable!("{opcode} has its own arm above"),
+        },
     };
     Ok(shape)
 }

@@ -3,12 +3,11 @@
 
 use std::borrow::Cow;
 
-use super::elementwise::{Binary, Unary};
 use super::{
     collective, control, custom_call, data_movement, dot, dynamic, elementwise, fft, indexing,
     linalg, normalization, random, reduce, side_effect, sort, InterpError, Interpreter,
 };
-use crate::hlo::{ComputationId, HloInstruction, InstrId, Opcode};
+use crate::hlo::{ComputationId, Form, HloInstruction, InstrId, Opcode};
 use crate::{CancelToken, HloModule, Literal, Shape};
 
 /// What an op's rule may use besides its operands.
@@ -288,52 +287,8 @@ fn dispatch(
     operands: &[&Literal],
 ) -> Result<Literal, InterpError> {
     use Opcode::*;
-    let unary = |op| elementwise::unary(instr, operands, op);
-    let binary = |op| elementwise::binary(instr, operands, op);
     match instr.opcode {
         // element-wise
-        Abs => unary(Unary::Abs),
-        Cbrt => unary(Unary::Cbrt),
-        Ceil => unary(Unary::Ceil),
-        Clz => unary(Unary::Clz),
-        Cos => unary(Unary::Cos),
-        Erf => unary(Unary::Erf),
-        Exp => unary(Unary::Exp),
-        Expm1 => unary(Unary::Expm1),
-        Floor => unary(Unary::Floor),
-        Imag => unary(Unary::Imag),
-        IsFinite => unary(Unary::IsFinite),
-        Log => unary(Unary::Log),
-        Log1p => unary(Unary::Log1p),
-        Logistic => unary(Unary::Logistic),
-        Negate => unary(Unary::Negate),
-        Not => unary(Unary::Not),
-        PopulationCount => unary(Unary::PopulationCount),
-        Real => unary(Unary::Real),
-        RoundNearestAfz => unary(Unary::RoundNearestAfz),
-        RoundNearestEven => unary(Unary::RoundNearestEven),
-        Rsqrt => unary(Unary::Rsqrt),
-        Sign => unary(Unary::Sign),
-        Sin => unary(Unary::Sin),
-        Sqrt => unary(Unary::Sqrt),
-        Tan => unary(Unary::Tan),
-        Tanh => unary(Unary::Tanh),
-        Add => binary(Binary::Add),
-        And => binary(Binary::And),
-        Atan2 => binary(Binary::Atan2),
-        Complex => binary(Binary::Complex),
-        Divide => binary(Binary::Divide),
-        Maximum => binary(Binary::Maximum),
-        Minimum => binary(Binary::Minimum),
-        Multiply => binary(Binary::Multiply),
-        Or => binary(Binary::Or),
-        Power => binary(Binary::Power),
-        Remainder => binary(Binary::Remainder),
-        ShiftLeft => binary(Binary::ShiftLeft),
-        ShiftRightArithmetic => binary(Binary::ShiftRightArithmetic),
-        ShiftRightLogical => binary(Binary::ShiftRightLogical),
-        Subtract => binary(Binary::Subtract),
-        Xor => binary(Binary::Xor),
         Compare => elementwise::compare(instr, operands),
         Select => elementwise::select(instr, operands),
         Clamp => elementwise::clamp(instr, operands),
@@ -406,6 +361,13 @@ fn dispatch(
         // dynamic sizes
         GetDimensionSize => dynamic::get_dimension_size(instr, operands),
         SetDimensionSize => dynamic::set_dimension_size(instr, operands),
+        // the plain unary and binary element-wise ops: the table in
+        // `elementwise` has their functions
+        op => match op.form() {
+            Form::Unary(..) => elementwise::unary(instr, operands, op),
+            Form::Binary(..) => elementwise::binary(instr, operands, op),
+            Form::Own => unreachable!("{op} has its own arm above"),
+        },
     }
 }
 

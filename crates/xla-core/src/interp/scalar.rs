@@ -8,11 +8,11 @@
 use half::{bf16, f16};
 
 use super::elementwise::table::{Elem, Scalar};
-use super::elementwise::{Binary, Unary};
 use super::eval::{invalid, Ctx};
 use super::InterpError;
 use crate::hlo::{
-    ComparisonDirection, ComparisonType, ComputationId, HloInstruction, HloModule, Opcode,
+    ComparisonDirection, ComparisonType, ComputationId, Flags, Form, HloInstruction, HloModule,
+    Opcode,
 };
 use crate::{dispatch_native, ArrayShape, Literal, PrimitiveType, Shape, C128, C64};
 
@@ -20,8 +20,8 @@ use crate::{dispatch_native, ArrayShape, Literal, PrimitiveType, Shape, C128, C6
 /// (one per instruction of the computation).
 #[derive(Clone, Debug)]
 enum Step {
-    Unary(Unary, usize),
-    Binary(Binary, usize, usize),
+    Unary(Opcode, usize),
+    Binary(Opcode, usize, usize),
     Compare(ComparisonDirection, bool, usize, usize),
     Select(usize, usize, usize),
     Clamp(usize, usize, usize),
@@ -66,14 +66,14 @@ impl ScalarFn {
 
     /// The op if the computation is `op(parameter 0, parameter 1)` (either
     /// order for commutative ops): reductions then run a typed loop.
-    pub fn as_binary(&self) -> Option<Binary> {
+    pub fn as_binary(&self) -> Option<Opcode> {
         let p = self.program.as_ref()?;
         let [(Step::Binary(op, a, b), out)] = p.steps.as_slice() else {
             return None;
         };
         let (p0, p1) = (*p.params.first()?, *p.params.get(1)?);
         let in_order = (*a, *b) == (p0, p1);
-        let swapped = (*a, *b) == (p1, p0) && op.is_commutative();
+        let swapped = (*a, *b) == (p1, p0) && op.has(Flags::COMMUTATIVE);
         (p.params.len() == 2 && p.results == [*out] && (in_order || swapped)).then_some(*op)
     }
 
@@ -121,8 +121,8 @@ impl ScalarFn {
                         }
                         Step::Select(p, a, b) => Some(if r[p].is_true() { r[a] } else { r[b] }),
                         Step::Clamp(lo, x, hi) => r[lo]
-                            .binary(Binary::Maximum, r[x])
-                            .and_then(|v| v.binary(Binary::Minimum, r[hi])),
+                            .binary(Opcode::Maximum, r[x])
+                            .and_then(|v| v.binary(Opcode::Minimum, r[hi])),
                         Step::Convert(to, x) => r[x].convert(to),
                         Step::Bitcast(to, x) => r[x].bitcast(to),
                         Step::Move(x) => Some(r[x]),
@@ -214,15 +214,8 @@ fn compile(module: &HloModule, id: ComputationId) -> Option<Program> {
                 program.regs[index] = Scalar::from_literal(instr.attrs.literal.as_ref()?)?;
                 continue;
             }
-            Abs | Cbrt | Ceil | Clz | Cos | Erf | Exp | Expm1 | Floor | Imag | IsFinite | Log
-            | Log1p | Logistic | Negate | Not | PopulationCount | Real | RoundNearestAfz
-            | RoundNearestEven | Rsqrt | Sign | Sin | Sqrt | Tan | Tanh => {
-                Step::Unary(Unary::of(instr.opcode)?, ops[0])
-            }
-            Add | And | Atan2 | Complex | Divide | Maximum | Minimum | Multiply | Or | Power
-            | Remainder | ShiftLeft | ShiftRightArithmetic | ShiftRightLogical | Subtract | Xor => {
-                Step::Binary(Binary::of(instr.opcode)?, ops[0], ops[1])
-            }
+            op if matches!(op.form(), Form::Unary(..)) => Step::Unary(op, ops[0]),
+            op if matches!(op.form(), Form::Binary(..)) => Step::Binary(op, ops[0], ops[1]),
             Compare => {
                 let total = instr.attrs.comparison_type == Some(ComparisonType::TotalOrder);
                 Step::Compare(instr.attrs.comparison_direction?, total, ops[0], ops[1])
@@ -246,14 +239,7 @@ fn compile(module: &HloModule, id: ComputationId) -> Option<Program> {
                 let index = usize::try_from(instr.attrs.tuple_index?).ok()?;
                 Step::Move(tuple.operands.get(index)?.index())
             }
-            AfterAll | AllGather | AllReduce | AllToAll | BatchNormGrad | BatchNormInference
-            | BatchNormTraining | Broadcast | Call | Cholesky | CollectivePermute | Concatenate
-            | Conditional | Convolution | CustomCall | Dot | DynamicSlice | DynamicUpdateSlice
-            | Fft | Fusion | Gather | GetDimensionSize | Infeed | Iota | Map | Outfeed | Pad
-            | PartitionId | Recv | RecvDone | Reduce | ReducePrecision | ReduceScatter
-            | ReduceWindow | ReplicaId | Reverse | Rng | RngBitGenerator | Scatter
-            | SelectAndScatter | Send | SendDone | SetDimensionSize | Slice | Sort | TopK
-            | Transpose | TriangularSolve | Tuple | While => return None,
+            _ => return None,
         };
         program.steps.push((step, index));
     }
@@ -361,7 +347,7 @@ mod tests {
         let caller = m.entry_computation().root_instr();
         let f = ScalarFn::new(&m, id, caller);
         assert!(f.is_compiled());
-        assert_eq!(f.as_binary(), Some(Binary::Add));
+        assert_eq!(f.as_binary(), Some(Opcode::Add));
         assert_eq!(f.as_compare(), None);
     }
 }

@@ -5,7 +5,9 @@ use std::collections::HashMap;
 use super::edit::Editor;
 use super::effects::SideEffects;
 use super::{Changed, Pass};
-use crate::hlo::{ComputationId, HloComputation, HloInstruction, HloModule, InstrId, Opcode};
+use crate::hlo::{
+    ComputationId, Flags, HloComputation, HloInstruction, HloModule, InstrId, Opcode,
+};
 use crate::interp::{CustomCallRegistry, Interpreter};
 use crate::Result;
 
@@ -202,22 +204,5 @@ fn made_of_constants(editor: &Editor, instr: &HloInstruction) -> bool {
 /// Ops whose folding pays off (see [`ConstantFolding`]); device-dependent
 /// and side-effecting ops are excluded here too, whatever their operands.
 fn worth_folding(opcode: Opcode) -> bool {
-    use Opcode::*;
-    match opcode {
-        Abs | Add | And | Atan2 | BatchNormGrad | BatchNormInference | BatchNormTraining
-        | Bitcast | BitcastConvert | Call | Cbrt | Ceil | Cholesky | Clamp | Clz | Compare
-        | Complex | Concatenate | Conditional | Convert | Convolution | Copy | Cos | Divide
-        | Dot | DynamicSlice | DynamicUpdateSlice | Erf | Exp | Expm1 | Floor | Fusion | Gather
-        | GetDimensionSize | GetTupleElement | Imag | IsFinite | Log | Log1p | Logistic | Map
-        | Maximum | Minimum | Multiply | Negate | Not | OptimizationBarrier | Or | Pad
-        | PopulationCount | Power | Real | Reduce | ReducePrecision | ReduceWindow | Remainder
-        | Reshape | Reverse | RoundNearestAfz | RoundNearestEven | Rsqrt | Scatter | Select
-        | SelectAndScatter | SetDimensionSize | ShiftLeft | ShiftRightArithmetic
-        | ShiftRightLogical | Sign | Sin | Slice | Sort | Sqrt | Subtract | Tan | Tanh | TopK
-        | Transpose | TriangularSolve | Xor => true,
-        AfterAll | AllGather | AllReduce | AllToAll | Broadcast | CollectivePermute | Constant
-        | CustomCall | Fft | Infeed | Iota | Outfeed | Parameter | PartitionId | Recv
-        | RecvDone | ReduceScatter | ReplicaId | Rng | RngBitGenerator | Send | SendDone
-        | Tuple | While => false,
-    }
+    opcode.has(Flags::FOLD)
 }

@@ -7,7 +7,7 @@ use std::hash::{Hash, Hasher};
 use super::edit::Editor;
 use super::effects::SideEffects;
 use super::{Changed, Pass};
-use crate::hlo::{ComparisonDirection, HloInstruction, HloModule, InstrId, Opcode};
+use crate::hlo::{ComparisonDirection, Flags, HloInstruction, HloModule, InstrId, Opcode};
 use crate::Result;
 
 /// Replaces an instruction by an earlier one that computes the same value.
@@ -88,23 +88,10 @@ fn same_value(a: &HloInstruction, b: &HloInstruction) -> bool {
 fn commutative(instr: &HloInstruction) -> bool {
     use Opcode::*;
     match instr.opcode {
-        Add | And | Maximum | Minimum | Multiply | Or | Xor => true,
         Compare => matches!(
             instr.attrs.comparison_direction,
             Some(ComparisonDirection::Eq | ComparisonDirection::Ne)
         ),
-        Abs | AfterAll | AllGather | AllReduce | AllToAll | Atan2 | BatchNormGrad
-        | BatchNormInference | BatchNormTraining | Bitcast | BitcastConvert | Broadcast | Call
-        | Cbrt | Ceil | Cholesky | Clamp | Clz | CollectivePermute | Complex | Concatenate
-        | Conditional | Constant | Convert | Convolution | Copy | Cos | CustomCall | Divide
-        | Dot | DynamicSlice | DynamicUpdateSlice | Erf | Exp | Expm1 | Fft | Floor | Fusion
-        | Gather | GetDimensionSize | GetTupleElement | Imag | Infeed | Iota | IsFinite | Log
-        | Log1p | Logistic | Map | Negate | Not | OptimizationBarrier | Outfeed | Pad
-        | Parameter | PartitionId | PopulationCount | Power | Real | Recv | RecvDone | Reduce
-        | ReducePrecision | ReduceScatter | ReduceWindow | Remainder | ReplicaId | Reshape
-        | Reverse | Rng | RngBitGenerator | RoundNearestAfz | RoundNearestEven | Rsqrt
-        | Scatter | Select | SelectAndScatter | Send | SendDone | SetDimensionSize | ShiftLeft
-        | ShiftRightArithmetic | ShiftRightLogical | Sign | Sin | Slice | Sort | Sqrt
-        | Subtract | Tan | Tanh | TopK | Transpose | TriangularSolve | Tuple | While => false,
+        op => op.has(Flags::COMMUTATIVE),
     }
 }

@@ -6,7 +6,7 @@
 //! has a side effect if its op does (below) or if any computation it calls
 //! contains one, transitively.
 
-use crate::hlo::{HloInstruction, HloModule, Opcode};
+use crate::hlo::{Flags, HloInstruction, HloModule, Opcode};
 
 /// Which computations of a module contain a side effect (transitively),
 /// computed once per pass.
@@ -66,24 +66,11 @@ fn op_has_side_effect(instr: &HloInstruction) -> bool {
     use Opcode::*;
     let attrs = &instr.attrs;
     match instr.opcode {
-        Infeed | Outfeed | Send | SendDone | Recv | RecvDone | Rng => true,
         CustomCall => attrs.custom_call_has_side_effect,
         AllGather | AllReduce | AllToAll | ReduceScatter => {
             attrs.constrain_layout || attrs.channel_id.is_some()
         }
         CollectivePermute => attrs.channel_id.is_some(),
-        Abs | Add | AfterAll | And | Atan2 | BatchNormGrad | BatchNormInference
-        | BatchNormTraining | Bitcast | BitcastConvert | Broadcast | Call | Cbrt | Ceil
-        | Cholesky | Clamp | Clz | Compare | Complex | Concatenate | Conditional | Constant
-        | Convert | Convolution | Copy | Cos | Divide | Dot | DynamicSlice | DynamicUpdateSlice
-        | Erf | Exp | Expm1 | Fft | Floor | Fusion | Gather | GetDimensionSize
-        | GetTupleElement | Imag | Iota | IsFinite | Log | Log1p | Logistic | Map | Maximum
-        | Minimum | Multiply | Negate | Not | OptimizationBarrier | Or | Pad | Parameter
-        | PartitionId | PopulationCount | Power | Real | Reduce | ReducePrecision
-        | ReduceWindow | Remainder | ReplicaId | Reshape | Reverse | RngBitGenerator
-        | RoundNearestAfz | RoundNearestEven | Rsqrt | Scatter | Select | SelectAndScatter
-        | SetDimensionSize | ShiftLeft | ShiftRightArithmetic | ShiftRightLogical | Sign | Sin
-        | Slice | Sort | Sqrt | Subtract | Tan | Tanh | TopK | Transpose | TriangularSolve
-        | Tuple | While | Xor => false,
+        op => op.has(Flags::SIDE_EFFECT),
     }
 }

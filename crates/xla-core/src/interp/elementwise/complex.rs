@@ -8,8 +8,8 @@ use num_complex::Complex;
 
 use super::float::Real;
 use super::table::{Cmp, Fn2};
-use super::{Binary, Unary};
 use crate::hlo::ComparisonDirection;
+use crate::hlo::Opcode;
 
 type Cx<R> = Complex<R>;
 
@@ -293,8 +293,8 @@ fn flushed2<R: Real>(a: Cx<R>, b: Cx<R>, f: fn(Cx<R>, Cx<R>) -> Cx<R>) -> Cx<R> 
 /// The complex → complex unary function `op`; `None` for the ops that are
 /// not defined on complex values or that produce a real value (`abs`,
 /// `real`, `imag`: see [`to_real`]).
-pub(super) fn unary<R: Real>(op: Unary) -> Option<fn(Cx<R>) -> Cx<R>> {
-    use Unary::*;
+pub(super) fn unary<R: Real>(op: Opcode) -> Option<fn(Cx<R>) -> Cx<R>> {
+    use Opcode::*;
     Some(match op {
         Negate => |z: Cx<R>| cx(-z.re, -z.im),
         Exp => |z| flushed(z, exp),
@@ -309,24 +309,23 @@ pub(super) fn unary<R: Real>(op: Unary) -> Option<fn(Cx<R>) -> Cx<R>> {
         Tanh => |z| flushed(z, tanh),
         Logistic => |z| flushed(z, logistic),
         Sign => |z| flushed(z, sign),
-        Abs | Cbrt | Ceil | Clz | Erf | Floor | Imag | IsFinite | Not | PopulationCount | Real
-        | RoundNearestAfz | RoundNearestEven => return None,
+        _ => return None,
     })
 }
 
 /// The complex → component unary function `op`: `abs`, `real`, `imag`.
-pub(super) fn to_real<R: Real>(op: Unary) -> Option<fn(Cx<R>) -> R> {
+pub(super) fn to_real<R: Real>(op: Opcode) -> Option<fn(Cx<R>) -> R> {
     Some(match op {
-        Unary::Abs => abs,
-        Unary::Real => |z: Cx<R>| z.re,
-        Unary::Imag => |z: Cx<R>| z.im,
+        Opcode::Abs => abs,
+        Opcode::Real => |z: Cx<R>| z.re,
+        Opcode::Imag => |z: Cx<R>| z.im,
         _ => return None,
     })
 }
 
 /// The binary function `op` on complex values.
-pub(super) fn binary<R: Real>(op: Binary) -> Option<Fn2<Cx<R>>> {
-    use Binary::*;
+pub(super) fn binary<R: Real>(op: Opcode) -> Option<Fn2<Cx<R>>> {
+    use Opcode::*;
     Some(match op {
         Add => |a, b| flushed2(a, b, add),
         Subtract => |a, b| flushed2(a, b, sub),
@@ -334,8 +333,7 @@ pub(super) fn binary<R: Real>(op: Binary) -> Option<Fn2<Cx<R>>> {
         Divide => |a, b| flushed2(a, b, div),
         Power => |a, b| flushed2(a, b, pow),
         Atan2 => |a, b| flushed2(a, b, atan2),
-        And | Complex | Maximum | Minimum | Or | Remainder | ShiftLeft | ShiftRightArithmetic
-        | ShiftRightLogical | Xor => return None,
+        _ => return None,
     })
 }
 

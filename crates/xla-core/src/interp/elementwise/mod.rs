@@ -18,60 +18,8 @@ use super::array::{result_shape, with_element_size, zeros};
 use super::eval::{invalid, row_major, unsupported, Ctx};
 use super::scalar::{literal_of, Elements, ScalarFn};
 use super::InterpError;
-use crate::hlo::{ComparisonDirection, ComparisonType, HloInstruction, Opcode};
+use crate::hlo::{ComparisonDirection, ComparisonType, Form, HloInstruction, Opcode};
 use crate::{dispatch_native, ArrayShape, Literal, NativeType, PrimitiveType, C128, C64};
-
-/// Element-wise unary functions.
-#[derive(Copy, Clone, PartialEq, Eq, Debug)]
-pub(crate) enum Unary {
-    Abs,
-    Cbrt,
-    Ceil,
-    Clz,
-    Cos,
-    Erf,
-    Exp,
-    Expm1,
-    Floor,
-    Imag,
-    IsFinite,
-    Log,
-    Log1p,
-    Logistic,
-    Negate,
-    Not,
-    PopulationCount,
-    Real,
-    RoundNearestAfz,
-    RoundNearestEven,
-    Rsqrt,
-    Sign,
-    Sin,
-    Sqrt,
-    Tan,
-    Tanh,
-}
-
-/// Element-wise binary functions (comparisons are separate).
-#[derive(Copy, Clone, PartialEq, Eq, Debug)]
-pub(crate) enum Binary {
-    Add,
-    And,
-    Atan2,
-    Complex,
-    Divide,
-    Maximum,
-    Minimum,
-    Multiply,
-    Or,
-    Power,
-    Remainder,
-    ShiftLeft,
-    ShiftRightArithmetic,
-    ShiftRightLogical,
-    Subtract,
-    Xor,
-}
 
 /// `op` on complex scalars exactly as the interpreter computes it, for
 /// compiled code that calls back into the one table (the JIT's complex
@@ -96,101 +44,10 @@ pub fn complex_op_c128(op: Opcode, a: C128, b: C128) -> Option<C128> {
 }
 
 fn complex_op(op: Opcode, a: Scalar, b: Scalar) -> Option<Scalar> {
-    match (Unary::of(op), Binary::of(op)) {
-        (Some(u), _) => a.unary(u),
-        (None, Some(bin)) => a.binary(bin, b),
-        (None, None) => None,
-    }
-}
-
-impl Unary {
-    /// The unary function an opcode computes, if it is one.
-    pub(crate) fn of(op: Opcode) -> Option<Unary> {
-        use Opcode::*;
-        Some(match op {
-            Abs => Unary::Abs,
-            Cbrt => Unary::Cbrt,
-            Ceil => Unary::Ceil,
-            Clz => Unary::Clz,
-            Cos => Unary::Cos,
-            Erf => Unary::Erf,
-            Exp => Unary::Exp,
-            Expm1 => Unary::Expm1,
-            Floor => Unary::Floor,
-            Imag => Unary::Imag,
-            IsFinite => Unary::IsFinite,
-            Log => Unary::Log,
-            Log1p => Unary::Log1p,
-            Logistic => Unary::Logistic,
-            Negate => Unary::Negate,
-            Not => Unary::Not,
-            PopulationCount => Unary::PopulationCount,
-            Real => Unary::Real,
-            RoundNearestAfz => Unary::RoundNearestAfz,
-            RoundNearestEven => Unary::RoundNearestEven,
-            Rsqrt => Unary::Rsqrt,
-            Sign => Unary::Sign,
-            Sin => Unary::Sin,
-            Sqrt => Unary::Sqrt,
-            Tan => Unary::Tan,
-            Tanh => Unary::Tanh,
-            Add | AfterAll | AllGather | AllReduce | AllToAll | And | Atan2 | BatchNormGrad
-            | BatchNormInference | BatchNormTraining | Bitcast | BitcastConvert | Broadcast
-            | Call | Cholesky | Clamp | CollectivePermute | Compare | Complex | Concatenate
-            | Conditional | Constant | Convert | Convolution | Copy | CustomCall | Divide | Dot
-            | DynamicSlice | DynamicUpdateSlice | Fft | Fusion | Gather | GetDimensionSize
-            | GetTupleElement | Infeed | Iota | Map | Maximum | Minimum | Multiply
-            | OptimizationBarrier | Or | Outfeed | Pad | Parameter | PartitionId | Power | Recv
-            | RecvDone | Reduce | ReducePrecision | ReduceScatter | ReduceWindow | Remainder
-            | ReplicaId | Reshape | Reverse | Rng | RngBitGenerator | Scatter | Select
-            | SelectAndScatter | Send | SendDone | SetDimensionSize | ShiftLeft
-            | ShiftRightArithmetic | ShiftRightLogical | Slice | Sort | Subtract | TopK
-            | Transpose | TriangularSolve | Tuple | While | Xor => return None,
-        })
-    }
-}
-
-impl Binary {
-    /// The binary function an opcode computes, if it is one.
-    pub(crate) fn of(op: Opcode) -> Option<Binary> {
-        use Opcode::*;
-        Some(match op {
-            Add => Binary::Add,
-            And => Binary::And,
-            Atan2 => Binary::Atan2,
-            Complex => Binary::Complex,
-            Divide => Binary::Divide,
-            Maximum => Binary::Maximum,
-            Minimum => Binary::Minimum,
-            Multiply => Binary::Multiply,
-            Or => Binary::Or,
-            Power => Binary::Power,
-            Remainder => Binary::Remainder,
-            ShiftLeft => Binary::ShiftLeft,
-            ShiftRightArithmetic => Binary::ShiftRightArithmetic,
-            ShiftRightLogical => Binary::ShiftRightLogical,
-            Subtract => Binary::Subtract,
-            Xor => Binary::Xor,
-            Abs | AfterAll | AllGather | AllReduce | AllToAll | BatchNormGrad
-            | BatchNormInference | BatchNormTraining | Bitcast | BitcastConvert | Broadcast
-            | Call | Cbrt | Ceil | Cholesky | Clamp | Clz | CollectivePermute | Compare
-            | Concatenate | Conditional | Constant | Convert | Convolution | Copy | Cos
-            | CustomCall | Dot | DynamicSlice | DynamicUpdateSlice | Erf | Exp | Expm1 | Fft
-            | Floor | Fusion | Gather | GetDimensionSize | GetTupleElement | Imag | Infeed
-            | Iota | IsFinite | Log | Log1p | Logistic | Map | Negate | Not
-            | OptimizationBarrier | Outfeed | Pad | Parameter | PartitionId | PopulationCount
-            | Real | Recv | RecvDone | Reduce | ReducePrecision | ReduceScatter | ReduceWindow
-            | ReplicaId | Reshape | Reverse | Rng | RngBitGenerator | RoundNearestAfz
-            | RoundNearestEven | Rsqrt | Scatter | Select | SelectAndScatter | Send | SendDone
-            | SetDimensionSize | Sign | Sin | Slice | Sort | Sqrt | Tan | Tanh | TopK
-            | Transpose | TriangularSolve | Tuple | While => return None,
-        })
-    }
-
-    /// `true` if `op(a, b) = op(b, a)` for all values.
-    pub(crate) fn is_commutative(self) -> bool {
-        use Binary::*;
-        matches!(self, Add | And | Maximum | Minimum | Multiply | Or | Xor)
+    match op.form() {
+        Form::Unary(..) => a.unary(op),
+        Form::Binary(..) => a.binary(op, b),
+        Form::Own => None,
     }
 }
 
@@ -234,12 +91,12 @@ fn undefined(instr: &HloInstruction, ty: PrimitiveType) -> InterpError {
 pub(super) fn unary(
     instr: &HloInstruction,
     operands: &[&Literal],
-    op: Unary,
+    op: Opcode,
 ) -> Result<Literal, InterpError> {
     let x = row_major(operands[0])?;
     let shape = result_shape(instr)?;
     let ty = element_type(&x)?;
-    let to_real = matches!(op, Unary::Abs | Unary::Real | Unary::Imag);
+    let to_real = matches!(op, Opcode::Abs | Opcode::Real | Opcode::Imag);
     match ty {
         PrimitiveType::C64 if to_real => {
             let f = complex::to_real::<f32>(op).ok_or_else(|| undefined(instr, ty))?;
@@ -249,7 +106,7 @@ pub(super) fn unary(
             let f = complex::to_real::<f64>(op).ok_or_else(|| undefined(instr, ty))?;
             map1::<C128, f64>(&x, &shape, f)
         }
-        _ if op == Unary::IsFinite => dispatch_native!(ty, T => {
+        _ if op == Opcode::IsFinite => dispatch_native!(ty, T => {
             let f = T::is_finite_fn().ok_or_else(|| undefined(instr, ty))?;
             map1::<T, bool>(&x, &shape, |v| f(v.widen()))
         }),
@@ -267,14 +124,14 @@ pub(super) fn unary(
 pub(super) fn binary(
     instr: &HloInstruction,
     operands: &[&Literal],
-    op: Binary,
+    op: Opcode,
 ) -> Result<Literal, InterpError> {
     let (a, b) = (row_major(operands[0])?, row_major(operands[1])?);
     let shape = result_shape(instr)?;
     let ty = element_type(&a)?;
     match (op, ty) {
-        (Binary::Complex, PrimitiveType::F32) => map2(&a, &b, &shape, C64::new),
-        (Binary::Complex, PrimitiveType::F64) => map2(&a, &b, &shape, C128::new),
+        (Opcode::Complex, PrimitiveType::F32) => map2(&a, &b, &shape, C64::new),
+        (Opcode::Complex, PrimitiveType::F64) => map2(&a, &b, &shape, C128::new),
         _ => dispatch_native!(ty, T => {
             let f = T::binary(op).ok_or_else(|| undefined(instr, ty))?;
             map2::<T, T, T>(&a, &b, &shape, |x, y| apply2(f, x, y))
@@ -360,8 +217,8 @@ pub(super) fn clamp(instr: &HloInstruction, operands: &[&Literal]) -> Result<Lit
     let shape = result_shape(instr)?;
     let ty = element_type(&x)?;
     dispatch_native!(ty, T => {
-        let max = T::binary(Binary::Maximum).ok_or_else(|| undefined(instr, ty))?;
-        let min = T::binary(Binary::Minimum).ok_or_else(|| undefined(instr, ty))?;
+        let max = T::binary(Opcode::Maximum).ok_or_else(|| undefined(instr, ty))?;
+        let min = T::binary(Opcode::Minimum).ok_or_else(|| undefined(instr, ty))?;
         let (lo, x, hi) = (lo.data::<T>()?, x.data::<T>()?, hi.data::<T>()?);
         let at = |bound: &[T], i: usize| if bound.len() == 1 { bound[0] } else { bound[i] };
         let mut out = zeros(&shape)?;

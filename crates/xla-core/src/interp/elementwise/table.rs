@@ -12,8 +12,9 @@
 
 use half::{bf16, f16};
 
-use super::{complex, float, int, Binary, Unary};
+use super::{complex, float, int};
 use crate::hlo::ComparisonDirection;
+use crate::hlo::Opcode;
 use crate::literal::{read_element, write_element};
 use crate::{dispatch_native, Literal, NativeType, PrimitiveType, C128, C64};
 
@@ -33,9 +34,9 @@ pub(crate) trait Elem: NativeType {
     /// A computed value rounded to this type (to nearest even).
     fn narrow(c: Self::C) -> Self;
     /// The same-type unary function `op`, if the type has one.
-    fn unary(op: Unary) -> Option<Fn1<Self::C>>;
+    fn unary(op: Opcode) -> Option<Fn1<Self::C>>;
     /// The same-type binary function `op`, if the type has one.
-    fn binary(op: Binary) -> Option<Fn2<Self::C>>;
+    fn binary(op: Opcode) -> Option<Fn2<Self::C>>;
     /// The comparison in `direction` (IEEE for floats, by value for
     /// integers); `None` for orderings of complex values.
     fn compare(direction: ComparisonDirection) -> Option<Cmp<Self::C>>;
@@ -48,7 +49,7 @@ pub(crate) trait Elem: NativeType {
     /// of a 16-bit float clear or flip the sign bit, so a signalling NaN
     /// stays signalling, as XLA's (LLVM's `fabs`/`fneg`) and as in the
     /// types that compute in themselves.
-    fn on_bits(_op: Unary) -> Option<fn(Self) -> Self> {
+    fn on_bits(_op: Opcode) -> Option<fn(Self) -> Self> {
         None
     }
     /// The value as a [`Scalar`].
@@ -152,15 +153,15 @@ impl Scalar {
     /// The element-wise unary op `op`, including the ops whose result type
     /// differs (`is-finite` → `pred`; `abs`, `real`, `imag` of complex →
     /// the component type). `None` if `op` is not defined on the type.
-    pub(crate) fn unary(self, op: Unary) -> Option<Scalar> {
+    pub(crate) fn unary(self, op: Opcode) -> Option<Scalar> {
         match (op, self) {
-            (Unary::IsFinite, _) => {
+            (Opcode::IsFinite, _) => {
                 with_scalar!(self, x: T => T::is_finite_fn().map(|f| Scalar::Pred(f(x.widen()))))
             }
-            (Unary::Abs | Unary::Real | Unary::Imag, Scalar::C64(z)) => {
+            (Opcode::Abs | Opcode::Real | Opcode::Imag, Scalar::C64(z)) => {
                 complex::to_real::<f32>(op).map(|f| Scalar::F32(f(z)))
             }
-            (Unary::Abs | Unary::Real | Unary::Imag, Scalar::C128(z)) => {
+            (Opcode::Abs | Opcode::Real | Opcode::Imag, Scalar::C128(z)) => {
                 complex::to_real::<f64>(op).map(|f| Scalar::F64(f(z)))
             }
             _ => with_scalar!(self, x: T => match T::on_bits(op) {
@@ -173,12 +174,12 @@ impl Scalar {
     /// The element-wise binary op `op` (`complex` builds a complex value
     /// from two reals). `None` if the operand types differ or `op` is not
     /// defined on them.
-    pub(crate) fn binary(self, op: Binary, rhs: Scalar) -> Option<Scalar> {
+    pub(crate) fn binary(self, op: Opcode, rhs: Scalar) -> Option<Scalar> {
         match (op, self, rhs) {
-            (Binary::Complex, Scalar::F32(re), Scalar::F32(im)) => {
+            (Opcode::Complex, Scalar::F32(re), Scalar::F32(im)) => {
                 Some(Scalar::C64(C64::new(re, im)))
             }
-            (Binary::Complex, Scalar::F64(re), Scalar::F64(im)) => {
+            (Opcode::Complex, Scalar::F64(re), Scalar::F64(im)) => {
                 Some(Scalar::C128(C128::new(re, im)))
             }
             _ => with_scalar!(self, a: T => {
@@ -264,10 +265,10 @@ macro_rules! computes_in_itself {
 impl Elem for bool {
     computes_in_itself!();
     scalar_conversions!(Pred);
-    fn unary(op: Unary) -> Option<fn(bool) -> bool> {
+    fn unary(op: Opcode) -> Option<fn(bool) -> bool> {
         int::pred_unary(op)
     }
-    fn binary(op: Binary) -> Option<fn(bool, bool) -> bool> {
+    fn binary(op: Opcode) -> Option<fn(bool, bool) -> bool> {
         int::pred_binary(op)
     }
     fn compare(direction: ComparisonDirection) -> Option<fn(bool, bool) -> bool> {
@@ -286,10 +287,10 @@ macro_rules! integer {
         impl Elem for $t {
             computes_in_itself!();
             scalar_conversions!($variant);
-            fn unary(op: Unary) -> Option<fn($t) -> $t> {
+            fn unary(op: Opcode) -> Option<fn($t) -> $t> {
                 int::unary(op)
             }
-            fn binary(op: Binary) -> Option<fn($t, $t) -> $t> {
+            fn binary(op: Opcode) -> Option<fn($t, $t) -> $t> {
                 int::binary(op)
             }
             fn compare(direction: ComparisonDirection) -> Option<fn($t, $t) -> bool> {
@@ -312,10 +313,10 @@ macro_rules! real {
         impl Elem for $t {
             computes_in_itself!();
             scalar_conversions!($variant);
-            fn unary(op: Unary) -> Option<fn($t) -> $t> {
+            fn unary(op: Opcode) -> Option<fn($t) -> $t> {
                 float::unary(op)
             }
-            fn binary(op: Binary) -> Option<fn($t, $t) -> $t> {
+            fn binary(op: Opcode) -> Option<fn($t, $t) -> $t> {
                 float::binary(op)
             }
             fn compare(direction: ComparisonDirection) -> Option<fn($t, $t) -> bool> {
@@ -353,10 +354,10 @@ macro_rules! half {
             fn narrow(c: f32) -> Self {
                 <$t>::from_f32(c)
             }
-            fn unary(op: Unary) -> Option<fn(f32) -> f32> {
+            fn unary(op: Opcode) -> Option<fn(f32) -> f32> {
                 float::unary(op)
             }
-            fn binary(op: Binary) -> Option<fn(f32, f32) -> f32> {
+            fn binary(op: Opcode) -> Option<fn(f32, f32) -> f32> {
                 float::binary(op)
             }
             fn compare(direction: ComparisonDirection) -> Option<fn(f32, f32) -> bool> {
@@ -368,10 +369,10 @@ macro_rules! half {
             fn is_finite_fn() -> Option<fn(f32) -> bool> {
                 Some(f32::is_finite)
             }
-            fn on_bits(op: Unary) -> Option<fn($t) -> $t> {
+            fn on_bits(op: Opcode) -> Option<fn($t) -> $t> {
                 match op {
-                    Unary::Abs => Some(|x| <$t>::from_bits(x.to_bits() & 0x7FFF)),
-                    Unary::Negate => Some(|x| <$t>::from_bits(x.to_bits() ^ 0x8000)),
+                    Opcode::Abs => Some(|x| <$t>::from_bits(x.to_bits() & 0x7FFF)),
+                    Opcode::Negate => Some(|x| <$t>::from_bits(x.to_bits() ^ 0x8000)),
                     _ => None,
                 }
             }
@@ -386,10 +387,10 @@ macro_rules! complex {
         impl Elem for $t {
             computes_in_itself!();
             scalar_conversions!($variant);
-            fn unary(op: Unary) -> Option<fn($t) -> $t> {
+            fn unary(op: Opcode) -> Option<fn($t) -> $t> {
                 complex::unary::<$r>(op)
             }
-            fn binary(op: Binary) -> Option<fn($t, $t) -> $t> {
+            fn binary(op: Opcode) -> Option<fn($t, $t) -> $t> {
                 complex::binary::<$r>(op)
             }
             fn compare(direction: ComparisonDirection) -> Option<fn($t, $t) -> bool> {
@@ -414,18 +415,18 @@ mod tests {
     #[test]
     fn half_types_round_after_every_op() {
         // 2048 + 1 is not an f16: it rounds to even (2048) after the add.
-        let add = <f16 as Elem>::binary(Binary::Add).unwrap();
+        let add = <f16 as Elem>::binary(Opcode::Add).unwrap();
         let x = apply2(add, f16::from_f32(2048.0), f16::from_f32(1.0));
         assert_eq!(x.to_f32(), 2048.0);
         // f16 subnormal results are kept: 1e−4 · 1e−3 → bits 0x0002.
-        let mul = <f16 as Elem>::binary(Binary::Multiply).unwrap();
+        let mul = <f16 as Elem>::binary(Opcode::Multiply).unwrap();
         let y = apply2(mul, f16::from_f32(1e-4), f16::from_f32(1e-3));
         assert_eq!(y.to_bits(), 0x0002);
         // bf16 subnormals are flushed when computed on.
         let tiny = bf16::from_f32(1e-40);
         assert_ne!(tiny.to_bits() & 0x7fff, 0);
         let one = bf16::from_f32(1.0);
-        let mul = <bf16 as Elem>::binary(Binary::Multiply).unwrap();
+        let mul = <bf16 as Elem>::binary(Opcode::Multiply).unwrap();
         assert_eq!(apply2(mul, tiny, one).to_bits(), 0);
     }
 
@@ -434,14 +435,14 @@ mod tests {
         let x = Scalar::F32(1.5);
         assert_eq!(x.element_type(), PrimitiveType::F32);
         assert_eq!(
-            x.binary(Binary::Add, Scalar::F32(2.0)),
+            x.binary(Opcode::Add, Scalar::F32(2.0)),
             Some(Scalar::F32(3.5))
         );
-        assert_eq!(x.binary(Binary::Add, Scalar::F64(2.0)), None);
-        assert_eq!(x.unary(Unary::IsFinite), Some(Scalar::Pred(true)));
-        assert_eq!(Scalar::U8(1).unary(Unary::Abs), None);
+        assert_eq!(x.binary(Opcode::Add, Scalar::F64(2.0)), None);
+        assert_eq!(x.unary(Opcode::IsFinite), Some(Scalar::Pred(true)));
+        assert_eq!(Scalar::U8(1).unary(Opcode::Abs), None);
         assert_eq!(
-            Scalar::C64(C64::new(3.0, 4.0)).unary(Unary::Abs),
+            Scalar::C64(C64::new(3.0, 4.0)).unary(Opcode::Abs),
             Some(Scalar::F32(5.0))
         );
         assert_eq!(x.convert(PrimitiveType::S32), Some(Scalar::S32(1)));

@@ -4,7 +4,7 @@
 
 use super::physical;
 use super::row_major;
-use crate::hlo::{Family, HloInstruction, Opcode, ProgramShape};
+use crate::hlo::{Family, Flags, HloInstruction, Opcode, ProgramShape};
 use crate::layout::Layout;
 use crate::{ArrayShape, Shape};
 
@@ -44,14 +44,6 @@ pub(super) enum Rule {
 pub(super) fn rule(instr: &HloInstruction) -> Rule {
     use Opcode::*;
     match instr.opcode {
-        Abs | Add | And | Atan2 | BitcastConvert | Cbrt | Ceil | Clamp | Clz | Compare
-        | Complex | Concatenate | Convert | Copy | Cos | Divide | DynamicSlice
-        | DynamicUpdateSlice | Erf | Exp | Expm1 | Floor | Imag | IsFinite | Log | Log1p
-        | Logistic | Map | Maximum | Minimum | Multiply | Negate | Not | Or | Pad
-        | PopulationCount | Power | Real | ReducePrecision | ReduceWindow | Remainder | Reverse
-        | RoundNearestAfz | RoundNearestEven | Rsqrt | Scatter | Select | SelectAndScatter
-        | SetDimensionSize | ShiftLeft | ShiftRightArithmetic | ShiftRightLogical | Sign | Sin
-        | Slice | Sort | Sqrt | Subtract | Tan | Tanh | Xor => Rule::SameLayout,
         AllGather | AllReduce | AllToAll | ReduceScatter => {
             if instr.attrs.constrain_layout {
                 Rule::External
@@ -59,7 +51,6 @@ pub(super) fn rule(instr: &HloInstruction) -> Rule {
                 Rule::SameLayout
             }
         }
-        CollectivePermute => Rule::SameLayout,
         Transpose => Rule::Transpose,
         Reshape => Rule::Reshape,
         Broadcast => Rule::Broadcast,
@@ -70,9 +61,8 @@ pub(super) fn rule(instr: &HloInstruction) -> Rule {
         CustomCall | Infeed | Outfeed | Recv | RecvDone | Send | SendDone => Rule::External,
         Bitcast => Rule::Bitcast,
         Parameter => Rule::Parameter,
-        AfterAll | BatchNormGrad | BatchNormInference | BatchNormTraining | Cholesky | Constant
-        | Convolution | Dot | Fft | Gather | GetDimensionSize | Iota | PartitionId | ReplicaId
-        | Rng | RngBitGenerator | TopK | TriangularSolve => Rule::Opaque,
+        op if op.has(Flags::SAME_LAYOUT) => Rule::SameLayout,
+        _ => Rule::Opaque,
     }
 }
 

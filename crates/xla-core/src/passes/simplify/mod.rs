@@ -23,7 +23,7 @@ mod splat;
 use super::edit::{Editor, Names};
 use super::effects::SideEffects;
 use super::{Changed, Pass};
-use crate::hlo::{HloInstruction, HloModule, InstrId, Opcode};
+use crate::hlo::{Family, HloInstruction, HloModule, InstrId, Opcode};
 use crate::{Result, Shape};
 
 /// Rewrites per instruction, in order; an instruction that a rule creates
@@ -122,11 +122,6 @@ fn simplify(cx: &mut Rewriter<'_>, id: InstrId) -> Option<InstrId> {
         Not => arith::not(cx, id).or_else(|| elementwise(cx)),
         Select => arith::select(cx, id).or_else(|| elementwise(cx)),
         Convert => data_movement::convert(cx, id).or_else(|| elementwise(cx)),
-        Abs | And | Atan2 | Cbrt | Ceil | Clamp | Clz | Compare | Complex | Cos | Erf | Exp
-        | Expm1 | Floor | Imag | IsFinite | Log | Log1p | Logistic | Maximum | Minimum | Or
-        | PopulationCount | Power | Real | ReducePrecision | Remainder | RoundNearestAfz
-        | RoundNearestEven | Rsqrt | ShiftLeft | ShiftRightArithmetic | ShiftRightLogical
-        | Sign | Sin | Sqrt | Tan | Tanh | Xor => elementwise(cx),
         Bitcast => data_movement::bitcast(cx, id),
         Broadcast => data_movement::broadcast(cx, id),
         Concatenate => data_movement::concatenate(cx, id),
@@ -140,12 +135,10 @@ fn simplify(cx: &mut Rewriter<'_>, id: InstrId) -> Option<InstrId> {
         Reshape => data_movement::reshape(cx, id),
         Slice => data_movement::slice(cx, id),
         Transpose => data_movement::transpose(cx, id),
-        AfterAll | AllGather | AllReduce | AllToAll | BatchNormGrad | BatchNormInference
-        | BatchNormTraining | BitcastConvert | Call | Cholesky | CollectivePermute
-        | Conditional | Convolution | DynamicSlice | DynamicUpdateSlice | Fft | Fusion | Gather
-        | GetDimensionSize | Infeed | Iota | Map | OptimizationBarrier | Outfeed | Parameter
-        | PartitionId | Recv | RecvDone | ReduceScatter | ReduceWindow | ReplicaId | Reverse
-        | Rng | RngBitGenerator | Scatter | SelectAndScatter | Send | SendDone
-        | SetDimensionSize | Sort | TopK | TriangularSolve | Tuple | While => None,
+        // Every other element-wise op only sinks scalar broadcasts.
+        _ if op.family() == Family::Elementwise && op != BitcastConvert && op != Map => {
+            elementwise(cx)
+        }
+        _ => None,
     }
 }

@@ -137,63 +137,6 @@ pub(crate) fn keys(op: Opcode) -> &'static [Key] {
     use Key::*;
     use Opcode as O;
     match op {
-        O::Abs
-        | O::Add
-        | O::AfterAll
-        | O::And
-        | O::Atan2
-        | O::Bitcast
-        | O::BitcastConvert
-        | O::Cbrt
-        | O::Ceil
-        | O::Clamp
-        | O::Clz
-        | O::Complex
-        | O::Constant
-        | O::Convert
-        | O::Copy
-        | O::Cos
-        | O::Divide
-        | O::DynamicUpdateSlice
-        | O::Erf
-        | O::Exp
-        | O::Expm1
-        | O::Floor
-        | O::Imag
-        | O::IsFinite
-        | O::Log
-        | O::Log1p
-        | O::Logistic
-        | O::Maximum
-        | O::Minimum
-        | O::Multiply
-        | O::Negate
-        | O::Not
-        | O::OptimizationBarrier
-        | O::Or
-        | O::Parameter
-        | O::PartitionId
-        | O::PopulationCount
-        | O::Power
-        | O::Real
-        | O::Remainder
-        | O::ReplicaId
-        | O::Reshape
-        | O::RoundNearestAfz
-        | O::RoundNearestEven
-        | O::Rsqrt
-        | O::Select
-        | O::ShiftLeft
-        | O::ShiftRightArithmetic
-        | O::ShiftRightLogical
-        | O::Sign
-        | O::Sin
-        | O::Sqrt
-        | O::Subtract
-        | O::Tan
-        | O::Tanh
-        | O::Tuple
-        | O::Xor => &[],
         O::Broadcast
         | O::Concatenate
         | O::Reverse
@@ -291,6 +234,8 @@ pub(crate) fn keys(op: Opcode) -> &'static [Key] {
         O::Infeed => &[InfeedConfig],
         O::Outfeed => &[OutfeedShape, OutfeedConfig],
         O::Send | O::SendDone | O::Recv | O::RecvDone => &[ChannelId, IsHostTransfer],
+        // Every other op takes only `backend_config`.
+        _ => &[],
     }
 }
 
