@@ -20,13 +20,13 @@
 
 use cranelift_codegen::ir::condcodes::FloatCC;
 use cranelift_codegen::ir::{types, InstBuilder, Type, Value};
-use xla_core::hlo::{ComparisonDirection, HloInstruction};
-use xla_core::{Opcode, PrimitiveType};
+use xla_core::hlo::{ComparisonDirection, Form, HloInstruction};
+use xla_core::{Opcode, PrimitiveType, TypeClass};
 
 use super::convert::convert as convert_real;
 use super::host;
 use super::kernel::KernelBuilder;
-use super::ops::{op_of, Binary, MathUnary, Op, Unary};
+use super::ops::{op_of, Binary, Op, Unary};
 use super::repr::per_lane;
 use super::Unsupported;
 
@@ -63,17 +63,10 @@ fn kind_of(instr: &HloInstruction, operand: PrimitiveType) -> Result<Kind, Unsup
             Unary::Real => Ok(Kind::Real),
             Unary::Imag => Ok(Kind::Imag),
             Unary::Abs | Unary::Sign | Unary::Sqrt | Unary::Rsqrt => host,
-            Unary::Math(f) => match f {
-                MathUnary::Exp
-                | MathUnary::Expm1
-                | MathUnary::Log
-                | MathUnary::Log1p
-                | MathUnary::Logistic
-                | MathUnary::Tanh
-                | MathUnary::Sin
-                | MathUnary::Cos
-                | MathUnary::Tan => host,
-                MathUnary::Erf | MathUnary::Cbrt => undefined(),
+            // The library's functions the op table defines on complex values.
+            Unary::Math(_) => match op.form() {
+                Form::Unary(TypeClass::FloatingOrComplex, _) => host,
+                _ => undefined(),
             },
             Unary::Ceil
             | Unary::Floor

@@ -5,7 +5,7 @@
 
 use std::collections::HashSet;
 
-use xla_core::hlo::InstrId;
+use xla_core::hlo::{Cost, InstrId};
 use xla_core::{Opcode, Shape};
 
 use super::KernelInfo;
@@ -119,25 +119,12 @@ pub(super) fn max_unroll(info: &KernelInfo, value: InstrId) -> u32 {
 
 /// Nanoseconds per vector operation (scalarized ops count per lane).
 fn op_cost(op: Opcode) -> f64 {
-    use Opcode::*;
-    match op {
-        Parameter | Constant | Broadcast | Reshape | Transpose | Copy | Bitcast | Slice
-        | Reverse | Iota | Tuple | GetTupleElement => 0.0,
-        Abs | Add | And | Ceil | Clamp | Compare | Complex | Convert | BitcastConvert | Floor
-        | Imag | IsFinite | Maximum | Minimum | Multiply | Negate | Not | Or | Real
-        | RoundNearestAfz | RoundNearestEven | Select | Sign | Subtract | Xor | ReducePrecision
-        | Pad | Concatenate | DynamicSlice | DynamicUpdateSlice | Reduce | ReduceWindow
-        | Convolution => 0.1,
-        Divide | Sqrt | Rsqrt | Clz | PopulationCount | ShiftLeft | ShiftRightArithmetic
-        | ShiftRightLogical | Gather => 0.5,
-        Exp | Expm1 | Log | Log1p | Logistic | Tanh | Erf | Sin | Cos | Tan | Cbrt | Atan2
-        | Map => 2.0,
-        Remainder | Power => 8.0,
-        Dot | AfterAll | AllGather | AllReduce | AllToAll | BatchNormGrad | BatchNormInference
-        | BatchNormTraining | Call | Cholesky | CollectivePermute | Conditional | CustomCall
-        | Fft | Fusion | GetDimensionSize | Infeed | OptimizationBarrier | Outfeed
-        | PartitionId | Recv | RecvDone | ReduceScatter | ReplicaId | Rng | RngBitGenerator
-        | Scatter | SelectAndScatter | Send | SendDone | SetDimensionSize | Sort | TopK
-        | TriangularSolve | While => 1.0,
+    match op.cost() {
+        Cost::Free => 0.0,
+        Cost::Cheap => 0.1,
+        Cost::Moderate => 0.5,
+        Cost::Transcendental => 2.0,
+        Cost::Heavy => 8.0,
+        Cost::Opaque => 1.0,
     }
 }

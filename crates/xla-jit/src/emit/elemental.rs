@@ -16,7 +16,7 @@ use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use cranelift_codegen::ir::{types, SourceLoc, Value};
-use xla_core::hlo::{ComputationId, Family, HloComputation, InstrId};
+use xla_core::hlo::{ComputationId, Family, Form, HloComputation, InstrId};
 use xla_core::{HloModule, Literal, Opcode, PrimitiveType, Shape};
 
 use super::access::{pack, read, read_from, splat_elem, write, Access, BufferSpec};
@@ -25,10 +25,11 @@ use super::convert::{convert, reduce_precision};
 use super::elementwise::{self, splat_pred};
 use super::index::{Index, IndexDim};
 use super::kernel::KernelBuilder;
-use super::ops::{op_of, MathUnary, Op};
+use super::ops::{op_of, Op};
 use super::repr::{constant, Const};
 use super::{convolution, data_movement, gather, reduce_window, Unsupported};
 use crate::fusion::RowPass;
+use crate::math::UnaryFn;
 
 /// About how many values (each staged math function's carried values and
 /// argument, per vector) [`Elemental::staged_step`] keeps live between
@@ -185,7 +186,7 @@ impl<'m> Elemental<'m> {
     fn stage_math(
         &self,
         kb: &mut KernelBuilder,
-        ops: &[(InstrId, MathUnary)],
+        ops: &[(InstrId, UnaryFn)],
         idxs: &[Index],
     ) -> Result<(), Unsupported> {
         let stages = |f| super::math::stages(f, types::F32X4);
@@ -207,9 +208,9 @@ impl<'m> Elemental<'m> {
     /// The members that `root` computes at its own index (through
     /// elementwise ops on operands of the same dimensions) and that apply
     /// a staged math function to an operand computed without another one.
-    fn staged_ops(&self, root: InstrId) -> Vec<(InstrId, MathUnary)> {
+    fn staged_ops(&self, root: InstrId) -> Vec<(InstrId, UnaryFn)> {
         let staged = |id: InstrId| super::math::staged(self.comp.instr(id));
-        let mut ops: Vec<(InstrId, MathUnary)> = self
+        let mut ops: Vec<(InstrId, UnaryFn)> = self
             .same_index_members(root)
             .into_iter()
             .filter_map(|id| Some((id, staged(id)?)))
@@ -361,12 +362,8 @@ impl<'m> Elemental<'m> {
                 let c = scalar_constant(literal)?;
                 Ok(constant(kb, self.ty(id), c, lanes))
             }
-            Abs | Add | And | Atan2 | Cbrt | Ceil | Clamp | Clz | Compare | Complex | Cos
-            | Divide | Erf | Exp | Expm1 | Floor | Imag | IsFinite | Log | Log1p | Logistic
-            | Maximum | Minimum | Multiply | Negate | Not | Or | PopulationCount | Power | Real
-            | Remainder | RoundNearestAfz | RoundNearestEven | Rsqrt | Select | ShiftLeft
-            | ShiftRightArithmetic | ShiftRightLogical | Sign | Sin | Sqrt | Subtract | Tan
-            | Tanh | Xor => {
+            // Compare, select, clamp and the plain unary and binary ops.
+            op if matches!(op, Compare | Select | Clamp) || op.form() != Form::Own => {
                 let args = (0..instr.operands.len())
                     .map(|k| self.same_index_operand(kb, id, k, idx))
                     .collect::<Result<Vec<_>, _>>()?;
@@ -428,13 +425,7 @@ impl<'m> Elemental<'m> {
             Concatenate => data_movement::concatenate(self, kb, id, idx),
             DynamicSlice => data_movement::dynamic_slice(self, kb, id, idx),
             DynamicUpdateSlice => data_movement::dynamic_update_slice(self, kb, id, idx),
-            Parameter | Reduce | Dot | AfterAll | AllGather | AllReduce | AllToAll
-            | BatchNormGrad | BatchNormInference | BatchNormTraining | Call | Cholesky
-            | CollectivePermute | Conditional | CustomCall | Fft | Fusion | GetDimensionSize
-            | GetTupleElement | Infeed | OptimizationBarrier | Outfeed | PartitionId | Recv
-            | RecvDone | ReduceScatter | ReplicaId | Rng | RngBitGenerator | Scatter
-            | SelectAndScatter | Send | SendDone | SetDimensionSize | Sort | TopK
-            | TriangularSolve | Tuple | While => Err(Unsupported::new(
+            _ => Err(Unsupported::new(
                 instr.opcode,
                 format!("`{}` is not computed elementally", instr.name),
             )),

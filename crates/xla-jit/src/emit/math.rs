@@ -10,39 +10,21 @@ use xla_core::hlo::HloInstruction;
 use xla_core::PrimitiveType;
 
 use super::kernel::KernelBuilder;
-use super::ops::{op_of, Binary, MathUnary, Op, Unary};
+use super::ops::{op_of, Binary, Op, Unary};
 use super::Unsupported;
 use crate::math::{
     emit_binary, emit_unary, emit_unary_stage, unary_stages, Accuracy, BinaryFn, UnaryFn,
 };
 
-/// The math library's function for `f`.
-pub(super) fn unary_fn(f: MathUnary) -> UnaryFn {
-    match f {
-        MathUnary::Exp => UnaryFn::Exp,
-        MathUnary::Expm1 => UnaryFn::Expm1,
-        MathUnary::Log => UnaryFn::Log,
-        MathUnary::Log1p => UnaryFn::Log1p,
-        MathUnary::Logistic => UnaryFn::Logistic,
-        MathUnary::Tanh => UnaryFn::Tanh,
-        MathUnary::Erf => UnaryFn::Erf,
-        MathUnary::Sin => UnaryFn::Sin,
-        MathUnary::Cos => UnaryFn::Cos,
-        MathUnary::Tan => UnaryFn::Tan,
-        MathUnary::Cbrt => UnaryFn::Cbrt,
-    }
-}
-
 /// `true` if the kernels' form of `f` on `lane` (`F32` or `F64`) applies
 /// the flush-to-zero rule itself, so the emitter need not flush around it.
-pub(super) fn flushes_subnormals(f: MathUnary, lane: Type) -> bool {
-    crate::math::flushes_subnormals(unary_fn(f), Accuracy::Xla, lane)
+pub(super) fn flushes_subnormals(f: UnaryFn, lane: Type) -> bool {
+    crate::math::flushes_subnormals(f, Accuracy::Xla, lane)
 }
 
 /// Emits the transcendental `f` on a float register value: its remaining
 /// stages if [`next_stage`] emitted the first ones.
-pub(super) fn unary(kb: &mut KernelBuilder, f: MathUnary, x: Value) -> Result<Value, Unsupported> {
-    let f = unary_fn(f);
+pub(super) fn unary(kb: &mut KernelBuilder, f: UnaryFn, x: Value) -> Result<Value, Unsupported> {
     if let Some((mut stage, mut values)) = kb.take_staged(f, x) {
         while stage < unary_stages(f, Accuracy::Xla, kb.ty(x)) {
             values = emit_unary_stage(kb.b, &mut kb.consts, f, stage, x, &values);
@@ -55,13 +37,13 @@ pub(super) fn unary(kb: &mut KernelBuilder, f: MathUnary, x: Value) -> Result<Va
 
 /// How many stages [`next_stage`] emits `f` on values of type `ty` in (1:
 /// the whole function at once).
-pub(super) fn stages(f: MathUnary, ty: Type) -> usize {
-    unary_stages(unary_fn(f), Accuracy::Xla, ty)
+pub(super) fn stages(f: UnaryFn, ty: Type) -> usize {
+    unary_stages(f, Accuracy::Xla, ty)
 }
 
 /// The math function `instr` applies if the kernels emit it in stages (on
 /// f32 elements, in f32x4 vectors; see [`crate::math::unary_stages`]).
-pub(super) fn staged(instr: &HloInstruction) -> Option<MathUnary> {
+pub(super) fn staged(instr: &HloInstruction) -> Option<UnaryFn> {
     match op_of(instr.opcode) {
         Op::Unary(Unary::Math(f))
             if instr.shape.element_type() == Some(PrimitiveType::F32)
@@ -77,8 +59,7 @@ pub(super) fn staged(instr: &HloInstruction) -> Option<MathUnary> {
 /// caller leaves the last one to [`unary`]. Orders the stage's code before
 /// the code emitted next ([`KernelBuilder::order_before_next`]). Nothing is
 /// emitted for an `x` of a type `f` has no stages on.
-pub(super) fn next_stage(kb: &mut KernelBuilder, f: MathUnary, x: Value) {
-    let f = unary_fn(f);
+pub(super) fn next_stage(kb: &mut KernelBuilder, f: UnaryFn, x: Value) {
     if unary_stages(f, Accuracy::Xla, kb.ty(x)) < 2 {
         return;
     }

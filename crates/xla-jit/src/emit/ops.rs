@@ -4,6 +4,8 @@
 
 use xla_core::Opcode;
 
+use crate::math::UnaryFn;
+
 /// A unary elementwise op.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
 pub enum Unary {
@@ -38,34 +40,7 @@ pub enum Unary {
     /// `imag`
     Imag,
     /// A transcendental function of the math library.
-    Math(MathUnary),
-}
-
-/// The unary functions the math library computes.
-#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
-pub enum MathUnary {
-    /// `exponential`
-    Exp,
-    /// `exponential-minus-one`
-    Expm1,
-    /// `log`
-    Log,
-    /// `log-plus-one`
-    Log1p,
-    /// `logistic`
-    Logistic,
-    /// `tanh`
-    Tanh,
-    /// `erf`
-    Erf,
-    /// `sine`
-    Sin,
-    /// `cosine`
-    Cos,
-    /// `tan`
-    Tan,
-    /// `cbrt`
-    Cbrt,
+    Math(UnaryFn),
 }
 
 /// A binary elementwise op (comparisons aside).
@@ -152,17 +127,6 @@ pub fn op_of(op: Opcode) -> Op {
         Clz => u(Unary::Clz),
         Real => u(Unary::Real),
         Imag => u(Unary::Imag),
-        Exp => m(MathUnary::Exp),
-        Expm1 => m(MathUnary::Expm1),
-        Log => m(MathUnary::Log),
-        Log1p => m(MathUnary::Log1p),
-        Logistic => m(MathUnary::Logistic),
-        Tanh => m(MathUnary::Tanh),
-        Erf => m(MathUnary::Erf),
-        Sin => m(MathUnary::Sin),
-        Cos => m(MathUnary::Cos),
-        Tan => m(MathUnary::Tan),
-        Cbrt => m(MathUnary::Cbrt),
         Add => b(Binary::Add),
         Subtract => b(Binary::Subtract),
         Multiply => b(Binary::Multiply),
@@ -186,14 +150,6 @@ pub fn op_of(op: Opcode) -> Op {
         ReducePrecision => Op::ReducePrecision,
         Map => Op::Map,
         Complex => Op::Complex,
-        AfterAll | AllGather | AllReduce | AllToAll | BatchNormGrad | BatchNormInference
-        | BatchNormTraining | Bitcast | Broadcast | Call | Cholesky | CollectivePermute
-        | Concatenate | Conditional | Constant | Convolution | Copy | CustomCall | Dot
-        | DynamicSlice | DynamicUpdateSlice | Fft | Fusion | Gather | GetDimensionSize
-        | GetTupleElement | Infeed | Iota | OptimizationBarrier | Outfeed | Pad | Parameter
-        | PartitionId | Recv | RecvDone | Reduce | ReduceScatter | ReduceWindow | ReplicaId
-        | Reshape | Reverse | Rng | RngBitGenerator | Scatter | SelectAndScatter | Send
-        | SendDone | SetDimensionSize | Slice | Sort | TopK | Transpose | TriangularSolve
-        | Tuple | While => Op::Other,
+        op => UnaryFn::of(op).map_or(Op::Other, m),
     }
 }

@@ -1,6 +1,6 @@
 //! What each op is to the fusion planner.
 
-use xla_core::hlo::{HloComputation, InstrId};
+use xla_core::hlo::{Family, Flags, HloComputation, InstrId};
 use xla_core::{HloModule, Opcode};
 
 use crate::emit::{self, Unsupported};
@@ -96,16 +96,9 @@ fn is_cheap(comp: &HloComputation, id: InstrId) -> bool {
 /// The role an opcode has before looking at shapes and operands.
 fn role_of_opcode(op: Opcode) -> Role {
     use Opcode::*;
-    let ew = |expensive| Role::Elementwise { expensive };
     match op {
         Parameter => Role::Parameter,
         Constant => Role::Buffer,
-        Abs | Add | And | Ceil | Clamp | Clz | Compare | Convert | BitcastConvert | Floor
-        | Imag | IsFinite | Maximum | Minimum | Multiply | Negate | Not | Or | PopulationCount
-        | Real | ReducePrecision | RoundNearestAfz | RoundNearestEven | Select | ShiftLeft
-        | ShiftRightArithmetic | ShiftRightLogical | Sign | Subtract | Xor | Complex => ew(false),
-        Atan2 | Cbrt | Cos | Divide | Erf | Exp | Expm1 | Log | Log1p | Logistic | Map | Power
-        | Remainder | Rsqrt | Sin | Sqrt | Tan | Tanh => ew(true),
         Bitcast | Broadcast | Concatenate | Copy | DynamicSlice | DynamicUpdateSlice | Gather
         | Iota | Pad | ReduceWindow | Reshape | Reverse | Slice | Transpose | Convolution => {
             Role::DataMovement
@@ -113,10 +106,9 @@ fn role_of_opcode(op: Opcode) -> Role {
         Reduce => Role::Reduce,
         Dot => Role::Dot,
         RngBitGenerator | Scatter | SelectAndScatter | Sort | TopK => Role::KernelRoot,
-        AfterAll | AllGather | AllReduce | AllToAll | BatchNormGrad | BatchNormInference
-        | BatchNormTraining | Call | Cholesky | CollectivePermute | Conditional | CustomCall
-        | Fft | Fusion | GetDimensionSize | GetTupleElement | Infeed | OptimizationBarrier
-        | Outfeed | PartitionId | Recv | RecvDone | ReduceScatter | ReplicaId | Rng | Send
-        | SendDone | SetDimensionSize | TriangularSolve | Tuple | While => Role::Thunk,
+        _ if op.family() == Family::Elementwise => Role::Elementwise {
+            expensive: op.has(Flags::EXPENSIVE),
+        },
+        _ => Role::Thunk,
     }
 }

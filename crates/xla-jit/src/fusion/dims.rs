@@ -112,18 +112,7 @@ pub(super) fn operand_map(
         | Sort | TopK => other(),
         // Elementwise operands have the result's shape; scalars (pad values,
         // start indices, select predicates, clamp bounds) have no dimensions.
-        Pad | DynamicSlice | DynamicUpdateSlice | Abs | Add | AfterAll | AllGather | AllReduce
-        | AllToAll | And | Atan2 | BatchNormGrad | BatchNormInference | BatchNormTraining
-        | BitcastConvert | Call | Cbrt | Ceil | Cholesky | Clamp | Clz | CollectivePermute
-        | Compare | Complex | Conditional | Constant | Convert | Copy | Cos | CustomCall
-        | Divide | Dot | Erf | Exp | Expm1 | Fft | Floor | Fusion | GetDimensionSize
-        | GetTupleElement | Imag | Infeed | Iota | IsFinite | Log | Log1p | Logistic | Map
-        | Maximum | Minimum | Multiply | Negate | Not | OptimizationBarrier | Or | Outfeed
-        | Parameter | PartitionId | PopulationCount | Power | Real | Recv | RecvDone
-        | ReducePrecision | ReduceScatter | Remainder | ReplicaId | Rng | RoundNearestAfz
-        | RoundNearestEven | Rsqrt | Select | Send | SendDone | SetDimensionSize | ShiftLeft
-        | ShiftRightArithmetic | ShiftRightLogical | Sign | Sin | Sqrt | Subtract | Tan | Tanh
-        | TriangularSolve | Tuple | While | Xor => {
+        _ => {
             if in_dims.len() == out_dims.len() {
                 map.to_vec()
             } else {

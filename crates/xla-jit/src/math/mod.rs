@@ -156,6 +156,7 @@ mod trig_reduce;
 use crate::codegen::ConstTable;
 use cranelift_codegen::ir::{types, ConstantData, InstBuilder, Type, Value};
 use cranelift_frontend::FunctionBuilder;
+use xla_core::Opcode;
 
 pub use kernels::{BinaryKernel, MathFloat, UnaryKernel};
 
@@ -195,6 +196,33 @@ pub enum UnaryFn {
 }
 
 impl UnaryFn {
+    /// The function an element-wise op computes through the library, if
+    /// it is one of the transcendentals (`sqrt` and `rsqrt` are
+    /// instructions to the emitters, not library calls).
+    pub fn of(op: Opcode) -> Option<UnaryFn> {
+        let f = UnaryFn::ALL.into_iter().find(|f| f.opcode() == op)?;
+        (!matches!(f, UnaryFn::Sqrt | UnaryFn::Rsqrt)).then_some(f)
+    }
+
+    /// The element-wise op that computes the function.
+    pub fn opcode(self) -> Opcode {
+        match self {
+            UnaryFn::Exp => Opcode::Exp,
+            UnaryFn::Expm1 => Opcode::Expm1,
+            UnaryFn::Log => Opcode::Log,
+            UnaryFn::Log1p => Opcode::Log1p,
+            UnaryFn::Logistic => Opcode::Logistic,
+            UnaryFn::Tanh => Opcode::Tanh,
+            UnaryFn::Erf => Opcode::Erf,
+            UnaryFn::Sin => Opcode::Sin,
+            UnaryFn::Cos => Opcode::Cos,
+            UnaryFn::Tan => Opcode::Tan,
+            UnaryFn::Cbrt => Opcode::Cbrt,
+            UnaryFn::Sqrt => Opcode::Sqrt,
+            UnaryFn::Rsqrt => Opcode::Rsqrt,
+        }
+    }
+
     /// Every unary function, in declaration order.
     pub const ALL: [UnaryFn; 13] = [
         UnaryFn::Exp,

@@ -23,7 +23,6 @@ use cranelift_codegen::ir::types;
 use xla_core::hlo::{ComparisonDirection, ComparisonType, ComputationId, HloInstruction};
 use xla_core::{HloModule, Opcode, PrimitiveType};
 
-use super::math::unary_fn;
 use super::ops::{op_of, Binary, Op, Unary};
 use super::{cost, reduce, Emit, KernelInfo, KernelPlan};
 use crate::fusion::FusionKind;
@@ -529,7 +528,6 @@ fn unary(f: &mut Func, op: Unary, x: Operand) -> Option<Operand> {
         Unary::Math(m) => {
             // As the 128-bit kernels: flushed around the functions that do
             // not apply the flush rule themselves.
-            let m = unary_fn(m);
             if flushes_subnormals(m, Accuracy::Xla, types::F32) {
                 generic_unary(f, m, x)?
             } else {
