@@ -27,7 +27,7 @@
 //!
 //! `--dump DIR` also writes, per function, the f64 samples where the result
 //! differs from `std` plus a random subset, as `(x, y, result, std)` f64
-//! quadruples in `DIR/<name>.f64`; `src/math/accuracy.py DIR` measures them
+//! quadruples in `DIR/<name>.f64`; `scripts/accuracy.py DIR` measures them
 //! against exact values computed with Python's `decimal`.
 
 use std::sync::OnceLock;

@@ -7,39 +7,43 @@ use crate::hlo::{Attrs, ComparisonDirection, ComparisonType, Opcode};
 use crate::infer::{self, Signature};
 use crate::{ArrayShape, PrimitiveType, Result};
 
-macro_rules! unary_ops {
-    ($($(#[$doc:meta])* $name:ident => $op:ident,)*) => {
+/// One `XlaBuilder` method per plain element-wise row of the op table
+/// (the rows whose builder column names a method), documented by the row.
+macro_rules! elementwise_methods {
+    ($($(#[$doc:meta])* $variant:ident => $name:literal, $arity:expr, $family:ident,
+       $form:ident $(($($form_args:tt)*))?, $cost:ident, [$($flag:ident)*], $builder:tt;)*) => {
         impl XlaBuilder {
-            $(
-                $(#[$doc])*
-                pub fn $name(&self, operand: XlaOp) -> Result<XlaOp> {
-                    self.unary(Opcode::$op, operand)
-                }
-            )*
+            $(elementwise_method!([$(#[$doc])*] $form $builder $variant);)*
         }
     };
 }
 
-macro_rules! binary_ops {
-    ($($(#[$doc:meta])* $name:ident => $op:ident,)*) => {
-        impl XlaBuilder {
-            $(
-                $(#[$doc])*
-                ///
-                /// `broadcast_dimensions` maps the lower-rank operand's
-                /// dimensions onto the other's (empty: none).
-                pub fn $name(
-                    &self,
-                    lhs: XlaOp,
-                    rhs: XlaOp,
-                    broadcast_dimensions: &[i64],
-                ) -> Result<XlaOp> {
-                    self.binary(Opcode::$op, lhs, rhs, broadcast_dimensions)
-                }
-            )*
+/// The method of one row: unary, binary, or none.
+macro_rules! elementwise_method {
+    ([$($doc:tt)*] Unary $method:ident $variant:ident) => {
+        $($doc)*
+        pub fn $method(&self, operand: XlaOp) -> Result<XlaOp> {
+            self.unary(Opcode::$variant, operand)
         }
     };
+    ([$($doc:tt)*] Binary $method:ident $variant:ident) => {
+        $($doc)*
+        ///
+        /// `broadcast_dimensions` maps the lower-rank operand's
+        /// dimensions onto the other's (empty: none).
+        pub fn $method(
+            &self,
+            lhs: XlaOp,
+            rhs: XlaOp,
+            broadcast_dimensions: &[i64],
+        ) -> Result<XlaOp> {
+            self.binary(Opcode::$variant, lhs, rhs, broadcast_dimensions)
+        }
+    };
+    ([$($doc:tt)*] $form:ident $builder:tt $variant:ident) => {};
 }
+
+crate::hlo::op_table!(elementwise_methods);
 
 macro_rules! compare_ops {
     ($($(#[$doc:meta])* $name:ident => $dir:ident, $total:expr;)*) => {
@@ -57,96 +61,6 @@ macro_rules! compare_ops {
             )*
         }
     };
-}
-
-unary_ops! {
-    /// `|x|` (complex: the magnitude, of the component type).
-    abs => Abs,
-    /// `⌈x⌉`.
-    ceil => Ceil,
-    /// Cube root.
-    cbrt => Cbrt,
-    /// Count of leading zero bits.
-    clz => Clz,
-    /// Cosine.
-    cos => Cos,
-    /// Error function.
-    erf => Erf,
-    /// `eˣ`.
-    exp => Exp,
-    /// `eˣ − 1`.
-    expm1 => Expm1,
-    /// `⌊x⌋`.
-    floor => Floor,
-    /// Imaginary part (0 for real operands).
-    imag => Imag,
-    /// `true` where `x` is neither infinite nor NaN.
-    is_finite => IsFinite,
-    /// Natural logarithm.
-    log => Log,
-    /// `ln(1 + x)`.
-    log1p => Log1p,
-    /// `1 / (1 + e⁻ˣ)`.
-    logistic => Logistic,
-    /// `−x`.
-    neg => Negate,
-    /// Logical (pred) or bitwise (integers) not.
-    not => Not,
-    /// Number of set bits.
-    population_count => PopulationCount,
-    /// Real part.
-    real => Real,
-    /// Round to nearest, ties away from zero.
-    round => RoundNearestAfz,
-    /// Round to nearest, ties to even.
-    round_nearest_even => RoundNearestEven,
-    /// `1 / √x`.
-    rsqrt => Rsqrt,
-    /// `−1`, `0` or `1` by the sign of `x` (see `spec/OPS.md` §3.1.4).
-    sign => Sign,
-    /// Sine.
-    sin => Sin,
-    /// `√x`.
-    sqrt => Sqrt,
-    /// Tangent.
-    tan => Tan,
-    /// Hyperbolic tangent.
-    tanh => Tanh,
-}
-
-binary_ops! {
-    /// `lhs + rhs`.
-    add => Add,
-    /// Logical (pred) or bitwise (integers) and.
-    and => And,
-    /// Two-argument arctangent of `lhs / rhs`.
-    atan2 => Atan2,
-    /// A complex number from real and imaginary parts.
-    complex => Complex,
-    /// `lhs / rhs`.
-    div => Divide,
-    /// The larger operand (NaN if either is NaN).
-    max => Maximum,
-    /// The smaller operand (NaN if either is NaN).
-    min => Minimum,
-    /// `lhs · rhs`.
-    mul => Multiply,
-    /// Logical (pred) or bitwise (integers) or.
-    or => Or,
-    /// `lhsʳʰˢ`.
-    pow => Power,
-    /// Remainder with the sign of the dividend.
-    rem => Remainder,
-    /// `lhs << rhs`.
-    shift_left => ShiftLeft,
-    /// `lhs >> rhs`, filling with the sign bit.
-    shift_right_arithmetic => ShiftRightArithmetic,
-    /// `lhs >> rhs`, filling with zeros.
-    shift_right_logical => ShiftRightLogical,
-    /// `lhs − rhs`.
-    sub => Subtract,
-    /// Logical (pred) or bitwise (integers) exclusive or.
-    xor => Xor,
 }
 
 compare_ops! {

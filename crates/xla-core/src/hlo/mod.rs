@@ -18,6 +18,7 @@ pub use attrs::{
     RngDistribution, Scan, ScatterDimensionNumbers, SliceDim, TransposeKind,
     TriangularSolveOptions, Window, WindowDim, REVERSE_SCAN_MIN,
 };
+pub(crate) use opcode::op_table;
 pub use opcode::{Arity, Cost, Family, Flags, Form, Opcode, Produces};
 pub use verify::{verify_module, VerifyError};
 

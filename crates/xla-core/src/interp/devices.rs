@@ -151,7 +151,7 @@ const STACK_BYTES_PER_LEVEL: usize = 32 << 10;
 const INLINE_CALL_DEPTH: usize = 32;
 
 /// The deepest nesting of computations the interpreter runs: a thread
-/// with [`STACK_BYTES_PER_LEVEL`] per level, 1 GiB of address space.
+/// with `STACK_BYTES_PER_LEVEL` per level, 1 GiB of address space.
 pub const MAX_CALL_DEPTH: usize = (1 << 30) / STACK_BYTES_PER_LEVEL;
 
 /// The most devices one run has: each runs on its own thread with

@@ -22,7 +22,7 @@ use crate::Result;
 ///   bound on both the module's growth and the time evaluation takes, as
 ///   XLA's bound on elements). Operands may also be `iota`s and
 ///   `broadcast`s of constants when the result is at most
-///   [`SMALL_TABLE_BYTES`]: a table computed from positions (a rotary
+///   `SMALL_TABLE_BYTES` (4 KiB): a table computed from positions (a rotary
 ///   embedding's inverse frequencies, `1 / 10000^(iota / d)`) is then one
 ///   constant instead of a kernel to compile and run, while a large
 ///   iota-made value (an attention mask) stays a cheap fused computation;

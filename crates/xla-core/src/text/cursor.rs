@@ -91,7 +91,7 @@ impl<'a> Cursor<'a> {
     }
 
     /// Runs `parse` one tuple deeper: an error when that exceeds
-    /// [`MAX_NESTING`], instead of a stack overflow.
+    /// `MAX_NESTING`, instead of a stack overflow.
     pub fn nested<T>(
         &mut self,
         parse: impl FnOnce(&mut Self) -> Result<T, ParseError>,

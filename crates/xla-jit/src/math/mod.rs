@@ -50,7 +50,7 @@
 //! | sqrt | the hardware instruction (correctly rounded) |
 //! | rsqrt | `1/sqrt(x)` then one Newton step on the exact residual `1 - (x r) r` |
 //!
-//! The coefficients come from `remez.py` in this directory (a Remez
+//! The coefficients come from `crates/xla-jit/scripts/remez.py` (a Remez
 //! exchange in Python `decimal`, rounded coefficients re-checked), which
 //! writes `coefficients.rs`.
 //!
@@ -68,7 +68,7 @@
 //!   special values;
 //! - f64: 2^22 random bit patterns, 2^22 values in the core range and the
 //!   special values per function (binary: as for f32). The first figure is
-//!   the maximum error against exact values computed by `accuracy.py`
+//!   the maximum error against exact values computed by `scripts/accuracy.py`
 //!   (Python `decimal`) on every sample whose result differs from `std` plus
 //!   a random subset; the figure in parentheses is the largest difference
 //!   from `std`/`libm` (glibc), itself not always correctly rounded.
@@ -136,7 +136,7 @@
 //!
 //! For comparison, XLA:CPU through JAX 0.10.2 on this machine: its own f32
 //! errors (every 16th bit pattern; normal-range inputs and results, as XLA
-//! flushes subnormals; `xla_ulp.py`) are exp 5.12 ulp, tanh 4.52,
+//! flushes subnormals; `scripts/xla_ulp.py`) are exp 5.12 ulp, tanh 4.52,
 //! logistic 2.34, log 1.14, erf 6.64; its single-thread throughput on
 //! 2^18-element arrays, with AVX-512 vectors four times as wide as
 //! Cranelift's, is about exp 2.9, tanh 2.8, logistic 1.9, log 2.4, erf

@@ -18,7 +18,7 @@ use crate::ir::Arg;
 /// The op's name as the table spells it (`reduce_sum`), for messages and
 /// the lowering it calls.
 pub(super) fn op_name(call: &Call) -> &'static str {
-    super::ops::OPS
+    super::ops::ops()
         .iter()
         .find(|(n, ..)| *n == call.name())
         .map(|(n, ..)| *n)

@@ -2,7 +2,7 @@
 """Measures XLA:CPU's own f32 accuracy (through JAX) for comparison with
 the JIT's math library (numbers quoted in mod.rs).
 
-    python3 crates/xla-jit/src/math/xla_ulp.py [--stride N] [exp tanh ...]
+    python3 crates/xla-jit/scripts/xla_ulp.py [--stride N] [exp tanh ...]
 
 Inputs: every N-th f32 bit pattern (default 16: 2^28 inputs covering every
 binade). The reference is numpy's (scipy's for erf and logistic) f64

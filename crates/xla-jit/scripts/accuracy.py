@@ -2,7 +2,7 @@
 """Measures f64 results of the JIT's math library against exact values.
 
     cargo run --release -p xla-jit --example math_ulp -- --dump /tmp/m
-    python3 crates/xla-jit/src/math/accuracy.py /tmp/m [exp tanh ...]
+    python3 crates/xla-jit/scripts/accuracy.py /tmp/m [exp tanh ...]
 
 `math_ulp --dump` writes, per function, the f64 samples where the JIT's
 result differs from Rust's `std` (the system libm) plus a random subset, as
