@@ -47,12 +47,13 @@ use std::time::{Duration, Instant};
 use cranelift_codegen::ir::{types, InstBuilder};
 use gemm::Parallelism;
 use half::bf16;
-use xla_jit::codegen::{for_range, CodegenOptions, Jit, OptLevel};
+use xla_jit::clif::for_range;
+use xla_jit::codegen::{CodegenOptions, Jit, OptLevel};
 use xla_jit::dot::{
     ABroadcast, Accumulate, Blocking, Codegen, DotConfig, DotElement, DotEngine, GemvBlock,
     KernelConfig, KernelShape, MatrixLayout, Operand, StridedMatrix, StridedMatrixMut,
 };
-use xla_jit::runtime::pool::ThreadPool;
+use xla_jit::pool::ThreadPool;
 
 // ---------------------------------------------------------------------------
 // Timing

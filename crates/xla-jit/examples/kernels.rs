@@ -19,9 +19,9 @@ use std::time::{Duration, Instant};
 
 use xla_core::hlo::InstrId;
 use xla_core::{HloModule, Literal, Shape};
-use xla_jit::codegen::ftz::FtzGuard;
 use xla_jit::codegen::{CodegenOptions, Jit};
 use xla_jit::emit::{self, CompiledKernel, KernelEntry, KernelFn};
+use xla_jit::ftz::FtzGuard;
 use xla_jit::fusion::{self, FusionKind, StandaloneReason};
 
 const CASES: &[&str] = &[
@@ -116,7 +116,7 @@ fn stream_limits() -> f64 {
 
 fn measure(case: &str, text: &str, read_limit: f64) {
     let module: HloModule = text.parse().expect("bench modules parse");
-    let plan = fusion::plan(&module, module.entry);
+    let plan = fusion::plan(&module, module.entry, &emit::Kernels);
     let comp = module.entry_computation();
     let fallbacks: Vec<String> = plan
         .fallback_ops()

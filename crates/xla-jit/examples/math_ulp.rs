@@ -34,7 +34,8 @@ use std::sync::OnceLock;
 use std::time::Instant;
 
 use xla_jit::codegen::CodegenOptions;
-use xla_jit::math::{Accuracy, BinaryFn, BinaryKernel, MathFloat, UnaryFn, UnaryKernel};
+use xla_jit::codegen::{BinaryKernel, MathFloat, UnaryKernel};
+use xla_jit::math::{Accuracy, BinaryFn, UnaryFn};
 
 #[path = "../tests/math/reference.rs"]
 mod reference;

@@ -1,6 +1,9 @@
 //! The crate's error type.
 
+use std::fmt;
+
 use xla_core::interp::InterpError;
+use xla_core::Opcode;
 
 /// Any error of `xla-jit`.
 #[derive(Debug, thiserror::Error)]
@@ -30,7 +33,7 @@ pub enum JitError {
     /// planner leaves such instructions to the interpreter, so this is
     /// reached only with a plan made elsewhere).
     #[error("cannot compile {0}")]
-    Unsupported(crate::emit::Unsupported),
+    Unsupported(Unsupported),
 
     // === dot operands ===
     /// A dot operand's view reaches past the end of its buffer.
@@ -38,10 +41,10 @@ pub enum JitError {
         "dot: {operand} {layout} reaches element {needed} but its buffer holds {len} elements"
     )]
     DotOutOfBounds {
-        /// Which operand.
-        operand: crate::dot::Operand,
-        /// The view's layout.
-        layout: crate::dot::MatrixLayout,
+        /// Which operand (`operand 1 (rhs)`).
+        operand: String,
+        /// The view's layout, as the dot engine prints it.
+        layout: String,
         /// The number of elements the view needs (largest offset + 1).
         needed: usize,
         /// The buffer's length in elements.
@@ -50,8 +53,8 @@ pub enum JitError {
     /// The output view maps two elements to one memory location.
     #[error("dot: the output {layout} maps two elements to the same memory location")]
     DotOverlappingOutput {
-        /// The output's layout.
-        layout: crate::dot::MatrixLayout,
+        /// The output's layout, as the dot engine prints it.
+        layout: String,
     },
     /// The sizes of the lhs, rhs and output do not agree.
     #[error(
@@ -164,6 +167,43 @@ impl From<InterpError> for JitError {
         match e {
             InterpError::Stopped(stopped) => JitError::Stopped(stopped),
             e => JitError::Interp(e),
+        }
+    }
+}
+
+/// Something the emitters cannot compile; the planner leaves such
+/// instructions to the interpreter.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Unsupported {
+    /// The op, if the limitation is an op's.
+    pub op: Option<Opcode>,
+    /// What is missing.
+    pub what: String,
+}
+
+impl Unsupported {
+    /// `op` cannot be compiled because of `what`.
+    pub fn new(op: Opcode, what: impl Into<String>) -> Self {
+        Unsupported {
+            op: Some(op),
+            what: what.into(),
+        }
+    }
+
+    /// A layout the kernels cannot address.
+    pub fn layout(what: impl Into<String>) -> Self {
+        Unsupported {
+            op: None,
+            what: what.into(),
+        }
+    }
+}
+
+impl fmt::Display for Unsupported {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.op {
+            Some(op) => write!(f, "{op}: {}", self.what),
+            None => f.write_str(&self.what),
         }
     }
 }

@@ -4,13 +4,17 @@
 #![warn(missing_docs)]
 
 mod client;
+pub mod clif;
 pub mod codegen;
+pub mod disasm;
 pub mod dot;
 pub mod emit;
 mod error;
+pub mod ftz;
 pub mod fusion;
 mod library;
 pub mod math;
+pub mod pool;
 pub mod runtime;
 pub mod wide;
 

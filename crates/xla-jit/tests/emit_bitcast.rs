@@ -225,7 +225,7 @@ fn bitcast_changing_the_element_type_is_interpreted() {
     ];
     for (text, arg) in cases {
         let module: xla_core::HloModule = text.parse().unwrap();
-        let plan = xla_jit::fusion::plan(&module, module.entry);
+        let plan = xla_jit::fusion::plan(&module, module.entry, &xla_jit::emit::Kernels);
         let entry = module.entry_computation();
         let fallback: Vec<&str> = plan
             .fallback_ops()

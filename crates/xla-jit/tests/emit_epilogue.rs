@@ -98,7 +98,7 @@ fn run_dot(c: &Compiled, args: &[&Literal], p: Problem) -> Literal {
     } else {
         (strides[0], strides[1], 0)
     };
-    let _ftz = xla_jit::codegen::ftz::FtzGuard::new();
+    let _ftz = xla_jit::ftz::FtzGuard::new();
     // Blocks in reverse order: the engine promises no order.
     let mut blocks = Vec::new();
     for bt in 0..batch {

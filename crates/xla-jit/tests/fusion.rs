@@ -4,6 +4,7 @@
 use crate::emit_harness::suite_module;
 use xla_core::hlo::InstrId;
 use xla_core::HloModule;
+use xla_jit::emit::Kernels;
 use xla_jit::fusion::{
     plan, FusionDecision, FusionKind, FusionPlan, OperandView, Placement, Reason, StandaloneReason,
 };
@@ -68,7 +69,7 @@ fn assert_consistent(m: &HloModule, p: &FusionPlan) {
 fn elementwise_benchmarks_are_one_loop_kernel() {
     for name in ["ew_axpby", "ew_chain", "ew_gelu"] {
         let m = bench(name);
-        let p = plan(&m, m.entry);
+        let p = plan(&m, m.entry, &Kernels);
         assert_consistent(&m, &p);
         assert_eq!(kinds(&p), [FusionKind::Loop], "{name}");
         let comp = m.entry_computation();
@@ -85,7 +86,7 @@ fn elementwise_benchmarks_are_one_loop_kernel() {
             .all(|&i| comp.instr(i).opcode == xla_core::Opcode::Parameter));
     }
     let m = bench("ew_axpby");
-    let p = plan(&m, m.entry);
+    let p = plan(&m, m.entry, &Kernels);
     let mul4 = id(&m, "mul.4");
     assert!(matches!(
         reason_for(&p, mul4)[0],
@@ -116,7 +117,7 @@ fn elementwise_benchmarks_are_one_loop_kernel() {
 fn reductions_are_one_kernel() {
     for name in ["reduce_row_sum", "reduce_col_sum", "reduce_all_max"] {
         let m = bench(name);
-        let p = plan(&m, m.entry);
+        let p = plan(&m, m.entry, &Kernels);
         assert_consistent(&m, &p);
         assert_eq!(kinds(&p), [FusionKind::Reduction], "{name}");
         assert_eq!(p.fusions[0].inputs, [id(&m, "x.1")], "{name}");
@@ -127,7 +128,7 @@ fn reductions_are_one_kernel() {
 fn softmax_and_layernorm_are_one_row_kernel() {
     for name in ["softmax", "layernorm"] {
         let m = bench(name);
-        let p = plan(&m, m.entry);
+        let p = plan(&m, m.entry, &Kernels);
         assert_consistent(&m, &p);
         assert_eq!(
             kinds(&p),
@@ -149,7 +150,7 @@ fn softmax_and_layernorm_are_one_row_kernel() {
         assert_eq!(inputs, expected, "{name}");
     }
     let m = bench("softmax");
-    let p = plan(&m, m.entry);
+    let p = plan(&m, m.entry, &Kernels);
     for r in ["reduce_max.7", "reduce_sum.7"] {
         assert!(matches!(
             reason_for(&p, id(&m, r))[0],
@@ -164,7 +165,7 @@ fn softmax_and_layernorm_are_one_row_kernel() {
 #[test]
 fn mlp_is_two_dots_with_fused_epilogues() {
     let m = bench("mlp");
-    let p = plan(&m, m.entry);
+    let p = plan(&m, m.entry, &Kernels);
     assert_consistent(&m, &p);
     assert_eq!(
         kinds(&p),
@@ -190,7 +191,7 @@ fn mlp_is_two_dots_with_fused_epilogues() {
 fn plain_dots_are_one_dot_fusion() {
     for name in ["dot_256", "dot_1024", "dot_2048", "matvec", "bmm"] {
         let m = bench(name);
-        let p = plan(&m, m.entry);
+        let p = plan(&m, m.entry, &Kernels);
         assert_eq!(kinds(&p), [FusionKind::DotEpilogue], "{name}");
         assert_eq!(p.fusions[0].instructions, [m.entry_computation().root]);
     }
@@ -208,7 +209,7 @@ ENTRY e {
   ROOT t = (f32[8]{0}, f32[8]{0}) tuple(a, b)
 }",
     );
-    let p = plan(&m, m.entry);
+    let p = plan(&m, m.entry, &Kernels);
     assert_consistent(&m, &p);
     // a and b feed a tuple (a thunk), e feeds both: three kernels.
     assert_eq!(p.fusions.len(), 3, "{}", p.display(m.entry_computation()));
@@ -241,7 +242,7 @@ ENTRY e {
   ROOT y = f32[32,64]{1,0} add(x, eb)
 }",
     );
-    let p = plan(&m, m.entry);
+    let p = plan(&m, m.entry, &Kernels);
     assert_consistent(&m, &p);
     let e = id(&m, "e");
     assert!(
@@ -267,7 +268,7 @@ ENTRY e {
   ROOT y = f32[32,64]{1,0} add(x, eb)
 }",
     );
-    let p = plan(&m, m.entry);
+    let p = plan(&m, m.entry, &Kernels);
     assert_eq!(p.fusions.len(), 1);
 }
 
@@ -283,7 +284,7 @@ ENTRY e {
   ROOT d = f32[16]{0} dynamic-update-slice(x, n, i)
 }",
     );
-    let p = plan(&m, m.entry);
+    let p = plan(&m, m.entry, &Kernels);
     let f = &p.fusions[0];
     assert_eq!(f.kind, FusionKind::Loop);
     let ip = f.in_place.unwrap();
@@ -316,7 +317,7 @@ ENTRY e {
   ROOT y = f32[32,64]{1,0} subtract(x, rb)
 }",
     );
-    let p = plan(&m, m.entry);
+    let p = plan(&m, m.entry, &Kernels);
     assert_consistent(&m, &p);
     assert_eq!(kinds(&p), [FusionKind::Reduction, FusionKind::Loop]);
     assert!(matches!(
@@ -354,7 +355,7 @@ ENTRY e {{
         ))
     };
     let m = module("1,0");
-    let p = plan(&m, m.entry);
+    let p = plan(&m, m.entry, &Kernels);
     assert_consistent(&m, &p);
     assert_eq!(kinds(&p), [FusionKind::Reduction, FusionKind::Loop]);
     assert!(matches!(
@@ -365,7 +366,7 @@ ENTRY e {{
         } if why.contains("column reduction")
     ));
     let m = module("0,1");
-    let p = plan(&m, m.entry);
+    let p = plan(&m, m.entry, &Kernels);
     assert_consistent(&m, &p);
     assert_eq!(kinds(&p), [FusionKind::Row]);
 }
@@ -381,7 +382,7 @@ ENTRY e {
   ROOT d = f32[4,6]{1,0} dot(at, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}
 }",
     );
-    let p = plan(&m, m.entry);
+    let p = plan(&m, m.entry, &Kernels);
     assert_eq!(p.fusions.len(), 1);
     let f = &p.fusions[0];
     let dot = f.dot.as_ref().unwrap();
@@ -418,7 +419,7 @@ ENTRY e {
 #[test]
 fn a_dot_epilogue_holds_one_dot() {
     let m = parse(TWO_DOTS_ADDED);
-    let p = plan(&m, m.entry);
+    let p = plan(&m, m.entry, &Kernels);
     assert_consistent(&m, &p);
     assert_eq!(
         kinds(&p),
@@ -461,7 +462,7 @@ ENTRY e {{
         ))
     };
     let m = product_as("{0,1}");
-    let p = plan(&m, m.entry);
+    let p = plan(&m, m.entry, &Kernels);
     assert_consistent(&m, &p);
     let d = id(&m, "d");
     let dot_fusion = p.fusions.iter().find(|f| f.root == d).unwrap();
@@ -474,7 +475,7 @@ ENTRY e {{
         }
     ));
     let m = product_as("{1,0}");
-    let p = plan(&m, m.entry);
+    let p = plan(&m, m.entry, &Kernels);
     assert_eq!(kinds(&p), [FusionKind::DotEpilogue]);
     assert!(p.fusions[0].contains(id(&m, "d")));
 }
@@ -488,7 +489,7 @@ ENTRY e {
   ROOT r = f32[<=8]{0} negate(x)
 }",
     );
-    let p = plan(&m, m.entry);
+    let p = plan(&m, m.entry, &Kernels);
     assert!(p.fusions.is_empty());
     let fallback: Vec<_> = p.fallback_ops().collect();
     assert_eq!(fallback.len(), 1);
@@ -509,7 +510,7 @@ ENTRY e {
   ROOT n = s32[1,16]{1,0} negate(x)
 }",
     );
-    let p = plan(&m, m.entry);
+    let p = plan(&m, m.entry, &Kernels);
     assert_consistent(&m, &p);
     let reason = |name: &str| {
         p.standalone
@@ -566,7 +567,7 @@ ENTRY e {
   ROOT w = (s32[], f32[8]{0}) while(t), condition=cond, body=body
 }",
     );
-    let entry = plan(&m, m.entry);
+    let entry = plan(&m, m.entry, &Kernels);
     assert!(entry.fusions.is_empty());
     let reasons: Vec<_> = entry.standalone.iter().map(|s| s.reason.clone()).collect();
     assert_eq!(
@@ -579,11 +580,11 @@ ENTRY e {
         ]
     );
     let body = m.find_computation("body").unwrap();
-    let p = plan(&m, body);
+    let p = plan(&m, body, &Kernels);
     // j and w are separate kernels (different shapes, both feed the tuple).
     assert_eq!(kinds(&p), [FusionKind::Loop, FusionKind::Loop]);
     let cond = m.find_computation("cond").unwrap();
-    let p = plan(&m, cond);
+    let p = plan(&m, cond, &Kernels);
     assert_eq!(kinds(&p), [FusionKind::Loop]);
     assert_eq!(
         p.fusions[0].instructions.len(),
@@ -609,7 +610,7 @@ ENTRY e {
   ROOT r = f32[] reduce(d, z), dimensions={0}, to_apply=add
 }",
     );
-    let p = plan(&m, m.entry);
+    let p = plan(&m, m.entry, &Kernels);
     assert!(p.fusions.is_empty(), "{}", p.display(m.entry_computation()));
     assert_eq!(p.fallback_ops().next().unwrap().instr, id(&m, "r"));
 }
@@ -649,7 +650,7 @@ fn roll_chain(steps: usize) -> HloModule {
 fn producers_read_at_many_indices_per_element_are_materialized() {
     // Fused whole, the first step would be computed 3^11 times per element.
     let m = roll_chain(12);
-    let p = plan(&m, m.entry);
+    let p = plan(&m, m.entry, &Kernels);
     assert_consistent(&m, &p);
     let cuts: Vec<u64> = p
         .fusions
@@ -671,7 +672,7 @@ fn producers_read_at_many_indices_per_element_are_materialized() {
     assert_eq!(p.fusions.len(), 4, "{}", p.display(m.entry_computation()));
     // Two steps fuse whole (the parameter is read 9 times per element).
     let m = roll_chain(2);
-    let p = plan(&m, m.entry);
+    let p = plan(&m, m.entry, &Kernels);
     assert_eq!(p.fusions.len(), 1);
 }
 
@@ -692,7 +693,7 @@ fn code_copies_multiply_through_concatenate_slots_only() {
     }
     chain += "  ROOT r = f32[64]{0} negate(y8)\n}";
     let m = parse(&chain);
-    let p = plan(&m, m.entry);
+    let p = plan(&m, m.entry, &Kernels);
     assert_consistent(&m, &p);
     assert_eq!(p.fusions.len(), 1, "{}", p.display(m.entry_computation()));
 
@@ -705,7 +706,7 @@ ENTRY e {
   ROOT c5 = u8[2187]{0} concatenate(c4, c4, c4, c4, c4, c4, c4, c4, c4), dimensions={0}
 }",
     );
-    let p = plan(&m, m.entry);
+    let p = plan(&m, m.entry, &Kernels);
     assert_consistent(&m, &p);
     let kept = reason_for(&p, id(&m, "c3"));
     assert!(

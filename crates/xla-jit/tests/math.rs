@@ -8,7 +8,8 @@ mod reference;
 
 use reference::{binary_reference, special_values, ulp_error, unary_range, unary_reference, Rng};
 use xla_jit::codegen::CodegenOptions;
-use xla_jit::math::{Accuracy, BinaryFn, BinaryKernel, MathFloat, UnaryFn, UnaryKernel};
+use xla_jit::codegen::{BinaryKernel, MathFloat, UnaryKernel};
+use xla_jit::math::{Accuracy, BinaryFn, UnaryFn};
 
 fn options() -> CodegenOptions {
     CodegenOptions {

@@ -5,7 +5,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicUsize, Ordering::SeqCst};
 use std::sync::{Arc, Mutex};
 
-use xla_jit::runtime::pool::ThreadPool;
+use xla_jit::pool::ThreadPool;
 
 /// Runs `parallel_for(n)` and returns how often each task ran.
 fn run_counts(pool: &ThreadPool, n: usize) -> Vec<usize> {
@@ -146,7 +146,7 @@ fn tasks_run_in_the_callers_flush_mode() {
             .collect::<Vec<(f32, bool)>>()
     };
     {
-        let _guard = xla_jit::codegen::ftz::FtzGuard::new();
+        let _guard = xla_jit::ftz::FtzGuard::new();
         let got = products(&pool);
         assert!(
             got.iter().any(|&(_, worker)| worker),

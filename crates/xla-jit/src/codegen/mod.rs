@@ -1,10 +1,7 @@
 //! Cranelift plumbing shared by every emitter: the host ISA, a JIT module
 //! that owns compiled code, and structured loops.
 
-mod consts;
-pub mod disasm;
-pub mod ftz;
-mod loops;
+mod math_kernels;
 mod parallel;
 
 use cranelift_codegen::ir::{self, types, Type};
@@ -18,9 +15,10 @@ use std::collections::HashMap;
 use std::sync::Mutex;
 use std::time::Duration;
 
-pub use consts::ConstTable;
-pub use loops::for_range;
+pub use math_kernels::{BinaryKernel, MathFloat, UnaryKernel};
 
+use crate::clif::ConstTable;
+use crate::disasm;
 use crate::wide::Width;
 use crate::JitError;
 
@@ -396,12 +394,6 @@ thread_local! {
     /// allocations from one function to the next, for every [`Jit`] of the
     /// thread (the compiling threads keep theirs, `parallel.rs`).
     static SPARE_BUILDER: RefCell<Option<FunctionBuilderContext>> = const { RefCell::new(None) };
-}
-
-/// The vector type of 128 bits holding lanes of `lane`: `f32` → `f32x4`.
-pub fn vector_of(lane: Type) -> Type {
-    lane.by(128 / lane.bits())
-        .expect("lane type divides 128 bits")
 }
 
 /// Integer type of the same width as `ty` (lane-wise for vectors).

@@ -19,7 +19,7 @@ use cranelift_codegen::isa::TargetIsa;
 use cranelift_codegen::Context;
 use cranelift_module::{FuncId, ModuleReloc};
 
-use crate::runtime::pool::ThreadPool;
+use crate::pool::ThreadPool;
 
 /// A function built and declared, waiting for its code.
 pub(super) struct Pending {

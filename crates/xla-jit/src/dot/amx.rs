@@ -26,7 +26,7 @@ use super::epilogue::{Epilogue, OutputBlock};
 use super::gemm::{for_each_task, parts_per_matrix, with_buffers, Problem};
 use super::matrix::{MatrixLayout, StridedMatrixMut};
 use super::pack::{pack_b_pairs, Strided};
-use crate::runtime::pool::ThreadPool;
+use crate::pool::ThreadPool;
 use crate::wide::asm::{gpr::*, Asm, Cond, Mem};
 
 /// The tile block's rows and columns (and `k` per step).

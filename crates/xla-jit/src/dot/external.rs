@@ -18,7 +18,7 @@ use super::epilogue::{Epilogue, OutputBlock};
 use super::gemm::{for_each_task, parts_per_matrix, Float, Problem};
 use super::matrix::{MatrixLayout, StridedMatrixMut};
 use super::DotConfig;
-use crate::runtime::pool::ThreadPool;
+use crate::pool::ThreadPool;
 
 /// `true` if the `gemm` crate runs `problem`: a strided one (not a
 /// window), when `config` allows it.

@@ -19,7 +19,7 @@ use half::bf16;
 
 use super::pack::{pack_a, pack_a_pairs, pack_a_window, pack_b, pack_b_pairs, Strided, Widen};
 use super::window::WindowDims;
-use crate::runtime::pool::ThreadPool;
+use crate::pool::ThreadPool;
 
 /// A kernel element type: f32 or f64.
 pub(crate) trait Float: Widen<Self> + Default + Add<Output = Self> + 'static {

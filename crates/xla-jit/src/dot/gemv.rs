@@ -44,8 +44,9 @@ use super::gemm::{for_each_task, parts_per_matrix, Float, Problem};
 use super::matrix::{MatrixLayout, StridedMatrixMut};
 use super::pack::Strided;
 use super::DotConfig;
-use crate::codegen::{for_range, vector_of, Jit};
-use crate::runtime::pool::ThreadPool;
+use crate::clif::{for_range, vector_of};
+use crate::codegen::Jit;
+use crate::pool::ThreadPool;
 use crate::JitError;
 
 /// `dot(rows, k, a, lda, x, y, incy)`: `y[i·incy] = Σ_{p<k} a[i·lda + p]·x[p]`

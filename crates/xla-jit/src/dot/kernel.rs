@@ -38,7 +38,8 @@ use cranelift_codegen::ir::{types, InstBuilder, MemFlagsData, Type, Value};
 use cranelift_frontend::{FunctionBuilder, Variable};
 use cranelift_module::FuncId;
 
-use crate::codegen::{for_range, vector_of, Jit};
+use crate::clif::{for_range, vector_of};
+use crate::codegen::Jit;
 use crate::JitError;
 
 /// How the kernel multiplies and adds.

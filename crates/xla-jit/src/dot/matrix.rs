@@ -167,8 +167,8 @@ fn check_bounds(operand: Operand, layout: MatrixLayout, len: usize) -> Result<()
     match layout.required_len() {
         Some(needed) if needed <= len => Ok(()),
         needed => Err(JitError::DotOutOfBounds {
-            operand,
-            layout,
+            operand: operand.to_string(),
+            layout: layout.to_string(),
             needed: needed.unwrap_or(usize::MAX),
             len,
         }),
@@ -238,7 +238,9 @@ impl<'a, T: Copy> StridedMatrixMut<'a, T> {
     pub fn new(data: &'a mut [T], layout: MatrixLayout) -> Result<Self, JitError> {
         check_bounds(Operand::Output, layout, data.len())?;
         if !layout.is_injective() {
-            return Err(JitError::DotOverlappingOutput { layout });
+            return Err(JitError::DotOverlappingOutput {
+                layout: layout.to_string(),
+            });
         }
         Ok(StridedMatrixMut {
             ptr: data.as_mut_ptr(),

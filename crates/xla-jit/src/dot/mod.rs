@@ -64,7 +64,7 @@ pub use matrix::{MatrixLayout, Operand, StridedMatrix, StridedMatrixMut};
 pub use window::{WindowDims, WindowLayout, WindowMatrix, MAX_WINDOW_DIMS};
 
 use crate::codegen::{CodegenOptions, Jit, OptLevel};
-use crate::runtime::pool::ThreadPool;
+use crate::pool::ThreadPool;
 use crate::wide::Width;
 use crate::JitError;
 use avx512::Product;

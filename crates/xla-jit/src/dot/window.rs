@@ -135,8 +135,9 @@ impl<'a, T: Copy> WindowMatrix<'a, T> {
                 _data: PhantomData,
             }),
             needed => Err(JitError::DotOutOfBounds {
-                operand: Operand::Lhs,
-                layout: MatrixLayout::new(layout.rows.count(), layout.cols.count(), 0, 0),
+                operand: Operand::Lhs.to_string(),
+                layout: MatrixLayout::new(layout.rows.count(), layout.cols.count(), 0, 0)
+                    .to_string(),
                 needed: needed.unwrap_or(usize::MAX),
                 len: data.len(),
             }),

@@ -22,7 +22,7 @@ use super::index::Index;
 use super::kernel::KernelBuilder;
 use super::repr::{from_lanes, lane, lane_type, mask_as, scalar_pred, splat};
 use super::Unsupported;
-use crate::codegen::vector_of;
+use crate::clif::vector_of;
 
 /// How a buffer's element offsets are computed.
 #[derive(Clone, Debug)]

@@ -17,7 +17,7 @@ use super::index::{Index, IndexDim};
 use super::kernel::KernelBuilder;
 use super::repr::{lane_type, mask_as, Const};
 use super::Unsupported;
-use crate::codegen::vector_of;
+use crate::clif::vector_of;
 
 use PrimitiveType as P;
 
@@ -83,7 +83,7 @@ pub(super) fn bitcast_convert(
         }
         P::F32 | P::F64 => {
             let fty = if lanes > 1 {
-                crate::codegen::vector_of(lane_type(to))
+                crate::clif::vector_of(lane_type(to))
             } else {
                 lane_type(to)
             };

@@ -126,7 +126,7 @@ fn from_pred(kb: &mut KernelBuilder, to: PrimitiveType, x: Value, lanes: u32) ->
         };
     }
     let m = mask_as(kb, x, lane.bits());
-    let vty = crate::codegen::vector_of(lane);
+    let vty = crate::clif::vector_of(lane);
     if to.is_floating() {
         let one = const_of(kb, vty, Const::Float(1.0));
         let zero = const_of(kb, vty, Const::Float(0.0));

@@ -13,7 +13,7 @@ use xla_core::interp::{complex_op_c128, complex_op_c64};
 use xla_core::literal::convert::convert_value;
 use xla_core::{NativeType, Opcode, C128, C64};
 
-use crate::codegen::ftz::without_ftz;
+use crate::ftz::without_ftz;
 
 /// The top `k` of a row of `n` order keys, as positions: fills
 /// `positions[..n]` with `0..n`, then leaves in `positions[..k]` the

@@ -186,7 +186,7 @@ pub fn lane_values(
     if lanes == 1 {
         return v;
     }
-    let vector = crate::codegen::vector_of(ty.lane_type());
+    let vector = crate::clif::vector_of(ty.lane_type());
     let bytes_per = (ty.lane_bits() / 8) as usize;
     let count = 16 / bytes_per;
     let mut bytes = Vec::with_capacity(16);

@@ -328,7 +328,7 @@ where
 pub const MAX_UNROLL: u32 = 4;
 
 /// The vector constants a loop of one vector per step holds in registers
-/// (see [`crate::codegen::ConstTable`]). Such loops compute vector math
+/// (see [`crate::clif::ConstTable`]). Such loops compute vector math
 /// (see `cost::max_unroll`), whose other values leave about this many of
 /// the 16 vector registers free; an unrolled loop's values need them all.
 const HELD_CONSTANTS: usize = 4;

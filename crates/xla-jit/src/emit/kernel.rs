@@ -17,7 +17,6 @@ use cranelift_codegen::ir::{
 use cranelift_codegen::isa::CallConv;
 use cranelift_frontend::FunctionBuilder;
 
-use crate::codegen;
 use crate::math::UnaryFn;
 
 /// Flags of loads from a kernel's buffers: in bounds, and free of stores
@@ -67,7 +66,7 @@ pub struct KernelBuilder<'a, 'b> {
     /// The native pointer type (`i64` on x86-64).
     pub ptr: Type,
     /// The vector constants of the math library.
-    pub consts: codegen::ConstTable,
+    pub consts: crate::clif::ConstTable,
     call_conv: CallConv,
     /// The function's entry block (in the layout only once an instruction
     /// is emitted there); its first parameter is the array of base
@@ -121,7 +120,7 @@ impl<'a, 'b> KernelBuilder<'a, 'b> {
         let buffers = (0..hoisted)
             .map(|i| load_pointer(b, ptr, array, i))
             .collect();
-        let consts = codegen::ConstTable::new(b, ptr);
+        let consts = crate::clif::ConstTable::new(b, ptr);
         KernelBuilder {
             b,
             ptr,
@@ -184,7 +183,7 @@ impl<'a, 'b> KernelBuilder<'a, 'b> {
 
     /// [`KernelBuilder::for_range`] whose body holds its first `held`
     /// distinct vector constants in registers (see
-    /// [`codegen::ConstTable::enter_loop`]).
+    /// [`crate::clif::ConstTable::enter_loop`]).
     fn for_range_holding(
         &mut self,
         start: Value,
@@ -194,7 +193,7 @@ impl<'a, 'b> KernelBuilder<'a, 'b> {
         body: impl FnOnce(&mut Self, Value),
     ) {
         self.push_scope();
-        codegen::for_range(self, start, end, step, |kb, i| {
+        crate::clif::for_range(self, start, end, step, |kb, i| {
             let block = kb.b.current_block().expect("in the loop body");
             kb.consts.enter_loop(block, held);
             body(kb, i);

@@ -22,7 +22,7 @@
 //! covers iterations `[start, end)` of `[0, iterations)`, which the runtime
 //! may split across threads. Dot epilogues take the finished output block
 //! instead (see [`EpilogueFn`]). Kernels never allocate and must run with
-//! flush-to-zero on ([`FtzGuard`](crate::codegen::ftz::FtzGuard)).
+//! flush-to-zero on ([`FtzGuard`](crate::ftz::FtzGuard)).
 //!
 //! The emitters are elemental (XLA's `ElementalIrEmitter`): each op maps
 //! the index its users ask for to its operands' indices and combines their
@@ -61,20 +61,19 @@ mod scatter;
 mod select_and_scatter;
 mod sort;
 
-use std::fmt;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use cranelift_codegen::ir::{types, InstBuilder, SourceLoc};
 use xla_core::hlo::{ComputationId, HloComputation};
-use xla_core::{HloModule, Opcode, Shape};
+use xla_core::{HloModule, Shape};
 
+pub use crate::error::Unsupported;
 pub use check::check;
 pub use index::{Index, IndexDim};
 pub use iterate::TARGET_ELEMENTS;
 pub use kernel::KernelBuilder;
-pub(crate) use reduce_window::scan_dim;
 
 use crate::codegen::Jit;
 use crate::fusion::{Fusion, FusionKind, FusionPlan};
@@ -83,40 +82,26 @@ use crate::JitError;
 use access::BufferSpec;
 use elemental::InputBuffers;
 
-/// Something the emitters cannot compile; the planner leaves such
-/// instructions to the interpreter.
-#[derive(Clone, PartialEq, Eq, Debug)]
-pub struct Unsupported {
-    /// The op, if the limitation is an op's.
-    pub op: Option<Opcode>,
-    /// What is missing.
-    pub what: String,
-}
+/// The JIT's kernels, as the fusion planner asks about them.
+pub struct Kernels;
 
-impl Unsupported {
-    /// `op` cannot be compiled because of `what`.
-    pub fn new(op: Opcode, what: impl Into<String>) -> Self {
-        Unsupported {
-            op: Some(op),
-            what: what.into(),
-        }
+impl crate::fusion::Backend for Kernels {
+    fn check(
+        &self,
+        module: &HloModule,
+        comp: &HloComputation,
+        id: xla_core::hlo::InstrId,
+    ) -> Result<(), Unsupported> {
+        check(module, comp, id)
     }
 
-    /// A layout the kernels cannot address.
-    pub fn layout(what: impl Into<String>) -> Self {
-        Unsupported {
-            op: None,
-            what: what.into(),
-        }
-    }
-}
-
-impl fmt::Display for Unsupported {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.op {
-            Some(op) => write!(f, "{op}: {}", self.what),
-            None => f.write_str(&self.what),
-        }
+    fn scans(
+        &self,
+        module: &HloModule,
+        comp: &HloComputation,
+        instr: &xla_core::HloInstruction,
+    ) -> bool {
+        reduce_window::scan_dim(module, comp, instr).is_some()
     }
 }
 

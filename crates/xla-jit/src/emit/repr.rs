@@ -20,7 +20,7 @@ use cranelift_codegen::ir::{types, InstBuilder, Type, Value};
 use xla_core::PrimitiveType;
 
 use super::kernel::KernelBuilder;
-use crate::codegen::vector_of;
+use crate::clif::vector_of;
 
 /// The register lane type of an element type. A complex element is one
 /// integer lane holding its bytes (`c64` an `i64`, `c128` an `i128`; see

@@ -31,7 +31,7 @@
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{InstBuilder, StackSlot, StackSlotData, StackSlotKind, Value};
 use cranelift_frontend::Variable;
-use xla_core::hlo::InstrId;
+use xla_core::hlo::{Flags, InstrId};
 use xla_core::Shape;
 
 use super::access::{write, Addressing, BufferSpec};
@@ -89,12 +89,7 @@ fn kept_values(info: &KernelInfo, passes: &[RowPass], rows: &[usize]) -> Vec<Kep
         .map(|p| chain(comp.instr(p.instr).operands[0]))
         .collect();
     phases.push(chain(info.fusion.root));
-    let expensive = |i: InstrId| {
-        matches!(
-            crate::fusion::classify(info.module, comp, i),
-            crate::fusion::Role::Elementwise { expensive: true }
-        )
-    };
+    let expensive = |i: InstrId| comp.instr(i).opcode.has(Flags::EXPENSIVE);
     // Column strides in the root's physical order (row dimensions 0).
     let mut strides = vec![0i64; dims.len()];
     let mut elements = 1i64;

@@ -3,7 +3,8 @@
 use xla_core::hlo::{Family, Flags, HloComputation, InstrId};
 use xla_core::{HloModule, Opcode};
 
-use crate::emit::{self, Unsupported};
+use super::Backend;
+use crate::error::Unsupported;
 
 /// An instruction's role in fusion planning.
 #[derive(Clone, PartialEq, Debug)]
@@ -40,15 +41,20 @@ pub enum Role {
     Unsupported(Unsupported),
 }
 
-/// The role of instruction `id` of `comp`.
-pub fn classify(module: &HloModule, comp: &HloComputation, id: InstrId) -> Role {
+/// The role of instruction `id` of `comp`, for kernels of `backend`.
+pub fn classify(
+    module: &HloModule,
+    comp: &HloComputation,
+    backend: &dyn Backend,
+    id: InstrId,
+) -> Role {
     let instr = comp.instr(id);
     let role = role_of_opcode(instr.opcode);
     let role = match role {
         Role::Buffer if instr.shape.as_array().is_some_and(|a| a.rank() == 0) => {
             Role::ScalarConstant
         }
-        Role::DataMovement if emit::scan_dim(module, comp, instr).is_some() => Role::KernelRoot,
+        Role::DataMovement if backend.scans(module, comp, instr) => Role::KernelRoot,
         Role::DataMovement if is_cheap(comp, id) => Role::Cheap,
         Role::Elementwise { .. } if is_cheap(comp, id) => Role::Cheap,
         other => other,
@@ -58,11 +64,11 @@ pub fn classify(module: &HloModule, comp: &HloComputation, id: InstrId) -> Role 
         | Role::DataMovement
         | Role::Reduce
         | Role::Cheap
-        | Role::KernelRoot => match emit::check(module, comp, id) {
+        | Role::KernelRoot => match backend.check(module, comp, id) {
             Ok(()) => role,
             Err(u) => Role::Unsupported(u),
         },
-        Role::ScalarConstant => match emit::check(module, comp, id) {
+        Role::ScalarConstant => match backend.check(module, comp, id) {
             Ok(()) => role,
             // A constant the kernels cannot embed is still a buffer.
             Err(_) => Role::Buffer,

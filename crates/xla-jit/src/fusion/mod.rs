@@ -10,6 +10,7 @@
 //!
 //! ```
 //! use xla_core::HloModule;
+//! use xla_jit::emit::Kernels;
 //! use xla_jit::fusion::{plan, FusionKind};
 //!
 //! let module: HloModule = "HloModule m
@@ -20,7 +21,7 @@
 //!   m = f32[8]{0} multiply(ax, x)
 //!   ROOT n = f32[8]{0} negate(m)
 //! }".parse()?;
-//! let plan = plan(&module, module.entry);
+//! let plan = plan(&module, module.entry, &Kernels);
 //! assert_eq!(plan.fusions.len(), 1);
 //! assert_eq!(plan.fusions[0].kind, FusionKind::Loop);
 //! assert_eq!(plan.fusions[0].instructions.len(), 3); // ax, m, n
@@ -48,19 +49,23 @@
 mod classify;
 mod dims;
 mod display;
+mod dot_view;
 mod region;
 mod window;
 
 use std::collections::BTreeSet;
 
-use xla_core::hlo::{ComputationId, InstrId};
+use xla_core::hlo::{ComputationId, HloComputation, HloInstruction, InstrId};
 use xla_core::passes::effects::SideEffects;
 use xla_core::{HloModule, Opcode};
 
 pub use classify::{classify, Role};
 pub use display::PlanDisplay;
+pub(crate) use dot_view::{
+    canonicalize, free_dims, lhs_view, out_view, rhs_view, DotGeometry, DotInput, LhsView,
+};
 
-use crate::emit::Unsupported;
+use crate::error::Unsupported;
 
 /// What kind of kernel a fusion becomes.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
@@ -459,11 +464,28 @@ impl FusionPlan {
     }
 }
 
-/// Plans the fusions of one computation of `module` (after passes and layout
-/// assignment: every array shape should carry its layout; missing layouts
-/// read as the default).
-pub fn plan(module: &HloModule, computation: ComputationId) -> FusionPlan {
-    plan_with(module, computation, &SideEffects::of(module))
+/// What the kernel back ends can compute. The planner asks it and knows
+/// nothing else of the emitters (`emit::Kernels` answers for the JIT's).
+pub trait Backend {
+    /// `Ok` if kernels compute instruction `id` of `comp` as a fusion
+    /// member; otherwise why not (the instruction is then interpreted).
+    fn check(
+        &self,
+        module: &HloModule,
+        comp: &HloComputation,
+        id: InstrId,
+    ) -> Result<(), Unsupported>;
+
+    /// `true` if `instr` runs as a kernel of its own that scans along one
+    /// dimension (a reduce-window that is a prefix sum).
+    fn scans(&self, module: &HloModule, comp: &HloComputation, instr: &HloInstruction) -> bool;
+}
+
+/// Plans the fusions of one computation of `module` for kernels of
+/// `backend` (after passes and layout assignment: every array shape should
+/// carry its layout; missing layouts read as the default).
+pub fn plan(module: &HloModule, computation: ComputationId, backend: &dyn Backend) -> FusionPlan {
+    plan_with(module, computation, &SideEffects::of(module), backend)
 }
 
 /// [`plan`] with the module's side-effect table, computed once for all of
@@ -472,6 +494,7 @@ pub fn plan_with(
     module: &HloModule,
     computation: ComputationId,
     effects: &SideEffects,
+    backend: &dyn Backend,
 ) -> FusionPlan {
     let comp = module.computation(computation);
     let users = comp.users();
@@ -504,7 +527,7 @@ pub fn plan_with(
             }
             continue;
         }
-        let reason = match classify(module, comp, id) {
+        let reason = match classify(module, comp, backend, id) {
             Role::Parameter => Some(StandaloneReason::Parameter),
             Role::Buffer | Role::ScalarConstant if instr.opcode == Opcode::Constant => {
                 Some(StandaloneReason::Constant)
@@ -518,7 +541,7 @@ pub fn plan_with(
             standalone_ids[id.index()] = true;
             continue;
         }
-        let fusion = region::grow(module, comp, &users, id);
+        let fusion = region::grow(module, comp, backend, &users, id);
         for &m in &fusion.instructions {
             member_of[m.index()].insert(fusions.len());
         }

@@ -13,11 +13,11 @@ use xla_core::{HloModule, Opcode, Shape};
 use super::classify::{classify, Role};
 use super::dims::{self, DimRef};
 use super::window::patches_view;
+use super::{lhs_view, out_view, rhs_view, Backend, DotInput};
 use super::{
     DotOperand, DotOperands, Fusion, FusionDecision, FusionKind, InPlace, OperandView, Reason,
     RowPass, FUSED_CONCAT_OPERANDS,
 };
-use crate::runtime::dot::{lhs_view, out_view, rhs_view, DotInput};
 
 /// Rows longer than this many bytes are not fused into row kernels: one row
 /// must stay in the L2 cache between the passes.
@@ -70,6 +70,7 @@ const ALLOWED_COPIES: u64 = 16;
 struct Region<'a> {
     module: &'a HloModule,
     comp: &'a HloComputation,
+    backend: &'a dyn Backend,
     users: &'a [Vec<InstrId>],
     root: InstrId,
     members: BTreeSet<InstrId>,
@@ -108,6 +109,7 @@ struct Region<'a> {
 pub(super) fn grow(
     module: &HloModule,
     comp: &HloComputation,
+    backend: &dyn Backend,
     users: &[Vec<InstrId>],
     root: InstrId,
 ) -> Fusion {
@@ -116,6 +118,7 @@ pub(super) fn grow(
     let mut r = Region {
         module,
         comp,
+        backend,
         users,
         root,
         members: BTreeSet::from([root]),
@@ -221,7 +224,7 @@ impl Region<'_> {
 
     /// Whether producer `p` joins the region, and why.
     fn decide(&mut self, p: InstrId) -> Result<Reason, Reason> {
-        let role = classify(self.module, self.comp, p);
+        let role = classify(self.module, self.comp, self.backend, p);
         let outside = self.users[p.index()]
             .iter()
             .copied()
@@ -492,7 +495,8 @@ impl Region<'_> {
     /// reads element by element.
     fn check_root_per_element(&self) -> Result<(), String> {
         let root = self.comp.instr(self.root);
-        let own_kernel = classify(self.module, self.comp, self.root) == Role::KernelRoot
+        let own_kernel = classify(self.module, self.comp, self.backend, self.root)
+            == Role::KernelRoot
             || (root.opcode == Opcode::ReduceWindow && root.shape.is_tuple());
         if own_kernel {
             return Err(format!(
@@ -608,7 +612,7 @@ impl Region<'_> {
                     self.dot_sources[k] = Some((instr.operands[0], view));
                 }
                 None => {
-                    let reason = match classify(self.module, self.comp, op) {
+                    let reason = match classify(self.module, self.comp, self.backend, op) {
                         Role::Parameter | Role::Buffer => Reason::Buffer,
                         _ => Reason::NotFusible(Opcode::Dot),
                     };

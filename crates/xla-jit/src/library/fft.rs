@@ -20,7 +20,7 @@ use xla_core::hlo::{FftType, HloInstruction};
 use xla_core::{PrimitiveType, Shape};
 
 use super::{for_ranges, Span};
-use crate::runtime::pool::ThreadPool;
+use crate::pool::ThreadPool;
 
 /// Lines of an outer axis transformed together (gathered side by side).
 const BLOCK: usize = 16;

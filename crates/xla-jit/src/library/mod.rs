@@ -18,7 +18,7 @@ use std::ops::Range;
 use xla_core::hlo::{HloInstruction, Opcode};
 use xla_core::Shape;
 
-use crate::runtime::pool::ThreadPool;
+use crate::pool::ThreadPool;
 use fft::FftRoutine;
 use linalg::LinalgRoutine;
 

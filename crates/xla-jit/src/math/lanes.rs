@@ -10,7 +10,7 @@ use cranelift_codegen::ir::{
 };
 use cranelift_frontend::FunctionBuilder;
 
-use crate::codegen::ConstTable;
+use crate::clif::ConstTable;
 
 /// The emission context: a builder and the vector type every value of the
 /// algorithm has (`f32x4` or `f64x2`; integer views use `i32x4`/`i64x2`).

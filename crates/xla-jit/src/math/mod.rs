@@ -7,13 +7,14 @@
 //! integer view of the lanes, and lane masks (`select`) for the special
 //! values. Nothing calls libm. The scalar forms, used by loop tails, run the
 //! same vector code on lane 0, so tails and main loops agree bit for bit.
-//! [`UnaryKernel`] and [`BinaryKernel`] wrap one function in a compiled
-//! slice loop (vector main loop, scalar tail): the tests, the accuracy
-//! report and the benchmark use them.
+//! [`UnaryKernel`](crate::codegen::UnaryKernel) and
+//! [`BinaryKernel`](crate::codegen::BinaryKernel) wrap one function in a
+//! compiled slice loop (vector main loop, scalar tail): the tests, the
+//! accuracy report and the benchmark use them.
 //!
 //! ```
-//! use xla_jit::codegen::CodegenOptions;
-//! use xla_jit::math::{UnaryFn, UnaryKernel};
+//! use xla_jit::codegen::{CodegenOptions, UnaryKernel};
+//! use xla_jit::math::UnaryFn;
 //!
 //! let exp = UnaryKernel::<f32>::compile(&CodegenOptions::default(), UnaryFn::Exp).unwrap();
 //! let y = exp.map(&[0.0, 1.0, 88.0, 89.0, -104.0, f32::NEG_INFINITY, f32::NAN]);
@@ -146,19 +147,16 @@ mod coefficients;
 mod exp_log;
 mod fast;
 mod hyperbolic;
-mod kernels;
 mod lanes;
 mod power;
 mod special;
 mod trig;
 mod trig_reduce;
 
-use crate::codegen::ConstTable;
+use crate::clif::ConstTable;
 use cranelift_codegen::ir::{types, ConstantData, InstBuilder, Type, Value};
 use cranelift_frontend::FunctionBuilder;
 use xla_core::Opcode;
-
-pub use kernels::{BinaryKernel, MathFloat, UnaryKernel};
 
 use lanes::{bitcast_flags, Lanes};
 pub(crate) use lanes::{LaneOps, LanesFn};
@@ -448,7 +446,7 @@ fn on_vectors(
     match ty {
         types::F32X4 | types::F64X2 => body(&mut Lanes::new(b, consts, ty), args),
         types::F32 | types::F64 => {
-            let vty = crate::codegen::vector_of(ty);
+            let vty = crate::clif::vector_of(ty);
             let v: Vec<Value> = args.iter().map(|&a| b.ins().splat(vty, a)).collect();
             let y = body(&mut Lanes::new(b, consts, vty), &v);
             b.ins().extractlane(y, 0)

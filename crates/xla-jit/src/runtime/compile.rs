@@ -21,11 +21,11 @@ use super::layout::CpuLayoutConstraints;
 use super::lower::control::counted;
 use super::lower::{byte_size, Lowering, Parallelism};
 use super::plan::{ComputationPlan, FusionRun, PlannedFusion, PlannedKernel};
-use super::pool::ThreadPool;
 use super::program::Program;
 use crate::codegen::{CodegenOptions, Jit};
 use crate::emit::{self, KernelEntry, TARGET_ELEMENTS};
 use crate::fusion::{self, Fusion, FusionKind, FusionPlan, StandaloneReason};
+use crate::pool::ThreadPool;
 use crate::JitError;
 
 /// Options of one compilation.
@@ -193,7 +193,7 @@ fn compile_here(module: &HloModule, options: &CompileOptions) -> Result<Executab
     let mut kernels = Vec::new();
     let effects = SideEffects::of(&module);
     for id in thunk_computations(&module) {
-        let plan = fusion::plan_with(&module, id, &effects);
+        let plan = fusion::plan_with(&module, id, &effects, &emit::Kernels);
         let _ = write!(
             report,
             "computation {}\n{}",

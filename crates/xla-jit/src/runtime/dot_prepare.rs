@@ -27,9 +27,10 @@
 use xla_core::hlo::{DotDimensionNumbers, InstrId};
 use xla_core::{ArrayShape, HloInstruction, HloModule, Opcode, PrimitiveType};
 
-use super::dot::{free_dims, lhs_view, out_view, rhs_view, widens, DotInput};
+use super::dot::widens;
 use super::rewrite::{rewrite_module, Emitted};
 use crate::fusion::OperandView;
+use crate::fusion::{free_dims, lhs_view, out_view, rhs_view, DotInput};
 
 /// Rewrites every dot of `module` (see the module docs); `true` if any
 /// changed. Instructions added before (operand conversions and

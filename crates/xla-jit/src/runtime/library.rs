@@ -1,9 +1,9 @@
 //! A library routine over buffers (see [`crate::library`]).
 
 use super::buffers::BufferId;
-use super::pool::ThreadPool;
 use super::run::Pointers;
 use crate::library::Routine;
+use crate::pool::ThreadPool;
 
 /// A routine with the buffers of its operand and result leaves, all in the
 /// default layout.

@@ -13,7 +13,6 @@ mod layout;
 mod library;
 mod lower;
 mod plan;
-pub mod pool;
 mod profile;
 mod program;
 mod rewrite;

@@ -12,12 +12,12 @@ use xla_core::{CancelToken, Literal};
 use super::buffers::{BufferId, BufferSource};
 use super::deep::{on_own_stack, INLINE_NESTING};
 use super::executable::ExecuteOptions;
-use super::pool::ThreadPool;
 use super::profile::Profile;
 use super::program::Program;
 use super::thunk::{Condition, ConditionalThunk, CopyThunk, KernelThunk, Thunk, WhileThunk};
-use crate::codegen::ftz::{flush_mode, with_flush_mode, FtzGuard};
 use crate::dot::DotEngine;
+use crate::ftz::{flush_mode, with_flush_mode, FtzGuard};
+use crate::pool::ThreadPool;
 use crate::JitError;
 
 /// The address of every buffer during one run, and the pointer arrays the

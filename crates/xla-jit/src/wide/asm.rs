@@ -5,7 +5,7 @@
 //! general-purpose instructions of a loop frame.
 //!
 //! Each method appends one instruction to [`Asm::code`] (listings come
-//! from disassembling the bytes: [`crate::codegen::disasm`]). Jumps go to
+//! from disassembling the bytes: [`crate::disasm`]). Jumps go to
 //! [`Label`]s, bound anywhere and patched by [`Asm::finish`]. The encodings
 //! are checked against GNU `as` in this file's tests.
 
@@ -883,7 +883,7 @@ mod tests {
     use super::gpr::*;
     use super::ops::*;
     use super::*;
-    use crate::codegen::disasm::listing;
+    use crate::disasm::listing;
 
     fn hex(bytes: &[u8]) -> String {
         bytes

@@ -1261,7 +1261,7 @@ mod tests {
         let mut asm = Asm::default();
         f.lower(&mut asm, &frame(), &mut ConstPool::new(Width::Zmm))
             .unwrap();
-        crate::codegen::disasm::listing(&asm.finish())
+        crate::disasm::listing(&asm.finish())
     }
 
     /// Registers are reused once their value dies, and an FMA whose first

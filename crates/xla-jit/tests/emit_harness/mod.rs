@@ -11,9 +11,9 @@ use std::collections::HashMap;
 
 use xla_core::hlo::InstrId;
 use xla_core::{HloModule, Literal, PrimitiveType, Shape};
-use xla_jit::codegen::ftz::FtzGuard;
 use xla_jit::codegen::{CodegenOptions, Jit};
 use xla_jit::emit::{self, CompiledKernel, KernelEntry};
+use xla_jit::ftz::FtzGuard;
 use xla_jit::fusion::{self, FusionPlan, StandaloneReason};
 use xla_jit::wide::{native_width, Width};
 
@@ -92,7 +92,7 @@ pub fn every_backend() -> Vec<Option<Width>> {
 /// elements (small ones make [`run`]'s second call start mid-array).
 pub fn compile_chunked(text: &str, native: Option<Width>, iteration_elements: i64) -> Compiled {
     let module: HloModule = text.parse().unwrap_or_else(|e| panic!("{e}\n{text}"));
-    let plan = fusion::plan(&module, module.entry);
+    let plan = fusion::plan(&module, module.entry, &emit::Kernels);
     let mut jit = Jit::new(CodegenOptions {
         verify: true,
         keep_clif: true,
@@ -422,7 +422,7 @@ fn check_with(text: &str, args: &[&Literal], compare: impl Fn(&Literal, &Literal
     let Ok(want) = xla_core::interp::Interpreter::new().run(&module, args) else {
         return Checked::Rejected;
     };
-    let plan = fusion::plan(&module, module.entry);
+    let plan = fusion::plan(&module, module.entry, &emit::Kernels);
     if plan.fallback_ops().next().is_some() {
         return Checked::Interpreted;
     }

@@ -29,7 +29,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use xla_core::hlo::InstrId;
+use xla_core::hlo::{Flags, InstrId};
 use xla_core::shape::ceil_div;
 use xla_core::{Opcode, PrimitiveType};
 
@@ -182,10 +182,8 @@ impl<'a, 'm> Rows<'a, 'm> {
     fn kept_values(&self) -> HashMap<InstrId, (InstrId, i32)> {
         let info = self.info;
         let expensive = |id: InstrId| {
-            matches!(
-                crate::fusion::classify(info.module, info.comp, id),
-                crate::fusion::Role::Elementwise { expensive: true }
-            ) && self.classes.get(&id) == Some(&Class::Element)
+            info.comp.instr(id).opcode.has(Flags::EXPENSIVE)
+                && self.classes.get(&id) == Some(&Class::Element)
         };
         let row_bytes = 4 * self.space.n;
         let start = 64 * self.slots.len() as i32;

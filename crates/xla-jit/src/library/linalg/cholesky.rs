@@ -24,7 +24,7 @@ use faer::{MatMut, Par};
 use super::{
     for_each_batch, in_column_major, offset, parallel, span, Batch, Element, Float, Matrices,
 };
-use crate::runtime::pool::ThreadPool;
+use crate::pool::ThreadPool;
 
 /// The work (`n³`) from which faer's factorization runs on several
 /// threads: there it beat one thread from about `n = 1500` (2048: 15 ms

@@ -30,7 +30,7 @@ use super::{
     column, for_each_batch, normalize_phase, offset, parallel, span, transpose, Batch, Element,
     Matrices,
 };
-use crate::runtime::pool::ThreadPool;
+use crate::pool::ThreadPool;
 
 /// The work (`n³`) from which faer's decomposition runs on several
 /// threads (`n = 256`: 3.3 ms against 3.5, 3.45 against 3.65 in a

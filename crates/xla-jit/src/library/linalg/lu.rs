@@ -15,7 +15,7 @@ use faer::{Accum, MatMut, Par};
 use super::{
     column, for_each_batch, in_column_major, parallel, span, Batch, Element, Float, Matrices,
 };
-use crate::runtime::pool::ThreadPool;
+use crate::pool::ThreadPool;
 
 /// Columns at most which a block is factored by unblocked steps (32 did a
 /// little better than 16 and 8 on `f32` 256×256 and 1024×1024).

@@ -38,7 +38,7 @@ use xla_core::layout::Layout;
 use xla_core::{ArrayShape, PrimitiveType, Shape};
 
 use super::{for_ranges, Span};
-use crate::runtime::pool::ThreadPool;
+use crate::pool::ThreadPool;
 use cholesky::Cholesky;
 use eigh::Eigh;
 use lu::Lu;

@@ -22,7 +22,7 @@ use faer::{Accum, ColRef, Conj, Mat, MatMut, MatRef, Par};
 use super::{
     column, for_each_batch, in_column_major, parallel, span, Batch, Element, Float, Matrices,
 };
-use crate::runtime::pool::ThreadPool;
+use crate::pool::ThreadPool;
 
 /// Columns per block.
 const BLOCK: usize = 32;

@@ -27,7 +27,7 @@ use super::{
     column, for_each_batch, normalize_phase, offset, parallel, span, Batch, Element, Float,
     Matrices,
 };
-use crate::runtime::pool::ThreadPool;
+use crate::pool::ThreadPool;
 
 /// The work (`m·n·min(m, n)`) from which faer's decomposition runs on
 /// several threads (256×192: 3.66 ms against 3.69, even).

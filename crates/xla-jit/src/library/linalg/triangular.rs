@@ -18,7 +18,7 @@ use faer::{Conj, MatMut, MatRef, Par};
 use xla_core::hlo::TransposeKind;
 
 use super::{for_each_batch, offset, parallel, span, Element, Matrices};
-use crate::runtime::pool::ThreadPool;
+use crate::pool::ThreadPool;
 
 /// The work (`m²·k`) from which faer's solve runs on several threads:
 /// `512² × 512` (1.0 ms against 1.1; 1024² × 1024: 5.8 against 7.7; but

@@ -11,7 +11,7 @@
 //! computed (max, min, rounding functions), which the mode does not cover.
 //!
 //! ```
-//! use xla_jit::codegen::ftz::FtzGuard;
+//! use xla_jit::ftz::FtzGuard;
 //!
 //! let tiny = std::hint::black_box(1e-40f32);
 //! {

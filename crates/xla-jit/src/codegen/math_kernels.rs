@@ -9,8 +9,9 @@ use std::marker::PhantomData;
 use cranelift_codegen::ir::{types, InstBuilder, MemFlagsData, Type, Value};
 use cranelift_frontend::FunctionBuilder;
 
-use super::{emit_binary, emit_unary, Accuracy, BinaryFn, UnaryFn};
-use crate::codegen::{for_range, vector_of, CodegenOptions, ConstTable, Jit};
+use super::{CodegenOptions, Jit};
+use crate::clif::{for_range, vector_of, ConstTable};
+use crate::math::{emit_binary, emit_unary, Accuracy, BinaryFn, UnaryFn};
 use crate::JitError;
 
 mod sealed {

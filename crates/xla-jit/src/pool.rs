@@ -27,7 +27,7 @@ use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU64, AtomicUsize, Ordering:
 use std::sync::{Arc, Condvar, Mutex, OnceLock};
 use std::thread::JoinHandle;
 
-use crate::codegen::ftz;
+use crate::ftz;
 
 /// Spin iterations before a thread sleeps: a `spin_loop` hint (`pause`)
 /// takes about 25 ns on Zen 5, so about 100 µs.

@@ -32,7 +32,7 @@ use cranelift_codegen::ir::{Block, InstBuilder, MemFlagsData, Type, Value};
 use cranelift_frontend::FunctionBuilder;
 
 /// The constants of one function being built. Hand it to
-/// [`super::Jit::keep_constants`] once the function is compiled: the code
+/// [`Jit::keep_constants`](crate::codegen::Jit::keep_constants) once the function is compiled: the code
 /// reads the table through a cell that is filled then.
 pub struct ConstTable {
     /// Holds the table's address, which the code loads from it.
@@ -180,7 +180,7 @@ impl ConstTable {
     }
 
     /// The table's memory, with the cell now holding its address.
-    pub(super) fn into_memory(self) -> (Box<usize>, Box<[u128]>) {
+    pub(crate) fn into_memory(self) -> (Box<usize>, Box<[u128]>) {
         let mut cell = self.cell;
         let slots = self.slots.into_boxed_slice();
         *cell = slots.as_ptr() as usize;
