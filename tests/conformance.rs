@@ -26,13 +26,14 @@ use xla::{HloModule, Layout, Literal, PrimitiveType};
 const KNOWN_GAPS: &[(&str, &str)] = &[
     // XLA:CPU reduces max/min all-reduces with std::max/std::min, which drop
     // a NaN; the interpreter applies `to_apply` (maximum propagates NaN,
-    // OPS.md §3.1.2). The spec and XLA:CPU disagree: decide which wins.
+    // `docs/semantics.md`, *Element-wise arithmetic*). The spec and XLA:CPU disagree: decide which
+    // wins.
     (
         "collectives__pmax_pmin",
         "XLA:CPU's all-reduce max/min drops NaN",
     ),
     // XLA:CPU reduces only the operand's elements into one copy of the
-    // init value; OPS.md §2.6 (and XLA's own operation semantics) fill
+    // init value; `docs/semantics.md`, *Reduce-window* (and XLA's own operation semantics) fill
     // padding and base-dilation holes with the init value, which differs
     // when the init value is not the reducer's identity. The spec and
     // XLA:CPU disagree: decide which wins.

@@ -1,6 +1,6 @@
 //! Programs written with `xla!`, run on the reference interpreter through
-//! `call`: the values of the spec's worked examples (`spec/OPS.md`,
-//! `spec/BROADCAST.md`), and the language's own rules (literals, loops,
+//! `call`: the values of the spec's worked examples (`docs/semantics.md`),
+//! and the language's own rules (literals, loops,
 //! branches, calls, binding at run time).
 
 use xla::prelude::*;

@@ -129,7 +129,7 @@ fn counter_below(limit: i32) -> Result<XlaComputation> {
 
 #[test]
 fn while_loop() -> Result<()> {
-    // spec/OPS.md §3.6: (i, v) → (i + 1, v + c) while i < 1000.
+    // `docs/semantics.md`, *While*: (i, v) → (i + 1, v + c) while i < 1000.
     let cond = counter_below(1000)?;
     let body = {
         let b = XlaBuilder::new("body");
@@ -166,7 +166,7 @@ fn while_loop() -> Result<()> {
 
 #[test]
 fn variadic_reduce_argmax() -> Result<()> {
-    // spec/OPS.md §2.5.2: (max, argmax) over dimension 1.
+    // `docs/semantics.md`, *Reduce*: (max, argmax) over dimension 1.
     let argmax = {
         let b = XlaBuilder::new("argmax");
         let (m, k) = (

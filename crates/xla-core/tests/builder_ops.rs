@@ -54,7 +54,7 @@ fn implicit_broadcasts_become_explicit() -> Result<()> {
     assert_eq!(c.program_shape().result.to_string(), "f32[2,3]{1,0}");
     assert_eq!(opcodes(&c), [Reshape, Broadcast, Reshape, Broadcast, Add]);
 
-    // BROADCAST.md §5 example B: [1,2] + [4,3,1] with {1,2} → [4,3,2].
+    // `docs/semantics.md`, *Combined broadcasting* example B: [1,2] + [4,3,1] with {1,2} → [4,3,2].
     let b = XlaBuilder::new("composed");
     let small = b.parameter(0, &sh("f32[1,2]"), "small")?;
     let big = b.parameter(1, &sh("f32[4,3,1]"), "big")?;

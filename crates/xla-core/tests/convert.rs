@@ -1,5 +1,5 @@
-//! `ConvertElementType` rules, OPS.md §3.2 and the subnormal project rule of
-//! §3.1.2: every rule and every worked example.
+//! `ConvertElementType` rules, `docs/semantics.md`, *Convert* and the subnormal project rule of
+//! `docs/semantics.md`, *Flush to zero*: every rule and every worked example.
 
 use half::{bf16, f16};
 use xla_core::layout::{Layout, PaddingValue};

@@ -1,4 +1,4 @@
-//! Broadcasting rules: every example of `spec/BROADCAST.md`.
+//! Broadcasting rules: every example of `docs/semantics.md`, *Broadcasting*.
 
 use xla_core::hlo::Opcode;
 use xla_core::infer::{self, InferError};
@@ -28,7 +28,7 @@ fn sym(dims: &[&str]) -> ArrayShape<SymDim> {
 
 #[test]
 fn in_dim_validity_table() {
-    // BROADCAST.md §3.4, valid rows (small operand first and second).
+    // `docs/semantics.md`, *InDim broadcasting*, valid rows (small operand first and second).
     assert_eq!(bin("f32[]", "f32[2,3]", None).unwrap(), "f32[2,3]");
     assert_eq!(bin("f32[3]", "f32[4,3]", Some(&[1])).unwrap(), "f32[4,3]");
     assert_eq!(
@@ -85,7 +85,7 @@ fn in_dim_range_and_scalars() {
 
 #[test]
 fn degenerate_table() {
-    // BROADCAST.md §4.
+    // `docs/semantics.md`, *Degenerate-dimension broadcasting*.
     assert_eq!(bin("f32[2,1]", "f32[2,3]", None).unwrap(), "f32[2,3]");
     assert_eq!(bin("f32[1,2,5]", "f32[7,2,5]", None).unwrap(), "f32[7,2,5]");
     assert_eq!(bin("f32[7,2,5]", "f32[7,1,5]", None).unwrap(), "f32[7,2,5]");
@@ -125,7 +125,7 @@ fn equal_ranks_accept_only_identity_dimensions() {
 
 #[test]
 fn composition_examples() {
-    // BROADCAST.md §5 example A: [4] + [1,2] with {0} → [4,2].
+    // `docs/semantics.md`, *Combined broadcasting* example A: [4] + [1,2] with {0} → [4,2].
     assert_eq!(bin("f32[4]", "f32[1,2]", Some(&[0])).unwrap(), "f32[4,2]");
     // Example B: [1,2] + [4,3,1] with {1,2} → [4,3,2].
     assert_eq!(
@@ -182,7 +182,7 @@ fn broadcast_in_dim_examples() {
             .map(|s| s.to_string())
             .map_err(|e| e.to_string())
     };
-    // BROADCAST.md §7.
+    // `docs/semantics.md`, *Broadcast and broadcast-in-dim*.
     assert_eq!(ok("f32[3]", &[2, 3], &[1]).unwrap(), "f32[2,3]");
     assert_eq!(ok("f32[3]", &[3, 2], &[0]).unwrap(), "f32[3,2]");
     assert_eq!(ok("f32[2,1]", &[2, 3], &[0, 1]).unwrap(), "f32[2,3]");

@@ -1,4 +1,4 @@
-//! Collective rules (`spec/OPS.md` §2.14–§2.17).
+//! Collective rules (`docs/semantics.md`, *Collectives*).
 
 use xla_core::hlo::ProgramShape;
 use xla_core::infer::{self, InferError, Signature};
@@ -81,7 +81,7 @@ fn all_gather_and_reduce_scatter() {
 #[test]
 fn all_to_all() {
     let a = |t: &str| t.parse::<ArrayShape>().unwrap();
-    // spec/OPS.md §2.15.
+    // `docs/semantics.md`, *All-to-all*.
     assert_eq!(
         show(infer::all_to_all(&a("f32[4,16]"), 1, 0, 4)).unwrap(),
         "f32[16,4]"

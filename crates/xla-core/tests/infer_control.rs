@@ -54,7 +54,7 @@ fn call_and_fusion() {
 
 #[test]
 fn while_loop() {
-    // spec/OPS.md §3.6: T = (s32, f32[10]).
+    // `docs/semantics.md`, *While*: T = (s32, f32[10]).
     let t = sh("(s32[], f32[10])");
     let cond = program(&["(s32[], f32[10])"], "pred[]");
     let body = program(&["(s32[], f32[10])"], "(s32[], f32[10])");

@@ -1,5 +1,5 @@
 //! Data-movement rules: reshape, collapse, transpose, reverse, slice,
-//! concatenate, pad, iota, copy, bitcast (`spec/OPS.md` §2.8, §3.4).
+//! concatenate, pad, iota, copy, bitcast (`docs/semantics.md`, *Pad*, *Data movement*).
 
 use xla_core::infer::{self, InferError, PadAmounts};
 use xla_core::shape::sym::SymDim;
@@ -97,7 +97,7 @@ fn slice_rules() {
     let sl = |x: &str, starts: &[i64], limits: &[i64], strides: &[i64]| {
         show(infer::slice(&a(x), starts, limits, strides))
     };
-    // spec/OPS.md §3.4.5.
+    // `docs/semantics.md`, *Slice*.
     assert_eq!(sl("s32[5]", &[2], &[4], &[1]).unwrap(), "s32[2]");
     assert_eq!(
         sl("s32[4,3]", &[2, 1], &[4, 3], &[1, 1]).unwrap(),
@@ -203,7 +203,7 @@ fn pad_rules() {
             .collect();
         show(infer::pad(&a(x), &a("s32[]"), &config))
     };
-    // spec/OPS.md §2.8.1.
+    // `docs/semantics.md`, *Pad*.
     assert_eq!(p("s32[3]", &[(2, 1, 0)]).unwrap(), "s32[6]");
     assert_eq!(p("s32[3]", &[(0, 0, 2)]).unwrap(), "s32[7]");
     assert_eq!(p("s32[3]", &[(-1, -1, 1)]).unwrap(), "s32[3]");

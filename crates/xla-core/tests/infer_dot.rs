@@ -1,4 +1,4 @@
-//! Dot, dot-general and convolution rules (`spec/OPS.md` §2.3, §2.4).
+//! Dot, dot-general and convolution rules (`docs/semantics.md`, *Convolution*, *Dot*).
 
 use xla_core::hlo::{ConvDimensionNumbers, DotDimensionNumbers, Window, WindowDim};
 use xla_core::infer::{self, InferError, PaddingKind};
@@ -32,7 +32,7 @@ fn general(lhs: &str, rhs: &str, d: &DotDimensionNumbers) -> Result<String, Stri
 
 #[test]
 fn dot_table() {
-    // spec/OPS.md §2.4.1.
+    // `docs/semantics.md`, *Dot*.
     assert_eq!(dot("f32[3]", "f32[3]").unwrap(), "f32[]");
     assert_eq!(dot("f32[2,3]", "f32[3]").unwrap(), "f32[2]");
     assert_eq!(dot("f32[3]", "f32[3,4]").unwrap(), "f32[4]");
@@ -57,7 +57,7 @@ fn dot_table() {
 
 #[test]
 fn dot_general_examples() {
-    // spec/OPS.md §2.4.2 and §2.4.3.
+    // `docs/semantics.md`, *Dot*.
     assert_eq!(
         general("f32[2,3]", "f32[2,3]", &dims(&[], &[], &[1], &[1])).unwrap(),
         "f32[2,2]"
@@ -194,7 +194,7 @@ fn conv(lhs: &str, rhs: &str, w: &Window, groups: (i64, i64)) -> Result<String, 
 
 #[test]
 fn convolution_examples() {
-    // spec/OPS.md §2.3.6.
+    // `docs/semantics.md`, *Convolution*.
     let (x, k) = ("f32[1,1,3,3]", "f32[1,1,2,2]");
     let valid = [(0, 0), (0, 0)];
     assert_eq!(

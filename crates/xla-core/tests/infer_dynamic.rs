@@ -1,4 +1,4 @@
-//! Dynamic-dimension rules (`spec/OPS.md` §3.9).
+//! Dynamic-dimension rules (`docs/semantics.md`, *Dynamic dimension sizes*).
 
 use xla_core::infer::{self, InferError};
 use xla_core::shape::sym::SymDim;

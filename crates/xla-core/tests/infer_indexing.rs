@@ -1,5 +1,5 @@
 //! Indexing rules: dynamic-slice, dynamic-update-slice, gather, scatter
-//! (`spec/OPS.md` §2.1, §2.2, §2.10).
+//! (`docs/semantics.md`, *Gather*, *Scatter*, *Dynamic slices*).
 
 use xla_core::hlo::{GatherDimensionNumbers, ProgramShape, ScatterDimensionNumbers};
 use xla_core::infer::{self, InferError, Signature};
@@ -28,7 +28,7 @@ fn dus(operand: &str, update: &str, indices: &[&str]) -> Result<String, String> 
 
 #[test]
 fn dynamic_slice_rules() {
-    // spec/OPS.md §2.10.3.
+    // `docs/semantics.md`, *Dynamic slices*.
     assert_eq!(ds("f32[5]", &["s32[]"], &[2]).unwrap(), "f32[2]");
     assert_eq!(
         ds("f32[4,3]", &["s32[]", "s32[]"], &[2, 2]).unwrap(),
@@ -119,7 +119,7 @@ fn gather(
 
 #[test]
 fn gather_reference_configurations() {
-    // spec/OPS.md §2.1.4.
+    // `docs/semantics.md`, *Gather*.
     let d = gdims(&[1, 2], &[], &[0, 1], 1);
     assert_eq!(
         gather("f32[16,11]", "s64[5,2]", &d, &[8, 6]).unwrap(),
@@ -135,7 +135,7 @@ fn gather_reference_configurations() {
         gather("f32[16,11]", "s32[2,3,1]", &d, &[1, 11]).unwrap(),
         "f32[2,3,11]"
     );
-    // §2.1.5 worked examples.
+    // `docs/semantics.md`, *Gather* worked examples.
     let d = gdims(&[1], &[0], &[0], 1);
     assert_eq!(
         gather("s32[3,3]", "s32[2,1]", &d, &[1, 3]).unwrap(),
@@ -336,7 +336,7 @@ fn scatter(
 
 #[test]
 fn scatter_worked_examples() {
-    // spec/OPS.md §2.2.3.
+    // `docs/semantics.md`, *Scatter*.
     let d = sdims(&[1], &[0], &[0], 1);
     assert_eq!(
         scatter("s32[3,3]", "s32[2,1]", "s32[2,3]", &d).unwrap(),

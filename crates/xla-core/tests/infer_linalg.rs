@@ -1,5 +1,5 @@
-//! Linear-algebra rules: cholesky, triangular-solve, fft (`spec/OPS.md`
-//! §2.11, §2.12).
+//! Linear-algebra rules: cholesky, triangular-solve, fft (`docs/semantics.md`,
+//! *FFT*, *Linear algebra*).
 
 use xla_core::hlo::{FftType, TransposeKind, TriangularSolveOptions};
 use xla_core::infer::{self, InferError};
@@ -76,7 +76,7 @@ fn triangular_solve() {
 #[test]
 fn fft_table() {
     let fft = |x: &str, ty, len: &[i64]| show(infer::fft(&a(x), ty, len));
-    // spec/OPS.md §2.11.1.
+    // `docs/semantics.md`, *FFT*.
     assert_eq!(fft("c64[4]", FftType::Fft, &[4]).unwrap(), "c64[4]");
     assert_eq!(fft("c64[4]", FftType::Ifft, &[4]).unwrap(), "c64[4]");
     assert_eq!(fft("f32[4]", FftType::Rfft, &[4]).unwrap(), "c64[3]");

@@ -1,4 +1,4 @@
-//! Batch-normalisation rules (`spec/OPS.md` §2.13).
+//! Batch-normalisation rules (`docs/semantics.md`, *Batch normalisation*).
 
 use xla_core::infer::{self, InferError};
 use xla_core::shape::sym::SymDim;

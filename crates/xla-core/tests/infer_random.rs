@@ -1,4 +1,4 @@
-//! Random-number rules (`spec/OPS.md` §3.10).
+//! Random-number rules (`docs/semantics.md`, *Random numbers*).
 
 use xla_core::hlo::{RngAlgorithm, RngDistribution};
 use xla_core::infer::{self, InferError};

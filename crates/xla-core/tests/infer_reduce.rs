@@ -1,5 +1,5 @@
 //! Reduction rules: reduce, reduce-window, select-and-scatter, sort, top-k
-//! (`spec/OPS.md` §2.5–§2.7, §2.9, §1.6).
+//! (`docs/semantics.md`, *Reduce*, *Reduce-window*, *Select-and-scatter*, *Sort and top-k*).
 
 use xla_core::hlo::{ProgramShape, Window, WindowDim};
 use xla_core::infer::{self, InferError, PaddingKind, Signature};
@@ -37,7 +37,7 @@ fn reduce(
 #[test]
 fn reduce_rules() {
     let add = program(&["s32[]", "s32[]"], "s32[]");
-    // spec/OPS.md §2.5.1.
+    // `docs/semantics.md`, *Reduce*.
     assert_eq!(
         reduce(&["s32[2,3]"], &["s32[]"], &add, &[0]).unwrap(),
         "s32[3]"
@@ -62,7 +62,7 @@ fn reduce_rules() {
         reduce(&["s32[4,2,3]"], &["s32[]"], &add, &[0, 1, 2]).unwrap(),
         "s32[]"
     );
-    // §2.5.2: variadic max/argmax.
+    // `docs/semantics.md`, *Reduce*: variadic max/argmax.
     let argmax = program(&["f32[]", "s32[]", "f32[]", "s32[]"], "(f32[], s32[])");
     assert_eq!(
         reduce(
@@ -180,7 +180,7 @@ fn reduce_window(input: &str, w: &Window) -> Result<String, String> {
 
 #[test]
 fn reduce_window_rules() {
-    // spec/OPS.md §2.6.1.
+    // `docs/semantics.md`, *Reduce-window*.
     let w = window(&[2, 3], &[2, 3], &[(0, 0), (0, 0)], &[1, 1], &[1, 1]);
     assert_eq!(reduce_window("f32[4,6]", &w).unwrap(), "f32[2,2]");
     let w = window(&[2, 3], &[1, 1], &[(0, 0), (0, 0)], &[1, 1], &[1, 1]);

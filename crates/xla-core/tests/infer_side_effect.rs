@@ -1,4 +1,5 @@
-//! Token and side-effect rules (`spec/OPS.md` §3.7), with XLA's HLO shapes.
+//! Token and side-effect rules (`docs/semantics.md`, *Tokens and side effects*), with XLA's HLO
+//! shapes.
 
 use xla_core::infer::{self, InferError};
 use xla_core::shape::sym::SymDim;

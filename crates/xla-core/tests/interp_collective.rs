@@ -1,4 +1,4 @@
-//! Collectives on several devices (`spec/OPS.md` §2.14–§2.17): every worked
+//! Collectives on several devices (`docs/semantics.md`, *Collectives*): every worked
 //! example, XLA's group modes, and runs that fail instead of hanging.
 
 use std::time::Duration;
@@ -41,7 +41,7 @@ fn f32s(results: &[Literal]) -> Vec<Vec<f32>> {
     results.iter().map(|r| r.to_vec::<f32>().unwrap()).collect()
 }
 
-/// §2.14: AllGather of `[1.0, 2.5]` and `[3.0, 5.25]`.
+/// `docs/semantics.md`, *All-reduce and all-gather*: AllGather of `[1.0, 2.5]` and `[3.0, 5.25]`.
 #[test]
 fn all_gather_two_replicas() {
     let m = collective(
@@ -53,7 +53,7 @@ fn all_gather_two_replicas() {
     assert_eq!(f32s(&out), [[1.0, 2.5, 3.0, 5.25], [1.0, 2.5, 3.0, 5.25]]);
 }
 
-/// §2.14: groups `{{0,2},{1,3}}` of 4 replicas.
+/// `docs/semantics.md`, *All-reduce and all-gather*: groups `{{0,2},{1,3}}` of 4 replicas.
 #[test]
 fn all_gather_groups() {
     let m = collective(
@@ -81,8 +81,8 @@ fn all_gather_group_order_and_dimension() {
     assert_eq!(f32s(&out), [[3.0, 1.0, 4.0, 2.0], [3.0, 1.0, 4.0, 2.0]]);
 }
 
-/// §2.15 with the HLO array form (`dimensions={d}` splits and concatenates
-/// along `d`): 2 replicas split `[[1,2],[3,4]]` and `[[5,6],[7,8]]` along 0.
+/// `docs/semantics.md`, *All-to-all* with the HLO array form (`dimensions={d}` splits and
+/// concatenates along `d`): 2 replicas split `[[1,2],[3,4]]` and `[[5,6],[7,8]]` along 0.
 #[test]
 fn all_to_all_array_form() {
     let m = collective(
@@ -109,8 +109,8 @@ fn all_to_all_array_form() {
     assert_eq!(f32s(&out), [[1.0, 5.0, 3.0, 7.0], [2.0, 6.0, 4.0, 8.0]]);
 }
 
-/// §2.15: groups `{{1,2,3},{4,5,0}}` run separate all-to-alls in their own
-/// orders.
+/// `docs/semantics.md`, *All-to-all*: groups `{{1,2,3},{4,5,0}}` run separate all-to-alls in their
+/// own orders.
 #[test]
 fn all_to_all_groups() {
     let m = collective(
@@ -150,7 +150,8 @@ fn all_to_all_tuple_form() {
     assert_eq!(elements(&out[1]), [[2.0], [4.0]]);
 }
 
-/// §2.17: pairs `{(0,1), (1,2)}`; replica 0 is no target and gets zeros.
+/// `docs/semantics.md`, *Collective-permute*: pairs `{(0,1), (1,2)}`; replica 0 is no target and
+/// gets zeros.
 #[test]
 fn collective_permute() {
     let m = collective(
@@ -162,8 +163,8 @@ fn collective_permute() {
     assert_eq!(f32s(&out), [[0.0, 0.0], [1.0, 2.0], [3.0, 4.0]]);
 }
 
-/// §2.14: one replica makes every collective the identity (or zeros for a
-/// permute whose pairs do not target replica 0).
+/// `docs/semantics.md`, *All-reduce and all-gather*: one replica makes every collective the
+/// identity (or zeros for a permute whose pairs do not target replica 0).
 #[test]
 fn single_replica_identities() {
     let one = vectors(&[&[1.5, -2.0]]);
@@ -266,8 +267,8 @@ fn group_modes() {
     assert_eq!(f32s(&out), [[0.0], [0.0], [5.0], [6.0]]);
 }
 
-/// §2.14: AllReduce with add (CrossReplicaSum) of `[1.0, 2.5]` and
-/// `[3.0, 5.25]`.
+/// `docs/semantics.md`, *All-reduce and all-gather*: AllReduce with add (CrossReplicaSum) of
+/// `[1.0, 2.5]` and `[3.0, 5.25]`.
 #[test]
 fn all_reduce_two_replicas() {
     let m = collective(
@@ -279,7 +280,7 @@ fn all_reduce_two_replicas() {
     assert_eq!(f32s(&out), [[4.0, 7.75], [4.0, 7.75]]);
 }
 
-/// §2.14: groups `{{0,2},{1,3}}` of 4 replicas.
+/// `docs/semantics.md`, *All-reduce and all-gather*: groups `{{0,2},{1,3}}` of 4 replicas.
 #[test]
 fn all_reduce_groups() {
     let m = collective(
@@ -316,7 +317,7 @@ fn all_reduce_tuple_and_order() {
     }
 }
 
-/// §2.16: `[1.0, 2.25]` and `[3.0, 5.25]` summed, then split.
+/// `docs/semantics.md`, *Reduce-scatter*: `[1.0, 2.25]` and `[3.0, 5.25]` summed, then split.
 #[test]
 fn reduce_scatter() {
     let m = collective(
@@ -341,8 +342,8 @@ fn reduce_scatter() {
     assert_eq!(f32s(&out), [[33.0, 44.0], [11.0, 22.0]]);
 }
 
-/// §2.15's client AllToAll with different split and concat dimensions, as
-/// XLA's builder lowers it: reshape the split dimension into a major
+/// The client AllToAll of `docs/semantics.md`, *All-to-all*, with different split and concat
+/// dimensions, as XLA's builder lowers it: reshape the split dimension into a major
 /// dimension, all-to-all along it, then move the received blocks into the
 /// concat dimension.
 #[test]

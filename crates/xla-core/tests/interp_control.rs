@@ -1,5 +1,6 @@
 //! The interpreter's control flow: call, while, conditional (both forms),
-//! custom-call, tuples and opt-barrier (OPS.md §3.5, §3.6, §3.8).
+//! custom-call, tuples and opt-barrier (`docs/semantics.md`, *Tuples*, *Computations and control
+//! flow*, *Custom calls*).
 
 use crate::interp_common;
 
@@ -9,7 +10,7 @@ use xla_core::{HloModule, Literal};
 
 #[test]
 fn while_loop_example() {
-    // OPS.md §3.6: (0, zeros) → (1000, 1000·c).
+    // `docs/semantics.md`, *While*: (0, zeros) → (1000, 1000·c).
     let extra = "cond {\n  s = (s32[], f32[10]) parameter(0)\n  i = s32[] get-tuple-element(s), index=0\n  \
                  n = s32[] constant(1000)\n  ROOT lt = pred[] compare(i, n), direction=LT\n}\n\
                  body {\n  s = (s32[], f32[10]) parameter(0)\n  i = s32[] get-tuple-element(s), index=0\n  \

@@ -1,4 +1,4 @@
-//! Custom calls (`spec/OPS.md` §3.8): Rust targets, C targets with XLA's
+//! Custom calls (`docs/semantics.md`, *Custom calls*): Rust targets, C targets with XLA's
 //! CPU ABI, the built-in LAPACK targets, and errors.
 
 use xla_core::interp::{CustomCallArgs, Interpreter};
@@ -8,7 +8,7 @@ fn module(text: &str) -> HloModule {
     text.parse().unwrap_or_else(|e| panic!("{e}\n{text}"))
 }
 
-/// §3.8: `myfunc(x: f32[2], y: f32[2,3]) -> f32[3,3]` with
+/// `docs/semantics.md`, *Custom calls*: `myfunc(x: f32[2], y: f32[2,3]) -> f32[3,3]` with
 /// `z[i][j] = x[1] + y[1][0] + i·10 + j` (to see the result's layout).
 unsafe extern "C" fn myfunc(out: *mut u8, ins: *const *const u8) {
     // SAFETY: registered for these shapes only.

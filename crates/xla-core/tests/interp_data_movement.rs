@@ -1,6 +1,6 @@
 //! The interpreter's data-movement ops: broadcast, reshape, transpose,
-//! reverse, slice, concatenate, pad, iota, copy and bitcast (OPS.md §2.8,
-//! §3.4; BROADCAST.md), with the worked examples and non-default layouts.
+//! reverse, slice, concatenate, pad, iota, copy and bitcast (`docs/semantics.md`,
+//! *Pad*, *Data movement*, *Broadcasting*), with the worked examples and non-default layouts.
 
 use crate::interp_common;
 
@@ -8,7 +8,7 @@ use interp_common::*;
 use xla_core::layout::{Layout, Tile};
 use xla_core::Literal;
 
-/// `v = f32[4,2,3]` of OPS.md §3.4.1.
+/// `v = f32[4,2,3]` of `docs/semantics.md`, *Reshape*.
 fn v() -> Literal {
     let values: Vec<f32> = [10, 20, 30, 40]
         .iter()
@@ -28,7 +28,7 @@ fn i32s(l: &Literal) -> Vec<i32> {
 
 #[test]
 fn broadcast_in_dim() {
-    // BROADCAST.md §3.3: X + v with v along dimension 1, then dimension 0.
+    // `docs/semantics.md`, *InDim broadcasting*: X + v with v along dimension 1, then dimension 0.
     let x = Literal::matrix(&[[1i32, 2, 3], [4, 5, 6], [7, 8, 9]]);
     let vec = Literal::vector(&[7i32, 8, 9]);
     let body = |d: usize| {
@@ -68,7 +68,7 @@ fn broadcast_in_dim() {
 
 #[test]
 fn reshape_and_collapse_examples() {
-    // OPS.md §3.4.1–§3.4.2: Reshape(v, {0,1,2}, …) is a row-major refill.
+    // `docs/semantics.md`, *Reshape*, *Collapse*: Reshape(v, {0,1,2}, …) is a row-major refill.
     let all: Vec<f32> = f32s(&v());
     let r = run(
         "v = f32[4,2,3] parameter(0)\nr = f32[24] reshape(v)",
@@ -230,7 +230,7 @@ fn concatenate_examples() {
 
 #[test]
 fn pad_examples() {
-    // OPS.md §2.8.1.
+    // `docs/semantics.md`, *Pad*.
     let a = Literal::vector(&[1i32, 2, 3]);
     let pad = |config: &str, value: i32, n: usize| {
         let body = format!("a = s32[3] parameter(0)\np = s32[] parameter(1)\nr = s32[{n}] pad(a, p), padding={config}");

@@ -1,4 +1,4 @@
-//! The interpreter's dot and convolution (OPS.md §2.3, §2.4): the worked
+//! The interpreter's dot and convolution (`docs/semantics.md`, *Convolution*, *Dot*): the worked
 //! examples, dimension numbers, accumulation rules and group counts.
 
 use crate::interp_common;
@@ -30,7 +30,7 @@ const MATMUL: &str = "lhs_contracting_dims={1}, rhs_contracting_dims={0}";
 
 #[test]
 fn dot_examples() {
-    // OPS.md §2.4.1.
+    // `docs/semantics.md`, *Dot*.
     let r = dot(
         &Literal::vector(&[1i32, 2, 3]),
         &Literal::vector(&[4i32, 5, 6]),
@@ -46,7 +46,7 @@ fn dot_examples() {
     let a = Literal::matrix(&[[1i32, 2], [3, 4]]);
     let b = Literal::matrix(&[[5i32, 6], [7, 8]]);
     assert_eq!(i32s(&dot(&a, &b, MATMUL, "s32[2,2]")), [19, 22, 43, 50]);
-    // OPS.md §2.4.3.
+    // `docs/semantics.md`, *Dot*.
     let rhs = Literal::matrix(&[[1i32, 1, 1], [2, 2, 2]]);
     let r = dot(
         &m,
@@ -185,7 +185,7 @@ fn conv(lhs: &Literal, rhs: &Literal, attrs: &str, out: &str) -> Literal {
 
 #[test]
 fn convolution_examples_2d() {
-    // OPS.md §2.3.6: out(y,x) = in(y,x) − in(y+1,x+1).
+    // `docs/semantics.md`, *Convolution*: out(y,x) = in(y,x) − in(y+1,x+1).
     let input = Literal::from_vec(&[1, 1, 3, 3], (1..=9).map(|x| x as f32).collect()).unwrap();
     let kernel = Literal::from_vec(&[1, 1, 2, 2], vec![1.0f32, 0.0, 0.0, -1.0]).unwrap();
     let c = |window: &str, out: &str| {
@@ -251,7 +251,8 @@ fn convolution_examples_1d_and_groups() {
 
 #[test]
 fn convolution_dimension_numbers() {
-    // NHWC input, HWIO kernel, NHWC output: the §2.3.6 example relabelled.
+    // NHWC input, HWIO kernel, NHWC output: the worked example of `docs/semantics.md`,
+    // *Convolution*, relabelled.
     let input = Literal::from_vec(&[1, 3, 3, 1], (1..=9).map(|x| x as f32).collect()).unwrap();
     let kernel = Literal::from_vec(&[2, 2, 1, 1], vec![1.0f32, 0.0, 0.0, -1.0]).unwrap();
     let r = conv(

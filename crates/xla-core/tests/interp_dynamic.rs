@@ -1,4 +1,4 @@
-//! Dynamic dimension sizes (`spec/OPS.md` §3.9).
+//! Dynamic dimension sizes (`docs/semantics.md`, *Dynamic dimension sizes*).
 
 use xla_core::interp::Interpreter;
 use xla_core::{HloModule, Literal};
@@ -58,7 +58,8 @@ fn set_keeps_the_buffer() {
     assert_eq!(out.dynamic_size(0), 2);
 }
 
-/// §3.9: reductions ignore the elements past the runtime size.
+/// `docs/semantics.md`, *Dynamic dimension sizes*: reductions ignore the elements past the runtime
+/// size.
 #[test]
 fn reductions_honour_the_runtime_size() {
     let reduce = |computation: &str, init: &str, size: i32| {

@@ -1,7 +1,8 @@
-//! The interpreter's element-wise ops: integers and pred (OPS.md §3.1.2
-//! project rules), comparisons, select, clamp, convert, bitcast-convert,
-//! reduce-precision and map (§3.1.3–§3.3, §3.6), on any layout. Floats and
-//! complex values: `interp_elementwise_float.rs`.
+//! The interpreter's element-wise ops: integers and pred (`docs/semantics.md`, *Element-wise
+//! arithmetic* project rules), comparisons, select, clamp, convert, bitcast-convert,
+//! reduce-precision and map (`docs/semantics.md`, *Comparisons*, *Unary functions*, *Select and
+//! clamp*, *Convert*, *Bitcast-convert*, *Reduce-precision*, *Map*), on
+//! any layout. Floats and complex values: `interp_elementwise_float.rs`.
 
 use crate::interp_common;
 
@@ -64,7 +65,8 @@ fn integer_arithmetic_wraps() {
 
 #[test]
 fn integer_division_and_remainder() {
-    // OPS.md §3.1.2: truncation, and the project rules for 0 and INT_MIN/−1.
+    // `docs/semantics.md`, *Element-wise arithmetic*: truncation, and the project rules for 0 and
+    // INT_MIN/−1.
     let a = v(&[7i32, -7, 7, -7, 5, i32::MIN, i32::MIN]);
     let b = v(&[2i32, 2, -2, -2, 0, -1, 0]);
     assert_eq!(
@@ -246,7 +248,7 @@ fn pred_ops() {
     );
 }
 
-// === comparisons (OPS.md §3.1.3) ===
+// === comparisons (`docs/semantics.md`, *Comparisons*) ===
 
 #[test]
 fn ieee_comparisons() {
@@ -281,7 +283,8 @@ fn ieee_comparisons() {
 
 #[test]
 fn total_order_comparisons() {
-    // −NaN < −Inf < −1 < −0 < +0 < +1 < +Inf < +NaN on the bit patterns of §3.1.3.
+    // −NaN < −Inf < −1 < −0 < +0 < +1 < +Inf < +NaN on the bit patterns of `docs/semantics.md`,
+    // *Comparisons*.
     let order = [
         0xFFC0_0000u32,
         0xFF80_0000,
@@ -351,7 +354,7 @@ fn complex_equality() {
     assert_eq!(ne.to_vec::<bool>().unwrap(), [false, true, true]);
 }
 
-// === select and clamp (OPS.md §3.1.5) ===
+// === select and clamp (`docs/semantics.md`, *Select and clamp*) ===
 
 #[test]
 fn select_forms() {
@@ -410,7 +413,8 @@ fn clamp_rules() {
     assert_eq!(r[3].to_bits(), 0);
 }
 
-// === convert, bitcast-convert, reduce-precision (OPS.md §3.2, §3.3) ===
+// === convert, bitcast-convert, reduce-precision (`docs/semantics.md`, *Convert*,
+// *Bitcast-convert*, *Reduce-precision*) ===
 
 #[test]
 fn convert_uses_the_conversion_rules() {

@@ -1,6 +1,6 @@
-//! The interpreter's floating-point and complex element-wise ops (OPS.md
-//! §3.1.2–§3.1.4): max/min, fmod, rounding, special functions, the
-//! subnormal project rule and f16/bf16 rounding after every op.
+//! The interpreter's floating-point and complex element-wise ops (`docs/semantics.md`,
+//! *Element-wise arithmetic*, *Comparisons*, *Unary functions*): max/min, fmod, rounding, special
+//! functions, the subnormal project rule and f16/bf16 rounding after every op.
 
 use crate::interp_common;
 
@@ -166,7 +166,7 @@ fn real_imag_and_tanh_of_floats() {
     assert_eq!(t.to_vec::<f64>().unwrap(), [0.0, 1.0, -1.0]);
 }
 
-// === the subnormal project rule (OPS.md §3.1.2) ===
+// === the subnormal project rule (`docs/semantics.md`, *Flush to zero*) ===
 
 #[test]
 fn f32_and_f64_computations_flush_subnormals() {

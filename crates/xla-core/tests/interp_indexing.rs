@@ -1,6 +1,6 @@
 //! The interpreter's indexing ops: dynamic-slice, dynamic-update-slice,
-//! gather and scatter (OPS.md §2.1, §2.2, §2.10) — every worked example,
-//! clamping, unsigned indices, batching dimensions and the scatter order.
+//! gather and scatter (`docs/semantics.md`, *Gather*, *Scatter*, *Dynamic slices*) — every worked
+//! example, clamping, unsigned indices, batching dimensions and the scatter order.
 
 use crate::interp_common;
 
@@ -32,7 +32,7 @@ fn slice_a(start: i32, size: i64) -> Vec<f32> {
 
 #[test]
 fn dynamic_slice_examples() {
-    // OPS.md §2.10.3.
+    // `docs/semantics.md`, *Dynamic slices*.
     assert_eq!(slice_a(2, 2), [2.0, 3.0]);
     assert_eq!(slice_a(4, 2), [3.0, 4.0]);
     assert_eq!(slice_a(-7, 2), [0.0, 1.0]);
@@ -109,7 +109,7 @@ fn gather(operand: &Literal, indices: &Literal, attrs: &str, out: &str) -> Vec<i
 
 #[test]
 fn gather_examples() {
-    // OPS.md §2.1.5.
+    // `docs/semantics.md`, *Gather*.
     let rows = Literal::matrix(&[[0i32], [2]]);
     let attrs = "offset_dims={1}, collapsed_slice_dims={0}, start_index_map={0}, index_vector_dim=1, slice_sizes={1,3}";
     assert_eq!(gather(&op3(), &rows, attrs, "2,3"), [1, 2, 3, 7, 8, 9]);
@@ -191,7 +191,7 @@ fn z() -> Literal {
 
 #[test]
 fn scatter_examples() {
-    // OPS.md §2.2.3.
+    // `docs/semantics.md`, *Scatter*.
     let rows = "update_window_dims={1}, inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, index_vector_dim=1";
     let updates = Literal::matrix(&[[1i32, 2, 3], [4, 5, 6]]);
     assert_eq!(
@@ -237,7 +237,7 @@ fn scatter_examples() {
 
 #[test]
 fn variadic_scatter() {
-    // OPS.md §2.2.3 example 5: sum and count.
+    // `docs/semantics.md`, *Scatter* example 5: sum and count.
     let extra = "sum_count {\n  s = s32[] parameter(0)\n  c = s32[] parameter(1)\n  us = s32[] parameter(2)\n  \
                  uc = s32[] parameter(3)\n  a = s32[] add(s, us)\n  b = s32[] add(c, uc)\n  ROOT t = (s32[], s32[]) tuple(a, b)\n}";
     let body = "s = s32[3] parameter(0)\nc = s32[3] parameter(1)\ni = s32[3,1] parameter(2)\nus = s32[3] parameter(3)\n\

@@ -1,4 +1,4 @@
-//! Cholesky, triangular solve and FFT (`spec/OPS.md` §2.11, §2.12): every
+//! Cholesky, triangular solve and FFT (`docs/semantics.md`, *FFT*, *Linear algebra*): every
 //! worked example, the Project rules for failing matrices, batches, complex
 //! types, and FFT lengths 0, 1, primes, 1-D to 3-D.
 
@@ -150,7 +150,7 @@ fn solve(a: &Literal, b: &Literal, options: &str) -> Vec<f32> {
 const LEFT_LOWER: &str =
     "left_side=true, lower=true, unit_diagonal=false, transpose_a=NO_TRANSPOSE";
 
-/// §2.12.1, `a = [[2,0],[1,4]]`, lower.
+/// `docs/semantics.md`, *Triangular solve*, `a = [[2,0],[1,4]]`, lower.
 #[test]
 fn triangular_solve_examples() {
     let a = matrix(&[&[2.0, 0.0], &[1.0, 4.0]]);
@@ -318,7 +318,7 @@ fn close(got: &[C64], want: &[C64]) {
     }
 }
 
-/// §2.11.1.
+/// `docs/semantics.md`, *FFT*.
 #[test]
 fn fft_examples() {
     let x = Literal::vector(&c64s(&[(1.0, 0.0), (2.0, 0.0), (3.0, 0.0), (4.0, 0.0)]));

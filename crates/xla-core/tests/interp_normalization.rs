@@ -1,4 +1,4 @@
-//! Batch normalisation (`spec/OPS.md` §2.13): the §2.13.4 worked example,
+//! Batch normalisation (`docs/semantics.md`, *Batch normalisation*): its worked example,
 //! exactly, and a feature dimension that is not the last.
 
 use xla_core::interp::Interpreter;

@@ -1,4 +1,4 @@
-//! Random numbers (`spec/OPS.md` §3.10): `rng-bit-generator` bit for bit
+//! Random numbers (`docs/semantics.md`, *Random numbers*): `rng-bit-generator` bit for bit
 //! against values JAX computed on XLA:CPU (`jax.lax.rng_bit_generator`,
 //! jax 0.10.2), `rng` by ranges and statistics.
 

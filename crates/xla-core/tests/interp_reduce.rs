@@ -1,6 +1,7 @@
 //! The interpreter's reductions: reduce (variadic, dynamic sizes),
-//! reduce-window, select-and-scatter, sort and top-k (OPS.md §2.5–§2.7,
-//! §2.9, §3.9, §1.6) with the worked examples and edge cases.
+//! reduce-window, select-and-scatter, sort and top-k (`docs/semantics.md`,
+//! *Reduce*, *Reduce-window*, *Select-and-scatter*, *Sort and top-k*, *Dynamic dimension sizes*)
+//! with the worked examples and edge cases.
 
 use crate::interp_common;
 
@@ -52,7 +53,7 @@ fn reduce(x: &Literal, init: &Literal, dims: &str, out: &str, f: &str) -> Litera
 
 #[test]
 fn reduce_examples() {
-    // OPS.md §2.5.1.
+    // `docs/semantics.md`, *Reduce*.
     let m = Literal::matrix(&[[1i32, 2, 3], [4, 5, 6]]);
     let zero = Literal::scalar(0i32);
     assert_eq!(i32s(&reduce(&m, &zero, "0", "3", "add")), [5, 7, 9]);
@@ -118,7 +119,7 @@ fn float_reductions_fold_in_order_with_the_table_rules() {
 
 #[test]
 fn variadic_argmax() {
-    // OPS.md §2.5.2.
+    // `docs/semantics.md`, *Reduce*.
     let extra = "argmax {\n  m = f32[] parameter(0)\n  i = s32[] parameter(1)\n  v = f32[] parameter(2)\n  \
                  k = s32[] parameter(3)\n  ge = pred[] compare(v, m), direction=GE\n  a = f32[] select(ge, v, m)\n  \
                  b = s32[] select(ge, k, i)\n  ROOT t = (f32[], s32[]) tuple(a, b)\n}";
@@ -143,7 +144,7 @@ fn variadic_argmax() {
 
 #[test]
 fn reduce_ignores_elements_beyond_runtime_sizes() {
-    // OPS.md §3.9: v = 1…10 with runtime size 5 (or 6).
+    // `docs/semantics.md`, *Dynamic dimension sizes*: v = 1…10 with runtime size 5 (or 6).
     let v = Literal::vector(&(1..=10).map(|x| x as f32).collect::<Vec<_>>());
     let five = v.clone().with_dynamic_size(0, 5).unwrap();
     assert_eq!(
@@ -190,7 +191,7 @@ fn x46() -> Literal {
 
 #[test]
 fn reduce_window_examples() {
-    // OPS.md §2.6.1.
+    // `docs/semantics.md`, *Reduce-window*.
     let ninf = Literal::scalar(f32::NEG_INFINITY);
     let r = reduce_window(&x46(), &ninf, "size=2x3 stride=2x3", "2,2", "max");
     assert_eq!(f32s(&r), [9.0, 10.0, 7.0, 8.0]);
@@ -362,7 +363,7 @@ fn select_and_scatter(operand: &Literal, source: &Literal, window: &str) -> Lite
 
 #[test]
 fn select_and_scatter_examples() {
-    // OPS.md §2.7.1.
+    // `docs/semantics.md`, *Select-and-scatter*.
     let source = Literal::matrix(&[[2.0f32, 6.0], [3.0, 1.0]]);
     let r = select_and_scatter(&x46(), &source, "size=2x3 stride=2x3");
     assert_eq!(
@@ -428,7 +429,7 @@ fn sort(operands: &[&Literal], dim: i64, comparator: &str, extra: &str, stable: 
 
 #[test]
 fn sort_examples() {
-    // OPS.md §2.9.1.
+    // `docs/semantics.md`, *Sort and top-k*.
     let extra = "by_first {\n  a = s32[] parameter(0)\n  b = s32[] parameter(1)\n  c = s32[] parameter(2)\n  \
                  d = s32[] parameter(3)\n  e = f32[] parameter(4)\n  f = f32[] parameter(5)\n  \
                  ROOT r = pred[] compare(a, b), direction=LT\n}";

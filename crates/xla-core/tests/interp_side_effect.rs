@@ -1,4 +1,4 @@
-//! Tokens, infeed/outfeed and send/recv (`spec/OPS.md` §3.7).
+//! Tokens, infeed/outfeed and send/recv (`docs/semantics.md`, *Tokens and side effects*).
 
 use std::collections::HashMap;
 

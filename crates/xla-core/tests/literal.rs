@@ -1,6 +1,6 @@
 //! Literals: construction, element access under any layout, relayout (the
-//! worked examples of SHAPES_LAYOUT.md §8 and TILING.md), comparison.
-//! The conversion rules (OPS.md §3.2) are tested in `convert.rs`.
+//! worked examples of `docs/semantics.md`, *Untiled layouts* and *Tiles*), comparison.
+//! The conversion rules (`docs/semantics.md`, *Convert*) are tested in `convert.rs`.
 
 use xla_core::layout::{Layout, PaddingValue, Tile, COMBINE_DIM};
 use xla_core::literal::{LiteralError, Tolerance};
@@ -96,7 +96,7 @@ fn access_errors_name_index_dimension_and_shape() {
     assert_eq!(Literal::scalar(2.5f64).get::<f64>(&[]).unwrap(), 2.5);
 }
 
-// SHAPES_LAYOUT.md §8, Example 1.
+// `docs/semantics.md`, *Untiled layouts*, Example 1.
 #[test]
 fn example1_column_major_memory_order() {
     let col = abc_def().relayout(&Layout::new([0, 1])).unwrap();
@@ -107,7 +107,7 @@ fn example1_column_major_memory_order() {
     assert_eq!(col.relayout(&Layout::new([1, 0])).unwrap(), abc_def());
 }
 
-// SHAPES_LAYOUT.md §8, Example 2.
+// `docs/semantics.md`, *Untiled layouts*, Example 2.
 #[test]
 fn example2_padding_to_3x5() {
     let col = Layout::new([0, 1]).with_padding([3, 5], PaddingValue::Zero);
@@ -129,7 +129,7 @@ fn example2_padding_to_3x5() {
     );
 }
 
-// SHAPES_LAYOUT.md §8, Examples 3 and 5.
+// `docs/semantics.md`, *Untiled layouts*, Examples 3 and 5.
 #[test]
 fn example3_four_layouts_of_2x3x4() {
     // Element (i,j,k) holds the number ijk.
@@ -190,7 +190,7 @@ fn numbered_3x5() -> Literal {
     Literal::from_slice(&[3, 5], &values).unwrap()
 }
 
-// TILING.md §3.1: the buffer of f32[3,5]{1,0:T(2,2)}, offsets 0…23.
+// `docs/semantics.md`, *Tiles*: the buffer of f32[3,5]{1,0:T(2,2)}, offsets 0…23.
 #[test]
 fn tiling_3_1_buffer_contents() {
     let tiled = numbered_3x5()
@@ -210,7 +210,8 @@ fn tiling_3_1_buffer_contents() {
     );
 }
 
-// TILING.md §5, §6.1, §6.2, §7, §8: the element lands at the documented offset.
+// `docs/semantics.md`, *Tiles*, *Repeated tiles*, *Combined dimensions*: the element lands at the
+// documented offset.
 #[test]
 fn tiling_worked_examples_place_elements() {
     fn offset_of(dims: &[i64], layout: Layout, index: &[i64]) -> usize {
@@ -284,7 +285,7 @@ fn tiling_worked_examples_place_elements() {
     );
 }
 
-// TILING.md §6.1: the whole 4×8 offset table of T(2,4)(2,1).
+// `docs/semantics.md`, *Repeated tiles*: the whole 4×8 offset table of T(2,4)(2,1).
 #[test]
 fn tiling_6_1_full_table() {
     let values: Vec<i32> = (0..32).collect();

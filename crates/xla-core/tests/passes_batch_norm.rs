@@ -1,5 +1,5 @@
 //! `BatchNormExpander`: the expansion computes what the interpreter computes
-//! for batch norm directly (`spec/OPS.md` §2.13), for every float type,
+//! for batch norm directly (`docs/semantics.md`, *Batch normalisation*), for every float type,
 //! feature dimension and op, and leaves no batch-norm instruction behind.
 
 use crate::passes_support;
@@ -189,7 +189,8 @@ fn half_types_are_computed_in_f32_and_rounded_once() {
     all_ops(PrimitiveType::Bf16, 1.6e-2);
 }
 
-/// The §2.13.4 worked example (ε = 0), exact after expansion too.
+/// The worked example of `docs/semantics.md`, *Batch normalisation* (ε = 0), exact after
+/// expansion too.
 #[test]
 fn spec_worked_example() {
     let x = Literal::matrix(&[[1.0f32, 2.0], [3.0, 6.0], [1.0, 2.0], [3.0, 6.0]]);

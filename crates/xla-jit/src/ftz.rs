@@ -1,6 +1,6 @@
 //! The floating-point mode kernels run in: subnormals flushed to zero.
 //!
-//! The project rule (`spec/OPS.md` §3.1.2) treats f32/f64 subnormal inputs
+//! The project rule (`docs/semantics.md`, *Flush to zero*) treats f32/f64 subnormal inputs
 //! as zeros of the same sign and replaces subnormal results by zeros. On
 //! x86-64 the MXCSR register does exactly that for SSE/AVX arithmetic with
 //! two bits: DAZ (denormals are zero, bit 6) for inputs and FTZ (flush to

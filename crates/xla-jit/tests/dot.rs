@@ -1,6 +1,6 @@
 //! The dot engine against a naive reference: shapes with tails, transposed
 //! and strided operands, batches, every element type, the epilogue hook,
-//! and the worked examples of OPS.md §2.4.
+//! and the worked examples of `docs/semantics.md`, *Dot*.
 
 use std::sync::atomic::{AtomicUsize, Ordering::SeqCst};
 use std::sync::{Arc, Mutex, OnceLock};
@@ -462,8 +462,8 @@ fn f16_and_bf16_accumulate_in_f32() {
 
 #[test]
 fn bf16_rounds_once_at_the_end() {
-    // OPS.md §2.3.5: [1, 2⁻⁹ ×8] · nine ones is 1 + 8·2⁻⁹ = 1.015625; adding
-    // in bf16 would round every partial sum back to 1.
+    // `docs/semantics.md`, *Accumulation in dot and convolution*: [1, 2⁻⁹ ×8] · nine ones is 1 +
+    // 8·2⁻⁹ = 1.015625; adding in bf16 would round every partial sum back to 1.
     let tiny = bf16::from_f32(2f32.powi(-9));
     let mut a = [tiny; 9];
     a[0] = bf16::ONE;
@@ -539,7 +539,7 @@ fn complex_products() {
 
 #[test]
 fn ops_worked_examples() {
-    // §2.4.1.
+    // `docs/semantics.md`, *Dot*.
     assert_eq!(dot(&[1f32, 2., 3.], &[4., 5., 6.], [1, 1, 1, 3]), [32.0]);
     assert_eq!(
         dot(&[1f32, 2., 3., 4., 5., 6.], &[1., 0., -1.], [1, 2, 1, 3]),
@@ -549,7 +549,7 @@ fn ops_worked_examples() {
         dot(&[1f32, 2., 3., 4.], &[5., 6., 7., 8.], [1, 2, 2, 2]),
         [19.0, 22.0, 43.0, 50.0]
     );
-    // §2.4.3 example 1: lc = {1}, rc = {1}, i.e. lhs · rhsᵀ; rhs [2,3] read
+    // `docs/semantics.md`, *Dot* example 1: lc = {1}, rc = {1}, i.e. lhs · rhsᵀ; rhs [2,3] read
     // as its transpose [3,2] with no copy.
     let (lhs, rhs) = ([1i32, 2, 3, 4, 5, 6], [1i32, 1, 1, 2, 2, 2]);
     for_int_and_float(&lhs, &rhs, |engine_dot| {

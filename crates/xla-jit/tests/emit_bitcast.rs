@@ -1,5 +1,5 @@
 //! Differential tests of `bitcast-convert` between element types of
-//! different widths (`spec/OPS.md` §3.3.1): the result gains or loses a
+//! different widths (`docs/semantics.md`, *Bitcast-convert*): the result gains or loses a
 //! minor-most dimension. Kernels and the interpreter must agree bit for bit
 //! on every pair of real types whose widths divide, with pseudo-random
 //! bytes (NaN payloads, subnormals and infinities among them), default and
@@ -248,7 +248,8 @@ fn bitcast_changing_the_element_type_is_interpreted() {
 
 #[test]
 fn bitcast_convert_follows_the_project_byte_order() {
-    // spec/OPS.md §3.3.1: f32 1.0 → f16 [0.0, 1.875]; s32 0x01020304 → s8 [4,3,2,1].
+    // `docs/semantics.md`, *Bitcast-convert*: f32 1.0 → f16 [0.0, 1.875]; s32 0x01020304 → s8
+    // [4,3,2,1].
     let c = compile(
         "HloModule m\nENTRY e {\n  x = f32[] parameter(0)\n  \
          ROOT r = f16[2]{0} bitcast-convert(x)\n}",

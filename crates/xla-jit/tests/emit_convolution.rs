@@ -1,6 +1,6 @@
 //! `convolution` kernels against the interpreter (bit for bit: the kernels
-//! sum in the interpreter's order) and `spec/OPS.md` §2.3.6's worked
-//! examples: NCHW, NHWC, 1-D and 3-D dimension numbers, strides, padding
+//! sum in the interpreter's order) and the worked examples of `docs/semantics.md`,
+//! *Convolution*: NCHW, NHWC, 1-D and 3-D dimension numbers, strides, padding
 //! (negative too), lhs and rhs dilation, window reversal, feature and
 //! batch groups, bf16/f16/f64/s8→s32/bf16→f32, size-1 and size-0
 //! dimensions, non-default layouts, and fusion with its consumers.
@@ -295,8 +295,8 @@ fn element_types() {
     check_conv("f16[1,5,6,4]", "f16[3,3,4,3]", "f32[1,5,6,3]", window);
 }
 
-/// bf16 products are summed in f32 and rounded once (`spec/OPS.md`
-/// §2.3.5): nine taps of `2⁻⁹` and one of 1 sum to `1.015625`.
+/// bf16 products are summed in f32 and rounded once (`docs/semantics.md`,
+/// *Accumulation in dot and convolution*): nine taps of `2⁻⁹` and one of 1 sum to `1.015625`.
 #[test]
 fn bf16_sums_round_once() {
     let x = Literal::from_vec(&[1, 1, 10], vec![1f32; 10])

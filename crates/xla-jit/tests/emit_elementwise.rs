@@ -1,7 +1,7 @@
 #![allow(clippy::needless_range_loop)] // element-by-element comparisons
 
-//! Elementwise kernels against hand-written references of `spec/OPS.md`
-//! §3.1 (with the project's flush-to-zero rule), on edge values: ±0, ±∞,
+//! Elementwise kernels against hand-written references of `docs/semantics.md`,
+//! *Element-wise operations* (with the project's flush-to-zero rule), on edge values: ±0, ±∞,
 //! NaN, subnormals, extremes of each integer type, and lengths that are
 //! not a multiple of the vector width.
 
@@ -267,7 +267,7 @@ fn f32_unary_functions() {
     for i in 0..x.len() {
         assert_eq!(finite[i], x[i].is_finite(), "{:e}", x[i]);
     }
-    // The worked examples of OPS.md §3.1.4.
+    // The worked examples of `docs/semantics.md`, *Unary functions*.
     let r: Vec<f32> = run_unary("round-nearest-afz", &[0.5f32, 1.5, 2.5, -0.5, -2.5, 2.4]);
     assert_eq!(r, [1.0, 2.0, 3.0, -1.0, -3.0, 2.0]);
     let r: Vec<f32> = run_unary("round-nearest-even", &[0.5f32, 1.5, 2.5, -0.5, -2.5]);
@@ -739,7 +739,7 @@ fn sixteen_bit_floats_widen_to_f64_by_the_flush_rule() {
 /// `select(compare(x, y), x, y)` and its mirror images are the shapes
 /// Cranelift lowers to `minps`/`maxps` (`minss`… in scalar tails), which
 /// return a subnormal operand flushed under DAZ; a select moves bits
-/// unchanged (OPS.md 3.1.2), as the interpreter does. Every direction, both
+/// unchanged (`docs/semantics.md`, *Flush to zero*), as the interpreter does. Every direction, both
 /// operand orders, f32 (both kernel kinds) and f64, vector lanes and tails.
 #[test]
 fn select_by_a_compare_of_its_operands_keeps_subnormals() {

@@ -1,5 +1,5 @@
-//! `gather` kernels against the interpreter and `spec/OPS.md` §2.1.5's
-//! worked examples: clamped starts, batching dimensions, index_vector_dim
+//! `gather` kernels against the interpreter and the worked examples of
+//! `docs/semantics.md`, *Gather*: clamped starts, batching dimensions, index_vector_dim
 //! in the middle and implicit, every index type, size-0/size-1
 //! dimensions, non-default layouts, and fusion with elementwise users.
 
@@ -232,7 +232,7 @@ fn size_zero_and_size_one_dims() {
     check_gather(&text, &[&op, &idx], None);
 }
 
-/// A collapsed slice dimension of size 0 (`spec/OPS.md` §2.1.1 rule 5
+/// A collapsed slice dimension of size 0 (`docs/semantics.md`, *Gather*, rule 5
 /// accepts it): the result is not empty, yet every slice is, and XLA
 /// gives zeros. The kernels read at the clamped start, one past the end
 /// of the dimension (fuzzing found garbage values), so the gather is left

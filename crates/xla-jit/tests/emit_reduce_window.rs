@@ -1,5 +1,5 @@
 //! `reduce-window` kernels against the interpreter (bit for bit, same fold
-//! order) and `spec/OPS.md` §2.6.1's worked examples: max/min/sum with
+//! order) and the worked examples of `docs/semantics.md`, *Reduce-window*: max/min/sum with
 //! padding, strides, base and window dilations, cumulative-sum windows,
 //! integer, f32, f64 and bf16 types, layouts, and fusion.
 
@@ -294,7 +294,7 @@ fn reverse_fold(x: &[f32], init: f32, f: fn(f32, f32) -> f32, running: bool) -> 
 #[test]
 fn long_reverse_cumulative_windows_fold_from_the_end() {
     // jnp.cumsum(reverse=True) and cumsum's gradient: the window is padded
-    // after the elements. The window's order is unspecified (OPS.md §2.6);
+    // after the elements. The window's order is unspecified (`docs/semantics.md`, *Reduce-window*);
     // from 64 elements both backends fold from the last element.
     let add: fn(f32, f32) -> f32 = |a, b| a + b;
     let max: fn(f32, f32) -> f32 = |a, b| if a.is_nan() || a > b { a } else { b };

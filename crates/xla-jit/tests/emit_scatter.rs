@@ -1,5 +1,5 @@
-//! `scatter` kernels against the interpreter and `spec/OPS.md` §2.2.3's
-//! worked examples: duplicate indices (add accumulates, set keeps the last
+//! `scatter` kernels against the interpreter and the worked examples of
+//! `docs/semantics.md`, *Scatter*: duplicate indices (add accumulates, set keeps the last
 //! in row-major order), dropped windows, batching dimensions, every index
 //! type, wrapping and 64-bit element types, non-commutative computations,
 //! size-0 dimensions, non-default layouts, fused producers and the

@@ -1,5 +1,5 @@
-//! `select-and-scatter` kernels against the interpreter and `spec/OPS.md`
-//! §2.7.1's worked examples: overlapping windows, ties (the first of equal
+//! `select-and-scatter` kernels against the interpreter and the worked examples of
+//! `docs/semantics.md`, *Select-and-scatter*: overlapping windows, ties (the first of equal
 //! values stays selected with `ge`), `le` selects, padding (never
 //! selected), non-add scatters, size-0 sources, non-default layouts and a
 //! fused operand producer.

@@ -1,5 +1,5 @@
-//! `sort` and `topk` kernels against the interpreter and `spec/OPS.md`
-//! §2.9.1's worked examples: multi-operand sorts with a key comparator,
+//! `sort` and `topk` kernels against the interpreter and the worked examples of
+//! `docs/semantics.md`, *Sort and top-k*: multi-operand sorts with a key comparator,
 //! descending order, NaN and ±0 under the total order, stability with
 //! equal keys, every dimension of a 3-D array, non-default layouts, sizes
 //! 0 and 1, 1023-element rows; top-k with ties, `k = 1` and `k = n`.

@@ -53,7 +53,7 @@ impl XlaBuilder {
     }
 
     /// `AllGather(operand, all_gather_dimension, shard_count,
-    /// replica_groups, channel_id)` (`spec/OPS.md` §2.14).
+    /// replica_groups, channel_id)` (`docs/semantics.md`, *All-reduce and all-gather*).
     pub fn all_gather(
         &self,
         operand: XlaOp,
@@ -74,8 +74,8 @@ impl XlaBuilder {
     }
 
     /// `AllReduce(operand, computation, replica_groups, channel_id)`
-    /// (`spec/OPS.md` §2.14). A tuple operand is reduced element by element
-    /// (one variadic all-reduce of its elements).
+    /// (`docs/semantics.md`, *All-reduce and all-gather*). A tuple operand is reduced element by
+    /// element (one variadic all-reduce of its elements).
     pub fn all_reduce(
         &self,
         operand: XlaOp,
@@ -118,7 +118,7 @@ impl XlaBuilder {
     }
 
     /// `AllToAll(operand, split_dimension, concat_dimension, split_count,
-    /// replica_groups)` (`spec/OPS.md` §2.15), lowered as XLA does: the HLO
+    /// replica_groups)` (`docs/semantics.md`, *All-to-all*), lowered as XLA does: the HLO
     /// `all-to-all` exchanges blocks of `split_dimension` in place, then a
     /// reshape, a transpose and a reshape move the received blocks into
     /// `concat_dimension`.
@@ -164,7 +164,7 @@ impl XlaBuilder {
     }
 
     /// `ReduceScatter(operand, computation, scatter_dimension, shard_count,
-    /// replica_groups, channel_id)` (`spec/OPS.md` §2.16).
+    /// replica_groups, channel_id)` (`docs/semantics.md`, *Reduce-scatter*).
     pub fn reduce_scatter(
         &self,
         operand: XlaOp,
@@ -192,8 +192,8 @@ impl XlaBuilder {
         Ok(self.emit(Opcode::ReduceScatter, shape, &[operand], attrs, called))
     }
 
-    /// `CollectivePermute(operand, source_target_pairs)` (`spec/OPS.md`
-    /// §2.17).
+    /// `CollectivePermute(operand, source_target_pairs)` (`docs/semantics.md`,
+    /// *Collective-permute*).
     pub fn collective_permute(
         &self,
         operand: XlaOp,

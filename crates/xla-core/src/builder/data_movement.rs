@@ -81,8 +81,8 @@ impl XlaBuilder {
         }
     }
 
-    /// `Reshape(operand, new_sizes)`: row-major refill (`spec/OPS.md`
-    /// §3.4.1).
+    /// `Reshape(operand, new_sizes)`: row-major refill (`docs/semantics.md`,
+    /// *Reshape*).
     pub fn reshape(&self, operand: XlaOp, new_sizes: &[i64]) -> Result<XlaOp> {
         let x = self.array("reshape", operand, 0)?;
         let shape = infer::reshape(&x, new_sizes)?;

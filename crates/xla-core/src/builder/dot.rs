@@ -62,7 +62,7 @@ fn canonical(spatial: usize) -> ConvDimensionNumbers {
 
 impl XlaBuilder {
     /// `Dot(lhs, rhs)`: vector/matrix products contracting the last
-    /// dimension of `lhs` with the first of `rhs` (`spec/OPS.md` §2.4.1).
+    /// dimension of `lhs` with the first of `rhs` (`docs/semantics.md`, *Dot*).
     pub fn dot(&self, lhs: XlaOp, rhs: XlaOp) -> Result<XlaOp> {
         let s = self.arrays("dot", &[lhs, rhs])?;
         infer::dot(&s[0], &s[1])?;
@@ -74,7 +74,7 @@ impl XlaBuilder {
         self.dot_general(lhs, rhs, &dims)
     }
 
-    /// `DotGeneral(lhs, rhs, dimension_numbers)` (`spec/OPS.md` §2.4.2).
+    /// `DotGeneral(lhs, rhs, dimension_numbers)` (`docs/semantics.md`, *Dot*).
     pub fn dot_general(
         &self,
         lhs: XlaOp,
@@ -105,7 +105,7 @@ impl XlaBuilder {
     }
 
     /// `Conv(lhs, rhs, window_strides, padding)`: canonical dimension
-    /// numbers, SAME or VALID padding (`spec/OPS.md` §2.3.4).
+    /// numbers, SAME or VALID padding (`docs/semantics.md`, *Windows*).
     pub fn conv(
         &self,
         lhs: XlaOp,
@@ -135,7 +135,7 @@ impl XlaBuilder {
     }
 
     /// `ConvGeneralDilated(lhs, rhs, …, dimension_numbers, …)`: the general
-    /// convolution (`spec/OPS.md` §2.3). The window sizes are the kernel's
+    /// convolution (`docs/semantics.md`, *Convolution*). The window sizes are the kernel's
     /// spatial sizes.
     pub fn conv_general_dilated(
         &self,

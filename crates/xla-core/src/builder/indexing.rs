@@ -6,7 +6,7 @@ use crate::infer::{self, Signature};
 use crate::{ArrayShape, Result};
 
 /// Hints a scatter's caller guarantees; they never change the result
-/// (`spec/OPS.md` §2.2, Project rule).
+/// (`docs/semantics.md`, *Scatter*, Project rule).
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
 pub struct ScatterOptions {
     /// The indices are sorted (after mapping to operand dimensions).
@@ -17,7 +17,7 @@ pub struct ScatterOptions {
 
 impl XlaBuilder {
     /// Start indices as scalars: N scalar operands are used as given; one
-    /// rank-1 array of N integers (the older form of `spec/OPS.md` row 26)
+    /// rank-1 array of N integers (the older form of `docs/semantics.md`, *Dynamic slices*)
     /// is split into N scalars with slices and reshapes. `first` is the
     /// position of the first index among the op's operands.
     fn scalar_indices(
@@ -85,7 +85,7 @@ impl XlaBuilder {
     }
 
     /// `Gather(operand, start_indices, dimension_numbers, slice_sizes,
-    /// indices_are_sorted)` (`spec/OPS.md` §2.1).
+    /// indices_are_sorted)` (`docs/semantics.md`, *Gather*).
     pub fn gather(
         &self,
         operand: XlaOp,
@@ -112,7 +112,7 @@ impl XlaBuilder {
     }
 
     /// `Scatter(operands, scatter_indices, updates, update_computation,
-    /// dimension_numbers)` (`spec/OPS.md` §2.2): N operands and N updates;
+    /// dimension_numbers)` (`docs/semantics.md`, *Scatter*): N operands and N updates;
     /// the result is one array for N = 1, else a tuple.
     pub fn scatter(
         &self,

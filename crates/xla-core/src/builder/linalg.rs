@@ -6,7 +6,7 @@ use crate::infer;
 use crate::Result;
 
 impl XlaBuilder {
-    /// `Cholesky(a, lower)` (`spec/OPS.md` §2.12.2).
+    /// `Cholesky(a, lower)` (`docs/semantics.md`, *Cholesky*).
     pub fn cholesky(&self, a: XlaOp, lower: bool) -> Result<XlaOp> {
         let x = self.array("cholesky", a, 0)?;
         let shape = infer::cholesky(&x)?;
@@ -18,7 +18,7 @@ impl XlaBuilder {
     }
 
     /// `TriangularSolve(a, b, left_side, lower, unit_diagonal,
-    /// transpose_a)` (`spec/OPS.md` §2.12.1), the flags in `options`.
+    /// transpose_a)` (`docs/semantics.md`, *Triangular solve*), the flags in `options`.
     pub fn triangular_solve(
         &self,
         a: XlaOp,
@@ -34,7 +34,7 @@ impl XlaBuilder {
         Ok(self.emit(Opcode::TriangularSolve, shape, &[a, b], attrs, vec![]))
     }
 
-    /// `Fft(operand, fft_type, fft_length)` (`spec/OPS.md` §2.11).
+    /// `Fft(operand, fft_type, fft_length)` (`docs/semantics.md`, *FFT*).
     pub fn fft(&self, operand: XlaOp, fft_type: FftType, fft_length: &[i64]) -> Result<XlaOp> {
         let x = self.array("fft", operand, 0)?;
         let shape = infer::fft(&x, fft_type, fft_length)?;

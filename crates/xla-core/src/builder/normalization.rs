@@ -26,7 +26,7 @@ impl BatchNormOptions {
 
 impl XlaBuilder {
     /// `BatchNormTraining(operand, scale, offset, epsilon, feature_index)`:
-    /// `(output, batch_mean, batch_var)` (`spec/OPS.md` §2.13.1).
+    /// `(output, batch_mean, batch_var)` (`docs/semantics.md`, *Batch normalisation*).
     pub fn batch_norm_training(
         &self,
         operand: XlaOp,
@@ -47,7 +47,7 @@ impl XlaBuilder {
     }
 
     /// `BatchNormInference(operand, scale, offset, mean, variance, epsilon,
-    /// feature_index)` (`spec/OPS.md` §2.13.2).
+    /// feature_index)` (`docs/semantics.md`, *Batch normalisation*).
     pub fn batch_norm_inference(
         &self,
         operand: XlaOp,
@@ -72,7 +72,7 @@ impl XlaBuilder {
 
     /// `BatchNormGrad(operand, scale, mean, variance, grad_output, epsilon,
     /// feature_index)`: `(grad_operand, grad_scale, grad_offset)`
-    /// (`spec/OPS.md` §2.13.3).
+    /// (`docs/semantics.md`, *Batch normalisation*).
     pub fn batch_norm_grad(
         &self,
         operand: XlaOp,

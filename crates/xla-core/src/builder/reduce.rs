@@ -6,7 +6,7 @@ use crate::infer::{self, InferError, PaddingKind, Signature};
 use crate::{ArrayShape, Result};
 
 /// A window over an operand with dimensions `base`: sizes, strides and
-/// SAME/VALID padding (`spec/OPS.md` §2.3.4), no dilation. All three lists
+/// SAME/VALID padding (`docs/semantics.md`, *Windows*), no dilation. All three lists
 /// have one entry per operand dimension.
 pub fn make_window(
     base: &[i64],
@@ -48,7 +48,7 @@ pub fn make_window(
 
 impl XlaBuilder {
     /// `Reduce(operands, init_values, computation, dimensions_to_reduce)`
-    /// (`spec/OPS.md` §2.5): one array for one operand, else a tuple.
+    /// (`docs/semantics.md`, *Reduce*): one array for one operand, else a tuple.
     pub fn reduce(
         &self,
         operands: &[XlaOp],
@@ -78,7 +78,7 @@ impl XlaBuilder {
     }
 
     /// `ReduceWindow(operands, init_values, computation, window_dimensions,
-    /// window_strides, padding)` (`spec/OPS.md` §2.6).
+    /// window_strides, padding)` (`docs/semantics.md`, *Reduce-window*).
     pub fn reduce_window(
         &self,
         operands: &[XlaOp],
@@ -122,7 +122,7 @@ impl XlaBuilder {
     }
 
     /// `SelectAndScatter(operand, select, window, source, init_value,
-    /// scatter)` (`spec/OPS.md` §2.7); build the window with
+    /// scatter)` (`docs/semantics.md`, *Select-and-scatter*); build the window with
     /// [`make_window`] for SAME/VALID padding.
     pub fn select_and_scatter(
         &self,
@@ -152,8 +152,8 @@ impl XlaBuilder {
         Ok(self.emit(Opcode::SelectAndScatter, shape, &operands, attrs, called))
     }
 
-    /// `Sort(operands, comparator, dimension, is_stable)` (`spec/OPS.md`
-    /// §2.9); `dimension` may be negative (`-1`: the last).
+    /// `Sort(operands, comparator, dimension, is_stable)` (`docs/semantics.md`,
+    /// *Sort and top-k*); `dimension` may be negative (`-1`: the last).
     pub fn sort(
         &self,
         operands: &[XlaOp],

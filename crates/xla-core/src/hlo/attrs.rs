@@ -81,7 +81,7 @@ pub struct Scan {
 /// Reverse scans at least this long may run as running folds from the
 /// last element, in the interpreter and in the JIT alike; shorter ones keep
 /// the window's fold order. Folding from the end reassociates a float sum
-/// or product, which the window semantics allow (`spec/OPS.md` §2.6: the
+/// or product, which the window semantics allow (`docs/semantics.md`, *Reduce-window*: the
 /// evaluation order is arbitrary), so both backends choose the same order
 /// for the same window.
 pub const REVERSE_SCAN_MIN: i64 = 64;
@@ -177,7 +177,7 @@ pub struct DotDimensionNumbers {
     pub rhs_contracting: Vec<i64>,
 }
 
-/// Gather dimension numbers (`spec/OPS.md` §2.1), plus XLA's batching dims.
+/// Gather dimension numbers (`docs/semantics.md`, *Gather*), plus XLA's batching dims.
 #[derive(Clone, PartialEq, Eq, Hash, Debug, Default)]
 pub struct GatherDimensionNumbers {
     /// Output dimensions that index into a slice.
@@ -194,7 +194,7 @@ pub struct GatherDimensionNumbers {
     pub start_indices_batching_dims: Vec<i64>,
 }
 
-/// Scatter dimension numbers (`spec/OPS.md` §2.2), plus XLA's batching dims.
+/// Scatter dimension numbers (`docs/semantics.md`, *Scatter*), plus XLA's batching dims.
 #[derive(Clone, PartialEq, Eq, Hash, Debug, Default)]
 pub struct ScatterDimensionNumbers {
     /// Dimensions of the updates that are window dimensions.

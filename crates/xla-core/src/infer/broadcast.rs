@@ -1,4 +1,4 @@
-//! Broadcasting (`spec/BROADCAST.md`): the result shape of an element-wise
+//! Broadcasting (`docs/semantics.md`, *Broadcasting*): the result shape of an element-wise
 //! binary op, and the explicit `Broadcast` / `BroadcastInDim` ops.
 
 use super::check::{self, bare_array, dynamic_flags, with_dynamic, Order};
@@ -11,9 +11,11 @@ use crate::{ArrayShape, Dim};
 ///
 /// Scalar broadcasting needs no `broadcast_dimensions`; operands of
 /// different ranks (neither scalar) need them (InDim broadcasting of the
-/// lower-rank operand, `BROADCAST.md` §3); operands of equal rank accept
-/// only none or the identity, and then broadcast degenerate (size-1)
-/// dimensions (§4). InDim comes first, then degenerate broadcasting (§5).
+/// lower-rank operand, `docs/semantics.md`, *InDim broadcasting*); operands of equal rank
+/// accept only none or the identity, and then broadcast degenerate (size-1)
+/// dimensions (`docs/semantics.md`, *Degenerate-dimension broadcasting*). InDim comes first,
+/// then degenerate broadcasting (`docs/semantics.md`, *Combined broadcasting*: examples A and B
+/// below).
 ///
 /// Two sizes are compatible when they are equal or one is 1; the result
 /// takes the other one, so `0` with `1` gives `0`. Symbolic sizes are
@@ -26,8 +28,8 @@ use crate::{ArrayShape, Dim};
 /// | `[4,3]`   | `[3]`     | `{1}`                  | `[4,3]`                        |
 /// | `[2,3,4]` | `[2,1]`   | `{0,2}`                | `[2,3,4]`                      |
 /// | `[2,1,4]` | `[2,3]`   | `{0,1}`                | `[2,3,4]` (degenerate on lhs)  |
-/// | `[4]`     | `[1,2]`   | `{0}`                  | `[4,2]` (§5 example A)         |
-/// | `[1,2]`   | `[4,3,1]` | `{1,2}`                | `[4,3,2]` (§5 example B)       |
+/// | `[4]`     | `[1,2]`   | `{0}`                  | `[4,2]` (example A)            |
+/// | `[1,2]`   | `[4,3,1]` | `{1,2}`                | `[4,3,2]` (example B)          |
 /// | `[2,1]`   | `[1,3]`   | none                   | `[2,3]` (outer)                |
 /// | `[0]`     | `[1]`     | none                   | `[0]`                          |
 /// | `[4,3]`   | `[3]`     | `{0}`                  | error: 3 maps to size 4        |
@@ -153,7 +155,8 @@ fn degenerate<D: Dim>(
 }
 
 /// `Broadcast(operand, broadcast_sizes)`: prepends dimensions
-/// (`BROADCAST.md` §7). `f32[3]` with sizes `{2}` gives `f32[2,3]`.
+/// (`docs/semantics.md`, *Broadcast and broadcast-in-dim*). `f32[3]` with sizes `{2}` gives
+/// `f32[2,3]`.
 pub fn broadcast<D: Dim>(
     operand: &ArrayShape<D>,
     broadcast_sizes: &[D],
@@ -169,8 +172,8 @@ pub fn broadcast<D: Dim>(
 }
 
 /// `BroadcastInDim(operand, out_dim_size, broadcast_dimensions)`, the client
-/// op (`BROADCAST.md` §7): operand dimension `i` maps to output dimension
-/// `broadcast_dimensions[i]` (strictly increasing) and must have size 1 or
+/// op (`docs/semantics.md`, *Broadcast and broadcast-in-dim*): operand dimension `i` maps to output
+/// dimension `broadcast_dimensions[i]` (strictly increasing) and must have size 1 or
 /// the output size there.
 ///
 /// | operand  | `out_dim_size` | `broadcast_dimensions` | result                 |

@@ -497,7 +497,7 @@ pub(crate) fn called_result<D: Dim>(
     }
 }
 
-/// `Collate(T_0, …, T_{N−1})` (`spec/OPS.md` §0): the single shape for
+/// `Collate(T_0, …, T_{N−1})` (`docs/semantics.md`, *Conventions*): the single shape for
 /// `N = 1`, else the tuple.
 pub(crate) fn collate<D: Dim>(mut shapes: Vec<Shape<D>>) -> Shape<D> {
     if shapes.len() == 1 {

@@ -1,4 +1,4 @@
-//! Collectives (`spec/OPS.md` §2.14–§2.17): all-reduce, all-gather,
+//! Collectives (`docs/semantics.md`, *Collectives*): all-reduce, all-gather,
 //! reduce-scatter, all-to-all, collective-permute, replica-id and
 //! partition-id.
 
@@ -63,8 +63,8 @@ pub fn replica_group_size<D: Dim>(
     Ok(Some(first.len()))
 }
 
-/// `all-reduce(operands…), to_apply=…` (`spec/OPS.md` §2.14): arrays of one
-/// element type `T` and a reduction `(T, T) → T`; the result is `Collate` of
+/// `all-reduce(operands…), to_apply=…` (`docs/semantics.md`, *All-reduce and all-gather*): arrays
+/// of one element type `T` and a reduction `(T, T) → T`; the result is `Collate` of
 /// the operand shapes.
 pub fn all_reduce<D: Dim>(
     operands: &[&Shape<D>],
@@ -82,7 +82,7 @@ pub fn all_reduce<D: Dim>(
 }
 
 /// `all-gather(operands…), dimensions={d}`: each operand's dimension `d`
-/// grows `shard_count` times (`spec/OPS.md` row 2).
+/// grows `shard_count` times (`docs/semantics.md`, *All-reduce and all-gather*).
 pub fn all_gather<D: Dim>(
     operands: &[&Shape<D>],
     all_gather_dimension: i64,
@@ -101,8 +101,8 @@ pub fn all_gather<D: Dim>(
     Ok(check::collate(out))
 }
 
-/// `reduce-scatter(operands…), dimensions={d}, to_apply=…` (`spec/OPS.md`
-/// §2.16): an all-reduce whose result is split `shard_count` ways along
+/// `reduce-scatter(operands…), dimensions={d}, to_apply=…` (`docs/semantics.md`,
+/// *Reduce-scatter*): an all-reduce whose result is split `shard_count` ways along
 /// `d`, which must divide evenly.
 pub fn reduce_scatter<D: Dim>(
     operands: &[&Shape<D>],
@@ -127,7 +127,7 @@ pub fn reduce_scatter<D: Dim>(
 }
 
 /// `AllToAll(operand, split_dimension, concat_dimension, split_count)`, the
-/// client op (`spec/OPS.md` §2.15): dimension `split_dimension` is divided
+/// client op (`docs/semantics.md`, *All-to-all*): dimension `split_dimension` is divided
 /// by `split_count` (evenly), then `concat_dimension` multiplied by it.
 /// `f32[4,16]` split on 1 and concatenated on 0 four ways is `f32[16,4]`.
 pub fn all_to_all<D: Dim>(
@@ -187,8 +187,8 @@ pub fn all_to_all_instruction<D: Dim>(
     Ok(Shape::Array(a.clone().without_layout()))
 }
 
-/// `collective-permute(operand), source_target_pairs=…` (`spec/OPS.md`
-/// §2.17): no two pairs share a source, none share a target; the result is
+/// `collective-permute(operand), source_target_pairs=…` (`docs/semantics.md`,
+/// *Collective-permute*): no two pairs share a source, none share a target; the result is
 /// the operand's shape.
 pub fn collective_permute<D: Dim>(
     operand: &Shape<D>,

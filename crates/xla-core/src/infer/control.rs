@@ -1,5 +1,5 @@
-//! Control flow and structure (`spec/OPS.md` §3.5, §3.6): call, fusion,
-//! while, conditional, tuple, get-tuple-element, opt-barrier, custom-call.
+//! Control flow and structure (`docs/semantics.md`, *Tuples*, *Computations and control flow*):
+//! call, fusion, while, conditional, tuple, get-tuple-element, opt-barrier, custom-call.
 
 use super::check::{self, bare, plain};
 use super::error::InferError;
@@ -40,7 +40,7 @@ pub fn fusion<D: Dim>(
     apply(Opcode::Fusion.name(), Callee::Calls, operands, calls)
 }
 
-/// `while(init), condition=…, body=…` (`spec/OPS.md` §3.6): `condition` is
+/// `while(init), condition=…, body=…` (`docs/semantics.md`, *While*): `condition` is
 /// `T → pred[]`, `body` is `T → T` with `T` the shape of `init`, which is the
 /// result.
 pub fn while_loop<D: Dim>(
@@ -58,7 +58,7 @@ pub fn while_loop<D: Dim>(
 }
 
 /// `conditional(branch_index, operands…), branch_computations=…`
-/// (`spec/OPS.md` rows 17–18): a `pred` scalar selects between exactly two
+/// (`docs/semantics.md`, *Conditional*): a `pred` scalar selects between exactly two
 /// branches (`true_computation` first), an `s32` scalar among N ≥ 1. Branch
 /// `b` takes operand `b` and every branch returns branch 0's shape, which
 /// is the result.

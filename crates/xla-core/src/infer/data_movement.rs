@@ -1,4 +1,4 @@
-//! Data movement (`spec/OPS.md` §3.4): reshape, collapse, transpose,
+//! Data movement (`docs/semantics.md`, *Data movement*): reshape, collapse, transpose,
 //! reverse, slice, concatenate, pad, iota, copy and bitcast.
 
 use super::check::{self, bare_array, dynamic_flags, with_dynamic, Order};
@@ -7,8 +7,8 @@ use super::parts::{Attr, Count, DimList, TypeClass};
 use crate::hlo::{Opcode, PadDim};
 use crate::{ArrayShape, Dim, Shape};
 
-/// `reshape(operand)` to `new_sizes` (row-major refill, `spec/OPS.md`
-/// §3.4.1): the element counts must agree. `f32[B, N]` reshapes to
+/// `reshape(operand)` to `new_sizes` (row-major refill, `docs/semantics.md`,
+/// *Reshape*): the element counts must agree. `f32[B, N]` reshapes to
 /// `[B * N]`; `f32[2,3]` does not reshape to `[4]`.
 pub fn reshape<D: Dim>(
     operand: &ArrayShape<D>,
@@ -33,7 +33,7 @@ pub fn reshape<D: Dim>(
     Ok(result)
 }
 
-/// `Collapse(operand, dimensions)` (`spec/OPS.md` §3.4.2): a consecutive,
+/// `Collapse(operand, dimensions)` (`docs/semantics.md`, *Collapse*): a consecutive,
 /// increasing run of dimensions becomes one dimension of their product at
 /// the same position.
 ///
@@ -110,8 +110,8 @@ pub fn reverse<D: Dim>(
     Ok(operand.clone().without_layout())
 }
 
-/// `slice(operand), slice={[start:limit:stride], …}` (`spec/OPS.md`
-/// §3.4.5): per dimension `0 ≤ start ≤ limit ≤ size` and `stride ≥ 1`; the
+/// `slice(operand), slice={[start:limit:stride], …}` (`docs/semantics.md`,
+/// *Slice*): per dimension `0 ≤ start ≤ limit ≤ size` and `stride ≥ 1`; the
 /// result size is `⌈(limit − start) / stride⌉`.
 ///
 /// | operand | slice      | result                          |
@@ -171,7 +171,7 @@ pub fn slice<D: Dim>(
     Ok(with_dynamic(operand.element_type(), dims, &dynamic))
 }
 
-/// `concatenate(operands…), dimensions={d}` (`spec/OPS.md` §3.4.6): N ≥ 1
+/// `concatenate(operands…), dimensions={d}` (`docs/semantics.md`, *Concatenate*): N ≥ 1
 /// arrays of one element type and rank ≥ 1, equal in every dimension but
 /// `d`, whose sizes add up. `f32[A, N]` and `f32[B, N]` on dimension 0 give
 /// `f32[A + B, N]`.
@@ -240,7 +240,7 @@ impl From<&PadDim> for PadAmounts<i64> {
     }
 }
 
-/// `pad(operand, padding_value), padding=…` (`spec/OPS.md` §2.8): one config
+/// `pad(operand, padding_value), padding=…` (`docs/semantics.md`, *Pad*): one config
 /// per dimension; `padding_value` is a scalar of the operand's type; interior
 /// padding is ≥ 0; result size `low + high + n + max(n − 1, 0) · interior`
 /// must be ≥ 0.

@@ -1,4 +1,4 @@
-//! Dot and convolution (`spec/OPS.md` §2.3, §2.4).
+//! Dot and convolution (`docs/semantics.md`, *Convolution*, *Dot*).
 
 use super::check::{self, bare_array, Order};
 use super::error::InferError;
@@ -39,7 +39,7 @@ pub fn with_preferred_element_type<D: Dim>(
     }
 }
 
-/// `Dot(lhs, rhs)` (`spec/OPS.md` §2.4.1): ranks 1 or 2; contracts the last
+/// `Dot(lhs, rhs)` (`docs/semantics.md`, *Dot*): ranks 1 or 2; contracts the last
 /// dimension of `lhs` with the first of `rhs`.
 ///
 /// | lhs     | rhs     | result                  |
@@ -73,7 +73,7 @@ pub fn dot<D: Dim>(
     dot_general(lhs, rhs, &dims)
 }
 
-/// `DotGeneral(lhs, rhs, dimension_numbers)` (`spec/OPS.md` §2.4.2): batch
+/// `DotGeneral(lhs, rhs, dimension_numbers)` (`docs/semantics.md`, *Dot*): batch
 /// dimensions first (in `lhs_batch_dims` order), then the lhs free
 /// dimensions, then the rhs free dimensions. Paired contracting and batch
 /// dimensions must have equal sizes; within an operand the contracting and
@@ -181,7 +181,7 @@ pub fn dot_general<D: Dim>(
 }
 
 /// `convolution(lhs, rhs), window=…, dim_labels=…,
-/// feature_group_count=…, batch_group_count=…` (`spec/OPS.md` §2.3):
+/// feature_group_count=…, batch_group_count=…` (`docs/semantics.md`, *Convolution*):
 /// `rank(lhs) = rank(rhs) = n + 2` for `n` spatial dimensions; the input
 /// features are `feature_group_count ×` the kernel input features; the
 /// output feature count is divisible by both group counts and the input

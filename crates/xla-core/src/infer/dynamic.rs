@@ -1,4 +1,4 @@
-//! Dynamic dimension sizes (`spec/OPS.md` §3.9): get-dimension-size and
+//! Dynamic dimension sizes (`docs/semantics.md`, *Dynamic dimension sizes*): get-dimension-size and
 //! set-dimension-size.
 
 use super::check;

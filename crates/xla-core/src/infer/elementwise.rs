@@ -1,6 +1,6 @@
-//! Element-wise ops (`spec/OPS.md` §1.2–§1.4, §1.6, §3.1–§3.3): unary and
-//! binary arithmetic, compare, select, clamp, convert, bitcast-convert,
-//! reduce-precision and map.
+//! Element-wise ops (`docs/semantics.md`, *Element-wise operations*, *Convert*, *Bitcast-convert*,
+//! *Reduce-precision*): unary and binary arithmetic, compare, select, clamp, convert,
+//! bitcast-convert, reduce-precision and map.
 
 use super::broadcast::broadcast_binary;
 use super::check::{self, bare_array};
@@ -84,7 +84,7 @@ pub fn default_comparison_type(ty: PrimitiveType) -> ComparisonType {
 }
 
 /// `compare(lhs, rhs), direction=…, type=…`: a `pred` array of the
-/// broadcast shape (`spec/OPS.md` §3.1.3).
+/// broadcast shape (`docs/semantics.md`, *Comparisons*).
 ///
 /// | operands | direction | type         | verdict                         |
 /// |----------|-----------|--------------|---------------------------------|
@@ -130,7 +130,7 @@ pub fn compare<D: Dim>(
     Ok(shape.with_element_type(PrimitiveType::Pred))
 }
 
-/// `select(pred, on_true, on_false)` (`spec/OPS.md` §3.1.5): `on_true` and
+/// `select(pred, on_true, on_false)` (`docs/semantics.md`, *Select and clamp*): `on_true` and
 /// `on_false` have one shape (arrays or tuples), which is the result; `pred`
 /// is a `pred` array with their dimensions, or a `pred` scalar (required
 /// for tuples).
@@ -179,7 +179,7 @@ pub fn select<D: Dim>(
     Ok(check::plain(on_true))
 }
 
-/// `clamp(min, operand, max)` (`spec/OPS.md` §3.1.5): `min` and `max` have
+/// `clamp(min, operand, max)` (`docs/semantics.md`, *Select and clamp*): `min` and `max` have
 /// the operand's element type and are scalars or have its dimensions.
 pub fn clamp<D: Dim>(
     min: &ArrayShape<D>,
@@ -202,8 +202,8 @@ pub fn clamp<D: Dim>(
     Ok(operand.clone().without_layout())
 }
 
-/// `convert`: the operand's dimensions with element type `to` (`spec/OPS.md`
-/// §3.2). Every conversion between array types is allowed except complex →
+/// `convert`: the operand's dimensions with element type `to` (`docs/semantics.md`,
+/// *Convert*). Every conversion between array types is allowed except complex →
 /// `pred`.
 pub fn convert<D: Dim>(
     operand: &ArrayShape<D>,
@@ -221,7 +221,7 @@ pub fn convert<D: Dim>(
     Ok(operand.clone().without_layout().with_element_type(to))
 }
 
-/// `bitcast-convert` (`spec/OPS.md` §3.3.1): reinterprets the bits. With
+/// `bitcast-convert` (`docs/semantics.md`, *Bitcast-convert*): reinterprets the bits. With
 /// `B`, `B'` the bit widths of the operand's and the new element type:
 ///
 /// | `B` vs `B'` | result                                   | example                     |
@@ -307,7 +307,7 @@ pub fn reduce_precision<D: Dim>(
     Ok(operand.clone().without_layout())
 }
 
-/// `map(operands…), dimensions=…, to_apply=…` (`spec/OPS.md` §3.6): N ≥ 1
+/// `map(operands…), dimensions=…, to_apply=…` (`docs/semantics.md`, *Map*): N ≥ 1
 /// operands with equal dimensions; `to_apply` takes N scalars of their
 /// element types and returns a scalar `S`; `dimensions` lists every
 /// dimension in order. The result has the operands' dimensions and type `S`.

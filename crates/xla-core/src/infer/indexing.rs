@@ -1,4 +1,4 @@
-//! Indexing (`spec/OPS.md` §2.1, §2.2, §2.10): dynamic-slice,
+//! Indexing (`docs/semantics.md`, *Gather*, *Scatter*, *Dynamic slices*): dynamic-slice,
 //! dynamic-update-slice, gather and scatter.
 
 use super::check::{self, bare_array, Order};
@@ -28,7 +28,7 @@ fn check_start_indices<D: Dim>(
 }
 
 /// `dynamic-slice(operand, start_indices…), dynamic_slice_sizes=…`
-/// (`spec/OPS.md` §2.10.1): one integral scalar start per dimension, and
+/// (`docs/semantics.md`, *Dynamic slices*): one integral scalar start per dimension, and
 /// `0 ≤ size ≤ dimension size`. The result has the sizes.
 pub fn dynamic_slice<D: Dim>(
     operand: &ArrayShape<D>,
@@ -77,8 +77,8 @@ fn fits<D: Dim>(
     Ok(())
 }
 
-/// `dynamic-update-slice(operand, update, start_indices…)` (`spec/OPS.md`
-/// §2.10.2): `update` has the operand's rank and element type and fits in
+/// `dynamic-update-slice(operand, update, start_indices…)` (`docs/semantics.md`,
+/// *Dynamic slices*): `update` has the operand's rank and element type and fits in
 /// it; one integral scalar start per dimension. The result is the operand's
 /// shape.
 pub fn dynamic_update_slice<D: Dim>(
@@ -119,7 +119,7 @@ pub fn dynamic_update_slice<D: Dim>(
 }
 
 /// The dimensions of an index array with the implicit trailing size-1
-/// dimension added when `index_vector_dim == rank` (`spec/OPS.md` §2.1.1
+/// dimension added when `index_vector_dim == rank` (`docs/semantics.md`, *Gather*
 /// rule 1): `s32[6,7]` with `index_vector_dim = 2` is treated as `[6,7,1]`.
 fn expanded_indices<D: Dim>(
     op: &'static str,
@@ -225,7 +225,7 @@ fn index_map<D: Dim>(
 }
 
 /// `gather(operand, start_indices), offset_dims=… collapsed_slice_dims=…
-/// start_index_map=… index_vector_dim=… slice_sizes=…` (`spec/OPS.md` §2.1,
+/// start_index_map=… index_vector_dim=… slice_sizes=…` (`docs/semantics.md`, *Gather*,
 /// plus XLA's `operand_batching_dims` / `start_indices_batching_dims`).
 ///
 /// Output dimension `i` is an offset dimension (taking the next slice size
@@ -347,7 +347,7 @@ pub fn gather<D: Dim>(
 
 /// `scatter(operands…, scatter_indices, updates…), update_window_dims=…
 /// inserted_window_dims=… scatter_dims_to_operand_dims=… index_vector_dim=…,
-/// to_apply=…` (`spec/OPS.md` §2.2, plus XLA's `input_batching_dims` /
+/// to_apply=…` (`docs/semantics.md`, *Scatter*, plus XLA's `input_batching_dims` /
 /// `scatter_indices_batching_dims`). The result is `Collate` of the operand
 /// shapes; `to_apply` is `(T_0…T_{N−1}, T_0…T_{N−1}) → Collate(T_0…T_{N−1})`.
 ///

@@ -1,4 +1,4 @@
-//! Linear algebra (`spec/OPS.md` §2.11, §2.12): cholesky, triangular-solve
+//! Linear algebra (`docs/semantics.md`, *FFT*, *Linear algebra*): cholesky, triangular-solve
 //! and fft.
 
 use super::check::{self, bare_array};
@@ -39,7 +39,7 @@ fn square_matrices<D: Dim>(
     Ok(())
 }
 
-/// `cholesky(a), lower=…` (`spec/OPS.md` §2.12.2): a floating-point or
+/// `cholesky(a), lower=…` (`docs/semantics.md`, *Cholesky*): a floating-point or
 /// complex `[…, M, M]`; the result has its shape.
 pub fn cholesky<D: Dim>(a: &ArrayShape<D>) -> Result<ArrayShape<D>, InferError<D>> {
     let op = Opcode::Cholesky.name();
@@ -49,7 +49,7 @@ pub fn cholesky<D: Dim>(a: &ArrayShape<D>) -> Result<ArrayShape<D>, InferError<D
 }
 
 /// `triangular-solve(a, b), left_side=… lower=… unit_diagonal=…
-/// transpose_a=…` (`spec/OPS.md` §2.12.1): `a` is a floating-point or
+/// transpose_a=…` (`docs/semantics.md`, *Triangular solve*): `a` is a floating-point or
 /// complex `[…, M, M]`, `b` of its type and rank is `[…, M, K]` (left side)
 /// or `[…, K, M]`, with equal batch dimensions. The result is `b`'s shape.
 pub fn triangular_solve<D: Dim>(
@@ -98,7 +98,7 @@ pub fn triangular_solve<D: Dim>(
     Ok(b.clone().without_layout())
 }
 
-/// `fft(operand), fft_type=…, fft_length=…` (`spec/OPS.md` §2.11): transforms
+/// `fft(operand), fft_type=…, fft_length=…` (`docs/semantics.md`, *FFT*): transforms
 /// the innermost `L = len(fft_length)` dimensions, `1 ≤ L ≤ 3`.
 ///
 /// | type    | operand      | `fft_length` | result        |

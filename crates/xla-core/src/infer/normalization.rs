@@ -1,4 +1,4 @@
-//! Batch normalisation (`spec/OPS.md` §2.13): training, inference and grad.
+//! Batch normalisation (`docs/semantics.md`, *Batch normalisation*): training, inference and grad.
 
 use super::check::{self, bare_array};
 use super::error::InferError;

@@ -1,4 +1,4 @@
-//! Random numbers (`spec/OPS.md` §3.10): rng and rng-bit-generator.
+//! Random numbers (`docs/semantics.md`, *Random numbers*): rng and rng-bit-generator.
 
 use super::check::{self, bare_array};
 use super::error::InferError;

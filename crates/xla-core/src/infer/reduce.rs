@@ -1,5 +1,5 @@
-//! Reductions (`spec/OPS.md` §2.5–§2.7, §2.9, §1.6): reduce, reduce-window,
-//! select-and-scatter, sort and top-k.
+//! Reductions (`docs/semantics.md`, *Reduce*, *Reduce-window*, *Select-and-scatter*, *Sort and
+//! top-k*): reduce, reduce-window, select-and-scatter, sort and top-k.
 
 use super::check::{self, bare_array, Order};
 use super::error::InferError;
@@ -54,8 +54,8 @@ fn inputs_and_inits<D: Dim>(
     Ok(inputs.iter().map(|s| s.element_type()).collect())
 }
 
-/// `reduce(inputs…, init_values…), dimensions=…, to_apply=…` (`spec/OPS.md`
-/// §2.5): `Collate` of arrays with the reduced dimensions removed (the rest
+/// `reduce(inputs…, init_values…), dimensions=…, to_apply=…` (`docs/semantics.md`,
+/// *Reduce*): `Collate` of arrays with the reduced dimensions removed (the rest
 /// keep their order). `f32[B, N]` reduced over `{1}` is `f32[B]`.
 pub fn reduce<D: Dim>(
     inputs: &[&ArrayShape<D>],
@@ -81,7 +81,7 @@ pub fn reduce<D: Dim>(
 }
 
 /// `reduce-window(inputs…, init_values…), window=…, to_apply=…`
-/// (`spec/OPS.md` §2.6): one window dimension per input dimension; each
+/// (`docs/semantics.md`, *Reduce-window*): one window dimension per input dimension; each
 /// result dimension counts the window positions.
 pub fn reduce_window<D: Dim>(
     inputs: &[&ArrayShape<D>],
@@ -105,7 +105,7 @@ pub fn reduce_window<D: Dim>(
 }
 
 /// `select-and-scatter(operand, source, init_value), window=…,
-/// select=…, scatter=…` (`spec/OPS.md` §2.7): `select` is `(T, T) → pred`,
+/// select=…, scatter=…` (`docs/semantics.md`, *Select-and-scatter*): `select` is `(T, T) → pred`,
 /// `scatter` a reduction over `T`, `source` has the dimensions of the window
 /// positions; the result is the operand's shape.
 pub fn select_and_scatter<D: Dim>(
@@ -153,7 +153,7 @@ pub fn select_and_scatter<D: Dim>(
     Ok(operand.clone().without_layout())
 }
 
-/// `sort(operands…), dimensions={d}, to_apply=…` (`spec/OPS.md` §2.9):
+/// `sort(operands…), dimensions={d}, to_apply=…` (`docs/semantics.md`, *Sort and top-k*):
 /// n ≥ 1 operands of equal dimensions (types may differ); the comparator
 /// takes `2n` scalars (operand `k`'s two values at parameters `2k`, `2k+1`)
 /// and returns `pred`. The result is `Collate` of the operand shapes.
@@ -185,7 +185,7 @@ pub fn sort<D: Dim>(
     ))
 }
 
-/// `topk(operand), k=…, largest=…` (`spec/OPS.md` §1.6): on the last
+/// `topk(operand), k=…, largest=…` (`docs/semantics.md`, *Sort and top-k*): on the last
 /// dimension; returns `(values, indices)` whose last dimension is `k`, the
 /// indices `s32`. Needs rank ≥ 1 and `0 ≤ k ≤` the last dimension's size.
 pub fn topk<D: Dim>(operand: &ArrayShape<D>, k: &D) -> Result<Shape<D>, InferError<D>> {

@@ -1,4 +1,4 @@
-//! Tokens and side effects (`spec/OPS.md` §3.7): after-all, infeed,
+//! Tokens and side effects (`docs/semantics.md`, *Tokens and side effects*): after-all, infeed,
 //! outfeed, send, send-done, recv, recv-done, with XLA's HLO shapes:
 //!
 //! | instruction | operands          | shape                             |

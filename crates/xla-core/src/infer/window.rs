@@ -1,6 +1,6 @@
 //! Windows (convolution, reduce-window, select-and-scatter): validation, the
-//! number of window positions, and SAME/VALID padding (`spec/OPS.md`
-//! §2.3.3, §2.3.4, §2.6).
+//! number of window positions, and SAME/VALID padding (`docs/semantics.md`,
+//! *Windows*, *Reduce-window*).
 
 use super::error::InferError;
 use super::parts::DimList;
@@ -17,7 +17,7 @@ pub enum PaddingKind {
     Same,
 }
 
-/// Low and high padding per dimension for `kind` (`spec/OPS.md` §2.3.4).
+/// Low and high padding per dimension for `kind` (`docs/semantics.md`, *Windows*).
 /// For SAME: `out = ⌈in / s⌉`, `total = max((out − 1)·s + w − in, 0)`,
 /// `low = total / 2`, `high = total − low` (the odd element goes high).
 ///
@@ -89,7 +89,7 @@ fn dilate<D: Dim>(x: &D, d: i64) -> D {
     }
 }
 
-/// The number of window positions per dimension (`spec/OPS.md` §2.3.3):
+/// The number of window positions per dimension (`docs/semantics.md`, *Windows*):
 /// with `P = low + dilate(base, lhs_dilate) + high` and `W = dilate(size,
 /// rhs_dilate)`, `0` if `W > P`, else `⌊(P − W) / stride⌋ + 1`. `sizes` are
 /// the window sizes (a convolution's kernel sizes, which may be symbolic);

@@ -1,4 +1,4 @@
-//! Collectives across replicas and partitions (`spec/OPS.md` §2.14–§2.17).
+//! Collectives across replicas and partitions (`docs/semantics.md`, *Collectives*).
 //!
 //! Every device of a run evaluates the same module on its own thread. At a
 //! collective, the devices of one group meet at the [`Hub`] keyed by the

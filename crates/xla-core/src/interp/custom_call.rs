@@ -1,4 +1,4 @@
-//! Custom calls (`spec/OPS.md` §3.8): targets registered under a name, as
+//! Custom calls (`docs/semantics.md`, *Custom calls*): targets registered under a name, as
 //! Rust closures over literals or as C functions with XLA's CPU ABI.
 //!
 //! The default registry holds the LAPACK targets JAX emits on CPU

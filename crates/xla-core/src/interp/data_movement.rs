@@ -1,5 +1,6 @@
 //! Broadcast, reshape, transpose, reverse, slice, concatenate, pad, iota,
-//! copy and bitcast (`spec/OPS.md` §2.8, §3.4; `BROADCAST.md` §7).
+//! copy and bitcast (`docs/semantics.md`, *Pad*, *Data movement*, *Broadcast and
+//! broadcast-in-dim*).
 //!
 //! All but reshape and bitcast are strided copies
 //! ([`copy_elements`](super::array::copy_elements)):

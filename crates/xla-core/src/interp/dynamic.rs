@@ -1,4 +1,4 @@
-//! Dynamic dimension sizes (`spec/OPS.md` §3.9).
+//! Dynamic dimension sizes (`docs/semantics.md`, *Dynamic dimension sizes*).
 //!
 //! A literal carries the runtime size of each dynamic dimension
 //! ([`Literal::with_dynamic_size`]); the buffer keeps its static shape, and

@@ -1,4 +1,4 @@
-//! Fourier transforms (`spec/OPS.md` §2.11): FFT, IFFT (scaled by 1/N),
+//! Fourier transforms (`docs/semantics.md`, *FFT*): FFT, IFFT (scaled by 1/N),
 //! RFFT and IRFFT over the 1 to 3 innermost dimensions.
 //!
 //! Every type computes in `c128` and rounds once at the end. A 1-D

@@ -1,4 +1,4 @@
-//! Dynamic slices, gather and scatter (`spec/OPS.md` §2.1, §2.2, §2.10).
+//! Dynamic slices, gather and scatter (`docs/semantics.md`, *Gather*, *Scatter*, *Dynamic slices*).
 //!
 //! Index values are read by the signedness of their type (`u32
 //! 0xFFFFFFFF` is a large positive start). Dynamic slices and gather clamp
@@ -202,7 +202,7 @@ impl Indices {
     }
 }
 
-/// `gather(operand, start_indices)` (`spec/OPS.md` §2.1.3, with XLA's
+/// `gather(operand, start_indices)` (`docs/semantics.md`, *Gather*, with XLA's
 /// batching dimensions): for every batch index, the clamped slice of
 /// `slice_sizes` is copied to the offset dimensions of the result.
 pub(super) fn gather(
@@ -282,7 +282,7 @@ pub(super) fn gather(
 }
 
 /// `scatter(operands…, scatter_indices, updates…), to_apply=…`
-/// (`spec/OPS.md` §2.2.2, with XLA's batching dimensions). Updates are
+/// (`docs/semantics.md`, *Scatter*, with XLA's batching dimensions). Updates are
 /// applied one at a time in row-major order of the update index (project
 /// rule); a window that does not fit in the operand is skipped entirely.
 pub(super) fn scatter(

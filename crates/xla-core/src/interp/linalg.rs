@@ -1,4 +1,4 @@
-//! Cholesky and triangular solve (`spec/OPS.md` §2.12), on batches of
+//! Cholesky and triangular solve (`docs/semantics.md`, *Linear algebra*), on batches of
 //! matrices in the two minor dimensions.
 //!
 //! Real types compute in `f64` and complex types in `c128`, rounding once
@@ -106,7 +106,7 @@ fn square(instr: &HloInstruction, l: &Literal) -> Result<(usize, usize), InterpE
 /// `cholesky(a), lower=…`: `L` with `a = L·Lᴴ` (lower) or `U` with
 /// `a = Uᴴ·U`, reading only that triangle of `a`, zeros in the other. A
 /// matrix with a negative or NaN pivot gives NaN everywhere; a zero pivot
-/// gives a NaN diagonal entry (§2.12.2).
+/// gives a NaN diagonal entry (`docs/semantics.md`, *Cholesky*).
 pub(super) fn cholesky(
     instr: &HloInstruction,
     operands: &[&Literal],
@@ -136,7 +136,7 @@ fn cholesky_batch<S: Scalar>(
     literal(shape.dims(), data, shape.element_type())
 }
 
-/// The factor of one row-major `m×m` matrix (`spec/OPS.md` §2.12.2):
+/// The factor of one row-major `m×m` matrix (`docs/semantics.md`, *Cholesky*):
 /// NaN everywhere if a pivot is negative or NaN.
 pub(super) fn cholesky_matrix<S: Scalar>(a: &[S], m: usize, lower: bool) -> Vec<S> {
     let (factor, pivots) = cholesky_factor(a, m, lower);
@@ -187,8 +187,8 @@ pub(super) fn cholesky_factor<S: Scalar>(a: &[S], m: usize, lower: bool) -> (Vec
 }
 
 /// `triangular-solve(a, b), left_side=… lower=… unit_diagonal=…
-/// transpose_a=…` (§2.12.1): `op(a)·x = b` or `x·op(a) = b`, reading only
-/// the selected triangle of `a` (and not its diagonal when it is a unit
+/// transpose_a=…` (`docs/semantics.md`, *Triangular solve*): `op(a)·x = b` or `x·op(a) =
+/// b`, reading only the selected triangle of `a` (and not its diagonal when it is a unit
 /// diagonal). A zero on the diagonal makes the unknowns of that
 /// substitution step and of every later step NaN.
 pub(super) fn triangular_solve(

@@ -2,7 +2,7 @@
 //!
 //! The interpreter is the project's semantic oracle: the JIT is tested
 //! against it op by op and on random programs. It follows
-//! `spec/OPS.md` and its Project rules exactly; where they are silent,
+//! `docs/semantics.md` and its Project rules exactly; where they are silent,
 //! XLA:CPU's observed behaviour.
 //!
 //! Before running, every instruction's shape is checked against shape

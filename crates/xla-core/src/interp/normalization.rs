@@ -1,4 +1,4 @@
-//! Batch normalisation (`spec/OPS.md` §2.13): training (batch statistics,
+//! Batch normalisation (`docs/semantics.md`, *Batch normalisation*): training (batch statistics,
 //! biased variance), inference, and the gradient.
 //!
 //! Statistics are sums over each feature's slice (every element whose index

@@ -1,4 +1,4 @@
-//! Random numbers (`spec/OPS.md` §3.10).
+//! Random numbers (`docs/semantics.md`, *Random numbers*).
 //!
 //! `rng-bit-generator` is **bit-exact with XLA** for `rng_three_fry`
 //! (Threefry-2x32, 20 rounds), `rng_philox` (Philox-4x32, 10 rounds) and

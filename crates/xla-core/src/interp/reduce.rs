@@ -1,5 +1,5 @@
-//! Reduce, reduce-window and select-and-scatter (`spec/OPS.md` §2.5–§2.7,
-//! §3.9).
+//! Reduce, reduce-window and select-and-scatter (`docs/semantics.md`,
+//! *Reduce*, *Reduce-window*, *Select-and-scatter*, *Dynamic dimension sizes*).
 //!
 //! Each runs a typed loop when the called computation is one binary op of
 //! its two parameters (add, max, …), and otherwise calls the computation on
@@ -203,7 +203,7 @@ fn for_each_window(
 }
 
 /// `reduce-window(operands…, inits…), window=…, to_apply=…`: padding and
-/// base-dilation holes read as the init values (`spec/OPS.md` §2.6).
+/// base-dilation holes read as the init values (`docs/semantics.md`, *Reduce-window*).
 pub(super) fn reduce_window(
     ctx: &mut Ctx<'_>,
     instr: &HloInstruction,
@@ -388,7 +388,7 @@ fn running_fold<T: Copy>(
 }
 
 /// `select-and-scatter(operand, source, init), window=…, select=…,
-/// scatter=…` (`spec/OPS.md` §2.7): per window the element `select` keeps
+/// scatter=…` (`docs/semantics.md`, *Select-and-scatter*): per window the element `select` keeps
 /// (the first of equals for `≥`; padding is never selected) receives the
 /// window's source value through `scatter`.
 pub(super) fn select_and_scatter(

@@ -1,5 +1,5 @@
-//! Tokens, infeed/outfeed and send/recv (`spec/OPS.md` §3.7), with XLA's
-//! HLO shapes: `infeed` gives `(data, token[])`, `send` and `recv` give the
+//! Tokens, infeed/outfeed and send/recv (`docs/semantics.md`, *Tokens and side effects*), with
+//! XLA's HLO shapes: `infeed` gives `(data, token[])`, `send` and `recv` give the
 //! context `(data, u32[] request id, token[])`, `recv-done` gives
 //! `(data, token[])`, `outfeed` and `send-done` give `token[]`.
 //!

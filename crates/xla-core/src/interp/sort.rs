@@ -1,4 +1,4 @@
-//! Sort and top-k (`spec/OPS.md` §2.9, §1.6).
+//! Sort and top-k (`docs/semantics.md`, *Sort and top-k*).
 //!
 //! Both use one stable merge sort driven by a "less than" answer; it never
 //! relies on the comparator being a strict weak order (a comparator that

@@ -1,7 +1,7 @@
 //! The mapping between multi-indices and buffer offsets under a layout.
 //!
 //! Offsets are counted in elements, not bytes. The mapping is, in order
-//! (`spec/SHAPES_LAYOUT.md` §7.4, `spec/TILING.md` §5–§8):
+//! (`docs/semantics.md`, *Untiled layouts*, *Tiles*, *Repeated tiles*, *Combined dimensions*):
 //!
 //! 1. permute the logical index and the (padded) sizes into physical order,
 //!    most-major first;
@@ -315,7 +315,7 @@ mod tests {
         assert_eq!(hits, m.dims().iter().product::<i64>());
     }
 
-    // SHAPES_LAYOUT.md §8, Example 1.
+    // `docs/semantics.md`, *Untiled layouts*, Example 1.
     #[test]
     fn example1_two_layouts_of_2x3() {
         let row = map(&[2, 3], Layout::new([1, 0]));
@@ -331,7 +331,7 @@ mod tests {
         );
     }
 
-    // SHAPES_LAYOUT.md §8, Example 2.
+    // `docs/semantics.md`, *Untiled layouts*, Example 2.
     #[test]
     fn example2_padding() {
         for m2m in [[0, 1], [1, 0]] {
@@ -365,7 +365,7 @@ mod tests {
         assert_eq!(row.multi(3), None);
     }
 
-    // SHAPES_LAYOUT.md §8, Examples 3 and 4.
+    // `docs/semantics.md`, *Untiled layouts*, Examples 3 and 4.
     #[test]
     fn example3_four_layouts_of_2x3x4() {
         let cases: [([i64; 3], [i64; 3], i64, i64); 4] = [
@@ -405,7 +405,7 @@ mod tests {
         assert_eq!(m.multi(0), Some(vec![]));
     }
 
-    // TILING.md §3.1.
+    // `docs/semantics.md`, *Tiles*.
     #[test]
     fn tiling_one_tile() {
         let m = map(&[3, 5], Layout::new([1, 0]).with_tiles([Tile::new([2, 2])]));
@@ -424,7 +424,7 @@ mod tests {
         assert_bijective(&m);
     }
 
-    // TILING.md §5.
+    // `docs/semantics.md`, *Tiles*.
     #[test]
     fn tiling_fewer_dims() {
         let m = map(
@@ -436,7 +436,7 @@ mod tests {
         assert_bijective(&m);
     }
 
-    // TILING.md §6.1.
+    // `docs/semantics.md`, *Repeated tiles*.
     #[test]
     fn tiling_repeated() {
         let m = map(
@@ -474,7 +474,7 @@ mod tests {
         assert_bijective(&bf);
     }
 
-    // TILING.md §6.2.
+    // `docs/semantics.md`, *Repeated tiles*.
     #[test]
     fn tiling_second_tile_reaches_cross_tile_dims() {
         let m = map(
@@ -485,7 +485,7 @@ mod tests {
         assert_bijective(&m);
     }
 
-    // TILING.md §7.
+    // `docs/semantics.md`, *Combined dimensions*.
     #[test]
     fn tiling_combined_dims() {
         let m = map(
@@ -503,7 +503,7 @@ mod tests {
         assert_bijective(&m);
     }
 
-    // TILING.md §8.
+    // `docs/semantics.md`, *Tiles*.
     #[test]
     fn tiling_with_minor_to_major() {
         let m = map(&[5, 3], Layout::new([0, 1]).with_tiles([Tile::new([2, 2])]));

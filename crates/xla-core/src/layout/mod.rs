@@ -2,7 +2,7 @@
 //!
 //! A layout is a `minor_to_major` permutation, optionally padded dimensions
 //! with a padding value, and optionally a list of tiles applied in order
-//! (see `spec/SHAPES_LAYOUT.md` §7 and `spec/TILING.md`). [`IndexMap`] turns
+//! (see `docs/semantics.md`, *Layouts and tiles*). [`IndexMap`] turns
 //! a layout into the mapping between multi-indices and buffer offsets.
 //!
 //! Text syntax, inside a shape's braces:

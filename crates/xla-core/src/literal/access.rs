@@ -258,7 +258,7 @@ mod tests {
 
     #[test]
     fn offset_tables_of_a_tiled_layout() {
-        // The example in `OffsetTables`' documentation (TILING.md §3.1).
+        // The example in `OffsetTables`' documentation (`docs/semantics.md`, *Tiles*).
         let layout = Layout::new([1, 0]).with_tiles([Tile::new([2, 2])]);
         let map = IndexMap::new(&[3, 5], &layout).unwrap();
         let tables = OffsetTables::new(&map, &layout).unwrap();

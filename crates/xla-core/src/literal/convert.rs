@@ -1,4 +1,4 @@
-//! Element-type conversion (`ConvertElementType`, `spec/OPS.md` §3.2): the
+//! Element-type conversion (`ConvertElementType`, `docs/semantics.md`, *Convert*): the
 //! one place its rules live. The interpreter's `convert` op, constant folding
 //! and [`Literal::convert`](super::Literal::convert) all call
 //! [`convert_elements`] (or the per-value core [`convert_value`]).
@@ -17,7 +17,7 @@
 //! | complex → real | the real part, converted as above | `c64 (1.7+2i) → s32 1` |
 //! | complex → pred | not a conversion: [`LiteralError::NotConvertible`] | |
 //!
-//! Subnormals (`spec/OPS.md` §3.1.2, project rule). The rounding rules above
+//! Subnormals (`docs/semantics.md`, *Flush to zero*, project rule). The rounding rules above
 //! apply to exact values, with these flushes (a flushed value becomes a zero of
 //! the same sign):
 //!
@@ -58,7 +58,7 @@ pub(super) enum Wide {
     },
 }
 
-/// Checks that `from → to` is a conversion (`spec/OPS.md` §3.2). Every pair
+/// Checks that `from → to` is a conversion (`docs/semantics.md`, *Convert*). Every pair
 /// of element types is, except complex → pred.
 pub fn check_convert(from: PrimitiveType, to: PrimitiveType) -> Result<(), LiteralError> {
     if from.is_complex() && to.is_pred() {

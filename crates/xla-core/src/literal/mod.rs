@@ -314,7 +314,7 @@ impl Literal {
     }
 
     /// The same array with every element converted to `to` by the rules of
-    /// [`convert`] (`spec/OPS.md` §3.2); the layout is kept.
+    /// [`convert`] (`docs/semantics.md`, *Convert*); the layout is kept.
     ///
     /// ```
     /// use xla_core::{Literal, PrimitiveType};

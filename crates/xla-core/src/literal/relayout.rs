@@ -12,7 +12,7 @@ impl Literal {
     /// [`PaddingValue`] (zero when unknown or when the layout has only tile
     /// padding).
     ///
-    /// Example (`spec/SHAPES_LAYOUT.md` §8, Example 1): `[[a,b,c],[d,e,f]]`
+    /// Example (`docs/semantics.md`, *Untiled layouts*, Example 1): `[[a,b,c],[d,e,f]]`
     /// relaid to `{0,1}` has memory order `a d b e c f`.
     ///
     /// ```

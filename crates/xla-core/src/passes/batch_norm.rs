@@ -10,7 +10,7 @@ use crate::{Literal, PrimitiveType, Result, Shape};
 
 /// Rewrites `batch-norm-training`, `batch-norm-inference` and
 /// `batch-norm-grad` into `reduce`, `broadcast` and element-wise ops, the
-/// formulas of `spec/OPS.md` §2.13 (XLA's `BatchNormExpander`), so that a
+/// formulas of `docs/semantics.md`, *Batch normalisation* (XLA's `BatchNormExpander`), so that a
 /// backend compiles them as ordinary reduction and loop kernels.
 ///
 /// With `x` the operand, `f` the `feature_index`, `C` the size of dimension

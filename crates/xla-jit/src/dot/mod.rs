@@ -31,7 +31,7 @@
 //!   but whose rows are contiguous is computed as `Cᵀ = Bᵀ·Aᵀ`.
 //! * **f16, bf16**: packing widens to f32, the f32 kernel accumulates in f32
 //!   into a scratch matrix, and each finished block is rounded once to the
-//!   16-bit type (the project rule of OPS.md §2.3.5).
+//!   16-bit type (the project rule of `docs/semantics.md`, *Accumulation in dot and convolution*).
 //! * **integers, complex**: a plain loop; integers wrap in their own type.
 //! * **window `A`** ([`DotEngine::gemm_window`]): a convolution's patches
 //!   read in place (`window.rs`); f32 and f64 pack their panels straight

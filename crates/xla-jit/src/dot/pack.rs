@@ -1,7 +1,7 @@
 //! Packing: copying a block of an operand, read through any strides, into
 //! the contiguous panel order the micro-kernel streams.
 //!
-//! Both packed formats are tiled layouts (TILING.md) of the block they copy;
+//! Both packed formats are tiled layouts (`docs/semantics.md`, *Tiles*) of the block they copy;
 //! tiles that overrun the block are padded with zeros, so edge panels run
 //! the full kernel and contribute nothing from the padding.
 //!

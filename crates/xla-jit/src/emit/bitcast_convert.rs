@@ -1,4 +1,4 @@
-//! `bitcast-convert` (`spec/OPS.md` §3.3.1): the same bits under another
+//! `bitcast-convert` (`docs/semantics.md`, *Bitcast-convert*): the same bits under another
 //! element type. Between types of one width it is a register
 //! reinterpretation (through the raw bits for `f16`/`bf16`, which live in
 //! `f32` registers, and `pred`); across widths each element's raw bits are
@@ -98,7 +98,7 @@ pub(super) fn bitcast_convert(
 }
 
 /// `bitcast-convert` `id` between element types of different widths
-/// (`spec/OPS.md` §3.3.1). With `B = size(from)` and `B' = size(to)` in
+/// (`docs/semantics.md`, *Bitcast-convert*). With `B = size(from)` and `B' = size(to)` in
 /// bytes, little-endian: if `B > B'` the result has a new minor-most
 /// dimension and output `(i…, j)` is bytes `[j·B', (j+1)·B')` of operand
 /// element `(i…)`; if `B < B'` the operand's last dimension (size `B'/B`)

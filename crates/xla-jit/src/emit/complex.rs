@@ -1,4 +1,4 @@
-//! Complex elements (`c64`, `c128`; `spec/OPS.md` §3.1.2) in kernels.
+//! Complex elements (`c64`, `c128`; `docs/semantics.md`, *Element-wise arithmetic*) in kernels.
 //!
 //! A complex element lives in one integer lane holding its bytes: `c64` in
 //! an `i64` (real part in the low 32 bits, imaginary part in the high 32),
@@ -423,7 +423,7 @@ fn halves(ty: PrimitiveType) -> (types::Type, types::Type) {
     }
 }
 
-/// `convert` with a complex source or target (`spec/OPS.md` §3.2): real →
+/// `convert` with a complex source or target (`docs/semantics.md`, *Convert*): real →
 /// `(x, 0)` with `x` converted to the component type; complex → complex
 /// by components; complex → real takes the real part.
 pub(super) fn convert(

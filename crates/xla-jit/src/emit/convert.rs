@@ -1,5 +1,5 @@
-//! `convert` and `reduce-precision` on register values (`spec/OPS.md`
-//! §3.2, §3.3.2).
+//! `convert` and `reduce-precision` on register values (`docs/semantics.md`,
+//! *Convert*, *Reduce-precision*).
 //!
 //! | from → to | how |
 //! |---|---|
@@ -152,8 +152,8 @@ fn float_to_float(
         (true, _) => {
             // f16, bf16 and f32 values are held in f32. Under the kernels'
             // DAZ an f32 (or bf16) subnormal promotes to ±0, as f32 → f64
-            // must (OPS.md's flush rule; XLA:CPU flushes bf16 → f64 too);
-            // f16 subnormals are normal f32 values and widen exactly.
+            // must (the rule of `docs/semantics.md`, *Flush to zero*; XLA:CPU flushes bf16 → f64
+            // too); f16 subnormals are normal f32 values and widen exactly.
             if lanes > 1 {
                 kb.b.ins().fvpromote_low(x)
             } else {
@@ -250,7 +250,7 @@ fn float_to_int_lanes(kb: &mut KernelBuilder, to: PrimitiveType, t: Type, v: Val
     }
 }
 
-/// `reduce-precision` by the bit algorithm of `spec/OPS.md` §3.3.2, on the
+/// `reduce-precision` by the bit algorithm of `docs/semantics.md`, *Reduce-precision*, on the
 /// element type's own bit pattern.
 pub(super) fn reduce_precision(
     kb: &mut KernelBuilder,

@@ -1,4 +1,4 @@
-//! `convolution` as an elemental generator (`spec/OPS.md` §2.3): the value
+//! `convolution` as an elemental generator (`docs/semantics.md`, *Convolution*): the value
 //! at an output index `(b, o, y…)` is the sum, over the kernel input
 //! features `c` of `o`'s feature group and the kernel positions `k…`
 //! (row-major, in the interpreter's order), of `lhs · rhs` in the result
@@ -10,7 +10,7 @@
 //! padding `lo` reads position `p = y·s + k'·wd − lo` of the base-dilated
 //! input (`k' = K − 1 − k` when the window is reversed), which is input
 //! element `p / bd` when `p ≥ 0`, `p mod bd = 0` and `p / bd` is below the
-//! input size; other taps add nothing. Example (`spec/OPS.md` §2.3.6,
+//! input size; other taps add nothing. Example (`docs/semantics.md`, *Convolution*,
 //! input 3×3, kernel `[[1,0],[0,−1]]`, stride 2, padding `(1,1)`): output
 //! `(0,0)` reads `p = (−1,−1), (−1,0), (0,−1), (0,0)`: only the last is
 //! inside, giving `in(0,0) · −1 = −1`.

@@ -1,5 +1,5 @@
 //! Data movement as index arithmetic: each op maps the index it is asked
-//! for to indices of its operands (`spec/OPS.md` §3.4) and calls their
+//! for to indices of its operands (`docs/semantics.md`, *Data movement*) and calls their
 //! generators there. Lane strides follow exactly where the map is affine in
 //! the lane (broadcast, transpose, slice, reverse, degenerate reshapes); ops
 //! that choose between operands per element (pad, concatenate,

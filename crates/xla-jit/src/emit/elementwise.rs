@@ -1,4 +1,4 @@
-//! Elementwise ops on register values (`spec/OPS.md` §3.1): arithmetic,
+//! Elementwise ops on register values (`docs/semantics.md`, *Element-wise operations*): arithmetic,
 //! comparisons, select and clamp, bitwise ops and shifts, for every real
 //! element type.
 //!
@@ -653,7 +653,7 @@ pub(super) fn compare(
     kb.b.ins().icmp(cc, x, y)
 }
 
-/// The signed key of the float total order (`spec/OPS.md` §3.1.3): the bits
+/// The signed key of the float total order (`docs/semantics.md`, *Comparisons*): the bits
 /// as a signed integer, with all bits but the sign flipped when negative.
 pub(super) fn total_order_key(kb: &mut KernelBuilder, x: Value) -> Value {
     let ity: Type = kb.ty(x).as_int();

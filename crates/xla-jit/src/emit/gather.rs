@@ -1,4 +1,4 @@
-//! `gather` as an elemental generator (`spec/OPS.md` §2.1): the value at
+//! `gather` as an elemental generator (`docs/semantics.md`, *Gather*): the value at
 //! an output index reads the index vector its batch coordinates select,
 //! clamps the slice start into the operand, and reads the operand at start
 //! plus the offset coordinates.

@@ -3,7 +3,7 @@
 //! power, the conversions whose single rounding needs more than one
 //! hardware step (`f64` and wide integers → `f16`/`bf16`), and complex
 //! division, `abs` and transcendentals. Each is exactly the rule of
-//! `spec/OPS.md` (conversions call `literal::convert` and complex ops the
+//! `docs/semantics.md` (conversions call `literal::convert` and complex ops the
 //! interpreter's table, the one place those rules live), so kernels agree
 //! with the interpreter bit for bit. They run per element, in vector loops
 //! once per lane; [`topk_row`] runs once per row of a top-k.
@@ -56,7 +56,7 @@ pub extern "C" fn fmod_f64(x: f64, y: f64) -> f64 {
 }
 
 /// Integer power by squaring, wrapping; a negative exponent gives 0 unless
-/// the base is ±1 (`spec/OPS.md` §1.6 `Pow`). Operands are sign- or
+/// the base is ±1 (`docs/semantics.md`, *Element-wise arithmetic* `Pow`). Operands are sign- or
 /// zero-extended to 64 bits by the caller; `bits` is the type's width, the
 /// result is truncated to it.
 pub extern "C" fn ipow(base: i64, exp: i64, signed: bool, bits: u32) -> i64 {

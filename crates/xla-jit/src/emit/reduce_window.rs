@@ -1,4 +1,4 @@
-//! `reduce-window` as an elemental generator (`spec/OPS.md` §2.6): the
+//! `reduce-window` as an elemental generator (`docs/semantics.md`, *Reduce-window*): the
 //! value at an output index folds the window's taps, in the interpreter's
 //! order (lexicographic over the window, the last dimension fastest),
 //! starting from the init value; taps on padding or on base-dilation

@@ -1,4 +1,4 @@
-//! `rng-bit-generator` kernels (`spec/OPS.md` §3.10), bit-exact with the
+//! `rng-bit-generator` kernels (`docs/semantics.md`, *Random numbers*), bit-exact with the
 //! interpreter (and so with XLA): Threefry-2x32 (20 rounds) and
 //! Philox-4x32 (10 rounds) hashes of a counter, one iteration per hash, so
 //! the runtime may split the hashes across threads.

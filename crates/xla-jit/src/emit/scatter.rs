@@ -1,4 +1,4 @@
-//! `scatter` kernels (`spec/OPS.md` §2.2): the output buffer starts as the
+//! `scatter` kernels (`docs/semantics.md`, *Scatter*): the output buffer starts as the
 //! operand (the runtime aliases or copies it for an in-place fusion; the
 //! kernel copies it otherwise), then one pass applies the updates one at a
 //! time in row-major order of the update index, as the interpreter does:
@@ -9,7 +9,7 @@
 //! The loops over the update dimensions nest in row-major order. The index
 //! vector depends only on the update's scatter dimensions, so the window
 //! start and the "window fits" test are computed once the loops have fixed
-//! the last of them; the loops inside walk the window. Example (§2.2.3
+//! the last of them; the loops inside walk the window. Example (`docs/semantics.md`, *Scatter*
 //! example 1): `updates = s32[2,3]`, `update_window_dims = {1}`: the outer
 //! loop over dimension 0 reads the index vector, checks that the row fits
 //! and, if so, the inner loop over dimension 1 combines three elements.

@@ -1,4 +1,4 @@
-//! `select-and-scatter` kernels (`spec/OPS.md` §2.7): the output is filled
+//! `select-and-scatter` kernels (`docs/semantics.md`, *Select-and-scatter*): the output is filled
 //! with the init value, then for each source position (row-major) the
 //! kernel scans its window in lexicographic order with the `select`
 //! computation and combines the source value into the selected element
@@ -7,8 +7,8 @@
 //! The scan keeps the selected value and position in variables: tap `p`
 //! replaces the selection unless one exists and `select(selected, p)`
 //! holds, so with `select = ≥` the first of equal maxima stays selected.
-//! Taps on padding are never selected. Example (§2.7.1 example 3): operand
-//! `[1,9,3,7,5,6]`, window 3, stride 1: the windows at 0 and 1 select the 9
+//! Taps on padding are never selected. Example (`docs/semantics.md`, *Select-and-scatter* example
+//! 3): operand `[1,9,3,7,5,6]`, window 3, stride 1: the windows at 0 and 1 select the 9
 //! at position 1, those at 2 and 3 the 7 at position 3.
 //!
 //! The pass runs on one thread: overlapping windows may select the same

@@ -1,4 +1,4 @@
-//! `sort` and `topk` kernels (`spec/OPS.md` §2.9, §1.6): every 1-D slice
+//! `sort` and `topk` kernels (`docs/semantics.md`, *Sort and top-k*): every 1-D slice
 //! along the sort dimension (a *row*; the other dimensions index the rows)
 //! is sorted independently, so the kernel's iterations are rows and the
 //! runtime may split them across threads.

@@ -36,8 +36,8 @@
 //! from the 0.8 MiB `padded`) and the dot is a 3136×576 by 576×64 product.
 //!
 //! f16 and bf16 operands are converted to f32 (exactly) and a 16-bit
-//! result is the f32 dot rounded once, as `spec/OPS.md` §2.3.5 requires.
-//! The dot's sums run in the engine's order, which differs from the direct
+//! result is the f32 dot rounded once, as `docs/semantics.md`, *Accumulation in dot and
+//! convolution* requires. The dot's sums run in the engine's order, which differs from the direct
 //! kernel's (and the interpreter's) only in float summation order.
 
 use xla_core::hlo::{DotDimensionNumbers, InstrId, PadDim, SliceDim};
@@ -104,7 +104,7 @@ fn worth_im2col(out: &Emitted, conv: &HloInstruction) -> bool {
 
 /// The type the dot computes a convolution with result type `ty` in: f64
 /// for f64, else f32 (f16 and bf16 products summed in f32 and rounded
-/// once, `spec/OPS.md` §2.3.5).
+/// once, `docs/semantics.md`, *Accumulation in dot and convolution*).
 fn compute_type(ty: PrimitiveType) -> PrimitiveType {
     match ty {
         PrimitiveType::F64 => PrimitiveType::F64,

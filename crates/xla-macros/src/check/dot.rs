@@ -326,7 +326,7 @@ impl Checker<'_> {
 }
 
 /// SAME padding `(low, high)` of one spatial dimension: the total makes
-/// the output size `⌈base / stride⌉` (`spec/OPS.md` §2.3.4), computed on the
+/// the output size `⌈base / stride⌉` (`docs/semantics.md`, *Windows*), computed on the
 /// dilated base and kernel. Symbolic sizes are allowed only with stride 1
 /// and a constant kernel, where the total is the dilated kernel size − 1.
 fn same_padding(

@@ -21,7 +21,7 @@ DIRECTIONS = {
 
 
 def _total_order_key(a):
-    """The total-order key of OPS.md 3.1.3 (signed integer of the bits, with the
+    """The total-order key of `docs/semantics.md`, *Comparisons* (signed integer of the bits, with the
     non-sign bits flipped for negative values)."""
     width = 8 * a.dtype.itemsize
     b = D.bits(a).astype(object)

@@ -15,7 +15,7 @@ def _while_cases():
         return lax.fori_loop(0, 1000, lambda i, s: (s[0] + 1, s[1] + c), (np.int32(0), jnp.zeros(10, jnp.float32)))
     c = np.array([0.5, 0.25, -1.0, 2.0, 0.0, 3.0, -0.125, 1.0, 4.0, 8.0], np.float32)
     yield Case("while", "spec_fori_1000", spec_loop, [c], "while",
-               notes="OPS.md 3.6 example: (1000, 1000 c) for dyadic c (exact at every step)")
+               notes="`docs/semantics.md`, *While* example: (1000, 1000 c) for dyadic c (exact at every step)")
 
     def collatz_steps(x):
         def cond(s):
@@ -70,7 +70,7 @@ def _conditional_cases():
                    lambda i, a: cond_p.bind(i, a, branches=jaxprs)[0], [np.int32(idx), np.float32(2.0)],
                    "conditional",
                    notes="conditional with an unclamped s32 branch index (cond_p bound directly): an index "
-                   "< 0 or >= 3 runs the last branch (N-1), per OPS.md row 18")
+                   "< 0 or >= 3 runs the last branch (N-1), per `docs/semantics.md`, *Conditional*")
 
     def nested(p, x):
         return lax.cond(p, lambda v: lax.fori_loop(0, 3, lambda i, w: w * 2.0, v), lambda v: v - 1.0, x)

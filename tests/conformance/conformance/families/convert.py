@@ -86,7 +86,7 @@ def _float_to_int(x, src, dst):
 
 
 def _convert(x, src, dst):
-    """XLA:CPU's convert from `src` to `dst` on values of type `src` (OPS.md 3.2,
+    """XLA:CPU's convert from `src` to `dst` on values of type `src` (`docs/semantics.md`, *Convert*,
     with the subnormal details of _float_to_float)."""
     if src in D.COMPLEX and dst not in D.COMPLEX:
         return _convert(x.real, D.name(D.component(D.dt(src))), dst)  # real() keeps subnormals
@@ -126,7 +126,7 @@ def _convert_cases():
 
         yield Case("convert", f"from_{src}", fn, [x], "convert", reference=ref, flushes=False, x64=True,
                    notes=f"{src} converted to each of {', '.join(targets)} (out0 ... out{len(targets) - 1} in "
-                   "that order). Rules: OPS.md 3.2 (float -> int truncates and saturates, NaN -> 0; "
+                   "that order). Rules: `docs/semantics.md`, *Convert* (float -> int truncates and saturates, NaN -> 0; "
                    "-> pred is x != 0, JAX emits compare NE). XLA:CPU details: f32 <-> bf16 keep subnormals; "
                    "f32 <-> f64 flush them; f64 -> f16/bf16 goes through f32 (double rounding: "
                    "1 + 2^-11 + 2^-40 -> f16 1.0); bf16 -> f64 flushes bf16 subnormals; int -> f16/bf16 "
@@ -157,7 +157,7 @@ def _bitcast_cases():
 
 
 def _reduce_precision_ref(x, exponent_bits, mantissa_bits, src):
-    """OPS.md 3.3.2 on the bit pattern of each value."""
+    """`docs/semantics.md`, *Reduce-precision* on the bit pattern of each value."""
     dtype = D.dt(src)
     fi = D.finfo(dtype)
     M, w = fi.nmant, 8 * dtype.itemsize

@@ -1,5 +1,5 @@
 """dot / dot_general / einsum and convolution, checked against NumPy float64 and
-integer references of OPS.md 2.3 and 2.4."""
+integer references of `docs/semantics.md`, *Convolution*, *Dot*."""
 import jax.numpy as jnp
 import numpy as np
 from jax import lax
@@ -40,16 +40,16 @@ def _einsum_ref(spec):
 def _dot_cases():
     f = np.float32
     yield Case("dot", "spec_vec_vec", jnp.dot, [np.array([1, 2, 3], f), np.array([4, 5, 6], f)], "dot",
-               notes="OPS.md 2.4.1: 32")
+               notes="`docs/semantics.md`, *Dot*: 32")
     yield Case("dot", "spec_mat_vec", jnp.dot, [np.array([[1, 2, 3], [4, 5, 6]], f), np.array([1, 0, -1], f)], "dot")
     yield Case("dot", "spec_mat_mat", jnp.dot, [np.array([[1, 2], [3, 4]], f), np.array([[5, 6], [7, 8]], f)], "dot")
     yield Case("dot", "spec_contracting_only", _dot_general((((1,), (1,)), ((), ()))),
                [np.array([[1, 2, 3], [4, 5, 6]], f), np.array([[1, 1, 1], [2, 2, 2]], f)], "dot",
-               notes="OPS.md 2.4.3 example 1: lhs . rhs^T")
+               notes="`docs/semantics.md`, *Dot* example 1: lhs . rhs^T")
     lhs = np.arange(24, dtype=np.int32).reshape(2, 3, 4)
     rhs = np.array([[[10 * i + 5 * j + k for k in range(5)] for j in range(2)] for i in range(4)], np.int32)
     yield Case("dot", "spec_batch_dims_ordering", _dot_general((((2,), (0,)), ((0,), (1,)))), [lhs, rhs], "dot",
-               notes="OPS.md 2.4.3 example 3: lb={0}, rb={1}, lc={2}, rc={0}; out[1,2,3] = 2028")
+               notes="`docs/semantics.md`, *Dot* example 3: lb={0}, rb={1}, lc={2}, rc={0}; out[1,2,3] = 2028")
     r = np.random.default_rng(2200)
     configs = [
         ("mm_7x13x5", (7, 13), (13, 5), (((1,), (0,)), ((), ())), "ij,jk->ik"),
@@ -78,7 +78,7 @@ def _dot_cases():
                notes="preferred_element_type=f32: the HLO dot has an f32 result")
     one = np.array([1.0] + [2.0 ** -9] * 8, np.float32).astype(D.BF16)
     yield Case("dot", "bf16_accumulation_probe", jnp.dot, [one, np.ones(9, D.BF16)], "dot",
-               notes="OPS.md 2.3.5 example: [1, 2^-9 x8] . ones = 1.015625 with f32 accumulation (1.0 if each "
+               notes="`docs/semantics.md`, *Accumulation in dot and convolution* example: [1, 2^-9 x8] . ones = 1.015625 with f32 accumulation (1.0 if each "
                "add rounded to bf16)")
     af, bf = V.floats("f16", (5, 20), 2203, with_specials=False), V.floats("f16", (20, 4), 2204, with_specials=False)
     yield Case("dot", "f16", jnp.dot, [af, bf], "dot", _accum(af, bf, _einsum_ref("ij,jk->ik"), 20, np.float32,
@@ -124,7 +124,7 @@ def _dot_cases():
 
 
 def _conv_ref(lhs, rhs, strides, padding, lhs_dil, rhs_dil, fgc, bgc, specs):
-    """OPS.md 2.3.5 in float64 (or object integers): transpose to canonical order, dilate,
+    """`docs/semantics.md`, *Convolution* in float64 (or object integers): transpose to canonical order, dilate,
     pad (negative crops), correlate without flipping, then transpose to the output spec."""
     lhs_spec, rhs_spec, out_spec = specs
     spatial = [c for c in lhs_spec if c not in "NC"]
@@ -191,11 +191,11 @@ def _conv_cases():
     ]
     for name, st, pad, ld, rd in spec:
         yield Case("conv", f"spec_{name}", _conv(st, pad, ld, rd), [base, kern], "convolution",
-                   reference=_conv_reference(st, pad, ld, rd), notes="OPS.md 2.3.6 worked example (exact)")
+                   reference=_conv_reference(st, pad, ld, rd), notes="`docs/semantics.md`, *Convolution* worked example (exact)")
     x1 = np.array([[[1, 2, 3, 4], [10, 20, 30, 40]]], np.float32)
     w1 = np.array([[[1, 1], [0, 0]], [[0, 0], [1, -1]]], np.float32)
     yield Case("conv", "spec_1d_plain", _conv((1,), "VALID"), [x1, w1], "convolution",
-               reference=_conv_reference((1,), "VALID"), notes="OPS.md 2.3.6 1-D example")
+               reference=_conv_reference((1,), "VALID"), notes="`docs/semantics.md`, *Convolution* 1-D example")
     wg = np.array([[[1, 1]], [[1, -1]]], np.float32)
     yield Case("conv", "spec_1d_feature_groups", _conv((1,), "VALID", fgc=2), [x1, wg], "convolution",
                reference=_conv_reference((1,), "VALID", fgc=2), notes="feature_group_count=2")

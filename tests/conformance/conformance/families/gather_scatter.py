@@ -1,6 +1,6 @@
-"""gather and scatter: the OPS.md 2.1/2.2 worked examples, clamping and dropping of
-out-of-range indices, duplicate indices, batching dimensions (vmap) and the JAX
-indexing idioms with each GatherScatterMode."""
+"""gather and scatter: the worked examples of `docs/semantics.md`, *Gather*, *Scatter*;
+clamping and dropping of out-of-range indices, duplicate indices, batching
+dimensions (vmap) and the JAX indexing idioms with each GatherScatterMode."""
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -28,14 +28,14 @@ def _gather_cases():
         ("spec_points", np.array([[0, 0], [1, 2], [2, 1]], np.int32), GD((), (0, 1), (0, 1)), (1, 1)),
     ]
     for name, idx, dn, sizes in spec:
-        yield Case("gather", name, _gather(dn, sizes), [OP, idx], "gather", notes="OPS.md 2.1.5 worked example")
+        yield Case("gather", name, _gather(dn, sizes), [OP, idx], "gather", notes="`docs/semantics.md`, *Gather* worked example")
     yield Case("gather", "spec_columns_implicit_index_dim", _gather(GD((0,), (1,), (1,)), (3, 1)),
                [OP, np.array([[2], [0]], np.int32)], "gather",
-               notes="column gather (OPS.md 2.1.5 example 3, with an explicit trailing index dimension: "
+               notes="column gather (`docs/semantics.md`, *Gather* example 3, with an explicit trailing index dimension: "
                "JAX always puts index_vector_dim last)")
     op43 = np.arange(12, dtype=np.int32).reshape(4, 3)
     yield Case("gather", "spec_two_batch_dims", _gather(GD((2,), (0,), (0,)), (1, 3)),
-               [op43, np.array([[[3], [1]], [[0], [2]]], np.int32)], "gather", notes="OPS.md 2.1.5 example 5")
+               [op43, np.array([[[3], [1]], [[0], [2]]], np.int32)], "gather", notes="`docs/semantics.md`, *Gather* example 5")
     x = V.floats("f32", (16, 11), 1600, sample=V.normal(5))
     idx = np.array([[0, 0], [8, 5], [15, 10], [-3, 4], [2, 100], [2 ** 31 - 1, -(2 ** 31)]], np.int32)
     yield Case("gather", "windows_out_of_range", _gather(GD((1, 2), (), (0, 1)), (8, 6)), [x, idx], "gather",
@@ -71,7 +71,7 @@ def _gather_cases():
     yield Case("gather", "vmap_dynamic_slice_batching_dims", ds,
                [V.floats("f32", (4, 9), 1604), np.array([0, 7, -2, 4], np.int32)], "gather",
                notes="vmap of dynamic_slice: a gather with operand_batching_dims / start_indices_batching_dims "
-               "(not in OPS.md 2.1: batch dim b of the operand is indexed by batch dim b of the indices)")
+               "(not in `docs/semantics.md`, *Gather*: batch dim b of the operand is indexed by batch dim b of the indices)")
 
 
 def _scatter(kind, dnums, mode=RAW, **kw):
@@ -115,7 +115,7 @@ def _scatter_cases():
     rows = SD((1,), (0,), (0,))
     yield Case("scatter", "spec_rows_add", _scatter("add", rows),
                [z, np.array([[0], [2]], np.int32), np.array([[1, 2, 3], [4, 5, 6]], np.int32)], "scatter",
-               notes="OPS.md 2.2.3 example 1")
+               notes="`docs/semantics.md`, *Scatter* example 1")
     yield Case("scatter", "spec_duplicates_add", _scatter("add", rows),
                [z, np.array([[0], [0]], np.int32), np.array([[1, 2, 3], [4, 5, 6]], np.int32)], "scatter",
                notes="duplicate indices accumulate")
@@ -124,11 +124,11 @@ def _scatter_cases():
                notes="duplicate indices with replace: the last update in row-major order wins on XLA:CPU")
     yield Case("scatter", "spec_points_add", _scatter("add", SD((), (0, 1), (0, 1))),
                [z, np.array([[0, 0], [1, 2], [0, 0]], np.int32), np.array([10, 20, 5], np.int32)], "scatter",
-               notes="OPS.md 2.2.3 example 3")
+               notes="`docs/semantics.md`, *Scatter* example 3")
     yield Case("scatter", "spec_window_dropped", _scatter("add", SD((1, 2), (), (0, 1))),
                [z, np.array([[0, 2], [1, 1]], np.int32),
                 np.array([[[1, 1], [1, 1]], [[7, 8], [9, 10]]], np.int32)], "scatter",
-               notes="OPS.md 2.2.3 example 4: a window that does not fit is skipped entirely")
+               notes="`docs/semantics.md`, *Scatter* example 4: a window that does not fit is skipped entirely")
     x = V.floats("f32", (6, 5), 1700, sample=V.normal(2))
     idx = np.array([[0, 0], [4, 3], [5, 4], [-1, 0], [3, 4], [0, 0], [2, 1]], np.int32)
     upd = V.floats("f32", (7, 2, 2), 1701, sample=V.normal(2), with_specials=False)

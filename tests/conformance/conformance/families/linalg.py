@@ -17,7 +17,7 @@ def _fft_cases():
     def cplx(shape, dtype=np.complex64):
         return (r.standard_normal(shape) + 1j * r.standard_normal(shape)).astype(dtype)
     spec = np.array([1, 2, 3, 4], np.complex64)
-    yield Case("fft", "spec_fft_4", jnp.fft.fft, [spec], "fft", Normwise(8), np.fft.fft, notes="OPS.md 2.11.1")
+    yield Case("fft", "spec_fft_4", jnp.fft.fft, [spec], "fft", Normwise(8), np.fft.fft, notes="`docs/semantics.md`, *FFT*")
     yield Case("fft", "spec_rfft_5", jnp.fft.rfft, [np.array([1, 2, 3, 4, 5], np.float32)], "fft", Normwise(10),
                np.fft.rfft, notes="odd length: output n//2+1 = 3")
     yield Case("fft", "spec_irfft_4", lambda x: jnp.fft.irfft(x, n=4), [np.array([10, -2 + 2j, -2], np.complex64)],
@@ -72,7 +72,7 @@ def _cholesky_cases():
         tag = "lower" if lower else "upper"
         yield Case("cholesky", f"raw_spec_{tag}", lambda x, lower=lower: raw.cholesky(x, lower), [spec], "cholesky",
                    Normwise(24), lambda x, lower=lower: np.linalg.cholesky(x) if lower else np.linalg.cholesky(x).T,
-                   notes="HLO cholesky (XLA expands it): OPS.md 2.12.2 example; the other triangle is zero")
+                   notes="HLO cholesky (XLA expands it): `docs/semantics.md`, *Cholesky* example; the other triangle is zero")
     b = _spd(r, 6, (3,))
     b[:, 0, 5] = 1e6  # the upper triangle is not read by the lower factorization
     yield Case("cholesky", "raw_batched_lower_ignores_upper", lambda x: raw.cholesky(x, True), [b], "cholesky",
@@ -81,7 +81,7 @@ def _cholesky_cases():
     for name, m in [("raw_not_pd", [[4, 2, 0], [2, -3, 0], [0, 0, 5]]), ("raw_zero_last_pivot", [[4, 2], [2, 1]]),
                     ("raw_zero_first_pivot", [[0, 0], [0, 1]])]:
         yield Case("cholesky", name, lambda x: raw.cholesky(x, True), [np.array(m, np.float32)], "cholesky",
-                   notes="OPS.md 2.12.2 failure example: a negative/NaN pivot makes the whole result NaN; a zero "
+                   notes="`docs/semantics.md`, *Cholesky* failure example: a negative/NaN pivot makes the whole result NaN; a zero "
                    "last pivot leaves only the last diagonal entry NaN")
 
 
@@ -106,7 +106,7 @@ def _triangular_solve_cases():
         yield Case("triangular_solve", f"raw_spec_{name}",
                    lambda x, y, left=left, unit=unit, trans=trans: raw.triangular_solve(x, y, left, True, unit, trans),
                    [a, b], "triangular-solve", Normwise(8), _tri_ref(left, True, unit, trans),
-                   notes="HLO triangular-solve (XLA expands it): OPS.md 2.12.1 example")
+                   notes="HLO triangular-solve (XLA expands it): `docs/semantics.md`, *Triangular solve* example")
     r = np.random.default_rng(2800)
     m = (np.tril(r.standard_normal((5, 5))) + 4 * np.eye(5)).astype(np.float32)
     m[0, 4] = 99.0  # never read by a lower solve
@@ -127,7 +127,7 @@ def _triangular_solve_cases():
                Normwise(32), _tri_ref(True, False, False, "ADJOINT"), notes="complex upper, transpose_a=ADJOINT")
     yield Case("triangular_solve", "raw_singular", lambda x, y: raw.triangular_solve(x, y, True, True, False),
                [np.array([[2, 0], [1, 0]], np.float32), np.array([[2, 4], [9, 9]], np.float32)], "triangular-solve",
-               notes="zero on the diagonal: division by zero (OPS.md 2.12.1 singular example)")
+               notes="zero on the diagonal: division by zero (`docs/semantics.md`, *Triangular solve* singular example)")
     yield Case("triangular_solve", "jnp_lapack_left_lower",
                lambda x, y: lax.linalg.triangular_solve(x, y, left_side=True, lower=True), [m, rhs],
                "custom-call lapack_strsm_ffi", Normwise(40), _tri_ref(True, True, False, "NO_TRANSPOSE"),
@@ -250,7 +250,7 @@ def _batch_norm_cases():
     x = np.array([[1, 2], [3, 6], [1, 2], [3, 6]], np.float32)
     g, b = np.array([1, 2], np.float32), np.array([0, 1], np.float32)
     yield Case("batch_norm", "spec_training", lambda a, s, o: raw.batch_norm_training(a, s, o, 0.0, 1), [x, g, b],
-               "batch-norm-training", notes="OPS.md 2.13.4 (epsilon 0); emitted directly, JAX has no batch-norm API")
+               "batch-norm-training", notes="`docs/semantics.md`, *Batch normalisation* (epsilon 0); emitted directly, JAX has no batch-norm API")
     yield Case("batch_norm", "spec_inference",
                lambda a, s, o, m, v: raw.batch_norm_inference(a, s, o, m, v, 0.0, 1),
                [x, g, b, np.array([1, 3], np.float32), np.array([4, 1], np.float32)], "batch-norm-inference")

@@ -32,13 +32,13 @@ def _broadcast():
                notes="NumPy-style broadcasting in JAX becomes explicit broadcast-in-dim before add (outer sum)")
     yield Case("broadcast", "implicit_mul_rank3_s32", lambda a, b: a * b,
                [_data("s32", (2, 1, 4), 7), _data("s32", (3, 1), 8)], "multiply",
-               notes="rank-3 by rank-2 broadcasting (BROADCAST.md composition)")
+               notes="rank-3 by rank-2 broadcasting (`docs/semantics.md`, *Combined broadcasting*)")
 
 
 def _reshape():
     v = np.array([[[10, 11, 12], [15, 16, 17]], [[20, 21, 22], [25, 26, 27]], [[30, 31, 32], [35, 36, 37]],
                   [[40, 41, 42], [45, 46, 47]]], np.float32)
-    yield Case("reshape", "spec_v_8x3", lambda x: lax.reshape(x, (8, 3)), [v], "reshape", notes="OPS.md 3.4.1 example")
+    yield Case("reshape", "spec_v_8x3", lambda x: lax.reshape(x, (8, 3)), [v], "reshape", notes="`docs/semantics.md`, *Reshape* example")
     yield Case("reshape", "spec_v_dims120_2x6x2", lambda x: lax.reshape(x, (2, 6, 2), dimensions=(1, 2, 0)), [v],
                "reshape", notes="reshape with dimensions=(1,2,0): JAX emits transpose then reshape")
     yield Case("reshape", "to_scalar_f64", lambda x: lax.reshape(x, ()), [_data("f64", (1, 1), 9)], "reshape",

@@ -129,9 +129,9 @@ def _window(kind, dims, strides, padding, base=None, win=None):
 def _reduce_window_cases():
     X = np.array([[7, 2, 5, 3, 10, 2], [3, 8, 9, 3, 4, 2], [1, 5, 7, 5, 6, 1], [0, 6, 2, 7, 2, 8]], np.float32)
     yield Case("reduce_window", "spec_max_2x3_stride_2x3", _window("max", (2, 3), (2, 3), "VALID"), [X],
-               "reduce-window", notes="OPS.md 2.6.1")
+               "reduce-window", notes="`docs/semantics.md`, *Reduce-window*")
     yield Case("reduce_window", "spec_max_2x3_stride_1", _window("max", (2, 3), (1, 1), "VALID"), [X],
-               "reduce-window", notes="OPS.md 2.6.1")
+               "reduce-window", notes="`docs/semantics.md`, *Reduce-window*")
     v = np.array([10000, 1000, 100, 10, 1], np.float32)
     yield Case("reduce_window", "spec_min_valid", _window("min", (3,), (2,), "VALID"), [v], "reduce-window")
     yield Case("reduce_window", "spec_min_same", _window("min", (3,), (2,), "SAME"), [v], "reduce-window",
@@ -150,7 +150,7 @@ def _reduce_window_cases():
     yield Case("reduce_window", "init_not_identity_with_padding", init_in_padding, [w], "reduce-window",
                notes="an init value that is not the reducer's identity, with padding and base-dilation holes: "
                      "XLA:CPU reduces only the operand's elements into one copy of the init value (sum of "
-                     "window [pad, 1, 2] = 103), while OPS.md 2.6 (and XLA's operation semantics) fill "
+                     "window [pad, 1, 2] = 103), while `docs/semantics.md`, *Reduce-window* (and XLA's operation semantics) fill "
                      "padding and holes with the init value (203)")
     img = V.floats("f32", (2, 9, 7, 3), 1900, sample=V.normal(1), with_specials=False)
     yield Case("reduce_window", "maxpool_nhwc_3x3_s2_same", _window("max", (1, 3, 3, 1), (1, 2, 2, 1), "SAME"), [img],
@@ -199,13 +199,13 @@ def _select_and_scatter_cases():
     X = np.array([[7, 2, 5, 3, 10, 2], [3, 8, 9, 3, 4, 2], [1, 5, 7, 5, 6, 1], [0, 6, 2, 7, 2, 8]], np.float32)
     src = np.array([[2, 6], [3, 1]], np.float32)
     yield Case("select_and_scatter", "spec_non_overlapping", grad_of_maxpool((2, 3), (2, 3), "VALID"), [X, src],
-               "select-and-scatter", notes="OPS.md 2.7.1 example 1 via the VJP of max pooling")
+               "select-and-scatter", notes="`docs/semantics.md`, *Select-and-scatter* example 1 via the VJP of max pooling")
     Y = np.array([[7, 2, 5, 3, 8], [3, 8, 9, 3, 4], [1, 5, 7, 5, 6], [0, 6, 2, 10, 2]], np.float32)
     yield Case("select_and_scatter", "spec_overlapping", grad_of_maxpool((2, 3), (2, 2), "VALID"), [Y, src],
-               "select-and-scatter", notes="OPS.md 2.7.1 example 2: overlapping windows add")
+               "select-and-scatter", notes="`docs/semantics.md`, *Select-and-scatter* example 2: overlapping windows add")
     yield Case("select_and_scatter", "spec_1d", grad_of_maxpool((3,), (1,), "VALID"),
                [np.array([1, 9, 3, 7, 5, 6], np.float32), np.array([34, 42, 53, 19], np.float32)],
-               "select-and-scatter", notes="OPS.md 2.7.1 example 3")
+               "select-and-scatter", notes="`docs/semantics.md`, *Select-and-scatter* example 3")
     ties = np.array([[1, 1, 1, 1], [1, 1, 1, 1], [2, 0, 2, 2]], np.float32)
     yield Case("select_and_scatter", "ties_first_wins", grad_of_maxpool((2, 2), (1, 1), "VALID"),
                [ties, np.arange(1, 7, dtype=np.float32).reshape(2, 3)], "select-and-scatter",

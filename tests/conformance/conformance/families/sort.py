@@ -17,8 +17,8 @@ def _sort_cases():
     yield Case("sort", "f32_specials_lax_unstable", lambda x: lax.sort(x, is_stable=False), [spec], "sort",
                notes="lax.sort is_stable=False; same comparator")
     m = np.array([[3, 1, 2], [0, 5, -1]], np.int32)
-    yield Case("sort", "spec_2d_dim1", lambda x: lax.sort(x, dimension=1), [m], "sort", notes="OPS.md 2.9.1")
-    yield Case("sort", "spec_2d_dim0", lambda x: lax.sort(x, dimension=0), [m], "sort", notes="OPS.md 2.9.1")
+    yield Case("sort", "spec_2d_dim1", lambda x: lax.sort(x, dimension=1), [m], "sort", notes="`docs/semantics.md`, *Sort and top-k*")
+    yield Case("sort", "spec_2d_dim0", lambda x: lax.sort(x, dimension=0), [m], "sort", notes="`docs/semantics.md`, *Sort and top-k*")
     yield Case("sort", "spec_multi_operand", lambda a, b, c: lax.sort((a, b, c), num_keys=1),
                [np.array([3, 1], np.int32), np.array([42, 50], np.int32), np.array([-3.0, 1.1], np.float32)],
                "sort", notes="three operands permuted together by the first")

@@ -1,6 +1,6 @@
-//! Dot and convolution accumulation per element type (`spec/OPS.md`
-//! §2.3.5): integers wrap in their own type; `f32` accumulates in `f32` and
-//! `f64` in `f64`, every product and partial sum flushed like any
+//! Dot and convolution accumulation per element type (`docs/semantics.md`,
+//! *Accumulation in dot and convolution*): integers wrap in their own type; `f32` accumulates in
+//! `f32` and `f64` in `f64`, every product and partial sum flushed like any
 //! `f32`/`f64` computation; `f16`/`bf16` products accumulate in `f32` and
 //! the sum is rounded once; complex values accumulate in their component
 //! type; `pred` is an or of ands.

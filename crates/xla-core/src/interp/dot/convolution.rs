@@ -1,4 +1,4 @@
-//! Convolution (`spec/OPS.md` §2.3): the spec's loop nest over a
+//! Convolution (`docs/semantics.md`, *Convolution*): the spec's loop nest over a
 //! canonicalised geometry, reading operands of any dense layout in place.
 
 use super::super::array::{dense, next_index, result_shape, row_major_strides, zeros, Dense};
@@ -9,7 +9,7 @@ use crate::hlo::{ConvDimensionNumbers, HloInstruction, WindowDim};
 use crate::{dispatch_native, ArrayShape, Literal};
 
 /// `convolution(lhs, rhs), window=…, dim_labels=…` with
-/// `feature_group_count` and `batch_group_count` (`spec/OPS.md` §2.3.5):
+/// `feature_group_count` and `batch_group_count` (`docs/semantics.md`, *Convolution*):
 /// cross-correlation over the padded, dilated input; `rhs_reversal`
 /// flips the kernel along a spatial dimension.
 pub(in crate::interp) fn convolution(

@@ -1,8 +1,8 @@
-//! Dot (dot_general) and convolution (`spec/OPS.md` §2.3, §2.4).
+//! Dot (dot_general) and convolution (`docs/semantics.md`, *Convolution*, *Dot*).
 //!
-//! Accumulation (project rule, §2.3.5): integers wrap in their own type;
-//! `f32` accumulates in `f32` (as XLA:CPU does) and `f64` in `f64`, with
-//! every product and partial sum flushed like any `f32`/`f64` computation;
+//! Accumulation (project rule, `docs/semantics.md`, *Accumulation in dot and convolution*):
+//! integers wrap in their own type; `f32` accumulates in `f32` (as XLA:CPU does) and `f64` in
+//! `f64`, with every product and partial sum flushed like any `f32`/`f64` computation;
 //! `f16`/`bf16` products are accumulated in `f32` and the sum is rounded to
 //! the 16-bit type once; complex values accumulate in their component type;
 //! `pred` is an or of ands. Sums run over the contracted indices in

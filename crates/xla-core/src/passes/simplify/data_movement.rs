@@ -257,7 +257,7 @@ pub(super) fn get_tuple_element(cx: &mut Rewriter<'_>, id: InstrId) -> Option<In
 /// `reduce(x, init), dimensions={} → x` (and `tuple(x₀, x₁, …)` for a
 /// variadic reduce). Each result element is `f(init, x[i])`, which is
 /// `x[i]` because an init value must be an identity of the reducer
-/// (`spec/OPS.md` §1.1, row 39); XLA relies on the same rule.
+/// (`docs/semantics.md`, *Reduce*); XLA relies on the same rule.
 pub(super) fn reduce(cx: &mut Rewriter<'_>, id: InstrId) -> Option<InstrId> {
     let instr = cx.instr(id);
     if !instr.attrs.dimensions.as_ref()?.is_empty() {
@@ -299,7 +299,7 @@ pub(super) fn convert(cx: &mut Rewriter<'_>, id: InstrId) -> Option<InstrId> {
 }
 
 /// Whether `convert(convert(x: a → b) → c)` equals `convert(x: a → c)` for
-/// every `x`, under the conversion rules of `spec/OPS.md` §3.2 (and the
+/// every `x`, under the conversion rules of `docs/semantics.md`, *Convert* (and the
 /// subnormal flushes in `literal::convert`):
 ///
 /// | a                | b                                   | c                       |

@@ -9,7 +9,7 @@
 //! exactness away we say so. One trade is common to all rules that drop a
 //! floating-point operation (`x * 1 → x`, `x / 1 → x`, `x + -0 → x`,
 //! `x - 0 → x`): the dropped operation would have flushed a subnormal `x` to
-//! zero (the project's flush-to-zero rule, `spec/OPS.md` §3.1.2), and the
+//! zero (the project's flush-to-zero rule, `docs/semantics.md`, *Flush to zero*), and the
 //! rewritten program keeps it. XLA:CPU, which also runs with flush-to-zero,
 //! makes the same trade.
 //!
