@@ -139,7 +139,7 @@ impl XlaBuilder {
     }
 
     /// A comparison; `total_order` asks for the total order of floats, which
-    /// for other types is the ordinary order (`spec/OPS.md` §3.1.3).
+    /// for other types is the ordinary order (`docs/semantics.md`, *Comparisons*).
     fn compare_ordered(
         &self,
         lhs: XlaOp,

@@ -67,10 +67,11 @@ pub enum Produces {
 }
 
 /// The shape and type rule of an op, when it is one of the plain
-/// element-wise forms (OPS.md's unary and binary arithmetic, and XLA's
-/// `ShapeInference::InferUnaryOpShape` / `InferBinaryOpShape`): operands of
-/// one shape and one element type, taken from the class, and a result of
-/// that shape with the type it produces.
+/// element-wise forms (`docs/semantics.md`, *Unary functions* and
+/// *Element-wise arithmetic*, and XLA's `ShapeInference::InferUnaryOpShape`
+/// / `InferBinaryOpShape`): operands of one shape and one element type,
+/// taken from the class, and a result of that shape with the type it
+/// produces.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Form {
     /// One operand.

@@ -1,5 +1,5 @@
 //! Ops on bit patterns: `bitcast-convert` and `reduce-precision`
-//! (`spec/OPS.md` §3.3).
+//! (`docs/semantics.md`, *Bitcast-convert*, *Reduce-precision*).
 
 use half::{bf16, f16};
 
@@ -28,7 +28,7 @@ pub(in crate::interp) fn bitcast_convert(
 }
 
 /// `reduce-precision(operand), exponent_bits=…, mantissa_bits=…`: the
-/// algorithm of `spec/OPS.md` §3.3.2 on each element's bit pattern.
+/// algorithm of `docs/semantics.md`, *Reduce-precision* on each element's bit pattern.
 pub(in crate::interp) fn reduce_precision(
     instr: &HloInstruction,
     operands: &[&Literal],

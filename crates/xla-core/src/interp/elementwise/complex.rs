@@ -1,6 +1,6 @@
 //! Complex semantics: `c64` computes in `f32` components, `c128` in `f64`
-//! (`spec/OPS.md` §3.1.2). The formulas follow XLA:CPU's elemental emitter
-//! (Smith's division with its corner cases, `sqrt` and `pow` by polar form,
+//! (`docs/semantics.md`, *Element-wise arithmetic*). The formulas follow XLA:CPU's elemental
+//! emitter (Smith's division with its corner cases, `sqrt` and `pow` by polar form,
 //! overflow-safe `abs`). Components are flushed like real values (see
 //! [`super::float`]); `neg` keeps bit patterns.
 

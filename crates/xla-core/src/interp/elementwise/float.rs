@@ -1,6 +1,6 @@
 //! Floating-point semantics on the compute types `f32` and `f64`
-//! (`spec/OPS.md` §3.1.2–§3.1.4). `f16` and `bf16` are computed in `f32`
-//! (see [`super::table`]).
+//! (`docs/semantics.md`, *Element-wise arithmetic*, *Comparisons*, *Unary functions*). `f16` and
+//! `bf16` are computed in `f32` (see [`super::table`]).
 //!
 //! **Subnormals** (project rule, flush-to-zero and denormals-are-zero): every
 //! computation reads a subnormal input as a zero of the same sign and
@@ -65,7 +65,7 @@ pub(crate) trait Real:
     fn pow(self, y: Self) -> Self;
     /// The nearest value to `v` (rounded to nearest even).
     fn from_f64(v: f64) -> Self;
-    /// The total-order key of `spec/OPS.md` §3.1.3: the bits as a signed
+    /// The total-order key of `docs/semantics.md`, *Comparisons*: the bits as a signed
     /// integer, with every bit but the sign flipped for negative values.
     fn total_order_key(self) -> i64;
 

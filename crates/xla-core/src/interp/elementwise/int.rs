@@ -1,4 +1,5 @@
-//! Integer and `pred` semantics (`spec/OPS.md` §3.1.2–§3.1.4, §1.6).
+//! Integer and `pred` semantics (`docs/semantics.md`, *Element-wise arithmetic*, *Comparisons*,
+//! *Unary functions*).
 //!
 //! | case | rule |
 //! |---|---|

@@ -1,4 +1,5 @@
-//! Element-wise ops: the array kernels (`spec/OPS.md` §3.1–§3.3, §3.6 map).
+//! Element-wise ops: the array kernels (`docs/semantics.md`, *Element-wise operations*, *Convert*,
+//! *Bitcast-convert*, *Reduce-precision*, *Map*).
 //!
 //! Each kernel dispatches on the element type once and runs a typed loop
 //! over row-major buffers; what an op computes per element comes from the
@@ -229,7 +230,7 @@ pub(super) fn clamp(instr: &HloInstruction, operands: &[&Literal]) -> Result<Lit
     })
 }
 
-/// `convert` (`spec/OPS.md` §3.2, rules in [`crate::literal::convert`]).
+/// `convert` (`docs/semantics.md`, *Convert*, rules in [`crate::literal::convert`]).
 pub(super) fn convert(
     instr: &HloInstruction,
     operands: &[&Literal],

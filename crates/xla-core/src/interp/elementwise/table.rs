@@ -1,6 +1,6 @@
 //! The per-element semantics table: for every element type, the function
-//! each element-wise op computes (`spec/OPS.md` §3.1). The interpreter's
-//! array kernels, its scalar evaluator and constant folding all read it;
+//! each element-wise op computes (`docs/semantics.md`, *Element-wise operations*). The
+//! interpreter's array kernels, its scalar evaluator and constant folding all read it;
 //! it is the JIT's oracle.
 //!
 //! Every element type has a *compute type*: `f16` and `bf16` compute in
@@ -40,8 +40,8 @@ pub(crate) trait Elem: NativeType {
     /// The comparison in `direction` (IEEE for floats, by value for
     /// integers); `None` for orderings of complex values.
     fn compare(direction: ComparisonDirection) -> Option<Cmp<Self::C>>;
-    /// The total-order key of floating types (`spec/OPS.md` §3.1.3), on the
-    /// stored bit pattern.
+    /// The total-order key of floating types (`docs/semantics.md`,
+    /// *Comparisons*), on the stored bit pattern.
     fn total_order_key() -> Option<fn(Self) -> i64>;
     /// `is-finite`, for floating types.
     fn is_finite_fn() -> Option<fn(Self::C) -> bool>;
@@ -207,7 +207,7 @@ impl Scalar {
         })
     }
 
-    /// `convert` to `to` (`spec/OPS.md` §3.2); `None` for complex → pred.
+    /// `convert` to `to` (`docs/semantics.md`, *Convert*); `None` for complex → pred.
     pub(crate) fn convert(self, to: PrimitiveType) -> Option<Scalar> {
         with_scalar!(self, x: T => dispatch_native!(to, U => {
             crate::literal::convert::convert_value::<T, U>(x).ok().map(U::into_scalar)
