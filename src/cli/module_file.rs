@@ -2,8 +2,8 @@
 
 use std::path::Path;
 
-use xla_core::hlo::verify_module;
 use xla_core::text::parse_hlo_module;
+use xla_core::verify::verify_module;
 use xla_core::HloModule;
 
 use super::Failure;

@@ -2,16 +2,17 @@
 //!
 //! Each area keeps its own typed error enum next to its code (so that the
 //! inference rules, which the `xla!` macro reuses with symbolic sizes, stay
-//! self-contained); `Error` gathers them for callers.
+//! self-contained); `Error` gathers them for callers. The builder's and the
+//! passes' own errors are defined here (and re-exported there), since those
+//! areas return `Error` itself.
 
-use crate::builder::BuilderError;
-use crate::hlo::VerifyError;
 use crate::infer::InferError;
 use crate::io::IoError;
 use crate::layout::LayoutError;
 use crate::literal::LiteralError;
-use crate::passes::PassError;
 use crate::text::ParseError;
+use crate::verify::VerifyError;
+use crate::Shape;
 
 /// Any error of `xla-core`.
 #[derive(Debug, thiserror::Error)]
@@ -57,3 +58,65 @@ pub enum Error {
 
 /// `Result` with [`Error`].
 pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// Mistakes in using the builder itself (shape mistakes are
+/// [`InferError`](crate::infer::InferError)s).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum BuilderError {
+    /// An operand built by another builder.
+    #[error("{method}: operand {index} was built by another XlaBuilder, not by `{builder}`")]
+    ForeignOp {
+        /// The method called.
+        method: &'static str,
+        /// The operand's position in the call.
+        index: usize,
+        /// This builder's name.
+        builder: String,
+    },
+    /// A parameter number used twice.
+    #[error("parameter: number {number} is already taken by {existing} in `{builder}`")]
+    ParameterReused {
+        /// The number.
+        number: i64,
+        /// The parameter that has it.
+        existing: String,
+        /// This builder's name.
+        builder: String,
+    },
+    /// A negative parameter number.
+    #[error("parameter: number {number} is negative")]
+    NegativeParameter {
+        /// The number.
+        number: i64,
+    },
+}
+
+/// A pass that could not run, or that left the module invalid.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum PassError {
+    /// The module handed to the pipeline does not verify; passes assume a
+    /// well-formed module.
+    #[error("the module to optimize is invalid: {0}")]
+    InvalidInput(Box<VerifyError>),
+    /// A pass broke an invariant of the IR (a bug in the pass).
+    #[error("after {pass}: {source}")]
+    Verify {
+        /// The pass that ran last.
+        pass: &'static str,
+        /// What the verifier found.
+        source: Box<VerifyError>,
+    },
+    /// A backend's layout constraint that does not fit the value it
+    /// constrains.
+    #[error("layout assignment: the backend's layout for {what} of instruction {instruction} ({shape}) is invalid: {source}")]
+    InvalidConstraint {
+        /// The constrained instruction.
+        instruction: String,
+        /// `the result` or `operand 1`.
+        what: String,
+        /// The shape of the constrained value.
+        shape: Box<Shape>,
+        /// Why the layout does not fit.
+        source: Box<LayoutError>,
+    },
+}

@@ -14,6 +14,7 @@
 //! ```
 #![warn(missing_docs)]
 
+pub mod arith;
 pub mod builder;
 mod cancel;
 mod element_type;
@@ -27,6 +28,7 @@ pub mod literal;
 pub mod passes;
 pub mod shape;
 pub mod text;
+pub mod verify;
 
 pub use builder::{XlaBuilder, XlaComputation, XlaOp};
 pub use cancel::{CancelToken, Stopped};

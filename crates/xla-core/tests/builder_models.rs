@@ -3,7 +3,8 @@
 //! instructions are the ones XLA's builder emits.
 
 use xla_core::builder::{create_scalar_computation, XlaBuilder, XlaComputation, XlaOp};
-use xla_core::hlo::{verify_module, HloComputation, Opcode};
+use xla_core::hlo::{HloComputation, Opcode};
+use xla_core::verify::verify_module;
 use xla_core::{ArrayShape, PrimitiveType::*, Result, Shape};
 
 fn sh(text: &str) -> Shape {

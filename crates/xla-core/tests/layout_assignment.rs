@@ -9,12 +9,13 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use passes_support::{canonical, parse};
-use xla_core::hlo::{verify_module, HloInstruction, Opcode};
+use xla_core::hlo::{HloInstruction, Opcode};
 use xla_core::layout::Layout;
 use xla_core::passes::layout_assignment::{
     Constraint, LayoutAssignment, LayoutConstraints, Unconstrained,
 };
 use xla_core::passes::{optimize, run_pass, Changed, LayoutCleanup, Pass, PipelineOptions};
+use xla_core::verify::verify_module;
 use xla_core::{ArrayShape, HloModule, Shape};
 
 /// What the brief expects of the Cranelift backend: dots read dense

@@ -4,8 +4,9 @@
 use crate::passes_support;
 
 use passes_support::{check, unchanged};
-use xla_core::hlo::{verify_module, Opcode};
+use xla_core::hlo::Opcode;
 use xla_core::passes::{Changed, Cse, Dce, InlineCalls, InlineFusions, Pass};
+use xla_core::verify::verify_module;
 use xla_core::HloModule;
 
 // === dead-code elimination ===

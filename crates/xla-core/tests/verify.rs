@@ -2,10 +2,10 @@
 //! gives its error.
 
 use xla_core::hlo::{
-    verify_module, ComputationId, HloComputation, HloInstruction, HloModule, InstrId, Opcode,
-    ProgramShape, VerifyError,
+    ComputationId, HloComputation, HloInstruction, HloModule, InstrId, Opcode, ProgramShape,
 };
 use xla_core::layout::Layout;
+use xla_core::verify::{verify_module, VerifyError};
 use xla_core::{ArrayShape, Literal, PrimitiveType, Shape};
 
 fn sh(text: &str) -> Shape {

@@ -159,7 +159,7 @@ macro_rules! from_core {
 from_core!(
     xla_core::literal::LiteralError,
     xla_core::layout::LayoutError,
-    xla_core::hlo::VerifyError
+    xla_core::verify::VerifyError
 );
 
 impl From<InterpError> for JitError {

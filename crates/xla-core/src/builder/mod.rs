@@ -44,10 +44,11 @@ pub use indexing::ScatterOptions;
 pub use normalization::BatchNormOptions;
 pub use reduce::make_window;
 
+pub use crate::error::BuilderError;
 use crate::hlo::{
-    verify_module, Attrs, ComputationId, HloComputation, HloInstruction, HloModule, InstrId,
-    Opcode, ProgramShape,
+    Attrs, ComputationId, HloComputation, HloInstruction, HloModule, InstrId, Opcode, ProgramShape,
 };
+use crate::verify::verify_module;
 use crate::{PrimitiveType, Result, Shape};
 
 /// A handle to a value built by one [`XlaBuilder`]: the builder's unique id
@@ -89,38 +90,6 @@ impl XlaComputation {
     pub fn name(&self) -> &str {
         &self.module.entry_computation().name
     }
-}
-
-/// Mistakes in using the builder itself (shape mistakes are
-/// [`InferError`](crate::infer::InferError)s).
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum BuilderError {
-    /// An operand built by another builder.
-    #[error("{method}: operand {index} was built by another XlaBuilder, not by `{builder}`")]
-    ForeignOp {
-        /// The method called.
-        method: &'static str,
-        /// The operand's position in the call.
-        index: usize,
-        /// This builder's name.
-        builder: String,
-    },
-    /// A parameter number used twice.
-    #[error("parameter: number {number} is already taken by {existing} in `{builder}`")]
-    ParameterReused {
-        /// The number.
-        number: i64,
-        /// The parameter that has it.
-        existing: String,
-        /// This builder's name.
-        builder: String,
-    },
-    /// A negative parameter number.
-    #[error("parameter: number {number} is negative")]
-    NegativeParameter {
-        /// The number.
-        number: i64,
-    },
 }
 
 static NEXT_ID: AtomicU64 = AtomicU64::new(1);

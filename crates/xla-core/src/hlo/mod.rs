@@ -8,7 +8,6 @@
 
 mod attrs;
 mod opcode;
-mod verify;
 
 use std::fmt;
 
@@ -20,7 +19,6 @@ pub use attrs::{
 };
 pub(crate) use opcode::op_table;
 pub use opcode::{Arity, Cost, Family, Flags, Form, Opcode, Produces};
-pub use verify::{verify_module, VerifyError};
 
 use crate::{PrimitiveType, Shape};
 

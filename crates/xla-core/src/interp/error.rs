@@ -174,5 +174,5 @@ pub enum InterpError {
     Infer(#[from] InferError<i64>),
     /// The module is invalid.
     #[error(transparent)]
-    Verify(#[from] crate::hlo::VerifyError),
+    Verify(#[from] crate::verify::VerifyError),
 }

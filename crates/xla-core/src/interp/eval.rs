@@ -184,7 +184,7 @@ fn forward(
 /// the machine's memory (which would otherwise be filled until the system
 /// kills the process).
 fn verify(module: &HloModule) -> Result<(), InterpError> {
-    crate::hlo::verify_module(module)?;
+    crate::verify::verify_module(module)?;
     let Some(memory) = crate::literal::physical_memory() else {
         return Ok(());
     };

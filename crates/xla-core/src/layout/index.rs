@@ -15,7 +15,7 @@
 //! offset `17`; the buffer holds `2·3·2·2 = 24` elements.
 
 use super::{Layout, LayoutError, Tile, COMBINE_DIM};
-use crate::shape::ceil_div;
+use crate::arith::ceil_div;
 
 /// One tiling step, precomputed from a [`Tile`].
 #[derive(Clone, Debug)]

@@ -40,7 +40,6 @@ mod cse;
 mod dce;
 mod edit;
 pub mod effects;
-mod error;
 mod inline;
 pub mod layout_assignment;
 mod pipeline;
@@ -49,11 +48,11 @@ mod while_loop;
 
 use std::ops::{BitOr, BitOrAssign};
 
+pub use crate::error::PassError;
 pub use batch_norm::BatchNormExpander;
 pub use constant_folding::ConstantFolding;
 pub use cse::Cse;
 pub use dce::Dce;
-pub use error::PassError;
 pub use inline::{InlineCalls, InlineFusions};
 pub use layout_assignment::{LayoutAssignment, LayoutCleanup};
 pub use pipeline::{optimize, optimize_verified, pin_entry_layout, run_pass, PipelineOptions};

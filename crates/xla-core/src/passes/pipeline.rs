@@ -7,7 +7,7 @@ use super::{
     AlgebraicSimplifier, Changed, ConstantFolding, Cse, Dce, DeadLoopCarries, InlineCalls,
     InlineFusions, Looped, Pass, PassError,
 };
-use crate::hlo::verify_module;
+use crate::verify::verify_module;
 use crate::{HloModule, Result};
 
 /// What [`optimize`] does.

@@ -281,8 +281,8 @@ fn rewrite(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::hlo::verify_module;
     use crate::interp::Interpreter;
+    use crate::verify::verify_module;
     use crate::Literal;
 
     /// JAX's `fori_loop` of `x * 0.5 + 1` with its counter carried twice

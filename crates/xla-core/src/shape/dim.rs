@@ -4,6 +4,7 @@
 //! `XlaBuilder` runs it on concrete sizes and the `xla!` macro runs the very
 //! same rules on symbolic sizes such as `B * N` at compile time.
 
+use crate::arith::ceil_div;
 use std::cmp::Ordering;
 use std::fmt::{Debug, Display};
 use std::hash::Hash;
@@ -77,14 +78,6 @@ pub trait Dim: Clone + PartialEq + Eq + Hash + Debug + Display + Send + Sync + '
     fn ceil_div(&self, divisor: i64) -> Option<Self> {
         self.add(&Self::constant(divisor - 1)).floor_div(divisor)
     }
-}
-
-/// `⌈n / d⌉` for `d > 0`, exact over the whole `i64` range (it never forms
-/// `n + d − 1`, which overflows near `i64::MAX`): `ceil_div(7, 4) == 2`,
-/// `ceil_div(-7, 4) == -1`.
-pub fn ceil_div(n: i64, d: i64) -> i64 {
-    debug_assert!(d > 0, "ceil_div by {d}");
-    n.div_euclid(d) + i64::from(n.rem_euclid(d) != 0)
 }
 
 impl Dim for i64 {

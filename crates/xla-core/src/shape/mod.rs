@@ -10,7 +10,7 @@ pub mod sym;
 
 use std::fmt;
 
-pub use dim::{ceil_div, Dim};
+pub use dim::Dim;
 
 use crate::layout::{check_order, IndexMap, Layout, LayoutError};
 use crate::PrimitiveType;

@@ -3,8 +3,8 @@
 // Each test crate that includes this module uses only some of it.
 #![allow(dead_code)]
 
-use xla_core::hlo::verify_module;
 use xla_core::passes::{run_pass, Changed, Pass};
+use xla_core::verify::verify_module;
 use xla_core::HloModule;
 
 /// Parses `text`, panicking with the parse error.

@@ -5,11 +5,11 @@
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Mutex;
 
-use xla_core::hlo::verify_module;
 use xla_core::interp::{InterpError, Interpreter};
 use xla_core::literal::{LiteralError, Tolerance};
 use xla_core::passes::layout_assignment::{LayoutConstraints, Unconstrained};
 use xla_core::passes::{optimize, PipelineOptions};
+use xla_core::verify::verify_module;
 use xla_core::{HloModule, Literal, PrimitiveType};
 use xla_jit::runtime::CpuLayoutConstraints;
 use xla_jit::{Client, JitError};

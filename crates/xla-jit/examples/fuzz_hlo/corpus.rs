@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use xla_core::hlo::verify_module;
+use xla_core::verify::verify_module;
 use xla_core::{HloModule, Shape};
 
 /// The largest seed module, in bytes of all its instructions' buffers.

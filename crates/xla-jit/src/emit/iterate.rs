@@ -16,8 +16,8 @@
 //! gives one row in 1024 chunks of 16384.
 
 use cranelift_codegen::ir::{InstBuilder, Value};
+use xla_core::arith::ceil_div;
 use xla_core::layout::Layout;
-use xla_core::shape::ceil_div;
 
 use super::index::IndexDim;
 use super::kernel::KernelBuilder;

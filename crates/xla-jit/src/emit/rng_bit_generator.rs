@@ -22,8 +22,8 @@
 
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{types, InstBuilder, Type, Value};
+use xla_core::arith::ceil_div;
 use xla_core::hlo::{HloInstruction, RngAlgorithm};
-use xla_core::shape::ceil_div;
 use xla_core::{Opcode, PrimitiveType, Shape};
 
 use super::access::write;

@@ -6,11 +6,12 @@ use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::time::{Duration, Instant};
 
-use xla_core::hlo::{verify_module, ComputationId, Opcode};
+use xla_core::hlo::{ComputationId, Opcode};
 use xla_core::passes::effects::SideEffects;
 use xla_core::passes::{
     optimize_verified, pin_entry_layout, run_pass, BatchNormExpander, PipelineOptions,
 };
+use xla_core::verify::verify_module;
 use xla_core::HloModule;
 
 use super::conv_prepare::prepare_convolutions;

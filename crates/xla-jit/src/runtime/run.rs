@@ -4,9 +4,9 @@
 use std::sync::OnceLock;
 use std::time::Instant;
 
+use xla_core::arith::ceil_div;
 use xla_core::interp::Interpreter;
 use xla_core::literal::AlignedBytes;
-use xla_core::shape::ceil_div;
 use xla_core::{CancelToken, Literal};
 
 use super::buffers::{BufferId, BufferSource};

@@ -20,8 +20,8 @@
 
 use std::collections::HashMap;
 
+use xla_core::arith::ceil_div;
 use xla_core::hlo::{HloInstruction, InstrId};
-use xla_core::shape::ceil_div;
 use xla_core::{ArrayShape, Opcode, PrimitiveType};
 
 use super::{

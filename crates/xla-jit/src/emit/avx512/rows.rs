@@ -29,8 +29,8 @@
 
 use std::collections::{HashMap, HashSet};
 
+use xla_core::arith::ceil_div;
 use xla_core::hlo::{Flags, InstrId};
-use xla_core::shape::ceil_div;
 use xla_core::{Opcode, PrimitiveType};
 
 use super::space::{identity, maps, row_strides, Class, Map, Space};

@@ -14,7 +14,7 @@
 
 use std::collections::HashMap;
 
-use super::{HloComputation, HloInstruction, HloModule, Opcode, ProgramShape};
+use crate::hlo::{HloComputation, HloInstruction, HloModule, Opcode, ProgramShape};
 use crate::infer::{infer_instruction, InferError};
 use crate::layout::LayoutError;
 use crate::Shape;
