@@ -16,6 +16,7 @@ use xla_jit::emit::{self, CompiledKernel, KernelEntry};
 use xla_jit::ftz::FtzGuard;
 use xla_jit::fusion::{self, FusionPlan, StandaloneReason};
 use xla_jit::wide::{native_width, Width};
+use xla_testkit::Tolerance;
 
 /// Every real element type (pred, the integers, the floats).
 pub const REAL: [PrimitiveType; 13] = {
@@ -266,39 +267,11 @@ pub fn interpret(c: &Compiled, args: &[&Literal]) -> Option<Literal> {
         .ok()
 }
 
-/// `true` if the `size`-byte element `bits` of type `ty` is a NaN.
-fn is_nan_bits(ty: xla_core::PrimitiveType, bits: u64) -> bool {
-    use xla_core::PrimitiveType as P;
-    match ty {
-        P::F16 => bits & 0x7C00 == 0x7C00 && bits & 0x3FF != 0,
-        P::Bf16 => bits & 0x7F80 == 0x7F80 && bits & 0x7F != 0,
-        P::F32 => f32::from_bits(bits as u32).is_nan(),
-        P::F64 => f64::from_bits(bits).is_nan(),
-        _ => false,
-    }
-}
-
 /// Asserts `got` equals `want` element by element, bit for bit (any NaN
 /// equals any NaN), whatever their layouts.
 pub fn assert_same(got: &Literal, want: &Literal, what: &str) {
-    match (got.tuple_elements(), want.tuple_elements()) {
-        (Some(g), Some(w)) => {
-            assert_eq!(g.len(), w.len(), "{what}: tuple sizes");
-            for (k, (g, w)) in g.iter().zip(w).enumerate() {
-                assert_same(g, w, &format!("{what} (tuple element {k})"));
-            }
-            return;
-        }
-        (None, None) => {}
-        _ => panic!("{what}: tuple and array"),
-    }
-    let (ty, pairs) = element_bits(got, want, what);
-    for (i, (x, y)) in pairs.into_iter().enumerate() {
-        let same = x == y || (is_nan_bits(ty, x) && is_nan_bits(ty, y));
-        assert!(
-            same,
-            "{what}: element {i} is {x:#x}, the interpreter says {y:#x}"
-        );
+    if let Err(e) = Tolerance::EXACT.compare_values(got, want) {
+        panic!("{what}: {e} (expected: the interpreter's)");
     }
 }
 
@@ -344,43 +317,12 @@ fn element_bits(
     (ty, pairs)
 }
 
-/// The distance in ulp between the float bit patterns `x` and `y` of
-/// type `ty` (0 if both are NaN, `u64::MAX` if only one is).
-fn ulp_distance(ty: xla_core::PrimitiveType, x: u64, y: u64) -> u64 {
-    use xla_core::PrimitiveType as P;
-    let bits = match ty {
-        P::F16 | P::Bf16 => 16,
-        P::F32 => 32,
-        _ => 64,
-    };
-    match (is_nan_bits(ty, x), is_nan_bits(ty, y)) {
-        (true, true) => return 0,
-        (false, false) => {}
-        _ => return u64::MAX,
-    }
-    // Order keys: negative floats below positive ones, -0 next to +0.
-    let key = |v: u64| -> i128 {
-        let sign = 1u64 << (bits - 1);
-        if v & sign != 0 {
-            -((v & (sign - 1)) as i128)
-        } else {
-            v as i128
-        }
-    };
-    key(x).abs_diff(key(y)) as u64
-}
-
 /// Asserts that `got` and `want` (float arrays of the same shape) differ
 /// by at most `ulps` units in the last place element by element; NaN
 /// matches only NaN, infinities only themselves.
 pub fn assert_within_ulps(got: &Literal, want: &Literal, ulps: u64, what: &str) {
-    let (ty, pairs) = element_bits(got, want, what);
-    for (i, (x, y)) in pairs.into_iter().enumerate() {
-        let d = ulp_distance(ty, x, y);
-        assert!(
-            d <= ulps,
-            "{what}: element {i} is {x:#x}, the interpreter says {y:#x} ({d} ulp apart, at most {ulps} allowed)"
-        );
+    if let Err(e) = Tolerance::ulps(ulps as f64).compare_values(got, want) {
+        panic!("{what}: {e} (expected: the interpreter's, at most {ulps} ulp apart)");
     }
 }
 
