@@ -16,7 +16,7 @@ use xla_core::passes::layout_assignment::{Constraint, LayoutConstraints, Unconst
 use xla_core::passes::{optimize, PipelineOptions};
 use xla_core::{ArrayShape, HloModule, Literal, Shape};
 use xla_testkit::case;
-use xla_testkit::{random_literal, Case, Tolerance};
+use xla_testkit::{random_literal, Case, Rule};
 
 /// Dots read dense operands and write row-major results.
 struct Gemm;
@@ -46,7 +46,7 @@ fn same_values(before: &Literal, after: &Literal) -> Result<(), String> {
     if !before.shape().eq_with_layout(after.shape()) {
         return Err(format!("shape {} became {}", before.shape(), after.shape()));
     }
-    Tolerance::EXACT.compare_values(after, before)
+    Rule::EXACT.compare_values(after, before)
 }
 
 /// Runs `module` on `args` before and after `optimize` under both

@@ -672,3 +672,23 @@ fn long_chains_compile_on_a_deep_stack() {
     let got = exe.execute(&[&x, &y]).unwrap().to_vec::<f32>().unwrap();
     assert_eq!(got, [-1501.0, -752.0, -3003.0, -6004.0]);
 }
+
+/// A parameter returned as a result is copied into the output buffer; a
+/// copy of at least 512 KiB is split over the pool's threads, in chunks
+/// that need not divide it.
+#[test]
+fn large_copies_split_over_threads_copy_every_byte() {
+    let n = 262_147;
+    let exe = compile(&format!(
+        "HloModule m
+ENTRY e {{
+  x = f32[{n}]{{0}} parameter(0)
+  ROOT t = (f32[{n}]{{0}}, f32[{n}]{{0}}) tuple(x, x)
+}}"
+    ));
+    let x = Literal::vector(&values(n, 5));
+    let out = exe.execute(&[&x]).unwrap();
+    for element in out.tuple_elements().unwrap() {
+        assert_eq!(element, &x);
+    }
+}

@@ -9,7 +9,7 @@ use serde_json::Value;
 use xla_core::io::{read_npy, NpyOptions};
 use xla_core::{HloModule, Literal, PrimitiveType};
 
-use crate::Tolerance;
+use crate::Rule;
 
 /// The folder of the conformance cases.
 pub fn cases_dir() -> PathBuf {
@@ -43,7 +43,7 @@ pub struct Case {
     /// The case's folder.
     pub dir: PathBuf,
     /// How outputs are compared.
-    pub tolerance: Tolerance,
+    pub rule: Rule,
     /// The element type of each argument.
     pub args: Vec<PrimitiveType>,
     /// The element type of each output leaf (tuples flattened).
@@ -82,7 +82,7 @@ impl Case {
         };
         Ok(Case {
             dir: dir.to_path_buf(),
-            tolerance: Tolerance {
+            rule: Rule {
                 exact: json["exact"].as_bool().ok_or("case.json has no exact")?,
                 atol: tolerance["atol"].as_f64().unwrap_or(0.0),
                 rtol: tolerance["rtol"].as_f64().unwrap_or(0.0),
@@ -153,7 +153,7 @@ impl Case {
                 .filter(|(o, _)| *o == j)
                 .map(|&(_, e)| e)
                 .collect();
-            self.tolerance
+            self.rule
                 .compare(got, &want, &skip)
                 .map_err(|m| format!("out{j}{suffix}: {m}"))?;
         }

@@ -18,7 +18,7 @@ use xla_core::{Literal, PrimitiveType};
 
 /// How two literals are compared.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Tolerance {
+pub struct Rule {
     /// Bit for bit (NaNs of any payload match).
     pub exact: bool,
     /// Absolute tolerance.
@@ -29,9 +29,9 @@ pub struct Tolerance {
     pub ulp: Option<f64>,
 }
 
-impl Tolerance {
+impl Rule {
     /// Bit for bit, NaNs of any payload matching.
-    pub const EXACT: Tolerance = Tolerance {
+    pub const EXACT: Rule = Rule {
         exact: true,
         atol: 0.0,
         rtol: 0.0,
@@ -39,8 +39,8 @@ impl Tolerance {
     };
 
     /// At most `ulp` units in the last place apart.
-    pub fn ulps(ulp: f64) -> Tolerance {
-        Tolerance {
+    pub fn ulps(ulp: f64) -> Rule {
+        Rule {
             exact: false,
             atol: 0.0,
             rtol: 0.0,
@@ -78,7 +78,7 @@ impl Tolerance {
     }
 
     /// Compares two values of any shape: tuples element by element, arrays
-    /// by [`Tolerance::compare`].
+    /// by [`Rule::compare`].
     pub fn compare_values(&self, got: &Literal, want: &Literal) -> Result<(), String> {
         match (got.tuple_elements(), want.tuple_elements()) {
             (Some(g), Some(w)) if g.len() == w.len() => {
@@ -227,7 +227,7 @@ mod tests {
 
     #[test]
     fn exact_compares_bits_and_any_nan_matches() {
-        let t = Tolerance::EXACT;
+        let t = Rule::EXACT;
         assert!(t
             .compare(&f32s(&[1.0, f32::NAN]), &f32s(&[1.0, -f32::NAN]), &[])
             .is_ok());
@@ -241,15 +241,15 @@ mod tests {
     #[test]
     fn tolerances_take_absolute_relative_and_ulp_distances() {
         let one_ulp = f32::from_bits(1.0f32.to_bits() + 1);
-        assert!(Tolerance::ulps(1.0)
+        assert!(Rule::ulps(1.0)
             .compare(&f32s(&[one_ulp]), &f32s(&[1.0]), &[])
             .is_ok());
-        assert!(Tolerance::ulps(0.0)
+        assert!(Rule::ulps(0.0)
             .compare(&f32s(&[one_ulp]), &f32s(&[1.0]), &[])
             .is_err());
-        let relative = Tolerance {
+        let relative = Rule {
             rtol: 1e-3,
-            ..Tolerance::ulps(0.0)
+            ..Rule::ulps(0.0)
         };
         assert!(relative
             .compare(&f32s(&[1000.5]), &f32s(&[1000.0]), &[])

@@ -13,5 +13,5 @@ pub mod compare;
 pub mod random;
 
 pub use case::Case;
-pub use compare::{flatten, Tolerance};
+pub use compare::{flatten, Rule};
 pub use random::random_literal;

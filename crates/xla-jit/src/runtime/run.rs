@@ -47,6 +47,28 @@ impl Pointers {
     }
 }
 
+/// Copies of at least this many bytes are split over the pool's threads:
+/// one core's copy bandwidth is about half the machine's, and a 1.5 MiB KV
+/// cache copied for a decode step (gpt2_decode) took 0.1 ms on one.
+const PARALLEL_COPY_BYTES: usize = 512 << 10;
+
+/// A buffer's address, handed to the pool's tasks.
+#[derive(Clone, Copy)]
+struct Bytes(*mut u8);
+
+impl Bytes {
+    /// The address `offset` bytes in.
+    fn at(self, offset: usize) -> *mut u8 {
+        // SAFETY (of the callers): `offset` is within the buffer.
+        self.0.wrapping_add(offset)
+    }
+}
+
+// SAFETY: tasks write disjoint ranges of the buffer.
+unsafe impl Sync for Bytes {}
+// SAFETY: as above.
+unsafe impl Send for Bytes {}
+
 /// A kernel's pointer array, shared by the pool tasks that run it.
 #[derive(Copy, Clone)]
 struct KernelArgs(*const *mut u8);
@@ -259,6 +281,19 @@ impl Context<'_> {
     fn copy(&self, c: &CopyThunk) -> Result<(), JitError> {
         let (from, to) = (self.pointers.get(c.from), self.pointers.get(c.to));
         match &c.relayout {
+            None if c.bytes >= PARALLEL_COPY_BYTES && self.pool.threads() > 1 => {
+                let tasks = self.pool.threads();
+                let chunk = c.bytes.div_ceil(tasks).next_multiple_of(64);
+                let (from, to) = (Bytes(from), Bytes(to));
+                self.pool.parallel_for(tasks, |task| {
+                    let start = (task * chunk).min(c.bytes);
+                    let len = chunk.min(c.bytes - start);
+                    // SAFETY: as below, on disjoint ranges of the two buffers.
+                    unsafe {
+                        std::ptr::copy_nonoverlapping(from.at(start), to.at(start), len);
+                    }
+                });
+            }
             None => {
                 // SAFETY: two distinct live buffers of `bytes` bytes (a copy
                 // onto itself was removed by coalescing).

@@ -16,7 +16,7 @@ use xla_jit::emit::{self, CompiledKernel, KernelEntry};
 use xla_jit::ftz::FtzGuard;
 use xla_jit::fusion::{self, FusionPlan, StandaloneReason};
 use xla_jit::wide::{native_width, Width};
-use xla_testkit::Tolerance;
+use xla_testkit::Rule;
 
 /// Every real element type (pred, the integers, the floats).
 pub const REAL: [PrimitiveType; 13] = {
@@ -270,7 +270,7 @@ pub fn interpret(c: &Compiled, args: &[&Literal]) -> Option<Literal> {
 /// Asserts `got` equals `want` element by element, bit for bit (any NaN
 /// equals any NaN), whatever their layouts.
 pub fn assert_same(got: &Literal, want: &Literal, what: &str) {
-    if let Err(e) = Tolerance::EXACT.compare_values(got, want) {
+    if let Err(e) = Rule::EXACT.compare_values(got, want) {
         panic!("{what}: {e} (expected: the interpreter's)");
     }
 }
@@ -321,7 +321,7 @@ fn element_bits(
 /// by at most `ulps` units in the last place element by element; NaN
 /// matches only NaN, infinities only themselves.
 pub fn assert_within_ulps(got: &Literal, want: &Literal, ulps: u64, what: &str) {
-    if let Err(e) = Tolerance::ulps(ulps as f64).compare_values(got, want) {
+    if let Err(e) = Rule::ulps(ulps as f64).compare_values(got, want) {
         panic!("{what}: {e} (expected: the interpreter's, at most {ulps} ulp apart)");
     }
 }
