@@ -4,20 +4,14 @@
 //! Shapes inside errors carry no layouts (inference ignores layouts), so a
 //! message reads the same whether the operands came from the builder or from
 //! HLO text: `dot: dimension 1 of operand 0 f32[2,3] has size 3, but
-//! dimension 0 of operand 1 f32[4,5] has size 4`.
+//! dimension 0 of operand 1 f32[4,5] has size 4`. The messages, one per
+//! variant, are the enum's `Display`, in `display.rs`.
+
+mod display;
 
 use super::parts::{Attr, Callee, Count, DimList, Kind, RankRule, TypeClass};
 use crate::hlo::{ComparisonDirection, ComparisonType, FftType, RngAlgorithm};
 use crate::{Dim, PrimitiveType, Shape};
-
-/// `1 entry`, `2 entries`.
-fn entries(n: usize) -> String {
-    if n == 1 {
-        "1 entry".to_string()
-    } else {
-        format!("{n} entries")
-    }
-}
 
 /// A shape-inference error. `D` is the dimension type: `i64` for the
 /// builder and the verifier, a symbolic size for the `xla!` macro.
@@ -25,7 +19,6 @@ fn entries(n: usize) -> String {
 pub enum InferError<D: Dim = i64> {
     // === operands ===
     /// The op got the wrong number of operands.
-    #[error("{op}: expected {}, got {actual}", .expected.of("operand"))]
     OperandCount {
         /// The op.
         op: &'static str,
@@ -35,7 +28,6 @@ pub enum InferError<D: Dim = i64> {
         actual: usize,
     },
     /// An operand is not the kind of value the op takes.
-    #[error("{op}: operand {index} must be {expected}, but is {shape}")]
     OperandKind {
         /// The op.
         op: &'static str,
@@ -47,7 +39,6 @@ pub enum InferError<D: Dim = i64> {
         shape: Box<Shape<D>>,
     },
     /// An operand has the wrong rank.
-    #[error("{op}: operand {index} {shape} must have {expected}")]
     Rank {
         /// The op.
         op: &'static str,
@@ -59,10 +50,6 @@ pub enum InferError<D: Dim = i64> {
         expected: RankRule,
     },
     /// Two operands must have the same rank but do not.
-    #[error(
-        "{op}: operand {index} {shape} has rank {rank}, \
-         but operand {other_index} {other} has rank {other_rank}"
-    )]
     RankMismatch {
         /// The op.
         op: &'static str,
@@ -81,9 +68,6 @@ pub enum InferError<D: Dim = i64> {
     },
     /// Two operands must have the same shape (or the same dimensions) but do
     /// not.
-    #[error(
-        "{op}: operand {index} {shape} must have the same {what} as operand {other_index} {other}"
-    )]
     ShapeMismatch {
         /// The op.
         op: &'static str,
@@ -99,10 +83,6 @@ pub enum InferError<D: Dim = i64> {
         what: &'static str,
     },
     /// An operand must be a scalar or have the dimensions of another operand.
-    #[error(
-        "{op}: operand {index} {shape} must be a scalar or have the dimensions \
-         of operand {other_index} {other}"
-    )]
     ScalarOrSameDims {
         /// The op.
         op: &'static str,
@@ -118,9 +98,6 @@ pub enum InferError<D: Dim = i64> {
 
     // === element types ===
     /// Two operands must have the same element type but do not.
-    #[error(
-        "{op}: operand {index} {shape} must have the element type of operand {other_index} {other}"
-    )]
     ElementTypeMismatch {
         /// The op.
         op: &'static str,
@@ -134,7 +111,6 @@ pub enum InferError<D: Dim = i64> {
         other: Box<Shape<D>>,
     },
     /// An operand whose element type must be the result's.
-    #[error("{op}: operand {index} {shape} must have the element type of the result {result}")]
     ResultElementType {
         /// The op.
         op: &'static str,
@@ -146,7 +122,6 @@ pub enum InferError<D: Dim = i64> {
         result: Box<Shape<D>>,
     },
     /// An operand's element type is not one the op accepts.
-    #[error("{op}: operand {index} {shape} must have {expected} element type")]
     ElementType {
         /// The op.
         op: &'static str,
@@ -159,7 +134,6 @@ pub enum InferError<D: Dim = i64> {
     },
     /// A dot or convolution asked for an integer result narrower than its
     /// operands.
-    #[error("{op}: preferred element type {to} must not be narrower than the operands' {from}")]
     NarrowPreferredType {
         /// The op.
         op: &'static str,
@@ -169,7 +143,6 @@ pub enum InferError<D: Dim = i64> {
         to: PrimitiveType,
     },
     /// A comparison type that does not fit the operands' element type.
-    #[error("{op}: comparison type {comparison_type} cannot compare {element_type} values")]
     ComparisonType {
         /// The op.
         op: &'static str,
@@ -179,7 +152,6 @@ pub enum InferError<D: Dim = i64> {
         element_type: PrimitiveType,
     },
     /// An ordering comparison of complex values.
-    #[error("{op}: direction {direction} is not defined for {element_type}; complex values only compare with EQ and NE")]
     ComplexOrder {
         /// The op.
         op: &'static str,
@@ -189,7 +161,6 @@ pub enum InferError<D: Dim = i64> {
         element_type: PrimitiveType,
     },
     /// A conversion between element types that is not allowed.
-    #[error("{op}: cannot convert {from} to {to}: {reason}")]
     Conversion {
         /// The op.
         op: &'static str,
@@ -202,9 +173,6 @@ pub enum InferError<D: Dim = i64> {
     },
     /// A narrowing bitcast-convert whose operand's last dimension does not
     /// hold exactly one wide element.
-    #[error(
-        "{op}: converting operand 0 {shape} to {to} needs a last dimension of size {expected}"
-    )]
     BitcastLastDim {
         /// The op.
         op: &'static str,
@@ -218,7 +186,6 @@ pub enum InferError<D: Dim = i64> {
 
     // === dimension lists ===
     /// A dimension number outside its valid range.
-    #[error("{op}: {attr} = {dim} is out of range [0, {bound})")]
     DimOutOfRange {
         /// The op.
         op: &'static str,
@@ -230,7 +197,6 @@ pub enum InferError<D: Dim = i64> {
         bound: usize,
     },
     /// A dimension number listed twice.
-    #[error("{op}: {list}[{position}] = {dim} repeats an earlier entry")]
     DimRepeated {
         /// The op.
         op: &'static str,
@@ -242,7 +208,6 @@ pub enum InferError<D: Dim = i64> {
         dim: i64,
     },
     /// A list that must be increasing is not.
-    #[error("{op}: {list} must be increasing, but {list}[{position}] = {dim} follows {previous}")]
     DimsNotIncreasing {
         /// The op.
         op: &'static str,
@@ -256,7 +221,6 @@ pub enum InferError<D: Dim = i64> {
         previous: i64,
     },
     /// A dimension number in two lists that must be disjoint.
-    #[error("{op}: dimension {dim} is in both {list} and {other_list}")]
     DimsOverlap {
         /// The op.
         op: &'static str,
@@ -268,7 +232,6 @@ pub enum InferError<D: Dim = i64> {
         dim: i64,
     },
     /// A list whose length must be an operand's rank.
-    #[error("{op}: {list} has {}, but operand {index} {shape} has rank {rank}", entries(*.len))]
     ListRank {
         /// The op.
         op: &'static str,
@@ -284,7 +247,6 @@ pub enum InferError<D: Dim = i64> {
         rank: usize,
     },
     /// Two lists (or a list and a count) whose lengths must agree.
-    #[error("{op}: {list} has {}, but {other} is {expected}", entries(*.len))]
     ListLength {
         /// The op.
         op: &'static str,
@@ -298,7 +260,6 @@ pub enum InferError<D: Dim = i64> {
         expected: usize,
     },
     /// A list that must be a permutation of `0..rank`.
-    #[error("{op}: {list}={dims} is not a permutation of 0..{rank}")]
     NotPermutation {
         /// The op.
         op: &'static str,
@@ -312,10 +273,6 @@ pub enum InferError<D: Dim = i64> {
 
     // === sizes ===
     /// Two dimensions whose sizes must be equal differ.
-    #[error(
-        "{op}: dimension {lhs_dim} of operand {lhs_index} {lhs} has size {lhs_size}, \
-         but dimension {rhs_dim} of operand {rhs_index} {rhs} has size {rhs_size}"
-    )]
     DimMismatch {
         /// The op.
         op: &'static str,
@@ -338,10 +295,6 @@ pub enum InferError<D: Dim = i64> {
     },
     /// An operand dimension larger than the dimension of another operand it
     /// must fit in.
-    #[error(
-        "{op}: dimension {dim} of operand {index} {shape} has size {size}, \
-         which exceeds the size {other_size} of dimension {other_dim} of operand {other_index} {other}"
-    )]
     DimExceeds {
         /// The op.
         op: &'static str,
@@ -363,10 +316,6 @@ pub enum InferError<D: Dim = i64> {
         other_size: D,
     },
     /// An operand dimension that does not fit the result dimension it maps to.
-    #[error(
-        "{op}: dimension {dim} of operand {index} {shape} has size {size}, \
-         but it maps to dimension {result_dim} of the result {result}, which has size {result_size}"
-    )]
     ResultDimMismatch {
         /// The op.
         op: &'static str,
@@ -386,10 +335,6 @@ pub enum InferError<D: Dim = i64> {
         result_size: D,
     },
     /// Two shapes that do not broadcast against each other.
-    #[error(
-        "{op}: shapes {lhs} and {rhs} are not compatible: \
-         dimension {dim} is {lhs_size} in operand 0 but {rhs_size} in operand 1"
-    )]
     Incompatible {
         /// The op.
         op: &'static str,
@@ -405,11 +350,6 @@ pub enum InferError<D: Dim = i64> {
         rhs_size: D,
     },
     /// InDim broadcasting maps a dimension onto one of a different size.
-    #[error(
-        "{op}: shapes {lhs} and {rhs} are not compatible with broadcast_dimensions={dims}: \
-         dimension {small_dim} of operand {small} has size {small_size}, \
-         but it maps to dimension {big_dim} of operand {big}, which has size {big_size}"
-    )]
     InDimIncompatible {
         /// The op.
         op: &'static str,
@@ -433,10 +373,6 @@ pub enum InferError<D: Dim = i64> {
         big_size: D,
     },
     /// Operands of different ranks without `broadcast_dimensions`.
-    #[error(
-        "{op}: operands {lhs} and {rhs} have different ranks, so broadcast_dimensions \
-         must say which dimensions of the higher-rank operand the other's map to"
-    )]
     MissingBroadcastDims {
         /// The op.
         op: &'static str,
@@ -446,10 +382,6 @@ pub enum InferError<D: Dim = i64> {
         rhs: Box<Shape<D>>,
     },
     /// Non-identity `broadcast_dimensions` for operands of equal rank.
-    #[error(
-        "{op}: broadcast_dimensions={dims} must be empty or the identity \
-         for operands {lhs} and {rhs} of equal rank"
-    )]
     BroadcastDimsNotIdentity {
         /// The op.
         op: &'static str,
@@ -461,7 +393,6 @@ pub enum InferError<D: Dim = i64> {
         dims: DimList,
     },
     /// A size attribute that is negative.
-    #[error("{op}: {attr} = {size} is negative")]
     NegativeSize {
         /// The op.
         op: &'static str,
@@ -471,10 +402,6 @@ pub enum InferError<D: Dim = i64> {
         size: D,
     },
     /// A size attribute larger than the operand dimension it applies to.
-    #[error(
-        "{op}: {attr} = {size} exceeds the size {bound} \
-         of dimension {dim} of operand {index} {shape}"
-    )]
     SizeExceeds {
         /// The op.
         op: &'static str,
@@ -492,10 +419,6 @@ pub enum InferError<D: Dim = i64> {
         bound: D,
     },
     /// A slice range outside the operand.
-    #[error(
-        "{op}: the slice [{start}:{limit}] of dimension {dim} of operand 0 {shape} \
-         does not lie within [0, {size}]"
-    )]
     SliceBounds {
         /// The op.
         op: &'static str,
@@ -511,7 +434,6 @@ pub enum InferError<D: Dim = i64> {
         size: D,
     },
     /// Element counts that must match but do not.
-    #[error("{op}: operand {index} {shape} has {count} elements, but {result} has {result_count}")]
     ElementCount {
         /// The op.
         op: &'static str,
@@ -527,7 +449,6 @@ pub enum InferError<D: Dim = i64> {
         result_count: D,
     },
     /// A reinterpretation that changes the number of bytes.
-    #[error("{op}: operand {index} {shape} has {bytes} bytes, but {result} has {result_bytes}")]
     ByteSize {
         /// The op.
         op: &'static str,
@@ -543,10 +464,6 @@ pub enum InferError<D: Dim = i64> {
         result_bytes: D,
     },
     /// A dimension size that must be a multiple of a count.
-    #[error(
-        "{op}: dimension {dim} of operand {index} {shape} has size {size}, \
-         which is not a multiple of {divisor_name} {divisor}"
-    )]
     NotDivisible {
         /// The op.
         op: &'static str,
@@ -564,7 +481,6 @@ pub enum InferError<D: Dim = i64> {
         divisor: D,
     },
     /// A result dimension whose size would be negative.
-    #[error("{op}: dimension {dim} of the result would have negative size {size}")]
     NegativeResult {
         /// The op.
         op: &'static str,
@@ -575,7 +491,6 @@ pub enum InferError<D: Dim = i64> {
     },
     /// A result size that the dimension type cannot express (a symbolic
     /// size that is not a polynomial, e.g. `⌈N / 2⌉`).
-    #[error("{op}: the size of dimension {dim} of the result, {formula}, cannot be expressed")]
     NotExpressible {
         /// The op.
         op: &'static str,
@@ -587,7 +502,6 @@ pub enum InferError<D: Dim = i64> {
 
     // === attributes ===
     /// A required attribute is absent.
-    #[error("{op}: missing attribute {attribute}")]
     MissingAttribute {
         /// The op.
         op: &'static str,
@@ -595,7 +509,6 @@ pub enum InferError<D: Dim = i64> {
         attribute: &'static str,
     },
     /// An attribute value outside what the op accepts.
-    #[error("{op}: {attribute} = {value} is invalid: {requirement}")]
     InvalidAttribute {
         /// The op.
         op: &'static str,
@@ -608,9 +521,6 @@ pub enum InferError<D: Dim = i64> {
     },
     /// A custom call's `operand_layout_constraints` entry that is not its
     /// operand's shape.
-    #[error(
-        "{op}: operand_layout_constraints[{index}] is {constraint}, but operand {index} is {shape}"
-    )]
     LayoutConstraintShape {
         /// The op.
         op: &'static str,
@@ -624,7 +534,6 @@ pub enum InferError<D: Dim = i64> {
     /// The instruction's own shape (which carries part of the op's
     /// arguments in HLO, e.g. the target type of a convert) is of the wrong
     /// kind.
-    #[error("{op}: the instruction's shape {shape} must be {expected}")]
     DeclaredShape {
         /// The op.
         op: &'static str,
@@ -636,7 +545,6 @@ pub enum InferError<D: Dim = i64> {
 
     // === called computations ===
     /// The wrong number of called computations.
-    #[error("{op}: expected {}, got {actual}", .expected.of("called computation"))]
     CalledCount {
         /// The op.
         op: &'static str,
@@ -646,7 +554,6 @@ pub enum InferError<D: Dim = i64> {
         actual: usize,
     },
     /// A called computation with the wrong number of parameters.
-    #[error("{op}: {computation} must take {}, but takes {actual}", Count::Exactly(*.expected).of("parameter"))]
     CalledArity {
         /// The op.
         op: &'static str,
@@ -658,7 +565,6 @@ pub enum InferError<D: Dim = i64> {
         actual: usize,
     },
     /// A called computation parameter of the wrong shape.
-    #[error("{op}: parameter {index} of {computation} must be {expected}, but is {actual}")]
     CalledParameter {
         /// The op.
         op: &'static str,
@@ -672,7 +578,6 @@ pub enum InferError<D: Dim = i64> {
         actual: Box<Shape<D>>,
     },
     /// A called computation that returns the wrong shape.
-    #[error("{op}: {computation} must return {expected}, but returns {actual}")]
     CalledResult {
         /// The op.
         op: &'static str,
@@ -686,7 +591,6 @@ pub enum InferError<D: Dim = i64> {
 
     // === op-specific rules ===
     /// A get-tuple-element index outside the tuple.
-    #[error("{op}: index {index} is out of range for operand 0 {shape} with {len} elements")]
     TupleIndex {
         /// The op.
         op: &'static str,
@@ -699,7 +603,6 @@ pub enum InferError<D: Dim = i64> {
     },
     /// Two source-target pairs of a collective-permute share a source or a
     /// target.
-    #[error("{op}: {role} {id} appears in more than one pair of source_target_pairs")]
     DuplicatePermutePeer {
         /// The op.
         op: &'static str,
@@ -709,7 +612,6 @@ pub enum InferError<D: Dim = i64> {
         id: i64,
     },
     /// Replica groups of the wrong size.
-    #[error("{op}: replica_groups[{group}] has {actual} replicas, but {expected} are needed")]
     ReplicaGroupSize {
         /// The op.
         op: &'static str,
@@ -721,9 +623,6 @@ pub enum InferError<D: Dim = i64> {
         expected: usize,
     },
     /// An rng-bit-generator state of the wrong shape for its algorithm.
-    #[error(
-        "{op}: {algorithm} needs an initial state of shape {expected}, but operand 0 is {shape}"
-    )]
     RngState {
         /// The op.
         op: &'static str,
@@ -735,10 +634,6 @@ pub enum InferError<D: Dim = i64> {
         shape: Box<Shape<D>>,
     },
     /// An FFT operand whose transformed dimensions do not fit `fft_length`.
-    #[error(
-        "{op}: {fft_type} needs dimension {dim} of operand 0 {shape} to have size {expected}, \
-         but it has size {size}"
-    )]
     FftLength {
         /// The op.
         op: &'static str,
@@ -754,10 +649,6 @@ pub enum InferError<D: Dim = i64> {
         size: D,
     },
     /// A window size that differs from the kernel size it describes.
-    #[error(
-        "{op}: window size {size} of spatial dimension {spatial} does not match \
-         the size {kernel_size} of dimension {dim} of operand 1 {shape}"
-    )]
     WindowSize {
         /// The op.
         op: &'static str,
@@ -774,9 +665,6 @@ pub enum InferError<D: Dim = i64> {
     },
     /// A select-and-scatter source whose dimensions are not the number of
     /// window positions.
-    #[error(
-        "{op}: operand {index} {shape} must have the dimensions of the window positions, {expected}"
-    )]
     WindowPositions {
         /// The op.
         op: &'static str,
@@ -789,11 +677,6 @@ pub enum InferError<D: Dim = i64> {
     },
     /// A convolution whose input features do not match the kernel's input
     /// features times the feature group count.
-    #[error(
-        "{op}: input feature dimension {lhs_dim} of operand 0 {lhs} has size {lhs_size}, \
-         but it must be feature_group_count {groups} × the size {rhs_size} \
-         of kernel input feature dimension {rhs_dim} of operand 1 {rhs}"
-    )]
     ConvFeatures {
         /// The op.
         op: &'static str,

@@ -21,9 +21,9 @@ use faer::dyn_stack::{MemBuffer, MemStack};
 use faer::linalg::cholesky::llt::factor::{cholesky_in_place, cholesky_in_place_scratch};
 use faer::{MatMut, Par};
 
-use super::{
-    for_each_batch, in_column_major, offset, parallel, span, Batch, Element, Float, Matrices,
-};
+use super::element::{Element, Float};
+use super::helpers::{for_each_batch, in_column_major, offset, parallel, span};
+use super::{Batch, Matrices};
 use crate::pool::ThreadPool;
 
 /// The work (`n³`) from which faer's factorization runs on several

@@ -26,10 +26,9 @@ use faer::linalg::evd::{
 };
 use faer::{Mat, MatRef, Par};
 
-use super::{
-    column, for_each_batch, normalize_phase, offset, parallel, span, transpose, Batch, Element,
-    Matrices,
-};
+use super::element::Element;
+use super::helpers::{column, for_each_batch, normalize_phase, offset, parallel, span, transpose};
+use super::{Batch, Matrices};
 use crate::pool::ThreadPool;
 
 /// The work (`n³`) from which faer's decomposition runs on several

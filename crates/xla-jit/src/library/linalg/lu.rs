@@ -12,9 +12,9 @@ use faer::linalg::triangular_solve::solve_unit_lower_triangular_in_place;
 use faer::reborrow::{Reborrow, ReborrowMut};
 use faer::{Accum, MatMut, Par};
 
-use super::{
-    column, for_each_batch, in_column_major, parallel, span, Batch, Element, Float, Matrices,
-};
+use super::element::{Element, Float};
+use super::helpers::{column, for_each_batch, in_column_major, parallel, span};
+use super::{Batch, Matrices};
 use crate::pool::ThreadPool;
 
 /// Columns at most which a block is factored by unblocked steps (32 did a

@@ -19,9 +19,9 @@ use faer::linalg::matmul::{matmul, matmul_with_conj};
 use faer::reborrow::{Reborrow, ReborrowMut};
 use faer::{Accum, ColRef, Conj, Mat, MatMut, MatRef, Par};
 
-use super::{
-    column, for_each_batch, in_column_major, parallel, span, Batch, Element, Float, Matrices,
-};
+use super::element::{Element, Float};
+use super::helpers::{column, for_each_batch, in_column_major, parallel, span};
+use super::{Batch, Matrices};
 use crate::pool::ThreadPool;
 
 /// Columns per block.

@@ -23,10 +23,9 @@ use faer::dyn_stack::{MemBuffer, MemStack};
 use faer::linalg::svd::{svd, svd_scratch, ComputeSvdVectors, SvdParams};
 use faer::{Mat, MatRef, Par};
 
-use super::{
-    column, for_each_batch, normalize_phase, offset, parallel, span, Batch, Element, Float,
-    Matrices,
-};
+use super::element::{Element, Float};
+use super::helpers::{column, for_each_batch, normalize_phase, offset, parallel, span};
+use super::{Batch, Matrices};
 use crate::pool::ThreadPool;
 
 /// The work (`m·n·min(m, n)`) from which faer's decomposition runs on

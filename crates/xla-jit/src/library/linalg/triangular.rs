@@ -17,7 +17,9 @@ use faer::linalg::triangular_solve::{
 use faer::{Conj, MatMut, MatRef, Par};
 use xla_core::hlo::TransposeKind;
 
-use super::{for_each_batch, offset, parallel, span, Element, Matrices};
+use super::element::Element;
+use super::helpers::{for_each_batch, offset, parallel, span};
+use super::Matrices;
 use crate::pool::ThreadPool;
 
 /// The work (`m²·k`) from which faer's solve runs on several threads:
