@@ -19,6 +19,7 @@
 //! instruction (plus a register copy for an FMA whose destination must be
 //! one of its sources).
 
+mod dce;
 mod emit;
 mod lane_ops;
 mod regalloc;

@@ -17,9 +17,11 @@ impl Func {
         frame: &Frame,
         consts: &mut ConstPool,
     ) -> Result<(), LowerError> {
+        let live = self.live();
+        let emitted = || (self.insts.iter().enumerate()).filter(|&(i, _)| live[i]);
         let mut last_use = vec![usize::MAX; self.vregs as usize];
         let mut last_mask_use = vec![usize::MAX; self.mregs as usize];
-        for (i, inst) in self.insts.iter().enumerate() {
+        for (i, inst) in emitted() {
             for u in inst.uses() {
                 match u {
                     Val::V(v) => last_use[v.0 as usize] = i,
@@ -47,7 +49,7 @@ impl Func {
             last_mask_use[m.0 as usize] = usize::MAX - 1;
         }
         let mut skips: Vec<Label> = Vec::new();
-        for (i, inst) in self.insts.iter().enumerate() {
+        for (i, inst) in emitted() {
             let uses = inst.uses();
             for (n, u) in uses.iter().enumerate() {
                 if uses[..n].contains(u) {

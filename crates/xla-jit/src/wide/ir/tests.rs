@@ -72,3 +72,24 @@ fn running_out_of_registers_is_reported() {
         Err(LowerError::OutOfRegisters)
     );
 }
+
+/// Values nothing reads are not computed, through any chain of them; a
+/// fixed value (live past the body) is kept without a reader.
+#[test]
+fn dead_values_are_not_emitted() {
+    let mut f = Func::default();
+    let acc = f.fixed(Zmm(31));
+    let x = f.load(0, 0);
+    let dead = f.mul(x, x);
+    let _ = f.op(ops::VSUBPS, dead, x);
+    let sum = f.op(ops::VADDPS, acc, x);
+    f.set(acc, sum);
+    let y = f.op(ops::VADDPS, x, x);
+    f.store(y, 1, 0);
+    let text = listing(&f);
+    assert!(
+        !text.contains("vmulps") && !text.contains("vsubps"),
+        "{text}"
+    );
+    assert_eq!(text.matches("vaddps").count(), 2, "{text}");
+}
