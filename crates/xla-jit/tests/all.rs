@@ -4,7 +4,6 @@
 
 mod disasm;
 mod dot;
-mod emit_avx512;
 mod emit_bitcast;
 mod emit_complex;
 mod emit_convolution;
@@ -15,6 +14,7 @@ mod emit_golden;
 mod emit_harness;
 mod emit_interp;
 mod emit_layouts;
+mod emit_native;
 mod emit_reduce;
 mod emit_reduce_window;
 mod emit_rng_bit_generator;

@@ -68,11 +68,11 @@ pub enum Codegen {
     /// Cranelift, with its 128-bit vectors (the layout of this module's
     /// docs).
     Cranelift,
-    /// AVX-512 machine code (f32 only; `dot/avx512.rs`): 512-bit vectors,
+    /// AVX-512 machine code (f32 only; `dot/native.rs`): 512-bit vectors,
     /// `A` broadcast by the FMAs' memory operands ([`ABroadcast::InKernel`],
     /// [`Accumulate::Fma`]).
     Avx512,
-    /// AVX2 machine code (f32 only; `dot/avx512.rs`): 256-bit vectors,
+    /// AVX2 machine code (f32 only; `dot/native.rs`): 256-bit vectors,
     /// `A` broadcast into a register per row ([`ABroadcast::InKernel`],
     /// [`Accumulate::Fma`]).
     Avx2,

@@ -40,7 +40,6 @@
 //! An [`Epilogue`] runs on each finished output block while it is in cache.
 
 mod amx;
-mod avx512;
 mod element;
 mod epilogue;
 mod external;
@@ -48,6 +47,7 @@ mod gemm;
 mod gemv;
 pub mod kernel;
 mod matrix;
+mod native;
 mod pack;
 mod window;
 
@@ -67,8 +67,8 @@ use crate::codegen::{CodegenOptions, Jit, OptLevel};
 use crate::pool::ThreadPool;
 use crate::wide::Width;
 use crate::JitError;
-use avx512::Product;
 use gemv::GemvKernels;
+use native::Product;
 
 /// The micro-kernel and cache blocking of one element type.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -191,7 +191,7 @@ impl DotConfig {
     };
 
     /// The f32 kernel on CPUs with AVX-512: `14×32` tiles in 28 `zmm`
-    /// accumulators (`dot/avx512.rs`). `kc = 256`: the `A` panel is
+    /// accumulators (`dot/native.rs`). `kc = 256`: the `A` panel is
     /// `14·256·4 B = 14 KiB` in L1 while the kernel streams `B` panels of
     /// `256·32·4 B = 32 KiB` past it; `nc = 1024`: the `kc×nc` block of
     /// `B` (1 MiB) stays in the 2 MiB L2 of the Intel host, and `A` is
@@ -217,7 +217,7 @@ impl DotConfig {
     };
 
     /// The f32 kernel on CPUs with AVX2 and FMA but not AVX-512: `6×16`
-    /// tiles in 12 `ymm` accumulators (`dot/avx512.rs`). `kc = 256`: the
+    /// tiles in 12 `ymm` accumulators (`dot/native.rs`). `kc = 256`: the
     /// `A` panel is `6·256·4 B = 6 KiB` in L1 beside `B` panels of
     /// `256·16·4 B = 16 KiB`; `nc = 512`: the `kc×nc` block of `B`
     /// (512 KiB) fills Zen 3's L2.
@@ -310,7 +310,7 @@ impl DotEngine {
         jit.keep_disasm(config.keep_disasm);
         let native_f32 = match config.f32.shape.codegen.native_width() {
             Some(width) => {
-                let code = avx512::micro_kernel(&config.f32.shape, width, Product::F32);
+                let code = native::micro_kernel(&config.f32.shape, width, Product::F32);
                 Some(jit.add_native("gemm_f32", &code)?)
             }
             None => None,
@@ -324,7 +324,7 @@ impl DotEngine {
             && crate::wide::cpu_has_avx512_bf16();
         let bf16_pairs = match pairs {
             true => {
-                let code = avx512::micro_kernel(&config.f32.shape, Width::Zmm, Product::Bf16Pairs);
+                let code = native::micro_kernel(&config.f32.shape, Width::Zmm, Product::Bf16Pairs);
                 Some(jit.add_native("gemm_bf16_pairs", &code)?)
             }
             false => None,
@@ -560,7 +560,7 @@ fn check_config(name: &str, config: &KernelConfig, lanes: usize) -> Result<usize
                     "{name}: the {isa} micro-kernel needs a CPU with {needs}"
                 )));
             }
-            if !avx512::fits(shape, width)
+            if !native::fits(shape, width)
                 || shape.accumulate != Accumulate::Fma
                 || shape.a_broadcast != ABroadcast::InKernel
             {

@@ -109,7 +109,7 @@ pub(super) fn max_unroll(info: &KernelInfo, value: InstrId) -> u32 {
         }
         seen.push(id);
         let instr = info.comp.instr(id);
-        if op_cost(instr.opcode) >= HEAVY_OP && super::math::staged(instr).is_none() {
+        if op_cost(instr.opcode) >= HEAVY_OP && super::transcendental::staged(instr).is_none() {
             return 1;
         }
         stack.extend(instr.operands.iter().copied());

@@ -189,7 +189,7 @@ impl<'m> Elemental<'m> {
         ops: &[(InstrId, UnaryFn)],
         idxs: &[Index],
     ) -> Result<(), Unsupported> {
-        let stages = |f| super::math::stages(f, types::F32X4);
+        let stages = |f| super::transcendental::stages(f, types::F32X4);
         let rounds = ops.iter().map(|&(_, f)| stages(f)).max().unwrap_or(1);
         for round in 1..rounds {
             let mut staged = HashSet::new();
@@ -197,7 +197,7 @@ impl<'m> Elemental<'m> {
                 for &(id, f) in ops.iter().filter(|&&(_, f)| round < stages(f)) {
                     let x = self.same_index_operand(kb, id, 0, idx)?;
                     if staged.insert((f, x)) {
-                        super::math::next_stage(kb, f, x);
+                        super::transcendental::next_stage(kb, f, x);
                     }
                 }
             }
@@ -209,7 +209,7 @@ impl<'m> Elemental<'m> {
     /// elementwise ops on operands of the same dimensions) and that apply
     /// a staged math function to an operand computed without another one.
     fn staged_ops(&self, root: InstrId) -> Vec<(InstrId, UnaryFn)> {
-        let staged = |id: InstrId| super::math::staged(self.comp.instr(id));
+        let staged = |id: InstrId| super::transcendental::staged(self.comp.instr(id));
         let mut ops: Vec<(InstrId, UnaryFn)> = self
             .same_index_members(root)
             .into_iter()

@@ -21,7 +21,7 @@ use super::host;
 use super::kernel::KernelBuilder;
 use super::ops::{op_of, Binary, Op, Unary};
 use super::repr::{mask_as, per_lane, select, splat, Const};
-use super::{math, Unsupported};
+use super::{transcendental, Unsupported};
 
 /// A constant of register type `ty` (scalar or vector).
 pub(super) fn const_of(kb: &mut KernelBuilder, ty: Type, c: Const) -> Value {
@@ -208,13 +208,13 @@ pub(super) fn unary(
             }
             Real => x,
             Imag => const_like(kb, x, Const::Float(0.0)),
-            Math(f) if math::flushes_subnormals(f, kb.ty(x).lane_type()) => {
-                let r = math::unary(kb, f, x)?;
+            Math(f) if transcendental::flushes_subnormals(f, kb.ty(x).lane_type()) => {
+                let r = transcendental::unary(kb, f, x)?;
                 round_to(kb, out, r)
             }
             Math(f) => {
                 let x = flush(kb, x);
-                let r = math::unary(kb, f, x)?;
+                let r = transcendental::unary(kb, f, x)?;
                 let r = flush(kb, r);
                 round_to(kb, out, r)
             }
@@ -377,7 +377,7 @@ pub(super) fn binary(
             }
             Power | Atan2 => {
                 let (fx, fy) = (flush(kb, x), flush(kb, y));
-                let r = math::binary(kb, op, fx, fy)?;
+                let r = transcendental::binary(kb, op, fx, fy)?;
                 flush(kb, r)
             }
             And | Or | Xor | ShiftLeft | ShiftRightLogical | ShiftRightArithmetic => {

@@ -30,7 +30,6 @@
 //! root (`loop_kernel.rs`, `reduce.rs`, `row.rs`, `epilogue.rs`).
 
 mod access;
-mod avx512;
 mod bitcast_convert;
 mod check;
 mod column;
@@ -50,7 +49,7 @@ mod index;
 mod iterate;
 mod kernel;
 mod loop_kernel;
-mod math;
+mod native;
 mod ops;
 mod reduce;
 mod reduce_window;
@@ -60,6 +59,7 @@ mod row;
 mod scatter;
 mod select_and_scatter;
 mod sort;
+mod transcendental;
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
@@ -210,7 +210,7 @@ pub(crate) enum Emit {
     /// Emits the body in Cranelift IR (the builder is in the entry block).
     Clif(EmitBody),
     /// AVX-512 machine code, already built.
-    Native(avx512::NativeKernel),
+    Native(native::NativeKernel),
 }
 
 /// The body emitter of a [`KernelPlan`].
@@ -439,7 +439,7 @@ fn buffer_specs(
 /// The functions to compile for one fusion.
 fn kernel_plans(info: &KernelInfo) -> Result<Vec<KernelPlan>, Unsupported> {
     if let Some(width) = info.native {
-        if let Some(plans) = avx512::plan(info, width) {
+        if let Some(plans) = native::plan(info, width) {
             return Ok(plans);
         }
     }

@@ -7,7 +7,7 @@
 //! times as fast. This module emits such kernels itself: an encoder for
 //! the instructions they use (`asm`), a small SSA of vector values with a
 //! linear-scan register allocator, lowered at either width (`ir`), and
-//! executable memory for the result ([`Code`]). `emit::avx512` decides
+//! executable memory for the result ([`Code`]). `emit::native` decides
 //! which fusions it takes and builds their loops; every other kernel is
 //! Cranelift's.
 //!
