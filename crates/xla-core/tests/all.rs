@@ -46,6 +46,7 @@ mod passes_batch_norm;
 mod passes_cleanup;
 mod passes_constant_folding;
 mod passes_differential;
+mod passes_files;
 mod passes_pipeline;
 mod passes_simplify;
 mod passes_support;

@@ -1,5 +1,8 @@
 //! Constant folding through the interpreter: what folds (with the
 //! interpreter's exact semantics), and what never does.
+//!
+//! Cases that are one module before and after are files under
+//! `tests/passes/constant_folding/`; these need code.
 
 use crate::passes_support;
 
@@ -8,64 +11,6 @@ use xla_core::passes::ConstantFolding;
 
 fn fold() -> ConstantFolding {
     ConstantFolding::new(1 << 20)
-}
-
-#[test]
-fn element_wise_and_data_movement_ops_of_constants_fold_in_place() {
-    check(
-        fold(),
-        "HloModule m
-
-ENTRY e {
-  x = f32[2] parameter(0)
-  a = f32[2] constant({1, 2})
-  b = f32[2] constant({3, 4})
-  s = f32[2] add(a, b)
-  m = f32[2] multiply(s, s)
-  k = s32[2,3] constant({{1, 2, 3}, {4, 5, 6}})
-  t = s32[3,2] transpose(k), dimensions={1,0}
-  ROOT r = (f32[2], f32[2], s32[3,2]) tuple(x, m, t)
-}",
-        "HloModule m
-
-ENTRY e {
-  x = f32[2] parameter(0)
-  m = f32[2] constant({16, 36})
-  t = s32[3,2] constant({ { 1, 4 }, { 2, 5 }, { 3, 6 } })
-  ROOT r = (f32[2], f32[2], s32[3,2]) tuple(x, m, t)
-}",
-    );
-}
-
-#[test]
-fn reductions_fold_with_their_computations() {
-    check(
-        fold(),
-        "HloModule m
-
-add {
-  a = s32[] parameter(0)
-  b = s32[] parameter(1)
-  ROOT s = s32[] add(a, b)
-}
-
-ENTRY e {
-  v = s32[4] constant({1, 2, 3, 4})
-  z = s32[] constant(0)
-  ROOT r = s32[] reduce(v, z), dimensions={0}, to_apply=add
-}",
-        "HloModule m
-
-add {
-  a = s32[] parameter(0)
-  b = s32[] parameter(1)
-  ROOT s = s32[] add(a, b)
-}
-
-ENTRY e {
-  ROOT r = s32[] constant(10)
-}",
-    );
 }
 
 #[test]
@@ -94,32 +39,6 @@ ENTRY e {
   p = f32[] constant(0)
   m = f32[] constant(-nan(0x123))
   ROOT t = (s32[], f32[], f32[]) tuple(q, p, m)
-}",
-    );
-}
-
-#[test]
-fn side_effects_device_values_and_growing_ops_never_fold() {
-    unchanged(
-        fold(),
-        "HloModule m
-
-add {
-  a = f32[] parameter(0)
-  b = f32[] parameter(1)
-  ROOT s = f32[] add(a, b)
-}
-
-ENTRY e {
-  lo = f32[] constant(0)
-  hi = f32[] constant(1)
-  draw = f32[3] rng(lo, hi), distribution=rng_uniform
-  bc = f32[3] broadcast(hi), dimensions={}
-  i = s32[3] iota(), iota_dimension=0
-  r = u32[] replica-id()
-  sum = f32[] all-reduce(hi), replica_groups={}, to_apply=add
-  cc = f32[] custom-call(hi), custom_call_target=\"f\"
-  ROOT t = (f32[3], f32[3], s32[3], u32[], f32[], f32[]) tuple(draw, bc, i, r, sum, cc)
 }",
     );
 }
