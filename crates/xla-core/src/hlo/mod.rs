@@ -144,6 +144,24 @@ impl HloComputation {
         self.instr(self.root)
     }
 
+    /// The op when the computation is `op(p0, p1)` of its two parameters
+    /// (in either order for a commutative op), as reducers are: what a
+    /// backend recognizes to vectorize a reduction.
+    pub fn binary_of_parameters(&self) -> Option<Opcode> {
+        let root = self.root_instr();
+        let number = |k: usize| {
+            let operand = self.instr(*root.operands.get(k)?);
+            (operand.opcode == Opcode::Parameter)
+                .then_some(operand.attrs.parameter_number)
+                .flatten()
+        };
+        let in_order = (number(0)?, number(1)?) == (0, 1);
+        let swapped = (number(0)?, number(1)?) == (1, 0);
+        let binary = matches!(root.opcode.form(), Form::Binary(..)) && root.operands.len() == 2;
+        (binary && (in_order || swapped && root.opcode.has(Flags::COMMUTATIVE)))
+            .then_some(root.opcode)
+    }
+
     /// All instruction ids, in order.
     pub fn ids(&self) -> impl Iterator<Item = InstrId> {
         (0..self.instructions.len() as u32).map(InstrId)
@@ -409,5 +427,28 @@ impl HloModule {
         }
         self.entry_layout = Some(self.entry_program_shape().with_default_layouts());
         self
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn binary_of_parameters_takes_either_order_only_when_commutative() {
+        let op = |body: &str| {
+            let text = format!(
+                "HloModule m\nENTRY e {{\n  p0 = f32[] parameter(0)\n  p1 = f32[] parameter(1)\n  \
+                 ROOT r = f32[] {body}\n}}"
+            );
+            let module: HloModule = text.parse().unwrap();
+            module.entry_computation().binary_of_parameters()
+        };
+        assert_eq!(op("add(p0, p1)"), Some(Opcode::Add));
+        assert_eq!(op("maximum(p1, p0)"), Some(Opcode::Maximum));
+        assert_eq!(op("subtract(p0, p1)"), Some(Opcode::Subtract));
+        assert_eq!(op("subtract(p1, p0)"), None);
+        assert_eq!(op("add(p0, p0)"), None);
+        assert_eq!(op("atan2(p1, p0)"), None);
     }
 }

@@ -55,20 +55,12 @@ impl<'m> Combiner<'m> {
             .iter()
             .map(|&o| element_type(&comp.instr(o).shape))
             .collect();
-        let called = module.computation(to_apply);
-        let root = called.root_instr();
-        let params = |i: usize| called.instr(root.operands[i]).opcode == Opcode::Parameter;
-        let op = match op_of(root.opcode) {
-            Op::Binary(b)
-                if n == 1
-                    && root.operands.len() == 2
-                    && params(0)
-                    && params(1)
-                    && root.operands[0] != root.operands[1]
-                    && identity(b, tys[0]).is_some() =>
-            {
-                Some(b)
-            }
+        let op = match module
+            .computation(to_apply)
+            .binary_of_parameters()
+            .map(op_of)
+        {
+            Some(Op::Binary(b)) if n == 1 && identity(b, tys[0]).is_some() => Some(b),
             _ => None,
         };
         let init_is_identity = op.and_then(|op| identity(op, tys[0])).is_some_and(|c| {

@@ -239,26 +239,15 @@ impl Reducer {
     /// The reducer of computation `id`, if it is one of these.
     fn of(module: &HloModule, id: ComputationId) -> Option<Reducer> {
         let comp = module.computation(id);
-        let root = comp.instr(comp.root);
-        let params: Vec<_> = root
-            .operands
-            .iter()
-            .map(|&o| comp.instr(o))
-            .filter(|p| p.opcode == Opcode::Parameter)
-            .filter_map(|p| p.attrs.parameter_number)
-            .collect();
-        let scalar_f32 = root
+        let scalar_f32 = comp
+            .root_instr()
             .shape
             .as_array()
             .is_some_and(|a| a.element_type() == PrimitiveType::F32 && a.rank() == 0);
-        if comp.instructions.len() != 3
-            || !scalar_f32
-            || params.len() != 2
-            || params[0] == params[1]
-        {
+        if !scalar_f32 {
             return None;
         }
-        Some(match root.opcode {
+        Some(match comp.binary_of_parameters()? {
             Opcode::Add => Reducer::Add,
             Opcode::Multiply => Reducer::Multiply,
             Opcode::Maximum => Reducer::Max,
