@@ -229,6 +229,7 @@ macro_rules! opcodes {
 macro_rules! op_table {
     ($callback:ident) => {
         $callback! {
+            // variant            text name                  arity      family         form                                  cost            flags, builder method
             /// `|x|`; of a complex number, its magnitude, in the component type.
             Abs                  => "abs",                     Fixed(1),  Elementwise,   Unary(Signed, Component),             Cheap,          [FOLD SAME_LAYOUT], abs;
             /// `lhs + rhs` (integers wrap; `or` on `pred`).
