@@ -1,6 +1,7 @@
 //! Elemental generators: the value of any instruction of a fusion at an
 //! [`Index`], composed from its operands' generators (XLA's
-//! `ElementalIrEmitter`).
+//! `ElementalIrEmitter`); the element-wise ops themselves are lowered by
+//! `elementwise.rs`.
 //!
 //! [`Elemental::gen`] is the generator of every instruction at once: an
 //! instruction read from a buffer (a fusion input) loads it; a member of

@@ -1,9 +1,11 @@
-//! Elementwise ops on register values (`docs/semantics.md`, *Element-wise operations*): arithmetic,
-//! comparisons, select and clamp, bitwise ops and shifts, for every real
-//! element type.
+//! Elementwise ops on register values (`docs/semantics.md`,
+//! *Element-wise operations*): arithmetic, comparisons, select and clamp,
+//! bitwise ops and shifts, for every real element type. One op on values
+//! already computed; `elemental.rs` decides which values (an instruction at
+//! an index) and calls here.
 //!
 //! Floats follow IEEE 754 with the kernels' flush-to-zero mode (MXCSR
-//! DAZ+FTZ, see `codegen::ftz`); ops whose result is *selected* rather than
+//! DAZ+FTZ, see `crate::ftz`); ops whose result is *selected* rather than
 //! computed (max, min, rounding functions, sign) flush explicitly, since the
 //! hardware mode only affects arithmetic. `f16`/`bf16` values are `f32`
 //! registers rounded back to their type after every computing op. Integer
