@@ -38,6 +38,7 @@ use super::{
     constant, elementwise, enter, leave, load_bases, lowering, tail_masks, Accumulation,
     NativeKernel, Reducer, Val, UNROLL,
 };
+use crate::emit::row::KEPT_BYTES;
 use crate::emit::KernelInfo;
 use crate::fusion::FusionKind;
 use crate::wide::asm::{gpr::*, Asm, Cond, Gpr, Kreg, Mem, Zmm};
@@ -49,9 +50,6 @@ const BASES: [Gpr; 9] = [R8, R9, R10, RDI, RBX, RBP, R12, R13, R14];
 
 /// The current row.
 const ROW: Gpr = R15;
-
-/// Stack bytes for kept row values, in all.
-const KEPT_BYTES: i64 = 64 * 1024;
 
 /// The kernel of `info`'s row fusion or row reduction at `width`, if this
 /// emitter takes it.
