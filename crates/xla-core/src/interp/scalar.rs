@@ -11,8 +11,7 @@ use super::elementwise::table::{Elem, Scalar};
 use super::eval::{invalid, Ctx};
 use super::InterpError;
 use crate::hlo::{
-    ComparisonDirection, ComparisonType, ComputationId, Flags, Form, HloInstruction, HloModule,
-    Opcode,
+    ComparisonDirection, ComparisonType, ComputationId, Form, HloInstruction, HloModule, Opcode,
 };
 use crate::{dispatch_native, ArrayShape, Literal, PrimitiveType, Shape, C128, C64};
 
@@ -46,15 +45,22 @@ pub(super) struct ScalarFn {
     /// The calling instruction's name and op, for error messages.
     caller: (String, Opcode),
     program: Option<Program>,
+    /// The op of a compiled `op(parameter 0, parameter 1)`.
+    binary: Option<Opcode>,
 }
 
 impl ScalarFn {
     /// Prepares computation `id` of `module`, called by `caller`.
     pub fn new(module: &HloModule, id: ComputationId, caller: &HloInstruction) -> Self {
+        let program = compile(module, id);
+        let binary = program
+            .as_ref()
+            .and_then(|_| module.computation(id).binary_of_parameters());
         ScalarFn {
             id,
-            program: compile(module, id),
+            program,
             caller: (caller.name.clone(), caller.opcode),
+            binary,
         }
     }
 
@@ -67,14 +73,7 @@ impl ScalarFn {
     /// The op if the computation is `op(parameter 0, parameter 1)` (either
     /// order for commutative ops): reductions then run a typed loop.
     pub fn as_binary(&self) -> Option<Opcode> {
-        let p = self.program.as_ref()?;
-        let [(Step::Binary(op, a, b), out)] = p.steps.as_slice() else {
-            return None;
-        };
-        let (p0, p1) = (*p.params.first()?, *p.params.get(1)?);
-        let in_order = (*a, *b) == (p0, p1);
-        let swapped = (*a, *b) == (p1, p0) && op.has(Flags::COMMUTATIVE);
-        (p.params.len() == 2 && p.results == [*out] && (in_order || swapped)).then_some(*op)
+        self.binary
     }
 
     /// `Some(k)` if the computation returns parameter `k` unchanged (the

@@ -110,7 +110,7 @@ impl ConstantFolding {
             && operands
                 .iter()
                 .all(|o| o.opcode == Opcode::Constant || (table && made_of_constants(editor, o)));
-        small && constant_operands && worth_folding(instr.opcode) && !effects.instruction(instr)
+        small && constant_operands && instr.opcode.has(Flags::FOLD) && !effects.instruction(instr)
     }
 
     /// The value of `id`, computed by the interpreter on a module made of
@@ -199,10 +199,4 @@ fn made_of_constants(editor: &Editor, instr: &HloInstruction) -> bool {
             .is_some_and(|&o| editor.instr(o).opcode == Opcode::Constant),
         _ => false,
     }
-}
-
-/// Ops whose folding pays off (see [`ConstantFolding`]); device-dependent
-/// and side-effecting ops are excluded here too, whatever their operands.
-fn worth_folding(opcode: Opcode) -> bool {
-    opcode.has(Flags::FOLD)
 }

@@ -198,27 +198,20 @@ impl UnaryFn {
     /// it is one of the transcendentals (`sqrt` and `rsqrt` are
     /// instructions to the emitters, not library calls).
     pub fn of(op: Opcode) -> Option<UnaryFn> {
-        let f = UnaryFn::ALL.into_iter().find(|f| f.opcode() == op)?;
-        (!matches!(f, UnaryFn::Sqrt | UnaryFn::Rsqrt)).then_some(f)
-    }
-
-    /// The element-wise op that computes the function.
-    pub fn opcode(self) -> Opcode {
-        match self {
-            UnaryFn::Exp => Opcode::Exp,
-            UnaryFn::Expm1 => Opcode::Expm1,
-            UnaryFn::Log => Opcode::Log,
-            UnaryFn::Log1p => Opcode::Log1p,
-            UnaryFn::Logistic => Opcode::Logistic,
-            UnaryFn::Tanh => Opcode::Tanh,
-            UnaryFn::Erf => Opcode::Erf,
-            UnaryFn::Sin => Opcode::Sin,
-            UnaryFn::Cos => Opcode::Cos,
-            UnaryFn::Tan => Opcode::Tan,
-            UnaryFn::Cbrt => Opcode::Cbrt,
-            UnaryFn::Sqrt => Opcode::Sqrt,
-            UnaryFn::Rsqrt => Opcode::Rsqrt,
-        }
+        Some(match op {
+            Opcode::Exp => UnaryFn::Exp,
+            Opcode::Expm1 => UnaryFn::Expm1,
+            Opcode::Log => UnaryFn::Log,
+            Opcode::Log1p => UnaryFn::Log1p,
+            Opcode::Logistic => UnaryFn::Logistic,
+            Opcode::Tanh => UnaryFn::Tanh,
+            Opcode::Erf => UnaryFn::Erf,
+            Opcode::Sin => UnaryFn::Sin,
+            Opcode::Cos => UnaryFn::Cos,
+            Opcode::Tan => UnaryFn::Tan,
+            Opcode::Cbrt => UnaryFn::Cbrt,
+            _ => return None,
+        })
     }
 
     /// Every unary function, in declaration order.

@@ -281,23 +281,33 @@ impl Context<'_> {
     fn copy(&self, c: &CopyThunk) -> Result<(), JitError> {
         let (from, to) = (self.pointers.get(c.from), self.pointers.get(c.to));
         match &c.relayout {
-            None if c.bytes >= PARALLEL_COPY_BYTES && self.pool.threads() > 1 => {
-                let tasks = self.pool.threads();
-                let chunk = c.bytes.div_ceil(tasks).next_multiple_of(64);
-                let (from, to) = (Bytes(from), Bytes(to));
-                self.pool.parallel_for(tasks, |task| {
-                    let start = (task * chunk).min(c.bytes);
-                    let len = chunk.min(c.bytes - start);
-                    // SAFETY: as below, on disjoint ranges of the two buffers.
-                    unsafe {
-                        std::ptr::copy_nonoverlapping(from.at(start), to.at(start), len);
-                    }
-                });
-            }
             None => {
-                // SAFETY: two distinct live buffers of `bytes` bytes (a copy
-                // onto itself was removed by coalescing).
-                unsafe { std::ptr::copy_nonoverlapping(from, to, c.bytes) }
+                let tasks = if c.bytes >= PARALLEL_COPY_BYTES {
+                    self.pool.threads()
+                } else {
+                    1
+                };
+                let total = c.bytes as i64;
+                let chunk = task_chunk(total, tasks);
+                let (from, to) = (Bytes(from), Bytes(to));
+                let copy = |task: usize| {
+                    let (start, end) = task_range(task, chunk, total);
+                    // SAFETY: two distinct live buffers of `bytes` bytes (a
+                    // copy onto itself was removed by coalescing); tasks copy
+                    // disjoint ranges of them.
+                    unsafe {
+                        std::ptr::copy_nonoverlapping(
+                            from.at(start as usize),
+                            to.at(start as usize),
+                            (end - start) as usize,
+                        )
+                    }
+                };
+                if tasks > 1 {
+                    self.pool.parallel_for(tasks, copy);
+                } else {
+                    copy(0);
+                }
             }
             Some((from_shape, to_shape)) => {
                 // SAFETY: a live buffer of `from_shape`.
