@@ -87,6 +87,7 @@ impl Case {
                 atol: tolerance["atol"].as_f64().unwrap_or(0.0),
                 rtol: tolerance["rtol"].as_f64().unwrap_or(0.0),
                 ulp: tolerance["ulp"].as_f64(),
+                nan_bits: false,
             },
             args: types("args")?,
             outs: types("outs")?,

@@ -3,7 +3,8 @@
 //!
 //! - integers and `pred`: equal values;
 //! - floats, exact: equal bit patterns (`-0 ≠ +0`, subnormals distinct
-//!   from zero), or both NaN (any sign or payload);
+//!   from zero), or both NaN (any sign or payload; the same bits with
+//!   [`Rule::BITS`]);
 //! - floats, toleranced: both NaN; or equal (`+0 == -0`); or both finite
 //!   and `|got − want| ≤ atol + rtol·|want|`; or at most `ulp` apart in the
 //!   type's ordered sequence of values;
@@ -27,6 +28,9 @@ pub struct Rule {
     pub rtol: f64,
     /// Distance in units in the last place.
     pub ulp: Option<f64>,
+    /// NaNs match only the same bits (payload, sign and signalling bit):
+    /// for ops that move bits and never compute (`bitcast-convert`).
+    pub nan_bits: bool,
 }
 
 impl Rule {
@@ -36,6 +40,13 @@ impl Rule {
         atol: 0.0,
         rtol: 0.0,
         ulp: None,
+        nan_bits: false,
+    };
+
+    /// Bit for bit, NaNs included.
+    pub const BITS: Rule = Rule {
+        nan_bits: true,
+        ..Rule::EXACT
     };
 
     /// At most `ulp` units in the last place apart.
@@ -45,6 +56,7 @@ impl Rule {
             atol: 0.0,
             rtol: 0.0,
             ulp: Some(ulp),
+            nan_bits: false,
         }
     }
 
@@ -114,7 +126,7 @@ impl Rule {
     fn float_matches(&self, got: Float, want: Float) -> bool {
         let (g, w) = (got.value, want.value);
         if g.is_nan() || w.is_nan() {
-            return g.is_nan() && w.is_nan();
+            return g.is_nan() && w.is_nan() && (!self.nan_bits || got.bits == want.bits);
         }
         if self.exact {
             return got.bits == want.bits;

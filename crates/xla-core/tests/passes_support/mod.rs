@@ -27,18 +27,29 @@ pub fn run<P: Pass>(mut pass: P, before: &str) -> (String, Changed) {
     (module.to_string(), changed)
 }
 
-/// Runs `pass` on `before` and asserts the result prints as `after`, and
-/// that the pass reports a change exactly when the text changed.
-#[track_caller]
-pub fn check<P: Pass>(pass: P, before: &str, after: &str) {
+/// Runs `pass` on `before`; `Err` unless the result prints as `after` and
+/// the pass reports a change exactly when the text changed.
+pub fn compare<P: Pass>(pass: P, before: &str, after: &str) -> Result<(), String> {
     let (actual, changed) = run(pass, before);
     let expected = canonical(after);
-    assert_eq!(
-        actual, expected,
-        "\n--- actual ---\n{actual}\n--- expected ---\n{expected}"
-    );
+    if actual != expected {
+        return Err(format!(
+            "\n--- actual ---\n{actual}\n--- expected ---\n{expected}"
+        ));
+    }
     let text_changed = canonical(before) != expected;
-    assert_eq!(changed, Changed::from(text_changed), "reported change");
+    if changed != Changed::from(text_changed) {
+        return Err(format!("the pass reported {changed:?}"));
+    }
+    Ok(())
+}
+
+/// [`compare`], panicking with its message.
+#[track_caller]
+pub fn check<P: Pass>(pass: P, before: &str, after: &str) {
+    if let Err(e) = compare(pass, before, after) {
+        panic!("{e}");
+    }
 }
 
 /// Asserts that `pass` leaves `text` unchanged and says so.

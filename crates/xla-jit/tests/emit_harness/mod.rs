@@ -279,42 +279,9 @@ pub fn assert_same(got: &Literal, want: &Literal, what: &str) {
 /// bits included, whatever their layouts: for ops that move bits and never
 /// compute (`bitcast-convert`, `copy`, `select`).
 pub fn assert_same_bits(got: &Literal, want: &Literal, what: &str) {
-    let (_, pairs) = element_bits(got, want, what);
-    for (i, (x, y)) in pairs.into_iter().enumerate() {
-        assert_eq!(
-            x, y,
-            "{what}: element {i} is {x:#x}, the interpreter says {y:#x}"
-        );
+    if let Err(e) = Rule::BITS.compare_values(got, want) {
+        panic!("{what}: {e} (expected: the interpreter's, NaN bits included)");
     }
-}
-
-/// The bit patterns of `got` and `want` (arrays of one shape, any layouts)
-/// element by element in logical order, with their element type; complex
-/// elements as their components.
-fn element_bits(
-    got: &Literal,
-    want: &Literal,
-    what: &str,
-) -> (xla_core::PrimitiveType, Vec<(u64, u64)>) {
-    let shape = want.array_shape().unwrap();
-    let ty = shape.element_type().component_type();
-    let default = xla_core::Layout::default_for_rank(shape.rank());
-    let (g, w) = (
-        got.relayout(&default).unwrap(),
-        want.relayout(&default).unwrap(),
-    );
-    let size = ty.byte_size();
-    let (gb, wb) = (g.bytes().unwrap(), w.bytes().unwrap());
-    assert_eq!(gb.len(), wb.len(), "{what}: sizes");
-    let read = |b: &[u8], i: usize| {
-        let mut raw = [0u8; 8];
-        raw[..size].copy_from_slice(&b[i * size..(i + 1) * size]);
-        u64::from_le_bytes(raw)
-    };
-    let pairs = (0..gb.len() / size)
-        .map(|i| (read(gb, i), read(wb, i)))
-        .collect();
-    (ty, pairs)
 }
 
 /// Asserts that `got` and `want` (float arrays of the same shape) differ
