@@ -14,9 +14,8 @@
 //! `XLA_CONFORMANCE=<text>` runs only the cases whose name contains
 //! `<text>` (as the interpreter's conformance test does).
 
-use std::path::Path;
-
 use xla_core::interp::Interpreter;
+use xla_core::{HloModule, Literal};
 use xla_jit::{Client, CompileOptions, JitError};
 use xla_testkit::case::{self, name};
 use xla_testkit::Case;
@@ -45,16 +44,20 @@ enum Engine {
     Interpreter,
 }
 
-fn run_case(dir: &Path, client: &Client, engine: Engine, fallbacks: &mut Vec<String>) -> Outcome {
-    let loaded = Case::read(dir).and_then(|case| {
-        let module = case.module()?;
-        let args = case.args("")?;
-        Ok((case, module, args))
-    });
-    let (case, module, args) = match loaded {
-        Ok(loaded) => loaded,
-        Err(e) => return Outcome::Failed(e),
-    };
+/// A single-device case, read once for every engine that runs it.
+struct Loaded {
+    case: Case,
+    module: HloModule,
+    args: Vec<Literal>,
+}
+
+fn run_case(
+    loaded: &Loaded,
+    client: &Client,
+    engine: Engine,
+    fallbacks: &mut Vec<String>,
+) -> Outcome {
+    let Loaded { case, module, args } = loaded;
     let refs: Vec<_> = args.iter().collect();
     let result = match engine {
         Engine::Jit { split } => {
@@ -62,7 +65,7 @@ fn run_case(dir: &Path, client: &Client, engine: Engine, fallbacks: &mut Vec<Str
                 split_kernels: split,
                 ..CompileOptions::default()
             };
-            client.compile_with(&module, &options).and_then(|exe| {
+            client.compile_with(module, &options).and_then(|exe| {
                 for op in exe.fallback_ops() {
                     fallbacks.push(op.opcode.name().to_string());
                 }
@@ -70,7 +73,7 @@ fn run_case(dir: &Path, client: &Client, engine: Engine, fallbacks: &mut Vec<Str
             })
         }
         Engine::Interpreter => Interpreter::new()
-            .run(&module, &refs)
+            .run(module, &refs)
             .map_err(JitError::from),
     };
     match result {
@@ -84,9 +87,14 @@ fn run_case(dir: &Path, client: &Client, engine: Engine, fallbacks: &mut Vec<Str
 }
 
 /// Runs one case; the JIT's fallback ops are added to `fallbacks`.
-fn outcome(dir: &Path, client: &Client, engine: Engine, fallbacks: &mut Vec<String>) -> Outcome {
+fn outcome(
+    loaded: &Loaded,
+    client: &Client,
+    engine: Engine,
+    fallbacks: &mut Vec<String>,
+) -> Outcome {
     std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        run_case(dir, client, engine, fallbacks)
+        run_case(loaded, client, engine, fallbacks)
     }))
     .unwrap_or_else(|panic| {
         let message = panic
@@ -108,14 +116,31 @@ fn conformance_cases_pass_on_the_jit() {
     let (mut unsupported, mut interpreter_fails, mut failed) = (Vec::new(), Vec::new(), Vec::new());
     let mut fallbacks: std::collections::BTreeMap<String, Vec<String>> = Default::default();
     for dir in &dirs {
-        if Case::read(dir).is_ok_and(|case| case.devices.is_some()) {
-            continue;
-        }
         let name = name(dir);
+        let loaded = match Case::read(dir) {
+            Ok(case) if case.devices.is_some() => continue,
+            Ok(case) => case.module().and_then(|module| {
+                let args = case.args("")?;
+                Ok(Loaded { case, module, args })
+            }),
+            Err(e) => Err(e),
+        };
+        let loaded = match loaded {
+            Ok(loaded) => loaded,
+            Err(why) => {
+                failed.push(format!("{name}: {why}"));
+                continue;
+            }
+        };
         let mut ops = Vec::new();
-        let mut result = outcome(dir, &client, Engine::Jit { split: false }, &mut ops);
+        let mut result = outcome(&loaded, &client, Engine::Jit { split: false }, &mut ops);
         if matches!(result, Outcome::Passed) {
-            result = match outcome(dir, &client, Engine::Jit { split: true }, &mut Vec::new()) {
+            result = match outcome(
+                &loaded,
+                &client,
+                Engine::Jit { split: true },
+                &mut Vec::new(),
+            ) {
                 Outcome::Failed(why) => Outcome::Failed(format!("with kernels split: {why}")),
                 split => split,
             };
@@ -135,7 +160,7 @@ fn conformance_cases_pass_on_the_jit() {
             Outcome::Failed(why) => why,
         };
         if !matches!(
-            outcome(dir, &client, Engine::Interpreter, &mut Vec::new()),
+            outcome(&loaded, &client, Engine::Interpreter, &mut Vec::new()),
             Outcome::Passed
         ) {
             interpreter_fails.push(name);
