@@ -13,5 +13,6 @@ mod dsl_ops;
 #[path = "dsl_programs/main.rs"]
 mod dsl_programs;
 mod dsl_run;
+mod gradients;
 mod readme;
 mod ui;

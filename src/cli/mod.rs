@@ -3,6 +3,7 @@
 mod bench;
 mod check;
 mod dump;
+mod grad;
 mod layout;
 mod module_file;
 mod out_dir;
@@ -25,7 +26,7 @@ Exit status (every subcommand):
        an output directory that holds other files
   124  a run stopped by --timeout";
 
-/// A pure-Rust XLA: inspect layouts, check, print, run and benchmark HLO modules.
+/// A pure-Rust XLA: inspect layouts, check, print, differentiate, run and benchmark HLO modules.
 #[derive(Parser, Debug)]
 #[command(name = "xla", version, about, after_help = EXIT_STATUS)]
 pub struct Cli {
@@ -38,6 +39,7 @@ enum Command {
     Bench(bench::Args),
     Check(check::Args),
     Dump(dump::Args),
+    Grad(grad::Args),
     Layout(layout::Args),
     Print(print::Args),
     Run(run::Args),
@@ -86,6 +88,7 @@ impl Cli {
             Command::Bench(args) => bench::run(args),
             Command::Check(args) => check::run(args),
             Command::Dump(args) => dump::run(args),
+            Command::Grad(args) => grad::run(args),
             Command::Layout(args) => layout::run(args),
             Command::Print(args) => print::run(args),
             Command::Run(args) => run::run(args),

@@ -54,6 +54,11 @@ pub enum Error {
     /// A pass that could not run, or that broke the module.
     #[error(transparent)]
     Pass(#[from] PassError),
+
+    // === differentiation ===
+    /// A module that cannot be differentiated as asked.
+    #[error(transparent)]
+    Grad(#[from] GradError),
 }
 
 /// `Result` with [`Error`].
@@ -118,5 +123,46 @@ pub enum PassError {
         shape: Box<Shape>,
         /// Why the layout does not fit.
         source: Box<LayoutError>,
+    },
+}
+
+/// Why a module cannot be differentiated as asked
+/// ([`crate::autodiff`]).
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum GradError {
+    /// `grad` of a result that is not a floating-point scalar.
+    #[error("grad needs a floating-point scalar result; the entry returns {shape} (use vjp for other results)")]
+    NotScalar {
+        /// The entry's result shape.
+        shape: Shape,
+    },
+    /// A parameter number the entry does not have.
+    #[error(
+        "there is no parameter {number} to differentiate with respect to: the entry has {count}"
+    )]
+    NoParameter {
+        /// The number asked for.
+        number: usize,
+        /// How many parameters the entry has.
+        count: usize,
+    },
+    /// A parameter that is not a floating-point array.
+    #[error("parameter {number} is {shape}: only floating-point arrays are differentiated")]
+    NotFloating {
+        /// The parameter's number.
+        number: usize,
+        /// Its shape.
+        shape: Shape,
+    },
+    /// An instruction on the path from a differentiated parameter to the
+    /// result that has no gradient rule.
+    #[error("cannot differentiate {instruction} ({opcode}): {reason}")]
+    NoRule {
+        /// The instruction's name.
+        instruction: String,
+        /// Its opcode.
+        opcode: &'static str,
+        /// Why.
+        reason: &'static str,
     },
 }

@@ -15,6 +15,7 @@
 #![warn(missing_docs)]
 
 pub mod arith;
+pub mod autodiff;
 pub mod builder;
 mod cancel;
 mod element_type;

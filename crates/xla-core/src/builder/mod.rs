@@ -76,6 +76,16 @@ impl XlaComputation {
         self.module.entry_program_shape()
     }
 
+    /// A computation holding `module` (its entry and everything it calls),
+    /// verified.
+    pub fn from_module(module: HloModule) -> Result<Self> {
+        verify_module(&module)?;
+        Ok(XlaComputation {
+            id: fresh_id(),
+            module,
+        })
+    }
+
     /// The module.
     pub fn module(&self) -> &HloModule {
         &self.module
@@ -164,6 +174,44 @@ impl XlaBuilder {
             id: fresh_id(),
             module,
         })
+    }
+
+    /// Appends a copy of `instr`, an instruction of another computation
+    /// (XLA's `AddInstruction`), with `operands` and `called` in place of
+    /// its own; shape inference checks it, and it keeps its declared shape.
+    /// A parameter is added as [`parameter`](Self::parameter) adds one.
+    pub fn add_instruction(
+        &self,
+        instr: &HloInstruction,
+        operands: &[XlaOp],
+        called: &[&XlaComputation],
+    ) -> Result<XlaOp> {
+        let method = instr.opcode.name();
+        if instr.opcode == Opcode::Parameter {
+            let number = instr.attrs.parameter_number.unwrap_or(0);
+            return self.parameter(number, &instr.shape, base_name(&instr.name));
+        }
+        let shapes = self.shapes(method, operands)?;
+        let refs: Vec<&Shape> = shapes.iter().collect();
+        let programs: Vec<ProgramShape> = called.iter().map(|c| c.program_shape()).collect();
+        crate::infer::infer_instruction(
+            instr.opcode,
+            &refs,
+            &instr.attrs,
+            &programs,
+            &instr.shape,
+        )?;
+        let called = called.iter().map(|c| self.embed(c)).collect();
+        let name = self.next_name(base_name(&instr.name));
+        let shape = instr.shape.clone();
+        Ok(self.emit_named(
+            name,
+            instr.opcode,
+            shape,
+            operands,
+            instr.attrs.clone(),
+            called,
+        ))
     }
 
     /// Checks that every op was built here.

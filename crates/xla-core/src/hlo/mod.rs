@@ -395,6 +395,37 @@ impl HloModule {
         Ok(order)
     }
 
+    /// The module of computation `id` alone: it as the entry, with every
+    /// computation it calls (directly or not), renumbered.
+    pub fn extract(&self, id: ComputationId) -> HloModule {
+        let mut keep = vec![false; self.computations.len()];
+        let mut stack = vec![id.index()];
+        while let Some(c) = stack.pop() {
+            if std::mem::replace(&mut keep[c], true) {
+                continue;
+            }
+            let called = self.computations[c]
+                .instructions
+                .iter()
+                .flat_map(|i| &i.called);
+            stack.extend(called.map(|callee| callee.index()).filter(|&k| !keep[k]));
+        }
+        let mut renumber = vec![ComputationId(0); self.computations.len()];
+        let mut computations = Vec::new();
+        for (c, computation) in self.computations.iter().enumerate() {
+            if keep[c] {
+                renumber[c] = ComputationId(computations.len() as u32);
+                computations.push(computation.clone());
+            }
+        }
+        for instr in computations.iter_mut().flat_map(|c| &mut c.instructions) {
+            for callee in &mut instr.called {
+                *callee = renumber[callee.index()];
+            }
+        }
+        HloModule::new(self.name.clone(), computations, renumber[id.index()])
+    }
+
     /// All computation ids, in order.
     pub fn computation_ids(&self) -> impl Iterator<Item = ComputationId> {
         (0..self.computations.len() as u32).map(ComputationId)
