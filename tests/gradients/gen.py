@@ -159,6 +159,41 @@ case("conv_batch_groups", lambda x, k: jnp.sum(lax.conv_general_dilated(
     x, k, (1, 1), "VALID", batch_group_count=2, dimension_numbers=("NHWC", "HWIO", "NHWC")) ** 2),
      [f32(4, 5, 5, 3), f32(2, 2, 3, 4)])
 
+# ------------------------------------------------------------ control flow
+
+
+def fori(x, w):
+    return jnp.sum(lax.fori_loop(0, 5, lambda i, c: jnp.tanh(c @ w) + i * 0.1, x))
+
+
+def scan_rnn(h, xs, w, u):
+    def step(h, x):
+        h = jnp.tanh(h @ w + x @ u)
+        return h, jnp.sum(h * h)
+    h, ys = lax.scan(step, h, xs)
+    return jnp.sum(h) + jnp.sum(ys)
+
+
+def cond(p, x):
+    return jnp.sum(lax.cond(p > 0, lambda x: jnp.sin(x) * 2, lambda x: x ** 3, x))
+
+
+def switch(i, x):
+    return jnp.sum(lax.switch(i, [lambda x: x * x, jnp.exp, lambda x: -x], x))
+
+
+def nested_loops(x):
+    inner = lambda c: lax.fori_loop(0, 3, lambda j, d: jnp.sin(d) * 1.1, c)
+    return jnp.sum(lax.fori_loop(0, 4, lambda i, c: inner(c) + c * 0.5, x))
+
+
+case("fori_loop", fori, [f32(2, 3), 0.5 * f32(3, 3)])
+case("scan_rnn", scan_rnn, [f32(2, 4), f32(6, 2, 3), 0.5 * f32(4, 4), 0.5 * f32(3, 4)])
+case("cond_true", cond, [np.float32(1.0), f32(4)])
+case("cond_false", cond, [np.float32(-1.0), f32(4)])
+case("switch_index", switch, [np.int32(1), f32(4)])
+case("nested_loops", nested_loops, [f32(5)])
+
 # ------------------------------------------------------------ models
 
 

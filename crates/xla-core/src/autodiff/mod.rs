@@ -36,6 +36,7 @@ use crate::builder::{create_scalar_computation, XlaBuilder, XlaComputation, XlaO
 use crate::hlo::{ComputationId, HloComputation, HloInstruction, HloModule, InstrId, Opcode};
 use crate::passes::{BatchNormExpander, Dce, InlineCalls, Pass};
 use crate::{ArrayShape, Literal, PrimitiveType, Result, Shape};
+use control::LoopTape;
 
 pub use crate::error::GradError;
 
@@ -97,7 +98,11 @@ fn differentiate(module: &HloModule, wrt: Option<&[usize]>, mode: Mode) -> Resul
     let entry = module.entry_computation();
     let wrt = parameters_wrt(entry, wrt)?;
     let b = XlaBuilder::new(&entry.name);
-    let mut tape = Tape::new(&b, &module, module.entry);
+    let mut marks = vec![false; entry.parameters().len()];
+    for &p in &wrt {
+        marks[p] = true;
+    }
+    let mut tape = Tape::new(&b, &module, module.entry, &marks);
     let inputs = entry
         .parameters()
         .iter()
@@ -230,6 +235,55 @@ fn differentiable(shape: &Shape) -> bool {
     }
 }
 
+/// Zeros of `shape` in builder `b` (tuples element by element; tokens
+/// fresh).
+fn zeros(b: &XlaBuilder, shape: &Shape) -> Result<XlaOp> {
+    match shape {
+        Shape::Array(a) => {
+            let zero = b.constant(&Literal::scalar(0.0f64).convert(a.element_type())?)?;
+            match a.rank() {
+                0 => Ok(zero),
+                _ => b.broadcast(zero, a.dims()),
+            }
+        }
+        Shape::Tuple(parts) => {
+            let ops = parts
+                .iter()
+                .map(|s| zeros(b, s))
+                .collect::<Result<Vec<_>>>()?;
+            b.tuple(&ops)
+        }
+        Shape::Token | Shape::Opaque => b.create_token(),
+    }
+}
+
+/// The vector-Jacobian product of computation `id` of `module`, which has
+/// one parameter: a computation `(x, cotangent of the result) → cotangent
+/// of x`.
+fn vjp_computation(module: &HloModule, id: ComputationId) -> Result<XlaComputation> {
+    let comp = module.computation(id);
+    let b = XlaBuilder::new(format!("{}_vjp", comp.name));
+    let [param] = comp.parameters()[..] else {
+        let instr = comp.root_instr();
+        return Err(rules::no_rule(
+            instr,
+            "a called computation of several parameters",
+        ));
+    };
+    let x = b.add_instruction(comp.instr(param), &[], &[])?;
+    let mut tape = Tape::new(&b, module, id, &[true]);
+    tape.replay(&[x])?;
+    let root = comp.root_instr().shape.clone();
+    let ct = b.parameter(1, &root, "cotangent")?;
+    let cts = tape.backward(tape.split(ct, &root)?)?;
+    let shape = &comp.instr(param).shape;
+    let dx = match &cts[param.index()] {
+        Some(ct) => tape.materialize(ct, shape)?,
+        None => tape.zeros(shape)?,
+    };
+    b.build(dx)
+}
+
 /// One computation's forward values and the builder the backward pass
 /// writes into.
 struct Tape<'a> {
@@ -238,6 +292,11 @@ struct Tape<'a> {
     comp: &'a HloComputation,
     /// The replayed value of each instruction of `comp`.
     fwd: Vec<XlaOp>,
+    /// Whether each instruction depends on a differentiated parameter and
+    /// carries floating-point values.
+    active: Vec<bool>,
+    /// What the replay of each differentiated loop kept.
+    loops: HashMap<InstrId, LoopTape>,
     /// Each called computation as a standalone one, made once.
     called: RefCell<HashMap<ComputationId, XlaComputation>>,
     /// `add` reducers by element type, made once.
@@ -245,12 +304,29 @@ struct Tape<'a> {
 }
 
 impl<'a> Tape<'a> {
-    fn new(b: &'a XlaBuilder, module: &'a HloModule, comp: ComputationId) -> Self {
+    /// A tape of computation `comp`, differentiated with respect to the
+    /// parameters whose number `wrt` marks.
+    fn new(b: &'a XlaBuilder, module: &'a HloModule, comp: ComputationId, wrt: &[bool]) -> Self {
+        let comp = module.computation(comp);
+        let mut active = vec![false; comp.instructions.len()];
+        for id in comp.ids() {
+            let instr = comp.instr(id);
+            active[id.index()] = differentiable(&instr.shape)
+                && match instr.opcode {
+                    Opcode::Parameter => {
+                        let number = instr.attrs.parameter_number.unwrap_or(0) as usize;
+                        wrt.get(number).copied().unwrap_or(false)
+                    }
+                    _ => instr.operands.iter().any(|o| active[o.index()]),
+                };
+        }
         Tape {
             b,
             module,
-            comp: module.computation(comp),
+            comp,
             fwd: Vec::new(),
+            active,
+            loops: HashMap::new(),
             called: RefCell::default(),
             adders: RefCell::default(),
         }
@@ -259,9 +335,14 @@ impl<'a> Tape<'a> {
     /// Replays the computation's instructions, its parameters being
     /// `inputs` (by parameter number).
     fn replay(&mut self, inputs: &[XlaOp]) -> Result<()> {
-        for instr in &self.comp.instructions {
+        for id in self.comp.ids() {
+            let instr = self.comp.instr(id);
             let op = if instr.opcode == Opcode::Parameter {
                 inputs[instr.attrs.parameter_number.unwrap_or(0) as usize]
+            } else if instr.opcode == Opcode::While && self.active[id.index()] {
+                let (value, tape) = self.replay_loop(instr)?;
+                self.loops.insert(id, tape);
+                value
             } else {
                 let operands: Vec<XlaOp> =
                     instr.operands.iter().map(|o| self.fwd[o.index()]).collect();
@@ -291,13 +372,7 @@ impl<'a> Tape<'a> {
     /// values get one.
     fn backward(&self, seed: Ct) -> Result<Vec<Option<Ct>>> {
         let n = self.comp.instructions.len();
-        let mut active = vec![false; n];
-        for id in self.comp.ids() {
-            let instr = self.comp.instr(id);
-            active[id.index()] = differentiable(&instr.shape)
-                && (instr.opcode == Opcode::Parameter
-                    || instr.operands.iter().any(|o| active[o.index()]));
-        }
+        let active = &self.active;
         let mut cts: Vec<Option<Ct>> = vec![None; n];
         cts[self.comp.root.index()] = Some(seed);
         for id in (0..n as u32).rev().map(InstrId) {
@@ -364,17 +439,7 @@ impl<'a> Tape<'a> {
 
     /// Zeros of `shape` (tuples element by element; tokens fresh).
     fn zeros(&self, shape: &Shape) -> Result<XlaOp> {
-        match shape {
-            Shape::Array(a) => self.full(a, 0.0),
-            Shape::Tuple(parts) => {
-                let ops = parts
-                    .iter()
-                    .map(|s| self.zeros(s))
-                    .collect::<Result<Vec<_>>>()?;
-                self.b.tuple(&ops)
-            }
-            Shape::Token | Shape::Opaque => self.b.create_token(),
-        }
+        zeros(self.b, shape)
     }
 
     /// The scalar `value` of element type `ty`.

@@ -38,7 +38,7 @@ impl Tape<'_> {
                 Ok(vec![Some(Ct::Tuple(parts))])
             }
             Opcode::OptimizationBarrier => Ok(vec![Some(ct)]),
-            Opcode::While => self.while_rule(instr, ct),
+            Opcode::While => self.while_rule(id, instr, ct),
             Opcode::Conditional => self.conditional_rule(instr, ct, wanted),
             Opcode::Sort | Opcode::TopK | Opcode::Reduce => {
                 let arrays = self.multi_output_rule(instr, self.fwd[id.index()], ct)?;
