@@ -5,8 +5,11 @@ optimization) and writes one module per program:
     suite  (benches/suite.py)  -> benches/hlo/<case>.hlo
     models (benches/models.py) -> benches/models/<name>.hlo
     slow   (benches/slow.py)   -> benches/slow/<name>.hlo
+    grads  (benches/grads.py)  -> benches/grads/<name>.hlo
 
-Each module is `jax.jit(f, keep_unused=True).lower(*args).as_text(dialect="hlo")`.
+Each module is `jax.jit(f, keep_unused=True).lower(*args).as_text(dialect="hlo")`;
+for the grads set, `f` is the forward loss (written as <name>.forward.hlo) and
+the module is what `xla grad` (the release binary) derives from it.
 
 Usage (from the repository root):
 
@@ -34,7 +37,7 @@ ROOT = os.path.dirname(BENCHES)
 sys.path.insert(0, BENCHES)
 
 # set (defined in benches/<set>.py) -> its modules' folder under benches/
-SETS = {"suite": "hlo", "models": "models", "slow": "slow"}
+SETS = {"suite": "hlo", "models": "models", "slow": "slow", "grads": "grads"}
 
 
 def add_selection(ap, default_set):
@@ -97,6 +100,25 @@ def hlo_text(case, jax, jnp):
     return jax.jit(fn, keep_unused=True).lower(*case.inputs()).as_text(dialect="hlo")
 
 
+def write_gradient(case, path, jax, jnp):
+    """A grads case: its forward loss lowered to <name>.forward.hlo, and
+    `xla grad` of it with respect to the parameters' leaves written to `path`."""
+    import subprocess
+    inputs = case.inputs()
+    forward = jax.jit(case.forward(jax, jnp), keep_unused=True).lower(*inputs).as_text(dialect="hlo")
+    source = path[: -len(".hlo")] + ".forward.hlo"
+    with open(source, "w") as fh:
+        fh.write(forward)
+    leaves = len(jax.tree_util.tree_leaves(inputs[0]))
+    wrt = ",".join(str(i) for i in range(leaves))
+    xla = find_xla(os.path.join("target", "release", "xla"))
+    text = subprocess.run([xla, "grad", source, "--wrt", wrt], check=True, capture_output=True,
+                          text=True).stdout
+    with open(path, "w") as fh:
+        fh.write(text)
+    return text
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     add_selection(ap, "all")
@@ -113,9 +135,12 @@ def main():
     for which, case in todo:
         path = module_path(which, case, args.out_dir)
         os.makedirs(os.path.dirname(path), exist_ok=True)
-        text = hlo_text(case, jax, jnp)
-        with open(path, "w") as fh:
-            fh.write(text)
+        if which == "grads":
+            text = write_gradient(case, path, jax, jnp)
+        else:
+            text = hlo_text(case, jax, jnp)
+            with open(path, "w") as fh:
+                fh.write(text)
         print(f"{os.path.relpath(path)}  ({len(text)} bytes)")
 
 

@@ -4,6 +4,7 @@
 
 mod cli;
 mod cli_conventions;
+mod cli_grad;
 mod cli_jit;
 mod cli_run;
 mod cli_support;

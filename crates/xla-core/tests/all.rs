@@ -2,6 +2,8 @@
 //! binary (one link instead of one per file): `cargo test -p xla-core --test all
 //! interp_reduce::` runs one subject.
 
+mod autodiff_api;
+mod autodiff_fd;
 mod builder_errors;
 mod builder_models;
 mod builder_ops;

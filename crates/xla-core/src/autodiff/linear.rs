@@ -97,7 +97,11 @@ impl Tape<'_> {
             false => b.convert_element_type(y, g_type.unwrap_or(ys.shape.element_type()))?,
         };
         let product = b.dot_general(g, y, &dims)?;
-        let dx = b.transpose(product, &argsort(&order))?;
+        let perm = argsort(&order);
+        let dx = match perm.iter().enumerate().all(|(i, &p)| p == i as i64) {
+            true => product,
+            false => b.transpose(product, &perm)?,
+        };
         self.converted(dx, x.shape)
     }
 
