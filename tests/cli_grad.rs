@@ -28,8 +28,8 @@ fn grad_then_run_matches_jax() {
     let ran = xla(&args);
     assert!(ran.status.success(), "{}", stderr(&ran));
     for j in 0..3 {
-        let got = read_npy(&out.join(format!("{j}.npy")), &NpyOptions::default()).unwrap();
-        let want = read_npy(&source.join(format!("out{j}.npy")), &NpyOptions::default()).unwrap();
+        let got = read_npy(out.join(format!("{j}.npy")), &NpyOptions::default()).unwrap();
+        let want = read_npy(source.join(format!("out{j}.npy")), &NpyOptions::default()).unwrap();
         let (got, want) = (got.to_vec::<f32>().unwrap(), want.to_vec::<f32>().unwrap());
         for (g, w) in got.iter().zip(&want) {
             assert!(
