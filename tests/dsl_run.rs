@@ -545,3 +545,31 @@ fn run_time_binding_errors_name_the_argument() {
         "power: argument `x` is f32[2,2], but its type is f32[N]"
     );
 }
+
+xla! {
+    /// `Σ (x·w + b)²`, differentiated with respect to `w` and `b`.
+    #[grad(w, b)]
+    pub fn squared_error(x: f32[B, K], w: f32[K, N], b: f32[N]) -> f32 {
+        let y = x.dot(w) + b.broadcast_in_dim([B, N], [1]);
+        (y * y).reduce_sum([0, 1])
+    }
+}
+
+#[test]
+fn grad_attribute_gives_value_and_gradients() {
+    // y = x·w + b; ∂/∂w = 2·xᵀ·y, ∂/∂b = 2·Σ_rows y.
+    let x = Literal::matrix(&[[1.0f32, 2.0], [3.0, -1.0]]);
+    let w = Literal::matrix(&[[0.5f32], [1.0]]);
+    let b = Literal::vector(&[0.25f32]);
+    let interp = Interpreter::new();
+    let (value, (dw, db)) = squared_error::value_and_grad(&interp, &x, &w, &b).unwrap();
+    // y = [2.75, 0.75]
+    assert_eq!(value.to_vec::<f32>().unwrap(), [2.75 * 2.75 + 0.75 * 0.75]);
+    assert_eq!(
+        dw.to_vec::<f32>().unwrap(),
+        [2.0 * (2.75 + 3.0 * 0.75), 2.0 * (2.0 * 2.75 - 0.75)]
+    );
+    assert_eq!(db.to_vec::<f32>().unwrap(), [2.0 * (2.75 + 0.75)]);
+    let (dw2, db2) = squared_error::grad(&interp, &x, &w, &b).unwrap();
+    assert_eq!((dw2, db2), (dw, db));
+}

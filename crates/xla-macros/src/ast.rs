@@ -45,6 +45,8 @@ pub struct Program {
 pub struct Function {
     /// Outer attributes (doc comments), copied onto the generated module.
     pub attrs: Vec<syn::Attribute>,
+    /// `#[grad(w, b)]`: the parameters to differentiate with respect to.
+    pub grad: Option<Vec<syn::Ident>>,
     pub vis: syn::Visibility,
     pub name: syn::Ident,
     pub params: Vec<Param>,

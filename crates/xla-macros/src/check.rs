@@ -92,6 +92,10 @@ pub fn check(program: &Program) -> (Vec<FunctionIr>, Option<syn::Error>) {
                 break (checker, body);
             }
         };
+        let grad = f
+            .grad
+            .as_ref()
+            .map(|names| grad_positions(f, sig, names, &mut checker.errors));
         let ok = checker.errors.is_empty();
         errors.append(&mut checker.errors);
         calls.extend(
@@ -108,6 +112,7 @@ pub fn check(program: &Program) -> (Vec<FunctionIr>, Option<syn::Error>) {
             symbols: sig.symbols.clone(),
             result: result_ir(&f.ret),
             body: body.filter(|_| ok),
+            grad,
         });
     }
     errors.extend(recursion_errors(&calls));
@@ -116,6 +121,51 @@ pub fn check(program: &Program) -> (Vec<FunctionIr>, Option<syn::Error>) {
         a
     });
     (out, combined)
+}
+
+/// The positions of the parameters `#[grad(…)]` names, each a
+/// floating-point parameter; the function must return a floating-point
+/// scalar.
+fn grad_positions(
+    f: &Function,
+    sig: &Signature,
+    names: &[syn::Ident],
+    errors: &mut Vec<syn::Error>,
+) -> Vec<usize> {
+    let scalar = match &f.ret {
+        TypeSpec::Array {
+            element_type: ty,
+            dims,
+            ..
+        } => dims.is_empty() && element_type(ty).is_ok_and(|t| t.is_floating()),
+        TypeSpec::Tuple { .. } => false,
+    };
+    if !scalar {
+        errors.push(syn::Error::new(
+            f.name.span(),
+            format!("`#[grad]` needs a floating-point scalar result (`-> f32`); `{}` returns another type", f.name),
+        ));
+    }
+    let mut positions = Vec::new();
+    for name in names {
+        match sig.params.iter().position(|p| p.name == *name) {
+            Some(k) if sig.params[k].element_type.is_some_and(|t| t.is_floating()) => {
+                positions.push(k)
+            }
+            Some(_) => errors.push(syn::Error::new(
+                name.span(),
+                format!("`#[grad]` differentiates floating-point parameters; `{name}` is not one"),
+            )),
+            None => errors.push(syn::Error::new(
+                name.span(),
+                format!(
+                    "`#[grad]` names `{name}`, which is not a parameter of `{}`",
+                    f.name
+                ),
+            )),
+        }
+    }
+    positions
 }
 
 fn result_ir(ty: &TypeSpec) -> ResultIr {

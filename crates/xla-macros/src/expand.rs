@@ -178,7 +178,7 @@ fn function(f: &FunctionIr) -> TokenStream {
         Some(comp) if f.params.iter().all(|p| p.element_type.is_some()) => {
             items(f, comp, &symbol_fields, &param_texts, &result_type)
         }
-        _ => stub(f.params.len(), &result_type),
+        _ => stub(f, &result_type),
     };
     quote! {
         #(#attrs)*
@@ -247,8 +247,14 @@ fn items(
     let root = internal("root");
     let mut declared = Vec::new();
     declared_leaves(&f.result, &mut declared);
+    let gradient = f
+        .grad
+        .as_ref()
+        .map(|wrt| gradient_items(f, wrt, symbol_fields, &param_idents));
     quote! {
         #signature
+
+        #gradient
 
         impl Dims {
             /// Binds the dimensions from the parameters' shapes; an `Err`
@@ -318,6 +324,93 @@ fn items(
             })()?;
             ::xla::dsl::rt::check_result(#b, #root, &[#(#declared),*])?;
             ::core::result::Result::Ok(#root)
+        }
+    }
+}
+
+/// The types of `value_and_grad` and `grad` of a `#[grad(…)]` function
+/// differentiated with respect to `count` parameters.
+fn gradient_types(count: usize) -> (TokenStream, TokenStream) {
+    let literals = std::iter::repeat_n(quote!(::xla::Literal), count);
+    let grads = quote!((#(#literals,)*));
+    (quote!((::xla::Literal, #grads)), grads)
+}
+
+/// Docs naming the differentiated parameters of a `#[grad(…)]` function.
+fn gradient_doc(f: &FunctionIr, wrt: &[usize]) -> String {
+    let names: Vec<String> = wrt
+        .iter()
+        .map(|&k| format!("`{}`", f.params[k].name))
+        .collect();
+    format!(
+        "The gradients are with respect to {}, in that order, each of its parameter's shape.",
+        names.join(", ")
+    )
+}
+
+/// `value_and_grad_computation`, `value_and_grad` and `grad` of a function
+/// declared with `#[grad(…)]`: the gradient module is derived from the
+/// function's computation by `xla::autodiff`, compiled once per binding.
+fn gradient_items(
+    f: &FunctionIr,
+    wrt: &[usize],
+    symbol_fields: &[syn::Ident],
+    params: &[syn::Ident],
+) -> TokenStream {
+    let name_text = f.name.to_string();
+    let (d, backend, executable, out, parts) = (
+        internal("d"),
+        internal("backend"),
+        internal("executable"),
+        internal("out"),
+        internal("parts"),
+    );
+    let positions = wrt.iter().copied();
+    let count = wrt.len();
+    let (both, grads) = gradient_types(count);
+    let next = (0..count).map(|_| quote!(#parts.next().expect("untuple checked the count")));
+    let dims_values = symbol_fields.iter().map(|field| quote!(#d.#field));
+    let doc = gradient_doc(f, wrt);
+    let key = format!("{name_text}::value_and_grad");
+    quote! {
+        /// The computation of `(value, gradients…)` for the given dimension
+        /// sizes: reverse-mode differentiation of [`computation`].
+        #[doc = #doc]
+        pub fn value_and_grad_computation(#d: Dims) -> ::core::result::Result<::xla::XlaComputation, ::xla::dsl::DslError> {
+            let forward = self::computation(#d)?;
+            let derived = ::xla::autodiff::value_and_grad(forward.module(), ::core::option::Option::Some(&[#(#positions),*]))
+                .map_err(|e| ::xla::dsl::DslError::in_function(#name_text, e.into()))?;
+            ::core::result::Result::Ok(::xla::XlaComputation::from_module(derived)?)
+        }
+
+        /// Runs this function and its gradient on `backend`: the value and
+        /// the gradients (`jax.value_and_grad`). Compiled once per binding
+        /// and backend, like [`call`].
+        #[doc = #doc]
+        pub fn value_and_grad<Backend: ::xla::dsl::Backend + ?::core::marker::Sized>(
+            #backend: &Backend,
+            #(#params: &::xla::Literal),*
+        ) -> ::core::result::Result<#both, ::xla::dsl::DslError> {
+            let #d = self::Dims::of(&[#(#params.shape()),*])?;
+            let #executable = ::xla::dsl::cached(
+                #backend,
+                ::core::concat!(::core::module_path!(), "::", #key),
+                &[#(#dims_values),*],
+                || self::value_and_grad_computation(#d),
+            )?;
+            let #out = #executable.execute(&[#(#params),*])?;
+            let mut #parts = ::xla::dsl::rt::untuple(#out, #count + 1)?.into_iter();
+            let value = #parts.next().expect("untuple checked the count");
+            ::core::result::Result::Ok((value, (#(#next,)*)))
+        }
+
+        /// The gradients alone (`jax.grad`).
+        #[doc = #doc]
+        pub fn grad<Backend: ::xla::dsl::Backend + ?::core::marker::Sized>(
+            #backend: &Backend,
+            #(#params: &::xla::Literal),*
+        ) -> ::core::result::Result<#grads, ::xla::dsl::DslError> {
+            self::value_and_grad(#backend, #(#params),*).map(|(_, grads)| grads)
         }
     }
 }
@@ -413,12 +506,41 @@ fn linear_solves(dim: &DimExpr, standing: &[&syn::Ident], solved: &mut Vec<syn::
 
 /// The items of a function that failed to check: the same signatures, so
 /// code using them compiles; the macro's errors are reported instead.
-fn stub(arity: usize, result_type: &TokenStream) -> TokenStream {
+fn stub(f: &FunctionIr, result_type: &TokenStream) -> TokenStream {
     // Internal names: the parameters' own may be the mistake (repeated).
-    let params: Vec<syn::Ident> = (0..arity).map(|i| internal(&format!("p{i}"))).collect();
+    let params: Vec<syn::Ident> = (0..f.params.len())
+        .map(|i| internal(&format!("p{i}")))
+        .collect();
     let builder = internal("builder");
     let backend = internal("backend");
+    let gradient = f.grad.as_ref().map(|wrt| {
+        let (both, grads) = gradient_types(wrt.len());
+        quote! {
+            /// Not available: the function has errors.
+            pub fn value_and_grad_computation(dims: Dims) -> ::core::result::Result<::xla::XlaComputation, ::xla::dsl::DslError> {
+                ::core::unreachable!()
+            }
+
+            /// Not available: the function has errors.
+            pub fn value_and_grad<Backend: ::xla::dsl::Backend + ?::core::marker::Sized>(
+                #backend: &Backend,
+                #(#params: &::xla::Literal),*
+            ) -> ::core::result::Result<#both, ::xla::dsl::DslError> {
+                ::core::unreachable!()
+            }
+
+            /// Not available: the function has errors.
+            pub fn grad<Backend: ::xla::dsl::Backend + ?::core::marker::Sized>(
+                #backend: &Backend,
+                #(#params: &::xla::Literal),*
+            ) -> ::core::result::Result<#grads, ::xla::dsl::DslError> {
+                ::core::unreachable!()
+            }
+        }
+    });
     quote! {
+        #gradient
+
         /// Not available: the function has errors.
         pub fn build(
             #builder: &::xla::XlaBuilder,

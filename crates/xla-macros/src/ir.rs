@@ -27,6 +27,8 @@ pub struct FunctionIr {
     pub symbols: Vec<syn::Ident>,
     pub result: ResultIr,
     pub body: Option<Comp>,
+    /// `#[grad(…)]`: the positions of the parameters differentiated.
+    pub grad: Option<Vec<usize>>,
 }
 
 #[derive(Clone)]

@@ -47,7 +47,14 @@ impl Parse for Program {
 
 impl Parse for Function {
     fn parse(input: ParseStream) -> syn::Result<Self> {
-        let attrs = input.call(syn::Attribute::parse_outer)?;
+        let mut attrs = input.call(syn::Attribute::parse_outer)?;
+        let mut grad = None;
+        if let Some(k) = attrs.iter().position(|a| a.path().is_ident("grad")) {
+            let names = attrs.remove(k).parse_args_with(
+                syn::punctuated::Punctuated::<syn::Ident, Token![,]>::parse_terminated,
+            )?;
+            grad = Some(names.into_iter().collect());
+        }
         let vis: syn::Visibility = input.parse()?;
         input.parse::<Token![fn]>()?;
         let name: syn::Ident = input.parse()?;
@@ -59,6 +66,7 @@ impl Parse for Function {
         let body = input.parse()?;
         Ok(Function {
             attrs,
+            grad,
             vis,
             name,
             params: params.into_iter().collect(),

@@ -51,6 +51,11 @@ xla! {
         }
         (best, at)
     }
+
+    #[grad(w)]
+    pub fn loss(x: f32[N], w: f32[N]) -> f32 {
+        ((x * w).tanh()).reduce_sum([0])
+    }
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -64,5 +69,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     power::computation(power::Dims { N: 4 })?;
     relu_or_negate::computation(relu_or_negate::Dims { N: 4 })?;
     scan_max::computation(scan_max::Dims { N: 4 })?;
+    let (value, (dw,)) = loss::value_and_grad(
+        &Interpreter::new(),
+        &Literal::vector(&[1.0f32, -2.0]),
+        &Literal::vector(&[0.0f32, 0.0]),
+    )?;
+    assert_eq!(value.to_vec::<f32>()?, [0.0]);
+    assert_eq!(dw.to_vec::<f32>()?, [1.0, -2.0]);
     Ok(())
 }
