@@ -129,8 +129,8 @@ case("argmax_value", lambda x: jnp.sum(jnp.take_along_axis(x, jnp.argmax(x, axis
      + jnp.sum(lax.reduce_max(x, (1,))), [f32(4, 6)])
 case("softmax_logsumexp", lambda x: jnp.sum(jax.nn.softmax(x, axis=-1) * jnp.arange(5.0))
      + jnp.sum(jax.nn.logsumexp(x, axis=0)), [f32(3, 5)])
-case("cumsum_cumprod_cummax", lambda x: jnp.sum(jnp.cumsum(x, axis=1) ** 2) + jnp.sum(lax.cummax(x, axis=0)),
-     [f32(4, 5)])
+case("cumsum_cumprod_cummax", lambda x: jnp.sum(jnp.cumsum(x, axis=1) ** 2) + jnp.sum(lax.cummax(x, axis=0))
+     + jnp.sum(jnp.cumprod(x, axis=1)) + jnp.sum(lax.cumprod(x, axis=0, reverse=True)), [f32(4, 5)])
 case("sort_values", lambda x: jnp.sum(jnp.sort(x, axis=1) * jnp.arange(6.0)), [f32(3, 6)])
 case("top_k", lambda x: jnp.sum(lax.top_k(x, 3)[0] * jnp.array([3.0, 2.0, 1.0])), [f32(4, 7)])
 
@@ -193,6 +193,33 @@ case("cond_true", cond, [np.float32(1.0), f32(4)])
 case("cond_false", cond, [np.float32(-1.0), f32(4)])
 case("switch_index", switch, [np.int32(1), f32(4)])
 case("nested_loops", nested_loops, [f32(5)])
+
+# ------------------------------------------------------------ linear algebra (LAPACK custom calls)
+
+
+def well_conditioned(*batch, n=4, dtype=np.float32):
+    return (normal(*batch, n, n, dtype=dtype) * 0.3 + np.eye(n, dtype=dtype) * 2).astype(dtype)
+
+
+def spd(n=4):
+    a = normal(n, n)
+    return (a @ a.T + n * np.eye(n)).astype(np.float32)
+
+
+jsl = jax.scipy.linalg
+case("linalg_solve", lambda a, b: jnp.sum(jnp.linalg.solve(a, b) ** 2), [well_conditioned(), f32(4, 3)],
+     rtol=1e-3, atol=1e-4)
+case("linalg_solve_batched", lambda a, b: jnp.sum(jnp.sin(jnp.linalg.solve(a, b))),
+     [well_conditioned(2), f32(2, 4, 2)], rtol=1e-3, atol=1e-4)
+case("linalg_inv_slogdet", lambda a: jnp.sum(jnp.linalg.inv(a)) + jnp.linalg.slogdet(a)[1],
+     [well_conditioned()], rtol=1e-3, atol=1e-4)
+case("linalg_cholesky", lambda a: jnp.sum(jnp.linalg.cholesky(a) * jnp.arange(16.0).reshape(4, 4)),
+     [spd()], rtol=1e-3, atol=1e-4)
+case("linalg_cho_solve", lambda a, b: jnp.sum(jsl.cho_solve((jnp.linalg.cholesky(a), True), b) ** 2),
+     [spd(), f32(4, 2)], rtol=1e-3, atol=1e-4)
+case("linalg_solve_triangular", lambda a, b: jnp.sum(jsl.solve_triangular(a, b, lower=True) ** 2)
+     + jnp.sum(jsl.solve_triangular(a, b, trans=1, lower=False, unit_diagonal=True)),
+     [well_conditioned(), f32(4, 3)], rtol=1e-3, atol=1e-4)
 
 # ------------------------------------------------------------ models
 

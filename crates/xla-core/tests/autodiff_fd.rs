@@ -149,9 +149,14 @@ const CASES: &[Case] = &[
   a = f64[2,4,3] add(s, d)
   b = f64[2,4,3] add(e, m)
   r = f64[2,4,3] add(a, b)" },
-    Case { name: "cumulative sum", params: &["f64[3,5]"], result: "f64[3,5]", body: "
+    Case { name: "cumulative sum and product", params: &["f64[3,5]"], result: "f64[3,5]", body: "
   z = f64[] constant(0)
-  r = f64[3,5] reduce-window(p0, z), window={size=1x5 pad=0_0x4_0}, to_apply=add" },
+  one = f64[] constant(1)
+  s = f64[3,5] reduce-window(p0, z), window={size=1x5 pad=0_0x4_0}, to_apply=add
+  p = f64[3,5] reduce-window(p0, one), window={size=1x5 pad=0_0x4_0}, to_apply=mul
+  q = f64[3,5] reduce-window(p0, one), window={size=1x5 pad=0_0x0_4}, to_apply=mul
+  a = f64[3,5] add(s, p)
+  r = f64[3,5] add(a, q)" },
     Case { name: "dot general", params: &["f64[2,3,4]", "f64[2,4,5]"], result: "f64[2,3,5]", body: "
   r = f64[2,3,5] dot(p0, p1), lhs_batch_dims={0}, rhs_batch_dims={0}, lhs_contracting_dims={2}, rhs_contracting_dims={1}" },
     Case { name: "dot transposed", params: &["f64[4,3]", "f64[5,4]"], result: "f64[3,5]", body: "
@@ -182,6 +187,34 @@ const CASES: &[Case] = &[
   s = f64[] reduce(p1, z), dimensions={0}, to_apply=add
   p = pred[] compare(s, z), direction=GT
   r = f64[4] conditional(p, p0, p1), true_computation=double_sine, false_computation=cube" },
+    Case { name: "cholesky", params: &["f64[3,3]"], result: "f64[3,3]", body: "
+  t = f64[3,3] dot(p0, p0), lhs_contracting_dims={1}, rhs_contracting_dims={1}
+  i0 = s32[3,3] iota(), iota_dimension=0
+  i1 = s32[3,3] iota(), iota_dimension=1
+  eq = pred[3,3] compare(i0, i1), direction=EQ
+  four = f64[] constant(4)
+  fb = f64[3,3] broadcast(four), dimensions={}
+  z = f64[] constant(0)
+  zb = f64[3,3] broadcast(z), dimensions={}
+  d = f64[3,3] select(eq, fb, zb)
+  spd = f64[3,3] add(t, d)
+  c = f64[3,3] cholesky(spd), lower=true
+  lo = pred[3,3] compare(i0, i1), direction=GE
+  r = f64[3,3] select(lo, c, zb)" },
+    Case { name: "triangular solve", params: &["f64[2,3,3]", "f64[2,3,2]", "f64[2,2,3]"], result: "f64[2,3,2]", body: "
+  i0 = s32[2,3,3] iota(), iota_dimension=1
+  i1 = s32[2,3,3] iota(), iota_dimension=2
+  eq = pred[2,3,3] compare(i0, i1), direction=EQ
+  three = f64[] constant(3)
+  tb = f64[2,3,3] broadcast(three), dimensions={}
+  z = f64[] constant(0)
+  zb = f64[2,3,3] broadcast(z), dimensions={}
+  d = f64[2,3,3] select(eq, tb, zb)
+  a = f64[2,3,3] add(p0, d)
+  x = f64[2,3,2] triangular-solve(a, p1), left_side=true, lower=true, transpose_a=NO_TRANSPOSE
+  y = f64[2,2,3] triangular-solve(a, p2), left_side=false, lower=false, unit_diagonal=true, transpose_a=TRANSPOSE
+  yt = f64[2,3,2] transpose(y), dimensions={0,2,1}
+  r = f64[2,3,2] multiply(x, yt)" },
     Case { name: "call", params: &["f64[4]"], result: "f64[4]", body: "
   r = f64[4] call(p0), to_apply=cube" },
 ];

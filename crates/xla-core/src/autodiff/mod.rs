@@ -25,6 +25,7 @@
 mod control;
 mod data;
 mod elementwise;
+mod linalg;
 mod linear;
 mod reduce;
 mod rules;

@@ -183,7 +183,7 @@ impl Tape<'_> {
     pub(super) fn reduce_window(
         &self,
         instr: &HloInstruction,
-        _y: XlaOp,
+        y: XlaOp,
         g: XlaOp,
     ) -> Result<Vec<Option<XlaOp>>> {
         let b = self.b;
@@ -198,76 +198,99 @@ impl Tape<'_> {
         let window = instr.attrs.window.clone().unwrap_or_default();
         let ty = x.element_type();
         let combiner = self.module.computation(instr.called[0]);
-        let dx = match combiner.binary_of_parameters() {
-            Some(Opcode::Add) => {
-                let per_dim =
-                    |f: fn(&WindowDim) -> i64| window.dims.iter().map(f).collect::<Vec<_>>();
-                let pads = lhs_padding(
-                    x.dims(),
-                    &per_dim(|w| w.size),
-                    &per_dim(|w| w.stride),
-                    out,
-                    &window
+        let dx =
+            match combiner.binary_of_parameters() {
+                Some(Opcode::Add) => {
+                    let per_dim =
+                        |f: fn(&WindowDim) -> i64| window.dims.iter().map(f).collect::<Vec<_>>();
+                    let pads = lhs_padding(
+                        x.dims(),
+                        &per_dim(|w| w.size),
+                        &per_dim(|w| w.stride),
+                        out,
+                        &window
+                            .dims
+                            .iter()
+                            .map(|w| (w.padding_low, w.padding_high))
+                            .collect::<Vec<_>>(),
+                        &per_dim(|w| w.base_dilation),
+                        &per_dim(|w| w.window_dilation),
+                    );
+                    let config: Vec<PadDim> = (pads.iter().zip(&window.dims))
+                        .map(|(&(low, high), w)| PadDim {
+                            low,
+                            high,
+                            interior: w.stride - 1,
+                        })
+                        .collect();
+                    let padded = b.pad(g, self.scalar(ty, 0.0)?, &config)?;
+                    let sum_window = Window {
+                        dims: (window.dims.iter())
+                            .map(|w| WindowDim {
+                                size: w.size,
+                                stride: w.base_dilation,
+                                window_dilation: w.window_dilation,
+                                ..WindowDim::default()
+                            })
+                            .collect(),
+                    };
+                    let add = self.adder(ty)?;
+                    b.reduce_window_with_general_padding(
+                        &[padded],
+                        &[self.scalar(ty, 0.0)?],
+                        &add,
+                        &sum_window,
+                    )?
+                }
+                Some(op @ (Opcode::Maximum | Opcode::Minimum)) => {
+                    if window
                         .dims
                         .iter()
-                        .map(|w| (w.padding_low, w.padding_high))
-                        .collect::<Vec<_>>(),
-                    &per_dim(|w| w.base_dilation),
-                    &per_dim(|w| w.window_dilation),
-                );
-                let config: Vec<PadDim> = (pads.iter().zip(&window.dims))
-                    .map(|(&(low, high), w)| PadDim {
-                        low,
-                        high,
-                        interior: w.stride - 1,
-                    })
-                    .collect();
-                let padded = b.pad(g, self.scalar(ty, 0.0)?, &config)?;
-                let sum_window = Window {
-                    dims: (window.dims.iter())
-                        .map(|w| WindowDim {
-                            size: w.size,
-                            stride: w.base_dilation,
-                            window_dilation: w.window_dilation,
-                            ..WindowDim::default()
-                        })
-                        .collect(),
-                };
-                let add = self.adder(ty)?;
-                b.reduce_window_with_general_padding(
-                    &[padded],
-                    &[self.scalar(ty, 0.0)?],
-                    &add,
-                    &sum_window,
-                )?
-            }
-            Some(op @ (Opcode::Maximum | Opcode::Minimum)) => {
-                if window
-                    .dims
-                    .iter()
-                    .any(|w| w.base_dilation != 1 || w.window_dilation != 1)
-                {
-                    return Err(no_rule(
-                        instr,
-                        "a dilated max/min window has no gradient rule",
-                    ));
+                        .any(|w| w.base_dilation != 1 || w.window_dilation != 1)
+                    {
+                        return Err(no_rule(
+                            instr,
+                            "a dilated max/min window has no gradient rule",
+                        ));
+                    }
+                    let dir = if op == Opcode::Maximum { "ge" } else { "le" };
+                    let select = create_scalar_computation(dir, ty, |c, p, q| match op {
+                        Opcode::Maximum => c.ge(p, q, &[]),
+                        _ => c.le(p, q, &[]),
+                    })?;
+                    let add = self.adder(ty)?;
+                    let zero = self.scalar(ty, 0.0)?;
+                    b.select_and_scatter(self.operand(instr, 0), &select, &window, g, zero, &add)?
                 }
-                let dir = if op == Opcode::Maximum { "ge" } else { "le" };
-                let select = create_scalar_computation(dir, ty, |c, p, q| match op {
-                    Opcode::Maximum => c.ge(p, q, &[]),
-                    _ => c.le(p, q, &[]),
-                })?;
-                let add = self.adder(ty)?;
-                let zero = self.scalar(ty, 0.0)?;
-                b.select_and_scatter(self.operand(instr, 0), &select, &window, g, zero, &add)?
-            }
-            _ => {
-                return Err(no_rule(
+                Some(Opcode::Multiply) => {
+                    // A cumulative product: x̄ⱼ = Σ over the outputs that
+                    // include xⱼ of ḡᵢ·yᵢ, divided by xⱼ (a scan the other way).
+                    let Some(scan) = window.scan_dim(x.dims()) else {
+                        return Err(no_rule(
+                            instr,
+                            "a window product other than a cumulative one has no gradient rule",
+                        ));
+                    };
+                    let n = x.dims()[scan.dim];
+                    let mut back = window.clone();
+                    let w = &mut back.dims[scan.dim];
+                    (w.padding_low, w.padding_high) =
+                        if scan.reverse { (n - 1, 0) } else { (0, n - 1) };
+                    let add = self.adder(ty)?;
+                    let weighted = b.mul(g, y, &[])?;
+                    let summed = b.reduce_window_with_general_padding(
+                        &[weighted],
+                        &[self.scalar(ty, 0.0)?],
+                        &add,
+                        &back,
+                    )?;
+                    b.div(summed, self.operand(instr, 0), &[])?
+                }
+                _ => return Err(no_rule(
                     instr,
-                    "only window sums, maxima and minima have a gradient rule",
-                ))
-            }
-        };
+                    "only window sums, maxima, minima and cumulative products have a gradient rule",
+                )),
+            };
         Ok(vec![Some(dx), None])
     }
 

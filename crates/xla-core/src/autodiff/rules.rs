@@ -40,6 +40,9 @@ impl Tape<'_> {
             Opcode::OptimizationBarrier => Ok(vec![Some(ct)]),
             Opcode::While => self.while_rule(id, instr, ct),
             Opcode::Conditional => self.conditional_rule(instr, ct, wanted),
+            Opcode::CustomCall | Opcode::Cholesky | Opcode::TriangularSolve => {
+                self.linalg_rule(instr, self.fwd[id.index()], ct)
+            }
             Opcode::Sort | Opcode::TopK | Opcode::Reduce => {
                 let arrays = self.multi_output_rule(instr, self.fwd[id.index()], ct)?;
                 Ok(arrays.into_iter().map(|a| a.map(Ct::Array)).collect())

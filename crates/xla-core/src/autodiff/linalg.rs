@@ -1,0 +1,407 @@
+//! Gradients of dense linear algebra: `triangular-solve`, `cholesky`, and
+//! the LAPACK custom calls JAX emits on CPU for them and for LU
+//! (`lapack_?trsm_ffi`, `lapack_?potrf_ffi`, `lapack_?getrf_ffi`: what
+//! `jnp.linalg.solve`, `inv`, `det`, `slogdet`, `cholesky` and
+//! `jax.scipy.linalg.cho_solve` lower to). Real types; every matrix
+//! operand is a batch `[…, M, N]`. The rules are JAX's (the transposes of
+//! its `triangular_solve`, `cholesky` and `lu` JVPs).
+
+use super::rules::no_rule;
+use super::{Ct, Tape};
+use crate::builder::XlaOp;
+use crate::hlo::{
+    ComparisonDirection, DotDimensionNumbers, HloInstruction, Opcode, TransposeKind,
+    TriangularSolveOptions,
+};
+use crate::interp::backend_config_integer;
+use crate::{ArrayShape, PrimitiveType, Result};
+
+/// Which linear-algebra rule a custom call needs, by its target.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Lapack {
+    Trsm,
+    Potrf,
+    Getrf,
+}
+
+fn lapack(target: &str) -> Option<Lapack> {
+    let kind = target.strip_prefix("lapack_")?.strip_suffix("_ffi")?;
+    let (prefix, routine) = kind.split_at(1);
+    if !matches!(prefix, "s" | "d") {
+        return None;
+    }
+    match routine {
+        "trsm" => Some(Lapack::Trsm),
+        "potrf" => Some(Lapack::Potrf),
+        "getrf" => Some(Lapack::Getrf),
+        _ => None,
+    }
+}
+
+impl Tape<'_> {
+    /// `cholesky`, `triangular-solve` and the LAPACK custom calls above
+    /// (the result's cotangent `ct` is a tuple for the custom calls).
+    pub(super) fn linalg_rule(
+        &self,
+        instr: &HloInstruction,
+        y: XlaOp,
+        ct: Ct,
+    ) -> Result<Vec<Option<Ct>>> {
+        let b = self.b;
+        let first = |ct: Ct| -> Result<Option<XlaOp>> {
+            match ct {
+                Ct::Array(g) => Ok(Some(g)),
+                Ct::Tuple(mut parts) => match parts.first_mut().and_then(Option::take) {
+                    Some(part) => part.array(instr).map(Some),
+                    None => Ok(None),
+                },
+            }
+        };
+        let wrap = |ops: Vec<Option<XlaOp>>| ops.into_iter().map(|o| o.map(Ct::Array)).collect();
+        match instr.opcode {
+            Opcode::TriangularSolve => {
+                let options = instr
+                    .attrs
+                    .triangular_solve
+                    .ok_or_else(|| no_rule(instr, "no options"))?;
+                let Some(g) = first(ct)? else {
+                    return Ok(vec![None, None]);
+                };
+                let (da, db) =
+                    self.solve_vjp(instr, self.operand(instr, 0), y, g, options, None)?;
+                Ok(wrap(vec![Some(da), Some(db)]))
+            }
+            Opcode::Cholesky => {
+                let lower = instr.attrs.cholesky_lower.unwrap_or(false);
+                let Some(g) = first(ct)? else {
+                    return Ok(vec![None]);
+                };
+                Ok(wrap(vec![Some(self.cholesky_vjp(y, g, lower, false)?)]))
+            }
+            _ => {
+                let target = instr
+                    .attrs
+                    .custom_call_target
+                    .as_deref()
+                    .unwrap_or_default();
+                let config = instr.attrs.backend_config.as_deref().unwrap_or_default();
+                let routine = lapack(target).ok_or_else(|| no_rule(instr, "a custom call has no gradient rule (only the real LAPACK trsm, potrf and getrf calls do)"))?;
+                let letter = |key| {
+                    backend_config_integer(config, key)
+                        .ok_or_else(|| no_rule(instr, "a LAPACK call without its attributes"))
+                };
+                let Some(g) = first(ct)? else {
+                    return Ok(vec![None; instr.operands.len()]);
+                };
+                let factor = match instr.shape.is_tuple() {
+                    true => b.get_tuple_element(y, 0)?,
+                    false => y,
+                };
+                match routine {
+                    Lapack::Trsm => {
+                        let options = TriangularSolveOptions {
+                            left_side: letter("side")? == b'L',
+                            lower: letter("uplo")? == b'L',
+                            unit_diagonal: letter("diag")? == b'U',
+                            transpose_a: match letter("trans_x")? {
+                                b'N' => TransposeKind::NoTranspose,
+                                _ => TransposeKind::Transpose,
+                            },
+                        };
+                        let alpha = (instr.operands.len() > 2).then(|| self.operand(instr, 2));
+                        let (da, db) = self.solve_vjp(
+                            instr,
+                            self.operand(instr, 0),
+                            factor,
+                            g,
+                            options,
+                            alpha,
+                        )?;
+                        let mut out = vec![Some(da), Some(db)];
+                        out.resize(instr.operands.len(), None);
+                        Ok(wrap(out))
+                    }
+                    Lapack::Potrf => {
+                        let lower = letter("uplo")? == b'L';
+                        Ok(wrap(vec![Some(self.cholesky_vjp(factor, g, lower, true)?)]))
+                    }
+                    Lapack::Getrf => {
+                        let pivots = b.get_tuple_element(y, 1)?;
+                        Ok(wrap(vec![Some(self.lu_vjp(instr, factor, pivots, g)?)]))
+                    }
+                }
+            }
+        }
+    }
+
+    /// The cotangents `(ā, b̄)` of `x = solve(a, b)` (`op(a)·x = α·b` or
+    /// `x·op(a) = α·b`) from `x̄ = g`: `b̄ = α·solve(a, g)` with the
+    /// transpose flipped, and `ā` minus the product of `b̄/α` and `x` on
+    /// `a`'s triangle (without the diagonal when it is a unit one).
+    fn solve_vjp(
+        &self,
+        instr: &HloInstruction,
+        a: XlaOp,
+        x: XlaOp,
+        g: XlaOp,
+        options: TriangularSolveOptions,
+        alpha: Option<XlaOp>,
+    ) -> Result<(XlaOp, XlaOp)> {
+        let b = self.b;
+        if options.transpose_a == TransposeKind::Adjoint && self.dims_type(a)?.1.is_complex() {
+            return Err(no_rule(instr, "complex values are not differentiated"));
+        }
+        let flipped = TriangularSolveOptions {
+            transpose_a: match options.transpose_a {
+                TransposeKind::NoTranspose => TransposeKind::Transpose,
+                _ => TransposeKind::NoTranspose,
+            },
+            ..options
+        };
+        let gb = b.triangular_solve(a, g, flipped)?;
+        let transposed = options.transpose_a != TransposeKind::NoTranspose;
+        // The cotangent of op(a): −b̄·xᵀ (left) or −xᵀ·b̄ (right).
+        let op_a = match options.left_side {
+            true => self.matmul(gb, self.mt(x)?)?,
+            false => self.matmul(self.mt(x)?, gb)?,
+        };
+        let op_a = b.neg(op_a)?;
+        let da = if transposed { self.mt(op_a)? } else { op_a };
+        let offset = if options.unit_diagonal { 1 } else { 0 };
+        let da = self.triangle(da, options.lower, offset)?;
+        let db = match alpha {
+            Some(alpha) => b.mul(gb, alpha, &[])?,
+            None => gb,
+        };
+        Ok((da, db))
+    }
+
+    /// The cotangent of `a` from that of its Cholesky factor (JAX's rule:
+    /// `ā = L⁻ᵀ·Φ(Lᵀ·L̄)·L⁻¹`, `Φ` the lower triangle with a halved
+    /// diagonal). `passes_other`: the result holds `a`'s other triangle
+    /// unchanged (LAPACK's `potrf`), which passes its cotangent through.
+    fn cholesky_vjp(
+        &self,
+        factor: XlaOp,
+        g: XlaOp,
+        lower: bool,
+        passes_other: bool,
+    ) -> Result<XlaOp> {
+        let b = self.b;
+        let (l, gl) = match lower {
+            true => (self.triangle(factor, true, 0)?, self.triangle(g, true, 0)?),
+            false => (
+                self.mt(self.triangle(factor, false, 0)?)?,
+                self.mt(self.triangle(g, false, 0)?)?,
+            ),
+        };
+        let phi = self.halved_diagonal(self.triangle(self.matmul(self.mt(l)?, gl)?, true, 0)?)?;
+        let solve = |m: XlaOp, left_side: bool| {
+            let options = TriangularSolveOptions {
+                left_side,
+                lower: true,
+                unit_diagonal: false,
+                transpose_a: if left_side {
+                    TransposeKind::Transpose
+                } else {
+                    TransposeKind::NoTranspose
+                },
+            };
+            b.triangular_solve(l, m, options)
+        };
+        // L⁻ᵀ·Φ, then ·L⁻¹ (a right solve with L).
+        let da = solve(solve(phi, true)?, false)?;
+        match passes_other {
+            true => b.add(da, self.triangle(g, !lower, 1)?, &[]),
+            false => Ok(da),
+        }
+    }
+
+    /// The cotangent of `a` from that of its LU factorization `lu` (JAX's
+    /// rule transposed, square matrices): with `F̄ = tril₋₁(Lᵀ·L̄U) +
+    /// triu(L̄U·Uᵀ)`, `ā = Pᵀ·L⁻ᵀ·F̄·U⁻ᵀ`.
+    fn lu_vjp(&self, instr: &HloInstruction, lu: XlaOp, pivots: XlaOp, g: XlaOp) -> Result<XlaOp> {
+        let b = self.b;
+        let (dims, ty) = self.dims_type(lu)?;
+        let [.., m, n] = dims[..] else {
+            return Err(no_rule(instr, "an LU factorization of a non-matrix"));
+        };
+        if m != n {
+            return Err(no_rule(
+                instr,
+                "the LU factorization of a non-square matrix has no gradient rule",
+            ));
+        }
+        let eye = self.identity(&dims, ty)?;
+        let l = b.add(self.triangle(lu, true, 1)?, eye, &[])?;
+        let u = self.triangle(lu, false, 0)?;
+        let f = b.add(
+            self.triangle(self.matmul(self.mt(l)?, g)?, true, 1)?,
+            self.triangle(self.matmul(g, self.mt(u)?)?, false, 0)?,
+            &[],
+        )?;
+        let left = TriangularSolveOptions {
+            left_side: true,
+            lower: true,
+            unit_diagonal: true,
+            transpose_a: TransposeKind::Transpose,
+        };
+        let right = TriangularSolveOptions {
+            left_side: false,
+            lower: false,
+            unit_diagonal: false,
+            transpose_a: TransposeKind::Transpose,
+        };
+        let inner = b.triangular_solve(u, b.triangular_solve(l, f, left)?, right)?;
+        let p = self.permutation_matrix(pivots, &dims, ty)?;
+        self.matmul(self.mt(p)?, inner)
+    }
+
+    /// The permutation matrix `P` (`P·a = L·U`) of LAPACK pivots (`ipiv`,
+    /// 1-based: row `j` was swapped with row `ipiv[j] − 1`, in order), for
+    /// matrices of dimensions `dims`: a loop applying the swaps to an
+    /// `iota`, then one-hot rows.
+    fn permutation_matrix(&self, pivots: XlaOp, dims: &[i64], ty: PrimitiveType) -> Result<XlaOp> {
+        let b = self.b;
+        let rank = dims.len();
+        let m = dims[rank - 1];
+        let batch = &dims[..rank - 2];
+        let mut rows_dims = batch.to_vec();
+        rows_dims.push(m);
+        let (pivot_dims, _) = self.dims_type(pivots)?;
+        let k = *pivot_dims.last().unwrap_or(&0);
+        let perm = b.iota(
+            &ArrayShape::new(PrimitiveType::S32, rows_dims.clone()),
+            rows_dims.len() as i64 - 1,
+        )?;
+        let body = swaps_body(&rows_dims, &pivot_dims)?;
+        let cond = counter_below(&rows_dims, &pivot_dims, k)?;
+        let init = b.tuple(&[b.constant_r0(0i32)?, perm, pivots])?;
+        let perm = b.get_tuple_element(b.while_loop(&cond, &body, init)?, 1)?;
+        let mut wide = rows_dims.clone();
+        wide.push(m);
+        let lead: Vec<i64> = (0..rows_dims.len() as i64).collect();
+        let chosen = b.broadcast_in_dim(perm, &wide, &lead)?;
+        let columns = b.iota(
+            &ArrayShape::new(PrimitiveType::S32, wide.clone()),
+            wide.len() as i64 - 1,
+        )?;
+        b.convert_element_type(b.eq(chosen, columns, &[])?, ty)
+    }
+
+    /// The dimensions and element type of `x`.
+    fn dims_type(&self, x: XlaOp) -> Result<(Vec<i64>, PrimitiveType)> {
+        let shape = self.b.get_shape(x)?;
+        let a = shape
+            .as_array()
+            .cloned()
+            .unwrap_or_else(|| ArrayShape::new(PrimitiveType::F32, vec![]));
+        Ok((a.dims().to_vec(), a.element_type()))
+    }
+
+    /// `x` with its last two dimensions swapped.
+    fn mt(&self, x: XlaOp) -> Result<XlaOp> {
+        let rank = self.dims_type(x)?.0.len() as i64;
+        let mut perm: Vec<i64> = (0..rank).collect();
+        perm.swap(rank as usize - 2, rank as usize - 1);
+        self.b.transpose(x, &perm)
+    }
+
+    /// The batched matrix product `x·y`.
+    fn matmul(&self, x: XlaOp, y: XlaOp) -> Result<XlaOp> {
+        let rank = self.dims_type(x)?.0.len() as i64;
+        let batch: Vec<i64> = (0..rank - 2).collect();
+        let dims = DotDimensionNumbers {
+            lhs_batch: batch.clone(),
+            rhs_batch: batch,
+            lhs_contracting: vec![rank - 1],
+            rhs_contracting: vec![rank - 2],
+        };
+        self.b.dot_general(x, y, &dims)
+    }
+
+    /// The lower (`i ≥ j + offset`) or upper (`j ≥ i + offset`) triangle
+    /// of each matrix of `x`, zeros elsewhere.
+    fn triangle(&self, x: XlaOp, lower: bool, offset: i64) -> Result<XlaOp> {
+        let b = self.b;
+        let (dims, ty) = self.dims_type(x)?;
+        let rank = dims.len() as i64;
+        let index = |d: i64| b.iota(&ArrayShape::new(PrimitiveType::S32, dims.clone()), d);
+        let (i, j) = (index(rank - 2)?, index(rank - 1)?);
+        let (big, small) = if lower { (i, j) } else { (j, i) };
+        let shifted = b.add(small, b.constant_r0(offset as i32)?, &[])?;
+        let keep = b.compare(big, shifted, &[], ComparisonDirection::Ge, None)?;
+        b.select(keep, x, self.full(&ArrayShape::new(ty, dims), 0.0)?)
+    }
+
+    /// `x` with the diagonal of each matrix halved.
+    fn halved_diagonal(&self, x: XlaOp) -> Result<XlaOp> {
+        let b = self.b;
+        let (dims, ty) = self.dims_type(x)?;
+        let shape = ArrayShape::new(ty, dims.clone());
+        let halves = b.add(self.full(&shape, 1.0)?, self.identity(&dims, ty)?, &[])?;
+        b.div(x, halves, &[])
+    }
+
+    /// Identity matrices of dimensions `dims`.
+    fn identity(&self, dims: &[i64], ty: PrimitiveType) -> Result<XlaOp> {
+        let b = self.b;
+        let rank = dims.len() as i64;
+        let index = |d: i64| b.iota(&ArrayShape::new(PrimitiveType::S32, dims.to_vec()), d);
+        b.convert_element_type(b.eq(index(rank - 2)?, index(rank - 1)?, &[])?, ty)
+    }
+}
+
+/// The pivot loop's carry: `(j, permutation [… , M], pivots [… , K])`.
+fn swap_carry(rows: &[i64], pivots: &[i64]) -> crate::Shape {
+    crate::Shape::Tuple(vec![
+        crate::Shape::scalar(PrimitiveType::S32),
+        crate::Shape::array(PrimitiveType::S32, rows.to_vec()),
+        crate::Shape::array(PrimitiveType::S32, pivots.to_vec()),
+    ])
+}
+
+/// `j < k` on the pivot loop's carry.
+fn counter_below(rows: &[i64], pivots: &[i64], k: i64) -> Result<crate::XlaComputation> {
+    let c = crate::XlaBuilder::new("pivot_condition");
+    let p = c.parameter(0, &swap_carry(rows, pivots), "carry")?;
+    let j = c.get_tuple_element(p, 0)?;
+    let root = c.lt(j, c.constant_r0(k as i32)?, &[])?;
+    c.build(root)
+}
+
+/// One swap: entries `j` and `ipiv[j] − 1` of each permutation exchange.
+fn swaps_body(rows: &[i64], pivots: &[i64]) -> Result<crate::XlaComputation> {
+    let c = crate::XlaBuilder::new("pivot_swap");
+    let p = c.parameter(0, &swap_carry(rows, pivots), "carry")?;
+    let j = c.get_tuple_element(p, 0)?;
+    let perm = c.get_tuple_element(p, 1)?;
+    let ipiv = c.get_tuple_element(p, 2)?;
+    let last = rows.len() as i64 - 1;
+    let batch: Vec<i64> = (0..last).collect();
+    let zero = c.constant_r0(0i32)?;
+    let mut at = vec![zero; batch.len()];
+    at.push(j);
+    let mut one_row = rows.to_vec();
+    *one_row.last_mut().unwrap_or(&mut 0) = 1;
+    let target = c.reshape(
+        c.dynamic_slice(ipiv, &at, &one_row)?,
+        &rows[..rows.len() - 1],
+    )?;
+    let target = c.sub(target, c.constant_r0(1i32)?, &[])?;
+    let position = c.iota(&ArrayShape::new(PrimitiveType::S32, rows.to_vec()), last)?;
+    let is_target = c.eq(position, c.broadcast_in_dim(target, rows, &batch)?, &[])?;
+    let is_j = c.eq(position, c.broadcast(j, rows)?, &[])?;
+    let add = crate::builder::create_scalar_computation("add", PrimitiveType::S32, |b, x, y| {
+        b.add(x, y, &[])
+    })?;
+    let pick = |mask: XlaOp| -> Result<XlaOp> {
+        let picked = c.select(mask, perm, c.broadcast(zero, rows)?)?;
+        let value = c.reduce(&[picked], &[zero], &add, &[last])?;
+        c.broadcast_in_dim(value, rows, &batch)
+    };
+    let (at_j, at_target) = (pick(is_j)?, pick(is_target)?);
+    let swapped = c.select(is_j, at_target, c.select(is_target, at_j, perm)?)?;
+    let next = c.add(j, c.constant_r0(1i32)?, &[])?;
+    c.build(c.tuple(&[next, swapped, ipiv])?)
+}
