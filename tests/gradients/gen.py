@@ -22,13 +22,15 @@ import jax
 jax.config.update("jax_enable_x64", True)
 
 import jax.numpy as jnp  # noqa: E402
+import ml_dtypes  # noqa: E402
 import numpy as np  # noqa: E402
 from jax import lax  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 CASES = os.path.join(HERE, "cases")
 rng = np.random.default_rng(20261207)
-DTYPES = {np.float32: "f32", np.float64: "f64", np.int32: "s32", np.int64: "s64"}
+DTYPES = {np.float32: "f32", np.float64: "f64", np.float16: "f16", ml_dtypes.bfloat16: "bf16",
+          np.int32: "s32", np.int64: "s64"}
 
 
 def normal(*shape, dtype=np.float32):
@@ -47,7 +49,7 @@ def case(name, fn, args, wrt=None, rtol=2e-4, atol=2e-5):
     """Writes one case; `wrt` defaults to every floating-point argument."""
     args = [np.asarray(a) for a in args]
     if wrt is None:
-        wrt = [i for i, a in enumerate(args) if np.issubdtype(a.dtype, np.floating)]
+        wrt = [i for i, a in enumerate(args) if jnp.issubdtype(a.dtype, jnp.floating)]
     jargs = [jnp.asarray(a) for a in args]
     module = jax.jit(fn).lower(*jargs).as_text(dialect="hlo")
     grads = jax.jit(jax.grad(fn, argnums=tuple(wrt)))(*jargs)
@@ -98,8 +100,20 @@ case("clamp_bounds", lambda lo, x, hi: jnp.sum(lax.clamp(lo, x, hi) ** 2),
 case("select_where", lambda x, y: jnp.sum(jnp.where(x > y, x * x, y * 3)), [f32(3, 4), f32(3, 4)])
 case("mixed_precision", lambda x: jnp.sum((x.astype(jnp.bfloat16) * 2).astype(jnp.float32) ** 2 + x),
      [f32(8)], rtol=2e-2, atol=1e-2)
+case("bf16_layer", lambda x, w: jnp.sum(jnp.tanh(x @ w).astype(jnp.float32)) + jnp.sum(w.astype(jnp.float32) ** 2),
+     [f32(8, 16).astype(ml_dtypes.bfloat16), (0.3 * f32(16, 4)).astype(ml_dtypes.bfloat16)], rtol=3e-2, atol=3e-2)
+case("f16_chain", lambda x, y: jnp.sum(jnp.exp(x) * y + jnp.sin(x * y)), [f32(12).astype(np.float16),
+                                                                          f32(12).astype(np.float16)],
+     rtol=1e-2, atol=1e-2)
 case("f64_chain", lambda x: jnp.sum(jnp.exp(jnp.sin(x)) / (1 + x * x)), [normal(10, dtype=np.float64)],
      rtol=1e-10, atol=1e-12)
+
+case("special_functions", lambda x: jnp.sum(jax.scipy.special.erfinv(jnp.tanh(x) * 0.9)
+                                             + jax.scipy.special.gammaln(jnp.abs(x) + 1.0)
+                                             + jnp.arcsin(x * 0.3) + jnp.arcsinh(x) + jnp.logaddexp(x, 1 - x)),
+     [f32(6, 5)], rtol=1e-3, atol=1e-4)
+case("activations", lambda x: jnp.sum(jax.nn.gelu(x, approximate=False) + jax.nn.softplus(x) + jax.nn.elu(x)
+                                       + jax.nn.silu(x) * jax.nn.log_sigmoid(x)), [f32(6, 5)])
 
 # ------------------------------------------------------------ data movement
 
@@ -117,6 +131,11 @@ case("gather_take", lambda x, idx: jnp.sum(x[idx] ** 2) + jnp.sum(jnp.take(x, id
      [f32(6, 5), np.array([0, 3, 3, 5], np.int32)])
 case("scatter_add_set", lambda x, u: jnp.sum(x.at[jnp.array([1, 3, 1])].add(u) ** 2)
      + jnp.sum(x.at[jnp.array([0, 2])].set(u[:2] * 3) ** 3), [f32(5, 3), f32(3, 3)])
+
+case("scatter_multiply_segment_sum", lambda x, u, s: jnp.sum(x.at[jnp.array([0, 3])].multiply(u, unique_indices=True) ** 2)
+     + jnp.sum(jax.ops.segment_sum(x, s, 3) ** 2), [f32(5, 3), f32(2, 3), np.array([0, 2, 2, 1, 0], np.int32)])
+case("norms_and_clip", lambda x: jnp.linalg.norm(x) + jnp.sum(jnp.linalg.norm(x, axis=1))
+     + jnp.sum(jnp.clip(x, -0.5, 0.7) ** 2) + jnp.sum(jnp.median(x, 1)), [f32(6, 5)])
 
 # ------------------------------------------------------------ reductions
 
@@ -220,6 +239,11 @@ case("linalg_cho_solve", lambda a, b: jnp.sum(jsl.cho_solve((jnp.linalg.cholesky
 case("linalg_solve_triangular", lambda a, b: jnp.sum(jsl.solve_triangular(a, b, lower=True) ** 2)
      + jnp.sum(jsl.solve_triangular(a, b, trans=1, lower=False, unit_diagonal=True)),
      [well_conditioned(), f32(4, 3)], rtol=1e-3, atol=1e-4)
+
+case("conv_transpose_depthwise", lambda x, k, d: jnp.sum(lax.conv_transpose(
+    x, k, (2, 2), "SAME", dimension_numbers=("NHWC", "HWIO", "NHWC")) ** 2) + jnp.sum(lax.conv_general_dilated(
+        x, d, (1, 1), "SAME", feature_group_count=3, dimension_numbers=("NHWC", "HWIO", "NHWC")) ** 2),
+     [f32(1, 5, 5, 3), f32(3, 3, 3, 2), f32(3, 3, 1, 3)])
 
 # ------------------------------------------------------------ models
 

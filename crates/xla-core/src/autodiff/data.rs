@@ -244,33 +244,43 @@ impl Tape<'_> {
         }
         let combiner = self.module.computation(instr.called[0]);
         let root = combiner.root_instr();
-        let adds = combiner.binary_of_parameters() == Some(Opcode::Add);
-        let replaces = root.opcode == Opcode::Parameter && root.attrs.parameter_number == Some(1);
-        if !adds && !replaces {
-            return Err(no_rule(
-                instr,
-                "only scatters that add or replace have a gradient rule",
-            ));
-        }
+        let kind = match combiner.binary_of_parameters() {
+            Some(Opcode::Add) => Combiner::Add,
+            Some(Opcode::Multiply) => Combiner::Multiply,
+            _ if root.opcode == Opcode::Parameter && root.attrs.parameter_number == Some(1) => {
+                Combiner::Replace
+            }
+            _ => {
+                return Err(no_rule(
+                    instr,
+                    "only scatters that add, multiply or replace have a gradient rule",
+                ))
+            }
+        };
         let dnums = instr.attrs.scatter_dims.clone().unwrap_or_default();
         let updates = self.operand_shape(instr, 2);
         let x = self.operand_shape(instr, 0);
         let mut out = vec![None, None, None];
         if wanted[0] {
-            out[0] = Some(match adds {
-                true => g,
-                false => {
-                    let zeros = self.full(updates, 0.0)?;
-                    let replace = self.computation(instr.called[0])?;
-                    b.scatter(
-                        &[g],
-                        operands[1],
-                        &[zeros],
-                        &replace,
-                        &dnums,
-                        ScatterOptions::default(),
-                    )?
-                }
+            // Adding passes the cotangent through; replacing zeroes the
+            // replaced elements (a scatter of zeros); multiplying scales
+            // each element by the updates that multiplied it (the same
+            // scatter, applied to the cotangent).
+            let scatter_into_g = |with: XlaOp| -> Result<XlaOp> {
+                let combine = self.computation(instr.called[0])?;
+                b.scatter(
+                    &[g],
+                    operands[1],
+                    &[with],
+                    &combine,
+                    &dnums,
+                    ScatterOptions::default(),
+                )
+            };
+            out[0] = Some(match kind {
+                Combiner::Add => g,
+                Combiner::Replace => scatter_into_g(self.full(updates, 0.0)?)?,
+                Combiner::Multiply => scatter_into_g(operands[2])?,
             });
         }
         if wanted[2] {
@@ -297,8 +307,15 @@ impl Tape<'_> {
                 operand_batching_dims: dnums.input_batching_dims.clone(),
                 start_indices_batching_dims: dnums.scatter_indices_batching_dims.clone(),
             };
+            // A multiplied update's cotangent is the operand element it
+            // scaled times the cotangent (indices assumed unique, as JAX
+            // requires for this gradient).
+            let source = match kind {
+                Combiner::Multiply => b.mul(g, operands[0], &[])?,
+                Combiner::Add | Combiner::Replace => g,
+            };
             let gathered = b.gather(
-                g,
+                source,
                 operands[1],
                 &gather,
                 &sizes,
@@ -309,7 +326,17 @@ impl Tape<'_> {
         }
         Ok(out)
     }
+}
 
+/// How a scatter combines an update with the operand element.
+#[derive(Clone, Copy)]
+enum Combiner {
+    Add,
+    Multiply,
+    Replace,
+}
+
+impl Tape<'_> {
     /// For each element of a scatter's updates, whether its window was in
     /// bounds (a scatter drops the others, so they get no cotangent).
     fn in_bounds(

@@ -73,7 +73,13 @@ impl Tape<'_> {
         let (d0, d1) = match instr.opcode {
             Opcode::Add => (Some(g), Some(g)),
             Opcode::Subtract => (Some(g), Some(b.neg(g)?)),
-            Opcode::Multiply => (Some(b.mul(g, x1, &[])?), Some(b.mul(g, x0, &[])?)),
+            Opcode::Multiply => {
+                let shape = self.operand_shape(instr, 0);
+                (
+                    Some(self.scaled(g, x1, instr.operands[1], shape)?),
+                    Some(self.scaled(g, x0, instr.operands[0], shape)?),
+                )
+            }
             Opcode::Divide => {
                 let d1 = wanted[1]
                     .then(|| b.div(b.mul(b.neg(g)?, x0, &[])?, b.mul(x1, x1, &[])?, &[]))
@@ -148,9 +154,9 @@ impl Tape<'_> {
         Ok(vec![Some(share(hit0, hit1)?), Some(share(hit1, hit0)?)])
     }
 
-    /// Whether instruction `id` is the constant 0 (a scalar, or a
-    /// broadcast of one).
-    fn is_constant_zero(&self, id: crate::hlo::InstrId) -> bool {
+    /// The values of instruction `id` when it is a constant (a scalar, or
+    /// a broadcast of one), as f64.
+    fn constant_values(&self, id: crate::hlo::InstrId) -> Option<Vec<f64>> {
         let mut instr = self.comp.instr(id);
         while instr.opcode == Opcode::Broadcast {
             instr = self.comp.instr(instr.operands[0]);
@@ -159,11 +165,42 @@ impl Tape<'_> {
             .attrs
             .literal
             .as_ref()
-            .filter(|_| instr.opcode == Opcode::Constant);
+            .filter(|_| instr.opcode == Opcode::Constant)?;
         literal
-            .and_then(|l| l.convert(crate::PrimitiveType::F64).ok())
-            .and_then(|l| l.to_vec::<f64>().ok())
+            .convert(crate::PrimitiveType::F64)
+            .ok()?
+            .to_vec::<f64>()
+            .ok()
+    }
+
+    /// Whether instruction `id` is the constant 0.
+    fn is_constant_zero(&self, id: crate::hlo::InstrId) -> bool {
+        self.constant_values(id)
             .is_some_and(|v| !v.is_empty() && v.iter().all(|&e| e == 0.0))
+    }
+
+    /// `g·c` for the operand multiplied by `c`; when `c` is a constant
+    /// holding an infinity or NaN (as in the unselected branch of a
+    /// primitive JAX lowers to `select`s, such as `erf_inv`'s `x·∞` at
+    /// `|x| = 1`), a zero cotangent stays zero instead of becoming NaN,
+    /// as it does under JAX's rule for the primitive itself.
+    fn scaled(
+        &self,
+        g: XlaOp,
+        c: XlaOp,
+        c_id: crate::hlo::InstrId,
+        shape: &crate::ArrayShape,
+    ) -> Result<XlaOp> {
+        let b = self.b;
+        let product = b.mul(g, c, &[])?;
+        let non_finite = self
+            .constant_values(c_id)
+            .is_some_and(|v| v.iter().any(|e| !e.is_finite()));
+        if !non_finite {
+            return Ok(product);
+        }
+        let zeros = self.full(shape, 0.0)?;
+        b.select(b.eq(g, zeros, &[])?, zeros, product)
     }
 
     /// `select`, `clamp`, `convert`, `copy` and `reduce-precision`.
