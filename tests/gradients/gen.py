@@ -28,6 +28,7 @@ from jax import lax  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 CASES = os.path.join(HERE, "cases")
+REPO = os.path.dirname(os.path.dirname(HERE))
 rng = np.random.default_rng(20261207)
 DTYPES = {np.float32: "f32", np.float64: "f64", np.float16: "f16", ml_dtypes.bfloat16: "bf16",
           np.int32: "s32", np.int64: "s64"}
@@ -45,13 +46,17 @@ def dtype_name(a):
     return DTYPES[np.asarray(a).dtype.type]
 
 
-def case(name, fn, args, wrt=None, rtol=2e-4, atol=2e-5):
-    """Writes one case; `wrt` defaults to every floating-point argument."""
+def case(name, fn, args, wrt=None, rtol=2e-4, atol=2e-5, optimized=False):
+    """Writes one case; `wrt` defaults to every floating-point argument;
+    `optimized` writes the module XLA:CPU compiled (fusions, layouts) instead
+    of the one JAX lowered."""
     args = [np.asarray(a) for a in args]
     if wrt is None:
         wrt = [i for i, a in enumerate(args) if jnp.issubdtype(a.dtype, jnp.floating)]
     jargs = [jnp.asarray(a) for a in args]
-    module = jax.jit(fn).lower(*jargs).as_text(dialect="hlo")
+    lowered = jax.jit(fn).lower(*jargs)
+    module = lowered.compile().as_text() if optimized else lowered.as_text(dialect="hlo")
+    module = module.replace(REPO + os.sep, "")
     grads = jax.jit(jax.grad(fn, argnums=tuple(wrt)))(*jargs)
     folder = os.path.join(CASES, name)
     os.makedirs(folder)
@@ -257,6 +262,8 @@ def mlp_loss(w1, b1, w2, b2, x, labels):
 
 case("mlp_cross_entropy", mlp_loss, [f32(16, 32) * 0.3, f32(32), f32(32, 10) * 0.3, f32(10), f32(8, 16),
                                      rng.integers(0, 10, 8).astype(np.int32)])
+case("mlp_cross_entropy_optimized", mlp_loss, [f32(16, 32) * 0.3, f32(32), f32(32, 10) * 0.3, f32(10), f32(8, 16),
+                                               rng.integers(0, 10, 8).astype(np.int32)], optimized=True)
 
 
 def layer_norm(x, g, b):

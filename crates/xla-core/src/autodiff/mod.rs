@@ -14,7 +14,7 @@
 //! instruction's cotangent contributions to its operands with one rule
 //! per opcode ([`rules`]); the rules follow JAX's (`jax.grad` is the
 //! reference the tests compare with), including its conventions at
-//! kinks, which `docs/gradients.md` lists. Calls are inlined and batch
+//! kinks, which `docs/gradients.md` lists. Calls and fusions are inlined and batch
 //! normalization expanded first; a `while` loop whose trip count is known
 //! at compile time is differentiated by a reverse loop over the carries
 //! the forward loop stores ([`control`]). An instruction on the path from
@@ -35,7 +35,7 @@ use std::collections::HashMap;
 
 use crate::builder::{create_scalar_computation, XlaBuilder, XlaComputation, XlaOp};
 use crate::hlo::{ComputationId, HloComputation, HloInstruction, HloModule, InstrId, Opcode};
-use crate::passes::{BatchNormExpander, Dce, InlineCalls, Pass};
+use crate::passes::{BatchNormExpander, Dce, InlineCalls, InlineFusions, Pass};
 use crate::{ArrayShape, Literal, PrimitiveType, Result, Shape};
 use control::LoopTape;
 
@@ -95,6 +95,7 @@ enum Mode {
 fn differentiate(module: &HloModule, wrt: Option<&[usize]>, mode: Mode) -> Result<HloModule> {
     let mut module = module.clone();
     let _ = InlineCalls.run(&mut module)?;
+    let _ = InlineFusions.run(&mut module)?;
     let _ = BatchNormExpander.run(&mut module)?;
     let entry = module.entry_computation();
     let wrt = parameters_wrt(entry, wrt)?;
