@@ -1,7 +1,8 @@
 //! Gradients of dense linear algebra: `triangular-solve`, `cholesky`, and
-//! the LAPACK custom calls JAX emits on CPU for them and for LU
-//! (`lapack_?trsm_ffi`, `lapack_?potrf_ffi`, `lapack_?getrf_ffi`: what
-//! `jnp.linalg.solve`, `inv`, `det`, `slogdet`, `cholesky` and
+//! the LAPACK custom calls JAX emits on CPU for them, for LU and for the
+//! symmetric eigendecomposition (`lapack_?trsm_ffi`, `lapack_?potrf_ffi`,
+//! `lapack_?getrf_ffi`, `lapack_?syevd_ffi`: what `jnp.linalg.solve`,
+//! `inv`, `det`, `slogdet`, `cholesky`, `eigh`, `eigvalsh` and
 //! `jax.scipy.linalg.cho_solve` lower to). Real types; every matrix
 //! operand is a batch `[…, M, N]`. The rules are JAX's (the transposes of
 //! its `triangular_solve`, `cholesky` and `lu` JVPs).
@@ -22,6 +23,7 @@ enum Lapack {
     Trsm,
     Potrf,
     Getrf,
+    Syevd,
 }
 
 fn lapack(target: &str) -> Option<Lapack> {
@@ -34,6 +36,7 @@ fn lapack(target: &str) -> Option<Lapack> {
         "trsm" => Some(Lapack::Trsm),
         "potrf" => Some(Lapack::Potrf),
         "getrf" => Some(Lapack::Getrf),
+        "syevd" => Some(Lapack::Syevd),
         _ => None,
     }
 }
@@ -85,20 +88,20 @@ impl Tape<'_> {
                     .as_deref()
                     .unwrap_or_default();
                 let config = instr.attrs.backend_config.as_deref().unwrap_or_default();
-                let routine = lapack(target).ok_or_else(|| no_rule(instr, "a custom call has no gradient rule (only the real LAPACK trsm, potrf and getrf calls do)"))?;
+                let routine = lapack(target).ok_or_else(|| no_rule(instr, "a custom call has no gradient rule (only the real LAPACK trsm, potrf, getrf and syevd calls do)"))?;
                 let letter = |key| {
                     backend_config_integer(config, key)
                         .ok_or_else(|| no_rule(instr, "a LAPACK call without its attributes"))
                 };
-                let Some(g) = first(ct)? else {
-                    return Ok(vec![None; instr.operands.len()]);
-                };
+                let n = instr.operands.len();
+                let g = first(ct.clone())?;
                 let factor = match instr.shape.is_tuple() {
                     true => b.get_tuple_element(y, 0)?,
                     false => y,
                 };
                 match routine {
                     Lapack::Trsm => {
+                        let Some(g) = g else { return Ok(vec![None; n]) };
                         let options = TriangularSolveOptions {
                             left_side: letter("side")? == b'L',
                             lower: letter("uplo")? == b'L',
@@ -118,17 +121,20 @@ impl Tape<'_> {
                             alpha,
                         )?;
                         let mut out = vec![Some(da), Some(db)];
-                        out.resize(instr.operands.len(), None);
+                        out.resize(n, None);
                         Ok(wrap(out))
                     }
                     Lapack::Potrf => {
+                        let Some(g) = g else { return Ok(vec![None; n]) };
                         let lower = letter("uplo")? == b'L';
                         Ok(wrap(vec![Some(self.cholesky_vjp(factor, g, lower, true)?)]))
                     }
                     Lapack::Getrf => {
+                        let Some(g) = g else { return Ok(vec![None; n]) };
                         let pivots = b.get_tuple_element(y, 1)?;
                         Ok(wrap(vec![Some(self.lu_vjp(instr, factor, pivots, g)?)]))
                     }
+                    Lapack::Syevd => Ok(wrap(vec![Some(self.eigh_vjp(instr, y, ct)?)])),
                 }
             }
         }
@@ -255,6 +261,57 @@ impl Tape<'_> {
         let inner = b.triangular_solve(u, b.triangular_solve(l, f, left)?, right)?;
         let p = self.permutation_matrix(pivots, &dims, ty)?;
         self.matmul(self.mt(p)?, inner)
+    }
+
+    /// The cotangent of a symmetric `a` from those of its eigenvectors `V`
+    /// and eigenvalues `w` (`lapack_?syevd_ffi`, `(V, w, info)`; JAX's
+    /// rule transposed): `ā = V·(diag(w̄) + F∘(Vᵀ·V̄))·Vᵀ`, `Fᵢⱼ = 1/(wⱼ −
+    /// wᵢ)` off the diagonal and 0 on it.
+    fn eigh_vjp(&self, instr: &HloInstruction, y: XlaOp, ct: Ct) -> Result<XlaOp> {
+        let b = self.b;
+        let parts = match ct {
+            Ct::Tuple(parts) => parts,
+            Ct::Array(_) => return Err(no_rule(instr, "an array cotangent for a tuple")),
+        };
+        let part = |k: usize| -> Result<Option<XlaOp>> {
+            parts
+                .get(k)
+                .cloned()
+                .flatten()
+                .map(|p| p.array(instr))
+                .transpose()
+        };
+        let (v, w) = (b.get_tuple_element(y, 0)?, b.get_tuple_element(y, 1)?);
+        let (dims, ty) = self.dims_type(v)?;
+        let rank = dims.len() as i64;
+        let eye = self.identity(&dims, ty)?;
+        let batch: Vec<i64> = (0..rank - 2).collect();
+        let along = |d: i64| {
+            let mut map = batch.clone();
+            map.push(d);
+            map
+        };
+        let mut inner = self.full(&ArrayShape::new(ty, dims.clone()), 0.0)?;
+        if let Some(dv) = part(0)? {
+            let wj = b.broadcast_in_dim(w, &dims, &along(rank - 1))?;
+            let wi = b.broadcast_in_dim(w, &dims, &along(rank - 2))?;
+            let gaps = b.add(eye, b.sub(wj, wi, &[])?, &[])?;
+            let f = b.sub(
+                b.div(
+                    self.full(&ArrayShape::new(ty, dims.clone()), 1.0)?,
+                    gaps,
+                    &[],
+                )?,
+                eye,
+                &[],
+            )?;
+            inner = b.mul(f, self.matmul(self.mt(v)?, dv)?, &[])?;
+        }
+        if let Some(dw) = part(1)? {
+            let diagonal = b.mul(eye, b.broadcast_in_dim(dw, &dims, &along(rank - 1))?, &[])?;
+            inner = b.add(inner, diagonal, &[])?;
+        }
+        self.matmul(self.matmul(v, inner)?, self.mt(v)?)
     }
 
     /// The permutation matrix `P` (`P·a = L·U`) of LAPACK pivots (`ipiv`,
