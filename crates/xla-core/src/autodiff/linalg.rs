@@ -1,9 +1,11 @@
 //! Gradients of dense linear algebra: `triangular-solve`, `cholesky`, and
 //! the LAPACK custom calls JAX emits on CPU for them, for LU and for the
-//! symmetric eigendecomposition (`lapack_?trsm_ffi`, `lapack_?potrf_ffi`,
-//! `lapack_?getrf_ffi`, `lapack_?syevd_ffi`: what `jnp.linalg.solve`,
-//! `inv`, `det`, `slogdet`, `cholesky`, `eigh`, `eigvalsh` and
-//! `jax.scipy.linalg.cho_solve` lower to). Real types; every matrix
+//! symmetric eigendecomposition, and for singular values
+//! (`lapack_?trsm_ffi`, `lapack_?potrf_ffi`, `lapack_?getrf_ffi`,
+//! `lapack_?syevd_ffi`, `lapack_?gesdd_ffi`: what `jnp.linalg.solve`,
+//! `inv`, `det`, `slogdet`, `cholesky`, `eigh`, `eigvalsh`, `svd(…,
+//! compute_uv=False)`, `norm(…, 2)` and `jax.scipy.linalg.cho_solve` lower
+//! to). Real types; every matrix
 //! operand is a batch `[…, M, N]`. The rules are JAX's (the transposes of
 //! its `triangular_solve`, `cholesky` and `lu` JVPs).
 
@@ -24,6 +26,7 @@ enum Lapack {
     Potrf,
     Getrf,
     Syevd,
+    Gesdd,
 }
 
 fn lapack(target: &str) -> Option<Lapack> {
@@ -37,6 +40,7 @@ fn lapack(target: &str) -> Option<Lapack> {
         "potrf" => Some(Lapack::Potrf),
         "getrf" => Some(Lapack::Getrf),
         "syevd" => Some(Lapack::Syevd),
+        "gesdd" => Some(Lapack::Gesdd),
         _ => None,
     }
 }
@@ -88,7 +92,7 @@ impl Tape<'_> {
                     .as_deref()
                     .unwrap_or_default();
                 let config = instr.attrs.backend_config.as_deref().unwrap_or_default();
-                let routine = lapack(target).ok_or_else(|| no_rule(instr, "a custom call has no gradient rule (only the real LAPACK trsm, potrf, getrf and syevd calls do)"))?;
+                let routine = lapack(target).ok_or_else(|| no_rule(instr, "a custom call has no gradient rule (only the real LAPACK trsm, potrf, getrf, syevd and gesdd calls do)"))?;
                 let letter = |key| {
                     backend_config_integer(config, key)
                         .ok_or_else(|| no_rule(instr, "a LAPACK call without its attributes"))
@@ -135,6 +139,7 @@ impl Tape<'_> {
                         Ok(wrap(vec![Some(self.lu_vjp(instr, factor, pivots, g)?)]))
                     }
                     Lapack::Syevd => Ok(wrap(vec![Some(self.eigh_vjp(instr, y, ct)?)])),
+                    Lapack::Gesdd => Ok(wrap(vec![Some(self.singular_values_vjp(instr, y, ct)?)])),
                 }
             }
         }
@@ -312,6 +317,75 @@ impl Tape<'_> {
             inner = b.add(inner, diagonal, &[])?;
         }
         self.matmul(self.matmul(v, inner)?, self.mt(v)?)
+    }
+
+    /// The cotangent of `a` from that of its singular values
+    /// (`lapack_?gesdd_ffi`, `(a', s, U, Vᵀ, info)`): `ā = U·diag(s̄)·Vᵀ`
+    /// over the `k = min(M, N)` singular vectors, recomputed by a reduced
+    /// decomposition when the call computed values only (`jnp.linalg.svd(…,
+    /// compute_uv=False)`, `norm(…, 2)`). Cotangents of the singular
+    /// vectors themselves have no rule yet.
+    fn singular_values_vjp(&self, instr: &HloInstruction, y: XlaOp, ct: Ct) -> Result<XlaOp> {
+        let b = self.b;
+        let parts = match ct {
+            Ct::Tuple(parts) => parts,
+            Ct::Array(_) => return Err(no_rule(instr, "an array cotangent for a tuple")),
+        };
+        if parts.get(2).is_some_and(Option::is_some) || parts.get(3).is_some_and(Option::is_some) {
+            return Err(no_rule(
+                instr,
+                "gradients through singular vectors are not implemented; singular values have one",
+            ));
+        }
+        let Some(ds) = parts.get(1).cloned().flatten() else {
+            return self.zeros(&self.comp.instr(instr.operands[0]).shape);
+        };
+        let ds = ds.array(instr)?;
+        let config = instr.attrs.backend_config.as_deref().unwrap_or_default();
+        let parts_shape = instr.shape.tuple_shapes().unwrap_or_default();
+        let a = self.operand_shape(instr, 0);
+        let [.., m, n] = a.dims()[..] else {
+            return Err(no_rule(
+                instr,
+                "a singular value decomposition of a non-matrix",
+            ));
+        };
+        let k = m.min(n);
+        let rank = a.rank();
+        let reduced = |part: usize, rows: i64, cols: i64| -> Result<crate::Shape> {
+            let mut shape = parts_shape
+                .get(part)
+                .and_then(|s| s.as_array())
+                .cloned()
+                .ok_or_else(|| no_rule(instr, "an unexpected gesdd result"))?;
+            let mut dims = shape.dims().to_vec();
+            dims[rank - 2] = rows;
+            dims[rank - 1] = cols;
+            shape =
+                ArrayShape::new(shape.element_type(), dims).with_layout(shape.layout_or_default());
+            Ok(crate::Shape::Array(shape))
+        };
+        let vectors = match backend_config_integer(config, "mode") {
+            Some(b'S') => y,
+            _ => {
+                let mut again = instr.clone();
+                again.attrs.backend_config = Some(format!("{{mode = {} : ui8}}", b'S'));
+                let mut shapes = parts_shape.to_vec();
+                shapes[2] = reduced(2, m, k)?;
+                shapes[3] = reduced(3, k, n)?;
+                again.shape = crate::Shape::Tuple(shapes);
+                b.add_instruction(&again, &[self.operand(instr, 0)], &[])?
+            }
+        };
+        let (u, vt) = (
+            b.get_tuple_element(vectors, 2)?,
+            b.get_tuple_element(vectors, 3)?,
+        );
+        let dims = self.dims_type(u)?.0;
+        let mut along = (0..rank as i64 - 2).collect::<Vec<_>>();
+        along.push(rank as i64 - 1);
+        let scaled = b.mul(u, b.broadcast_in_dim(ds, &dims, &along)?, &[])?;
+        self.matmul(scaled, vt)
     }
 
     /// The permutation matrix `P` (`P·a = L·U`) of LAPACK pivots (`ipiv`,
