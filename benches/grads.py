@@ -17,6 +17,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import models  # noqa: E402
+import slow  # noqa: E402
 from models import Init  # noqa: E402
 from suite import Case, list_cases  # noqa: E402
 
@@ -30,11 +31,16 @@ class GradCase(Case):
         self.forward = forward
 
 
-def _mean_square(model):
-    """The loss `mean(model(params, x)²)` of a models.py program."""
+def _mean_square(program):
+    """The loss `mean(program(params, x)²)` of a program of models.py or
+    slow.py (its results' squares averaged, for a tuple)."""
     def forward(jax, jnp):
-        f = models.CASES[model].build(jax, jnp)
-        return lambda params, *rest: jnp.mean(jnp.square(f(params, *rest)))
+        f = program.build(jax, jnp)
+
+        def loss(params, *rest):
+            leaves = jax.tree_util.tree_leaves(f(params, *rest))
+            return sum(jnp.mean(jnp.square(leaf)) for leaf in leaves)
+        return loss
     return forward
 
 
@@ -59,10 +65,12 @@ def _mlp_inputs(seed):
 _ALL = [
     GradCase("mlp_grad", _mlp_loss, _mlp_inputs,
              "gradient of an MLP 784-512-10 cross-entropy loss, batch 128"),
-    GradCase("gpt2_block_grad", _mean_square("gpt2_block"), models.CASES["gpt2_block"].make,
+    GradCase("gpt2_block_grad", _mean_square(models.CASES["gpt2_block"]), models.CASES["gpt2_block"].make,
              "gradient of mean(block²) for the GPT-2 small block (1x128x768) w.r.t. its parameters"),
-    GradCase("resnet_block_grad", _mean_square("resnet_block"), models.CASES["resnet_block"].make,
+    GradCase("resnet_block_grad", _mean_square(models.CASES["resnet_block"]), models.CASES["resnet_block"].make,
              "gradient of mean(block²) for the ResNet basic block (8x56x56x64) w.r.t. its parameters"),
+    GradCase("gru_scan_grad", _mean_square(slow.CASES["gru_scan"]), slow.CASES["gru_scan"].make,
+             "gradient of mean(out²) for the GRU over 128 steps (lax.scan) w.r.t. its parameters"),
 ]
 
 CASES = {c.name: c for c in _ALL}

@@ -156,12 +156,21 @@ impl Tape<'_> {
             }
             Opcode::DynamicUpdateSlice => {
                 let update = self.operand_shape(instr, 1);
+                // The update's cotangent is read out before the operand's
+                // zeroes that region, and kept apart from its users (an
+                // optimization barrier), so that a backend can zero the
+                // region in place instead of copying the whole cotangent
+                // first (a scan's reverse loop does this every step).
+                if wanted[1] {
+                    let slice = b.dynamic_slice(g, &operands[2..], update.dims())?;
+                    out[1] = Some(match wanted[0] {
+                        true => b.optimization_barrier(slice)?,
+                        false => slice,
+                    });
+                }
                 if wanted[0] {
                     let zeros = self.full(update, 0.0)?;
                     out[0] = Some(b.dynamic_update_slice(g, zeros, &operands[2..])?);
-                }
-                if wanted[1] {
-                    out[1] = Some(b.dynamic_slice(g, &operands[2..], update.dims())?);
                 }
             }
             Opcode::Gather => {
