@@ -16,7 +16,7 @@ use crate::hlo::{
     ComparisonDirection, DotDimensionNumbers, HloInstruction, Opcode, TransposeKind,
     TriangularSolveOptions,
 };
-use crate::interp::backend_config_integer;
+use crate::interp::{backend_config_integer, trsm_options};
 use crate::{ArrayShape, PrimitiveType, Result};
 
 /// Which linear-algebra rule a custom call needs, by its target.
@@ -55,15 +55,8 @@ impl Tape<'_> {
         ct: Ct,
     ) -> Result<Vec<Option<Ct>>> {
         let b = self.b;
-        let first = |ct: Ct| -> Result<Option<XlaOp>> {
-            match ct {
-                Ct::Array(g) => Ok(Some(g)),
-                Ct::Tuple(mut parts) => match parts.first_mut().and_then(Option::take) {
-                    Some(part) => part.array(instr).map(Some),
-                    None => Ok(None),
-                },
-            }
-        };
+        let first =
+            |ct: Ct| -> Result<Option<XlaOp>> { Ok(ct.parts(instr)?.into_iter().next().flatten()) };
         let wrap = |ops: Vec<Option<XlaOp>>| ops.into_iter().map(|o| o.map(Ct::Array)).collect();
         match instr.opcode {
             Opcode::TriangularSolve => {
@@ -106,15 +99,8 @@ impl Tape<'_> {
                 match routine {
                     Lapack::Trsm => {
                         let Some(g) = g else { return Ok(vec![None; n]) };
-                        let options = TriangularSolveOptions {
-                            left_side: letter("side")? == b'L',
-                            lower: letter("uplo")? == b'L',
-                            unit_diagonal: letter("diag")? == b'U',
-                            transpose_a: match letter("trans_x")? {
-                                b'N' => TransposeKind::NoTranspose,
-                                _ => TransposeKind::Transpose,
-                            },
-                        };
+                        let options = trsm_options(config)
+                            .map_err(|_| no_rule(instr, "a LAPACK call without its attributes"))?;
                         let alpha = (instr.operands.len() > 2).then(|| self.operand(instr, 2));
                         let (da, db) = self.solve_vjp(
                             instr,
@@ -274,18 +260,8 @@ impl Tape<'_> {
     /// wᵢ)` off the diagonal and 0 on it.
     fn eigh_vjp(&self, instr: &HloInstruction, y: XlaOp, ct: Ct) -> Result<XlaOp> {
         let b = self.b;
-        let parts = match ct {
-            Ct::Tuple(parts) => parts,
-            Ct::Array(_) => return Err(no_rule(instr, "an array cotangent for a tuple")),
-        };
-        let part = |k: usize| -> Result<Option<XlaOp>> {
-            parts
-                .get(k)
-                .cloned()
-                .flatten()
-                .map(|p| p.array(instr))
-                .transpose()
-        };
+        let parts = ct.parts(instr)?;
+        let part = |k: usize| parts.get(k).copied().flatten();
         let (v, w) = (b.get_tuple_element(y, 0)?, b.get_tuple_element(y, 1)?);
         let (dims, ty) = self.dims_type(v)?;
         let rank = dims.len() as i64;
@@ -297,7 +273,7 @@ impl Tape<'_> {
             map
         };
         let mut inner = self.full(&ArrayShape::new(ty, dims.clone()), 0.0)?;
-        if let Some(dv) = part(0)? {
+        if let Some(dv) = part(0) {
             let wj = b.broadcast_in_dim(w, &dims, &along(rank - 1))?;
             let wi = b.broadcast_in_dim(w, &dims, &along(rank - 2))?;
             let gaps = b.add(eye, b.sub(wj, wi, &[])?, &[])?;
@@ -312,7 +288,7 @@ impl Tape<'_> {
             )?;
             inner = b.mul(f, self.matmul(self.mt(v)?, dv)?, &[])?;
         }
-        if let Some(dw) = part(1)? {
+        if let Some(dw) = part(1) {
             let diagonal = b.mul(eye, b.broadcast_in_dim(dw, &dims, &along(rank - 1))?, &[])?;
             inner = b.add(inner, diagonal, &[])?;
         }
@@ -327,20 +303,17 @@ impl Tape<'_> {
     /// vectors themselves have no rule yet.
     fn singular_values_vjp(&self, instr: &HloInstruction, y: XlaOp, ct: Ct) -> Result<XlaOp> {
         let b = self.b;
-        let parts = match ct {
-            Ct::Tuple(parts) => parts,
-            Ct::Array(_) => return Err(no_rule(instr, "an array cotangent for a tuple")),
-        };
-        if parts.get(2).is_some_and(Option::is_some) || parts.get(3).is_some_and(Option::is_some) {
+        let parts = ct.parts(instr)?;
+        let part = |k: usize| parts.get(k).copied().flatten();
+        if part(2).is_some() || part(3).is_some() {
             return Err(no_rule(
                 instr,
                 "gradients through singular vectors are not implemented; singular values have one",
             ));
         }
-        let Some(ds) = parts.get(1).cloned().flatten() else {
+        let Some(ds) = part(1) else {
             return self.zeros(&self.comp.instr(instr.operands[0]).shape);
         };
-        let ds = ds.array(instr)?;
         let config = instr.attrs.backend_config.as_deref().unwrap_or_default();
         let parts_shape = instr.shape.tuple_shapes().unwrap_or_default();
         let a = self.operand_shape(instr, 0);
@@ -418,16 +391,6 @@ impl Tape<'_> {
             wide.len() as i64 - 1,
         )?;
         b.convert_element_type(b.eq(chosen, columns, &[])?, ty)
-    }
-
-    /// The dimensions and element type of `x`.
-    fn dims_type(&self, x: XlaOp) -> Result<(Vec<i64>, PrimitiveType)> {
-        let shape = self.b.get_shape(x)?;
-        let a = shape
-            .as_array()
-            .cloned()
-            .unwrap_or_else(|| ArrayShape::new(PrimitiveType::F32, vec![]));
-        Ok((a.dims().to_vec(), a.element_type()))
     }
 
     /// `x` with its last two dimensions swapped.

@@ -91,26 +91,14 @@ impl Tape<'_> {
         let order: Vec<i64> = (x.batch.iter().chain(&x_kept).chain(&x_contract_by_y))
             .copied()
             .collect();
-        let g_type = b.get_shape(g)?.element_type();
-        let y = match b.get_shape(y)?.element_type() == g_type {
-            true => y,
-            false => b.convert_element_type(y, g_type.unwrap_or(ys.shape.element_type()))?,
-        };
+        let y = self.to_type(y, self.dims_type(g)?.1)?;
         let product = b.dot_general(g, y, &dims)?;
         let perm = argsort(&order);
         let dx = match perm.iter().enumerate().all(|(i, &p)| p == i as i64) {
             true => product,
             false => b.transpose(product, &perm)?,
         };
-        self.converted(dx, x.shape)
-    }
-
-    /// `x` converted to `like`'s element type if it differs.
-    fn converted(&self, x: XlaOp, like: &ArrayShape) -> Result<XlaOp> {
-        match self.b.get_shape(x)?.element_type() == Some(like.element_type()) {
-            true => Ok(x),
-            false => self.b.convert_element_type(x, like.element_type()),
-        }
+        self.to_type(dx, x.shape.element_type())
     }
 
     /// `convolution` with every attribute but window reversal: strides,
@@ -189,27 +177,8 @@ impl Tape<'_> {
         }
         let t_rhs = swapped(&c.rhs);
         let dn = dimension_numbers(&c.out, &t_rhs, &c.lhs);
-        let pick = |dims: &[i64], spec: &[i64]| {
-            spec[2..]
-                .iter()
-                .map(|&d| dims[d as usize])
-                .collect::<Vec<_>>()
-        };
-        let padding = lhs_padding(
-            &pick(lhs.dims(), &c.lhs),
-            &pick(rhs_shape.dims(), &c.rhs),
-            &c.strides,
-            &pick(g_dims, &c.out),
-            &c.padding,
-            &c.lhs_dilation,
-            &c.rhs_dilation,
-        );
-        let reversed = b.rev(rhs, &c.rhs[2..])?;
-        let g_type = b.get_shape(g)?.element_type().unwrap_or(lhs.element_type());
-        let reversed = match b.get_shape(reversed)?.element_type() == Some(g_type) {
-            true => reversed,
-            false => b.convert_element_type(reversed, g_type)?,
-        };
+        let padding = c.transposed_padding(lhs.dims(), rhs_shape.dims(), g_dims, lhs_padding);
+        let reversed = self.to_type(b.rev(rhs, &c.rhs[2..])?, self.dims_type(g)?.1)?;
         let config = ConvConfig {
             window_strides: c.lhs_dilation.clone(),
             padding,
@@ -220,7 +189,7 @@ impl Tape<'_> {
             preferred_element_type: None,
         };
         let mut out = b.conv_general_dilated(g, reversed, &config, &dn)?;
-        out = self.converted(out, lhs)?;
+        out = self.to_type(out, lhs.element_type())?;
         if c.batch_groups > 1 {
             out = self.axis_out_of(c.lhs[1], c.batch_groups, out)?;
             out = self.axis_into(c.lhs[1], c.lhs[0], out)?;
@@ -245,29 +214,8 @@ impl Tape<'_> {
             _ => (1, 1),
         };
         let dn = dimension_numbers(&swapped(&c.lhs), &swapped(&c.out), &swapped(&c.rhs));
-        let pick = |dims: &[i64], spec: &[i64]| {
-            spec[2..]
-                .iter()
-                .map(|&d| dims[d as usize])
-                .collect::<Vec<_>>()
-        };
-        let padding = rhs_padding(
-            &pick(lhs_shape.dims(), &c.lhs),
-            &pick(rhs.dims(), &c.rhs),
-            &c.strides,
-            &pick(g_dims, &c.out),
-            &c.padding,
-            &c.lhs_dilation,
-            &c.rhs_dilation,
-        );
-        let g_type = b
-            .get_shape(g)?
-            .element_type()
-            .unwrap_or(lhs_shape.element_type());
-        let lhs = match lhs_shape.element_type() == g_type {
-            true => lhs,
-            false => b.convert_element_type(lhs, g_type)?,
-        };
+        let padding = c.transposed_padding(lhs_shape.dims(), rhs.dims(), g_dims, rhs_padding);
+        let lhs = self.to_type(lhs, self.dims_type(g)?.1)?;
         let config = ConvConfig {
             window_strides: c.rhs_dilation.clone(),
             padding,
@@ -278,12 +226,12 @@ impl Tape<'_> {
             preferred_element_type: None,
         };
         let out = b.conv_general_dilated(lhs, g, &config, &dn)?;
-        self.converted(out, rhs)
+        self.to_type(out, rhs.element_type())
     }
 
     /// Splits dimension `src` of `x` into `[count, size / count]`.
     fn axis_out_of(&self, src: i64, count: i64, x: XlaOp) -> Result<XlaOp> {
-        let mut dims = self.dims_of(x)?;
+        let mut dims = self.dims_type(x)?.0;
         let size = dims[src as usize];
         dims.splice(src as usize..=src as usize, [count, size / count]);
         self.b.reshape(x, &dims)
@@ -292,7 +240,7 @@ impl Tape<'_> {
     /// Merges dimension `src` of `x` into dimension `dst` (numbered
     /// without `src`), `src` becoming its major part.
     fn axis_into(&self, src: i64, dst: i64, x: XlaOp) -> Result<XlaOp> {
-        let dims = self.dims_of(x)?;
+        let dims = self.dims_type(x)?.0;
         let mut perm: Vec<i64> = (0..dims.len() as i64).filter(|&i| i != src).collect();
         perm.insert(dst as usize, src);
         let mut merged: Vec<i64> = (0..dims.len())
@@ -301,15 +249,6 @@ impl Tape<'_> {
             .collect();
         merged[dst as usize] *= dims[src as usize];
         self.b.reshape(self.b.transpose(x, &perm)?, &merged)
-    }
-
-    fn dims_of(&self, x: XlaOp) -> Result<Vec<i64>> {
-        Ok(self
-            .b
-            .get_shape(x)?
-            .as_array()
-            .map(|a| a.dims().to_vec())
-            .unwrap_or_default())
     }
 }
 
@@ -325,6 +264,36 @@ struct Conv {
     rhs_dilation: Vec<i64>,
     groups: i64,
     batch_groups: i64,
+}
+
+/// A padding rule of a transposed convolution: from the spatial sizes of
+/// input, window and output, the strides, padding and dilations.
+type PaddingRule =
+    fn(&[i64], &[i64], &[i64], &[i64], &[(i64, i64)], &[i64], &[i64]) -> Vec<(i64, i64)>;
+
+impl Conv {
+    /// The padding `rule` gives for this convolution of an input, kernel
+    /// and output of dimensions `lhs`, `rhs` and `out`.
+    fn transposed_padding(
+        &self,
+        lhs: &[i64],
+        rhs: &[i64],
+        out: &[i64],
+        rule: PaddingRule,
+    ) -> Vec<(i64, i64)> {
+        let spatial = |dims: &[i64], spec: &[i64]| -> Vec<i64> {
+            spec[2..].iter().map(|&d| dims[d as usize]).collect()
+        };
+        rule(
+            &spatial(lhs, &self.lhs),
+            &spatial(rhs, &self.rhs),
+            &self.strides,
+            &spatial(out, &self.out),
+            &self.padding,
+            &self.lhs_dilation,
+            &self.rhs_dilation,
+        )
+    }
 }
 
 fn spec(first: i64, second: i64, spatial: &[i64]) -> Vec<i64> {

@@ -211,6 +211,18 @@ enum Ct {
 }
 
 impl Ct {
+    /// The cotangent of each result of `instr` (one for an array result),
+    /// each an array.
+    fn parts(self, instr: &HloInstruction) -> Result<Vec<Option<XlaOp>>> {
+        match self {
+            Ct::Array(g) => Ok(vec![Some(g)]),
+            Ct::Tuple(parts) => parts
+                .into_iter()
+                .map(|p| p.map(|p| p.array(instr)).transpose())
+                .collect(),
+        }
+    }
+
     /// The array, for an instruction of array shape.
     fn array(&self, instr: &HloInstruction) -> Result<XlaOp> {
         match self {
@@ -481,6 +493,22 @@ impl<'a> Tape<'a> {
         let add = create_scalar_computation("add", ty, |b, x, y| b.add(x, y, &[]))?;
         self.adders.borrow_mut().insert(ty, add.clone());
         Ok(add)
+    }
+
+    /// The dimensions and element type of the array `x`.
+    fn dims_type(&self, x: XlaOp) -> Result<(Vec<i64>, PrimitiveType)> {
+        let shape = self.b.get_shape(x)?;
+        let a = (shape.as_array().cloned())
+            .unwrap_or_else(|| ArrayShape::new(PrimitiveType::F32, vec![]));
+        Ok((a.dims().to_vec(), a.element_type()))
+    }
+
+    /// `x` converted to element type `ty` if it has another.
+    fn to_type(&self, x: XlaOp, ty: PrimitiveType) -> Result<XlaOp> {
+        match self.dims_type(x)?.1 == ty {
+            true => Ok(x),
+            false => self.b.convert_element_type(x, ty),
+        }
     }
 
     /// The shape of instruction `id` as an array.

@@ -16,13 +16,7 @@ impl Tape<'_> {
         y: XlaOp,
         ct: Ct,
     ) -> Result<Vec<Option<XlaOp>>> {
-        let cts: Vec<Option<XlaOp>> = match ct {
-            Ct::Array(g) => vec![Some(g)],
-            Ct::Tuple(parts) => parts
-                .into_iter()
-                .map(|p| p.map(|p| p.array(instr)).transpose())
-                .collect::<Result<_>>()?,
-        };
+        let cts = ct.parts(instr)?;
         match instr.opcode {
             Opcode::Reduce => self.reduce(instr, y, &cts),
             Opcode::Sort => self.sort(instr, &cts),

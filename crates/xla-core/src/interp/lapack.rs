@@ -117,10 +117,10 @@ fn potrf_batch<S: Scalar>(a: &Literal, lower: bool) -> Result<Literal, String> {
     ]))
 }
 
-fn trsm(args: &CustomCallArgs<'_>) -> Result<Literal, String> {
-    let config = args.backend_config;
+/// The solve a `lapack_?trsm_ffi` call's `backend_config` asks for.
+pub(crate) fn trsm_options(config: &str) -> Result<TriangularSolveOptions, String> {
     let letter = |key| attribute(config, key);
-    let options = TriangularSolveOptions {
+    Ok(TriangularSolveOptions {
         left_side: letter("side")? == b'L',
         lower: letter("uplo")? == b'L',
         unit_diagonal: letter("diag")? == b'U',
@@ -130,7 +130,11 @@ fn trsm(args: &CustomCallArgs<'_>) -> Result<Literal, String> {
             b'C' => TransposeKind::Adjoint,
             other => return Err(format!("trans_x {other} is not 'N', 'T' or 'C'")),
         },
-    };
+    })
+}
+
+fn trsm(args: &CustomCallArgs<'_>) -> Result<Literal, String> {
+    let options = trsm_options(args.backend_config)?;
     let [a, b, rest @ ..] = args.operands else {
         return Err(format!(
             "needs 2 or 3 operands, got {}",

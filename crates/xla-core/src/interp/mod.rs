@@ -57,6 +57,7 @@ pub use custom_call::{
 pub use devices::{DeviceAssignment, Feeds, RunOptions, MAX_CALL_DEPTH, MAX_DEVICES};
 pub use elementwise::{complex_op_c128, complex_op_c64};
 pub use error::InterpError;
+pub(crate) use lapack::trsm_options;
 
 use crate::{HloModule, Literal};
 
