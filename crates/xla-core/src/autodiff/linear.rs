@@ -266,11 +266,6 @@ struct Conv {
     batch_groups: i64,
 }
 
-/// A padding rule of a transposed convolution: from the spatial sizes of
-/// input, window and output, the strides, padding and dilations.
-type PaddingRule =
-    fn(&[i64], &[i64], &[i64], &[i64], &[(i64, i64)], &[i64], &[i64]) -> Vec<(i64, i64)>;
-
 impl Conv {
     /// The padding `rule` gives for this convolution of an input, kernel
     /// and output of dimensions `lhs`, `rhs` and `out`.
@@ -279,20 +274,22 @@ impl Conv {
         lhs: &[i64],
         rhs: &[i64],
         out: &[i64],
-        rule: PaddingRule,
+        rule: fn(Dilated) -> (i64, i64),
     ) -> Vec<(i64, i64)> {
-        let spatial = |dims: &[i64], spec: &[i64]| -> Vec<i64> {
-            spec[2..].iter().map(|&d| dims[d as usize]).collect()
-        };
-        rule(
-            &spatial(lhs, &self.lhs),
-            &spatial(rhs, &self.rhs),
-            &self.strides,
-            &spatial(out, &self.out),
-            &self.padding,
-            &self.lhs_dilation,
-            &self.rhs_dilation,
-        )
+        let size = |dims: &[i64], spec: &[i64], i: usize| dims[spec[2 + i] as usize];
+        (0..self.strides.len())
+            .map(|i| {
+                rule(Dilated::new(
+                    size(lhs, &self.lhs, i),
+                    size(rhs, &self.rhs, i),
+                    size(out, &self.out, i),
+                    self.strides[i],
+                    self.padding[i].0,
+                    self.lhs_dilation[i],
+                    self.rhs_dilation[i],
+                ))
+            })
+            .collect()
     }
 }
 
@@ -330,45 +327,46 @@ fn dilate(n: i64, d: i64) -> i64 {
     }
 }
 
+/// One spatial dimension of a convolution or window op as JAX's
+/// transpose paddings read it: the dilated sizes of input, window and
+/// output (strides dilate the output), and the low padding.
+#[derive(Clone, Copy)]
+pub(super) struct Dilated {
+    lhs: i64,
+    rhs: i64,
+    out: i64,
+    low: i64,
+}
+
+impl Dilated {
+    /// A dimension of input size `input`, window `window`, output
+    /// `output`, stride, low padding and dilations.
+    pub(super) fn new(
+        input: i64,
+        window: i64,
+        output: i64,
+        stride: i64,
+        low: i64,
+        lhs_dilation: i64,
+        rhs_dilation: i64,
+    ) -> Self {
+        Dilated {
+            lhs: dilate(input, lhs_dilation),
+            rhs: dilate(window, rhs_dilation),
+            out: dilate(output, stride),
+            low,
+        }
+    }
+}
+
 /// JAX's `_conv_general_vjp_lhs_padding`: the padding of a cotangent that
 /// turns a window op's transpose into a window op of the same kind.
-pub(super) fn lhs_padding(
-    input: &[i64],
-    window: &[i64],
-    strides: &[i64],
-    output: &[i64],
-    padding: &[(i64, i64)],
-    lhs_dilation: &[i64],
-    rhs_dilation: &[i64],
-) -> Vec<(i64, i64)> {
-    (0..input.len())
-        .map(|i| {
-            let lhs = dilate(input[i], lhs_dilation[i]);
-            let rhs = dilate(window[i], rhs_dilation[i]);
-            let out = dilate(output[i], strides[i]);
-            let before = rhs - padding[i].0 - 1;
-            (before, lhs + rhs - 1 - out - before)
-        })
-        .collect()
+pub(super) fn lhs_padding(d: Dilated) -> (i64, i64) {
+    let before = d.rhs - d.low - 1;
+    (before, d.lhs + d.rhs - 1 - d.out - before)
 }
 
 /// JAX's `_conv_general_vjp_rhs_padding`.
-fn rhs_padding(
-    input: &[i64],
-    window: &[i64],
-    strides: &[i64],
-    output: &[i64],
-    padding: &[(i64, i64)],
-    lhs_dilation: &[i64],
-    rhs_dilation: &[i64],
-) -> Vec<(i64, i64)> {
-    (0..input.len())
-        .map(|i| {
-            let lhs = dilate(input[i], lhs_dilation[i]);
-            let rhs = dilate(window[i], rhs_dilation[i]);
-            let out = dilate(output[i], strides[i]);
-            let low = padding[i].0;
-            (low, out - lhs + rhs - low - 1)
-        })
-        .collect()
+fn rhs_padding(d: Dilated) -> (i64, i64) {
+    (d.low, d.out - d.lhs + d.rhs - d.low - 1)
 }

@@ -1,6 +1,6 @@
 //! Gradients of reductions, windows, sorting and top-k.
 
-use super::linear::lhs_padding;
+use super::linear::{lhs_padding, Dilated};
 use super::rules::no_rule;
 use super::{Ct, Tape};
 use crate::builder::{create_scalar_computation, XlaBuilder, XlaComputation, XlaOp};
@@ -195,26 +195,22 @@ impl Tape<'_> {
         let dx =
             match combiner.binary_of_parameters() {
                 Some(Opcode::Add) => {
-                    let per_dim =
-                        |f: fn(&WindowDim) -> i64| window.dims.iter().map(f).collect::<Vec<_>>();
-                    let pads = lhs_padding(
-                        x.dims(),
-                        &per_dim(|w| w.size),
-                        &per_dim(|w| w.stride),
-                        out,
-                        &window
-                            .dims
-                            .iter()
-                            .map(|w| (w.padding_low, w.padding_high))
-                            .collect::<Vec<_>>(),
-                        &per_dim(|w| w.base_dilation),
-                        &per_dim(|w| w.window_dilation),
-                    );
-                    let config: Vec<PadDim> = (pads.iter().zip(&window.dims))
-                        .map(|(&(low, high), w)| PadDim {
-                            low,
-                            high,
-                            interior: w.stride - 1,
+                    let config: Vec<PadDim> = (window.dims.iter().enumerate())
+                        .map(|(i, w)| {
+                            let (low, high) = lhs_padding(Dilated::new(
+                                x.dims()[i],
+                                w.size,
+                                out[i],
+                                w.stride,
+                                w.padding_low,
+                                w.base_dilation,
+                                w.window_dilation,
+                            ));
+                            PadDim {
+                                low,
+                                high,
+                                interior: w.stride - 1,
+                            }
                         })
                         .collect();
                     let padded = b.pad(g, self.scalar(ty, 0.0)?, &config)?;
