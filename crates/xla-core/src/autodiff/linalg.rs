@@ -1,8 +1,9 @@
 //! Gradients of dense linear algebra: `triangular-solve`, `cholesky`, and
 //! the LAPACK custom calls JAX emits on CPU for them, for LU and for the
-//! symmetric eigendecomposition, and for singular values
+//! symmetric eigendecomposition, for singular values and for QR
 //! (`lapack_?trsm_ffi`, `lapack_?potrf_ffi`, `lapack_?getrf_ffi`,
-//! `lapack_?syevd_ffi`, `lapack_?gesdd_ffi`: what `jnp.linalg.solve`,
+//! `lapack_?syevd_ffi`, `lapack_?gesdd_ffi`, `lapack_?geqrf_ffi` with
+//! `lapack_?orgqr_ffi`: what `jnp.linalg.solve`, `qr`,
 //! `inv`, `det`, `slogdet`, `cholesky`, `eigh`, `eigvalsh`, `svd(…,
 //! compute_uv=False)`, `norm(…, 2)` and `jax.scipy.linalg.cho_solve` lower
 //! to). Real types; every matrix
@@ -27,6 +28,8 @@ enum Lapack {
     Getrf,
     Syevd,
     Gesdd,
+    Geqrf,
+    Orgqr,
 }
 
 fn lapack(target: &str) -> Option<Lapack> {
@@ -41,6 +44,8 @@ fn lapack(target: &str) -> Option<Lapack> {
         "getrf" => Some(Lapack::Getrf),
         "syevd" => Some(Lapack::Syevd),
         "gesdd" => Some(Lapack::Gesdd),
+        "geqrf" => Some(Lapack::Geqrf),
+        "orgqr" => Some(Lapack::Orgqr),
         _ => None,
     }
 }
@@ -85,7 +90,7 @@ impl Tape<'_> {
                     .as_deref()
                     .unwrap_or_default();
                 let config = instr.attrs.backend_config.as_deref().unwrap_or_default();
-                let routine = lapack(target).ok_or_else(|| no_rule(instr, "a custom call has no gradient rule (only the real LAPACK trsm, potrf, getrf, syevd and gesdd calls do)"))?;
+                let routine = lapack(target).ok_or_else(|| no_rule(instr, "a custom call has no gradient rule (only the real LAPACK trsm, potrf, getrf, syevd, gesdd, geqrf and orgqr calls do)"))?;
                 let letter = |key| {
                     backend_config_integer(config, key)
                         .ok_or_else(|| no_rule(instr, "a LAPACK call without its attributes"))
@@ -126,6 +131,16 @@ impl Tape<'_> {
                     }
                     Lapack::Syevd => Ok(wrap(vec![Some(self.eigh_vjp(instr, y, ct)?)])),
                     Lapack::Gesdd => Ok(wrap(vec![Some(self.singular_values_vjp(instr, y, ct)?)])),
+                    Lapack::Orgqr => {
+                        if let Some(g) = g {
+                            self.qr_from_q(instr, y, g)?;
+                        }
+                        Ok(vec![None; n])
+                    }
+                    Lapack::Geqrf => {
+                        let Some(g) = g else { return Ok(vec![None; n]) };
+                        Ok(wrap(vec![Some(self.qr_from_r(instr, y, g)?)]))
+                    }
                 }
             }
         }
@@ -359,6 +374,117 @@ impl Tape<'_> {
         along.push(rank as i64 - 1);
         let scaled = b.mul(u, b.broadcast_in_dim(ds, &dims, &along)?, &[])?;
         self.matmul(scaled, vt)
+    }
+
+    /// QR's rule for the `Q` of `lapack_?orgqr_ffi(packed, taus)`, whose
+    /// `packed` comes from `lapack_?geqrf_ffi(a)`: the share of `ā` that
+    /// `Q̄` gives goes straight to `a` (the Householder vectors in between
+    /// are only a representation of `Q`).
+    fn qr_from_q(&self, instr: &HloInstruction, q: XlaOp, g: XlaOp) -> Result<()> {
+        let packed = self.comp.instr(instr.operands[0]);
+        let factorization = (packed.opcode == Opcode::GetTupleElement
+            && packed.attrs.tuple_index == Some(0))
+        .then(|| self.comp.instr(packed.operands[0]))
+        .filter(|f| f.attrs.custom_call_target.as_deref().and_then(lapack) == Some(Lapack::Geqrf))
+        .ok_or_else(|| {
+            no_rule(
+                instr,
+                "a Householder product of something other than a QR factorization",
+            )
+        })?;
+        let a = factorization.operands[0];
+        if !self.active[a.index()] {
+            return Ok(());
+        }
+        let r = self.qr_r(instr, self.operand(instr, 0))?;
+        let da = self.qr_vjp(q, r, Some(g), None)?;
+        self.beyond.borrow_mut().push((a, Ct::Array(da)));
+        Ok(())
+    }
+
+    /// QR's rule for the `R` in the upper triangle of `lapack_?geqrf_ffi`'s
+    /// packed result (cotangent `g`); `Q` is recomputed from the
+    /// Householder vectors.
+    fn qr_from_r(&self, instr: &HloInstruction, y: XlaOp, g: XlaOp) -> Result<XlaOp> {
+        let b = self.b;
+        let (packed, taus) = (b.get_tuple_element(y, 0)?, b.get_tuple_element(y, 1)?);
+        let target = instr
+            .attrs
+            .custom_call_target
+            .as_deref()
+            .unwrap_or_default()
+            .replace("geqrf", "orgqr");
+        let shape = instr
+            .shape
+            .tuple_shapes()
+            .and_then(|p| p.first())
+            .cloned()
+            .ok_or_else(|| no_rule(instr, "an unexpected geqrf result"))?;
+        let mut product =
+            HloInstruction::new("householder_product", Opcode::CustomCall, shape, vec![]);
+        product.attrs.custom_call_target = Some(target);
+        product.attrs.custom_call_api_version = instr.attrs.custom_call_api_version.clone();
+        product.attrs.backend_config = Some("{}".to_string());
+        let q = b.add_instruction(&product, &[packed, taus], &[])?;
+        let r = self.qr_r(instr, packed)?;
+        let dr = self.qr_r(instr, g)?;
+        self.qr_vjp(q, r, None, Some(dr))
+    }
+
+    /// The upper triangle of the first `N` rows of a `[…, M, N]` packed QR
+    /// factorization (`M ≥ N`): its `R`.
+    fn qr_r(&self, instr: &HloInstruction, packed: XlaOp) -> Result<XlaOp> {
+        let (dims, _) = self.dims_type(packed)?;
+        let rank = dims.len();
+        let (m, n) = (dims[rank - 2], dims[rank - 1]);
+        if m < n {
+            return Err(no_rule(
+                instr,
+                "QR of a matrix with fewer rows than columns has no gradient rule (nor in JAX)",
+            ));
+        }
+        let mut limits = dims.clone();
+        limits[rank - 2] = n;
+        let top = self
+            .b
+            .slice(packed, &vec![0; rank], &limits, &vec![1; rank])?;
+        self.triangle(top, false, 0)
+    }
+
+    /// JAX's QR rule transposed (reduced QR, `M ≥ N`): `ā = (Q̄ + Q·Y)·R⁻ᵀ`
+    /// with `Y = tril₋₁(X) − tril₋₁(Xᵀ) − X` and `X = Qᵀ·Q̄ − R̄·Rᵀ`; a
+    /// missing cotangent is zero.
+    fn qr_vjp(&self, q: XlaOp, r: XlaOp, dq: Option<XlaOp>, dr: Option<XlaOp>) -> Result<XlaOp> {
+        let b = self.b;
+        let x = match (dq, dr) {
+            (Some(dq), Some(dr)) => b.sub(
+                self.matmul(self.mt(q)?, dq)?,
+                self.matmul(dr, self.mt(r)?)?,
+                &[],
+            )?,
+            (Some(dq), None) => self.matmul(self.mt(q)?, dq)?,
+            (None, Some(dr)) => b.neg(self.matmul(dr, self.mt(r)?)?)?,
+            (None, None) => {
+                return self.full(
+                    &ArrayShape::new(self.dims_type(q)?.1, self.dims_type(q)?.0),
+                    0.0,
+                )
+            }
+        };
+        let lower = self.triangle(x, true, 1)?;
+        let upper_t = self.triangle(self.mt(x)?, true, 1)?;
+        let y = b.sub(b.sub(lower, upper_t, &[])?, x, &[])?;
+        let mut z = self.matmul(q, y)?;
+        if let Some(dq) = dq {
+            z = b.add(z, dq, &[])?;
+        }
+        let options = TriangularSolveOptions {
+            left_side: false,
+            lower: false,
+            unit_diagonal: false,
+            transpose_a: TransposeKind::Transpose,
+        };
+        b.triangular_solve(r, z, options)
     }
 
     /// The permutation matrix `P` (`P·a = L·U`) of LAPACK pivots (`ipiv`,

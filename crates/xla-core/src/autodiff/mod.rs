@@ -311,6 +311,10 @@ struct Tape<'a> {
     active: Vec<bool>,
     /// What the replay of each differentiated loop kept.
     loops: HashMap<InstrId, LoopTape>,
+    /// Contributions a rule makes to instructions other than its operands
+    /// (an earlier instruction whose cotangent is not yet taken): QR's
+    /// `Q` sends its share straight to the factorized matrix.
+    beyond: RefCell<Vec<(InstrId, Ct)>>,
     /// Each called computation as a standalone one, made once.
     called: RefCell<HashMap<ComputationId, XlaComputation>>,
     /// `add` reducers by element type, made once.
@@ -341,6 +345,7 @@ impl<'a> Tape<'a> {
             fwd: Vec::new(),
             active,
             loops: HashMap::new(),
+            beyond: RefCell::default(),
             called: RefCell::default(),
             adders: RefCell::default(),
         }
@@ -403,11 +408,12 @@ impl<'a> Tape<'a> {
             }
             let wanted: Vec<bool> = instr.operands.iter().map(|o| active[o.index()]).collect();
             let contributions = self.rule(id, ct, &wanted)?;
-            for (k, contribution) in contributions.into_iter().enumerate() {
-                let (Some(c), true) = (contribution, wanted[k]) else {
-                    continue;
-                };
-                let slot = &mut cts[instr.operands[k].index()];
+            let to_operands = (contributions.into_iter().enumerate())
+                .filter(|(k, _)| wanted[*k])
+                .filter_map(|(k, c)| Some((instr.operands[k], c?)));
+            let beyond = self.beyond.take();
+            for (target, c) in to_operands.chain(beyond) {
+                let slot = &mut cts[target.index()];
                 *slot = Some(match slot.take() {
                     None => c,
                     Some(prev) => self.accumulate(prev, c)?,
