@@ -23,6 +23,16 @@ use crate::Shape;
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum VerifyError {
     // === module structure ===
+    /// An `input_output_alias` entry that does not fit the entry signature.
+    #[error("input_output_alias: result part {output} and parameter {parameter}: {reason}")]
+    BadAlias {
+        /// The result part's tuple index.
+        output: String,
+        /// The parameter number.
+        parameter: i64,
+        /// What does not fit.
+        reason: String,
+    },
     /// The entry id points past the computations.
     #[error("the entry computation #{entry} does not exist (the module has {count})")]
     MissingEntry {
@@ -213,9 +223,51 @@ pub fn verify_module(module: &HloModule) -> Result<(), VerifyError> {
     if let Some(layout) = &module.entry_layout {
         verify_entry_layout(layout, &signatures[module.entry.index()])?;
     }
+    verify_aliases(module, &signatures[module.entry.index()])?;
     for c in &module.computations {
         for instr in &c.instructions {
             verify_shape(c, instr, &signatures)?;
+        }
+    }
+    Ok(())
+}
+
+/// Each `input_output_alias` entry names a result part and a parameter
+/// part that exist, have one array shape (layouts aside), and no parameter
+/// part is given to two results.
+fn verify_aliases(module: &HloModule, signature: &ProgramShape) -> Result<(), VerifyError> {
+    let part = |shape: &Shape, index: &[i64]| -> Option<Shape> {
+        let mut shape = shape;
+        for &k in index {
+            shape = shape.tuple_shapes()?.get(usize::try_from(k).ok()?)?;
+        }
+        Some(shape.clone())
+    };
+    let mut taken = std::collections::HashSet::new();
+    for alias in &module.input_output_alias {
+        let bad = |reason: &str| VerifyError::BadAlias {
+            output: format!("{:?}", alias.output_index),
+            parameter: alias.parameter,
+            reason: reason.to_string(),
+        };
+        let output = part(&signature.result, &alias.output_index)
+            .ok_or_else(|| bad("the result has no such part"))?;
+        let parameter = usize::try_from(alias.parameter)
+            .ok()
+            .and_then(|p| signature.parameters.get(p))
+            .and_then(|p| part(p, &alias.parameter_index))
+            .ok_or_else(|| bad("the parameter has no such part"))?;
+        if !output.is_array() || !output.eq_ignoring_layout(&parameter) {
+            return Err(bad(&format!(
+                "the result part is {} and the parameter part {}",
+                output.without_layouts(),
+                parameter.without_layouts()
+            )));
+        }
+        if !taken.insert((alias.parameter, alias.parameter_index.clone())) {
+            return Err(bad(
+                "the parameter part is given to another result part too",
+            ));
         }
     }
     Ok(())

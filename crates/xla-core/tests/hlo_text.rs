@@ -254,9 +254,15 @@ const NORMALIZED: &[(&str, &str, &str)] = &[
         "HloModule m, entry_computation_layout={(f32[], f32[2]{0})->f32[2]{0}}\n\nadd.v3 {\n  lhs = f32[] parameter(0)\n  rhs = f32[] parameter(1)\n  ROOT add = f32[] add(lhs, rhs)\n}\n\nENTRY main.1 {\n  a = f32[] parameter(0)\n  b = f32[2]{0} parameter(1)\n  t = (f32[], f32[2]{0}) tuple(a, b)\n  ROOT r = f32[2]{0} all-reduce(b), replica_groups={}, to_apply=add.v3\n}\n\n",
     ),
     (
+        // A module's donated parameters are kept, in XLA's spelling.
+        "input_output_alias",
+        "HloModule m, input_output_alias={{0}:(0,{},may-alias), {1}: (1, {}, must-alias)}\n\nENTRY e {\n  x = f32[2]{0} parameter(0)\n  y = f32[2]{0} parameter(1)\n  ROOT t = (f32[2]{0}, f32[2]{0}) tuple(y, x)\n}\n\n",
+        "HloModule m, input_output_alias={ {0}: (0, {}, may-alias), {1}: (1, {}, must-alias) }\n\nENTRY e {\n  x = f32[2]{0} parameter(0)\n  y = f32[2]{0} parameter(1)\n  ROOT t = (f32[2]{0}, f32[2]{0}) tuple(y, x)\n}\n\n",
+    ),
+    (
         // Attributes with no meaning here are dropped; backend_config stays.
         "dropped attributes",
-        "HloModule m, is_scheduled=true, input_output_alias={ {}: (0, {}, may-alias) }, frontend_attributes={xla.sdy.meshes={mesh = #sdy.mesh<[\"i\"=4]>}}, replica_count=1\n\nENTRY e {\n  x = f32[2]{0} parameter(0), parameter_replication={false}, sharding={replicated}, metadata={op_name=\"jit(f)/x\" source_file=\"a.py\" source_line=3}\n  d = f32[] dot(x, x), lhs_contracting_dims={0}, rhs_contracting_dims={0}, operand_precision={highest,highest}, algorithm=dot_bf16_bf16_f32\n  ROOT n = f32[] negate(d), frontend_attributes={inlineable=\"false\"}, backend_config=\"{\\\"a\\\": 1}\", control-predecessors={x}, result_accuracy={tolerance={atol=0,rtol=0,ulps=1}}, statistics_viz={}, origin={{\"n\"}}\n}\n\n",
+        "HloModule m, is_scheduled=true, frontend_attributes={xla.sdy.meshes={mesh = #sdy.mesh<[\"i\"=4]>}}, replica_count=1\n\nENTRY e {\n  x = f32[2]{0} parameter(0), parameter_replication={false}, sharding={replicated}, metadata={op_name=\"jit(f)/x\" source_file=\"a.py\" source_line=3}\n  d = f32[] dot(x, x), lhs_contracting_dims={0}, rhs_contracting_dims={0}, operand_precision={highest,highest}, algorithm=dot_bf16_bf16_f32\n  ROOT n = f32[] negate(d), frontend_attributes={inlineable=\"false\"}, backend_config=\"{\\\"a\\\": 1}\", control-predecessors={x}, result_accuracy={tolerance={atol=0,rtol=0,ulps=1}}, statistics_viz={}, origin={{\"n\"}}\n}\n\n",
         "HloModule m\n\nENTRY e {\n  x = f32[2]{0} parameter(0)\n  d = f32[] dot(x, x), lhs_contracting_dims={0}, rhs_contracting_dims={0}\n  ROOT n = f32[] negate(d), backend_config={\"a\": 1}\n}\n\n",
     ),
     (

@@ -30,6 +30,7 @@ mod runtime_batch_norm;
 mod runtime_conformance;
 mod runtime_control;
 mod runtime_convolution;
+mod runtime_donation;
 mod runtime_dots;
 mod runtime_fft;
 mod runtime_linalg;

@@ -349,6 +349,22 @@ pub struct OutputOperandAlias {
     pub operand_index: Vec<i64>,
 }
 
+/// One entry of a module's `input_output_alias={ {0}: (1, {}, may-alias) }`:
+/// a part of the entry's result that may (or must) take the buffer of a
+/// part of a parameter, which the caller gives up (JAX's donated
+/// arguments: a training step that updates its parameters in place).
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub struct InputOutputAlias {
+    /// Tuple index into the result (`{}` for the whole result).
+    pub output_index: Vec<i64>,
+    /// The parameter number.
+    pub parameter: i64,
+    /// Tuple index into that parameter.
+    pub parameter_index: Vec<i64>,
+    /// `must-alias` (true) or `may-alias`.
+    pub must_alias: bool,
+}
+
 /// Every attribute an instruction may carry. Each op uses a few of them.
 #[derive(Clone, PartialEq, Debug, Default)]
 pub struct Attrs {

@@ -13,8 +13,8 @@ use std::fmt;
 
 pub use attrs::{
     scan_init_is_neutral, Attrs, ComparisonDirection, ComparisonType, ConvDimensionNumbers,
-    DotDimensionNumbers, FftType, GatherDimensionNumbers, OutputOperandAlias, PadDim, RngAlgorithm,
-    RngDistribution, Scan, ScatterDimensionNumbers, SliceDim, TransposeKind,
+    DotDimensionNumbers, FftType, GatherDimensionNumbers, InputOutputAlias, OutputOperandAlias,
+    PadDim, RngAlgorithm, RngDistribution, Scan, ScatterDimensionNumbers, SliceDim, TransposeKind,
     TriangularSolveOptions, Window, WindowDim, REVERSE_SCAN_MIN,
 };
 pub(crate) use opcode::op_table;
@@ -262,6 +262,9 @@ pub struct HloModule {
     /// Number of partitions running the module (`num_partitions=` in the
     /// header; 1 when absent).
     pub num_partitions: i64,
+    /// Result parts that may take a parameter's buffer
+    /// (`input_output_alias=` in the header).
+    pub input_output_alias: Vec<InputOutputAlias>,
 }
 
 impl HloModule {
@@ -279,6 +282,7 @@ impl HloModule {
             entry_layout: None,
             replica_count: 1,
             num_partitions: 1,
+            input_output_alias: Vec::new(),
         }
     }
 

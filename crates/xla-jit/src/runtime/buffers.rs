@@ -252,6 +252,31 @@ impl BufferTable {
         removed
     }
 
+    /// Whether output buffer `output` may take the memory of parameter
+    /// buffer `param` (a donated argument): every access of the parameter
+    /// comes before the output's first (loops included), or at that very
+    /// thunk when `prime` says it computes the output in place from the
+    /// parameter.
+    pub fn reusable(
+        &self,
+        param: BufferId,
+        output: BufferId,
+        prime: impl Fn(&Self, u32, BufferId, BufferId) -> bool,
+    ) -> bool {
+        let (param, output) = (self.find(param), self.find(output));
+        if param == output || self.buffers[param.index()].size != self.buffers[output.index()].size
+        {
+            return false;
+        }
+        let Some((first, _)) = self.live_range(output) else {
+            return false;
+        };
+        match self.live_range(param) {
+            None => true,
+            Some((_, last)) => last < first || last == first && prime(self, first, param, output),
+        }
+    }
+
     /// Places every arena buffer (representatives only) at an offset such
     /// that buffers with overlapping live ranges never share bytes. Largest
     /// first, each at the lowest offset that fits among the buffers already

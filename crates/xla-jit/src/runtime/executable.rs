@@ -160,17 +160,8 @@ impl Executable {
         options: &ExecuteOptions,
     ) -> Result<Literal, JitError> {
         let program = &self.inner.program;
-        let mut storage: Vec<AlignedBytes> = program
-            .output_leaves
-            .iter()
-            .map(|leaf| {
-                AlignedBytes::try_for_overwrite(super::lower::byte_size(leaf)).map_err(|e| {
-                    JitError::OutOfMemory {
-                        what: format!("a result of shape {leaf}"),
-                        bytes: e.bytes,
-                    }
-                })
-            })
+        let mut storage: Vec<AlignedBytes> = (program.output_leaves.iter())
+            .map(output_storage)
             .collect::<Result<_, _>>()?;
         let outputs: Vec<*mut u8> = storage
             .iter_mut()
@@ -209,12 +200,67 @@ impl Executable {
         self.run(args, &pointers, &ExecuteOptions::default())
     }
 
-    fn run(
-        &self,
-        args: &[&Literal],
-        outputs: &[*mut u8],
-        options: &ExecuteOptions,
-    ) -> Result<(), JitError> {
+    /// Runs the module on `args`, which it takes: a result leaf that the
+    /// module's `input_output_alias` gives a parameter's buffer (JAX's
+    /// donated arguments) is written into that argument's memory and
+    /// returned in it, where no step reads the argument after the leaf is
+    /// first written (compilation checks; the other leaves get fresh
+    /// storage, as [`execute`](Self::execute) gives them). A training step
+    /// that updates its parameters so allocates nothing for them.
+    pub fn execute_donated(&self, mut args: Vec<Literal>) -> Result<Literal, JitError> {
+        let program = &self.inner.program;
+        {
+            let refs: Vec<&Literal> = args.iter().collect();
+            self.check_args(&refs)?;
+        }
+        for (arg, param) in args.iter_mut().zip(&program.signature.parameters) {
+            if !arg.shape().eq_with_layout(param) {
+                *arg = relaid(arg, param)?;
+            }
+        }
+        let mut donor = vec![None; program.output_leaves.len()];
+        for d in &program.donations {
+            if d.leaf == 0 && args[d.parameter].shape().is_array() {
+                donor[d.output] = Some(d.parameter);
+            }
+        }
+        let mut storage = Vec::with_capacity(donor.len());
+        for (leaf, d) in program.output_leaves.iter().zip(&donor) {
+            storage.push(match d {
+                Some(_) => None,
+                None => Some(output_storage(leaf)?),
+            });
+        }
+        let mut arg_leaves = Vec::with_capacity(args.len());
+        for (p, arg) in args.iter_mut().enumerate() {
+            let mut leaves = Vec::new();
+            match donor.contains(&Some(p)) {
+                true => leaves.push(arg.bytes_mut()?.as_mut_ptr().cast_const()),
+                false => leaf_pointers(arg, &mut leaves)?,
+            }
+            arg_leaves.push(leaves);
+        }
+        let outputs: Vec<*mut u8> = (storage.iter_mut().zip(&donor))
+            .map(|(s, d)| match (s, d) {
+                (Some(s), _) => s.as_mut_slice().as_mut_ptr(),
+                (None, Some(p)) => arg_leaves[*p][0].cast_mut(),
+                (None, None) => std::ptr::null_mut(),
+            })
+            .collect();
+        self.run_leaves(&arg_leaves, &outputs, &ExecuteOptions::default())?;
+        let mut leaves = (storage.into_iter().zip(&donor).zip(&program.output_leaves))
+            .map(|((s, d), shape)| match (s, d) {
+                (Some(s), _) => leaf_literal(shape, s),
+                (None, Some(p)) => Ok(std::mem::replace(&mut args[*p], Literal::token())),
+                (None, None) => Ok(Literal::token()),
+            })
+            .collect::<Result<Vec<_>, _>>()?
+            .into_iter();
+        Ok(assemble(&program.signature.result, &mut leaves))
+    }
+
+    /// Checks the argument count and shapes against the entry signature.
+    fn check_args(&self, args: &[&Literal]) -> Result<(), JitError> {
         let program = &self.inner.program;
         let params = &program.signature.parameters;
         if args.len() != params.len() {
@@ -223,7 +269,6 @@ impl Executable {
                 actual: args.len(),
             });
         }
-        let mut relaid: Vec<Cow<'_, Literal>> = Vec::with_capacity(args.len());
         for (index, (&arg, param)) in args.iter().zip(params).enumerate() {
             if !arg.shape().eq_ignoring_layout(param) {
                 return Err(JitError::ArgumentShape {
@@ -233,14 +278,39 @@ impl Executable {
                     actual: Box::new(arg.shape().clone()),
                 });
             }
-            relaid.push(with_layouts(arg, param)?);
         }
+        Ok(())
+    }
+
+    fn run(
+        &self,
+        args: &[&Literal],
+        outputs: &[*mut u8],
+        options: &ExecuteOptions,
+    ) -> Result<(), JitError> {
+        self.check_args(args)?;
+        let params = &self.inner.program.signature.parameters;
+        let relaid: Vec<Cow<'_, Literal>> = (args.iter().zip(params))
+            .map(|(&arg, param)| with_layouts(arg, param))
+            .collect::<Result<_, _>>()?;
         let mut arg_leaves = Vec::with_capacity(relaid.len());
         for arg in &relaid {
             let mut leaves = Vec::new();
             leaf_pointers(arg, &mut leaves)?;
             arg_leaves.push(leaves);
         }
+        self.run_leaves(&arg_leaves, outputs, options)
+    }
+
+    /// Runs the program on the arguments' leaves (in the entry layouts),
+    /// writing the result leaves to `outputs`.
+    fn run_leaves(
+        &self,
+        arg_leaves: &[Vec<*const u8>],
+        outputs: &[*mut u8],
+        options: &ExecuteOptions,
+    ) -> Result<(), JitError> {
+        let program = &self.inner.program;
         let state = self
             .inner
             .states
@@ -257,7 +327,7 @@ impl Executable {
                 &mut state,
                 &self.inner.interpreter,
                 engine,
-                &arg_leaves,
+                arg_leaves,
                 outputs,
                 options,
             )
@@ -505,19 +575,43 @@ fn leaf_pointers(arg: &Literal, out: &mut Vec<*const u8>) -> Result<(), JitError
     Ok(())
 }
 
+/// Uninitialized storage for a result leaf of `shape`.
+fn output_storage(shape: &Shape) -> Result<AlignedBytes, JitError> {
+    AlignedBytes::try_for_overwrite(super::lower::byte_size(shape)).map_err(|e| {
+        JitError::OutOfMemory {
+            what: format!("a result of shape {shape}"),
+            bytes: e.bytes,
+        }
+    })
+}
+
 /// The result literal of `shape` over the leaves' storage.
 fn build_result(
     shape: &Shape,
     leaves: &mut impl Iterator<Item = AlignedBytes>,
 ) -> Result<Literal, JitError> {
-    if let Shape::Tuple(elements) = shape {
-        let elements = elements.iter().map(|e| build_result(e, leaves));
-        return Ok(Literal::tuple(elements.collect::<Result<_, _>>()?));
-    }
-    let storage = leaves.next().expect("one storage per leaf");
+    let leaf_shapes = super::lower::leaf_shapes(shape);
+    let literals = (leaves.zip(&leaf_shapes))
+        .map(|(storage, leaf)| leaf_literal(leaf, storage))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(assemble(shape, &mut literals.into_iter()))
+}
+
+/// One result leaf of `shape` over its storage.
+fn leaf_literal(shape: &Shape, storage: AlignedBytes) -> Result<Literal, JitError> {
     match shape {
         Shape::Array(a) => Ok(Literal::from_storage(a.clone(), Storage::Owned(storage))?),
         Shape::Token => Ok(Literal::token()),
         Shape::Tuple(_) | Shape::Opaque => Ok(Literal::zeros(&Shape::Opaque)?),
+    }
+}
+
+/// The literal of `shape` whose leaves (depth-first) are `leaves`.
+fn assemble(shape: &Shape, leaves: &mut impl Iterator<Item = Literal>) -> Literal {
+    match shape {
+        Shape::Tuple(elements) => {
+            Literal::tuple(elements.iter().map(|e| assemble(e, leaves)).collect())
+        }
+        _ => leaves.next().expect("one literal per leaf"),
     }
 }

@@ -30,6 +30,32 @@ pub(crate) struct Program {
     /// How deep the thunks nest (loop bodies and branches within each
     /// other): how deep running them recurses.
     pub nesting: usize,
+    /// The module's `input_output_alias` entries that are safe to honor:
+    /// a donated argument's memory can hold that result leaf.
+    pub donations: Vec<Donation>,
+}
+
+/// A result leaf that may be written into a donated argument's leaf.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct Donation {
+    /// The entry parameter.
+    pub parameter: usize,
+    /// Its leaf (depth-first).
+    pub leaf: usize,
+    /// The result leaf (depth-first).
+    pub output: usize,
+}
+
+/// The depth-first number of the array leaf at tuple index `index` of
+/// `shape`.
+fn leaf_number(shape: &Shape, index: &[i64]) -> Option<usize> {
+    let Some((&first, rest)) = index.split_first() else {
+        return shape.is_array().then_some(0);
+    };
+    let parts = shape.tuple_shapes()?;
+    let k = usize::try_from(first).ok()?;
+    let before: usize = parts.get(..k)?.iter().map(|p| leaf_shapes(p).len()).sum();
+    Some(before + leaf_number(parts.get(k)?, rest)?)
 }
 
 impl Program {
@@ -75,13 +101,32 @@ impl Program {
         );
         let mut table = lowering.table;
         let primes = lowering.primes;
-        let copies_removed = table.coalesce(&lowering.copies, |table, time, to, from| {
-            primes.get(&time).is_some_and(|pairs| {
-                pairs
-                    .iter()
-                    .any(|&(f, t)| table.find(f) == to && table.find(t) == from)
+        let in_place = |table: &BufferTable, time, to, from| {
+            primes
+                .get(&time)
+                .is_some_and(|pairs: &Vec<(BufferId, BufferId)>| {
+                    pairs
+                        .iter()
+                        .any(|&(f, t)| table.find(f) == to && table.find(t) == from)
+                })
+        };
+        let copies_removed = table.coalesce(&lowering.copies, in_place);
+        let donations = module
+            .input_output_alias
+            .iter()
+            .filter_map(|alias| {
+                let parameter = usize::try_from(alias.parameter).ok()?;
+                let leaf =
+                    leaf_number(signature.parameters.get(parameter)?, &alias.parameter_index)?;
+                let output = leaf_number(&signature.result, &alias.output_index)?;
+                let (&param, &out) = (params.get(parameter)?.get(leaf)?, outputs.get(output)?);
+                table.reusable(param, out, in_place).then_some(Donation {
+                    parameter,
+                    leaf,
+                    output,
+                })
             })
-        });
+            .collect();
         let find = |id| table.find(id);
         remap_buffers(&mut thunks, &find);
         let kernel_args = lowering
@@ -101,6 +146,7 @@ impl Program {
             fallbacks: lowering.fallbacks,
             copies_removed,
             nesting,
+            donations,
         })
     }
 }

@@ -13,7 +13,7 @@
 //! Printers write XLA's canonical form; parsers also accept the forms XLA
 //! normalizes away (`[0:4:1]`, `0_0_0`, iota replica groups).
 
-use crate::hlo::{OutputOperandAlias, PadDim, SliceDim};
+use crate::hlo::{InputOutputAlias, OutputOperandAlias, PadDim, SliceDim};
 use crate::text::{Cursor, ParseError};
 
 /// `{1,2,3}` (no spaces, as XLA prints dimension lists).
@@ -220,6 +220,45 @@ pub(crate) fn source_target_pairs(pairs: &[(i64, i64)]) -> String {
 }
 
 pub(crate) fn parse_aliasing(c: &mut Cursor<'_>) -> Result<Vec<OutputOperandAlias>, ParseError> {
+    let entries = parse_alias_entries(c, false)?;
+    Ok(entries
+        .into_iter()
+        .map(
+            |(output_index, operand, operand_index, _)| OutputOperandAlias {
+                output_index,
+                operand,
+                operand_index,
+            },
+        )
+        .collect())
+}
+
+/// `{ {0}: (1, {}, may-alias), … }`, a module's `input_output_alias`.
+pub(crate) fn parse_input_output_alias(
+    c: &mut Cursor<'_>,
+) -> Result<Vec<InputOutputAlias>, ParseError> {
+    let entries = parse_alias_entries(c, true)?;
+    Ok(entries
+        .into_iter()
+        .map(
+            |(output_index, parameter, parameter_index, must_alias)| InputOutputAlias {
+                output_index,
+                parameter,
+                parameter_index,
+                must_alias,
+            },
+        )
+        .collect())
+}
+
+/// `{ {out}: (operand, {index}[, kind]), … }`: the entries of an aliasing
+/// list, each `(output index, operand, operand index, must-alias)`; with
+/// `kinds`, each entry may end in `may-alias` or `must-alias`.
+#[allow(clippy::type_complexity)]
+fn parse_alias_entries(
+    c: &mut Cursor<'_>,
+    kinds: bool,
+) -> Result<Vec<(Vec<i64>, i64, Vec<i64>, bool)>, ParseError> {
     c.expect("{")?;
     let mut out = Vec::new();
     if c.eat("}") {
@@ -232,12 +271,16 @@ pub(crate) fn parse_aliasing(c: &mut Cursor<'_>) -> Result<Vec<OutputOperandAlia
         let operand = c.int()?;
         c.expect(",")?;
         let operand_index = c.int_list("{", "}")?;
+        let mut must_alias = false;
+        if kinds && c.eat(",") {
+            must_alias = match c.expect_name("`may-alias` or `must-alias`")? {
+                "may-alias" => false,
+                "must-alias" => true,
+                _ => return Err(c.error("`may-alias` or `must-alias`")),
+            };
+        }
         c.expect(")")?;
-        out.push(OutputOperandAlias {
-            output_index,
-            operand,
-            operand_index,
-        });
+        out.push((output_index, operand, operand_index, must_alias));
         if c.eat("}") {
             return Ok(out);
         }
@@ -245,6 +288,27 @@ pub(crate) fn parse_aliasing(c: &mut Cursor<'_>) -> Result<Vec<OutputOperandAlia
             return Err(c.error("`,` or `}`"));
         }
     }
+}
+
+/// A module's `input_output_alias` as XLA prints it.
+pub(crate) fn input_output_alias(entries: &[InputOutputAlias]) -> String {
+    let items: Vec<String> = entries
+        .iter()
+        .map(|a| {
+            let kind = if a.must_alias {
+                "must-alias"
+            } else {
+                "may-alias"
+            };
+            format!(
+                "{}: ({}, {}, {kind})",
+                int_list(&a.output_index),
+                a.parameter,
+                int_list(&a.parameter_index)
+            )
+        })
+        .collect();
+    format!("{{ {} }}", items.join(", "))
 }
 
 pub(crate) fn aliasing(entries: &[OutputOperandAlias]) -> String {

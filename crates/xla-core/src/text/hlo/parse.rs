@@ -29,7 +29,6 @@ use crate::PrimitiveType;
 /// Header attributes that carry nothing this crate uses.
 const DROPPED_HEADER_ATTRS: &[&str] = &[
     "is_scheduled",
-    "input_output_alias",
     "buffer_donor",
     "alias_passthrough_params",
     "allow_spmd_sharding_propagation_to_parameters",
@@ -140,6 +139,9 @@ impl<'a> ModuleParser<'a> {
                     "replica_count" => module.replica_count = n,
                     _ => module.num_partitions = n,
                 }
+            }
+            "input_output_alias" => {
+                module.input_output_alias = super::lists::parse_input_output_alias(c)?;
             }
             _ if DROPPED_HEADER_ATTRS.contains(&key) => c.skip_value()?,
             _ => return Err(c.message_at(at, format!("unknown module attribute `{key}`"))),

@@ -77,6 +77,10 @@ impl fmt::Display for HloModule {
                 program_shape(layout)
             )?;
         }
+        if !self.input_output_alias.is_empty() {
+            let aliases = super::lists::input_output_alias(&self.input_output_alias);
+            write!(f, ", input_output_alias={aliases}")?;
+        }
         if self.replica_count != 1 {
             write!(f, ", replica_count={}", self.replica_count)?;
         }
