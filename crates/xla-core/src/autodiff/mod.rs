@@ -12,12 +12,12 @@
 //! The transformation replays the entry's instructions into an
 //! [`XlaBuilder`] and then walks them backwards, adding each
 //! instruction's cotangent contributions to its operands with one rule
-//! per opcode ([`rules`]); the rules follow JAX's (`jax.grad` is the
+//! per opcode (`rules.rs`); the rules follow JAX's (`jax.grad` is the
 //! reference the tests compare with), including its conventions at
 //! kinks, which `docs/gradients.md` lists. Calls and fusions are inlined and batch
 //! normalization expanded first; a `while` loop whose trip count is known
 //! at compile time is differentiated by a reverse loop over the carries
-//! the forward loop stores ([`control`]). An instruction on the path from
+//! the forward loop stores (`control.rs`). An instruction on the path from
 //! a differentiated parameter to the result that has no rule (a loop of
 //! data-dependent length, random numbers, collectives, custom calls) is an
 //! error that names it.
