@@ -1,36 +1,95 @@
 //! Gradients of control flow: `while` loops whose trip count is known at
 //! compile time, and `conditional`.
 //!
-//! A loop is differentiated by keeping its carries: the forward loop is
-//! replayed with one stack per element of the carry that changes from one
-//! iteration to the next (iteration `t` stores its input carry at row
-//! `t`); elements the body passes through unchanged (weights, the `xs` of a
-//! `scan`) are not stored. The reverse loop runs the body's
-//! vector-Jacobian product from the last iteration to the first, reading
-//! each iteration's carry back from the stacks, so the memory is one carry
-//! per iteration for the changing elements and the time about three
-//! forward passes of the body (the same trade as `jax.grad` of `scan`).
+//! A loop is differentiated by keeping what each iteration's backward pass
+//! needs: the forward loop is replayed with one stack per element of the
+//! carry that changes from one iteration to the next (iteration `t` stores
+//! its input carry at row `t`; elements the body passes through unchanged,
+//! such as weights or a `scan`'s `xs`, are not stored) and one per
+//! *residual*, a value inside the body that its vector-Jacobian product
+//! reads (the body is split into a forward part that also returns them and
+//! a backward part that takes them, as `jax.grad` of `scan` stores its
+//! residuals). The reverse loop runs the backward part from the last
+//! iteration to the first, reading each iteration's carry and residuals
+//! back from the stacks: the body runs once forward and once backward. A
+//! body with loops or conditionals of its own is not split; its reverse
+//! loop recomputes the body's forward pass from the stored carries.
 
 use super::rules::no_rule;
-use super::{vjp_computation, zeros, Ct, Tape};
+use super::{split_vjp, vjp_computation, zeros, Ct, Tape};
 use crate::builder::{XlaBuilder, XlaComputation, XlaOp};
 use crate::hlo::{ComparisonDirection, HloComputation, HloInstruction, InstrId, Opcode};
 use crate::{ArrayShape, PrimitiveType, Result, Shape};
 
-/// What the forward replay of a differentiated loop kept.
-pub(super) struct LoopTape {
+/// The carries of a differentiated loop.
+struct Plan {
+    /// The shapes of the loop's carried tuple.
+    shapes: Vec<ArrayShape>,
+    /// Which elements change from one iteration to the next.
+    varying: Vec<bool>,
     /// The number of iterations.
     trips: i64,
+    /// The shapes of the residuals each iteration stores.
+    residuals: Vec<ArrayShape>,
+}
+
+impl Plan {
+    /// The stacking loop's carry: the original elements, the iteration
+    /// counter, one stack per changing element, one per residual.
+    fn stacking_layout(&self) -> Vec<Shape> {
+        let mut layout: Vec<Shape> = self.shapes.iter().cloned().map(Shape::Array).collect();
+        layout.push(Shape::scalar(PrimitiveType::S32));
+        let changing = (self.shapes.iter().zip(&self.varying))
+            .filter(|(_, &v)| v)
+            .map(|(s, _)| s);
+        layout.extend(
+            changing
+                .chain(&self.residuals)
+                .map(|s| Shape::Array(stacked(s, self.trips))),
+        );
+        layout
+    }
+
+    /// The reverse loop's carry: `[t, cotangents…, stack or value…,
+    /// residual stacks…]`.
+    fn reverse_layout(&self) -> Shape {
+        let mut layout = vec![Shape::scalar(PrimitiveType::S32)];
+        layout.extend(self.shapes.iter().cloned().map(Shape::Array));
+        for (s, &v) in self.shapes.iter().zip(&self.varying) {
+            layout.push(Shape::Array(if v {
+                stacked(s, self.trips)
+            } else {
+                s.clone()
+            }));
+        }
+        layout.extend(
+            self.residuals
+                .iter()
+                .map(|s| Shape::Array(stacked(s, self.trips))),
+        );
+        Shape::Tuple(layout)
+    }
+}
+
+/// What the forward replay of a differentiated loop kept.
+pub(super) struct LoopTape {
+    plan: Plan,
     /// The stacked carry of each element that changes (by element).
     stacks: Vec<Option<XlaOp>>,
+    /// The stacked residuals.
+    residual_stacks: Vec<XlaOp>,
     /// The loop's final carry (elements that do not change hold their
     /// initial value throughout).
     result: XlaOp,
+    /// `(carry, cotangent of the next carry, residuals…) → cotangent of
+    /// the carry`.
+    backward: XlaComputation,
 }
 
 impl Tape<'_> {
     /// Replays `while` instruction `instr` (operands already replayed) as a
-    /// loop that also stacks the carries the reverse loop needs.
+    /// loop that also stacks the carries and residuals the reverse loop
+    /// needs.
     pub(super) fn replay_loop(&self, instr: &HloInstruction) -> Result<(XlaOp, LoopTape)> {
         let b = self.b;
         let (cond, body) = (instr.called[0], instr.called[1]);
@@ -42,52 +101,62 @@ impl Tape<'_> {
         let varying: Vec<bool> = (0..shapes.len())
             .map(|k| !passes_through(body_comp, k))
             .collect();
-        let init = self.operand(instr, 0);
-        let mut carry: Vec<XlaOp> = (0..shapes.len())
+        let (forward, backward, residuals) = match split_vjp(self.module, body)? {
+            Some(split) => (split.forward, split.backward, split.residuals),
+            None => (
+                self.computation(body)?,
+                vjp_computation(self.module, body)?,
+                Vec::new(),
+            ),
+        };
+        let plan = Plan {
+            shapes,
+            varying,
+            trips,
+            residuals,
+        };
+        let n = plan.shapes.len();
+        let init = self.operand(instr, 0)?;
+        let mut carry: Vec<XlaOp> = (0..n)
             .map(|k| b.get_tuple_element(init, k as i64))
             .collect::<Result<_>>()?;
-        let n = shapes.len();
         carry.push(self.scalar(PrimitiveType::S32, 0.0)?);
-        for (k, shape) in shapes.iter().enumerate() {
-            if varying[k] {
-                carry.push(self.full(&stacked(shape, trips), 0.0)?);
-            }
+        for shape in &plan.stacking_layout()[n + 1..] {
+            carry.push(self.zeros(shape)?);
         }
-        let stacking = stacking_body(&shapes, &varying, trips, &self.computation(body)?)?;
-        let condition = on_prefix(
-            &shapes,
-            &carry_layout(&shapes, &varying, trips),
-            &self.computation(cond)?,
-        )?;
+        let stacking = stacking_body(&plan, &forward)?;
+        let condition = on_prefix(n, &plan.stacking_layout(), &self.computation(cond)?)?;
         let looped = b.while_loop(&condition, &stacking, b.tuple(&carry)?)?;
-        let parts: Vec<XlaOp> = (0..n)
-            .map(|k| b.get_tuple_element(looped, k as i64))
-            .collect::<Result<_>>()?;
-        let result = b.tuple(&parts)?;
+        let part = |k: usize| b.get_tuple_element(looped, k as i64);
+        let result = b.tuple(&(0..n).map(part).collect::<Result<Vec<_>>>()?)?;
+        let mut next = n + 1;
         let mut stacks = Vec::with_capacity(n);
-        let mut next = n as i64 + 1;
-        for &v in &varying {
-            stacks.push(match v {
-                true => {
+        for &v in &plan.varying {
+            stacks.push(
+                v.then(|| {
                     next += 1;
-                    Some(b.get_tuple_element(looped, next - 1)?)
-                }
-                false => None,
-            });
+                    part(next - 1)
+                })
+                .transpose()?,
+            );
         }
+        let residual_stacks = (next..next + plan.residuals.len())
+            .map(part)
+            .collect::<Result<_>>()?;
         Ok((
             result,
             LoopTape {
-                trips,
+                plan,
                 stacks,
+                residual_stacks,
                 result,
+                backward,
             },
         ))
     }
 
     /// The cotangent of a loop's initial carry from that of its result:
-    /// the body's vector-Jacobian product, run from the last iteration to
-    /// the first.
+    /// the body's backward part, run from the last iteration to the first.
     pub(super) fn while_rule(
         &self,
         id: InstrId,
@@ -99,11 +168,10 @@ impl Tape<'_> {
             .loops
             .get(&id)
             .ok_or_else(|| no_rule(instr, "the loop was not replayed"))?;
-        let shapes = carry_shapes(instr)?;
-        let n = shapes.len();
-        let body_vjp = vjp_computation(self.module, instr.called[1])?;
+        let plan = &tape.plan;
+        let n = plan.shapes.len();
         let ct = self.materialize(&ct, &instr.shape)?;
-        let mut carry = vec![self.scalar(PrimitiveType::S32, tape.trips as f64)?];
+        let mut carry = vec![self.scalar(PrimitiveType::S32, plan.trips as f64)?];
         for k in 0..n {
             carry.push(b.get_tuple_element(ct, k as i64)?);
         }
@@ -113,17 +181,18 @@ impl Tape<'_> {
                 None => b.get_tuple_element(tape.result, k as i64)?,
             });
         }
-        let reverse_body = reverse_body(&shapes, &tape.stacks, tape.trips, &body_vjp)?;
-        let reverse_cond = counter_positive(&shapes, &tape.stacks, tape.trips)?;
+        carry.extend(&tape.residual_stacks);
+        let reverse_body = reverse_body(plan, &tape.backward)?;
+        let reverse_cond = counter_positive(plan)?;
         let looped = b.while_loop(&reverse_cond, &reverse_body, b.tuple(&carry)?)?;
-        let parts = (0..n)
-            .map(|k| Ok(Some(Ct::Array(b.get_tuple_element(looped, k as i64 + 1)?))))
+        let parts = (plan.shapes.iter().enumerate())
+            .map(|(k, s)| {
+                let floating = s.element_type().is_floating();
+                floating
+                    .then(|| Ok(Ct::Array(b.get_tuple_element(looped, k as i64 + 1)?)))
+                    .transpose()
+            })
             .collect::<Result<Vec<_>>>()?;
-        let parts = parts
-            .into_iter()
-            .zip(&shapes)
-            .map(|(p, s)| p.filter(|_| s.element_type().is_floating()))
-            .collect();
         Ok(vec![Some(Ct::Tuple(parts))])
     }
 
@@ -185,10 +254,10 @@ impl Tape<'_> {
         for (k, &branch) in instr.called.iter().enumerate() {
             let vjp = vjp_computation(self.module, branch)?;
             branches.push(branch_vjp(k, &operand_shapes, &instr.shape, &vjp)?);
-            operands.push(b.tuple(&[self.operand(instr, k + 1), ct])?);
+            operands.push(b.tuple(&[self.operand(instr, k + 1)?, ct])?);
         }
         let refs: Vec<&XlaComputation> = branches.iter().collect();
-        let chosen = b.conditional_indexed(self.operand(instr, 0), &refs, &operands)?;
+        let chosen = b.conditional_indexed(self.operand(instr, 0)?, &refs, &operands)?;
         let mut out = vec![None];
         for k in 0..instr.called.len() {
             out.push(
@@ -242,19 +311,6 @@ fn stacked(shape: &ArrayShape, trips: i64) -> ArrayShape {
     let mut dims = vec![trips];
     dims.extend_from_slice(shape.dims());
     ArrayShape::new(shape.element_type(), dims)
-}
-
-/// The shapes of the stacking loop's carry: the original elements, the
-/// iteration counter, then one stack per changing element.
-fn carry_layout(shapes: &[ArrayShape], varying: &[bool], trips: i64) -> Vec<Shape> {
-    let mut layout: Vec<Shape> = shapes.iter().cloned().map(Shape::Array).collect();
-    layout.push(Shape::scalar(PrimitiveType::S32));
-    for (s, &v) in shapes.iter().zip(varying) {
-        if v {
-            layout.push(Shape::Array(stacked(s, trips)));
-        }
-    }
-    layout
 }
 
 /// Whether element `k` of a loop body's result is element `k` of its
@@ -329,119 +385,111 @@ fn prefix(b: &XlaBuilder, p: XlaOp, count: usize) -> Result<XlaOp> {
     b.tuple(&parts)
 }
 
-/// `computation` (of the original carry) applied to the original elements
-/// of a carry laid out as `layout`.
+/// `computation` (of the original carry) applied to the first `count`
+/// elements of a carry laid out as `layout`.
 fn on_prefix(
-    shapes: &[ArrayShape],
+    count: usize,
     layout: &[Shape],
     computation: &XlaComputation,
 ) -> Result<XlaComputation> {
     let b = XlaBuilder::new("condition");
     let p = b.parameter(0, &Shape::Tuple(layout.to_vec()), "carry")?;
-    let root = b.call(computation, &[prefix(&b, p, shapes.len())?])?;
+    let root = b.call(computation, &[prefix(&b, p, count)?])?;
     b.build(root)
 }
 
-/// The stacking loop's body: the original body on the original elements;
-/// each changing element's input stored at row `t` of its stack; `t + 1`.
-fn stacking_body(
-    shapes: &[ArrayShape],
-    varying: &[bool],
-    trips: i64,
-    body: &XlaComputation,
-) -> Result<XlaComputation> {
-    let n = shapes.len();
-    let layout = carry_layout(shapes, varying, trips);
+/// `value` (of `shape`) stored at row `t` of `stack`.
+fn store(
+    b: &XlaBuilder,
+    stack: XlaOp,
+    value: XlaOp,
+    t: XlaOp,
+    shape: &ArrayShape,
+) -> Result<XlaOp> {
+    let mut row = vec![1];
+    row.extend_from_slice(shape.dims());
+    let mut at = vec![t];
+    at.extend(std::iter::repeat_n(b.constant_r0(0i32)?, shape.rank()));
+    b.dynamic_update_slice(stack, b.reshape(value, &row)?, &at)
+}
+
+/// Row `t` of `stack`, of `shape`.
+fn load(b: &XlaBuilder, stack: XlaOp, t: XlaOp, shape: &ArrayShape) -> Result<XlaOp> {
+    let mut row = vec![1];
+    row.extend_from_slice(shape.dims());
+    let mut at = vec![t];
+    at.extend(std::iter::repeat_n(b.constant_r0(0i32)?, shape.rank()));
+    b.reshape(b.dynamic_slice(stack, &at, &row)?, shape.dims())
+}
+
+/// The stacking loop's body: `forward` (the body, or its forward part
+/// returning the residuals after the next carry) on the original
+/// elements; each changing element's input and each residual stored at
+/// row `t` of its stack; `t + 1`.
+fn stacking_body(plan: &Plan, forward: &XlaComputation) -> Result<XlaComputation> {
+    let n = plan.shapes.len();
     let b = XlaBuilder::new("stacking_body");
-    let p = b.parameter(0, &Shape::Tuple(layout.clone()), "carry")?;
-    let out = b.call(body, &[prefix(&b, p, n)?])?;
+    let p = b.parameter(0, &Shape::Tuple(plan.stacking_layout()), "carry")?;
+    let out = b.call(forward, &[prefix(&b, p, n)?])?;
     let mut next: Vec<XlaOp> = (0..n)
         .map(|k| b.get_tuple_element(out, k as i64))
         .collect::<Result<_>>()?;
     let t = b.get_tuple_element(p, n as i64)?;
     next.push(b.add(t, b.constant_r0(1i32)?, &[])?);
-    let zero = b.constant_r0(0i32)?;
     let mut slot = n as i64 + 1;
-    for (k, shape) in shapes.iter().enumerate() {
-        if !varying[k] {
-            continue;
+    for (k, shape) in plan.shapes.iter().enumerate() {
+        if plan.varying[k] {
+            let value = b.get_tuple_element(p, k as i64)?;
+            next.push(store(&b, b.get_tuple_element(p, slot)?, value, t, shape)?);
+            slot += 1;
         }
-        let stack = b.get_tuple_element(p, slot)?;
-        let mut row = vec![1];
-        row.extend_from_slice(shape.dims());
-        let value = b.reshape(b.get_tuple_element(p, k as i64)?, &row)?;
-        let mut at = vec![t];
-        at.extend(std::iter::repeat_n(zero, shape.rank()));
-        next.push(b.dynamic_update_slice(stack, value, &at)?);
+    }
+    for (j, shape) in plan.residuals.iter().enumerate() {
+        let value = b.get_tuple_element(out, (n + j) as i64)?;
+        next.push(store(&b, b.get_tuple_element(p, slot)?, value, t, shape)?);
         slot += 1;
     }
     b.build(b.tuple(&next)?)
 }
 
-/// The reverse loop's carry: `[t, cotangents…, stack or value…]`.
-fn reverse_layout(shapes: &[ArrayShape], stacks: &[Option<XlaOp>], trips: i64) -> Shape {
-    let mut layout = vec![Shape::scalar(PrimitiveType::S32)];
-    layout.extend(shapes.iter().cloned().map(Shape::Array));
-    for (s, stack) in shapes.iter().zip(stacks) {
-        layout.push(Shape::Array(match stack {
-            Some(_) => stacked(s, trips),
-            None => s.clone(),
-        }));
-    }
-    Shape::Tuple(layout)
-}
-
 /// `t > 0` on the reverse loop's carry.
-fn counter_positive(
-    shapes: &[ArrayShape],
-    stacks: &[Option<XlaOp>],
-    trips: i64,
-) -> Result<XlaComputation> {
+fn counter_positive(plan: &Plan) -> Result<XlaComputation> {
     let b = XlaBuilder::new("reverse_condition");
-    let p = b.parameter(0, &reverse_layout(shapes, stacks, trips), "carry")?;
+    let p = b.parameter(0, &plan.reverse_layout(), "carry")?;
     let t = b.get_tuple_element(p, 0)?;
     let root = b.gt(t, b.constant_r0(0i32)?, &[])?;
     b.build(root)
 }
 
-/// The reverse loop's body: `t − 1`; the carry of iteration `t − 1` read
-/// back; the cotangents passed through the body's vector-Jacobian
-/// product.
-fn reverse_body(
-    shapes: &[ArrayShape],
-    stacks: &[Option<XlaOp>],
-    trips: i64,
-    body_vjp: &XlaComputation,
-) -> Result<XlaComputation> {
-    let n = shapes.len();
-    let layout = reverse_layout(shapes, stacks, trips);
+/// The reverse loop's body: `t − 1`; the carry and residuals of iteration
+/// `t − 1` read back; the cotangents passed through `backward`.
+fn reverse_body(plan: &Plan, backward: &XlaComputation) -> Result<XlaComputation> {
+    let n = plan.shapes.len();
     let b = XlaBuilder::new("reverse_body");
-    let p = b.parameter(0, &layout, "carry")?;
+    let p = b.parameter(0, &plan.reverse_layout(), "carry")?;
     let t = b.sub(b.get_tuple_element(p, 0)?, b.constant_r0(1i32)?, &[])?;
-    let zero = b.constant_r0(0i32)?;
     let mut values = Vec::with_capacity(n);
-    for (k, shape) in shapes.iter().enumerate() {
+    for (k, shape) in plan.shapes.iter().enumerate() {
         let slot = b.get_tuple_element(p, (n + 1 + k) as i64)?;
-        values.push(match stacks[k] {
-            Some(_) => {
-                let mut at = vec![t];
-                at.extend(std::iter::repeat_n(zero, shape.rank()));
-                let mut row = vec![1];
-                row.extend_from_slice(shape.dims());
-                b.reshape(b.dynamic_slice(slot, &at, &row)?, shape.dims())?
-            }
-            None => slot,
+        values.push(match plan.varying[k] {
+            true => load(&b, slot, t, shape)?,
+            false => slot,
         });
     }
     let cts: Vec<XlaOp> = (0..n)
         .map(|k| b.get_tuple_element(p, k as i64 + 1))
         .collect::<Result<_>>()?;
-    let back = b.call(body_vjp, &[b.tuple(&values)?, b.tuple(&cts)?])?;
+    let mut operands = vec![b.tuple(&values)?, b.tuple(&cts)?];
+    for (j, shape) in plan.residuals.iter().enumerate() {
+        let stack = b.get_tuple_element(p, (2 * n + 1 + j) as i64)?;
+        operands.push(load(&b, stack, t, shape)?);
+    }
+    let back = b.call(backward, &operands)?;
     let mut next = vec![t];
     for k in 0..n {
         next.push(b.get_tuple_element(back, k as i64)?);
     }
-    for k in 0..n {
+    for k in 0..n + plan.residuals.len() {
         next.push(b.get_tuple_element(p, (n + 1 + k) as i64)?);
     }
     b.build(b.tuple(&next)?)

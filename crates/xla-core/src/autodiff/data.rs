@@ -145,9 +145,9 @@ impl Tape<'_> {
         wanted: &[bool],
     ) -> Result<Vec<Option<XlaOp>>> {
         let b = self.b;
-        let operands: Vec<XlaOp> = (0..instr.operands.len())
+        let operands = (0..instr.operands.len())
             .map(|k| self.operand(instr, k))
-            .collect();
+            .collect::<Result<Vec<XlaOp>>>()?;
         let mut out = vec![None; operands.len()];
         match instr.opcode {
             Opcode::DynamicSlice => {
@@ -358,7 +358,7 @@ impl Tape<'_> {
         let x = self.operand_shape(instr, 0);
         let indices = self.operand_shape(instr, 1);
         let updates = self.operand_shape(instr, 2);
-        let idx = self.operand(instr, 1);
+        let idx = self.operand(instr, 1)?;
         let ty = indices.element_type();
         let ivd = dnums.index_vector_dim;
         let limits: Vec<i64> = (dnums.scatter_dims_to_operand_dims.iter())

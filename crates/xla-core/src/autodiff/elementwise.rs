@@ -23,7 +23,7 @@ impl Tape<'_> {
         g: XlaOp,
     ) -> Result<Option<XlaOp>> {
         let b = self.b;
-        let x = self.operand(instr, 0);
+        let x = self.operand(instr, 0)?;
         let ty = self.operand_shape(instr, 0).element_type();
         let k = |v: f64| self.scalar(ty, v);
         let times = |d: XlaOp| b.mul(g, d, &[]).map(Some);
@@ -67,7 +67,7 @@ impl Tape<'_> {
         wanted: &[bool],
     ) -> Result<Vec<Option<XlaOp>>> {
         let b = self.b;
-        let (x0, x1) = (self.operand(instr, 0), self.operand(instr, 1));
+        let (x0, x1) = (self.operand(instr, 0)?, self.operand(instr, 1)?);
         let ty = self.operand_shape(instr, 0).element_type();
         let k = |v: f64| self.scalar(ty, v);
         let (d0, d1) = match instr.opcode {
@@ -129,7 +129,7 @@ impl Tape<'_> {
         let b = self.b;
         let shape = self.operand_shape(instr, 0);
         let zeros = self.full(shape, 0.0)?;
-        let operands = [self.operand(instr, 0), self.operand(instr, 1)];
+        let operands = [self.operand(instr, 0)?, self.operand(instr, 1)?];
         if let Some(z) = (0..2).find(|&k| self.is_constant_zero(instr.operands[k])) {
             let x = operands[1 - z];
             let dir = if instr.opcode == Opcode::Maximum {
@@ -213,7 +213,7 @@ impl Tape<'_> {
         match instr.opcode {
             Opcode::Select => {
                 let zeros = self.full(self.operand_shape(instr, 1), 0.0)?;
-                let p = self.operand(instr, 0);
+                let p = self.operand(instr, 0)?;
                 Ok(vec![
                     None,
                     Some(b.select(p, g, zeros)?),
@@ -222,9 +222,9 @@ impl Tape<'_> {
             }
             Opcode::Clamp => {
                 let (lo, x, hi) = (
-                    self.operand(instr, 0),
-                    self.operand(instr, 1),
-                    self.operand(instr, 2),
+                    self.operand(instr, 0)?,
+                    self.operand(instr, 1)?,
+                    self.operand(instr, 2)?,
                 );
                 let shape = self.operand_shape(instr, 1);
                 let zeros = self.full(shape, 0.0)?;

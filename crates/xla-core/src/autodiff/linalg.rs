@@ -73,7 +73,7 @@ impl Tape<'_> {
                     return Ok(vec![None, None]);
                 };
                 let (da, db) =
-                    self.solve_vjp(instr, self.operand(instr, 0), y, g, options, None)?;
+                    self.solve_vjp(instr, self.operand(instr, 0)?, y, g, options, None)?;
                 Ok(wrap(vec![Some(da), Some(db)]))
             }
             Opcode::Cholesky => {
@@ -106,10 +106,12 @@ impl Tape<'_> {
                         let Some(g) = g else { return Ok(vec![None; n]) };
                         let options = trsm_options(config)
                             .map_err(|_| no_rule(instr, "a LAPACK call without its attributes"))?;
-                        let alpha = (instr.operands.len() > 2).then(|| self.operand(instr, 2));
+                        let alpha = (instr.operands.len() > 2)
+                            .then(|| self.operand(instr, 2))
+                            .transpose()?;
                         let (da, db) = self.solve_vjp(
                             instr,
-                            self.operand(instr, 0),
+                            self.operand(instr, 0)?,
                             factor,
                             g,
                             options,
@@ -362,7 +364,7 @@ impl Tape<'_> {
                 shapes[2] = reduced(2, m, k)?;
                 shapes[3] = reduced(3, k, n)?;
                 again.shape = crate::Shape::Tuple(shapes);
-                b.add_instruction(&again, &[self.operand(instr, 0)], &[])?
+                b.add_instruction(&again, &[self.operand(instr, 0)?], &[])?
             }
         };
         let (u, vt) = (
@@ -396,7 +398,7 @@ impl Tape<'_> {
         if !self.active[a.index()] {
             return Ok(());
         }
-        let r = self.qr_r(instr, self.operand(instr, 0))?;
+        let r = self.qr_r(instr, self.operand(instr, 0)?)?;
         let da = self.qr_vjp(q, r, Some(g), None)?;
         self.beyond.borrow_mut().push((a, Ct::Array(da)));
         Ok(())

@@ -48,7 +48,7 @@ impl Tape<'_> {
             contracting: &dn.rhs_contracting,
             batch: &dn.rhs_batch,
         };
-        let (x, y) = (self.operand(instr, 0), self.operand(instr, 1));
+        let (x, y) = (self.operand(instr, 0)?, self.operand(instr, 1)?);
         let d0 = wanted[0]
             .then(|| self.dot_transpose(g, &lhs, y, &rhs, false))
             .transpose()?;
@@ -147,10 +147,10 @@ impl Tape<'_> {
             .map(|a| a.dims().to_vec())
             .unwrap_or_default();
         let d0 = wanted[0]
-            .then(|| self.conv_lhs(&conv, g, &g_dims, lhs, self.operand(instr, 1), rhs))
+            .then(|| self.conv_lhs(&conv, g, &g_dims, lhs, self.operand(instr, 1)?, rhs))
             .transpose()?;
         let d1 = wanted[1]
-            .then(|| self.conv_rhs(&conv, g, &g_dims, self.operand(instr, 0), lhs, rhs))
+            .then(|| self.conv_rhs(&conv, g, &g_dims, self.operand(instr, 0)?, lhs, rhs))
             .transpose()?;
         Ok(vec![d0, d1])
     }

@@ -298,6 +298,104 @@ fn vjp_computation(module: &HloModule, id: ComputationId) -> Result<XlaComputati
     b.build(dx)
 }
 
+/// The forward values a backward computation reads as parameters instead
+/// of recomputing them (a loop body's residuals, which the forward loop
+/// stores each iteration).
+struct Residuals {
+    /// The computation's own parameters.
+    inputs: Vec<XlaOp>,
+    /// The parameter number of the first stored value.
+    first: i64,
+    /// The instructions whose values are parameters, in parameter order.
+    stored: RefCell<Vec<InstrId>>,
+    /// Every forward value made so far.
+    values: RefCell<HashMap<InstrId, XlaOp>>,
+}
+
+/// Whether a backward computation recomputes `instr` from its operands
+/// rather than storing it: constants, iotas, tuples, elements of a
+/// parameter and data movement that costs nothing to redo.
+fn cheap(comp: &HloComputation, instr: &HloInstruction) -> bool {
+    let of_parameter = || comp.instr(instr.operands[0]).opcode == Opcode::Parameter;
+    match instr.opcode {
+        Opcode::Constant | Opcode::Iota | Opcode::Tuple => true,
+        Opcode::Broadcast | Opcode::Reshape | Opcode::Bitcast => instr.called.is_empty(),
+        Opcode::GetTupleElement => of_parameter(),
+        _ => false,
+    }
+}
+
+/// A loop body's vector-Jacobian product split in two: `forward` maps the
+/// carry to the next carry's elements followed by the residuals (the
+/// values `backward` needs), and `backward` maps `(carry, cotangent of the
+/// next carry, residuals…)` to the cotangent of the carry, without
+/// recomputing the body.
+pub(super) struct SplitVjp {
+    pub forward: XlaComputation,
+    pub backward: XlaComputation,
+    /// The residuals' shapes, in parameter order.
+    pub residuals: Vec<ArrayShape>,
+}
+
+/// The split vector-Jacobian product of loop body `id`, or `None` when the
+/// body holds control flow or a residual that is not an array (then the
+/// reverse loop recomputes the body with [`vjp_computation`]).
+fn split_vjp(module: &HloModule, id: ComputationId) -> Result<Option<SplitVjp>> {
+    let comp = module.computation(id);
+    let control = |i: &HloInstruction| matches!(i.opcode, Opcode::While | Opcode::Conditional);
+    let [param] = comp.parameters()[..] else {
+        return Ok(None);
+    };
+    if comp.instructions.iter().any(control) || !comp.root_instr().shape.is_tuple() {
+        return Ok(None);
+    }
+    let root_shape = comp.root_instr().shape.clone();
+    let back = XlaBuilder::new(format!("{}_backward", comp.name));
+    let x = back.add_instruction(comp.instr(param), &[], &[])?;
+    let ct = back.parameter(1, &root_shape, "cotangent")?;
+    let mut tape = Tape::new(&back, module, id, &[true]);
+    tape.residuals = Some(Residuals {
+        inputs: vec![x],
+        first: 2,
+        stored: RefCell::default(),
+        values: RefCell::default(),
+    });
+    let cts = tape.backward(tape.split(ct, &root_shape)?)?;
+    let shape = &comp.instr(param).shape;
+    let dx = match &cts[param.index()] {
+        Some(ct) => tape.materialize(ct, shape)?,
+        None => tape.zeros(shape)?,
+    };
+    let backward = back.build(dx)?;
+    let stored = tape
+        .residuals
+        .map(|r| r.stored.into_inner())
+        .unwrap_or_default();
+    let Some(residuals) = stored
+        .iter()
+        .map(|&r| comp.instr(r).shape.as_array().cloned())
+        .collect::<Option<Vec<_>>>()
+    else {
+        return Ok(None);
+    };
+    let fore = XlaBuilder::new(format!("{}_forward", comp.name));
+    let x = fore.add_instruction(comp.instr(param), &[], &[])?;
+    let mut replay = Tape::new(&fore, module, id, &[false]);
+    replay.replay(&[x])?;
+    let next = replay.fwd[comp.root.index()];
+    let count = root_shape.tuple_shapes().map_or(0, <[_]>::len);
+    let mut outputs = (0..count)
+        .map(|k| fore.get_tuple_element(next, k as i64))
+        .collect::<Result<Vec<_>>>()?;
+    outputs.extend(stored.iter().map(|r| replay.fwd[r.index()]));
+    let forward = fore.build(fore.tuple(&outputs)?)?;
+    Ok(Some(SplitVjp {
+        forward,
+        backward,
+        residuals,
+    }))
+}
+
 /// One computation's forward values and the builder the backward pass
 /// writes into.
 struct Tape<'a> {
@@ -306,6 +404,9 @@ struct Tape<'a> {
     comp: &'a HloComputation,
     /// The replayed value of each instruction of `comp`.
     fwd: Vec<XlaOp>,
+    /// Instead of a replay: forward values as parameters of the backward
+    /// computation (see [`Residuals`]).
+    residuals: Option<Residuals>,
     /// Whether each instruction depends on a differentiated parameter and
     /// carries floating-point values.
     active: Vec<bool>,
@@ -343,6 +444,7 @@ impl<'a> Tape<'a> {
             module,
             comp,
             fwd: Vec::new(),
+            residuals: None,
             active,
             loops: HashMap::new(),
             beyond: RefCell::default(),
@@ -531,8 +633,41 @@ impl<'a> Tape<'a> {
         self.array_shape(instr.operands[k])
     }
 
-    /// The replayed value of operand `k` of `instr`.
-    fn operand(&self, instr: &HloInstruction, k: usize) -> XlaOp {
-        self.fwd[instr.operands[k].index()]
+    /// The forward value of operand `k` of `instr`.
+    fn operand(&self, instr: &HloInstruction, k: usize) -> Result<XlaOp> {
+        self.value(instr.operands[k])
+    }
+
+    /// The forward value of instruction `id`: replayed, or, for a tape
+    /// with [`Residuals`], recomputed when cheap and otherwise a parameter.
+    fn value(&self, id: InstrId) -> Result<XlaOp> {
+        let Some(residuals) = &self.residuals else {
+            return Ok(self.fwd[id.index()]);
+        };
+        if let Some(&op) = residuals.values.borrow().get(&id) {
+            return Ok(op);
+        }
+        let instr = self.comp.instr(id);
+        let of_tuple = (instr.opcode == Opcode::GetTupleElement)
+            .then(|| self.comp.instr(instr.operands[0]))
+            .filter(|t| t.opcode == Opcode::Tuple);
+        let op = if instr.opcode == Opcode::Parameter {
+            residuals.inputs[instr.attrs.parameter_number.unwrap_or(0) as usize]
+        } else if let Some(tuple) = of_tuple {
+            let k = instr.attrs.tuple_index.unwrap_or(0) as usize;
+            return self.value(tuple.operands[k]);
+        } else if cheap(self.comp, instr) {
+            let operands = (0..instr.operands.len())
+                .map(|k| self.operand(instr, k))
+                .collect::<Result<Vec<_>>>()?;
+            self.b.add_instruction(instr, &operands, &[])?
+        } else {
+            let mut stored = residuals.stored.borrow_mut();
+            let number = residuals.first + stored.len() as i64;
+            stored.push(id);
+            self.b.parameter(number, &instr.shape, "residual")?
+        };
+        residuals.values.borrow_mut().insert(id, op);
+        Ok(op)
     }
 }

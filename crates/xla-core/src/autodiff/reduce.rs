@@ -54,12 +54,12 @@ impl Tape<'_> {
             // the element whose value and index were chosen.
             let Some(g) = cts[0] else { return Ok(out) };
             let hit_value = b.eq(
-                self.operand(instr, 0),
+                self.operand(instr, 0)?,
                 spread(self.part(instr, y, 0)?)?,
                 &[],
             )?;
             let hit_index = b.eq(
-                self.operand(instr, 1),
+                self.operand(instr, 1)?,
                 spread(self.part(instr, y, 1)?)?,
                 &[],
             )?;
@@ -80,7 +80,7 @@ impl Tape<'_> {
                 out[1] = Some(self.sum(g, &(0..kept.len() as i64).collect::<Vec<_>>())?);
             }
             Some(Opcode::Maximum | Opcode::Minimum) => {
-                let hit = b.eq(self.operand(instr, 0), spread(y)?, &[])?;
+                let hit = b.eq(self.operand(instr, 0)?, spread(y)?, &[])?;
                 out[0] = Some(self.share_among(hit, g, x, &dims, &kept)?);
             }
             Some(Opcode::Multiply) => out[0] = Some(self.product_rule(instr, g, x, &dims, &kept)?),
@@ -127,7 +127,7 @@ impl Tape<'_> {
         let perm: Vec<i64> = kept.iter().chain(dims).copied().collect();
         let size = |ds: &[i64]| ds.iter().map(|&d| x.dims()[d as usize]).product::<i64>();
         let (k, r) = (size(kept), size(dims));
-        let flat = b.reshape(b.transpose(self.operand(instr, 0), &perm)?, &[k, r])?;
+        let flat = b.reshape(b.transpose(self.operand(instr, 0)?, &perm)?, &[k, r])?;
         let one = self.scalar(x.element_type(), 1.0)?;
         let shifted = |low: i64| {
             b.pad(
@@ -250,7 +250,7 @@ impl Tape<'_> {
                     })?;
                     let add = self.adder(ty)?;
                     let zero = self.scalar(ty, 0.0)?;
-                    b.select_and_scatter(self.operand(instr, 0), &select, &window, g, zero, &add)?
+                    b.select_and_scatter(self.operand(instr, 0)?, &select, &window, g, zero, &add)?
                 }
                 Some(Opcode::Multiply) => {
                     // A cumulative product: x̄ⱼ = Σ over the outputs that
@@ -274,7 +274,7 @@ impl Tape<'_> {
                         &add,
                         &back,
                     )?;
-                    b.div(summed, self.operand(instr, 0), &[])?
+                    b.div(summed, self.operand(instr, 0)?, &[])?
                 }
                 _ => return Err(no_rule(
                     instr,
@@ -298,7 +298,9 @@ impl Tape<'_> {
             .unwrap_or(0);
         let iota = b.iota(&ArrayShape::new(PrimitiveType::S32, x.dims().to_vec()), d)?;
         let comparator = self.with_extra_operands(instr.called[0], &[PrimitiveType::S32])?;
-        let mut operands: Vec<XlaOp> = (0..n).map(|k| self.operand(instr, k)).collect();
+        let mut operands = (0..n)
+            .map(|k| self.operand(instr, k))
+            .collect::<Result<Vec<XlaOp>>>()?;
         operands.push(iota);
         let sorted = b.sort(&operands, &comparator, d, true)?;
         let perm = b.get_tuple_element(sorted, n as i64)?;

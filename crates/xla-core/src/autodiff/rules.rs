@@ -41,10 +41,10 @@ impl Tape<'_> {
             Opcode::While => self.while_rule(id, instr, ct),
             Opcode::Conditional => self.conditional_rule(instr, ct, wanted),
             Opcode::CustomCall | Opcode::Cholesky | Opcode::TriangularSolve => {
-                self.linalg_rule(instr, self.fwd[id.index()], ct)
+                self.linalg_rule(instr, self.value(id)?, ct)
             }
             Opcode::Sort | Opcode::TopK | Opcode::Reduce => {
-                let arrays = self.multi_output_rule(instr, self.fwd[id.index()], ct)?;
+                let arrays = self.multi_output_rule(instr, self.value(id)?, ct)?;
                 Ok(arrays.into_iter().map(|a| a.map(Ct::Array)).collect())
             }
             _ => {
@@ -57,7 +57,7 @@ impl Tape<'_> {
                 {
                     return Err(no_rule(instr, "complex values are not differentiated"));
                 }
-                let arrays = self.array_rule(instr, self.fwd[id.index()], g, wanted)?;
+                let arrays = self.array_rule(instr, self.value(id)?, g, wanted)?;
                 Ok(arrays.into_iter().map(|a| a.map(Ct::Array)).collect())
             }
         }
