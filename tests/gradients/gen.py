@@ -248,6 +248,10 @@ case("linalg_singular_values", lambda a, b: jnp.sum(jnp.linalg.svd(a, compute_uv
      rtol=1e-3, atol=1e-4)
 case("linalg_qr", lambda a: jnp.sum(jnp.linalg.qr(a)[0] ** 3) + jnp.sum(jnp.linalg.qr(a)[1] * jnp.arange(3.0))
      + jnp.sum(jnp.sin(jnp.linalg.qr(a[:3])[0])), [f32(5, 3)], rtol=1e-3, atol=1e-4)
+# Singular vectors are unique up to sign, so the losses are even in them.
+case("linalg_svd_vectors_pinv", lambda a, b: jnp.sum(jnp.linalg.svd(a, full_matrices=False)[0] ** 4)
+     + jnp.sum(jnp.linalg.svd(b, full_matrices=False)[2] ** 2 * jnp.arange(5.0)) + jnp.sum(jnp.linalg.pinv(a)),
+     [f32(5, 3), f32(3, 5)], rtol=1e-3, atol=1e-4)
 case("linalg_solve_triangular", lambda a, b: jnp.sum(jsl.solve_triangular(a, b, lower=True) ** 2)
      + jnp.sum(jsl.solve_triangular(a, b, trans=1, lower=False, unit_diagonal=True)),
      [well_conditioned(), f32(4, 3)], rtol=1e-3, atol=1e-4)

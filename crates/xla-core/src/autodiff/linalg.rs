@@ -1,11 +1,12 @@
 //! Gradients of dense linear algebra: `triangular-solve`, `cholesky`, and
 //! the LAPACK custom calls JAX emits on CPU for them, for LU and for the
-//! symmetric eigendecomposition, for singular values and for QR
+//! symmetric eigendecomposition, for the singular value decomposition and
+//! for QR
 //! (`lapack_?trsm_ffi`, `lapack_?potrf_ffi`, `lapack_?getrf_ffi`,
 //! `lapack_?syevd_ffi`, `lapack_?gesdd_ffi`, `lapack_?geqrf_ffi` with
 //! `lapack_?orgqr_ffi`: what `jnp.linalg.solve`, `qr`,
-//! `inv`, `det`, `slogdet`, `cholesky`, `eigh`, `eigvalsh`, `svd(…,
-//! compute_uv=False)`, `norm(…, 2)` and `jax.scipy.linalg.cho_solve` lower
+//! `inv`, `det`, `slogdet`, `pinv`, `cholesky`, `eigh`, `eigvalsh`, `svd`,
+//! `norm(…, 2)` and `jax.scipy.linalg.cho_solve` lower
 //! to). Real types; every matrix
 //! operand is a batch `[…, M, N]`. The rules are JAX's (the transposes of
 //! its `triangular_solve`, `cholesky` and `lu` JVPs).
@@ -132,7 +133,7 @@ impl Tape<'_> {
                         Ok(wrap(vec![Some(self.lu_vjp(instr, factor, pivots, g)?)]))
                     }
                     Lapack::Syevd => Ok(wrap(vec![Some(self.eigh_vjp(instr, y, ct)?)])),
-                    Lapack::Gesdd => Ok(wrap(vec![Some(self.singular_values_vjp(instr, y, ct)?)])),
+                    Lapack::Gesdd => Ok(wrap(vec![Some(self.svd_vjp(instr, y, ct)?)])),
                     Lapack::Orgqr => {
                         if let Some(g) = g {
                             self.qr_from_q(instr, y, g)?;
@@ -312,25 +313,23 @@ impl Tape<'_> {
         self.matmul(self.matmul(v, inner)?, self.mt(v)?)
     }
 
-    /// The cotangent of `a` from that of its singular values
-    /// (`lapack_?gesdd_ffi`, `(a', s, U, Vᵀ, info)`): `ā = U·diag(s̄)·Vᵀ`
-    /// over the `k = min(M, N)` singular vectors, recomputed by a reduced
-    /// decomposition when the call computed values only (`jnp.linalg.svd(…,
-    /// compute_uv=False)`, `norm(…, 2)`). Cotangents of the singular
-    /// vectors themselves have no rule yet.
-    fn singular_values_vjp(&self, instr: &HloInstruction, y: XlaOp, ct: Ct) -> Result<XlaOp> {
+    /// The cotangent of `a` from those of its singular value decomposition
+    /// (`lapack_?gesdd_ffi`, `(a', s, U, Vᵀ, info)`, the reduced one; JAX's
+    /// rule transposed): with `Fᵢⱼ = 1/(sⱼ² − sᵢ²)` off the diagonal,
+    /// `Aᵤ = F∘(Uᵀ·Ū)` and `Aᵥ = F∘(Vᵀ·V̄)`,
+    /// `ā = U·(diag(s̄) + (Aᵤ + Aᵤᵀ)·diag(s) + diag(s)·(Aᵥ + Aᵥᵀ))·Vᵀ`, plus
+    /// `(I − U·Uᵀ)·Ū·diag(1/s)·Vᵀ` for a tall matrix and
+    /// `U·diag(1/s)·V̄ᵀ·(I − V·Vᵀ)` for a wide one. The vectors are
+    /// recomputed by a reduced decomposition when the call computed values
+    /// only (`svd(…, compute_uv=False)`, `norm(…, 2)`).
+    fn svd_vjp(&self, instr: &HloInstruction, y: XlaOp, ct: Ct) -> Result<XlaOp> {
         let b = self.b;
         let parts = ct.parts(instr)?;
         let part = |k: usize| parts.get(k).copied().flatten();
-        if part(2).is_some() || part(3).is_some() {
-            return Err(no_rule(
-                instr,
-                "gradients through singular vectors are not implemented; singular values have one",
-            ));
-        }
-        let Some(ds) = part(1) else {
+        let (ds, du, dvt) = (part(1), part(2), part(3));
+        if ds.is_none() && du.is_none() && dvt.is_none() {
             return self.zeros(&self.comp.instr(instr.operands[0]).shape);
-        };
+        }
         let config = instr.attrs.backend_config.as_deref().unwrap_or_default();
         let parts_shape = instr.shape.tuple_shapes().unwrap_or_default();
         let a = self.operand_shape(instr, 0);
@@ -342,21 +341,24 @@ impl Tape<'_> {
         };
         let k = m.min(n);
         let rank = a.rank();
+        let mode = backend_config_integer(config, "mode");
+        if mode == Some(b'A') && m != n && (du.is_some() || dvt.is_some()) {
+            return Err(no_rule(instr, "the full singular vectors of a non-square matrix have no gradient rule (nor in JAX)"));
+        }
         let reduced = |part: usize, rows: i64, cols: i64| -> Result<crate::Shape> {
-            let mut shape = parts_shape
-                .get(part)
-                .and_then(|s| s.as_array())
-                .cloned()
+            let shape = (parts_shape.get(part).and_then(|s| s.as_array()).cloned())
                 .ok_or_else(|| no_rule(instr, "an unexpected gesdd result"))?;
             let mut dims = shape.dims().to_vec();
             dims[rank - 2] = rows;
             dims[rank - 1] = cols;
-            shape =
-                ArrayShape::new(shape.element_type(), dims).with_layout(shape.layout_or_default());
-            Ok(crate::Shape::Array(shape))
+            let layout = shape.layout_or_default();
+            Ok(crate::Shape::Array(
+                ArrayShape::new(shape.element_type(), dims).with_layout(layout),
+            ))
         };
-        let vectors = match backend_config_integer(config, "mode") {
+        let vectors = match mode {
             Some(b'S') => y,
+            Some(b'A') if m == n => y,
             _ => {
                 let mut again = instr.clone();
                 again.attrs.backend_config = Some(format!("{{mode = {} : ui8}}", b'S'));
@@ -367,15 +369,70 @@ impl Tape<'_> {
                 b.add_instruction(&again, &[self.operand(instr, 0)?], &[])?
             }
         };
+        let s = b.get_tuple_element(y, 1)?;
         let (u, vt) = (
             b.get_tuple_element(vectors, 2)?,
             b.get_tuple_element(vectors, 3)?,
         );
-        let dims = self.dims_type(u)?.0;
-        let mut along = (0..rank as i64 - 2).collect::<Vec<_>>();
-        along.push(rank as i64 - 1);
-        let scaled = b.mul(u, b.broadcast_in_dim(ds, &dims, &along)?, &[])?;
-        self.matmul(scaled, vt)
+        let (dims, ty) = self.dims_type(u)?;
+        let mut square = dims.clone();
+        square[rank - 1] = k;
+        square[rank - 2] = k;
+        let batch: Vec<i64> = (0..rank as i64 - 2).collect();
+        let along = |d: i64, to: &[i64]| {
+            let mut map = batch.clone();
+            map.push(d);
+            b.broadcast_in_dim(s, to, &map)
+        };
+        // s along columns (sⱼ at [i, j]) and along rows (sᵢ).
+        let (s_col, s_row) = (
+            along(rank as i64 - 1, &square)?,
+            along(rank as i64 - 2, &square)?,
+        );
+        let eye = self.identity(&square, ty)?;
+        let mut inner = match ds {
+            Some(ds) => {
+                let mut map = batch.clone();
+                map.push(rank as i64 - 1);
+                b.mul(eye, b.broadcast_in_dim(ds, &square, &map)?, &[])?
+            }
+            None => self.full(&ArrayShape::new(ty, square.clone()), 0.0)?,
+        };
+        let diffs = b.mul(b.add(s_col, s_row, &[])?, b.sub(s_col, s_row, &[])?, &[])?;
+        let one = self.full(&ArrayShape::new(ty, square.clone()), 1.0)?;
+        let f = b.sub(b.div(one, b.add(diffs, eye, &[])?, &[])?, eye, &[])?;
+        let symmetric = |x: XlaOp| -> Result<XlaOp> { b.add(x, self.mt(x)?, &[]) };
+        let v = self.mt(vt)?;
+        if let Some(du) = du {
+            let au = b.mul(f, self.matmul(self.mt(u)?, du)?, &[])?;
+            inner = b.add(inner, b.mul(symmetric(au)?, s_col, &[])?, &[])?;
+        }
+        let dv = dvt.map(|dvt| self.mt(dvt)).transpose()?;
+        if let Some(dv) = dv {
+            let av = b.mul(f, self.matmul(self.mt(v)?, dv)?, &[])?;
+            inner = b.add(inner, b.mul(s_row, symmetric(av)?, &[])?, &[])?;
+        }
+        let mut da = self.matmul(self.matmul(u, inner)?, vt)?;
+        let per_column = |x: XlaOp, rows: i64| -> Result<XlaOp> {
+            let mut to = dims.clone();
+            to[rank - 2] = rows;
+            b.div(x, along(rank as i64 - 1, &to)?, &[])
+        };
+        if let (Some(du), true) = (du, m > n) {
+            let scaled = per_column(du, m)?;
+            let projected = b.sub(
+                scaled,
+                self.matmul(u, self.matmul(self.mt(u)?, scaled)?)?,
+                &[],
+            )?;
+            da = b.add(da, self.matmul(projected, vt)?, &[])?;
+        }
+        if let (Some(dv), true) = (dv, n > m) {
+            let scaled = self.mt(per_column(dv, n)?)?;
+            let projected = b.sub(scaled, self.matmul(self.matmul(scaled, v)?, vt)?, &[])?;
+            da = b.add(da, self.matmul(u, projected)?, &[])?;
+        }
+        Ok(da)
     }
 
     /// QR's rule for the `Q` of `lapack_?orgqr_ffi(packed, taus)`, whose

@@ -49,12 +49,10 @@ impl Tape<'_> {
             }
             _ => {
                 let g = ct.array(instr)?;
-                if self
-                    .b
-                    .get_shape(g)?
-                    .element_type()
-                    .is_some_and(|t| t.is_complex())
-                {
+                let complex =
+                    |shape: &crate::Shape| shape.element_type().is_some_and(|t| t.is_complex());
+                let operands = instr.operands.iter().map(|&o| &self.comp.instr(o).shape);
+                if complex(&instr.shape) || operands.into_iter().any(complex) {
                     return Err(no_rule(instr, "complex values are not differentiated"));
                 }
                 let arrays = self.array_rule(instr, self.value(id)?, g, wanted)?;
