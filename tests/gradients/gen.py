@@ -261,6 +261,15 @@ case("conv_transpose_depthwise", lambda x, k, d: jnp.sum(lax.conv_transpose(
         x, d, (1, 1), "SAME", feature_group_count=3, dimension_numbers=("NHWC", "HWIO", "NHWC")) ** 2),
      [f32(1, 5, 5, 3), f32(3, 3, 3, 2), f32(3, 3, 1, 3)])
 
+# ------------------------------------------------------------ complex intermediates and FFT
+
+
+case("fft_spectral_losses", lambda x, y, k: jnp.sum(jnp.abs(jnp.fft.fft(x + 1j * y)) ** 2 * jnp.arange(8.0))
+     + jnp.sum(jnp.fft.irfft(jnp.fft.rfft(x) * jnp.fft.rfft(k), n=8) ** 2)
+     + jnp.sum(jnp.real(jnp.fft.fft2(jnp.outer(x, y))) ** 2), [f32(8), f32(8), f32(8)], rtol=1e-3, atol=1e-3)
+case("complex_arithmetic", lambda x, y: jnp.sum(jnp.abs(jnp.exp((x + 1j * y) * (0.3 - 0.2j)) / (1 + (x + 1j * y) ** 2))),
+     [f32(6), f32(6)], rtol=1e-3, atol=1e-4)
+
 # ------------------------------------------------------------ models
 
 

@@ -216,6 +216,19 @@ const CASES: &[Case] = &[
   y = f64[2,2,3] triangular-solve(a, p2), left_side=false, lower=false, unit_diagonal=true, transpose_a=TRANSPOSE
   yt = f64[2,3,2] transpose(y), dimensions={0,2,1}
   r = f64[2,3,2] multiply(x, yt)" },
+    Case { name: "fft and complex values", params: &["f64[8]", "f64[8]"], result: "f64[8]", body: "
+  c = c128[8] complex(p0, p1)
+  f = c128[8] fft(c), fft_type=FFT, fft_length={8}
+  i = c128[8] fft(f), fft_type=IFFT, fft_length={8}
+  m = c128[8] multiply(f, i)
+  re = f64[8] real(m)
+  im = f64[8] imag(f)
+  a = f64[8] abs(i)
+  r5 = c128[5] fft(p0), fft_type=RFFT, fft_length={8}
+  back = f64[8] fft(r5), fft_type=IRFFT, fft_length={8}
+  s1 = f64[8] add(re, im)
+  s2 = f64[8] add(a, back)
+  r = f64[8] add(s1, s2)" },
     Case { name: "call", params: &["f64[4]"], result: "f64[4]", body: "
   r = f64[4] call(p0), to_apply=cube" },
 ];

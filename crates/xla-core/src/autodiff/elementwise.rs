@@ -27,8 +27,24 @@ impl Tape<'_> {
         let ty = self.operand_shape(instr, 0).element_type();
         let k = |v: f64| self.scalar(ty, v);
         let times = |d: XlaOp| b.mul(g, d, &[]).map(Some);
+        let real = self
+            .operand_shape(instr, 0)
+            .clone()
+            .with_element_type(ty.component_type());
+        let zeros = || self.full(&real, 0.0);
         match instr.opcode {
             Opcode::Negate => b.neg(g).map(Some),
+            // JAX's transposes: `real` → `complex(t, 0)`, `imag` →
+            // `complex(0, −t)`; `|z|` → `complex(t, 0)·conj(z)/|z|` (|z| = 0
+            // read as 1).
+            Opcode::Real => b.complex(g, zeros()?, &[]).map(Some),
+            Opcode::Imag => b.complex(zeros()?, b.neg(g)?, &[]).map(Some),
+            Opcode::Abs if ty.is_complex() => {
+                let magnitude = b.select(b.eq(y, zeros()?, &[])?, self.full(&real, 1.0)?, y)?;
+                let conj = b.complex(b.real(x)?, b.neg(b.imag(x)?)?, &[])?;
+                let unit = b.div(conj, b.complex(magnitude, zeros()?, &[])?, &[])?;
+                b.mul(b.complex(g, zeros()?, &[])?, unit, &[]).map(Some)
+            }
             Opcode::Abs => times(b.sign(x)?),
             Opcode::Exp => times(y),
             Opcode::Expm1 => times(b.add(y, k(1.0)?, &[])?),
@@ -111,6 +127,7 @@ impl Tape<'_> {
                     Some(b.mul(g, b.div(b.neg(x0)?, norm, &[])?, &[])?),
                 )
             }
+            Opcode::Complex => (Some(b.real(g)?), Some(b.neg(b.imag(g)?)?)),
             Opcode::Remainder => {
                 let q = b.div(x0, x1, &[])?;
                 let whole = b.mul(b.sign(q)?, b.floor(b.abs(q)?)?, &[])?;
@@ -255,14 +272,24 @@ impl Tape<'_> {
                 ])
             }
             Opcode::Convert => {
-                let ty = self.operand_shape(instr, 0).element_type();
-                match ty.is_floating() {
-                    true => Ok(vec![Some(b.convert_element_type(g, ty)?)]),
-                    false => Err(no_rule(
-                        instr,
-                        "a conversion from a complex type is not differentiated",
-                    )),
-                }
+                // To a real type, a complex value keeps its real part, so
+                // the cotangent comes back as `complex(t, 0)`; a real value
+                // made complex gets the real part of its cotangent.
+                let from = self.operand_shape(instr, 0);
+                let back = match (
+                    from.element_type().is_complex(),
+                    self.dims_type(g)?.1.is_complex(),
+                ) {
+                    (true, false) => {
+                        let part = from
+                            .clone()
+                            .with_element_type(from.element_type().component_type());
+                        let re = b.convert_element_type(g, part.element_type())?;
+                        b.complex(re, self.full(&part, 0.0)?, &[])?
+                    }
+                    _ => b.convert_element_type(g, from.element_type())?,
+                };
+                Ok(vec![Some(back)])
             }
             _ => Ok(vec![Some(g)]),
         }

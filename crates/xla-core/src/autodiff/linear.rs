@@ -5,8 +5,8 @@
 use super::rules::no_rule;
 use super::Tape;
 use crate::builder::{ConvConfig, XlaOp};
-use crate::hlo::{ConvDimensionNumbers, DotDimensionNumbers, HloInstruction};
-use crate::{ArrayShape, Result};
+use crate::hlo::{ConvDimensionNumbers, DotDimensionNumbers, FftType, HloInstruction, PadDim};
+use crate::{ArrayShape, Literal, Result};
 
 /// The dimensions of `0..rank` in neither `a` nor `b`, in order.
 fn remaining(rank: usize, a: &[i64], b: &[i64]) -> Vec<i64> {
@@ -227,6 +227,52 @@ impl Tape<'_> {
         };
         let out = b.conv_general_dilated(lhs, g, &config, &dn)?;
         self.to_type(out, rhs.element_type())
+    }
+
+    /// `fft`, with JAX's transposes: FFT and IFFT are their own; RFFT's
+    /// is the real part of the FFT of the cotangent padded with zeros to
+    /// the full length; IRFFT's is the conjugate of the RFFT of the
+    /// cotangent, scaled by `1/N` and doubled on the bins that stand for
+    /// two.
+    pub(super) fn fft(&self, instr: &HloInstruction, g: XlaOp) -> Result<XlaOp> {
+        let b = self.b;
+        let kind = instr
+            .attrs
+            .fft_type
+            .ok_or_else(|| no_rule(instr, "no fft_type"))?;
+        let lengths = instr.attrs.fft_length.clone().unwrap_or_default();
+        let n = *lengths
+            .last()
+            .ok_or_else(|| no_rule(instr, "no fft_length"))?;
+        let (dims, ty) = self.dims_type(g)?;
+        let last = dims.len() - 1;
+        match kind {
+            FftType::Fft | FftType::Ifft => b.fft(g, kind, &lengths),
+            FftType::Rfft => {
+                let mut config = vec![PadDim::default(); dims.len()];
+                config[last].high = n - dims[last];
+                let padded = b.pad(g, self.scalar(ty, 0.0)?, &config)?;
+                b.real(b.fft(padded, FftType::Fft, &lengths)?)
+            }
+            FftType::Irfft => {
+                let x = b.fft(g, FftType::Rfft, &lengths)?;
+                let (x_dims, x_ty) = self.dims_type(x)?;
+                let bins = x_dims[last];
+                let scale = 1.0 / lengths.iter().product::<i64>() as f64;
+                let weight = |k: i64| {
+                    let single = k == 0 || (n % 2 == 0 && k == bins - 1);
+                    if single {
+                        scale
+                    } else {
+                        2.0 * scale
+                    }
+                };
+                let weights: Vec<f64> = (0..bins).map(weight).collect();
+                let mask = b.constant(&Literal::vector(&weights).convert(x_ty)?)?;
+                let out = b.mul(x, b.broadcast_in_dim(mask, &x_dims, &[last as i64])?, &[])?;
+                b.complex(b.real(out)?, b.neg(b.imag(out)?)?, &[])
+            }
+        }
     }
 
     /// Splits dimension `src` of `x` into `[count, size / count]`.

@@ -15,6 +15,53 @@ pub(super) fn no_rule(instr: &HloInstruction, reason: &'static str) -> crate::Er
     .into()
 }
 
+/// Whether `instr`'s rule holds when it has complex operands or result:
+/// JAX's rules are linear transposes (no conjugation), so the rules of
+/// holomorphic functions and of data movement hold as they are; `real`,
+/// `imag`, `complex`, complex `abs`, conversions and `fft` have rules of
+/// their own. Anything else on complex values has none.
+fn complex_aware(instr: &HloInstruction, comp: &crate::HloComputation) -> bool {
+    use crate::hlo::Family;
+    use Opcode::*;
+    let complex = |shape: &crate::Shape| shape.element_type().is_some_and(|t| t.is_complex());
+    let involved = complex(&instr.shape)
+        || instr
+            .operands
+            .iter()
+            .any(|&o| complex(&comp.instr(o).shape));
+    !involved
+        || matches!(
+            instr.opcode.family(),
+            Family::DataMovement | Family::Indexing | Family::Dot
+        )
+        || matches!(
+            instr.opcode,
+            Add | Subtract
+                | Multiply
+                | Divide
+                | Negate
+                | Exp
+                | Expm1
+                | Log
+                | Log1p
+                | Sqrt
+                | Rsqrt
+                | Sin
+                | Cos
+                | Tan
+                | Tanh
+                | Abs
+                | Real
+                | Imag
+                | Complex
+                | Convert
+                | Copy
+                | Select
+                | Fft
+                | Power
+        )
+}
+
 impl Tape<'_> {
     /// The cotangent contribution of instruction `id`, whose cotangent is
     /// `ct`, to each of its operands (`None`: none); `wanted` says which
@@ -49,11 +96,8 @@ impl Tape<'_> {
             }
             _ => {
                 let g = ct.array(instr)?;
-                let complex =
-                    |shape: &crate::Shape| shape.element_type().is_some_and(|t| t.is_complex());
-                let operands = instr.operands.iter().map(|&o| &self.comp.instr(o).shape);
-                if complex(&instr.shape) || operands.into_iter().any(complex) {
-                    return Err(no_rule(instr, "complex values are not differentiated"));
+                if !complex_aware(instr, self.comp) {
+                    return Err(no_rule(instr, "it has no gradient rule for complex values"));
                 }
                 let arrays = self.array_rule(instr, self.value(id)?, g, wanted)?;
                 Ok(arrays.into_iter().map(|a| a.map(Ct::Array)).collect())
@@ -76,6 +120,7 @@ impl Tape<'_> {
                 self.data_movement(instr, g)
             }
             DynamicSlice | DynamicUpdateSlice | Gather | Scatter => self.indexing(instr, g, wanted),
+            Fft => Ok(vec![Some(self.fft(instr, g)?)]),
             ReduceWindow => self.reduce_window(instr, y, g),
             Dot => self.dot(instr, g, wanted),
             Convolution => self.convolution(instr, g, wanted),
