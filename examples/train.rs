@@ -1,6 +1,8 @@
-//! Training a classifier with gradients of an `xla!` function: a two-layer
-//! perceptron learns to label points as a random "teacher" network does,
-//! with Adam, on data the example generates.
+//! Training with gradients of `xla!` functions, with Adam, on data the
+//! example generates: a two-layer perceptron learns to label points as a
+//! random "teacher" network does, then a one-layer transformer (token and
+//! position embeddings, self-attention, mean pooling) learns to name the
+//! largest token of a sequence.
 //!
 //! ```sh
 //! cargo run --release --example train
@@ -33,6 +35,28 @@ xla! {
     pub fn log_softmax(z: f32[B, C]) -> f32[B, C] {
         let shifted = z - z.reduce_max([1]).broadcast_in_dim([B, C], [0]);
         shifted - shifted.exp().reduce_sum([1]).log().broadcast_in_dim([B, C], [0])
+    }
+
+    /// A one-layer, one-head transformer's mean cross-entropy: tokens
+    /// (one-hot `x`) embedded with positions, self-attention with a
+    /// residual, mean pooling over the sequence, a linear readout.
+    #[grad(emb, pos, wq, wk, wv, wo)]
+    pub fn transformer_loss(x: f32[B, T, V], y: f32[B, C], emb: f32[V, D], pos: f32[T, D], wq: f32[D, D], wk: f32[D, D], wv: f32[D, D], wo: f32[D, C]) -> f32 {
+        let logp = log_softmax(transformer(x, emb, pos, wq, wk, wv, wo));
+        -(logp * y).reduce_sum([0, 1]) / B
+    }
+
+    /// The transformer's logits.
+    pub fn transformer(x: f32[B, T, V], emb: f32[V, D], pos: f32[T, D], wq: f32[D, D], wk: f32[D, D], wv: f32[D, D], wo: f32[D, C]) -> f32[B, C] {
+        let h = x.dot_general(emb, ([2], [0])) + pos.broadcast_in_dim([B, T, D], [1, 2]);
+        let q = h.dot_general(wq, ([2], [0]));
+        let k = h.dot_general(wk, ([2], [0]));
+        let v = h.dot_general(wv, ([2], [0]));
+        let scores = q.dot_general(k, ([2], [2]), ([0], [0])) / D.sqrt();
+        let e = (scores - scores.reduce_max([2]).broadcast_in_dim([B, T, T], [0, 1])).exp();
+        let attention = e / e.reduce_sum([2]).broadcast_in_dim([B, T, T], [0, 1]);
+        let mixed = h + attention.dot_general(v, ([2], [1]), ([0], [0]));
+        (mixed.reduce_sum([1]) / T).dot(wo)
     }
 
     /// One Adam step of a matrix parameter: its new value and moments
@@ -215,6 +239,113 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         "accuracy {:.1}% on the {SAMPLES} points; {:.2} ms per step (gradient and update)",
         100.0 * correct as f64 / SAMPLES as f64,
         elapsed.as_secs_f64() * 1e3 / STEPS as f64
+    );
+    train_transformer(&mut rng)
+}
+
+const VOCAB: usize = 8;
+const LENGTH: usize = 6;
+const WIDTH: usize = 32;
+const TRANSFORMER_STEPS: usize = 600;
+
+/// `batch` sequences of random tokens (one-hot) and the one-hot of each
+/// one's largest token.
+fn sequences(
+    rng: &mut Normal,
+    batch: usize,
+) -> Result<(Literal, Literal, Vec<usize>), Box<dyn std::error::Error>> {
+    let mut x = vec![0.0f32; batch * LENGTH * VOCAB];
+    let mut y = vec![0.0f32; batch * VOCAB];
+    let mut labels = Vec::with_capacity(batch);
+    for b in 0..batch {
+        let tokens: Vec<usize> = (0..LENGTH)
+            .map(|_| (rng.uniform() * VOCAB as f32) as usize % VOCAB)
+            .collect();
+        for (t, &token) in tokens.iter().enumerate() {
+            x[(b * LENGTH + t) * VOCAB + token] = 1.0;
+        }
+        let largest = tokens.iter().copied().max().unwrap_or(0);
+        y[b * VOCAB + largest] = 1.0;
+        labels.push(largest);
+    }
+    let x = Literal::from_vec(&[batch as i64, LENGTH as i64, VOCAB as i64], x)?;
+    Ok((
+        x,
+        Literal::from_vec(&[batch as i64, VOCAB as i64], y)?,
+        labels,
+    ))
+}
+
+fn train_transformer(rng: &mut Normal) -> Result<(), Box<dyn std::error::Error>> {
+    let (v, t, d) = (VOCAB as i64, LENGTH as i64, WIDTH as i64);
+    let scale = (1.0 / WIDTH as f32).sqrt();
+    let mut params = [
+        Param::new(&[v, d], rng.vec(VOCAB * WIDTH, 1.0))?,
+        Param::new(&[t, d], rng.vec(LENGTH * WIDTH, 0.1))?,
+        Param::new(&[d, d], rng.vec(WIDTH * WIDTH, scale))?,
+        Param::new(&[d, d], rng.vec(WIDTH * WIDTH, scale))?,
+        Param::new(&[d, d], rng.vec(WIDTH * WIDTH, scale))?,
+        Param::new(&[d, v], rng.vec(WIDTH * VOCAB, scale))?,
+    ];
+    println!(
+        "\nsequences of {LENGTH} tokens out of {VOCAB}, labelled by their largest token; a one-layer \
+         transformer of width {WIDTH}, Adam, batch {BATCH}, {TRANSFORMER_STEPS} steps"
+    );
+    let bar = ProgressBar::new(TRANSFORMER_STEPS as u64);
+    bar.set_style(ProgressStyle::with_template(
+        "{bar:40} {pos}/{len} steps, {elapsed} | {msg}",
+    )?);
+    let started = std::time::Instant::now();
+    for step in 0..TRANSFORMER_STEPS {
+        let (x, y, _) = sequences(rng, BATCH)?;
+        let [emb, pos, wq, wk, wv, wo] = &params;
+        let (value, (g0, g1, g2, g3, g4, g5)) = transformer_loss::value_and_grad(
+            default_backend(),
+            &x,
+            &y,
+            &emb.value,
+            &pos.value,
+            &wq.value,
+            &wk.value,
+            &wv.value,
+            &wo.value,
+        )?;
+        let n = (step + 1) as i32;
+        let rate = Literal::scalar(
+            LEARNING_RATE * (1.0 - 0.999f32.powi(n)).sqrt() / (1.0 - 0.9f32.powi(n)),
+        );
+        for (p, g) in params.iter_mut().zip([&g0, &g1, &g2, &g3, &g4, &g5]) {
+            p.update(g, &rate)?;
+        }
+        let value = value.to_vec::<f32>()?[0];
+        bar.set_message(format!("loss {value:.4}"));
+        if step % 100 == 0 || step + 1 == TRANSFORMER_STEPS {
+            bar.suspend(|| println!("step {step:4}: loss {value:.4}"));
+        }
+        bar.inc(1);
+    }
+    bar.finish();
+    let elapsed = started.elapsed();
+    let (x, _, labels) = sequences(rng, 1024)?;
+    let [emb, pos, wq, wk, wv, wo] = &params;
+    let logits = transformer::call(
+        default_backend(),
+        &x,
+        &emb.value,
+        &pos.value,
+        &wq.value,
+        &wk.value,
+        &wv.value,
+        &wo.value,
+    )?;
+    let scores = logits.to_vec::<f32>()?;
+    let correct = (scores.chunks(VOCAB).zip(&labels))
+        .filter(|(row, &c)| (0..VOCAB).max_by(|&a, &b| row[a].total_cmp(&row[b])) == Some(c))
+        .count();
+    println!(
+        "accuracy {:.1}% on 1024 new sequences; {:.2} ms per step (gradient and update)",
+        100.0 * correct as f64 / 1024.0,
+        elapsed.as_secs_f64() * 1e3 / TRANSFORMER_STEPS as f64
     );
     Ok(())
 }
