@@ -154,6 +154,76 @@ impl Param {
     }
 }
 
+/// Adam over a model's parameters, with the progress shown.
+struct Training {
+    params: Vec<Param>,
+    bar: ProgressBar,
+    steps: usize,
+    step: usize,
+    started: std::time::Instant,
+}
+
+impl Training {
+    fn new(params: Vec<Param>, steps: usize) -> Result<Self, Box<dyn std::error::Error>> {
+        let bar = ProgressBar::new(steps as u64);
+        bar.set_style(ProgressStyle::with_template(
+            "{bar:40} {pos}/{len} steps, {elapsed} | {msg}",
+        )?);
+        Ok(Training {
+            params,
+            bar,
+            steps,
+            step: 0,
+            started: std::time::Instant::now(),
+        })
+    }
+
+    /// The current value of parameter `k`.
+    fn value(&self, k: usize) -> &Literal {
+        &self.params[k].value
+    }
+
+    /// One Adam step of every parameter with its gradient; shows the loss.
+    fn update(
+        &mut self,
+        loss: &Literal,
+        grads: &[&Literal],
+    ) -> Result<(), Box<dyn std::error::Error>> {
+        self.step += 1;
+        let t = self.step as i32;
+        let rate = LEARNING_RATE * (1.0 - 0.999f32.powi(t)).sqrt() / (1.0 - 0.9f32.powi(t));
+        let rate = Literal::scalar(rate);
+        for (p, g) in self.params.iter_mut().zip(grads) {
+            p.update(g, &rate)?;
+        }
+        let value = loss.to_vec::<f32>()?[0];
+        self.bar.set_message(format!("loss {value:.4}"));
+        let shown = self.step - 1;
+        if shown.is_multiple_of(100) || self.step == self.steps {
+            self.bar
+                .suspend(|| println!("step {shown:4}: loss {value:.4}"));
+        }
+        self.bar.inc(1);
+        Ok(())
+    }
+
+    /// Ends the progress bar: milliseconds per step.
+    fn finish(&self) -> f64 {
+        self.bar.finish();
+        self.started.elapsed().as_secs_f64() * 1e3 / self.steps as f64
+    }
+}
+
+/// The share of rows of `scores` (`classes` each) whose largest entry is
+/// at its label.
+fn accuracy(scores: &[f32], labels: &[usize], classes: usize) -> f64 {
+    let best = |row: &[f32]| (0..classes).max_by(|&a, &b| row[a].total_cmp(&row[b]));
+    let correct = (scores.chunks(classes).zip(labels))
+        .filter(|(row, &c)| best(row) == Some(c))
+        .count();
+    correct as f64 / labels.len() as f64
+}
+
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut rng = Normal(2026);
     let x = rng.vec(SAMPLES * FEATURES, 1.0);
@@ -162,7 +232,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     for (row, &c) in labels.iter().enumerate() {
         one_hot[row * CLASSES + c] = 1.0;
     }
-    let mut params = [
+    let params = vec![
         Param::new(
             &[FEATURES as i64, HIDDEN as i64],
             rng.vec(FEATURES * HIDDEN, (2.0 / FEATURES as f32).sqrt()),
@@ -178,12 +248,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         "{SAMPLES} points of {FEATURES} features in {CLASSES} classes; a {FEATURES}-{HIDDEN}-{CLASSES} perceptron, \
          Adam, batch {BATCH}, {STEPS} steps"
     );
-    let bar = ProgressBar::new(STEPS as u64);
-    bar.set_style(ProgressStyle::with_template(
-        "{bar:40} {pos}/{len} steps, {elapsed} | {msg}",
-    )?);
+    let mut training = Training::new(params, STEPS)?;
     let batches = SAMPLES / BATCH;
-    let started = std::time::Instant::now();
     for step in 0..STEPS {
         let k = step % batches;
         let xb = Literal::from_vec(
@@ -194,51 +260,18 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             &[BATCH as i64, CLASSES as i64],
             one_hot[k * BATCH * CLASSES..][..BATCH * CLASSES].to_vec(),
         )?;
-        let [w1, b1, w2, b2] = &params;
-        let (value, (g1, gb1, g2, gb2)) = loss::value_and_grad(
-            default_backend(),
-            &xb,
-            &yb,
-            &w1.value,
-            &b1.value,
-            &w2.value,
-            &b2.value,
-        )?;
-        let t = (step + 1) as i32;
-        let rate = LEARNING_RATE * (1.0 - 0.999f32.powi(t)).sqrt() / (1.0 - 0.9f32.powi(t));
-        let rate = Literal::scalar(rate);
-        for (p, g) in params.iter_mut().zip([&g1, &gb1, &g2, &gb2]) {
-            p.update(g, &rate)?;
-        }
-        let value = value.to_vec::<f32>()?[0];
-        bar.set_message(format!("loss {value:.4}"));
-        if step % 100 == 0 || step + 1 == STEPS {
-            bar.suspend(|| println!("step {step:4}: loss {value:.4}"));
-        }
-        bar.inc(1);
+        let p = |k| training.value(k);
+        let (value, (g1, gb1, g2, gb2)) =
+            loss::value_and_grad(default_backend(), &xb, &yb, p(0), p(1), p(2), p(3))?;
+        training.update(&value, &[&g1, &gb1, &g2, &gb2])?;
     }
-    bar.finish();
-    let elapsed = started.elapsed();
-    let [w1, b1, w2, b2] = &params;
+    let ms = training.finish();
     let all = Literal::from_vec(&[SAMPLES as i64, FEATURES as i64], x.clone())?;
-    let scores = logits::call(
-        default_backend(),
-        &all,
-        &w1.value,
-        &b1.value,
-        &w2.value,
-        &b2.value,
-    )?
-    .to_vec::<f32>()?;
-    let correct = scores
-        .chunks(CLASSES)
-        .zip(&labels)
-        .filter(|(row, &c)| (0..CLASSES).max_by(|&a, &b| row[a].total_cmp(&row[b])) == Some(c))
-        .count();
+    let p = |k| training.value(k);
+    let scores = logits::call(default_backend(), &all, p(0), p(1), p(2), p(3))?.to_vec::<f32>()?;
     println!(
-        "accuracy {:.1}% on the {SAMPLES} points; {:.2} ms per step (gradient and update)",
-        100.0 * correct as f64 / SAMPLES as f64,
-        elapsed.as_secs_f64() * 1e3 / STEPS as f64
+        "accuracy {:.1}% on the {SAMPLES} points; {ms:.2} ms per step (gradient and update)",
+        100.0 * accuracy(&scores, &labels, CLASSES)
     );
     train_transformer(&mut rng)
 }
@@ -279,7 +312,7 @@ fn sequences(
 fn train_transformer(rng: &mut Normal) -> Result<(), Box<dyn std::error::Error>> {
     let (v, t, d) = (VOCAB as i64, LENGTH as i64, WIDTH as i64);
     let scale = (1.0 / WIDTH as f32).sqrt();
-    let mut params = [
+    let params = vec![
         Param::new(&[v, d], rng.vec(VOCAB * WIDTH, 1.0))?,
         Param::new(&[t, d], rng.vec(LENGTH * WIDTH, 0.1))?,
         Param::new(&[d, d], rng.vec(WIDTH * WIDTH, scale))?,
@@ -291,61 +324,30 @@ fn train_transformer(rng: &mut Normal) -> Result<(), Box<dyn std::error::Error>>
         "\nsequences of {LENGTH} tokens out of {VOCAB}, labelled by their largest token; a one-layer \
          transformer of width {WIDTH}, Adam, batch {BATCH}, {TRANSFORMER_STEPS} steps"
     );
-    let bar = ProgressBar::new(TRANSFORMER_STEPS as u64);
-    bar.set_style(ProgressStyle::with_template(
-        "{bar:40} {pos}/{len} steps, {elapsed} | {msg}",
-    )?);
-    let started = std::time::Instant::now();
-    for step in 0..TRANSFORMER_STEPS {
+    let mut training = Training::new(params, TRANSFORMER_STEPS)?;
+    for _ in 0..TRANSFORMER_STEPS {
         let (x, y, _) = sequences(rng, BATCH)?;
-        let [emb, pos, wq, wk, wv, wo] = &params;
+        let p = |k| training.value(k);
         let (value, (g0, g1, g2, g3, g4, g5)) = transformer_loss::value_and_grad(
             default_backend(),
             &x,
             &y,
-            &emb.value,
-            &pos.value,
-            &wq.value,
-            &wk.value,
-            &wv.value,
-            &wo.value,
+            p(0),
+            p(1),
+            p(2),
+            p(3),
+            p(4),
+            p(5),
         )?;
-        let n = (step + 1) as i32;
-        let rate = Literal::scalar(
-            LEARNING_RATE * (1.0 - 0.999f32.powi(n)).sqrt() / (1.0 - 0.9f32.powi(n)),
-        );
-        for (p, g) in params.iter_mut().zip([&g0, &g1, &g2, &g3, &g4, &g5]) {
-            p.update(g, &rate)?;
-        }
-        let value = value.to_vec::<f32>()?[0];
-        bar.set_message(format!("loss {value:.4}"));
-        if step % 100 == 0 || step + 1 == TRANSFORMER_STEPS {
-            bar.suspend(|| println!("step {step:4}: loss {value:.4}"));
-        }
-        bar.inc(1);
+        training.update(&value, &[&g0, &g1, &g2, &g3, &g4, &g5])?;
     }
-    bar.finish();
-    let elapsed = started.elapsed();
+    let ms = training.finish();
     let (x, _, labels) = sequences(rng, 1024)?;
-    let [emb, pos, wq, wk, wv, wo] = &params;
-    let logits = transformer::call(
-        default_backend(),
-        &x,
-        &emb.value,
-        &pos.value,
-        &wq.value,
-        &wk.value,
-        &wv.value,
-        &wo.value,
-    )?;
-    let scores = logits.to_vec::<f32>()?;
-    let correct = (scores.chunks(VOCAB).zip(&labels))
-        .filter(|(row, &c)| (0..VOCAB).max_by(|&a, &b| row[a].total_cmp(&row[b])) == Some(c))
-        .count();
+    let p = |k| training.value(k);
+    let logits = transformer::call(default_backend(), &x, p(0), p(1), p(2), p(3), p(4), p(5))?;
     println!(
-        "accuracy {:.1}% on 1024 new sequences; {:.2} ms per step (gradient and update)",
-        100.0 * correct as f64 / 1024.0,
-        elapsed.as_secs_f64() * 1e3 / TRANSFORMER_STEPS as f64
+        "accuracy {:.1}% on 1024 new sequences; {ms:.2} ms per step (gradient and update)",
+        100.0 * accuracy(&logits.to_vec::<f32>()?, &labels, VOCAB)
     );
     Ok(())
 }
