@@ -135,7 +135,11 @@ fn differentiate(module: &HloModule, wrt: Option<&[usize]>, mode: Mode) -> Resul
                 .map(|(k, s)| b.parameter(first + k as i64, s, "cotangent"))
                 .collect::<Result<Vec<_>>>()?;
             match root.shape.is_tuple() {
-                true => Ct::Tuple(cts.into_iter().map(|c| Some(Ct::Array(c))).collect()),
+                true => Ct::Tuple(
+                    (cts.into_iter().zip(&parts))
+                        .map(|(c, s)| tape.split(c, s).map(Some))
+                        .collect::<Result<_>>()?,
+                ),
                 false => Ct::Array(cts[0]),
             }
         }
@@ -145,13 +149,9 @@ fn differentiate(module: &HloModule, wrt: Option<&[usize]>, mode: Mode) -> Resul
     if mode == Mode::ValueAndGrad {
         results.push(tape.fwd[entry.root.index()]);
     }
+    let params = entry.parameters();
     for &p in &wrt {
-        let id = entry.parameters()[p];
-        let shape = entry.instr(id).shape.clone();
-        results.push(match &cts[id.index()] {
-            Some(ct) => tape.materialize(ct, &shape)?,
-            None => tape.zeros(&shape)?,
-        });
+        results.push(tape.cotangent(&cts, params[p])?);
     }
     let root = b.tuple(&results)?;
     let mut out = b.build(root)?.into_module();
@@ -290,12 +290,7 @@ fn vjp_computation(module: &HloModule, id: ComputationId) -> Result<XlaComputati
     let root = comp.root_instr().shape.clone();
     let ct = b.parameter(1, &root, "cotangent")?;
     let cts = tape.backward(tape.split(ct, &root)?)?;
-    let shape = &comp.instr(param).shape;
-    let dx = match &cts[param.index()] {
-        Some(ct) => tape.materialize(ct, shape)?,
-        None => tape.zeros(shape)?,
-    };
-    b.build(dx)
+    b.build(tape.cotangent(&cts, param)?)
 }
 
 /// The forward values a backward computation reads as parameters instead
@@ -361,12 +356,7 @@ fn split_vjp(module: &HloModule, id: ComputationId) -> Result<Option<SplitVjp>> 
         values: RefCell::default(),
     });
     let cts = tape.backward(tape.split(ct, &root_shape)?)?;
-    let shape = &comp.instr(param).shape;
-    let dx = match &cts[param.index()] {
-        Some(ct) => tape.materialize(ct, shape)?,
-        None => tape.zeros(shape)?,
-    };
-    let backward = back.build(dx)?;
+    let backward = back.build(tape.cotangent(&cts, param)?)?;
     let stored = tape
         .residuals
         .map(|r| r.stored.into_inner())
@@ -540,6 +530,16 @@ impl<'a> Tape<'a> {
             ),
             _ => unreachable!("cotangents of one value have one structure"),
         })
+    }
+
+    /// The cotangent of instruction `id` among `cts` (the backward walk's),
+    /// as a value: zeros where it has none.
+    fn cotangent(&self, cts: &[Option<Ct>], id: InstrId) -> Result<XlaOp> {
+        let shape = &self.comp.instr(id).shape;
+        match &cts[id.index()] {
+            Some(ct) => self.materialize(ct, shape),
+            None => self.zeros(shape),
+        }
     }
 
     /// A cotangent as a value of `shape`: zeros where it has none.
