@@ -139,6 +139,10 @@ case("scatter_add_set", lambda x, u: jnp.sum(x.at[jnp.array([1, 3, 1])].add(u) *
 
 case("scatter_multiply_segment_sum", lambda x, u, s: jnp.sum(x.at[jnp.array([0, 3])].multiply(u, unique_indices=True) ** 2)
      + jnp.sum(jax.ops.segment_sum(x, s, 3) ** 2), [f32(5, 3), f32(2, 3), np.array([0, 2, 2, 1, 0], np.int32)])
+case("scatter_extrema", lambda x, u, v: jnp.sum(x.at[jnp.array([0, 2])].min(u) * jnp.arange(3.0))
+     + jnp.sum(x.at[jnp.array([1, 1, 3])].max(v) ** 2),
+     [np.array([[1, 2, 3], [4, 5, 6], [0, 0, 0], [1, -1, 2]], np.float32),
+      np.array([[1, 5, 2], [0, -1, 7]], np.float32), f32(3, 3)])
 case("norms_and_clip", lambda x: jnp.linalg.norm(x) + jnp.sum(jnp.linalg.norm(x, axis=1))
      + jnp.sum(jnp.clip(x, -0.5, 0.7) ** 2) + jnp.sum(jnp.median(x, 1)), [f32(6, 5)])
 

@@ -121,7 +121,8 @@ const CASES: &[Case] = &[
   uniq = s32[2] multiply(iota, twob)
   s = f64[5,3] scatter(a, uniq, u2), update_window_dims={1}, inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=second
   m = f64[5,3] scatter(s, uniq, u2), update_window_dims={1}, inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=mul
-  r = f64[5,3] multiply(m, s)" },
+  x = f64[5,3] scatter(m, p1, p2), update_window_dims={1}, inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=max
+  r = f64[5,3] multiply(x, s)" },
     Case { name: "reductions", params: &["f64[4,5]"], result: "f64[4]", body: "
   z = f64[] constant(0)
   ninf = f64[] constant(-inf)

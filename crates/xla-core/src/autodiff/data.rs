@@ -4,7 +4,7 @@
 
 use super::rules::no_rule;
 use super::Tape;
-use crate::builder::{ScatterOptions, XlaOp};
+use crate::builder::{ScatterOptions, XlaComputation, XlaOp};
 use crate::hlo::{GatherDimensionNumbers, HloInstruction, Opcode, ScatterDimensionNumbers};
 use crate::{Literal, Result};
 
@@ -141,6 +141,7 @@ impl Tape<'_> {
     pub(super) fn indexing(
         &self,
         instr: &HloInstruction,
+        y: XlaOp,
         g: XlaOp,
         wanted: &[bool],
     ) -> Result<Vec<Option<XlaOp>>> {
@@ -202,7 +203,7 @@ impl Tape<'_> {
                 };
                 out[0] = Some(b.scatter(&[zeros], clamped, &[g], &add, &scatter, options)?);
             }
-            Opcode::Scatter => return self.scatter_rule(instr, g, wanted, &operands),
+            Opcode::Scatter => return self.scatter_rule(instr, y, g, wanted, &operands),
             _ => return Err(no_rule(instr, "it has no gradient rule")),
         }
         Ok(out)
@@ -236,10 +237,12 @@ impl Tape<'_> {
         b.clamp(zero, indices, limit)
     }
 
-    /// `scatter` of one operand whose combiner adds or replaces.
+    /// `scatter` of one operand whose combiner adds, multiplies, replaces
+    /// or takes the maximum or minimum (`y` is its result).
     fn scatter_rule(
         &self,
         instr: &HloInstruction,
+        y: XlaOp,
         g: XlaOp,
         wanted: &[bool],
         operands: &[XlaOp],
@@ -256,82 +259,114 @@ impl Tape<'_> {
         let kind = match combiner.binary_of_parameters() {
             Some(Opcode::Add) => Combiner::Add,
             Some(Opcode::Multiply) => Combiner::Multiply,
+            Some(Opcode::Maximum | Opcode::Minimum) => Combiner::Extremal,
             _ if root.opcode == Opcode::Parameter && root.attrs.parameter_number == Some(1) => {
                 Combiner::Replace
             }
-            _ => {
-                return Err(no_rule(
-                    instr,
-                    "only scatters that add, multiply or replace have a gradient rule",
-                ))
-            }
+            _ => return Err(no_rule(
+                instr,
+                "only scatters that add, multiply, replace or take extrema have a gradient rule",
+            )),
         };
         let dnums = instr.attrs.scatter_dims.clone().unwrap_or_default();
         let updates = self.operand_shape(instr, 2);
         let x = self.operand_shape(instr, 0);
-        let mut out = vec![None, None, None];
-        if wanted[0] {
-            // Adding passes the cotangent through; replacing zeroes the
-            // replaced elements (a scatter of zeros); multiplying scales
-            // each element by the updates that multiplied it (the same
-            // scatter, applied to the cotangent).
-            let scatter_into_g = |with: XlaOp| -> Result<XlaOp> {
-                let combine = self.computation(instr.called[0])?;
-                b.scatter(
-                    &[g],
-                    operands[1],
-                    &[with],
-                    &combine,
-                    &dnums,
-                    ScatterOptions::default(),
-                )
-            };
-            out[0] = Some(match kind {
-                Combiner::Add => g,
-                Combiner::Replace => scatter_into_g(self.full(updates, 0.0)?)?,
-                Combiner::Multiply => scatter_into_g(operands[2])?,
-            });
-        }
-        if wanted[2] {
-            let mut window = dnums
-                .update_window_dims
-                .iter()
-                .map(|&d| updates.dims()[d as usize]);
-            let sizes: Vec<i64> = (0..x.rank() as i64)
-                .map(|d| {
-                    let point = dnums.inserted_window_dims.contains(&d)
-                        || dnums.input_batching_dims.contains(&d);
-                    if point {
-                        1
-                    } else {
-                        window.next().unwrap_or(1)
-                    }
-                })
-                .collect();
-            let gather = GatherDimensionNumbers {
-                offset_dims: dnums.update_window_dims.clone(),
-                collapsed_slice_dims: dnums.inserted_window_dims.clone(),
-                start_index_map: dnums.scatter_dims_to_operand_dims.clone(),
-                index_vector_dim: dnums.index_vector_dim,
-                operand_batching_dims: dnums.input_batching_dims.clone(),
-                start_indices_batching_dims: dnums.scatter_indices_batching_dims.clone(),
-            };
-            // A multiplied update's cotangent is the operand element it
-            // scaled times the cotangent (indices assumed unique, as JAX
-            // requires for this gradient).
-            let source = match kind {
-                Combiner::Multiply => b.mul(g, operands[0], &[])?,
-                Combiner::Add | Combiner::Replace => g,
-            };
+        let mut window = dnums
+            .update_window_dims
+            .iter()
+            .map(|&d| updates.dims()[d as usize]);
+        let sizes: Vec<i64> = (0..x.rank() as i64)
+            .map(|d| {
+                let point = dnums.inserted_window_dims.contains(&d)
+                    || dnums.input_batching_dims.contains(&d);
+                if point {
+                    1
+                } else {
+                    window.next().unwrap_or(1)
+                }
+            })
+            .collect();
+        let gather_dnums = GatherDimensionNumbers {
+            offset_dims: dnums.update_window_dims.clone(),
+            collapsed_slice_dims: dnums.inserted_window_dims.clone(),
+            start_index_map: dnums.scatter_dims_to_operand_dims.clone(),
+            index_vector_dim: dnums.index_vector_dim,
+            operand_batching_dims: dnums.input_batching_dims.clone(),
+            start_indices_batching_dims: dnums.scatter_indices_batching_dims.clone(),
+        };
+        let zeros_u = self.full(updates, 0.0)?;
+        // The value each update met at its target (zero for an update the
+        // scatter dropped, out of bounds).
+        let at_targets = |v: XlaOp| -> Result<XlaOp> {
             let gathered = b.gather(
-                source,
+                v,
                 operands[1],
-                &gather,
+                &gather_dnums,
                 &sizes,
                 instr.attrs.indices_are_sorted,
             )?;
-            let kept = self.in_bounds(instr, &dnums, &sizes)?;
-            out[2] = Some(b.select(kept, gathered, self.full(updates, 0.0)?)?);
+            b.select(self.in_bounds(instr, &dnums, &sizes)?, gathered, zeros_u)
+        };
+        let scatter_with = |into: XlaOp, with: XlaOp, combine: &XlaComputation| {
+            b.scatter(
+                &[into],
+                operands[1],
+                &[with],
+                combine,
+                &dnums,
+                ScatterOptions::default(),
+            )
+        };
+        let mut out = vec![None, None, None];
+        match kind {
+            // Adding passes the cotangent through; replacing zeroes the
+            // replaced elements (a scatter of zeros); multiplying scales
+            // each element by the updates that multiplied it (the same
+            // scatter, applied to the cotangent), and an update's share is
+            // the operand element it scaled (indices assumed unique, as JAX
+            // assumes).
+            Combiner::Add | Combiner::Replace | Combiner::Multiply => {
+                let combine = self.computation(instr.called[0])?;
+                if wanted[0] {
+                    out[0] = Some(match kind {
+                        Combiner::Add => g,
+                        Combiner::Replace => scatter_with(g, zeros_u, &combine)?,
+                        _ => scatter_with(g, operands[2], &combine)?,
+                    });
+                }
+                if wanted[2] {
+                    let source = match kind {
+                        Combiner::Multiply => b.mul(g, operands[0], &[])?,
+                        _ => g,
+                    };
+                    out[2] = Some(at_targets(source)?);
+                }
+            }
+            // JAX's rule for scatter maximum and minimum: the cotangent of
+            // each element of the result is shared evenly between the
+            // operand element (if it kept its value) and the updates equal
+            // to the result there.
+            Combiner::Extremal => {
+                let hit = b.and(
+                    b.eq(operands[2], at_targets(y)?, &[])?,
+                    self.in_bounds(instr, &dnums, &sizes)?,
+                    &[],
+                )?;
+                let ones_u = self.full(updates, 1.0)?;
+                let count = scatter_with(
+                    self.full(x, 0.0)?,
+                    b.select(hit, ones_u, zeros_u)?,
+                    &self.adder(x.element_type())?,
+                )?;
+                let kept = b.eq(operands[0], y, &[])?;
+                let (ones, zeros) = (self.full(x, 1.0)?, self.full(x, 0.0)?);
+                let sharers = b.add(count, b.select(kept, ones, zeros)?, &[])?;
+                let none = b.eq(sharers, zeros, &[])?;
+                let share =
+                    b.select(none, zeros, b.div(g, b.select(none, ones, sharers)?, &[])?)?;
+                out[0] = Some(b.select(kept, share, zeros)?);
+                out[2] = Some(b.select(hit, at_targets(share)?, zeros_u)?);
+            }
         }
         Ok(out)
     }
@@ -343,6 +378,7 @@ enum Combiner {
     Add,
     Multiply,
     Replace,
+    Extremal,
 }
 
 impl Tape<'_> {

@@ -119,7 +119,9 @@ impl Tape<'_> {
             Broadcast | Reshape | Bitcast | Transpose | Slice | Pad | Concatenate | Reverse => {
                 self.data_movement(instr, g)
             }
-            DynamicSlice | DynamicUpdateSlice | Gather | Scatter => self.indexing(instr, g, wanted),
+            DynamicSlice | DynamicUpdateSlice | Gather | Scatter => {
+                self.indexing(instr, y, g, wanted)
+            }
             Fft => Ok(vec![Some(self.fft(instr, g)?)]),
             ReduceWindow => self.reduce_window(instr, y, g),
             Dot => self.dot(instr, g, wanted),
