@@ -274,6 +274,22 @@ case("fft_spectral_losses", lambda x, y, k: jnp.sum(jnp.abs(jnp.fft.fft(x + 1j *
 case("complex_arithmetic", lambda x, y: jnp.sum(jnp.abs(jnp.exp((x + 1j * y) * (0.3 - 0.2j)) / (1 + (x + 1j * y) ** 2))),
      [f32(6), f32(6)], rtol=1e-3, atol=1e-4)
 
+# ------------------------------------------------------------ second order (gradients of gradients)
+
+
+def _pool_net(k, x):
+    h = lax.conv_general_dilated(x, k, (1, 1), "SAME", dimension_numbers=("NHWC", "HWIO", "NHWC"))
+    return jnp.sum(jnp.sin(lax.reduce_window(h, -jnp.inf, lax.max, (1, 2, 2, 1), (1, 2, 2, 1), "VALID")))
+
+
+def _small_mlp(w1, w2, x):
+    return jnp.sum(jnp.tanh(jax.nn.relu(x @ w1) @ w2) ** 2)
+
+
+case("second_order", lambda k, x, w1, w2, v: jnp.sum(jax.grad(_pool_net)(k, x) ** 2)
+     + jnp.sum(jax.grad(_small_mlp, argnums=(0, 1))(w1, w2, v)[0] ** 2),
+     [0.3 * f32(3, 3, 2, 3), f32(1, 6, 6, 2), 0.5 * f32(4, 5), 0.5 * f32(5, 3), f32(6, 4)], rtol=1e-3, atol=1e-4)
+
 # ------------------------------------------------------------ models
 
 

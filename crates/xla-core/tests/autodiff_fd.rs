@@ -151,6 +151,9 @@ const CASES: &[Case] = &[
   a = f64[2,4,3] add(s, d)
   b = f64[2,4,3] add(e, m)
   r = f64[2,4,3] add(a, b)" },
+    Case { name: "select-and-scatter", params: &["f64[6,6]", "f64[3,3]"], result: "f64[6,6]", body: "
+  z = f64[] constant(0)
+  r = f64[6,6] select-and-scatter(p0, p1, z), window={size=2x2 stride=2x2}, select=ge, scatter=add" },
     Case { name: "cumulative sum and product", params: &["f64[3,5]"], result: "f64[3,5]", body: "
   z = f64[] constant(0)
   one = f64[] constant(1)
@@ -259,6 +262,11 @@ mul {
 second {
   a = f64[] parameter(0)
   ROOT b = f64[] parameter(1)
+}
+ge {
+  a = f64[] parameter(0)
+  b = f64[] parameter(1)
+  ROOT r = pred[] compare(a, b), direction=GE
 }
 less {
   a = f64[] parameter(0)

@@ -4,7 +4,9 @@ use super::linear::{lhs_padding, Dilated};
 use super::rules::no_rule;
 use super::{Ct, Tape};
 use crate::builder::{create_scalar_computation, XlaBuilder, XlaComputation, XlaOp};
-use crate::hlo::{ComputationId, HloInstruction, Opcode, PadDim, Window, WindowDim};
+use crate::hlo::{
+    ComparisonDirection, ComputationId, HloInstruction, Opcode, PadDim, Window, WindowDim,
+};
 use crate::{ArrayShape, PrimitiveType, Result, Shape};
 
 impl Tape<'_> {
@@ -282,6 +284,63 @@ impl Tape<'_> {
                 )),
             };
         Ok(vec![Some(dx), None])
+    }
+
+    /// `select-and-scatter` (a max-pooling gradient being differentiated
+    /// again): each source element's cotangent is the result's at the
+    /// position its window selected, read by a window reduction over
+    /// (operand, cotangent) pairs that keeps the pair the selection keeps
+    /// (JAX's `_select_and_gather_add`); the operand's selection is
+    /// piecewise constant (no cotangent), and the initial value's is the
+    /// sum of the result's.
+    pub(super) fn select_and_scatter(
+        &self,
+        instr: &HloInstruction,
+        g: XlaOp,
+    ) -> Result<Vec<Option<XlaOp>>> {
+        let b = self.b;
+        let select = self.module.computation(instr.called[0]);
+        let root = select.root_instr();
+        let worst = match root.attrs.comparison_direction {
+            Some(ComparisonDirection::Ge | ComparisonDirection::Gt) => f64::NEG_INFINITY,
+            Some(ComparisonDirection::Le | ComparisonDirection::Lt) => f64::INFINITY,
+            _ => {
+                return Err(no_rule(
+                    instr,
+                    "a selection other than a comparison has no gradient rule",
+                ))
+            }
+        };
+        let window = instr.attrs.window.clone().unwrap_or_default();
+        let x = self.operand_shape(instr, 0);
+        let (ty, ct_ty) = (x.element_type(), self.dims_type(g)?.1);
+        let keep_selected = {
+            let c = XlaBuilder::new("select_pair");
+            let scalar = |t| Shape::scalar(t);
+            let (a, da) = (
+                c.parameter(0, &scalar(ty), "a")?,
+                c.parameter(1, &scalar(ct_ty), "da")?,
+            );
+            let (o, d_o) = (
+                c.parameter(2, &scalar(ty), "b")?,
+                c.parameter(3, &scalar(ct_ty), "db")?,
+            );
+            let keep = c.call(&self.computation(instr.called[0])?, &[a, o])?;
+            c.build(c.tuple(&[c.select(keep, a, o)?, c.select(keep, da, d_o)?])?)?
+        };
+        let inits = [self.scalar(ty, worst)?, self.scalar(ct_ty, 0.0)?];
+        let pairs = b.reduce_window_with_general_padding(
+            &[self.operand(instr, 0)?, g],
+            &inits,
+            &keep_selected,
+            &window,
+        )?;
+        let all: Vec<i64> = (0..x.rank() as i64).collect();
+        Ok(vec![
+            None,
+            Some(b.get_tuple_element(pairs, 1)?),
+            Some(self.sum(g, &all)?),
+        ])
     }
 
     /// `sort`: each operand's cotangent is its result's, put back in the

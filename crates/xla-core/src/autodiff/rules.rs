@@ -124,6 +124,7 @@ impl Tape<'_> {
             }
             Fft => Ok(vec![Some(self.fft(instr, g)?)]),
             ReduceWindow => self.reduce_window(instr, y, g),
+            SelectAndScatter => self.select_and_scatter(instr, g),
             Dot => self.dot(instr, g, wanted),
             Convolution => self.convolution(instr, g, wanted),
             _ => match instr.opcode.form() {
