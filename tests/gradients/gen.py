@@ -159,6 +159,8 @@ case("softmax_logsumexp", lambda x: jnp.sum(jax.nn.softmax(x, axis=-1) * jnp.ara
      + jnp.sum(jax.nn.logsumexp(x, axis=0)), [f32(3, 5)])
 case("cumsum_cumprod_cummax", lambda x: jnp.sum(jnp.cumsum(x, axis=1) ** 2) + jnp.sum(lax.cummax(x, axis=0))
      + jnp.sum(jnp.cumprod(x, axis=1)) + jnp.sum(lax.cumprod(x, axis=0, reverse=True)), [f32(4, 5)])
+case("cumlogsumexp", lambda x: jnp.sum(lax.cumlogsumexp(x, axis=1) ** 2)
+     + jnp.sum(lax.cumlogsumexp(x, axis=0, reverse=True) * jnp.arange(5.0)[:, None]), [f32(5, 9)], rtol=1e-3, atol=1e-4)
 case("sort_values", lambda x: jnp.sum(jnp.sort(x, axis=1) * jnp.arange(6.0)), [f32(3, 6)])
 case("top_k", lambda x: jnp.sum(lax.top_k(x, 3)[0] * jnp.array([3.0, 2.0, 1.0])), [f32(4, 7)])
 

@@ -151,6 +151,9 @@ const CASES: &[Case] = &[
   a = f64[2,4,3] add(s, d)
   b = f64[2,4,3] add(e, m)
   r = f64[2,4,3] add(a, b)" },
+    Case { name: "cumulative logsumexp", params: &["f64[2,7]"], result: "f64[2,7]", body: "
+  ninf = f64[] constant(-inf)
+  r = f64[2,7] reduce-window(p0, ninf), window={size=1x7 pad=0_0x6_0}, to_apply=logaddexp" },
     Case { name: "select-and-scatter", params: &["f64[6,6]", "f64[3,3]"], result: "f64[6,6]", body: "
   z = f64[] constant(0)
   r = f64[6,6] select-and-scatter(p0, p1, z), window={size=2x2 stride=2x2}, select=ge, scatter=add" },
@@ -262,6 +265,17 @@ mul {
 second {
   a = f64[] parameter(0)
   ROOT b = f64[] parameter(1)
+}
+logaddexp {
+  a = f64[] parameter(0)
+  b = f64[] parameter(1)
+  m = f64[] maximum(a, b)
+  d = f64[] subtract(a, b)
+  ad = f64[] abs(d)
+  nd = f64[] negate(ad)
+  e = f64[] exponential(nd)
+  l = f64[] log-plus-one(e)
+  ROOT r = f64[] add(m, l)
 }
 ge {
   a = f64[] parameter(0)

@@ -38,7 +38,7 @@ mod batch_norm;
 mod constant_folding;
 mod cse;
 mod dce;
-mod edit;
+pub(crate) mod edit;
 pub mod effects;
 mod inline;
 pub mod layout_assignment;
