@@ -154,6 +154,8 @@ const CASES: &[Case] = &[
     Case { name: "cumulative logsumexp", params: &["f64[2,7]"], result: "f64[2,7]", body: "
   ninf = f64[] constant(-inf)
   r = f64[2,7] reduce-window(p0, ninf), window={size=1x7 pad=0_0x6_0}, to_apply=logaddexp" },
+    Case { name: "map", params: &["f64[3,4]", "f64[3,4]"], result: "f64[3,4]", body: "
+  r = f64[3,4] map(p0, p1), dimensions={0,1}, to_apply=logaddexp" },
     Case { name: "select-and-scatter", params: &["f64[6,6]", "f64[3,3]"], result: "f64[6,6]", body: "
   z = f64[] constant(0)
   r = f64[6,6] select-and-scatter(p0, p1, z), window={size=2x2 stride=2x2}, select=ge, scatter=add" },

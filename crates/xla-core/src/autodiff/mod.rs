@@ -25,11 +25,11 @@
 mod control;
 mod data;
 mod elementwise;
+mod expand;
 mod linalg;
 mod linear;
 mod reduce;
 mod rules;
-mod scan;
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -98,7 +98,7 @@ fn differentiate(module: &HloModule, wrt: Option<&[usize]>, mode: Mode) -> Resul
     let _ = InlineCalls.run(&mut module)?;
     let _ = InlineFusions.run(&mut module)?;
     let _ = BatchNormExpander.run(&mut module)?;
-    scan::expand_scans(&mut module);
+    expand::expand_elementwise_calls(&mut module);
     let entry = module.entry_computation();
     let wrt = parameters_wrt(entry, wrt)?;
     let b = XlaBuilder::new(&entry.name);

@@ -1,11 +1,15 @@
-//! Cumulative reductions whose combiner is not one op (`lax.cumlogsumexp`
-//! combines with a `logaddexp` of several instructions): before
-//! differentiation, each becomes `⌈log₂ n⌉` steps that combine the array
-//! with a copy of itself shifted by 1, 2, 4, … along the scanned dimension
-//! (a Hillis–Steele scan), the combiner applied element by element. The
-//! element-wise, pad and slice rules then give its gradient. The window's
-//! initial value fills the shifted-in places, so it is assumed neutral for
-//! the combiner, as a cumulative reduction's is.
+//! Calls of element-wise scalar computations, expanded before
+//! differentiation so that the element-wise rules give their gradients:
+//!
+//! - a `map` becomes its computation's instructions applied to whole
+//!   arrays;
+//! - a cumulative reduction whose combiner is not one op
+//!   (`lax.cumlogsumexp` combines with a `logaddexp` of several
+//!   instructions) becomes `⌈log₂ n⌉` steps that combine the array with a
+//!   copy of itself shifted by 1, 2, 4, … along the scanned dimension (a
+//!   Hillis–Steele scan), the combiner applied element by element; the
+//!   window's initial value fills the shifted-in places, so it is assumed
+//!   neutral for the combiner, as a cumulative reduction's is.
 
 use crate::hlo::{
     ComputationId, Form, HloComputation, HloInstruction, HloModule, InstrId, Opcode, PadDim,
@@ -15,50 +19,74 @@ use crate::passes::edit::{Editor, Names};
 use crate::passes::effects::SideEffects;
 use crate::{ArrayShape, Shape};
 
-/// Rewrites every such cumulative reduction of the module.
-pub(super) fn expand_scans(module: &mut HloModule) {
+/// Rewrites every such call of the module.
+pub(super) fn expand_elementwise_calls(module: &mut HloModule) {
     let effects = SideEffects::of(module);
     let mut names = Names::of(module);
     for c in 0..module.computations.len() {
         let id = ComputationId(c as u32);
-        let scans: Vec<InstrId> = module
-            .computation(id)
+        let comp = module.computation(id);
+        let calls: Vec<InstrId> = comp
             .ids()
-            .filter(|&i| expandable(module, module.computation(id), i))
+            .filter(|&i| expandable(module, comp, i))
             .collect();
-        if scans.is_empty() {
+        if calls.is_empty() {
             continue;
         }
         let mut editor = Editor::open(module, id);
-        for scan in scans {
-            let combiner = module.computation(editor.instr(scan).called[0]).clone();
-            let new = expand(&mut editor, &mut names, scan, &combiner);
-            editor.replace(scan, new);
+        for call in calls {
+            let instr = editor.instr(call).clone();
+            let callee = module.computation(instr.called[0]).clone();
+            let shape = instr.shape.as_array().cloned().expect("checked: an array");
+            let new = match instr.opcode {
+                Opcode::Map => {
+                    let mut add = adder(&mut names, call);
+                    apply(&mut editor, &mut add, &callee, &shape, &instr.operands)
+                }
+                _ => expand(&mut editor, &mut names, call, &callee),
+            };
+            editor.replace(call, new);
         }
         let _ = editor.close(module, &effects);
     }
 }
 
-/// Whether instruction `id` is a cumulative reduce-window of one operand
-/// whose combiner is element-wise (of scalars) but not a single op.
+/// Whether instruction `id` is a `map`, or a cumulative reduce-window of
+/// one operand whose combiner is not a single op, calling an element-wise
+/// scalar computation.
 fn expandable(module: &HloModule, comp: &HloComputation, id: InstrId) -> bool {
     let instr = comp.instr(id);
-    let (Some(window), Some(shape)) = (&instr.attrs.window, instr.shape.as_array()) else {
+    let Some(shape) = instr.shape.as_array() else {
         return false;
     };
-    if instr.opcode != Opcode::ReduceWindow
-        || instr.operands.len() != 2
-        || window.scan_dim(shape.dims()).is_none()
-    {
-        return false;
-    }
-    let combiner = module.computation(instr.called[0]);
-    combiner.binary_of_parameters().is_none()
-        && combiner.instructions.iter().all(|i| {
+    let callee = || module.computation(instr.called[0]);
+    let scan = || {
+        (instr.attrs.window.as_ref())
+            .is_some_and(|w| instr.operands.len() == 2 && w.scan_dim(shape.dims()).is_some())
+            && callee().binary_of_parameters().is_none()
+    };
+    let candidate = match instr.opcode {
+        Opcode::Map => true,
+        Opcode::ReduceWindow => scan(),
+        _ => false,
+    };
+    candidate
+        && callee().instructions.iter().all(|i| {
             i.called.is_empty()
                 && (matches!(i.opcode, Opcode::Parameter | Opcode::Constant)
                     || elementwise(i.opcode))
         })
+}
+
+/// A function adding an instruction before `at` under a fresh name.
+fn adder<'n>(
+    names: &'n mut Names,
+    at: InstrId,
+) -> impl FnMut(&mut Editor, &str, Opcode, Shape, Vec<InstrId>) -> InstrId + 'n {
+    move |editor: &mut Editor, base: &str, opcode: Opcode, shape: Shape, operands: Vec<InstrId>| {
+        let name = names.fresh(base);
+        editor.add(at, HloInstruction::new(name, opcode, shape, operands))
+    }
 }
 
 /// Ops that apply to arrays element by element as they do to scalars.
@@ -83,11 +111,7 @@ fn expand(
     let plan = window.scan_dim(shape.dims()).expect("checked: a scan");
     let (x, init) = (instr.operands[0], instr.operands[1]);
     let n = shape.dims()[plan.dim];
-    let mut add =
-        |editor: &mut Editor, base: &str, opcode: Opcode, shape: Shape, operands: Vec<InstrId>| {
-            let name = names.fresh(base);
-            editor.add(scan, HloInstruction::new(name, opcode, shape, operands))
-        };
+    let mut add = adder(names, scan);
     let mut y = x;
     let mut step = 1;
     while step < n {
@@ -128,20 +152,20 @@ fn expand(
         } else {
             (shifted, y)
         };
-        y = apply(editor, &mut add, combiner, &shape, [first, second]);
+        y = apply(editor, &mut add, combiner, &shape, &[first, second]);
         step *= 2;
     }
     y
 }
 
-/// The scalar `combiner` applied element by element to `args` (arrays of
-/// `shape`'s dimensions).
+/// The scalar computation `combiner` applied element by element to `args`
+/// (arrays of `shape`'s dimensions).
 fn apply(
     editor: &mut Editor,
     add: &mut impl FnMut(&mut Editor, &str, Opcode, Shape, Vec<InstrId>) -> InstrId,
     combiner: &HloComputation,
     shape: &ArrayShape,
-    args: [InstrId; 2],
+    args: &[InstrId],
 ) -> InstrId {
     let mut values = Vec::with_capacity(combiner.instructions.len());
     for instr in &combiner.instructions {
