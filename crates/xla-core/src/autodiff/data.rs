@@ -295,6 +295,7 @@ impl Tape<'_> {
             start_indices_batching_dims: dnums.scatter_indices_batching_dims.clone(),
         };
         let zeros_u = self.full(updates, 0.0)?;
+        let kept_updates = self.in_bounds(instr, &dnums, &sizes)?;
         // The value each update met at its target (zero for an update the
         // scatter dropped, out of bounds).
         let at_targets = |v: XlaOp| -> Result<XlaOp> {
@@ -305,7 +306,7 @@ impl Tape<'_> {
                 &sizes,
                 instr.attrs.indices_are_sorted,
             )?;
-            b.select(self.in_bounds(instr, &dnums, &sizes)?, gathered, zeros_u)
+            b.select(kept_updates, gathered, zeros_u)
         };
         let scatter_with = |into: XlaOp, with: XlaOp, combine: &XlaComputation| {
             b.scatter(
@@ -347,11 +348,7 @@ impl Tape<'_> {
             // operand element (if it kept its value) and the updates equal
             // to the result there.
             Combiner::Extremal => {
-                let hit = b.and(
-                    b.eq(operands[2], at_targets(y)?, &[])?,
-                    self.in_bounds(instr, &dnums, &sizes)?,
-                    &[],
-                )?;
+                let hit = b.and(b.eq(operands[2], at_targets(y)?, &[])?, kept_updates, &[])?;
                 let ones_u = self.full(updates, 1.0)?;
                 let count = scatter_with(
                     self.full(x, 0.0)?,

@@ -255,13 +255,7 @@ fn differentiable(shape: &Shape) -> bool {
 /// fresh).
 fn zeros(b: &XlaBuilder, shape: &Shape) -> Result<XlaOp> {
     match shape {
-        Shape::Array(a) => {
-            let zero = b.constant(&Literal::scalar(0.0f64).convert(a.element_type())?)?;
-            match a.rank() {
-                0 => Ok(zero),
-                _ => b.broadcast(zero, a.dims()),
-            }
-        }
+        Shape::Array(a) => filled(b, a, 0.0),
         Shape::Tuple(parts) => {
             let ops = parts
                 .iter()
@@ -270,6 +264,16 @@ fn zeros(b: &XlaBuilder, shape: &Shape) -> Result<XlaOp> {
             b.tuple(&ops)
         }
         Shape::Token | Shape::Opaque => b.create_token(),
+    }
+}
+
+/// An array of `shape`'s type and dimensions filled with `value`, in
+/// builder `b`.
+fn filled(b: &XlaBuilder, shape: &ArrayShape, value: f64) -> Result<XlaOp> {
+    let scalar = b.constant(&Literal::scalar(value).convert(shape.element_type())?)?;
+    match shape.rank() {
+        0 => Ok(scalar),
+        _ => b.broadcast(scalar, shape.dims()),
     }
 }
 
@@ -573,11 +577,7 @@ impl<'a> Tape<'a> {
 
     /// An array of `shape`'s type and dimensions filled with `value`.
     fn full(&self, shape: &ArrayShape, value: f64) -> Result<XlaOp> {
-        let scalar = self.scalar(shape.element_type(), value)?;
-        match shape.rank() {
-            0 => Ok(scalar),
-            _ => self.b.broadcast(scalar, shape.dims()),
-        }
+        filled(self.b, shape, value)
     }
 
     /// The sum of `x` over `dims`.

@@ -410,9 +410,8 @@ impl Tape<'_> {
                 None => {
                     let operands: Vec<XlaOp> =
                         instr.operands.iter().map(|o| values[o.index()]).collect();
-                    let module = self.module;
                     let called = (instr.called.iter())
-                        .map(|&k| XlaComputation::from_module(module.extract(k)))
+                        .map(|&k| self.computation(k))
                         .collect::<Result<Vec<_>>>()?;
                     let refs: Vec<&XlaComputation> = called.iter().collect();
                     c.add_instruction(instr, &operands, &refs)?
