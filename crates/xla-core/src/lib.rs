@@ -26,6 +26,7 @@ pub mod interp;
 pub mod io;
 pub mod layout;
 pub mod literal;
+pub mod mlir;
 pub mod passes;
 pub mod shape;
 pub mod text;

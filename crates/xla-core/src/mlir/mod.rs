@@ -1,0 +1,5 @@
+//! StableHLO programs: MLIR text as JAX prints it, MLIR bytecode (the
+//! VHLO dialect) and `jax.export` artifacts, read into one MLIR form
+//! ([`ir`]) and lowered to an [`HloModule`](crate::HloModule).
+
+pub mod ir;
