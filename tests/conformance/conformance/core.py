@@ -1,7 +1,9 @@
 """A conformance case, how it is computed by JAX/XLA:CPU, written, and re-checked."""
 import dataclasses
+import functools
 import json
 import os
+import re
 from typing import Any, Callable
 
 import jax
@@ -69,6 +71,8 @@ class Built:
 
     case: Case
     module: str
+    stablehlo: str
+    exported: bytes
     args: list
     outs: list
     meta: dict
@@ -100,6 +104,30 @@ def run(case, args):
     lowered = jitted.lower(*dev_args)
     outs = jax.tree_util.tree_leaves(jitted(*dev_args))
     return lowered, dev_args, outs
+
+
+def _flat(fn):
+    """fn with its results as a flat tuple: `jax.export` serializes only pytrees of
+    registered types (not e.g. `jnp.linalg.qr`'s named tuple)."""
+    @functools.wraps(fn)
+    def flat(*args):
+        return tuple(jax.tree_util.tree_leaves(fn(*args)))
+    return flat
+
+
+def export(case, dev_args, custom_calls):
+    """The `jax.export` artifact of case.fn (a FlatBuffer holding the module as
+    VHLO bytecode). Source locations in it name the generator's files relative
+    to the repository, so that regenerating elsewhere gives the same bytes. The
+    module's custom calls are allowed even where JAX gives no compatibility
+    guarantee for them (e.g. `lapack_sgesvd_ffi`)."""
+    jax.config.update("jax_hlo_source_file_canonicalization_regex", "^" + re.escape(REPO + os.sep))
+    checks = [jax.export.DisabledSafetyCheck.custom_call(t) for t in custom_calls]
+    try:
+        exporter = jax.export.export(jax.jit(_flat(case.fn), keep_unused=True), disabled_checks=checks)
+        return bytes(exporter(*dev_args).serialize())
+    finally:
+        jax.config.update("jax_hlo_source_file_canonicalization_regex", None)
 
 
 def _check_signature(case, module, args, outs):
@@ -226,9 +254,9 @@ def build(case):
         meta["unchecked"] = unchecked
     meta["custom_calls"] = hlo_text.custom_call_targets(module)
     meta["x64"] = case.needs_x64()
-    built = Built(case, module, args, outs, meta)
+    stablehlo = lowered.as_text()
+    built = Built(case, module, stablehlo, export(case, dev_args, meta["custom_calls"]), args, outs, meta)
     if case.shardings is not None:
-        stablehlo = lowered.as_text()
         meta["num_partitions"] = _module_attr(stablehlo, "mhlo.num_partitions")
         meta["num_replicas"] = _module_attr(stablehlo, "mhlo.num_replicas")
         meta["spmd"] = "xla.sdy.manual_computation_body" in module or "sharding=" in module
@@ -249,7 +277,12 @@ def _module_attr(stablehlo, key):
 
 def _files(built):
     """{file name: bytes} of a built case."""
-    files = {"module.hlo": built.module.encode(), "case.json": format_json(built.meta).encode()}
+    files = {
+        "module.hlo": built.module.encode(),
+        "module.mlir": built.stablehlo.encode(),
+        "module.jax_export": built.exported,
+        "case.json": format_json(built.meta).encode(),
+    }
     for i, a in enumerate(built.args):
         files[f"arg{i}.npy"] = _npy(a)
     for j, o in enumerate(built.outs):
@@ -276,12 +309,17 @@ def _npy(a):
     return buf.getvalue()
 
 
-def write(built, root):
+def write(built, root, only=None):
+    """Writes the case's files (only those named in `only`, when given) and
+    removes stale ones (when writing all)."""
     path = os.path.join(root, built.case.dirname)
     os.makedirs(path, exist_ok=True)
     files = _files(built)
-    for stale in set(os.listdir(path)) - set(files):
-        os.remove(os.path.join(path, stale))
+    if only:
+        files = {name: data for name, data in files.items() if name in only}
+    else:
+        for stale in set(os.listdir(path)) - set(files):
+            os.remove(os.path.join(path, stale))
     for fname, data in files.items():
         with open(os.path.join(path, fname), "wb") as f:
             f.write(data)

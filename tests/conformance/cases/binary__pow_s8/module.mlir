@@ -1,0 +1,6 @@
+module @jit_power attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} {
+  func.func public @main(%arg0: tensor<160xi8>, %arg1: tensor<160xi8>) -> (tensor<160xi8> {jax.result_info = "result"}) {
+    %0 = stablehlo.power %arg0, %arg1 : tensor<160xi8>
+    return %0 : tensor<160xi8>
+  }
+}

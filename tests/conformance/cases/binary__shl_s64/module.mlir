@@ -1,0 +1,6 @@
+module @jit_shift_left attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} {
+  func.func public @main(%arg0: tensor<154xi64>, %arg1: tensor<154xi64>) -> (tensor<154xi64> {jax.result_info = "result"}) {
+    %0 = stablehlo.shift_left %arg0, %arg1 : tensor<154xi64>
+    return %0 : tensor<154xi64>
+  }
+}

@@ -1,0 +1,6 @@
+module @jit_ne attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} {
+  func.func public @main(%arg0: tensor<196xi8>, %arg1: tensor<196xi8>) -> (tensor<196xi1> {jax.result_info = "result"}) {
+    %0 = stablehlo.compare NE, %arg0, %arg1, SIGNED : (tensor<196xi8>, tensor<196xi8>) -> tensor<196xi1>
+    return %0 : tensor<196xi1>
+  }
+}

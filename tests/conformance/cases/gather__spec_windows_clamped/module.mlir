@@ -1,0 +1,6 @@
+module @jit__lambda attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} {
+  func.func public @main(%arg0: tensor<3x3xi32>, %arg1: tensor<3x2xi32>) -> (tensor<3x2x2xi32> {jax.result_info = "result"}) {
+    %0 = "stablehlo.gather"(%arg0, %arg1) <{dimension_numbers = #stablehlo.gather<offset_dims = [1, 2], start_index_map = [0, 1], index_vector_dim = 1>, indices_are_sorted = false, slice_sizes = array<i64: 2, 2>}> : (tensor<3x3xi32>, tensor<3x2xi32>) -> tensor<3x2x2xi32>
+    return %0 : tensor<3x2x2xi32>
+  }
+}

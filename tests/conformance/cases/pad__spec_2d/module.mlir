@@ -1,0 +1,6 @@
+module @jit__lambda attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} {
+  func.func public @main(%arg0: tensor<2x2xi32>, %arg1: tensor<i32>) -> (tensor<4x4xi32> {jax.result_info = "result"}) {
+    %0 = stablehlo.pad %arg0, %arg1, low = [1, -1], high = [0, 2], interior = [1, 1] : (tensor<2x2xi32>, tensor<i32>) -> tensor<4x4xi32>
+    return %0 : tensor<4x4xi32>
+  }
+}

@@ -1,0 +1,6 @@
+module @jit__lambda attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} {
+  func.func public @main(%arg0: tensor<57xbf16>) -> (tensor<57xbf16> {jax.result_info = "result"}) {
+    %0 = stablehlo.reduce_precision %arg0, format = e11m52 : tensor<57xbf16>
+    return %0 : tensor<57xbf16>
+  }
+}

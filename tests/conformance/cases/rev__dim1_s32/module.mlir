@@ -1,0 +1,6 @@
+module @jit__lambda attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} {
+  func.func public @main(%arg0: tensor<2x3xi32>) -> (tensor<2x3xi32> {jax.result_info = "result"}) {
+    %0 = stablehlo.reverse %arg0, dims = [1] : tensor<2x3xi32>
+    return %0 : tensor<2x3xi32>
+  }
+}

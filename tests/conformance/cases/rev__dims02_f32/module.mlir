@@ -1,0 +1,6 @@
+module @jit__lambda attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} {
+  func.func public @main(%arg0: tensor<3x4x5xf32>) -> (tensor<3x4x5xf32> {jax.result_info = "result"}) {
+    %0 = stablehlo.reverse %arg0, dims = [0, 2] : tensor<3x4x5xf32>
+    return %0 : tensor<3x4x5xf32>
+  }
+}

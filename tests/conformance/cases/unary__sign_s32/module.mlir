@@ -1,0 +1,6 @@
+module @jit_sign attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} {
+  func.func public @main(%arg0: tensor<3x7xi32>) -> (tensor<3x7xi32> {jax.result_info = "result"}) {
+    %0 = stablehlo.sign %arg0 : tensor<3x7xi32>
+    return %0 : tensor<3x7xi32>
+  }
+}
