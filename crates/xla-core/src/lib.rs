@@ -26,6 +26,7 @@ pub mod interp;
 pub mod io;
 pub mod layout;
 pub mod literal;
+mod loader;
 pub mod mlir;
 pub mod passes;
 pub mod shape;
@@ -41,6 +42,7 @@ pub use error::{Error, Result};
 pub use hlo::{HloComputation, HloInstruction, HloModule, Opcode};
 pub use layout::Layout;
 pub use literal::Literal;
+pub use loader::{load_module, LoadError, ModuleFormat};
 pub use shape::{ArrayShape, Dim, Shape};
 
 #[doc(hidden)]

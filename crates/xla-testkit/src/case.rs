@@ -37,6 +37,28 @@ pub fn name(dir: &Path) -> String {
         .unwrap_or_default()
 }
 
+/// The forms of a case's module (`tests/conformance/README.md`).
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum Form {
+    /// `module.hlo`: HLO text.
+    HloText,
+    /// `module.mlir`: StableHLO text.
+    StableHloText,
+    /// `module.jax_export`: the `jax.export` artifact.
+    JaxExport,
+}
+
+impl Form {
+    /// The file holding this form.
+    pub fn file(self) -> &'static str {
+        match self {
+            Form::HloText => "module.hlo",
+            Form::StableHloText => "module.mlir",
+            Form::JaxExport => "module.jax_export",
+        }
+    }
+}
+
 /// One case's description (`case.json`).
 #[derive(Clone, Debug)]
 pub struct Case {
@@ -104,12 +126,16 @@ impl Case {
         })
     }
 
-    /// The case's module, parsed.
+    /// The case's module, parsed from its HLO text.
     pub fn module(&self) -> Result<HloModule, String> {
-        let path = self.dir.join("module.hlo");
-        let text =
-            std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-        text.parse().map_err(|e| format!("parse: {e}"))
+        self.module_in(Form::HloText)
+    }
+
+    /// The case's module, read from one of its forms.
+    pub fn module_in(&self, form: Form) -> Result<HloModule, String> {
+        let path = self.dir.join(form.file());
+        let bytes = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        xla_core::load_module(&bytes).map_err(|e| format!("{}: {e}", form.file()))
     }
 
     /// The file suffix of each device's arrays: `[""]` for a single-device

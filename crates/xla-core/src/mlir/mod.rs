@@ -3,3 +3,8 @@
 //! ([`ir`]) and lowered to an [`HloModule`](crate::HloModule).
 
 pub mod ir;
+mod lower;
+mod text;
+
+pub use lower::{lower_module, LowerError};
+pub use text::parse_stablehlo;

@@ -1,0 +1,868 @@
+//! One StableHLO op to HLO instructions: the opcode, the attributes read
+//! under VHLO's names, the called computations and the result shape.
+
+use super::{chlo, op_error, operands, shape, string_attr, Env, Lowering, OpResult, Params, Root};
+use crate::hlo::{
+    Attrs, ComparisonDirection, ComparisonType, ConvDimensionNumbers, DotDimensionNumbers, FftType,
+    GatherDimensionNumbers, OutputOperandAlias, PadDim, RngAlgorithm, RngDistribution,
+    ScatterDimensionNumbers, SliceDim, TransposeKind, TriangularSolveOptions, Window, WindowDim,
+};
+use crate::mlir::ir::{Attr, ElementType, Operation, Type};
+use crate::mlir::LowerError;
+use crate::{
+    HloInstruction, Layout, Literal, Opcode, PrimitiveType, Shape, XlaBuilder, XlaComputation,
+    XlaOp,
+};
+
+impl<'m> Lowering<'m> {
+    /// Lowers `op`; returns the XLA ops of its results.
+    pub(crate) fn op(
+        &mut self,
+        b: &XlaBuilder,
+        op: &'m Operation,
+        env: &Env,
+    ) -> Result<Vec<XlaOp>, LowerError> {
+        let args = operands(op, env)?;
+        let err = |m: String| op_error(op, m);
+        match op.name.as_str() {
+            "func.call" => {
+                let callee = string_attr(op, "callee").map_err(err)?;
+                let computation = self.callee(&callee)?;
+                let x = b
+                    .call(&computation, &args)
+                    .map_err(|e| err(e.to_string()))?;
+                untuple(b, op, x)
+            }
+            "stablehlo.composite" => {
+                let callee = string_attr(op, "decomposition").map_err(err)?;
+                let computation = self.callee(&callee)?;
+                let x = b
+                    .call(&computation, &args)
+                    .map_err(|e| err(e.to_string()))?;
+                untuple(b, op, x)
+            }
+            "stablehlo.while" => self.while_op(b, op, env, &args),
+            "stablehlo.broadcast_in_dim" => broadcast_in_dim(b, op, &args).map_err(err),
+            "stablehlo.optimization_barrier" => {
+                let t = b.tuple(&args).map_err(|e| err(e.to_string()))?;
+                let x = b.optimization_barrier(t).map_err(|e| err(e.to_string()))?;
+                (0..args.len())
+                    .map(|i| {
+                        b.get_tuple_element(x, i as i64)
+                            .map_err(|e| err(e.to_string()))
+                    })
+                    .collect()
+            }
+            "stablehlo.case" | "stablehlo.if" => self.case(b, op, env, &args),
+            name if name.starts_with("chlo.") => chlo::lower(b, op, &args).map_err(err),
+            _ => {
+                let mut called = Vec::new();
+                for (i, region) in op.regions.iter().enumerate() {
+                    let block = region
+                        .blocks
+                        .first()
+                        .ok_or_else(|| err("an empty region".into()))?;
+                    let name = format!("region_{i}");
+                    called.push(self.region(&name, block, Params::Flat, &[], Root::Values)?);
+                }
+                simple(b, op, &args, &called).map_err(err)
+            }
+        }
+    }
+
+    /// `while`: one tuple carried through, the values the regions use from
+    /// outside appended and passed along unchanged.
+    fn while_op(
+        &mut self,
+        b: &XlaBuilder,
+        op: &'m Operation,
+        env: &Env,
+        args: &[XlaOp],
+    ) -> Result<Vec<XlaOp>, LowerError> {
+        let err = |m: String| op_error(op, m);
+        let [cond, body] = op.regions.as_slice() else {
+            return Err(err("a while needs `cond` and `body` regions".into()));
+        };
+        let (Some(cond), Some(body)) = (cond.blocks.first(), body.blocks.first()) else {
+            return Err(err("an empty region".into()));
+        };
+        let captures = Lowering::captures(b, &[cond, body], env).map_err(err)?;
+        let cond = self.region("cond", cond, Params::Tuple, &captures, Root::Values)?;
+        let body = self.region("body", body, Params::Tuple, &captures, Root::Carry)?;
+        let mut init: Vec<XlaOp> = args.to_vec();
+        init.extend(captures.iter().map(|(v, _)| env[v]));
+        let init = b.tuple(&init).map_err(|e| err(e.to_string()))?;
+        let x = b
+            .while_loop(&cond, &body, init)
+            .map_err(|e| err(e.to_string()))?;
+        (0..op.results.len())
+            .map(|i| {
+                b.get_tuple_element(x, i as i64)
+                    .map_err(|e| err(e.to_string()))
+            })
+            .collect()
+    }
+
+    /// `case` (an index) and `if` (a predicate): each branch gets the
+    /// tuple of the values it uses from outside.
+    fn case(
+        &mut self,
+        b: &XlaBuilder,
+        op: &'m Operation,
+        env: &Env,
+        args: &[XlaOp],
+    ) -> Result<Vec<XlaOp>, LowerError> {
+        let err = |m: String| op_error(op, m);
+        let [selector] = args else {
+            return Err(err("one selector operand".into()));
+        };
+        let mut branches = Vec::new();
+        let mut branch_args = Vec::new();
+        for (i, region) in op.regions.iter().enumerate() {
+            let block = region
+                .blocks
+                .first()
+                .ok_or_else(|| err("an empty branch".into()))?;
+            let captures = Lowering::captures(b, &[block], env).map_err(err)?;
+            branches.push(self.region(
+                &format!("branch_{i}"),
+                block,
+                Params::Tuple,
+                &captures,
+                Root::Values,
+            )?);
+            let values: Vec<XlaOp> = captures.iter().map(|(v, _)| env[v]).collect();
+            branch_args.push(b.tuple(&values).map_err(|e| err(e.to_string()))?);
+        }
+        let x = if op.name == "stablehlo.if" {
+            let [on_true, on_false] = branches.as_slice() else {
+                return Err(err("an if needs two branches".into()));
+            };
+            b.conditional(*selector, branch_args[0], on_true, branch_args[1], on_false)
+        } else {
+            let refs: Vec<&XlaComputation> = branches.iter().collect();
+            b.conditional_indexed(*selector, &refs, &branch_args)
+        }
+        .map_err(|e| err(e.to_string()))?;
+        untuple(b, op, x)
+    }
+}
+
+/// `broadcast_in_dim` (operand dimensions of size 1 may stretch to any
+/// size, which the builder's `broadcast_in_dim` reshapes away).
+fn broadcast_in_dim(b: &XlaBuilder, op: &Operation, args: &[XlaOp]) -> OpResult<Vec<XlaOp>> {
+    let [x] = args else {
+        return Err("one operand".into());
+    };
+    let dims = Reader(op).ints("broadcast_dimensions")?;
+    let out = result_shape(op)?;
+    let out = out.as_array().ok_or("an array result")?;
+    let y = b
+        .broadcast_in_dim(*x, out.dims(), &dims)
+        .map_err(|e| e.to_string())?;
+    Ok(vec![y])
+}
+
+/// The results of an op lowered to one XLA op: itself, or its tuple's
+/// elements when the op has several results.
+fn untuple(b: &XlaBuilder, op: &Operation, x: XlaOp) -> Result<Vec<XlaOp>, LowerError> {
+    if op.results.len() == 1 {
+        return Ok(vec![x]);
+    }
+    (0..op.results.len())
+        .map(|i| {
+            b.get_tuple_element(x, i as i64)
+                .map_err(|e| op_error(op, e.to_string()))
+        })
+        .collect()
+}
+
+/// The result shape of `op`: one array, or a tuple of several results.
+pub(crate) fn result_shape(op: &Operation) -> OpResult<Shape> {
+    let shapes: Vec<Shape> = op
+        .results
+        .iter()
+        .map(|(_, t)| shape(t))
+        .collect::<OpResult<_>>()?;
+    Ok(match <[Shape; 1]>::try_from(shapes) {
+        Ok([one]) => one,
+        Err(many) => Shape::tuple(many),
+    })
+}
+
+/// The HLO opcode of a StableHLO op name.
+fn opcode(name: &str) -> Option<Opcode> {
+    let short = name.strip_prefix("stablehlo.")?;
+    let hlo = match short {
+        "broadcast_in_dim" | "broadcast" => "broadcast".to_string(),
+        "dot_general" | "dot" => "dot".to_string(),
+        "optimization_barrier" => "opt-barrier".to_string(),
+        "create_token" => "after-all".to_string(),
+        "custom_call" => "custom-call".to_string(),
+        other => other.replace('_', "-"),
+    };
+    Opcode::from_name(&hlo)
+}
+
+/// An op that is one HLO instruction (regions already lowered to
+/// `called`), followed by get-tuple-elements for several results.
+fn simple(
+    b: &XlaBuilder,
+    op: &Operation,
+    args: &[XlaOp],
+    called: &[XlaComputation],
+) -> OpResult<Vec<XlaOp>> {
+    let opcode = opcode(&op.name).ok_or_else(|| format!("unknown op `{}`", op.name))?;
+    let shapes: Vec<Shape> = args
+        .iter()
+        .map(|&a| b.get_shape(a))
+        .collect::<Result<_, _>>()
+        .map_err(|e| e.to_string())?;
+    let mut shape = result_shape(op)?;
+    let attrs = attributes(op, opcode, &shapes, &mut shape)?;
+    let instr = HloInstruction {
+        name: opcode.name().to_string(),
+        opcode,
+        shape,
+        operands: Vec::new(),
+        called: Vec::new(),
+        attrs,
+    };
+    let refs: Vec<&XlaComputation> = called.iter().collect();
+    let x = b
+        .add_instruction(&instr, args, &refs)
+        .map_err(|e| e.to_string())?;
+    if op.results.len() == 1 {
+        return Ok(vec![x]);
+    }
+    (0..op.results.len())
+        .map(|i| b.get_tuple_element(x, i as i64).map_err(|e| e.to_string()))
+        .collect()
+}
+
+/// The HLO attributes of `op` (the result shape gets the layouts a custom
+/// call declares).
+fn attributes(
+    op: &Operation,
+    opcode: Opcode,
+    operands: &[Shape],
+    result: &mut Shape,
+) -> OpResult<Attrs> {
+    use Opcode as O;
+    let a = Reader(op);
+    let mut attrs = Attrs::default();
+    let rank = |i: usize| {
+        operands
+            .get(i)
+            .and_then(Shape::as_array)
+            .map_or(0, |s| s.rank() as i64)
+    };
+    match opcode {
+        O::Broadcast if op.name == "stablehlo.broadcast" => {
+            let out_rank = result.as_array().map_or(0, |s| s.rank() as i64);
+            attrs.dimensions = Some((out_rank - rank(0)..out_rank).collect());
+        }
+        O::Broadcast => attrs.dimensions = Some(a.ints("broadcast_dimensions")?),
+        O::Transpose => attrs.dimensions = Some(a.ints("permutation")?),
+        O::Reverse => attrs.dimensions = Some(a.ints("dimensions")?),
+        O::Concatenate => attrs.dimensions = Some(vec![a.int("dimension")?]),
+        O::GetDimensionSize | O::SetDimensionSize => {
+            attrs.dimensions = Some(vec![a.int("dimension")?])
+        }
+        O::Iota => attrs.iota_dimension = Some(a.int("iota_dimension")?),
+        O::Pad => {
+            let (low, high, interior) = (
+                a.ints("edge_padding_low")?,
+                a.ints("edge_padding_high")?,
+                a.ints("interior_padding")?,
+            );
+            attrs.padding = Some(
+                (0..low.len())
+                    .map(|i| PadDim {
+                        low: low[i],
+                        high: *high.get(i).unwrap_or(&0),
+                        interior: *interior.get(i).unwrap_or(&0),
+                    })
+                    .collect(),
+            );
+        }
+        O::Slice => {
+            let (start, limit) = (a.ints("start_indices")?, a.ints("limit_indices")?);
+            let strides = a.ints_or("strides", vec![1; start.len()])?;
+            attrs.slice = Some(
+                (0..start.len())
+                    .map(|i| SliceDim {
+                        start: start[i],
+                        limit: *limit.get(i).unwrap_or(&0),
+                        stride: *strides.get(i).unwrap_or(&1),
+                    })
+                    .collect(),
+            );
+        }
+        O::DynamicSlice => attrs.dynamic_slice_sizes = Some(a.ints("slice_sizes")?),
+        O::GetTupleElement => attrs.tuple_index = Some(a.int("index")?),
+        O::Gather => {
+            attrs.gather_dims = Some(GatherDimensionNumbers {
+                offset_dims: a.ints_or("offset_dims", vec![])?,
+                collapsed_slice_dims: a.ints_or("collapsed_slice_dims", vec![])?,
+                start_index_map: a.ints_or("start_index_map", vec![])?,
+                index_vector_dim: a.int_or("index_vector_dim", 0)?,
+                operand_batching_dims: a.ints_or("operand_batching_dims", vec![])?,
+                start_indices_batching_dims: a.ints_or("start_indices_batching_dims", vec![])?,
+            });
+            attrs.gather_slice_sizes = Some(a.ints("slice_sizes")?);
+            attrs.indices_are_sorted = a.flag("indices_are_sorted");
+        }
+        O::Scatter => {
+            attrs.scatter_dims = Some(ScatterDimensionNumbers {
+                update_window_dims: a.ints_or("update_window_dims", vec![])?,
+                inserted_window_dims: a.ints_or("inserted_window_dims", vec![])?,
+                scatter_dims_to_operand_dims: a.ints_or("scatter_dims_to_operand_dims", vec![])?,
+                index_vector_dim: a.int_or("index_vector_dim", 0)?,
+                input_batching_dims: a.ints_or("input_batching_dims", vec![])?,
+                scatter_indices_batching_dims: a
+                    .ints_or("scatter_indices_batching_dims", vec![])?,
+            });
+            attrs.indices_are_sorted = a.flag("indices_are_sorted");
+            attrs.unique_indices = a.flag("unique_indices");
+        }
+        O::Reduce | O::Map => attrs.dimensions = Some(a.ints("dimensions")?),
+        O::ReduceWindow => {
+            let size = a.ints("window_dimensions")?;
+            attrs.window = Some(window(
+                &a,
+                &size,
+                "window_strides",
+                "base_dilations",
+                "window_dilations",
+                None,
+            )?);
+        }
+        O::SelectAndScatter => {
+            let size = a.ints("window_dimensions")?;
+            attrs.window = Some(window(&a, &size, "window_strides", "", "", None)?);
+        }
+        O::Sort => {
+            let d = a.int_or("dimension", -1)?;
+            attrs.dimensions = Some(vec![if d < 0 { d + rank(0) } else { d }]);
+            attrs.is_stable = a.flag("is_stable");
+        }
+        O::Dot if op.name == "stablehlo.dot" => {
+            attrs.dot_dims = Some(DotDimensionNumbers {
+                lhs_batch: vec![],
+                rhs_batch: vec![],
+                lhs_contracting: vec![rank(0) - 1],
+                rhs_contracting: vec![0],
+            });
+        }
+        O::Dot => {
+            attrs.dot_dims = Some(DotDimensionNumbers {
+                lhs_batch: a.ints_or("lhs_batching_dimensions", vec![])?,
+                rhs_batch: a.ints_or("rhs_batching_dimensions", vec![])?,
+                lhs_contracting: a.ints_or("lhs_contracting_dimensions", vec![])?,
+                rhs_contracting: a.ints_or("rhs_contracting_dimensions", vec![])?,
+            });
+        }
+        O::Convolution => {
+            let dims = ConvDimensionNumbers {
+                input_batch: a.int("input_batch_dimension")?,
+                input_feature: a.int("input_feature_dimension")?,
+                input_spatial: a.ints("input_spatial_dimensions")?,
+                kernel_input_feature: a.int("kernel_input_feature_dimension")?,
+                kernel_output_feature: a.int("kernel_output_feature_dimension")?,
+                kernel_spatial: a.ints("kernel_spatial_dimensions")?,
+                output_batch: a.int("output_batch_dimension")?,
+                output_feature: a.int("output_feature_dimension")?,
+                output_spatial: a.ints("output_spatial_dimensions")?,
+            };
+            let kernel = operands
+                .get(1)
+                .and_then(Shape::as_array)
+                .ok_or("a kernel operand")?;
+            let size: Vec<i64> = dims
+                .kernel_spatial
+                .iter()
+                .map(|&d| {
+                    kernel
+                        .dims()
+                        .get(d as usize)
+                        .copied()
+                        .ok_or("a kernel spatial dimension out of range")
+                })
+                .collect::<Result<_, _>>()?;
+            attrs.window = Some(window(
+                &a,
+                &size,
+                "window_strides",
+                "lhs_dilation",
+                "rhs_dilation",
+                Some("window_reversal"),
+            )?);
+            attrs.conv_dims = Some(dims);
+            attrs.feature_group_count = Some(a.int_or("feature_group_count", 1)?);
+            attrs.batch_group_count = Some(a.int_or("batch_group_count", 1)?);
+        }
+        O::Compare => {
+            let direction = a
+                .enumeration("comparison_direction")?
+                .ok_or("missing `comparison_direction`")?;
+            attrs.comparison_direction = Some(
+                ComparisonDirection::from_name(direction)
+                    .ok_or_else(|| format!("unknown comparison `{direction}`"))?,
+            );
+            if let Some(t) = a.enumeration("compare_type")? {
+                attrs.comparison_type = Some(
+                    ComparisonType::from_name(t)
+                        .ok_or_else(|| format!("unknown comparison type `{t}`"))?,
+                );
+            }
+        }
+        O::ReducePrecision => {
+            attrs.exponent_bits = Some(a.int("exponent_bits")?);
+            attrs.mantissa_bits = Some(a.int("mantissa_bits")?);
+        }
+        O::Fft => {
+            let t = a.enumeration("fft_type")?.ok_or("missing `fft_type`")?;
+            attrs.fft_type =
+                Some(FftType::from_name(t).ok_or_else(|| format!("unknown fft type `{t}`"))?);
+            attrs.fft_length = Some(a.ints("fft_length")?);
+        }
+        O::Cholesky => attrs.cholesky_lower = Some(a.flag("lower")),
+        O::TriangularSolve => {
+            let t = a.enumeration("transpose_a")?.unwrap_or("NO_TRANSPOSE");
+            attrs.triangular_solve = Some(TriangularSolveOptions {
+                left_side: a.flag("left_side"),
+                lower: a.flag("lower"),
+                unit_diagonal: a.flag("unit_diagonal"),
+                transpose_a: TransposeKind::from_name(t)
+                    .ok_or_else(|| format!("unknown transpose `{t}`"))?,
+            });
+        }
+        O::BatchNormGrad | O::BatchNormInference | O::BatchNormTraining => {
+            attrs.epsilon = Some(a.float("epsilon")? as f32);
+            attrs.feature_index = Some(a.int("feature_index")?);
+        }
+        O::Rng => {
+            let d = a
+                .enumeration("rng_distribution")?
+                .ok_or("missing `rng_distribution`")?;
+            attrs.rng_distribution = Some(match d {
+                "UNIFORM" => RngDistribution::Uniform,
+                "NORMAL" => RngDistribution::Normal,
+                other => return Err(format!("unknown distribution `{other}`")),
+            });
+        }
+        O::RngBitGenerator => {
+            let algorithm = a.enumeration("rng_algorithm")?.unwrap_or("DEFAULT");
+            attrs.rng_algorithm = Some(match algorithm {
+                "DEFAULT" => RngAlgorithm::Default,
+                "THREE_FRY" => RngAlgorithm::ThreeFry,
+                "PHILOX" => RngAlgorithm::Philox,
+                other => return Err(format!("unknown rng algorithm `{other}`")),
+            });
+        }
+        O::CustomCall => custom_call(&a, &mut attrs, operands, result)?,
+        O::AllReduce | O::AllGather | O::ReduceScatter | O::AllToAll | O::CollectivePermute => {
+            collective(&a, opcode, &mut attrs)?
+        }
+        _ => {}
+    }
+    if opcode == O::Constant {
+        let value = op.attr("value").ok_or("missing `value`")?;
+        attrs.literal = Some(literal(value)?);
+    }
+    Ok(attrs)
+}
+
+/// A window of `size` from the attributes named (an empty name: the
+/// default).
+fn window(
+    a: &Reader,
+    size: &[i64],
+    strides: &str,
+    base: &str,
+    dilation: &str,
+    reversal: Option<&str>,
+) -> OpResult<Window> {
+    let n = size.len();
+    let list = |name: &str| {
+        if name.is_empty() {
+            Ok(vec![1; n])
+        } else {
+            a.ints_or(name, vec![1; n])
+        }
+    };
+    let (strides, base, dilation) = (list(strides)?, list(base)?, list(dilation)?);
+    let padding = a.ints_or("padding", vec![0; 2 * n])?;
+    let reversal = match reversal.and_then(|r| a.0.attr(r)) {
+        Some(Attr::Bools(v)) => v.clone(),
+        Some(other) => ints_of(other)?.iter().map(|&x| x != 0).collect(),
+        None => vec![false; n],
+    };
+    if [strides.len(), base.len(), dilation.len(), reversal.len()]
+        .iter()
+        .any(|&l| l != n)
+        || padding.len() != 2 * n
+    {
+        return Err(format!(
+            "window attributes of {n} dimensions do not agree in length"
+        ));
+    }
+    Ok(Window {
+        dims: (0..n)
+            .map(|i| WindowDim {
+                size: size[i],
+                stride: strides[i],
+                padding_low: padding[2 * i],
+                padding_high: padding[2 * i + 1],
+                window_dilation: dilation[i],
+                base_dilation: base[i],
+                window_reversal: reversal[i],
+            })
+            .collect(),
+    })
+}
+
+/// A custom call's target, configuration, API version, layouts and aliases.
+fn custom_call(
+    a: &Reader,
+    attrs: &mut Attrs,
+    operands: &[Shape],
+    result: &mut Shape,
+) -> OpResult<()> {
+    attrs.custom_call_target = Some(string_attr(a.0, "call_target_name")?);
+    attrs.custom_call_has_side_effect = a.flag("has_side_effect");
+    let config = match (a.0.attr("mhlo.backend_config"), a.0.attr("backend_config")) {
+        (Some(dict @ Attr::Dict(_)), _) | (_, Some(dict @ Attr::Dict(_))) => Some(attr_text(dict)),
+        (_, Some(Attr::String(s))) if !s.is_empty() => {
+            Some(String::from_utf8_lossy(s).into_owned())
+        }
+        _ => None,
+    };
+    attrs.backend_config = config;
+    attrs.custom_call_api_version = match a.0.attr("api_version") {
+        Some(Attr::Int(v, _)) => Some(
+            match v {
+                1 => "API_VERSION_ORIGINAL",
+                2 => "API_VERSION_STATUS_RETURNING",
+                3 => "API_VERSION_STATUS_RETURNING_UNIFIED",
+                4 => "API_VERSION_TYPED_FFI",
+                _ => return Err(format!("unknown custom call api_version {v}")),
+            }
+            .to_string(),
+        ),
+        Some(Attr::Enum(_, v)) => Some(v.clone()),
+        _ => None,
+    };
+    if let Some(Attr::Array(layouts)) = a.0.attr("operand_layouts") {
+        let mut constrained = Vec::new();
+        for (layout, shape) in layouts.iter().zip(operands) {
+            let mut shape = shape.clone();
+            if let Shape::Array(array) = &mut shape {
+                array.set_layout(Some(Layout::new(ints_of(layout)?)));
+            }
+            constrained.push(shape);
+        }
+        attrs.operand_layout_constraints = Some(constrained);
+    }
+    if let Some(Attr::Array(layouts)) = a.0.attr("result_layouts") {
+        let mut leaves: Vec<&mut Shape> = match result {
+            Shape::Tuple(parts) => parts.iter_mut().collect(),
+            other => vec![other],
+        };
+        for (layout, shape) in layouts.iter().zip(leaves.iter_mut()) {
+            if let Shape::Array(array) = shape {
+                array.set_layout(Some(Layout::new(ints_of(layout)?)));
+            }
+        }
+    }
+    if let Some(Attr::Array(aliases)) = a.0.attr("output_operand_aliases") {
+        let mut out = Vec::new();
+        for alias in aliases {
+            let Attr::Dict(fields) = alias else {
+                return Err("an output_operand_alias that is not a structure".into());
+            };
+            let field = |name: &str| fields.iter().find(|(k, _)| k == name).map(|(_, v)| v);
+            out.push(OutputOperandAlias {
+                output_index: field("output_tuple_indices")
+                    .map(ints_of)
+                    .transpose()?
+                    .unwrap_or_default(),
+                operand: match field("operand_index") {
+                    Some(Attr::Int(v, _)) => *v,
+                    _ => 0,
+                },
+                operand_index: field("operand_tuple_indices")
+                    .map(ints_of)
+                    .transpose()?
+                    .unwrap_or_default(),
+            });
+        }
+        attrs.output_to_operand_aliasing = Some(out);
+    }
+    Ok(())
+}
+
+/// A collective's replica groups, channel, device-id mode and dimension.
+fn collective(a: &Reader, opcode: Opcode, attrs: &mut Attrs) -> OpResult<()> {
+    use Opcode as O;
+    let groups = |name: &str| -> OpResult<Option<Vec<Vec<i64>>>> {
+        match a.0.attr(name) {
+            Some(Attr::Dense {
+                ty: Type::Tensor { dims, .. },
+                ..
+            }) if dims.len() == 2 => {
+                let values = ints_of(a.0.attr(name).ok_or("groups")?)?;
+                let width = dims[1].unwrap_or(0).max(1) as usize;
+                Ok(Some(values.chunks(width).map(<[i64]>::to_vec).collect()))
+            }
+            Some(other) => Err(format!("`{name}` is not a 2-D integer tensor: {other:?}")),
+            None => Ok(None),
+        }
+    };
+    if opcode == O::CollectivePermute {
+        let pairs = groups("source_target_pairs")?.ok_or("missing `source_target_pairs`")?;
+        attrs.source_target_pairs = Some(
+            pairs
+                .iter()
+                .map(|p| (p[0], *p.get(1).unwrap_or(&0)))
+                .collect(),
+        );
+    } else {
+        attrs.replica_groups = groups("replica_groups")?;
+    }
+    if let Some(Attr::Dict(fields)) = a.0.attr("channel_handle") {
+        if let Some((_, Attr::Int(handle, _))) = fields.iter().find(|(k, _)| k == "handle") {
+            attrs.channel_id = (*handle > 0).then_some(*handle);
+        }
+    } else if let Some(Attr::Int(handle, _)) = a.0.attr("channel_id") {
+        attrs.channel_id = (*handle > 0).then_some(*handle);
+    }
+    attrs.use_global_device_ids = a.flag("use_global_device_ids");
+    match opcode {
+        O::AllGather => attrs.dimensions = Some(vec![a.int("all_gather_dim")?]),
+        O::ReduceScatter => attrs.dimensions = Some(vec![a.int("scatter_dimension")?]),
+        O::AllToAll => {
+            let (split, concat) = (a.int("split_dimension")?, a.int("concat_dimension")?);
+            if split != concat {
+                return Err(
+                    "an all_to_all whose split and concat dimensions differ is not supported"
+                        .into(),
+                );
+            }
+            attrs.dimensions = Some(vec![split]);
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+/// Typed reads of an op's attributes.
+struct Reader<'a>(&'a Operation);
+
+impl Reader<'_> {
+    fn get(&self, name: &str) -> OpResult<&Attr> {
+        self.0
+            .attr(name)
+            .ok_or_else(|| format!("missing attribute `{name}`"))
+    }
+
+    fn ints(&self, name: &str) -> OpResult<Vec<i64>> {
+        ints_of(self.get(name)?).map_err(|e| format!("`{name}`: {e}"))
+    }
+
+    fn ints_or(&self, name: &str, default: Vec<i64>) -> OpResult<Vec<i64>> {
+        match self.0.attr(name) {
+            Some(attr) => ints_of(attr).map_err(|e| format!("`{name}`: {e}")),
+            None => Ok(default),
+        }
+    }
+
+    fn int(&self, name: &str) -> OpResult<i64> {
+        match self.get(name)? {
+            Attr::Int(v, _) => Ok(*v),
+            other => Err(format!("`{name}` is not an integer: {other:?}")),
+        }
+    }
+
+    fn int_or(&self, name: &str, default: i64) -> OpResult<i64> {
+        match self.0.attr(name) {
+            Some(_) => self.int(name),
+            None => Ok(default),
+        }
+    }
+
+    fn float(&self, name: &str) -> OpResult<f64> {
+        match self.get(name)? {
+            Attr::Float(v, _) => Ok(*v),
+            Attr::Int(v, _) => Ok(*v as f64),
+            other => Err(format!("`{name}` is not a float: {other:?}")),
+        }
+    }
+
+    /// A boolean attribute: `true`, or present as a unit attribute.
+    fn flag(&self, name: &str) -> bool {
+        matches!(self.0.attr(name), Some(Attr::Bool(true) | Attr::Unit))
+    }
+
+    fn enumeration(&self, name: &str) -> OpResult<Option<&str>> {
+        match self.0.attr(name) {
+            Some(Attr::Enum(_, v)) => Ok(Some(v)),
+            Some(Attr::Opaque(v)) => Ok(Some(v)),
+            Some(other) => Err(format!("`{name}` is not an enum: {other:?}")),
+            None => Ok(None),
+        }
+    }
+}
+
+/// An integer list: `array<i64: …>`, `[1, 2]` or an integer tensor
+/// (flattened).
+pub(crate) fn ints_of(attr: &Attr) -> OpResult<Vec<i64>> {
+    match attr {
+        Attr::Ints(v) => Ok(v.clone()),
+        Attr::Array(items) => items
+            .iter()
+            .map(|i| match i {
+                Attr::Int(v, _) => Ok(*v),
+                other => Err(format!("not an integer: {other:?}")),
+            })
+            .collect(),
+        Attr::Dense {
+            ty: Type::Tensor { element, dims },
+            bytes,
+            splat,
+        } => {
+            let size = match element {
+                ElementType::Index => 8,
+                ElementType::Known(p) if p.is_integral() => p.byte_size(),
+                _ => return Err(format!("not an integer tensor: {element:?}")),
+            };
+            let signed = !matches!(element, ElementType::Known(p) if p.is_unsigned_integral());
+            let values: Vec<i64> = bytes
+                .chunks_exact(size)
+                .map(|c| {
+                    let mut raw = [0u8; 8];
+                    raw[..size].copy_from_slice(c);
+                    let v = u64::from_le_bytes(raw);
+                    let shift = 64 - 8 * size as u32;
+                    if signed && shift > 0 {
+                        ((v << shift) as i64) >> shift
+                    } else {
+                        v as i64
+                    }
+                })
+                .collect();
+            if *splat {
+                let count: i64 = dims.iter().map(|d| d.unwrap_or(0)).product();
+                Ok(vec![
+                    values.first().copied().unwrap_or(0);
+                    count.max(0) as usize
+                ])
+            } else {
+                Ok(values)
+            }
+        }
+        other => Err(format!("not an integer list: {other:?}")),
+    }
+}
+
+/// The literal of a dense constant.
+pub(crate) fn literal(attr: &Attr) -> OpResult<Literal> {
+    let Attr::Dense { ty, bytes, splat } = attr else {
+        return Err(format!("a constant that is not a dense literal: {attr:?}"));
+    };
+    let shape = shape(ty)?;
+    let mut literal = Literal::zeros(&shape).map_err(|e| e.to_string())?;
+    let out = literal.bytes_mut().map_err(|e| e.to_string())?;
+    if *splat {
+        if bytes.is_empty() && !out.is_empty() {
+            return Err("an empty splat".into());
+        }
+        for chunk in out.chunks_exact_mut(bytes.len().max(1)) {
+            chunk.copy_from_slice(bytes);
+        }
+    } else if out.len() == bytes.len() {
+        out.copy_from_slice(bytes);
+    } else {
+        return Err(format!(
+            "a literal of {} bytes for a shape of {}",
+            bytes.len(),
+            out.len()
+        ));
+    }
+    if let Type::Tensor {
+        element: ElementType::Known(PrimitiveType::Pred),
+        ..
+    } = ty
+    {
+        for b in out.iter_mut() {
+            *b = u8::from(*b != 0);
+        }
+    }
+    Ok(literal)
+}
+
+/// An attribute in MLIR's text form, as XLA prints a custom call's
+/// dictionary `backend_config` (`{diag = 78 : ui8, side = 76 : ui8}`).
+fn attr_text(attr: &Attr) -> String {
+    match attr {
+        Attr::Unit => "unit".into(),
+        Attr::Bool(v) => v.to_string(),
+        Attr::Int(v, ElementType::Known(PrimitiveType::S64)) => v.to_string(),
+        Attr::Int(v, t) => format!("{v} : {}", element_name(t)),
+        Attr::Float(v, t) => format!("{v:e} : {}", element_name(t)),
+        Attr::String(s) => format!("{:?}", String::from_utf8_lossy(s)),
+        Attr::Array(items) => format!(
+            "[{}]",
+            items.iter().map(attr_text).collect::<Vec<_>>().join(", ")
+        ),
+        Attr::Ints(v) => format!(
+            "array<i64: {}>",
+            v.iter().map(i64::to_string).collect::<Vec<_>>().join(", ")
+        ),
+        Attr::Dict(fields) => {
+            let mut sorted: Vec<&(String, Attr)> = fields.iter().collect();
+            sorted.sort_by(|a, b| a.0.cmp(&b.0));
+            let body: Vec<String> = sorted
+                .iter()
+                .map(|(k, v)| {
+                    if *v == Attr::Unit {
+                        k.clone()
+                    } else {
+                        format!("{k} = {}", attr_text(v))
+                    }
+                })
+                .collect();
+            format!("{{{}}}", body.join(", "))
+        }
+        Attr::Enum(_, v) | Attr::Opaque(v) | Attr::Symbol(v) => v.clone(),
+        other => format!("{other:?}"),
+    }
+}
+
+/// The MLIR spelling of an element type.
+fn element_name(t: &ElementType) -> String {
+    use PrimitiveType as P;
+    match t {
+        ElementType::Known(p) => match p {
+            P::Pred => "i1",
+            P::S8 => "i8",
+            P::S16 => "i16",
+            P::S32 => "i32",
+            P::S64 => "i64",
+            P::U8 => "ui8",
+            P::U16 => "ui16",
+            P::U32 => "ui32",
+            P::U64 => "ui64",
+            P::F16 => "f16",
+            P::Bf16 => "bf16",
+            P::F32 => "f32",
+            P::F64 => "f64",
+            P::C64 => "complex<f32>",
+            P::C128 => "complex<f64>",
+        }
+        .to_string(),
+        ElementType::Index => "index".to_string(),
+        ElementType::Other(name) => name.clone(),
+    }
+}
