@@ -227,7 +227,7 @@ fn unusable_module_files_are_errors_not_panics() {
         assert_eq!(
             stderr(&out),
             format!(
-                "error: {} is not an HLO text file: byte 0 is not UTF-8\n",
+                "error: {} is not a module (HLO or StableHLO text, MLIR bytecode, jax.export): byte 0 is not UTF-8\n",
                 binary.display()
             ),
             "{command}"

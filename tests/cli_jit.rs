@@ -221,6 +221,6 @@ fn dump_and_bench_report_unusable_modules() {
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(
         String::from_utf8_lossy(&out.stderr),
-        format!("error: {binary} is not an HLO text file: byte 0 is not UTF-8\n")
+        format!("error: {binary} is not a module (HLO or StableHLO text, MLIR bytecode, jax.export): byte 0 is not UTF-8\n")
     );
 }

@@ -1,29 +1,31 @@
-//! Reading an HLO module file, shared by every subcommand that takes one.
+//! Reading a module file, shared by every subcommand that takes one: HLO
+//! text, StableHLO text, MLIR bytecode or a `jax.export` artifact, told
+//! apart by content.
 
 use std::path::Path;
 
-use xla_core::text::parse_hlo_module;
 use xla_core::verify::verify_module;
-use xla_core::HloModule;
+use xla_core::{load_module, HloModule, LoadError};
 
 use super::Failure;
 
-/// Reads and parses `path`; with `verify`, also runs the module verifier.
+/// Reads and loads `path`; with `verify`, also runs the module verifier.
 /// An unreadable file is an I/O failure; a parse error (`file:line:col: …`
-/// with a window of the source line and a caret), a file that is not UTF-8
-/// (a binary: the first bad byte is named) or an invalid module is an
-/// invalid input.
+/// with a window of the source line and a caret), a text file that is not
+/// UTF-8 (the first bad byte is named), a StableHLO op that does not lower
+/// (the op and its location) or an invalid module is an invalid input.
 pub fn load(path: &Path, verify: bool) -> Result<HloModule, Failure> {
     let shown = path.display();
     let bytes =
         std::fs::read(path).map_err(|e| Failure::Usage(format!("cannot read {shown}: {e}")))?;
-    let text = String::from_utf8(bytes).map_err(|e| {
-        Failure::Invalid(format!(
-            "{shown} is not an HLO text file: byte {} is not UTF-8",
-            e.utf8_error().valid_up_to()
-        ))
+    let module = load_module(&bytes).map_err(|e| match e {
+        LoadError::Parse(e) => Failure::Invalid(format!("{shown}:{e}")),
+        LoadError::NotUtf8(at) => Failure::Invalid(format!(
+            "{shown} is not a module (HLO or StableHLO text, MLIR bytecode, jax.export): \
+             byte {at} is not UTF-8"
+        )),
+        e => Failure::Invalid(format!("{shown}: {e}")),
     })?;
-    let module = parse_hlo_module(&text).map_err(|e| Failure::Invalid(format!("{shown}:{e}")))?;
     if verify {
         verify_module(&module).map_err(|e| Failure::Invalid(format!("{shown}: {e}")))?;
     }

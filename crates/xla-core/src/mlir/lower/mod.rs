@@ -131,9 +131,11 @@ pub(crate) type Env = HashMap<Value, XlaOp>;
 pub(crate) enum Params {
     /// One parameter per block argument (reducers, comparators).
     Flat,
-    /// One tuple of the block arguments then the captured values (loops,
-    /// branches).
+    /// One tuple of the block arguments then the captured values (loops).
     Tuple,
+    /// The one value, or a tuple of several (a branch's captured values,
+    /// as XLA passes them).
+    Operand,
 }
 
 /// What a region's computation returns.
@@ -220,7 +222,10 @@ impl<'m> Lowering<'m> {
                     .collect::<Result<_, _>>()
                     .map_err(builder_error)?
             }
-            Params::Tuple => {
+            Params::Operand if shapes.len() == 1 => {
+                vec![b.parameter(0, &shapes[0], "arg").map_err(builder_error)?]
+            }
+            Params::Tuple | Params::Operand => {
                 let p = b
                     .parameter(0, &Shape::tuple(shapes.clone()), "arg_tuple")
                     .map_err(builder_error)?;

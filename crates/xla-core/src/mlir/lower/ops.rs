@@ -127,12 +127,15 @@ impl<'m> Lowering<'m> {
             branches.push(self.region(
                 &format!("branch_{i}"),
                 block,
-                Params::Tuple,
+                Params::Operand,
                 &captures,
                 Root::Values,
             )?);
             let values: Vec<XlaOp> = captures.iter().map(|(v, _)| env[v]).collect();
-            branch_args.push(b.tuple(&values).map_err(|e| err(e.to_string()))?);
+            branch_args.push(match values.as_slice() {
+                [one] => *one,
+                _ => b.tuple(&values).map_err(|e| err(e.to_string()))?,
+            });
         }
         let x = if op.name == "stablehlo.if" {
             let [on_true, on_false] = branches.as_slice() else {
@@ -399,8 +402,10 @@ fn attributes(
                 Some("window_reversal"),
             )?);
             attrs.conv_dims = Some(dims);
-            attrs.feature_group_count = Some(a.int_or("feature_group_count", 1)?);
-            attrs.batch_group_count = Some(a.int_or("batch_group_count", 1)?);
+            // XLA leaves out group counts of 1.
+            let count = |name| Ok::<_, String>(Some(a.int_or(name, 1)?).filter(|&c| c != 1));
+            attrs.feature_group_count = count("feature_group_count")?;
+            attrs.batch_group_count = count("batch_group_count")?;
         }
         O::Compare => {
             let direction = a
@@ -411,10 +416,21 @@ fn attributes(
                     .ok_or_else(|| format!("unknown comparison `{direction}`"))?,
             );
             if let Some(t) = a.enumeration("compare_type")? {
-                attrs.comparison_type = Some(
-                    ComparisonType::from_name(t)
-                        .ok_or_else(|| format!("unknown comparison type `{t}`"))?,
-                );
+                let t = ComparisonType::from_name(t)
+                    .ok_or_else(|| format!("unknown comparison type `{t}`"))?;
+                // XLA leaves out the type its element type implies.
+                let element = operands
+                    .first()
+                    .and_then(Shape::as_array)
+                    .map(|s| s.element_type());
+                let implied = element.map(|e| match e {
+                    e if e.is_floating() || e.is_complex() => ComparisonType::Float,
+                    e if e.is_unsigned_integral() || e == PrimitiveType::Pred => {
+                        ComparisonType::Unsigned
+                    }
+                    _ => ComparisonType::Signed,
+                });
+                attrs.comparison_type = (implied != Some(t)).then_some(t);
             }
         }
         O::ReducePrecision => {
