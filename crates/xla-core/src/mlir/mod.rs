@@ -2,4 +2,5 @@
 //! VHLO dialect) and `jax.export` artifacts, read into one MLIR form
 //! ([`ir`]) and lowered to an [`HloModule`](crate::HloModule).
 
+pub mod bytecode;
 pub mod ir;
