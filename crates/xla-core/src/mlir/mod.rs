@@ -3,4 +3,5 @@
 //! ([`ir`]) and lowered to an [`HloModule`](crate::HloModule).
 
 pub mod bytecode;
+pub mod export;
 pub mod ir;
