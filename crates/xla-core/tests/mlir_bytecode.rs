@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use xla_core::mlir::bytecode::{read_bytecode, BytecodeError, VhloVersion};
-use xla_core::mlir::export::{read_jax_export, DType, Exported};
+use xla_core::mlir::export::{read_jax_export, DType, Exported, NamedSharding, Sharding};
 use xla_core::mlir::ir::{Attr, ElementType, Module, Operation, Type};
 use xla_core::PrimitiveType;
 
@@ -571,4 +571,69 @@ fn symbolic_shapes() {
         .attrs
         .iter()
         .any(|(k, a)| k == "jax.uses_shape_polymorphism" && *a == Attr::Bool(true)));
+}
+
+#[test]
+fn shardings_and_metadata() {
+    let dir = cases_dir().join("collectives__all_to_all");
+    if !dir.join("module.jax_export").exists() {
+        return;
+    }
+    let e = read_case(&dir);
+    // func.func public @main(%arg0: tensor<4x16xi32> {sdy.sharding =
+    //   #sdy.sharding<@mesh, [{"i"}, {}]>}) on a 4-device mesh `i`.
+    assert_eq!(e.nr_devices, 4);
+    assert_eq!(e.platforms, vec!["cpu".to_string()]);
+    assert_eq!(e.in_shardings.len(), 1);
+    let Sharding::Named(n) = &e.in_shardings[0] else {
+        panic!("{:?}", e.in_shardings)
+    };
+    assert_eq!(
+        (n.axis_names.clone(), n.axis_sizes.clone()),
+        (vec!["i".to_string()], vec![4])
+    );
+    assert_eq!(
+        e.in_shardings[0].hlo_sharding(2).as_deref(),
+        Some("{devices=[4,1]<=[4]}")
+    );
+    assert_eq!(e.out_shardings, vec![Sharding::Unspecified]);
+    assert_eq!(e.module_kept_var_idx, vec![0]);
+    assert_eq!(e.vhlo_version, VhloVersion(1, 15, 0));
+    assert_eq!(e.producer, "StableHLO_v1.15.0");
+    // ((x,), {}): one leaf.
+    assert_eq!(e.in_tree.kind, 2);
+    assert_eq!(e.in_tree.num_leaves(), 1);
+    assert!(all_ops(&e.module)
+        .iter()
+        .any(|o| o.name == "sdy.manual_computation"));
+}
+
+#[test]
+fn hlo_sharding_strings() {
+    let mesh = |partitions: &[&[&str]]| NamedSharding {
+        axis_names: vec!["a".into(), "b".into()],
+        axis_sizes: vec![2, 3],
+        partitions: partitions
+            .iter()
+            .map(|p| p.iter().map(|s| s.to_string()).collect())
+            .collect(),
+        memory_kind: None,
+    };
+    assert_eq!(
+        mesh(&[&[], &[]]).hlo_sharding(2).as_deref(),
+        Some("{replicated}")
+    );
+    assert_eq!(
+        mesh(&[&["a"], &["b"]]).hlo_sharding(2).as_deref(),
+        Some("{devices=[2,3]<=[2,3]}")
+    );
+    assert_eq!(
+        mesh(&[&["a", "b"]]).hlo_sharding(2).as_deref(),
+        Some("{devices=[6,1]<=[2,3]}")
+    );
+    assert_eq!(
+        mesh(&[&["b"]]).hlo_sharding(2).as_deref(),
+        Some("{devices=[3,1,2]<=[2,3]T(1,0) last_tile_dim_replicate}")
+    );
+    assert_eq!(mesh(&[&["c"]]).hlo_sharding(1), None);
 }

@@ -82,7 +82,7 @@ impl DType {
                     "key<rbg>",
                     "key<unsafe_rbg>",
                 ];
-                usize::try_from(code - 15)
+                usize::try_from(i16::from(code) - 15)
                     .ok()
                     .and_then(|i| OTHER.get(i))
                     .map(|n| DType::Other(n))
@@ -177,7 +177,7 @@ impl NamedSharding {
                     return None;
                 }
                 used.push(i);
-                tiles[d] *= u64::from(self.axis_sizes[i]);
+                tiles[d] = tiles[d].saturating_mul(u64::from(*self.axis_sizes.get(i)?));
             }
         }
         if used.is_empty() {
@@ -186,10 +186,10 @@ impl NamedSharding {
         let unused: Vec<usize> = (0..self.axis_sizes.len())
             .filter(|i| !used.contains(i))
             .collect();
-        let replicated: u64 = unused
+        let replicated = unused
             .iter()
-            .map(|&i| u64::from(self.axis_sizes[i]))
-            .product();
+            .map(|&i| self.axis_sizes.get(i).map_or(1, |&s| u64::from(s)))
+            .fold(1u64, u64::saturating_mul);
         let mut perm = used.clone();
         perm.extend(&unused);
         let join = |v: &mut dyn Iterator<Item = String>| v.collect::<Vec<_>>().join(",");

@@ -11,7 +11,7 @@
 //! custom-encoded by another dialect, are kept as
 //! [`Attr::Opaque`](super::ir::Attr::Opaque) /
 //! [`ElementType::Other`](super::ir::ElementType::Other) text. VHLO ops are
-//! then mapped to StableHLO's (see [`vhlo`]).
+//! then mapped to StableHLO's as StableHLO's own deserialization does.
 //!
 //! Every read is bounds-checked: a truncated or corrupted file gives a
 //! [`BytecodeError`] naming the byte offset, never a panic; counts are

@@ -511,6 +511,10 @@ const INDEX_LISTS: &[&str] = &[
     "window_strides",
 ];
 
+/// The longest index list read (a splat is expanded to this many elements
+/// at most).
+const MAX_INDEX_LIST: usize = 1 << 20;
+
 /// The dot algorithm fields of `dot_general_v2`, all `none` when unset.
 const DOT_ALGORITHM: &[&str] = &[
     "lhs_precision_type",
@@ -610,8 +614,11 @@ fn convert_attr(base: &str, name: &str, a: Attr, at: &Cur<'_>) -> Result<Option<
                 };
                 let n = dims
                     .iter()
-                    .map(|d| d.unwrap_or(0) as usize)
-                    .product::<usize>();
+                    .try_fold(1usize, |n, d| n.checked_mul(d.unwrap_or(0) as usize))
+                    .filter(|&n| n <= MAX_INDEX_LIST)
+                    .ok_or_else(|| {
+                        at.malformed("attribute", format!("{base}.{name}: index list too long"))
+                    })?;
                 let mut bytes = bytes;
                 if splat && n > 1 {
                     bytes = bytes.repeat(n);
