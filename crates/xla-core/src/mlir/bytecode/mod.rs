@@ -1,6 +1,6 @@
 //! MLIR bytecode (`ML\xefR`, `mlir/docs/BytecodeFormat.md`) holding a
 //! StableHLO portable artifact (the VHLO dialect), read into
-//! [`ir::Module`](super::ir::Module) with no MLIR library.
+//! [`ir::Module`] with no MLIR library.
 //!
 //! The reader follows MLIR's `BytecodeReader`: the string, dialect,
 //! attribute/type (offsets and data), IR, resource and properties sections;
