@@ -544,7 +544,7 @@ fn mutated_and_truncated_inputs_never_panic() {
             read(&b);
         }
     }
-    assert!(decoded > 3000);
+    assert!(decoded >= 3 * 400);
 }
 
 #[test]
