@@ -43,6 +43,7 @@ mod layout_assignment;
 mod layout_props;
 mod literal;
 mod literal_text;
+mod mlir_bytecode;
 mod npy;
 mod passes_batch_norm;
 mod passes_cleanup;

@@ -2,6 +2,8 @@
 //! VHLO dialect) and `jax.export` artifacts, read into one MLIR form
 //! ([`ir`]) and lowered to an [`HloModule`](crate::HloModule).
 
+pub mod bytecode;
+pub mod export;
 pub mod ir;
 mod lower;
 mod text;
