@@ -88,7 +88,11 @@ fn data_dir() -> PathBuf {
 fn element_type(dtype: &str) -> PrimitiveType {
     match dtype {
         "bool" => PrimitiveType::Pred,
+        "int8" => PrimitiveType::S8,
         "int32" => PrimitiveType::S32,
+        "int64" => PrimitiveType::S64,
+        "uint32" => PrimitiveType::U32,
+        "uint64" => PrimitiveType::U64,
         "float16" => PrimitiveType::F16,
         "bfloat16" => PrimitiveType::Bf16,
         "float32" => PrimitiveType::F32,

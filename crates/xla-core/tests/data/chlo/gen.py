@@ -6,7 +6,7 @@ Run from the repository root with the project's Python (jax 0.10.2):
 
 For each op and element type it writes `<case>.mlir` (the StableHLO text of a
 jitted JAX function, or a hand-written module for the ops JAX never emits:
-`is_inf`, the `broadcast_*` family, `constant_like`) and one entry of
+`is_inf`, the `broadcast_*` family, `constant_like`, `mulhi`) and one entry of
 `cases.json`: the argument and result arrays as element type, dimensions and
 little-endian bytes in hex, the results computed by XLA:CPU.
 """
@@ -177,6 +177,23 @@ add_text("broadcast_binary", "broadcast", BROADCAST, [
     np.array([3, 1, 5], np.int32),
     np.array([True, False, True]),
 ])
+
+MULHI = """module @mulhi {{
+  func.func public @main(%a: tensor<{n}x{t}>, %b: tensor<{n}x{t}>) -> tensor<{n}x{t}> {{
+    %0 = "chlo.mulhi"(%a, %b) : (tensor<{n}x{t}>, tensor<{n}x{t}>) -> tensor<{n}x{t}>
+    return %0 : tensor<{n}x{t}>
+  }}
+}}
+"""
+for dtype, t in [("int8", "i8"), ("int32", "i32"), ("uint32", "ui32"), ("int64", "i64"),
+                 ("uint64", "ui64")]:
+    info = np.iinfo(dtype)
+    edges = [0, 1, -1, 2, 3, info.max, info.min, info.max // 2 + 1, 12345, -54321]
+    bits = info.bits
+    edges = np.array([v % 2**bits for v in edges], dtype=f"uint{bits}").view(dtype)
+    a = np.repeat(edges, len(edges))
+    b = np.tile(edges, len(edges))
+    add_text(f"mulhi_{dtype}", "mulhi", MULHI.format(n=len(a), t=t), [a, b])
 
 with open(os.path.join(HERE, "cases.json"), "w") as f:
     json.dump(cases, f, indent=0)

@@ -42,6 +42,10 @@ pub(crate) fn lower(b: &XlaBuilder, op: &Operation, args: &[XlaOp]) -> OpResult<
         "is_pos_inf" => g.cmp(x, g.inf(x, false)?, ComparisonDirection::Eq)?,
         "is_neg_inf" => g.cmp(x, g.inf(x, true)?, ComparisonDirection::Eq)?,
         "constant_like" => constant_like(&g, op)?,
+        "mulhi" => {
+            let [l, r] = broadcast_pair(&g, op, args)?;
+            mulhi(&g, l, r)?
+        }
         "square" => trig::square(&g, x)?,
         "sinh" => trig::sinh(&g, x)?,
         "cosh" => trig::cosh(&g, x)?,
@@ -154,6 +158,58 @@ fn to_result(
         .collect()
 }
 
+/// `chlo.mulhi`: the high half of the double-width product. Narrower
+/// than 64 bits through the type of twice the width; `u64` from 32-bit
+/// halves; `s64` as the `u64` one corrected for negative operands.
+fn mulhi(g: &G, l: XlaOp, r: XlaOp) -> OpResult<XlaOp> {
+    use PrimitiveType as P;
+    let t = g.ty(l)?;
+    let wide = match t {
+        P::S8 => P::S16,
+        P::S16 => P::S32,
+        P::S32 => P::S64,
+        P::U8 => P::U16,
+        P::U16 => P::U32,
+        P::U32 => P::U64,
+        P::U64 => return mulhi_u64(g, l, r),
+        P::S64 => {
+            let (ul, ur) = (g.convert(l, P::U64)?, g.convert(r, P::U64)?);
+            let hi = mulhi_u64(g, ul, ur)?;
+            let zero = g.ki(l, 0)?;
+            let uzero = g.ki(ul, 0)?;
+            let l_neg = g.select(g.cmp(l, zero, ComparisonDirection::Lt)?, ur, uzero)?;
+            let r_neg = g.select(g.cmp(r, zero, ComparisonDirection::Lt)?, ul, uzero)?;
+            return g.convert(g.sub(g.sub(hi, l_neg)?, r_neg)?, P::S64);
+        }
+        t => return Err(format!("`chlo.mulhi` of {t} is not supported")),
+    };
+    let product = g.mul(g.convert(l, wide)?, g.convert(r, wide)?)?;
+    let shift = g.ki(product, t.bit_width() as i64)?;
+    let high = if t.is_signed_integral() {
+        g.shift_right_arithmetic(product, shift)?
+    } else {
+        g.shift_right_logical(product, shift)?
+    };
+    g.convert(high, t)
+}
+
+/// `chlo.mulhi` of `u64` from the 32-bit halves of its operands.
+fn mulhi_u64(g: &G, l: XlaOp, r: XlaOp) -> OpResult<XlaOp> {
+    let shift = g.ki(l, 32)?;
+    let mask = g.ki(l, 0xFFFF_FFFF)?;
+    let (a_hi, b_hi) = (
+        g.shift_right_logical(l, shift)?,
+        g.shift_right_logical(r, shift)?,
+    );
+    let (a_lo, b_lo) = (g.and(l, mask)?, g.and(r, mask)?);
+    let carry_p0 = g.shift_right_logical(g.mul(a_lo, b_lo)?, shift)?;
+    let mid1 = g.add(g.mul(a_lo, b_hi)?, carry_p0)?;
+    let carry_mid1 = g.shift_right_logical(mid1, shift)?;
+    let mid2 = g.add(g.mul(a_hi, b_lo)?, g.and(mid1, mask)?)?;
+    let carry_mid2 = g.shift_right_logical(mid2, shift)?;
+    g.add(g.add(g.mul(a_hi, b_hi)?, carry_mid1)?, carry_mid2)
+}
+
 /// `chlo.constant_like`: the `value` attribute filled into the result's
 /// shape.
 fn constant_like(g: &G, op: &Operation) -> OpResult<XlaOp> {
@@ -231,7 +287,20 @@ macro_rules! binary {
 }
 
 unary!(abs, neg, exp, expm1, log, log1p, sqrt, floor, sin, cos, sign, is_finite, real, imag);
-binary!(add, sub, mul, div, rem, pow, atan2, and, or, complex);
+binary!(
+    add,
+    sub,
+    mul,
+    div,
+    rem,
+    pow,
+    atan2,
+    and,
+    or,
+    complex,
+    shift_right_logical,
+    shift_right_arithmetic
+);
 
 impl G<'_> {
     /// The element type of `x`.
