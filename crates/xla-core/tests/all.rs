@@ -7,6 +7,7 @@ mod autodiff_fd;
 mod builder_errors;
 mod builder_models;
 mod builder_ops;
+mod chlo_ops;
 mod convert;
 mod hlo_fixtures;
 mod hlo_text;
