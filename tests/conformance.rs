@@ -92,6 +92,11 @@ fn conformance_stablehlo_text() {
     run_form(Form::StableHloText, case::STABLEHLO_GAPS);
 }
 
+#[test]
+fn conformance_jax_export() {
+    run_form(Form::JaxExport, case::STABLEHLO_GAPS);
+}
+
 /// Runs every case from `form`; `gaps` are known failures of that form.
 fn run_form(form: Form, gaps: &[(&str, &str)]) {
     let filter = std::env::var("XLA_CONFORMANCE").unwrap_or_default();

@@ -2,9 +2,12 @@
 //! (MLIR), MLIR bytecode (VHLO) and `jax.export` artifacts, told apart by
 //! content, not by file name.
 
+use crate::hlo::{InstrId, Opcode};
+use crate::mlir::bytecode::{read_bytecode, BytecodeError};
+use crate::mlir::export::{read_jax_export, DType, ExportError, Exported};
 use crate::mlir::{lower_module, parse_stablehlo, LowerError};
 use crate::text::{parse_hlo_module, ParseError};
-use crate::HloModule;
+use crate::{HloInstruction, HloModule, Literal, Shape};
 
 /// The forms [`load_module`] reads.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
@@ -65,9 +68,15 @@ pub enum LoadError {
     /// A StableHLO module that does not lower to HLO.
     #[error("{0}")]
     Lower(#[from] LowerError),
-    /// A form this build does not read.
-    #[error("{} is not supported yet", .0.name())]
-    Unsupported(ModuleFormat),
+    /// Malformed MLIR bytecode (the byte offset and what was expected).
+    #[error("{0}")]
+    Bytecode(#[from] BytecodeError),
+    /// A malformed `jax.export` artifact.
+    #[error("{0}")]
+    Export(#[from] ExportError),
+    /// A `jax.export` artifact this loader cannot run as it is.
+    #[error("jax.export artifact: {0}")]
+    Artifact(String),
 }
 
 /// Reads a module in any of the [`ModuleFormat`]s.
@@ -87,6 +96,124 @@ pub fn load_module(bytes: &[u8]) -> Result<HloModule, LoadError> {
     match format {
         ModuleFormat::HloText => Ok(parse_hlo_module(text()?)?),
         ModuleFormat::StableHloText => Ok(lower_module(&parse_stablehlo(text()?)?)?),
-        other => Err(LoadError::Unsupported(other)),
+        ModuleFormat::MlirBytecode => Ok(lower_module(&read_bytecode(bytes)?)?),
+        ModuleFormat::JaxExport => exported_module(&read_jax_export(bytes)?),
     }
+}
+
+/// The HLO module of a `jax.export` artifact, taking the exported
+/// function's arguments: a leading platform index (an artifact for several
+/// platforms) is bound to the CPU's, and arguments JAX dropped because the
+/// function does not use them come back as unused parameters.
+fn exported_module(exported: &Exported) -> Result<HloModule, LoadError> {
+    if !exported.ordered_effects.is_empty() {
+        return Err(LoadError::Artifact(format!(
+            "ordered effects ({}) are not supported",
+            exported.ordered_effects.join(", ")
+        )));
+    }
+    let mut module = lower_module(&exported.module)?;
+    if exported.platforms.len() > 1 {
+        let cpu = exported
+            .platforms
+            .iter()
+            .position(|p| p == "cpu")
+            .ok_or_else(|| {
+                LoadError::Artifact(format!(
+                    "exported for {} only, not for cpu",
+                    exported.platforms.join(", ")
+                ))
+            })?;
+        bind_parameter(&mut module, 0, Literal::scalar(cpu as i32)).map_err(LoadError::Artifact)?;
+    }
+    let kept = &exported.module_kept_var_idx;
+    if kept.len() < exported.in_avals.len() {
+        let mut shapes = Vec::new();
+        for (i, aval) in exported.in_avals.iter().enumerate() {
+            let (DType::Known(element), dims) = (aval.dtype, aval.dims()) else {
+                return Err(LoadError::Artifact(format!(
+                    "argument {i} has element type {:?}",
+                    aval.dtype
+                )));
+            };
+            let dims: Option<Vec<i64>> = dims.into_iter().collect();
+            let dims = dims.ok_or_else(|| {
+                LoadError::Artifact(format!(
+                    "argument {i} has symbolic dimensions ({}): binding them is not supported yet",
+                    aval.shape.join(", ")
+                ))
+            })?;
+            shapes.push(Shape::array(element, dims));
+        }
+        restore_parameters(&mut module, kept, &shapes).map_err(LoadError::Artifact)?;
+    }
+    Ok(module)
+}
+
+/// Replaces entry parameter `number` by the constant `value` and numbers
+/// the later parameters down by one.
+fn bind_parameter(module: &mut HloModule, number: i64, value: Literal) -> Result<(), String> {
+    let entry = module.entry;
+    let c = module.computation_mut(entry);
+    let mut found = false;
+    for instr in &mut c.instructions {
+        if instr.opcode != Opcode::Parameter {
+            continue;
+        }
+        let p = instr.attrs.parameter_number.unwrap_or(0);
+        if p == number {
+            if instr.shape.clone().without_layouts() != value.shape().clone().without_layouts() {
+                return Err(format!(
+                    "parameter {number} is {}, not {}",
+                    instr.shape,
+                    value.shape()
+                ));
+            }
+            instr.opcode = Opcode::Constant;
+            instr.attrs.parameter_number = None;
+            instr.attrs.literal = Some(value.clone());
+            found = true;
+        } else if p > number {
+            instr.attrs.parameter_number = Some(p - 1);
+        }
+    }
+    module.entry_layout = None;
+    found
+        .then_some(())
+        .ok_or_else(|| format!("the entry has no parameter {number}"))
+}
+
+/// Renumbers the entry's parameters `k` to `kept[k]` and adds unused
+/// parameters of `shapes` for the other positions.
+fn restore_parameters(
+    module: &mut HloModule,
+    kept: &[u16],
+    shapes: &[Shape],
+) -> Result<(), String> {
+    let entry = module.entry;
+    let c = module.computation_mut(entry);
+    for instr in &mut c.instructions {
+        if instr.opcode == Opcode::Parameter {
+            let p = instr.attrs.parameter_number.unwrap_or(0) as usize;
+            let to = kept
+                .get(p)
+                .ok_or_else(|| format!("parameter {p} is not among the kept arguments"))?;
+            instr.attrs.parameter_number = Some(i64::from(*to));
+        }
+    }
+    for (i, shape) in shapes.iter().enumerate() {
+        if kept.iter().any(|&k| usize::from(k) == i) {
+            continue;
+        }
+        let mut p = HloInstruction::new(
+            format!("unused.{i}"),
+            Opcode::Parameter,
+            shape.clone().with_default_layouts(),
+            Vec::<InstrId>::new(),
+        );
+        p.attrs.parameter_number = Some(i as i64);
+        c.instructions.push(p);
+    }
+    module.entry_layout = None;
+    Ok(())
 }

@@ -119,6 +119,12 @@ fn conformance_cases_from_stablehlo_pass_on_the_jit() {
     run_form(Form::StableHloText, false);
 }
 
+/// The cases read from their `jax.export` artifacts (VHLO bytecode).
+#[test]
+fn conformance_cases_from_jax_export_pass_on_the_jit() {
+    run_form(Form::JaxExport, false);
+}
+
 /// Runs every single-device case from `form`; with `split`, each case
 /// that passes runs again with its kernels split into pool tasks.
 fn run_form(form: Form, split: bool) {

@@ -220,11 +220,6 @@ pub const STABLEHLO_GAPS: &[(&str, &str)] = &[
     ("collectives__psum_f32", SHARDY),
     ("collectives__psum_s32_wraps", SHARDY),
     ("collectives__psum_scatter", SHARDY),
-    ("program__mlp_gelu_grad", "`chlo.erfc` is not expanded yet"),
-    (
-        "program__random_init_dropout",
-        "`chlo.erf_inv` is not expanded yet",
-    ),
 ];
 
 const SHARDY: &str = "`sdy.manual_computation` (Shardy) is not read yet";

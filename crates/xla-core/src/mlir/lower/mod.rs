@@ -83,6 +83,7 @@ pub fn lower_module(module: &Module) -> Result<HloModule, LowerError> {
         funcs,
         done: HashMap::new(),
         active: Vec::new(),
+        constants: HashMap::new(),
     };
     let mut computation = lowering.function(&entry)?;
     let name = module.name.clone().unwrap_or_else(|| entry.clone());
@@ -121,6 +122,10 @@ pub(crate) struct Lowering<'m> {
     funcs: HashMap<String, &'m Operation>,
     done: HashMap<String, XlaComputation>,
     active: Vec<String>,
+    /// The constants of the functions being lowered, by function and
+    /// value: a region that uses one from outside (JAX's serializer hoists
+    /// constants out of comparators) gets its own copy.
+    constants: HashMap<(String, Value), &'m Operation>,
 }
 
 /// The XLA ops of the values in scope.
@@ -236,6 +241,7 @@ impl<'m> Lowering<'m> {
             }
         };
         let mut env: Env = values.iter().copied().zip(ops.iter().copied()).collect();
+        self.copy_constants(&b, block, &mut env)?;
         let mut outs = self.block(&b, block, &mut env)?;
         let result = match root {
             Root::Values if outs.len() == 1 => outs[0],
@@ -263,6 +269,11 @@ impl<'m> Lowering<'m> {
             });
         };
         for op in body {
+            if op.name == "stablehlo.constant" {
+                if let (Some(func), Some((value, _))) = (self.active.last(), op.results.first()) {
+                    self.constants.insert((func.clone(), *value), op);
+                }
+            }
             let outs = self.op(b, op, env)?;
             if outs.len() != op.results.len() {
                 return Err(op_error(
@@ -284,6 +295,31 @@ impl<'m> Lowering<'m> {
             ));
         }
         operands(terminator, env)
+    }
+
+    /// Lowers into `b` the constants of the enclosing function that
+    /// `block` uses but `env` lacks.
+    fn copy_constants(
+        &mut self,
+        b: &XlaBuilder,
+        block: &'m Block,
+        env: &mut Env,
+    ) -> Result<(), LowerError> {
+        let Some(func) = self.active.last().cloned() else {
+            return Ok(());
+        };
+        let (mut defined, mut used) = (HashSet::new(), Vec::new());
+        free_values(block, &mut defined, &mut used);
+        for v in used {
+            if defined.contains(&v) || env.contains_key(&v) {
+                continue;
+            }
+            if let Some(&constant) = self.constants.get(&(func.clone(), v)) {
+                let outs = self.op(b, constant, env)?;
+                env.insert(v, outs[0]);
+            }
+        }
+        Ok(())
     }
 
     /// The captured values of `blocks` (used there, defined outside),

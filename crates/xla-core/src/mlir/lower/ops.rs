@@ -34,6 +34,14 @@ impl<'m> Lowering<'m> {
                 untuple(b, op, x)
             }
             "stablehlo.composite" => {
+                // A `chlo` op JAX serialized as a composite lowers as the
+                // op itself, as in the text form; others run their
+                // decomposition.
+                if let Some(chlo_op) = composite_as_chlo(op) {
+                    if let Ok(outs) = chlo::lower(b, &chlo_op, &args) {
+                        return Ok(outs);
+                    }
+                }
                 let callee = string_attr(op, "decomposition").map_err(err)?;
                 let computation = self.callee(&callee)?;
                 let x = b
@@ -164,6 +172,24 @@ fn broadcast_in_dim(b: &XlaBuilder, op: &Operation, args: &[XlaOp]) -> OpResult<
         .broadcast_in_dim(*x, out.dims(), &dims)
         .map_err(|e| e.to_string())?;
     Ok(vec![y])
+}
+
+/// A composite named after a `chlo` op (`name = "chlo.erf"`) as that op,
+/// its `composite_attributes` as the op's attributes.
+fn composite_as_chlo(op: &Operation) -> Option<Operation> {
+    let name = string_attr(op, "name")
+        .ok()
+        .filter(|n| n.starts_with("chlo."))?;
+    let attrs = match op.attr("composite_attributes") {
+        Some(Attr::Dict(fields)) => fields.clone(),
+        _ => Vec::new(),
+    };
+    Some(Operation {
+        name,
+        attrs,
+        regions: Vec::new(),
+        ..op.clone()
+    })
 }
 
 /// The results of an op lowered to one XLA op: itself, or its tuple's
