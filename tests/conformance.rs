@@ -84,21 +84,21 @@ enum Outcome {
 
 #[test]
 fn conformance() {
-    run_form(Form::HloText, &[]);
+    run_form(Form::HloText);
 }
 
 #[test]
 fn conformance_stablehlo_text() {
-    run_form(Form::StableHloText, case::STABLEHLO_GAPS);
+    run_form(Form::StableHloText);
 }
 
 #[test]
 fn conformance_jax_export() {
-    run_form(Form::JaxExport, case::STABLEHLO_GAPS);
+    run_form(Form::JaxExport);
 }
 
-/// Runs every case from `form`; `gaps` are known failures of that form.
-fn run_form(form: Form, gaps: &[(&str, &str)]) {
+/// Runs every case from `form`.
+fn run_form(form: Form) {
     let filter = std::env::var("XLA_CONFORMANCE").unwrap_or_default();
     let cases = case::all();
     assert!(!cases.is_empty(), "no conformance case matches `{filter}`");
@@ -116,17 +116,17 @@ fn run_form(form: Form, gaps: &[(&str, &str)]) {
         }
     });
     let outcomes = outcomes.into_inner().unwrap();
-    report(&outcomes, filter.is_empty(), gaps);
+    report(&outcomes, filter.is_empty());
 }
 
 /// Prints the summary and fails on unexpected outcomes.
-fn report(outcomes: &BTreeMap<String, Outcome>, all_cases: bool, extra_gaps: &[(&str, &str)]) {
+fn report(outcomes: &BTreeMap<String, Outcome>, all_cases: bool) {
     let mut families: BTreeMap<&str, [usize; 3]> = BTreeMap::new();
     let mut problems = Vec::new();
     for (case, outcome) in outcomes {
         let family = case.split("__").next().unwrap_or(case);
         let counts = families.entry(family).or_default();
-        let gap = KNOWN_GAPS.iter().chain(extra_gaps).find(|(c, _)| c == case);
+        let gap = KNOWN_GAPS.iter().find(|(c, _)| c == case);
         match (outcome, gap) {
             (Outcome::Passed, None) => counts[0] += 1,
             (Outcome::Passed, Some(_)) => {
@@ -166,7 +166,7 @@ fn report(outcomes: &BTreeMap<String, Outcome>, all_cases: bool, extra_gaps: &[(
         "total", total[0], total[1], total[2]
     );
     if all_cases {
-        for (case, _) in KNOWN_GAPS.iter().chain(extra_gaps) {
+        for (case, _) in KNOWN_GAPS {
             if !outcomes.contains_key(*case) {
                 problems.push(format!(
                     "{case}: listed in KNOWN_GAPS but there is no such case"
@@ -290,9 +290,6 @@ fn stablehlo_text_lowers_to_the_hlo_text_module() {
     let mut problems = Vec::new();
     for dir in case::all() {
         let name = name(&dir);
-        if case::STABLEHLO_GAPS.iter().any(|(gap, _)| *gap == name) {
-            continue;
-        }
         let case = Case::read(&dir).unwrap();
         let hlo = case.module_in(Form::HloText).unwrap();
         let lowered = case.module_in(Form::StableHloText).unwrap();

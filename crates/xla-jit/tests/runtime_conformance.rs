@@ -139,12 +139,6 @@ fn run_form(form: Form, split: bool) {
         let name = name(dir);
         let loaded = match Case::read(dir) {
             Ok(case) if case.devices.is_some() => continue,
-            Ok(_)
-                if case::STABLEHLO_GAPS.iter().any(|(gap, _)| *gap == name)
-                    && form != Form::HloText =>
-            {
-                continue
-            }
             Ok(case) => case.module_in(form).and_then(|module| {
                 let args = case.args("")?;
                 Ok(Loaded { case, module, args })

@@ -202,24 +202,3 @@ pub fn read_array(path: &Path, ty: PrimitiveType) -> Result<Literal, String> {
     };
     read_npy(path, &options).map_err(|e| format!("{}: {e}", path.display()))
 }
-
-/// Cases whose StableHLO forms (text and `jax.export`) do not load today,
-/// with the reason; every other case must run from them as from its HLO text.
-pub const STABLEHLO_GAPS: &[(&str, &str)] = &[
-    ("collectives__all_gather_stacked", SHARDY),
-    ("collectives__all_gather_tiled_dim1", SHARDY),
-    ("collectives__all_to_all", SHARDY),
-    ("collectives__axis_index", SHARDY),
-    ("collectives__mesh2x2_all_gather_over_b", SHARDY),
-    ("collectives__mesh2x2_psum_both", SHARDY),
-    ("collectives__mesh2x2_psum_over_a", SHARDY),
-    ("collectives__pmax_pmin", SHARDY),
-    ("collectives__pmean_exact", SHARDY),
-    ("collectives__ppermute_partial", SHARDY),
-    ("collectives__ppermute_ring", SHARDY),
-    ("collectives__psum_f32", SHARDY),
-    ("collectives__psum_s32_wraps", SHARDY),
-    ("collectives__psum_scatter", SHARDY),
-];
-
-const SHARDY: &str = "`sdy.manual_computation` (Shardy) is not read yet";

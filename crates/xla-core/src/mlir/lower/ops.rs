@@ -50,6 +50,19 @@ impl<'m> Lowering<'m> {
                 untuple(b, op, x)
             }
             "stablehlo.while" => self.while_op(b, op, env, &args),
+            "sdy.manual_computation" => self.manual_computation(b, op, &args),
+            "builtin.unrealized_conversion_cast" => {
+                let shapes = result_shape(op).map_err(err)?;
+                match args.as_slice() {
+                    [x] if b.get_shape(*x).map(Shape::without_layouts).ok()
+                        == Some(shapes.without_layouts()) =>
+                    {
+                        Ok(vec![*x])
+                    }
+                    _ => Err(err("only casts that keep the type are supported".into())),
+                }
+            }
+            "stablehlo.all_to_all" if all_to_all_moves(op) => all_to_all(b, op, &args).map_err(err),
             "stablehlo.broadcast_in_dim" => broadcast_in_dim(b, op, &args).map_err(err),
             "stablehlo.optimization_barrier" => {
                 let t = b.tuple(&args).map_err(|e| err(e.to_string()))?;
@@ -109,6 +122,54 @@ impl<'m> Lowering<'m> {
                     .map_err(|e| err(e.to_string()))
             })
             .collect()
+    }
+
+    /// Shardy's `manual_computation` as XLA lowers it: the operands cut
+    /// to their per-device shapes (`xla.sdy.GlobalToLocalShape`), the body
+    /// called as `xla.sdy.manual_computation_body`, the results put back
+    /// together (`xla.sdy.LocalToGlobalShape`).
+    fn manual_computation(
+        &mut self,
+        b: &XlaBuilder,
+        op: &'m Operation,
+        args: &[XlaOp],
+    ) -> Result<Vec<XlaOp>, LowerError> {
+        let err = |m: String| op_error(op, m);
+        let block = op
+            .regions
+            .first()
+            .and_then(|r| r.blocks.first())
+            .ok_or_else(|| err("a manual computation without a body".into()))?;
+        let body = self.region(
+            "xla.sdy.manual_computation_body",
+            block,
+            Params::Flat,
+            &[],
+            Root::Values,
+        )?;
+        let local: Vec<Shape> = block
+            .args
+            .iter()
+            .map(|(_, t)| shape(t))
+            .collect::<OpResult<_>>()
+            .map_err(err)?;
+        let global: Vec<Shape> = op
+            .results
+            .iter()
+            .map(|(_, t)| shape(t))
+            .collect::<OpResult<_>>()
+            .map_err(err)?;
+        let locals = shard_call(b, "xla.sdy.GlobalToLocalShape", args, &local).map_err(err)?;
+        let x = b.call(&body, &locals).map_err(|e| err(e.to_string()))?;
+        let results = if global.len() == 1 {
+            vec![x]
+        } else {
+            (0..global.len())
+                .map(|i| b.get_tuple_element(x, i as i64))
+                .collect::<Result<_, _>>()
+                .map_err(|e| err(e.to_string()))?
+        };
+        shard_call(b, "xla.sdy.LocalToGlobalShape", &results, &global).map_err(err)
     }
 
     /// `case` (an index) and `if` (a predicate): each branch gets the
@@ -172,6 +233,96 @@ fn broadcast_in_dim(b: &XlaBuilder, op: &Operation, args: &[XlaOp]) -> OpResult<
         .broadcast_in_dim(*x, out.dims(), &dims)
         .map_err(|e| e.to_string())?;
     Ok(vec![y])
+}
+
+/// Whether an `all_to_all` concatenates along another dimension than it
+/// splits.
+fn all_to_all_moves(op: &Operation) -> bool {
+    let a = Reader(op);
+    matches!((a.int("split_dimension"), a.int("concat_dimension")), (Ok(s), Ok(c)) if s != c)
+}
+
+/// An `all_to_all` whose split and concat dimensions differ, as XLA
+/// lowers it: HLO's all-to-all along the split dimension, then the
+/// received blocks (split out of that dimension) moved in front of the
+/// concat dimension and merged into it.
+fn all_to_all(b: &XlaBuilder, op: &Operation, args: &[XlaOp]) -> OpResult<Vec<XlaOp>> {
+    let e = |r: crate::Result<XlaOp>| r.map_err(|e| e.to_string());
+    let a = Reader(op);
+    let [x] = args else {
+        return Err(
+            "an all_to_all of several operands whose dimensions differ is not supported".into(),
+        );
+    };
+    let (split, concat, count) = (
+        a.int("split_dimension")?,
+        a.int("concat_dimension")?,
+        a.int("split_count")?,
+    );
+    let operand = b.get_shape(*x).map_err(|e| e.to_string())?;
+    let dims = operand
+        .as_array()
+        .ok_or("an array operand")?
+        .dims()
+        .to_vec();
+    let (s, c) = (split as usize, concat as usize);
+    if s >= dims.len() || c >= dims.len() || count <= 0 || dims[s] % count != 0 {
+        return Err(format!(
+            "split dimension {split} of {dims:?} does not divide into {count}"
+        ));
+    }
+    let mut attrs = Attrs::default();
+    collective(&a, Opcode::AllToAll, &mut attrs)?;
+    let mut instr =
+        HloInstruction::new("all_to_all", Opcode::AllToAll, operand.clone(), Vec::new());
+    instr.attrs = attrs;
+    let exchanged = b
+        .add_instruction(&instr, &[*x], &[])
+        .map_err(|e| e.to_string())?;
+    let mut split_dims = dims.clone();
+    split_dims.splice(s..=s, [count, dims[s] / count]);
+    let split_out = e(b.reshape(exchanged, &split_dims))?;
+    let target = if c < s { c } else { c + 1 };
+    let mut order: Vec<i64> = (0..split_dims.len() as i64)
+        .filter(|&d| d != s as i64)
+        .collect();
+    let at = order
+        .iter()
+        .position(|&d| d == target as i64)
+        .unwrap_or(order.len());
+    order.insert(at, s as i64);
+    let moved = e(b.transpose(split_out, &order))?;
+    let out = result_shape(op)?;
+    Ok(vec![e(b.reshape(
+        moved,
+        out.as_array().ok_or("an array result")?.dims(),
+    ))?])
+}
+
+/// A side-effecting custom call `target(values)` whose results have
+/// `shapes` (one result: itself; several: a tuple, taken apart).
+fn shard_call(
+    b: &XlaBuilder,
+    target: &str,
+    values: &[XlaOp],
+    shapes: &[Shape],
+) -> OpResult<Vec<XlaOp>> {
+    let shape = match shapes {
+        [one] => one.clone(),
+        many => Shape::tuple(many.to_vec()),
+    };
+    let mut instr = HloInstruction::new("shard_map", Opcode::CustomCall, shape, Vec::new());
+    instr.attrs.custom_call_target = Some(target.to_string());
+    instr.attrs.custom_call_has_side_effect = true;
+    let x = b
+        .add_instruction(&instr, values, &[])
+        .map_err(|e| e.to_string())?;
+    if shapes.len() == 1 {
+        return Ok(vec![x]);
+    }
+    (0..shapes.len())
+        .map(|i| b.get_tuple_element(x, i as i64).map_err(|e| e.to_string()))
+        .collect()
 }
 
 /// A composite named after a `chlo` op (`name = "chlo.erf"`) as that op,
@@ -684,16 +835,9 @@ fn collective(a: &Reader, opcode: Opcode, attrs: &mut Attrs) -> OpResult<()> {
     match opcode {
         O::AllGather => attrs.dimensions = Some(vec![a.int("all_gather_dim")?]),
         O::ReduceScatter => attrs.dimensions = Some(vec![a.int("scatter_dimension")?]),
-        O::AllToAll => {
-            let (split, concat) = (a.int("split_dimension")?, a.int("concat_dimension")?);
-            if split != concat {
-                return Err(
-                    "an all_to_all whose split and concat dimensions differ is not supported"
-                        .into(),
-                );
-            }
-            attrs.dimensions = Some(vec![split]);
-        }
+        // A concat dimension other than the split one is lowered around
+        // HLO's all-to-all (`all_to_all`).
+        O::AllToAll => attrs.dimensions = Some(vec![a.int("split_dimension")?]),
         _ => {}
     }
     Ok(())

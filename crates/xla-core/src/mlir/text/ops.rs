@@ -37,13 +37,7 @@ impl<'a> Parser<'a> {
             "stablehlo.constant" => return self.constant(),
             "stablehlo.while" => return self.while_op(),
             "stablehlo.reduce" => return self.reduce(),
-            "sdy.manual_computation" => {
-                return Err(self.c.message_at(
-                    self.c.pos(),
-                    "`sdy.manual_computation` (Shardy's shard_map) is not supported yet: \
-                     export the module as HLO text (`as_text(dialect=\"hlo\")`)",
-                ))
-            }
+            "sdy.manual_computation" => return self.manual_computation(),
             _ => {}
         }
         let mut op = bare(name);
@@ -444,6 +438,85 @@ impl<'a> Parser<'a> {
         op.attrs.push(("value".into(), value));
         op.results = self.new_results(vec![ty]);
         Ok(op)
+    }
+
+    /// `sdy.manual_computation(%a, …) in_shardings=[…] out_shardings=[…]
+    /// manual_axes={…} (%arg: t, …) {…} : sig` (Shardy's `shard_map`): the
+    /// shardings kept as text, the body a region with its own arguments.
+    fn manual_computation(&mut self) -> Result<Operation, ParseError> {
+        let mut op = bare("sdy.manual_computation");
+        self.c.expect("(")?;
+        if !self.c.eat(")") {
+            loop {
+                op.operands.push(self.value_use()?);
+                if self.c.eat(")") {
+                    break;
+                }
+                self.c.expect(",")?;
+            }
+        }
+        for key in ["in_shardings", "out_shardings", "manual_axes"] {
+            self.c.expect(key)?;
+            self.c.expect("=")?;
+            self.c.skip_ws();
+            let start = self.c.pos();
+            self.balanced()?;
+            let text = self.c.source()[start..self.c.pos()].to_string();
+            op.attrs.push((key.to_string(), Attr::Opaque(text)));
+        }
+        self.c.expect("(")?;
+        let (mut names, mut types) = (Vec::new(), Vec::new());
+        if !self.c.eat(")") {
+            loop {
+                names.push(self.value_name()?);
+                self.c.expect(":")?;
+                types.push(self.ty()?);
+                self.trailing_location()?;
+                if self.c.eat(")") {
+                    break;
+                }
+                self.c.expect(",")?;
+            }
+        }
+        let args = self.predeclare(&names, &types);
+        let body = self.region_with_args(args);
+        self.end_predeclared();
+        op.regions.push(body?);
+        self.c.expect(":")?;
+        let at = self.c.pos();
+        let Type::Function(_, results) = self.ty()? else {
+            return Err(self.c.error_at(at, "a function type `(…) -> …`"));
+        };
+        op.results = self.new_results(results);
+        Ok(op)
+    }
+
+    /// Skips one bracketed group (`[…]`, `{…}`, `<…>`, `(…)`), nested
+    /// brackets and quoted strings included.
+    fn balanced(&mut self) -> Result<(), ParseError> {
+        let start = self.c.pos();
+        let bytes = self.c.source().as_bytes();
+        let mut depth = 0usize;
+        let mut i = start;
+        let mut in_string = false;
+        while i < bytes.len() {
+            match bytes[i] {
+                b'\\' if in_string => i += 1,
+                b'"' => in_string = !in_string,
+                b'[' | b'{' | b'<' | b'(' if !in_string => depth += 1,
+                b']' | b'}' | b'>' | b')' if !in_string => {
+                    depth = depth.saturating_sub(1);
+                    if depth == 0 {
+                        self.c.set_pos(i + 1);
+                        return Ok(());
+                    }
+                }
+                _ if depth == 0 => break,
+                _ => {}
+            }
+            i += 1;
+        }
+        Err(self.c.error_at(start, "a bracketed group"))
     }
 
     /// `stablehlo.while(%iterArg = %a, …) : t, … [attributes {…}] cond {…} do {…}`.
