@@ -55,6 +55,7 @@ mod passes_pipeline;
 mod passes_simplify;
 mod passes_support;
 mod safetensors;
+mod stablehlo_text;
 #[path = "data/values.rs"]
 mod values;
 mod verify;

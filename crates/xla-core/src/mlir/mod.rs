@@ -8,5 +8,5 @@ pub mod ir;
 mod lower;
 mod text;
 
-pub use lower::{lower_module, LowerError};
+pub use lower::{lower_function, lower_module, LowerError};
 pub use text::parse_stablehlo;

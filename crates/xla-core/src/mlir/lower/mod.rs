@@ -79,14 +79,28 @@ pub fn lower_module(module: &Module) -> Result<HloModule, LowerError> {
             _ => return Err(module_error("no public function `main`".into())),
         }
     };
+    lower_function(module, &entry)
+}
+
+/// Lowers function `entry` of a StableHLO module (and the functions it
+/// calls) to an HLO module with `entry` as its entry computation.
+pub fn lower_function(module: &Module, entry: &str) -> Result<HloModule, LowerError> {
+    let mut funcs = HashMap::new();
+    for op in &module.ops {
+        if op.name == "func.func" {
+            if let Ok(name) = string_attr(op, "sym_name") {
+                funcs.insert(name, op);
+            }
+        }
+    }
     let mut lowering = Lowering {
         funcs,
         done: HashMap::new(),
         active: Vec::new(),
         constants: HashMap::new(),
     };
-    let mut computation = lowering.function(&entry)?;
-    let name = module.name.clone().unwrap_or_else(|| entry.clone());
+    let mut computation = lowering.function(entry)?;
+    let name = module.name.clone().unwrap_or_else(|| entry.to_string());
     let mut hlo = computation_module(&mut computation);
     hlo.name = sanitize(&name);
     Ok(hlo)

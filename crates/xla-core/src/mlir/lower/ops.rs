@@ -732,11 +732,11 @@ fn custom_call(
         }
         _ => None,
     };
-    attrs.backend_config = config;
+    // The original API (1) is the default XLA leaves out; 0 is "unspecified".
     attrs.custom_call_api_version = match a.0.attr("api_version") {
+        Some(Attr::Int(0 | 1, _)) | None => None,
         Some(Attr::Int(v, _)) => Some(
             match v {
-                1 => "API_VERSION_ORIGINAL",
                 2 => "API_VERSION_STATUS_RETURNING",
                 3 => "API_VERSION_STATUS_RETURNING_UNIFIED",
                 4 => "API_VERSION_TYPED_FFI",
@@ -744,9 +744,15 @@ fn custom_call(
             }
             .to_string(),
         ),
+        Some(Attr::Enum(_, v)) if v == "API_VERSION_ORIGINAL" || v == "API_VERSION_UNSPECIFIED" => {
+            None
+        }
         Some(Attr::Enum(_, v)) => Some(v.clone()),
-        _ => None,
+        Some(other) => return Err(format!("`api_version` is not an integer: {other:?}")),
     };
+    // A typed FFI call's configuration is a dictionary, empty when absent.
+    let typed = attrs.custom_call_api_version.as_deref() == Some("API_VERSION_TYPED_FFI");
+    attrs.backend_config = config.or_else(|| typed.then(|| "{}".to_string()));
     if let Some(Attr::Array(layouts)) = a.0.attr("operand_layouts") {
         let mut constrained = Vec::new();
         for (layout, shape) in layouts.iter().zip(operands) {

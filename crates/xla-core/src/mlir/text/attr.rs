@@ -119,7 +119,15 @@ impl<'a> Parser<'a> {
     }
 
     /// An element type: `f32`, `complex<f64>`, `ui8`, `f8E4M3FN`, ….
+    /// Dialect types (`!quant.uniform<…>`) are kept by their text.
     fn element(&mut self) -> Result<ElementType, ParseError> {
+        if self.c.looking_at("!") {
+            let start = self.c.pos();
+            self.opaque_attr()?;
+            return Ok(ElementType::Other(
+                self.c.source()[start..self.c.pos()].to_string(),
+            ));
+        }
         if self.c.eat_keyword("complex") {
             self.c.expect("<")?;
             let part = self.element()?;
@@ -134,7 +142,15 @@ impl<'a> Parser<'a> {
                 other => Ok(ElementType::Other(format!("complex<{other:?}>"))),
             };
         }
+        let start = self.c.pos();
         let name = self.c.name().ok_or_else(|| self.c.error("a type"))?;
+        if self.c.rest().starts_with('<') {
+            // Another parametric type (`memref<2xf32>`, `vector<4xf32>`).
+            self.opaque_attr()?;
+            return Ok(ElementType::Other(
+                self.c.source()[start..self.c.pos()].trim().to_string(),
+            ));
+        }
         Ok(element_type(name))
     }
 
@@ -329,13 +345,27 @@ impl<'a> Parser<'a> {
         if self.c.eat(">") {
             return Ok(Attr::Dict(fields));
         }
+        // `#stablehlo.result_accuracy_mode<HIGHEST>`: a bare value.
+        let save = self.c.pos();
+        if let Some(word) = self.c.name() {
+            if self.c.eat(">") {
+                return Ok(Attr::Enum(
+                    kind.trim_start_matches("stablehlo.").to_string(),
+                    word.to_string(),
+                ));
+            }
+        }
+        self.c.set_pos(save);
         loop {
             let key = self.c.expect_name("a field name")?.to_string();
             self.c.expect("=")?;
-            let value = if self.c.looking_at("[") && !kind.ends_with("dot_algorithm") {
-                Attr::Ints(self.c.int_list("[", "]")?)
-            } else {
-                self.field_value()?
+            let save = self.c.pos();
+            let value = match self.c.int_list("[", "]") {
+                Ok(ints) => Attr::Ints(ints),
+                Err(_) => {
+                    self.c.set_pos(save);
+                    self.field_value()?
+                }
             };
             fields.push((key, value));
             if self.c.eat(">") {
@@ -348,9 +378,31 @@ impl<'a> Parser<'a> {
     /// A field of a structured attribute: an attribute, or a bare keyword
     /// (`tf32`, `HIGHEST`), kept as an enum of unknown kind.
     fn field_value(&mut self) -> Result<Attr, ParseError> {
-        match self.attr()? {
-            Attr::Opaque(word) if !word.starts_with('#') => Ok(Attr::Enum(String::new(), word)),
-            other => Ok(other),
+        let save = self.c.pos();
+        match self.attr() {
+            Ok(Attr::Opaque(word)) if !word.starts_with('#') => Ok(Attr::Enum(String::new(), word)),
+            Ok(other) => Ok(other),
+            Err(e) => {
+                // A field in a syntax of its own (`sub_axis_info = (1)2`):
+                // kept as text up to the next `,` or `>` outside brackets.
+                self.c.set_pos(save);
+                let bytes = self.c.source().as_bytes();
+                let (mut i, mut depth) = (save, 0usize);
+                while i < bytes.len() {
+                    match bytes[i] {
+                        b'(' | b'[' | b'{' | b'<' => depth += 1,
+                        b')' | b']' | b'}' => depth = depth.saturating_sub(1),
+                        b'>' if depth == 0 => break,
+                        b'>' => depth -= 1,
+                        b',' if depth == 0 => break,
+                        b'\n' => return Err(e),
+                        _ => {}
+                    }
+                    i += 1;
+                }
+                self.c.set_pos(i);
+                Ok(Attr::Opaque(self.c.source()[save..i].trim().to_string()))
+            }
         }
     }
 

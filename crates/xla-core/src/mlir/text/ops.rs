@@ -422,6 +422,21 @@ impl<'a> Parser<'a> {
     /// `stablehlo.constant [{attrs}] dense<…> : tensor<…>`.
     fn constant(&mut self) -> Result<Operation, ParseError> {
         let mut op = bare("stablehlo.constant");
+        if self.c.eat("(") {
+            // `stablehlo.constant() {value = …} : () -> t`.
+            self.c.expect(")")?;
+            op.attrs = self.attr_dict()?;
+            self.c.expect(":")?;
+            let at = self.c.pos();
+            let Type::Function(_, results) = self.ty()? else {
+                return Err(self.c.error_at(at, "a function type `() -> …`"));
+            };
+            if op.attr("value").is_none() {
+                return Err(self.c.error_at(at, "a `value` attribute"));
+            }
+            op.results = self.new_results(results);
+            return Ok(op);
+        }
         if self.c.looking_at("{") {
             op.attrs.extend(self.attr_dict()?);
         }
