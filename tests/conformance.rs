@@ -97,6 +97,13 @@ fn conformance_jax_export() {
     run_form(Form::JaxExport);
 }
 
+/// The HLO text printed as StableHLO (`xla print --stablehlo`) and read
+/// back runs as the HLO text does.
+#[test]
+fn conformance_hlo_via_stablehlo() {
+    run_form(Form::HloTextViaStableHlo);
+}
+
 /// Runs every case from `form`.
 fn run_form(form: Form) {
     let filter = std::env::var("XLA_CONFORMANCE").unwrap_or_default();

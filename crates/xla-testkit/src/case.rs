@@ -46,6 +46,8 @@ pub enum Form {
     StableHloText,
     /// `module.jax_export`: the `jax.export` artifact.
     JaxExport,
+    /// `module.hlo` printed as StableHLO text and read back.
+    HloTextViaStableHlo,
 }
 
 impl Form {
@@ -55,6 +57,7 @@ impl Form {
             Form::HloText => "module.hlo",
             Form::StableHloText => "module.mlir",
             Form::JaxExport => "module.jax_export",
+            Form::HloTextViaStableHlo => "module.hlo",
         }
     }
 }
@@ -135,7 +138,12 @@ impl Case {
     pub fn module_in(&self, form: Form) -> Result<HloModule, String> {
         let path = self.dir.join(form.file());
         let bytes = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-        xla_core::load_module(&bytes).map_err(|e| format!("{}: {e}", form.file()))
+        let module = xla_core::load_module(&bytes).map_err(|e| format!("{}: {e}", form.file()))?;
+        if form != Form::HloTextViaStableHlo {
+            return Ok(module);
+        }
+        let text = xla_core::mlir::print_stablehlo(&module).map_err(|e| format!("print: {e}"))?;
+        xla_core::load_module(text.as_bytes()).map_err(|e| format!("read back: {e}\n{text}"))
     }
 
     /// The file suffix of each device's arrays: `[""]` for a single-device

@@ -60,6 +60,39 @@ pub enum ElementType {
     Other(String),
 }
 
+impl ElementType {
+    /// The MLIR spelling: `f32`, `i1` (pred), `ui8`, `complex<f32>`, ….
+    pub fn mlir_name(&self) -> String {
+        match self {
+            ElementType::Known(p) => primitive_name(*p).to_string(),
+            ElementType::Index => "index".to_string(),
+            ElementType::Other(name) => name.clone(),
+        }
+    }
+}
+
+/// The MLIR spelling of an HLO element type.
+pub fn primitive_name(p: PrimitiveType) -> &'static str {
+    use PrimitiveType as P;
+    match p {
+        P::Pred => "i1",
+        P::S8 => "i8",
+        P::S16 => "i16",
+        P::S32 => "i32",
+        P::S64 => "i64",
+        P::U8 => "ui8",
+        P::U16 => "ui16",
+        P::U32 => "ui32",
+        P::U64 => "ui64",
+        P::F16 => "f16",
+        P::Bf16 => "bf16",
+        P::F32 => "f32",
+        P::F64 => "f64",
+        P::C64 => "complex<f32>",
+        P::C128 => "complex<f64>",
+    }
+}
+
 /// An attribute.
 #[derive(Clone, PartialEq, Debug)]
 pub enum Attr {

@@ -6,7 +6,9 @@ pub mod bytecode;
 pub mod export;
 pub mod ir;
 mod lower;
+mod print;
 mod text;
 
 pub use lower::{lower_function, lower_module, LowerError};
+pub use print::{print_stablehlo, PrintError};
 pub use text::parse_stablehlo;

@@ -1001,8 +1001,8 @@ fn attr_text(attr: &Attr) -> String {
         Attr::Unit => "unit".into(),
         Attr::Bool(v) => v.to_string(),
         Attr::Int(v, ElementType::Known(PrimitiveType::S64)) => v.to_string(),
-        Attr::Int(v, t) => format!("{v} : {}", element_name(t)),
-        Attr::Float(v, t) => format!("{v:e} : {}", element_name(t)),
+        Attr::Int(v, t) => format!("{v} : {}", t.mlir_name()),
+        Attr::Float(v, t) => format!("{v:e} : {}", t.mlir_name()),
         Attr::String(s) => format!("{:?}", String::from_utf8_lossy(s)),
         Attr::Array(items) => format!(
             "[{}]",
@@ -1029,32 +1029,5 @@ fn attr_text(attr: &Attr) -> String {
         }
         Attr::Enum(_, v) | Attr::Opaque(v) | Attr::Symbol(v) => v.clone(),
         other => format!("{other:?}"),
-    }
-}
-
-/// The MLIR spelling of an element type.
-fn element_name(t: &ElementType) -> String {
-    use PrimitiveType as P;
-    match t {
-        ElementType::Known(p) => match p {
-            P::Pred => "i1",
-            P::S8 => "i8",
-            P::S16 => "i16",
-            P::S32 => "i32",
-            P::S64 => "i64",
-            P::U8 => "ui8",
-            P::U16 => "ui16",
-            P::U32 => "ui32",
-            P::U64 => "ui64",
-            P::F16 => "f16",
-            P::Bf16 => "bf16",
-            P::F32 => "f32",
-            P::F64 => "f64",
-            P::C64 => "complex<f32>",
-            P::C128 => "complex<f64>",
-        }
-        .to_string(),
-        ElementType::Index => "index".to_string(),
-        ElementType::Other(name) => name.clone(),
     }
 }
