@@ -29,7 +29,9 @@ impl ModuleFormat {
         if bytes.starts_with(MAGIC) {
             return ModuleFormat::MlirBytecode;
         }
-        if bytes.windows(MAGIC.len()).any(|w| w == MAGIC) && std::str::from_utf8(bytes).is_err() {
+        // A FlatBuffer starts with offsets, whose high bytes are zero; text
+        // never holds a NUL byte.
+        if bytes.iter().take(16).any(|&b| b == 0) {
             return ModuleFormat::JaxExport;
         }
         let text = String::from_utf8_lossy(&bytes[..bytes.len().min(4096)]);

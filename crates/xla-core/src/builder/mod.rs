@@ -147,6 +147,12 @@ impl XlaBuilder {
         &self.name
     }
 
+    /// Makes room for `additional` more instructions (a builder filled
+    /// from a known program grows once).
+    pub fn reserve(&self, additional: usize) {
+        self.state.borrow_mut().instructions.reserve(additional);
+    }
+
     /// The shape of `op` (with its layout).
     pub fn get_shape(&self, op: XlaOp) -> Result<Shape> {
         Ok(self.shapes("get_shape", &[op])?.remove(0))
@@ -157,14 +163,43 @@ impl XlaBuilder {
     pub fn build(&self, root: XlaOp) -> Result<XlaComputation> {
         self.check_ops("build", &[root])?;
         let state = self.state.borrow();
-        let mut computations = state.computations.clone();
+        self.finish(
+            state.computations.clone(),
+            state.instructions.clone(),
+            state.next_suffix,
+            root,
+        )
+    }
+
+    /// [`build`](Self::build) that consumes the builder instead of copying
+    /// its instructions (for large computations built once).
+    pub fn into_computation(self, root: XlaOp) -> Result<XlaComputation> {
+        self.check_ops("into_computation", &[root])?;
+        let state = std::mem::take(&mut *self.state.borrow_mut());
+        self.finish(
+            state.computations,
+            state.instructions,
+            state.next_suffix,
+            root,
+        )
+    }
+
+    /// The verified module of `instructions` (rooted at `root`) and the
+    /// embedded `computations`.
+    fn finish(
+        &self,
+        mut computations: Vec<HloComputation>,
+        instructions: Vec<HloInstruction>,
+        next_suffix: u64,
+        root: XlaOp,
+    ) -> Result<XlaComputation> {
         let mut name = self.name.clone();
         if computations.iter().any(|c| c.name == name) {
-            name = format!("{name}.{}", state.next_suffix);
+            name = format!("{name}.{next_suffix}");
         }
         computations.push(HloComputation {
             name,
-            instructions: state.instructions.clone(),
+            instructions,
             root: root.id,
         });
         let entry = ComputationId(computations.len() as u32 - 1);

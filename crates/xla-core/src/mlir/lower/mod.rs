@@ -13,6 +13,7 @@ mod ops;
 
 use std::collections::{HashMap, HashSet};
 use std::fmt;
+use std::rc::Rc;
 
 use super::ir::{Attr, Block, ElementType, Location, Module, Operation, Type, Value};
 use crate::{HloModule, PrimitiveType, Shape, XlaBuilder, XlaComputation, XlaOp};
@@ -99,23 +100,13 @@ pub fn lower_function(module: &Module, entry: &str) -> Result<HloModule, LowerEr
         active: Vec::new(),
         constants: HashMap::new(),
     };
-    let mut computation = lowering.function(entry)?;
-    let name = module.name.clone().unwrap_or_else(|| entry.to_string());
-    let mut hlo = computation_module(&mut computation);
-    hlo.name = sanitize(&name);
+    let computation = lowering.function(entry)?;
+    // The lowering's cache holds the other reference.
+    drop(lowering);
+    let computation = Rc::try_unwrap(computation).unwrap_or_else(|shared| (*shared).clone());
+    let mut hlo = computation.into_module();
+    hlo.name = sanitize(&module.name.clone().unwrap_or_else(|| entry.to_string()));
     Ok(hlo)
-}
-
-/// The computation's module, taken out.
-fn computation_module(computation: &mut XlaComputation) -> HloModule {
-    std::mem::replace(computation, empty_computation()).into_module()
-}
-
-fn empty_computation() -> XlaComputation {
-    let b = XlaBuilder::new("empty");
-    let root = b.tuple(&[]).expect("an empty tuple builds");
-    b.build(root)
-        .expect("an empty tuple is a valid computation")
 }
 
 /// A module name HLO text can hold.
@@ -134,7 +125,7 @@ fn sanitize(name: &str) -> String {
 /// The state of one lowering: the module's functions and those built.
 pub(crate) struct Lowering<'m> {
     funcs: HashMap<String, &'m Operation>,
-    done: HashMap<String, XlaComputation>,
+    done: HashMap<String, Rc<XlaComputation>>,
     active: Vec<String>,
     /// The constants of the functions being lowered, by function and
     /// value: a region that uses one from outside (JAX's serializer hoists
@@ -169,9 +160,9 @@ pub(crate) enum Root {
 
 impl<'m> Lowering<'m> {
     /// The computation of function `name`, built once.
-    fn function(&mut self, name: &str) -> Result<XlaComputation, LowerError> {
+    fn function(&mut self, name: &str) -> Result<Rc<XlaComputation>, LowerError> {
         if let Some(done) = self.done.get(name) {
-            return Ok(done.clone());
+            return Ok(Rc::clone(done));
         }
         let op = *self.funcs.get(name).ok_or_else(|| LowerError {
             op: "func.call".into(),
@@ -194,8 +185,8 @@ impl<'m> Lowering<'m> {
         self.active.push(name.to_string());
         let built = self.region(name, block, Params::Flat, &[], Root::Values);
         self.active.pop();
-        let built = built?;
-        self.done.insert(name.to_string(), built.clone());
+        let built = Rc::new(built?);
+        self.done.insert(name.to_string(), Rc::clone(&built));
         Ok(built)
     }
 
@@ -210,6 +201,8 @@ impl<'m> Lowering<'m> {
         root: Root,
     ) -> Result<XlaComputation, LowerError> {
         let b = XlaBuilder::new(name);
+        // Most ops are one instruction; tuples of results add a few.
+        b.reserve(block.args.len() + block.ops.len() * 3 / 2);
         let region_error = |message: String| LowerError {
             op: name.to_string(),
             location: None,
@@ -265,7 +258,7 @@ impl<'m> Lowering<'m> {
                 b.tuple(&outs).map_err(builder_error)?
             }
         };
-        b.build(result).map_err(builder_error)
+        b.into_computation(result).map_err(builder_error)
     }
 
     /// Lowers the block's ops into `b`; returns the terminator's operands.
@@ -363,7 +356,7 @@ impl<'m> Lowering<'m> {
     }
 
     /// A function called by `func.call`.
-    pub(crate) fn callee(&mut self, name: &str) -> Result<XlaComputation, LowerError> {
+    pub(crate) fn callee(&mut self, name: &str) -> Result<Rc<XlaComputation>, LowerError> {
         self.function(name)
     }
 }

@@ -557,12 +557,16 @@ impl<'a> Parser<'a> {
     fn dense(&mut self) -> Result<Attr, ParseError> {
         self.c.expect("<")?;
         let start = self.c.pos();
-        // Find the closing `>` first: the element type comes after it.
         let mut hex = None;
         let mut scalars = Vec::new();
         let mut nested = false;
-        if self.c.looking_at("\"") {
-            hex = Some(self.string_bytes()?);
+        if self.c.looking_at("\"0x") {
+            hex = Some(self.hex_string()?);
+        } else if self.c.looking_at("\"") {
+            let text = self.string_bytes()?;
+            hex = Some(
+                decode_hex(&text).ok_or_else(|| self.c.error_at(start, "a hex string `0x…`"))?,
+            );
         } else if !self.c.looking_at(">") {
             nested = self.c.looking_at("[");
             self.dense_elements(&mut scalars)?;
@@ -582,9 +586,7 @@ impl<'a> Parser<'a> {
         })?;
         let mut bytes = Vec::new();
         let splat;
-        if let Some(text) = hex {
-            let data =
-                decode_hex(&text).ok_or_else(|| self.c.error_at(start, "a hex string `0x…`"))?;
+        if let Some(data) = hex {
             let is_pred = *element == ElementType::Known(PrimitiveType::Pred);
             if data.len() == size {
                 splat = true;
@@ -808,6 +810,57 @@ impl<'a> Parser<'a> {
             }
         }
         Err(self.c.message_at(start, "an unterminated string"))
+    }
+
+    /// `"0x…"`: a dense literal's hex data, decoded straight from the
+    /// source (the fast path for megabytes of weights).
+    fn hex_string(&mut self) -> Result<Vec<u8>, ParseError> {
+        self.c.skip_ws();
+        let start = self.c.pos();
+        let body = &self.c.rest().as_bytes()[3..];
+        let end = body
+            .iter()
+            .position(|&b| b == b'"')
+            .ok_or_else(|| self.c.message_at(start, "an unterminated string"))?;
+        let digits = &body[..end];
+        if digits.len() % 2 != 0 {
+            return Err(self.c.message_at(start, "an odd number of hex digits"));
+        }
+        // A table of digit values (0x10 marks a non-digit), checked once
+        // at the end: no branch per byte.
+        const NIBBLE: [u8; 256] = {
+            let mut table = [0x10u8; 256];
+            let mut i = 0;
+            while i < 10 {
+                table[b'0' as usize + i] = i as u8;
+                i += 1;
+            }
+            let mut i = 0;
+            while i < 6 {
+                table[b'a' as usize + i] = 10 + i as u8;
+                table[b'A' as usize + i] = 10 + i as u8;
+                i += 1;
+            }
+            table
+        };
+        let mut bad = 0u8;
+        let out: Vec<u8> = digits
+            .chunks_exact(2)
+            .map(|pair| {
+                let (hi, lo) = (NIBBLE[pair[0] as usize], NIBBLE[pair[1] as usize]);
+                bad |= hi | lo;
+                hi << 4 | (lo & 0x0f)
+            })
+            .collect();
+        if bad & 0x10 != 0 {
+            let at = digits
+                .iter()
+                .position(|&b| NIBBLE[b as usize] == 0x10)
+                .unwrap_or(0);
+            return Err(self.c.message_at(start + 3 + at, "a hex digit"));
+        }
+        self.c.set_pos(start + 3 + end + 1);
+        Ok(out)
     }
 
     /// A quoted string that must be UTF-8.

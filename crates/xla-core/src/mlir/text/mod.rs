@@ -308,17 +308,6 @@ impl<'a> Parser<'a> {
         Ok(*value)
     }
 
-    /// The type of a value in scope.
-    pub(crate) fn type_of(&self, value: Value) -> Option<&Type> {
-        self.scopes
-            .iter()
-            .rev()
-            .flat_map(|s| s.values())
-            .flatten()
-            .find(|(v, _)| *v == value)
-            .map(|(_, t)| t)
-    }
-
     /// Defines `%name` as one new value of type `ty`.
     pub(crate) fn define(&mut self, name: String, ty: Type) -> (Value, Type) {
         let value = Value(self.next_value);

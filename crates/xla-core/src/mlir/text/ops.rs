@@ -614,11 +614,8 @@ impl<'a> Parser<'a> {
         let n = inputs.len();
         let region = match applies {
             Some(reducer) => {
-                let types: Vec<Type> = inits
-                    .iter()
-                    .map(|v| self.type_of(*v).map(scalar_of))
-                    .collect::<Option<_>>()
-                    .ok_or_else(|| self.c.error("typed init values"))?;
+                // The reducer takes scalars of the results' element types.
+                let types: Vec<Type> = results.iter().map(scalar_of).collect();
                 self.applies_region(&reducer, &types)
             }
             None => {
