@@ -29,9 +29,15 @@ impl ModuleFormat {
         if bytes.starts_with(MAGIC) {
             return ModuleFormat::MlirBytecode;
         }
-        // A FlatBuffer starts with offsets, whose high bytes are zero; text
-        // never holds a NUL byte.
-        if bytes.iter().take(16).any(|&b| b == 0) {
+        // A FlatBuffer starts with the offset of its root table: small,
+        // aligned, inside the file (text never starts with NUL bytes); an
+        // artifact holds the module's bytecode.
+        let root = bytes
+            .get(..4)
+            .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as usize);
+        let flatbuffer =
+            root.is_some_and(|r| (4..4096).contains(&r) && r % 4 == 0 && r < bytes.len());
+        if flatbuffer || (bytes.contains(&0) && bytes.windows(MAGIC.len()).any(|w| w == MAGIC)) {
             return ModuleFormat::JaxExport;
         }
         let text = String::from_utf8_lossy(&bytes[..bytes.len().min(4096)]);

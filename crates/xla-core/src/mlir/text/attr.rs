@@ -823,7 +823,7 @@ impl<'a> Parser<'a> {
             .position(|&b| b == b'"')
             .ok_or_else(|| self.c.message_at(start, "an unterminated string"))?;
         let digits = &body[..end];
-        if digits.len() % 2 != 0 {
+        if !digits.len().is_multiple_of(2) {
             return Err(self.c.message_at(start, "an odd number of hex digits"));
         }
         // A table of digit values (0x10 marks a non-digit), checked once
