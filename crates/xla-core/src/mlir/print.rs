@@ -29,8 +29,13 @@ pub struct PrintError {
 
 /// Prints `module` as StableHLO text: `module @name` with its replica and
 /// partition counts, `@main` (the entry) and one private function per
-/// computation that a `call` or `fusion` calls.
+/// computation that a `call` or `fusion` calls. The module is verified
+/// first.
 pub fn print_stablehlo(module: &HloModule) -> Result<String, PrintError> {
+    crate::verify::verify_module(module).map_err(|e| PrintError {
+        instruction: module.name.clone(),
+        message: format!("an invalid module: {e}"),
+    })?;
     let mut printer = Printer {
         module,
         out: String::new(),

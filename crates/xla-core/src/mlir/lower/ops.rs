@@ -945,11 +945,15 @@ pub(crate) fn ints_of(attr: &Attr) -> OpResult<Vec<i64>> {
                 })
                 .collect();
             if *splat {
-                let count: i64 = dims.iter().map(|d| d.unwrap_or(0)).product();
-                Ok(vec![
-                    values.first().copied().unwrap_or(0);
-                    count.max(0) as usize
-                ])
+                let count = dims
+                    .iter()
+                    .try_fold(1i64, |n, d| n.checked_mul(d.unwrap_or(0)));
+                match count {
+                    Some(n @ 0..=MAX_LIST) => {
+                        Ok(vec![values.first().copied().unwrap_or(0); n as usize])
+                    }
+                    _ => Err(format!("an integer list of {dims:?} elements")),
+                }
             } else {
                 Ok(values)
             }
@@ -958,12 +962,30 @@ pub(crate) fn ints_of(attr: &Attr) -> OpResult<Vec<i64>> {
     }
 }
 
+/// The longest integer list (dimension numbers, replica groups) read.
+const MAX_LIST: i64 = 1 << 24;
+
+/// The largest constant made (a splat of a larger shape is refused).
+const MAX_CONSTANT_BYTES: u64 = 1 << 32;
+
 /// The literal of a dense constant.
 pub(crate) fn literal(attr: &Attr) -> OpResult<Literal> {
     let Attr::Dense { ty, bytes, splat } = attr else {
         return Err(format!("a constant that is not a dense literal: {attr:?}"));
     };
     let shape = shape(ty)?;
+    let size = shape.as_array().and_then(|a| {
+        a.dims()
+            .iter()
+            .try_fold(a.element_type().byte_size() as u64, |n, &d| {
+                n.checked_mul(u64::try_from(d).ok()?)
+            })
+    });
+    if size.is_none_or(|n| n > MAX_CONSTANT_BYTES) {
+        return Err(format!(
+            "a constant of type {shape} is larger than {MAX_CONSTANT_BYTES} bytes"
+        ));
+    }
     let mut literal = Literal::zeros(&shape).map_err(|e| e.to_string())?;
     let out = literal.bytes_mut().map_err(|e| e.to_string())?;
     if *splat {

@@ -14,6 +14,9 @@ use crate::text::{Cursor, ParseError};
 /// The deepest nesting of regions, attributes and locations read.
 const MAX_NESTING: usize = 1000;
 
+/// The most results one op may bind.
+const MAX_RESULTS: usize = 1 << 16;
+
 pub(crate) use attr::element_size;
 
 /// Parses a StableHLO module in MLIR text form.
@@ -416,6 +419,14 @@ impl<'a> Parser<'a> {
             self.c.expect("=")?;
         }
         let count: usize = names.iter().map(|(_, n)| n).sum();
+        if self.scopes.is_empty() {
+            return Err(self.c.message_at(start, "an operation outside a function"));
+        }
+        if count > MAX_RESULTS {
+            return Err(self
+                .c
+                .message_at(start, format!("more than {MAX_RESULTS} results")));
+        }
         let mut op = if self.c.looking_at("\"") {
             self.generic_op()?
         } else {
