@@ -241,3 +241,71 @@ fn unusable_module_files_are_errors_not_panics() {
         );
     }
 }
+
+/// A conformance case's folder.
+fn case_dir(case: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/conformance/cases")
+        .join(case)
+}
+
+#[test]
+fn every_module_form_runs_alike() {
+    let dir = case_dir("program__mlp_forward");
+    let args: Vec<String> = (0..)
+        .map(|i| dir.join(format!("arg{i}.npy")))
+        .take_while(|path| path.exists())
+        .map(|path| path.display().to_string())
+        .collect();
+    let run = |module: &std::path::Path| {
+        let mut command = vec!["run".to_string(), module.display().to_string()];
+        command.extend(args.iter().cloned());
+        let out = xla(&command);
+        assert!(
+            out.status.success(),
+            "{}: {}",
+            module.display(),
+            stderr(&out)
+        );
+        stdout(&out)
+    };
+    let from_hlo = run(&dir.join("module.hlo"));
+    assert!(from_hlo.starts_with("0: f32["), "{from_hlo}");
+    assert_eq!(run(&dir.join("module.mlir")), from_hlo);
+    assert_eq!(run(&dir.join("module.jax_export")), from_hlo);
+    // HLO printed as StableHLO runs alike and prints back as HLO.
+    let printed = xla(&[
+        "print",
+        "--stablehlo",
+        dir.join("module.hlo").to_str().unwrap(),
+    ]);
+    assert!(printed.status.success(), "{}", stderr(&printed));
+    let text = stdout(&printed);
+    assert!(text.starts_with("module @jit_"), "{text}");
+    let file = module_file("mlp_forward.stablehlo", &text);
+    assert_eq!(run(&file), from_hlo);
+    let back = xla(&["check", file.to_str().unwrap()]);
+    assert!(back.status.success(), "{}", stderr(&back));
+}
+
+#[test]
+fn a_stablehlo_op_that_does_not_lower_is_named() {
+    let file = module_file(
+        "unknown_op.mlir",
+        "module @m {\n  func.func public @main(%arg0: tensor<2xf32>) -> tensor<2xf32> {\n    \
+         %0 = stablehlo.frobnicate %arg0 : tensor<2xf32> loc(\"model.py\":7:9)\n    \
+         return %0 : tensor<2xf32>\n  }\n}\n",
+    );
+    for command in ["check", "print", "run"] {
+        let out = xla(&[command, file.to_str().unwrap()]);
+        assert_eq!(out.status.code(), Some(1), "{command}");
+        assert_eq!(
+            stderr(&out),
+            format!(
+                "error: {}: `stablehlo.frobnicate` at model.py:7:9: unknown op `stablehlo.frobnicate`\n",
+                file.display()
+            ),
+            "{command}"
+        );
+    }
+}

@@ -363,7 +363,7 @@ fn verify_acyclic(module: &HloModule) -> Result<(), VerifyError> {
 
 /// Same element types, dimension sizes and tuple structure; layouts and
 /// dynamic-dimension flags ignored.
-fn same_shape(a: &Shape, b: &Shape) -> bool {
+pub(crate) fn same_shape(a: &Shape, b: &Shape) -> bool {
     match (a, b) {
         (Shape::Array(x), Shape::Array(y)) => {
             x.element_type() == y.element_type() && x.dims() == y.dims()

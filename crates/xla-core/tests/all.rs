@@ -45,6 +45,7 @@ mod layout_props;
 mod literal;
 mod literal_text;
 mod mlir_bytecode;
+mod module_errors;
 mod npy;
 mod passes_batch_norm;
 mod passes_cleanup;

@@ -213,7 +213,8 @@ impl XlaBuilder {
 
     /// Appends a copy of `instr`, an instruction of another computation
     /// (XLA's `AddInstruction`), with `operands` and `called` in place of
-    /// its own; shape inference checks it, and it keeps its declared shape.
+    /// its own; shape inference checks it (the declared shape must be the
+    /// inferred one), and it keeps its declared shape.
     /// A parameter is added as [`parameter`](Self::parameter) adds one.
     pub fn add_instruction(
         &self,
@@ -229,13 +230,22 @@ impl XlaBuilder {
         let shapes = self.shapes(method, operands)?;
         let refs: Vec<&Shape> = shapes.iter().collect();
         let programs: Vec<ProgramShape> = called.iter().map(|c| c.program_shape()).collect();
-        crate::infer::infer_instruction(
+        let inferred = crate::infer::infer_instruction(
             instr.opcode,
             &refs,
             &instr.attrs,
             &programs,
             &instr.shape,
         )?;
+        if !crate::verify::same_shape(&inferred, &instr.shape) {
+            return Err(crate::verify::VerifyError::ShapeMismatch {
+                instruction: instr.name.clone(),
+                opcode: instr.opcode,
+                inferred: Box::new(inferred),
+                declared: Box::new(instr.shape.clone().without_layouts()),
+            }
+            .into());
+        }
         let called = called.iter().map(|c| self.embed(c)).collect();
         let name = self.next_name(base_name(&instr.name));
         let shape = instr.shape.clone();
