@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use xla_core::verify::verify_module;
-use xla_core::{load_module, HloModule, LoadError};
+use xla_core::{load_module, load_module_for_arguments, HloModule, LoadError, Shape};
 
 use super::Failure;
 
@@ -15,10 +15,24 @@ use super::Failure;
 /// UTF-8 (the first bad byte is named), a StableHLO op that does not lower
 /// (the op and its location) or an invalid module is an invalid input.
 pub fn load(path: &Path, verify: bool) -> Result<HloModule, Failure> {
+    load_for(path, verify, None)
+}
+
+/// [`load`] for arguments of these shapes, which bind the symbolic
+/// dimensions of a StableHLO module's entry.
+pub fn load_for(
+    path: &Path,
+    verify: bool,
+    arguments: Option<&[Shape]>,
+) -> Result<HloModule, Failure> {
     let shown = path.display();
     let bytes =
         std::fs::read(path).map_err(|e| Failure::Usage(format!("cannot read {shown}: {e}")))?;
-    let module = load_module(&bytes).map_err(|e| match e {
+    let loaded = match arguments {
+        Some(shapes) => load_module_for_arguments(&bytes, shapes),
+        None => load_module(&bytes),
+    };
+    let module = loaded.map_err(|e| match e {
         LoadError::Parse(e) => Failure::Invalid(format!("{shown}:{e}")),
         LoadError::NotUtf8(at) => Failure::Invalid(format!(
             "{shown} is not a module (HLO or StableHLO text, MLIR bytecode, jax.export): \

@@ -62,7 +62,14 @@ enum Backend {
 /// files) happens before anything is written to the output directory.
 pub fn run(args: Args) -> Outcome {
     let timeout = args.timeout.map(timeout::duration).transpose()?;
-    let module = module_file::load(&args.module, true)?;
+    let module = match module_file::load(&args.module, true) {
+        // Symbolic dimensions are bound from the arrays given.
+        Err(Failure::Invalid(m)) if m.contains("symbolic dimensions") => {
+            let shapes = array_shapes(&args.arrays)?;
+            module_file::load_for(&args.module, true, Some(&shapes))?
+        }
+        loaded => loaded?,
+    };
     let assignment = DeviceAssignment::new(
         args.num_replicas
             .unwrap_or(module.replica_count.max(1) as usize),
@@ -174,6 +181,18 @@ pub fn run(args: Args) -> Outcome {
 /// Reads the arrays for each of `devices` devices' parameters, checking
 /// each against its parameter (element type and dimensions; any layout is
 /// accepted).
+/// The shapes of the arrays in `files`.
+fn array_shapes(files: &[PathBuf]) -> Result<Vec<Shape>, Failure> {
+    files
+        .iter()
+        .map(|file| {
+            read_npy(file, &NpyOptions::default())
+                .map(|literal| literal.shape().clone())
+                .map_err(|e| Failure::Invalid(format!("{}: {e}", file.display())))
+        })
+        .collect()
+}
+
 fn read_arguments(
     module: &HloModule,
     files: &[PathBuf],

@@ -42,7 +42,7 @@ pub use error::{Error, Result};
 pub use hlo::{HloComputation, HloInstruction, HloModule, Opcode};
 pub use layout::Layout;
 pub use literal::Literal;
-pub use loader::{load_module, LoadError, ModuleFormat};
+pub use loader::{load_module, load_module_for_arguments, LoadError, ModuleFormat};
 pub use shape::{ArrayShape, Dim, Shape};
 
 #[doc(hidden)]

@@ -5,7 +5,7 @@
 use crate::hlo::{InstrId, Opcode};
 use crate::mlir::bytecode::{read_bytecode, BytecodeError};
 use crate::mlir::export::{read_jax_export, DType, ExportError, Exported};
-use crate::mlir::{lower_module, parse_stablehlo, LowerError};
+use crate::mlir::{lower_module, lower_module_for_arguments, parse_stablehlo, LowerError};
 use crate::text::{parse_hlo_module, ParseError};
 use crate::{HloInstruction, HloModule, Literal, Shape};
 
@@ -84,6 +84,12 @@ pub enum LoadError {
     /// A `jax.export` artifact this loader cannot run as it is.
     #[error("jax.export artifact: {0}")]
     Artifact(String),
+    /// A module whose entry takes arrays of dynamic (symbolic) dimensions:
+    /// it loads for given argument shapes ([`load_module_for_arguments`]).
+    #[error(
+        "the entry takes arrays of symbolic dimensions ({0}): load it for the arguments' shapes"
+    )]
+    NeedsArgumentShapes(String),
 }
 
 /// Reads a module in any of the [`ModuleFormat`]s.
@@ -98,13 +104,46 @@ pub enum LoadError {
 /// # Ok::<(), xla_core::LoadError>(())
 /// ```
 pub fn load_module(bytes: &[u8]) -> Result<HloModule, LoadError> {
+    load(bytes, None)
+}
+
+/// [`load_module`] for arguments of these shapes: a StableHLO module whose
+/// entry takes dynamic dimensions (a `jax.export` of symbolic shapes, e.g.
+/// `symbolic_shape("b, 4")`) is specialized to them, its shape assertions
+/// checked (an argument that breaks one is an error carrying JAX's message).
+/// An HLO text module is read as [`load_module`] reads it.
+pub fn load_module_for_arguments(
+    bytes: &[u8],
+    arguments: &[Shape],
+) -> Result<HloModule, LoadError> {
+    load(bytes, Some(arguments))
+}
+
+fn load(bytes: &[u8], arguments: Option<&[Shape]>) -> Result<HloModule, LoadError> {
     let format = ModuleFormat::detect(bytes);
     let text = || std::str::from_utf8(bytes).map_err(|e| LoadError::NotUtf8(e.valid_up_to()));
     match format {
         ModuleFormat::HloText => Ok(parse_hlo_module(text()?)?),
-        ModuleFormat::StableHloText => Ok(lower_module(&parse_stablehlo(text()?)?)?),
-        ModuleFormat::MlirBytecode => Ok(lower_module(&read_bytecode(bytes)?)?),
-        ModuleFormat::JaxExport => exported_module(&read_jax_export(bytes)?),
+        ModuleFormat::StableHloText => lower_for(&parse_stablehlo(text()?)?, arguments),
+        ModuleFormat::MlirBytecode => lower_for(&read_bytecode(bytes)?, arguments),
+        ModuleFormat::JaxExport => exported_module(&read_jax_export(bytes)?, arguments),
+    }
+}
+
+/// Lowers `module`, for `arguments` when given; a module of dynamic
+/// arguments without them is [`LoadError::NeedsArgumentShapes`].
+fn lower_for(
+    module: &crate::mlir::ir::Module,
+    arguments: Option<&[Shape]>,
+) -> Result<HloModule, LoadError> {
+    match arguments {
+        Some(shapes) => Ok(lower_module_for_arguments(module, shapes)?),
+        None => {
+            if let Some(signature) = crate::mlir::dynamic_entry(module) {
+                return Err(LoadError::NeedsArgumentShapes(signature));
+            }
+            Ok(lower_module(module)?)
+        }
     }
 }
 
@@ -112,14 +151,30 @@ pub fn load_module(bytes: &[u8]) -> Result<HloModule, LoadError> {
 /// function's arguments: a leading platform index (an artifact for several
 /// platforms) is bound to the CPU's, and arguments JAX dropped because the
 /// function does not use them come back as unused parameters.
-fn exported_module(exported: &Exported) -> Result<HloModule, LoadError> {
+fn exported_module(
+    exported: &Exported,
+    arguments: Option<&[Shape]>,
+) -> Result<HloModule, LoadError> {
     if !exported.ordered_effects.is_empty() {
         return Err(LoadError::Artifact(format!(
             "ordered effects ({}) are not supported",
             exported.ordered_effects.join(", ")
         )));
     }
-    let mut module = lower_module(&exported.module)?;
+    let kept = &exported.module_kept_var_idx;
+    // The module takes the kept arguments (after a platform index).
+    let module_arguments: Option<Vec<Shape>> = arguments.map(|all| {
+        let platform =
+            (exported.platforms.len() > 1).then(|| Shape::scalar(crate::PrimitiveType::S32));
+        platform
+            .into_iter()
+            .chain(
+                kept.iter()
+                    .filter_map(|&k| all.get(usize::from(k)).cloned()),
+            )
+            .collect()
+    });
+    let mut module = lower_for(&exported.module, module_arguments.as_deref())?;
     if exported.platforms.len() > 1 {
         let cpu = exported
             .platforms
@@ -133,10 +188,13 @@ fn exported_module(exported: &Exported) -> Result<HloModule, LoadError> {
             })?;
         bind_parameter(&mut module, 0, Literal::scalar(cpu as i32)).map_err(LoadError::Artifact)?;
     }
-    let kept = &exported.module_kept_var_idx;
     if kept.len() < exported.in_avals.len() {
         let mut shapes = Vec::new();
         for (i, aval) in exported.in_avals.iter().enumerate() {
+            if let Some(given) = arguments.and_then(|a| a.get(i)) {
+                shapes.push(given.clone());
+                continue;
+            }
             let (DType::Known(element), dims) = (aval.dtype, aval.dims()) else {
                 return Err(LoadError::Artifact(format!(
                     "argument {i} has element type {:?}",

@@ -57,6 +57,7 @@ mod passes_simplify;
 mod passes_support;
 mod safetensors;
 mod stablehlo_text;
+mod symbolic_shapes;
 #[path = "data/values.rs"]
 mod values;
 mod verify;

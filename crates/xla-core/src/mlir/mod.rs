@@ -9,6 +9,8 @@ mod lower;
 mod print;
 mod text;
 
-pub use lower::{lower_function, lower_module, LowerError};
+pub use lower::{
+    dynamic_entry, lower_function, lower_module, lower_module_for_arguments, LowerError,
+};
 pub use print::{print_stablehlo, PrintError};
 pub use text::parse_stablehlo;

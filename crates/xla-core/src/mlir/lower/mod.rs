@@ -56,36 +56,73 @@ pub fn lower_module(module: &Module) -> Result<HloModule, LowerError> {
         location: None,
         message,
     };
-    let mut funcs = HashMap::new();
-    for op in &module.ops {
-        match op.name.as_str() {
-            "func.func" => {
-                let name = string_attr(op, "sym_name").map_err(module_error)?;
-                funcs.insert(name, op);
-            }
-            "sdy.mesh" => {}
-            other => return Err(module_error(format!("unexpected top-level op `{other}`"))),
-        }
+    if let Some(other) = module
+        .ops
+        .iter()
+        .find(|op| !matches!(op.name.as_str(), "func.func" | "sdy.mesh"))
+    {
+        return Err(module_error(format!(
+            "unexpected top-level op `{}`",
+            other.name
+        )));
     }
-    let entry = if funcs.contains_key("main") {
-        "main".to_string()
-    } else {
-        let public: Vec<&String> = funcs
-            .iter()
-            .filter(|(_, op)| !matches!(op.attr("sym_visibility"), Some(Attr::String(v)) if v != b"public"))
-            .map(|(name, _)| name)
-            .collect();
-        match public.as_slice() {
-            [one] => (*one).clone(),
-            _ => return Err(module_error("no public function `main`".into())),
-        }
-    };
-    lower_function(module, &entry)
+    lower_function(module, &entry_name(module)?)
 }
 
 /// Lowers function `entry` of a StableHLO module (and the functions it
 /// calls) to an HLO module with `entry` as its entry computation.
 pub fn lower_function(module: &Module, entry: &str) -> Result<HloModule, LowerError> {
+    lower_bound(module, entry, None)
+}
+
+/// [`lower_module`] for arguments of these shapes: dynamic dimensions
+/// (`tensor<?x4xf32>`, what `jax.export` writes for a symbolic shape) take
+/// the arguments' sizes, and the shape computations on them (dimension
+/// sizes, `dynamic_broadcast_in_dim`, `dynamic_reshape`, `dynamic_iota`,
+/// JAX's `shape_assertion`s) are evaluated, so the module is static.
+pub fn lower_module_for_arguments(
+    module: &Module,
+    arguments: &[Shape],
+) -> Result<HloModule, LowerError> {
+    lower_bound(module, &entry_name(module)?, Some(arguments.to_vec()))
+}
+
+/// The entry function's name: `main`, or the only public function.
+fn entry_name(module: &Module) -> Result<String, LowerError> {
+    let module_error = |message: String| LowerError {
+        op: "module".into(),
+        location: None,
+        message,
+    };
+    let names: Vec<(String, bool)> = module
+        .ops
+        .iter()
+        .filter(|op| op.name == "func.func")
+        .filter_map(|op| {
+            let public =
+                !matches!(op.attr("sym_visibility"), Some(Attr::String(v)) if v != b"public");
+            string_attr(op, "sym_name").ok().map(|n| (n, public))
+        })
+        .collect();
+    if names.iter().any(|(n, _)| n == "main") {
+        return Ok("main".into());
+    }
+    match names
+        .iter()
+        .filter(|(_, public)| *public)
+        .collect::<Vec<_>>()
+        .as_slice()
+    {
+        [(one, _)] => Ok(one.clone()),
+        _ => Err(module_error("no public function `main`".into())),
+    }
+}
+
+fn lower_bound(
+    module: &Module,
+    entry: &str,
+    arguments: Option<Vec<Shape>>,
+) -> Result<HloModule, LowerError> {
     let mut funcs = HashMap::new();
     for op in &module.ops {
         if op.name == "func.func" {
@@ -99,8 +136,11 @@ pub fn lower_function(module: &Module, entry: &str) -> Result<HloModule, LowerEr
         done: HashMap::new(),
         active: Vec::new(),
         constants: HashMap::new(),
+        known: HashMap::new(),
+        bound: None,
     };
-    let computation = lowering.function(entry)?;
+    let bound = arguments.map(|shapes| (shapes, Vec::new()));
+    let computation = lowering.function(entry, bound)?;
     // The lowering's cache holds the other reference.
     drop(lowering);
     let computation = Rc::try_unwrap(computation).unwrap_or_else(|shared| (*shared).clone());
@@ -131,6 +171,12 @@ pub(crate) struct Lowering<'m> {
     /// value: a region that uses one from outside (JAX's serializer hoists
     /// constants out of comparators) gets its own copy.
     constants: HashMap<(String, Value), &'m Operation>,
+    /// Values of small integer tensors known while lowering (dimension
+    /// sizes and the shapes computed from them), by function and value.
+    known: HashMap<(String, Value), Vec<i64>>,
+    /// The argument shapes and known argument values the next function body
+    /// is lowered for (a function with dynamic dimensions is specialized).
+    bound: Option<Binding>,
 }
 
 /// The XLA ops of the values in scope.
@@ -148,6 +194,10 @@ pub(crate) enum Params {
     Operand,
 }
 
+/// The argument shapes a function is specialized to, and the values of
+/// its arguments that are known (dimension sizes).
+pub(crate) type Binding = (Vec<Shape>, Vec<Option<Vec<i64>>>);
+
 /// What a region's computation returns.
 #[derive(Copy, Clone, PartialEq, Eq)]
 pub(crate) enum Root {
@@ -159,9 +209,18 @@ pub(crate) enum Root {
 }
 
 impl<'m> Lowering<'m> {
-    /// The computation of function `name`, built once.
-    fn function(&mut self, name: &str) -> Result<Rc<XlaComputation>, LowerError> {
-        if let Some(done) = self.done.get(name) {
+    /// The computation of function `name`, built once (once per argument
+    /// shapes and known argument values when `bound`).
+    fn function(
+        &mut self,
+        name: &str,
+        bound: Option<Binding>,
+    ) -> Result<Rc<XlaComputation>, LowerError> {
+        let key = match &bound {
+            Some((shapes, known)) => format!("{name}{shapes:?}{known:?}"),
+            None => name.to_string(),
+        };
+        if let Some(done) = self.done.get(&key) {
             return Ok(Rc::clone(done));
         }
         let op = *self.funcs.get(name).ok_or_else(|| LowerError {
@@ -182,11 +241,13 @@ impl<'m> Lowering<'m> {
             .first()
             .and_then(|r| r.blocks.first())
             .ok_or_else(|| error("a declaration without a body".into()))?;
-        self.active.push(name.to_string());
+        self.active.push(key.clone());
+        self.bound = bound;
         let built = self.region(name, block, Params::Flat, &[], Root::Values);
+        self.bound = None;
         self.active.pop();
         let built = Rc::new(built?);
-        self.done.insert(name.to_string(), Rc::clone(&built));
+        self.done.insert(key, Rc::clone(&built));
         Ok(built)
     }
 
@@ -208,9 +269,23 @@ impl<'m> Lowering<'m> {
             location: None,
             message,
         };
+        let bound = self.bound.take();
         let mut shapes = Vec::new();
-        for (_, ty) in &block.args {
-            shapes.push(shape(ty).map_err(region_error)?);
+        for (i, (_, ty)) in block.args.iter().enumerate() {
+            let given = bound.as_ref().and_then(|(shapes, _)| shapes.get(i));
+            shapes.push(match given {
+                Some(given) => {
+                    bind(ty, given).map_err(|m| region_error(format!("argument {i}: {m}")))?
+                }
+                None => shape(ty).map_err(region_error)?,
+            });
+        }
+        if let (Some((_, known)), Some(func)) = (&bound, self.active.last()) {
+            for ((value, _), k) in block.args.iter().zip(known) {
+                if let Some(k) = k {
+                    self.known.insert((func.clone(), *value), k.clone());
+                }
+            }
         }
         shapes.extend(captures.iter().map(|(_, s)| s.clone()));
         let values: Vec<Value> = block
@@ -355,9 +430,53 @@ impl<'m> Lowering<'m> {
         Ok(out)
     }
 
-    /// A function called by `func.call`.
-    pub(crate) fn callee(&mut self, name: &str) -> Result<Rc<XlaComputation>, LowerError> {
-        self.function(name)
+    /// A function called by `func.call` with operands `args` (of the
+    /// current function's `values`): specialized to their shapes and known
+    /// values when its signature has dynamic dimensions.
+    pub(crate) fn callee(
+        &mut self,
+        b: &XlaBuilder,
+        name: &str,
+        values: &[Value],
+        args: &[XlaOp],
+    ) -> Result<Rc<XlaComputation>, LowerError> {
+        let dynamic = self
+            .funcs
+            .get(name)
+            .is_some_and(|f| match f.attr("function_type") {
+                Some(Attr::Type(Type::Function(inputs, _))) => inputs.iter().any(is_dynamic),
+                _ => false,
+            });
+        if !dynamic {
+            return self.function(name, None);
+        }
+        let error = |e: crate::Error| LowerError {
+            op: "func.call".into(),
+            location: None,
+            message: e.to_string(),
+        };
+        let shapes: Vec<Shape> = args
+            .iter()
+            .map(|&a| b.get_shape(a))
+            .collect::<Result<_, _>>()
+            .map_err(error)?;
+        let known = values
+            .iter()
+            .map(|v| self.known_value(*v).cloned())
+            .collect();
+        self.function(name, Some((shapes, known)))
+    }
+
+    /// The known value of `value` in the function being lowered.
+    pub(crate) fn known_value(&self, value: Value) -> Option<&Vec<i64>> {
+        self.known.get(&(self.active.last()?.clone(), value))
+    }
+
+    /// Records the value of `value` in the function being lowered.
+    pub(crate) fn set_known(&mut self, value: Value, known: Vec<i64>) {
+        if let Some(func) = self.active.last() {
+            self.known.insert((func.clone(), value), known);
+        }
     }
 }
 
@@ -421,6 +540,76 @@ pub(crate) fn shape(ty: &Type) -> OpResult<Shape> {
         )),
         Type::Token => Ok(Shape::Token),
         Type::Function(..) => Err("a function type is not a value type".into()),
+    }
+}
+
+/// The entry function's argument types when some have dynamic dimensions
+/// (`tensor<?x4xf32>, …`), else `None`.
+pub fn dynamic_entry(module: &Module) -> Option<String> {
+    let entry = entry_name(module).ok()?;
+    let function = module.ops.iter().find(|op| {
+        op.name == "func.func"
+            && string_attr(op, "sym_name").ok().as_deref() == Some(entry.as_str())
+    })?;
+    let Some(Attr::Type(Type::Function(inputs, _))) = function.attr("function_type") else {
+        return None;
+    };
+    inputs.iter().any(is_dynamic).then(|| {
+        inputs
+            .iter()
+            .map(|t| match t {
+                Type::Tensor { element, dims } => format!(
+                    "tensor<{}{}>",
+                    dims.iter()
+                        .map(|d| d.map_or("?x".to_string(), |d| format!("{d}x")))
+                        .collect::<String>(),
+                    element.mlir_name()
+                ),
+                other => format!("{other:?}"),
+            })
+            .collect::<Vec<_>>()
+            .join(", ")
+    })
+}
+
+/// Whether a type has dynamic dimensions.
+pub(crate) fn is_dynamic(ty: &Type) -> bool {
+    match ty {
+        Type::Tensor { dims, .. } => dims.iter().any(Option::is_none),
+        Type::Tuple(parts) => parts.iter().any(is_dynamic),
+        _ => false,
+    }
+}
+
+/// The shape `given` for a parameter of type `ty`: the same element type
+/// and rank, the same size wherever `ty`'s is static.
+fn bind(ty: &Type, given: &Shape) -> OpResult<Shape> {
+    let Type::Tensor { element, dims } = ty else {
+        return shape(ty);
+    };
+    let expected = format!(
+        "{}[{}]",
+        primitive(element)?.name(),
+        dims.iter()
+            .map(|d| d.map_or("?".to_string(), |d| d.to_string()))
+            .collect::<Vec<_>>()
+            .join(",")
+    );
+    let fits = given.as_array().is_some_and(|a| {
+        a.element_type() == primitive(element).unwrap_or(a.element_type())
+            && a.rank() == dims.len()
+            && a.dims()
+                .iter()
+                .zip(dims)
+                .all(|(&n, d)| d.is_none_or(|d| d == n))
+    });
+    if fits {
+        Ok(given.clone().without_layouts())
+    } else {
+        Err(format!(
+            "an array of shape {} does not fit {expected}",
+            given.clone().without_layouts()
+        ))
     }
 }
 

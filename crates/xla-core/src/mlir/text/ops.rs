@@ -320,7 +320,7 @@ impl<'a> Parser<'a> {
             .trim_start_matches("chlo.");
         let attrs = &mut op.attrs;
         match (op_name, key, value) {
-            ("broadcast_in_dim", "dims", Keyword::Ints(v)) => {
+            ("broadcast_in_dim" | "dynamic_broadcast_in_dim", "dims", Keyword::Ints(v)) => {
                 attrs.push(("broadcast_dimensions".into(), Attr::Ints(v)))
             }
             ("transpose", "dims", Keyword::Ints(v)) => {
@@ -329,8 +329,14 @@ impl<'a> Parser<'a> {
             ("reverse", "dims", Keyword::Ints(v)) => {
                 attrs.push(("dimensions".into(), Attr::Ints(v)))
             }
-            ("concatenate", "dim", Keyword::Int(v)) => attrs.push(("dimension".into(), int(v))),
-            ("iota", "dim", Keyword::Int(v)) => attrs.push(("iota_dimension".into(), int(v))),
+            (
+                "concatenate" | "get_dimension_size" | "set_dimension_size",
+                "dim",
+                Keyword::Int(v),
+            ) => attrs.push(("dimension".into(), int(v))),
+            ("iota" | "dynamic_iota", "dim", Keyword::Int(v)) => {
+                attrs.push(("iota_dimension".into(), int(v)))
+            }
             ("pad", "low", Keyword::Ints(v)) => {
                 attrs.push(("edge_padding_low".into(), Attr::Ints(v)))
             }
