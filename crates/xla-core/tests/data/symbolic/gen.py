@@ -1,6 +1,7 @@
 """Writes jax.export artifacts of symbolic shapes, their StableHLO text, and
 inputs with JAX's outputs for two bindings of the symbols, for the tests of
-binding symbolic dimensions at load (tests/symbolic_shapes.rs).
+binding symbolic dimensions at load (tests/symbolic_shapes.rs); `unused`
+has an argument JAX drops from the module.
 
 Run with jax 0.10.2 from this directory, reading the script from stdin
 (`python - < gen.py`) so that no path of the generating machine ends up in
@@ -20,6 +21,9 @@ def norm(x):
 
 def pairs(x):
     return jnp.concatenate([x, x[::-1] * 2.0], axis=0).reshape(-1)
+
+def unused(x, y, z):
+    return x * 2.0 + z
 '''
 scope = {"jax": jax, "jnp": jnp}
 exec(compile(SOURCE, "symbolic_cases.py", "exec"), scope)
@@ -29,10 +33,14 @@ CASES = {
     "mlp": (scope["mlp"], ["b, 8", "8, 16", "16, 4"], [[(3, 8), (8, 16), (16, 4)], [(5, 8), (8, 16), (16, 4)]]),
     "norm": (scope["norm"], ["b, n"], [[(2, 6)], [(4, 3)]]),
     "pairs": (scope["pairs"], ["b, 3"], [[(2, 3)], [(7, 3)]]),
+    # Static shapes, `y` unused: JAX drops it from the module
+    # (`module_kept_var_idx`); the loader puts it back.
+    "unused": (scope["unused"], ["3", "5", "3"], [[(3,), (5,), (3,)], [(3,), (5,), (3,)]]),
 }
 rng = np.random.default_rng(0)
 for name, (fn, specs, bindings) in CASES.items():
-    avals = [jax.ShapeDtypeStruct(jax.export.symbolic_shape(s), f32) for s in specs]
+    symbols = jax.export.SymbolicScope()
+    avals = [jax.ShapeDtypeStruct(jax.export.symbolic_shape(s, scope=symbols), f32) for s in specs]
     exp = jax.export.export(jax.jit(fn))(*avals)
     open(f"{name}.jax_export", "wb").write(exp.serialize())
     open(f"{name}.mlir", "w").write(str(exp.mlir_module()))
