@@ -414,7 +414,7 @@ fn base_name(name: &str) -> &str {
 
 /// A name HLO text can hold: letters, digits, `_`, `-` and `.`; anything
 /// else becomes `_`, and an empty name becomes `computation`.
-fn sanitize(name: &str) -> String {
+pub(crate) fn sanitize(name: &str) -> String {
     if name.is_empty() {
         return "computation".to_string();
     }

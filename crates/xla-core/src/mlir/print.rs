@@ -728,6 +728,14 @@ fn ints(values: &[i64]) -> String {
     )
 }
 
+/// One field of every window dimension, as `array<i64: …>`.
+fn window_field(
+    dims: &[crate::hlo::WindowDim],
+    field: fn(&crate::hlo::WindowDim) -> i64,
+) -> String {
+    ints(&dims.iter().map(field).collect::<Vec<_>>())
+}
+
 fn list(values: &[i64]) -> String {
     format!("[{}]", join(values))
 }
@@ -940,7 +948,7 @@ fn op_name_and_properties(
             let dims = &w.dims;
             props.push(format!(
                 "window_strides = {}",
-                ints(&dims.iter().map(|x| x.stride).collect::<Vec<_>>())
+                window_field(dims, |x| x.stride)
             ));
             props.push(format!(
                 "padding = {}",
@@ -953,11 +961,11 @@ fn op_name_and_properties(
             ));
             props.push(format!(
                 "lhs_dilation = {}",
-                ints(&dims.iter().map(|x| x.base_dilation).collect::<Vec<_>>())
+                window_field(dims, |x| x.base_dilation)
             ));
             props.push(format!(
                 "rhs_dilation = {}",
-                ints(&dims.iter().map(|x| x.window_dilation).collect::<Vec<_>>())
+                window_field(dims, |x| x.window_dilation)
             ));
             props.push(format!(
                 "window_reversal = {}",
@@ -1043,20 +1051,20 @@ fn op_name_and_properties(
             let dims = &w.dims;
             props.push(format!(
                 "window_dimensions = {}",
-                ints(&dims.iter().map(|x| x.size).collect::<Vec<_>>())
+                window_field(dims, |x| x.size)
             ));
             props.push(format!(
                 "window_strides = {}",
-                ints(&dims.iter().map(|x| x.stride).collect::<Vec<_>>())
+                window_field(dims, |x| x.stride)
             ));
             if instr.opcode == O::ReduceWindow {
                 props.push(format!(
                     "base_dilations = {}",
-                    ints(&dims.iter().map(|x| x.base_dilation).collect::<Vec<_>>())
+                    window_field(dims, |x| x.base_dilation)
                 ));
                 props.push(format!(
                     "window_dilations = {}",
-                    ints(&dims.iter().map(|x| x.window_dilation).collect::<Vec<_>>())
+                    window_field(dims, |x| x.window_dilation)
                 ));
             } else if dims
                 .iter()

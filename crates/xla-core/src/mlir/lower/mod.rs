@@ -145,21 +145,8 @@ fn lower_bound(
     drop(lowering);
     let computation = Rc::try_unwrap(computation).unwrap_or_else(|shared| (*shared).clone());
     let mut hlo = computation.into_module();
-    hlo.name = sanitize(&module.name.clone().unwrap_or_else(|| entry.to_string()));
+    hlo.name = crate::builder::sanitize(&module.name.clone().unwrap_or_else(|| entry.to_string()));
     Ok(hlo)
-}
-
-/// A module name HLO text can hold.
-fn sanitize(name: &str) -> String {
-    name.chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.') {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect()
 }
 
 /// The state of one lowering: the module's functions and those built.

@@ -470,20 +470,27 @@ impl<'a> Parser<'a> {
             .collect()
     }
 
+    /// `(%a, %b#1, …)`: uses of values.
+    pub(crate) fn operand_list(&mut self) -> Result<Vec<Value>, ParseError> {
+        self.c.expect("(")?;
+        let mut values = Vec::new();
+        if self.c.eat(")") {
+            return Ok(values);
+        }
+        loop {
+            values.push(self.value_use()?);
+            if self.c.eat(")") {
+                return Ok(values);
+            }
+            self.c.expect(",")?;
+        }
+    }
+
     /// `"dialect.op"(operands) [<{props}>] [(regions)] [{attrs}] : (…) -> …`.
     fn generic_op(&mut self) -> Result<Operation, ParseError> {
         let name = self.string_utf8()?;
         let mut op = bare(&name);
-        self.c.expect("(")?;
-        if !self.c.eat(")") {
-            loop {
-                op.operands.push(self.value_use()?);
-                if self.c.eat(")") {
-                    break;
-                }
-                self.c.expect(",")?;
-            }
-        }
+        op.operands = self.operand_list()?;
         if self.c.looking_at("[") {
             return Err(self
                 .c

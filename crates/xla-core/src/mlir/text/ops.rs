@@ -466,16 +466,7 @@ impl<'a> Parser<'a> {
     /// shardings kept as text, the body a region with its own arguments.
     fn manual_computation(&mut self) -> Result<Operation, ParseError> {
         let mut op = bare("sdy.manual_computation");
-        self.c.expect("(")?;
-        if !self.c.eat(")") {
-            loop {
-                op.operands.push(self.value_use()?);
-                if self.c.eat(")") {
-                    break;
-                }
-                self.c.expect(",")?;
-            }
-        }
+        op.operands = self.operand_list()?;
         for key in ["in_shardings", "out_shardings", "manual_axes"] {
             self.c.expect(key)?;
             self.c.expect("=")?;
