@@ -85,3 +85,23 @@ fn an_argument_that_breaks_the_symbolic_shapes_is_refused() {
         "{e}"
     );
 }
+
+#[test]
+fn an_artifact_for_several_platforms_runs_its_cpu_branch() {
+    // Exported for cuda and cpu: the module's first argument is the
+    // platform index, bound to the CPU's; the cuSOLVER branch is never run.
+    let bytes = std::fs::read(data("platforms.jax_export")).unwrap();
+    let module = load_module(&bytes).unwrap();
+    assert_eq!(module.entry_program_shape().parameters.len(), 1);
+    let input = npy("platforms.0.arg0.npy");
+    let got = Interpreter::new().run(&module, &[&input]).unwrap();
+    let want = npy("platforms.0.out.npy");
+    for (g, w) in got
+        .data::<f32>()
+        .unwrap()
+        .iter()
+        .zip(want.data::<f32>().unwrap())
+    {
+        assert!((g - w).abs() <= 1e-5 + 1e-5 * w.abs(), "{g} vs {w}");
+    }
+}

@@ -50,3 +50,14 @@ for name, (fn, specs, bindings) in CASES.items():
         for i, a in enumerate(args):
             np.save(f"{name}.{k}.arg{i}.npy", a)
         np.save(f"{name}.{k}.out.npy", out)
+
+# An artifact for two platforms, whose lowering differs between them
+# (Cholesky: cuSOLVER on cuda, LAPACK on cpu): its module takes a platform
+# index first and picks the branch with `case`; the loader binds the CPU's.
+spd = rng.standard_normal((4, 4)).astype(np.float32)
+spd = spd @ spd.T + 4 * np.eye(4, dtype=np.float32)
+exp = jax.export.export(jax.jit(jnp.linalg.cholesky), platforms=["cuda", "cpu"])(
+    jax.ShapeDtypeStruct((4, 4), f32))
+open("platforms.jax_export", "wb").write(exp.serialize())
+np.save("platforms.0.arg0.npy", spd)
+np.save("platforms.0.out.npy", np.asarray(jax.jit(jnp.linalg.cholesky)(spd)))
