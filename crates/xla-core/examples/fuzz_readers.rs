@@ -161,14 +161,58 @@ fn mutate(input: &[u8], other: &[u8], rng: &mut Rng) -> Vec<u8> {
     b
 }
 
-/// Loads `input`; a module that loads is printed as StableHLO and loaded
-/// again.
+/// Loads `input` (a module of symbolic dimensions for guessed argument
+/// shapes); a module that loads is printed as StableHLO and loaded again.
 fn exercise(input: &[u8]) {
-    if let Ok(module) = xla_core::load_module(input) {
+    let loaded = match xla_core::load_module(input) {
+        Err(xla_core::LoadError::NeedsArgumentShapes(_)) => match guessed_arguments(input) {
+            Some(shapes) => xla_core::load_module_for_arguments(input, &shapes),
+            None => return,
+        },
+        loaded => loaded,
+    };
+    if let Ok(module) = loaded {
         if let Ok(text) = xla_core::mlir::print_stablehlo(&module) {
             let _ = xla_core::load_module(text.as_bytes());
         }
     }
+}
+
+/// Argument shapes for a module's entry with every dynamic dimension 3.
+fn guessed_arguments(input: &[u8]) -> Option<Vec<xla_core::Shape>> {
+    use xla_core::mlir::ir::{Attr, ElementType, Type};
+    let module = match xla_core::ModuleFormat::detect(input) {
+        xla_core::ModuleFormat::StableHloText => {
+            xla_core::mlir::parse_stablehlo(std::str::from_utf8(input).ok()?).ok()?
+        }
+        xla_core::ModuleFormat::MlirBytecode => {
+            xla_core::mlir::bytecode::read_bytecode(input).ok()?
+        }
+        xla_core::ModuleFormat::JaxExport => {
+            xla_core::mlir::export::read_jax_export(input).ok()?.module
+        }
+        xla_core::ModuleFormat::HloText => return None,
+    };
+    let main = module
+        .ops
+        .iter()
+        .find(|op| matches!(op.attr("sym_name"), Some(Attr::String(n)) if n == b"main"))?;
+    let Some(Attr::Type(Type::Function(inputs, _))) = main.attr("function_type") else {
+        return None;
+    };
+    inputs
+        .iter()
+        .map(|t| match t {
+            Type::Tensor {
+                element: ElementType::Known(p),
+                dims,
+            } => Some(xla_core::Shape::array(
+                *p,
+                dims.iter().map(|d| d.unwrap_or(3)).collect::<Vec<_>>(),
+            )),
+            _ => None,
+        })
+        .collect()
 }
 
 fn files(dir: &Path, out: &mut Vec<Vec<u8>>) {

@@ -53,12 +53,15 @@ impl<'m> Lowering<'m> {
             }
             "stablehlo.get_dimension_size" => {
                 let d = Reader(op).int("dimension").map_err(err)?;
-                let shape = b.get_shape(args[0]).map_err(|e| err(e.to_string()))?;
+                let (Some(&x), Some((result, _))) = (args.first(), op.results.first()) else {
+                    return Err(err("one operand and one result".into()));
+                };
+                let shape = b.get_shape(x).map_err(|e| err(e.to_string()))?;
                 let size = shape
                     .as_array()
                     .and_then(|a| a.dims().get(d as usize).copied())
                     .ok_or_else(|| err(format!("no dimension {d}")))?;
-                self.set_known(op.results[0].0, vec![size]);
+                self.set_known(*result, vec![size]);
                 let x = b
                     .constant(&Literal::scalar(size as i32))
                     .map_err(|e| err(e.to_string()))?;
@@ -183,11 +186,14 @@ impl<'m> Lowering<'m> {
             Some(Type::Tensor { element, .. }) => super::primitive(element)?,
             _ => return Err("a tensor result".into()),
         };
+        let operand = || args.first().copied().ok_or("an operand");
         let x = match op.name.as_str() {
-            "stablehlo.dynamic_broadcast_in_dim" => {
-                e(b.broadcast_in_dim(args[0], &dims, &Reader(op).ints("broadcast_dimensions")?))?
-            }
-            "stablehlo.dynamic_reshape" => e(b.reshape(args[0], &dims))?,
+            "stablehlo.dynamic_broadcast_in_dim" => e(b.broadcast_in_dim(
+                operand()?,
+                &dims,
+                &Reader(op).ints("broadcast_dimensions")?,
+            ))?,
+            "stablehlo.dynamic_reshape" => e(b.reshape(operand()?, &dims))?,
             _ => e(b.iota(
                 &crate::ArrayShape::new(element, dims),
                 Reader(op).int("iota_dimension")?,

@@ -373,7 +373,7 @@ impl G<'_> {
         args: &[XlaOp],
         f: impl FnOnce(&Self, &[XlaOp]) -> OpResult<XlaOp>,
     ) -> OpResult<XlaOp> {
-        let t = self.ty(args[0])?;
+        let t = self.ty(*args.first().ok_or("an operand")?)?;
         match t {
             PrimitiveType::F16 | PrimitiveType::Bf16 => {
                 let wide = args
