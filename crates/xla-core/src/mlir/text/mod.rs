@@ -513,13 +513,18 @@ impl<'a> Parser<'a> {
         if self.c.looking_at("{") {
             op.attrs.extend(self.attr_dict()?);
         }
+        op.results = self.function_results()?;
+        Ok(op)
+    }
+
+    /// `: (…) -> (…)` after an op in generic form: its results, allocated.
+    pub(crate) fn function_results(&mut self) -> Result<Vec<(Value, Type)>, ParseError> {
         self.c.expect(":")?;
         let at = self.c.pos();
         let Type::Function(_, results) = self.ty()? else {
             return Err(self.c.error_at(at, "a function type `(…) -> …`"));
         };
-        op.results = self.new_results(results);
-        Ok(op)
+        Ok(self.new_results(results))
     }
 
     /// An optional `loc(…)` after an op, argument or module.

@@ -431,16 +431,12 @@ impl<'a> Parser<'a> {
         if self.c.eat("(") {
             // `stablehlo.constant() {value = …} : () -> t`.
             self.c.expect(")")?;
-            op.attrs = self.attr_dict()?;
-            self.c.expect(":")?;
             let at = self.c.pos();
-            let Type::Function(_, results) = self.ty()? else {
-                return Err(self.c.error_at(at, "a function type `() -> …`"));
-            };
+            op.attrs = self.attr_dict()?;
             if op.attr("value").is_none() {
                 return Err(self.c.error_at(at, "a `value` attribute"));
             }
-            op.results = self.new_results(results);
+            op.results = self.function_results()?;
             return Ok(op);
         }
         if self.c.looking_at("{") {
@@ -494,12 +490,7 @@ impl<'a> Parser<'a> {
         let body = self.region_with_args(args);
         self.end_predeclared();
         op.regions.push(body?);
-        self.c.expect(":")?;
-        let at = self.c.pos();
-        let Type::Function(_, results) = self.ty()? else {
-            return Err(self.c.error_at(at, "a function type `(…) -> …`"));
-        };
-        op.results = self.new_results(results);
+        op.results = self.function_results()?;
         Ok(op)
     }
 
