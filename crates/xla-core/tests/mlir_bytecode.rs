@@ -1,6 +1,6 @@
 //! The MLIR bytecode and `jax.export` readers against the conformance
-//! fixtures (`tests/conformance/cases/*/module.jax_export`, skipped when
-//! absent), StableHLO's own VHLO test artifacts and a symbolic-shape export.
+//! fixtures (`tests/conformance/cases/*/module.jax_export`), StableHLO's
+//! own VHLO test artifacts and a symbolic-shape export.
 
 use std::path::{Path, PathBuf};
 
@@ -22,15 +22,15 @@ fn data(name: &str) -> Vec<u8> {
     .unwrap()
 }
 
-/// The case directories holding a `module.jax_export`, sorted.
+/// The case directories holding a `module.jax_export`, sorted (every
+/// conformance case has one).
 fn cases() -> Vec<PathBuf> {
-    let Ok(rd) = std::fs::read_dir(cases_dir()) else {
-        return Vec::new();
-    };
+    let rd = std::fs::read_dir(cases_dir()).expect("the conformance cases");
     let mut v: Vec<PathBuf> = rd
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.join("module.jax_export").exists())
         .collect();
+    assert!(v.len() >= 900, "{} conformance artifacts", v.len());
     v.sort();
     v
 }
@@ -101,13 +101,6 @@ fn decoded_op_names(m: &Module) -> Vec<String> {
 #[test]
 fn every_fixture_decodes_and_matches_its_case() {
     let cases = cases();
-    if cases.is_empty() {
-        eprintln!(
-            "no conformance fixtures under {}: skipped",
-            cases_dir().display()
-        );
-        return;
-    }
     for dir in &cases {
         let e = read_case(dir);
         let case: serde_json::Value =
@@ -168,9 +161,6 @@ fn every_fixture_decodes_and_matches_its_case() {
 #[test]
 fn op_names_match_the_text() {
     let cases = cases();
-    if cases.is_empty() {
-        return;
-    }
     let (mut exact, mut differ) = (0, Vec::new());
     for dir in cases.iter().step_by(2) {
         let e = read_case(dir);
@@ -207,11 +197,8 @@ fn op_names_match_the_text() {
     );
 }
 
-fn case_module(name: &str) -> Option<Module> {
-    let dir = cases_dir().join(name);
-    dir.join("module.jax_export")
-        .exists()
-        .then(|| read_case(&dir).module)
+fn case_module(name: &str) -> Module {
+    read_case(&cases_dir().join(name)).module
 }
 
 fn find<'a>(m: &'a Module, name: &str) -> &'a Operation {
@@ -243,9 +230,7 @@ fn enum_(kind: &str, v: &str) -> Attr {
 #[test]
 fn representative_attributes() {
     // The module text of each case is quoted above each check.
-    let Some(m) = case_module("dot__bf16_preferred_f32") else {
-        return;
-    };
+    let m = case_module("dot__bf16_preferred_f32");
     // stablehlo.dot_general %arg0, %arg1, contracting_dims = [1] x [0],
     //   precision = [DEFAULT, DEFAULT] : (…bf16…) -> tensor<6x7xf32>
     let dot = find(&m, "stablehlo.dot_general");
@@ -267,7 +252,7 @@ fn representative_attributes() {
     );
     assert_eq!(dot.results[0].1, tensor(PrimitiveType::F32, &[6, 7]));
 
-    let m = case_module("gather__3d_collapsed_middle_bf16").unwrap();
+    let m = case_module("gather__3d_collapsed_middle_bf16");
     // #stablehlo.gather<offset_dims = [1, 2], collapsed_slice_dims = [1],
     //   start_index_map = [1, 0], index_vector_dim = 1>,
     //   indices_are_sorted = false, slice_sizes = array<i64: 2, 1, 3>
@@ -286,7 +271,7 @@ fn representative_attributes() {
         ]
     );
 
-    let m = case_module("conv__spec_stride2_pad1").unwrap();
+    let m = case_module("conv__spec_stride2_pad1");
     // dim_numbers = [b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, 1], window = {stride
     // = [2, 2], pad = [[1, 1], [1, 1]], lhs_dilate = [1, 1], rhs_dilate =
     // [1, 1], reverse = [false, false]} {batch_group_count = 1,
@@ -319,7 +304,7 @@ fn representative_attributes() {
     ];
     assert_eq!(c.attrs, expect.map(|(n, a)| (n.to_string(), a)).to_vec());
 
-    let m = case_module("compare__lt_pred").unwrap();
+    let m = case_module("compare__lt_pred");
     // stablehlo.compare LT, %arg0, %arg1, UNSIGNED
     let cmp = find(&m, "stablehlo.compare");
     assert_eq!(
@@ -349,7 +334,7 @@ fn representative_attributes() {
     );
     assert_eq!(body.ops[1].name, "func.return");
 
-    let m = case_module("reduce__sum_f32_rank3_dims02").unwrap();
+    let m = case_module("reduce__sum_f32_rank3_dims02");
     // %cst = stablehlo.constant dense<0.000000e+00> : tensor<f32>
     // stablehlo.reduce(%arg0 init: %cst) applies stablehlo.add across
     //   dimensions = [0, 2]
@@ -393,7 +378,7 @@ fn representative_attributes() {
         }
     }
 
-    let m = case_module("optimized__scan_tanh").unwrap();
+    let m = case_module("optimized__scan_tanh");
     let w = find(&m, "stablehlo.while");
     assert_eq!(w.regions.len(), 2);
     assert_eq!(
@@ -407,9 +392,6 @@ fn representative_attributes() {
 /// 0 or 1), others every element; both kinds occur.
 #[test]
 fn non_splat_constants_and_booleans() {
-    if cases().is_empty() {
-        return;
-    }
     let mut non_splat = 0;
     let mut pred_splat = 0;
     for dir in cases().iter().step_by(5) {
@@ -579,9 +561,6 @@ fn symbolic_shapes() {
 #[test]
 fn shardings_and_metadata() {
     let dir = cases_dir().join("collectives__all_to_all");
-    if !dir.join("module.jax_export").exists() {
-        return;
-    }
     let e = read_case(&dir);
     // func.func public @main(%arg0: tensor<4x16xi32> {sdy.sharding =
     //   #sdy.sharding<@mesh, [{"i"}, {}]>}) on a 4-device mesh `i`.
