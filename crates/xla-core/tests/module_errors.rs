@@ -110,3 +110,20 @@ fn a_truncated_artifact_names_the_byte() {
         assert!(e.to_string().starts_with("at byte "), "{keep} bytes: {e}");
     }
 }
+
+#[test]
+fn recursion_is_refused_also_when_specialized_to_shapes() {
+    let text =
+        "module @m {\n  func.func public @main(%arg0: tensor<?xf32>) -> tensor<?xf32> {\n    \
+                %0 = func.call @f(%arg0) : (tensor<?xf32>) -> tensor<?xf32>\n    \
+                return %0 : tensor<?xf32>\n  }\n  \
+                func.func private @f(%arg0: tensor<?xf32>) -> tensor<?xf32> {\n    \
+                %0 = func.call @f(%arg0) : (tensor<?xf32>) -> tensor<?xf32>\n    \
+                return %0 : tensor<?xf32>\n  }\n}\n";
+    let shape = xla_core::Shape::array(xla_core::PrimitiveType::F32, vec![3]);
+    let e = xla_core::load_module_for_arguments(text.as_bytes(), &[shape]).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "`func.func @f`: recursive calls are not supported"
+    );
+}

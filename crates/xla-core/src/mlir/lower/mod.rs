@@ -135,9 +135,9 @@ fn lower_bound(
         funcs,
         done: HashMap::new(),
         active: Vec::new(),
+        scopes: 0,
         constants: HashMap::new(),
         known: HashMap::new(),
-        bound: None,
     };
     let bound = arguments.map(|shapes| (shapes, Vec::new()));
     let computation = lowering.function(entry, bound)?;
@@ -153,17 +153,18 @@ fn lower_bound(
 pub(crate) struct Lowering<'m> {
     funcs: HashMap<String, &'m Operation>,
     done: HashMap<String, Rc<XlaComputation>>,
-    active: Vec<String>,
-    /// The constants of the functions being lowered, by function and
-    /// value: a region that uses one from outside (JAX's serializer hoists
-    /// constants out of comparators) gets its own copy.
-    constants: HashMap<(String, Value), &'m Operation>,
+    /// The functions being lowered, innermost last: each function's name
+    /// and the scope its values are numbered in.
+    active: Vec<(String, u32)>,
+    /// Scopes handed out so far.
+    scopes: u32,
+    /// The constants of the functions being lowered, by scope and value: a
+    /// region that uses one from outside (JAX's serializer hoists constants
+    /// out of comparators) gets its own copy.
+    constants: HashMap<(u32, Value), &'m Operation>,
     /// Values of small integer tensors known while lowering (dimension
-    /// sizes and the shapes computed from them), by function and value.
-    known: HashMap<(String, Value), Vec<i64>>,
-    /// The argument shapes and known argument values the next function body
-    /// is lowered for (a function with dynamic dimensions is specialized).
-    bound: Option<Binding>,
+    /// sizes and the shapes computed from them), by scope and value.
+    known: HashMap<(u32, Value), Vec<i64>>,
 }
 
 /// The XLA ops of the values in scope.
@@ -220,7 +221,7 @@ impl<'m> Lowering<'m> {
             location: op.loc.clone(),
             message,
         };
-        if self.active.iter().any(|a| a == name) {
+        if self.active.iter().any(|(active, _)| active == name) {
             return Err(error("recursive calls are not supported".into()));
         }
         let block = op
@@ -228,10 +229,9 @@ impl<'m> Lowering<'m> {
             .first()
             .and_then(|r| r.blocks.first())
             .ok_or_else(|| error("a declaration without a body".into()))?;
-        self.active.push(key.clone());
-        self.bound = bound;
-        let built = self.region(name, block, Params::Flat, &[], Root::Values);
-        self.bound = None;
+        self.scopes += 1;
+        self.active.push((name.to_string(), self.scopes));
+        let built = self.bound_region(name, block, Params::Flat, &[], Root::Values, bound);
         self.active.pop();
         let built = Rc::new(built?);
         self.done.insert(key, Rc::clone(&built));
@@ -248,6 +248,20 @@ impl<'m> Lowering<'m> {
         captures: &[(Value, Shape)],
         root: Root,
     ) -> Result<XlaComputation, LowerError> {
+        self.bound_region(name, block, params, captures, root, None)
+    }
+
+    /// [`region`](Self::region) whose block arguments take the shapes and
+    /// known values of `bound` (a function specialized to its arguments).
+    fn bound_region(
+        &mut self,
+        name: &str,
+        block: &'m Block,
+        params: Params,
+        captures: &[(Value, Shape)],
+        root: Root,
+        bound: Option<Binding>,
+    ) -> Result<XlaComputation, LowerError> {
         let b = XlaBuilder::new(name);
         // Most ops are one instruction; tuples of results add a few.
         b.reserve(block.args.len() + block.ops.len() * 3 / 2);
@@ -256,7 +270,6 @@ impl<'m> Lowering<'m> {
             location: None,
             message,
         };
-        let bound = self.bound.take();
         let mut shapes = Vec::new();
         for (i, (_, ty)) in block.args.iter().enumerate() {
             let given = bound.as_ref().and_then(|(shapes, _)| shapes.get(i));
@@ -267,10 +280,10 @@ impl<'m> Lowering<'m> {
                 None => shape(ty).map_err(region_error)?,
             });
         }
-        if let (Some((_, known)), Some(func)) = (&bound, self.active.last()) {
+        if let Some((_, known)) = bound {
             for ((value, _), k) in block.args.iter().zip(known) {
                 if let Some(k) = k {
-                    self.known.insert((func.clone(), *value), k.clone());
+                    self.set_known(*value, k);
                 }
             }
         }
@@ -283,19 +296,12 @@ impl<'m> Lowering<'m> {
             .collect();
         let builder_error = |e: crate::Error| region_error(e.to_string());
         let ops: Vec<XlaOp> = match params {
-            Params::Flat => {
-                if !captures.is_empty() {
-                    return Err(region_error(
-                        "a region that uses values defined outside it".into(),
-                    ));
-                }
-                shapes
-                    .iter()
-                    .enumerate()
-                    .map(|(i, s)| b.parameter(i as i64, s, &format!("Arg_{i}")))
-                    .collect::<Result<_, _>>()
-                    .map_err(builder_error)?
-            }
+            Params::Flat => shapes
+                .iter()
+                .enumerate()
+                .map(|(i, s)| b.parameter(i as i64, s, &format!("Arg_{i}")))
+                .collect::<Result<_, _>>()
+                .map_err(builder_error)?,
             Params::Operand if shapes.len() == 1 => {
                 vec![b.parameter(0, &shapes[0], "arg").map_err(builder_error)?]
             }
@@ -338,10 +344,12 @@ impl<'m> Lowering<'m> {
             });
         };
         for op in body {
-            if op.name == "stablehlo.constant" {
-                if let (Some(func), Some((value, _))) = (self.active.last(), op.results.first()) {
-                    self.constants.insert((func.clone(), *value), op);
-                }
+            if let (true, Some(&(_, scope)), Some((value, _))) = (
+                op.name == "stablehlo.constant",
+                self.active.last(),
+                op.results.first(),
+            ) {
+                self.constants.insert((scope, *value), op);
             }
             let outs = self.op(b, op, env)?;
             if outs.len() != op.results.len() {
@@ -374,7 +382,7 @@ impl<'m> Lowering<'m> {
         block: &'m Block,
         env: &mut Env,
     ) -> Result<(), LowerError> {
-        let Some(func) = self.active.last().cloned() else {
+        let Some(&(_, scope)) = self.active.last() else {
             return Ok(());
         };
         let (mut defined, mut used) = (HashSet::new(), Vec::new());
@@ -383,7 +391,7 @@ impl<'m> Lowering<'m> {
             if defined.contains(&v) || env.contains_key(&v) {
                 continue;
             }
-            if let Some(&constant) = self.constants.get(&(func.clone(), v)) {
+            if let Some(&constant) = self.constants.get(&(scope, v)) {
                 let outs = self.op(b, constant, env)?;
                 env.insert(v, outs[0]);
             }
@@ -456,13 +464,13 @@ impl<'m> Lowering<'m> {
 
     /// The known value of `value` in the function being lowered.
     pub(crate) fn known_value(&self, value: Value) -> Option<&Vec<i64>> {
-        self.known.get(&(self.active.last()?.clone(), value))
+        self.known.get(&(self.active.last()?.1, value))
     }
 
     /// Records the value of `value` in the function being lowered.
     pub(crate) fn set_known(&mut self, value: Value, known: Vec<i64>) {
-        if let Some(func) = self.active.last() {
-            self.known.insert((func.clone(), value), known);
+        if let Some(&(_, scope)) = self.active.last() {
+            self.known.insert((scope, value), known);
         }
     }
 }
@@ -574,14 +582,6 @@ fn bind(ty: &Type, given: &Shape) -> OpResult<Shape> {
     let Type::Tensor { element, dims } = ty else {
         return shape(ty);
     };
-    let expected = format!(
-        "{}[{}]",
-        primitive(element)?.name(),
-        dims.iter()
-            .map(|d| d.map_or("?".to_string(), |d| d.to_string()))
-            .collect::<Vec<_>>()
-            .join(",")
-    );
     let fits = given.as_array().is_some_and(|a| {
         a.element_type() == primitive(element).unwrap_or(a.element_type())
             && a.rank() == dims.len()
@@ -591,13 +591,18 @@ fn bind(ty: &Type, given: &Shape) -> OpResult<Shape> {
                 .all(|(&n, d)| d.is_none_or(|d| d == n))
     });
     if fits {
-        Ok(given.clone().without_layouts())
-    } else {
-        Err(format!(
-            "an array of shape {} does not fit {expected}",
-            given.clone().without_layouts()
-        ))
+        return Ok(given.clone().without_layouts());
     }
+    let expected: Vec<String> = dims
+        .iter()
+        .map(|d| d.map_or("?".to_string(), |d| d.to_string()))
+        .collect();
+    Err(format!(
+        "an array of shape {} does not fit {}[{}]",
+        given.clone().without_layouts(),
+        primitive(element)?.name(),
+        expected.join(",")
+    ))
 }
 
 /// The string attribute `name` of `op`.

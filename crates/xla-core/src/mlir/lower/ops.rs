@@ -26,10 +26,10 @@ impl<'m> Lowering<'m> {
         let outs = self.op_with(b, op, env, &args)?;
         // Small integer tensors computed from dimension sizes are followed,
         // so that the shapes they become are known.
-        let known: Vec<Option<&Vec<i64>>> =
-            op.operands.iter().map(|v| self.known_value(*v)).collect();
-        if let Some(value) = fold(op, &known) {
-            if let Some((result, _)) = op.results.first() {
+        if let (true, Some((result, _))) = (small_integer(op), op.results.first()) {
+            let known: Vec<Option<&Vec<i64>>> =
+                op.operands.iter().map(|v| self.known_value(*v)).collect();
+            if let Some(value) = fold(op, &known) {
                 self.set_known(*result, value);
             }
         }
@@ -43,7 +43,6 @@ impl<'m> Lowering<'m> {
         env: &Env,
         args: &[XlaOp],
     ) -> Result<Vec<XlaOp>, LowerError> {
-        let args = args.to_vec();
         let err = |m: String| op_error(op, m);
         match op.name.as_str() {
             "stablehlo.custom_call" if matches!(op.attr("call_target_name"), Some(Attr::String(t)) if t == b"shape_assertion") =>
@@ -69,13 +68,11 @@ impl<'m> Lowering<'m> {
             }
             "stablehlo.dynamic_broadcast_in_dim"
             | "stablehlo.dynamic_reshape"
-            | "stablehlo.dynamic_iota" => self.dynamic_shape_op(b, op, &args).map_err(err),
+            | "stablehlo.dynamic_iota" => self.dynamic_shape_op(b, op, args).map_err(err),
             "func.call" => {
                 let callee = string_attr(op, "callee").map_err(err)?;
-                let computation = self.callee(b, &callee, &op.operands, &args)?;
-                let x = b
-                    .call(&computation, &args)
-                    .map_err(|e| err(e.to_string()))?;
+                let computation = self.callee(b, &callee, &op.operands, args)?;
+                let x = b.call(&computation, args).map_err(|e| err(e.to_string()))?;
                 untuple(b, op, x)
             }
             "stablehlo.composite" => {
@@ -83,22 +80,20 @@ impl<'m> Lowering<'m> {
                 // op itself, as in the text form; others run their
                 // decomposition.
                 if let Some(chlo_op) = composite_as_chlo(op) {
-                    if let Ok(outs) = chlo::lower(b, &chlo_op, &args) {
+                    if let Ok(outs) = chlo::lower(b, &chlo_op, args) {
                         return Ok(outs);
                     }
                 }
                 let callee = string_attr(op, "decomposition").map_err(err)?;
-                let computation = self.callee(b, &callee, &op.operands, &args)?;
-                let x = b
-                    .call(&computation, &args)
-                    .map_err(|e| err(e.to_string()))?;
+                let computation = self.callee(b, &callee, &op.operands, args)?;
+                let x = b.call(&computation, args).map_err(|e| err(e.to_string()))?;
                 untuple(b, op, x)
             }
-            "stablehlo.while" => self.while_op(b, op, env, &args),
-            "sdy.manual_computation" => self.manual_computation(b, op, &args),
+            "stablehlo.while" => self.while_op(b, op, env, args),
+            "sdy.manual_computation" => self.manual_computation(b, op, args),
             "builtin.unrealized_conversion_cast" => {
                 let shapes = result_shape(op).map_err(err)?;
-                match args.as_slice() {
+                match args {
                     [x] if b.get_shape(*x).map(Shape::without_layouts).ok()
                         == Some(shapes.without_layouts()) =>
                     {
@@ -107,20 +102,15 @@ impl<'m> Lowering<'m> {
                     _ => Err(err("only casts that keep the type are supported".into())),
                 }
             }
-            "stablehlo.all_to_all" if all_to_all_moves(op) => all_to_all(b, op, &args).map_err(err),
-            "stablehlo.broadcast_in_dim" => broadcast_in_dim(b, op, &args).map_err(err),
+            "stablehlo.all_to_all" if all_to_all_moves(op) => all_to_all(b, op, args).map_err(err),
+            "stablehlo.broadcast_in_dim" => broadcast_in_dim(b, op, args).map_err(err),
             "stablehlo.optimization_barrier" => {
-                let t = b.tuple(&args).map_err(|e| err(e.to_string()))?;
+                let t = b.tuple(args).map_err(|e| err(e.to_string()))?;
                 let x = b.optimization_barrier(t).map_err(|e| err(e.to_string()))?;
-                (0..args.len())
-                    .map(|i| {
-                        b.get_tuple_element(x, i as i64)
-                            .map_err(|e| err(e.to_string()))
-                    })
-                    .collect()
+                tuple_elements(b, x, args.len()).map_err(|e| err(e.to_string()))
             }
-            "stablehlo.case" | "stablehlo.if" => self.case(b, op, env, &args),
-            name if name.starts_with("chlo.") => chlo::lower(b, op, &args).map_err(err),
+            "stablehlo.case" | "stablehlo.if" => self.case(b, op, env, args),
+            name if name.starts_with("chlo.") => chlo::lower(b, op, args).map_err(err),
             _ => {
                 let mut called = Vec::new();
                 for (i, region) in op.regions.iter().enumerate() {
@@ -131,7 +121,7 @@ impl<'m> Lowering<'m> {
                     let name = format!("region_{i}");
                     called.push(self.region(&name, block, Params::Flat, &[], Root::Values)?);
                 }
-                simple(b, op, &args, &called).map_err(err)
+                simple(b, op, args, &called).map_err(err)
             }
         }
     }
@@ -227,12 +217,8 @@ impl<'m> Lowering<'m> {
         let x = b
             .while_loop(&cond, &body, init)
             .map_err(|e| err(e.to_string()))?;
-        (0..op.results.len())
-            .map(|i| {
-                b.get_tuple_element(x, i as i64)
-                    .map_err(|e| err(e.to_string()))
-            })
-            .collect()
+        // The loop's results, without the captured values carried along.
+        tuple_elements(b, x, op.results.len()).map_err(|e| err(e.to_string()))
     }
 
     /// Shardy's `manual_computation` as XLA lowers it: the operands cut
@@ -272,14 +258,7 @@ impl<'m> Lowering<'m> {
             .map_err(err)?;
         let locals = shard_call(b, "xla.sdy.GlobalToLocalShape", args, &local).map_err(err)?;
         let x = b.call(&body, &locals).map_err(|e| err(e.to_string()))?;
-        let results = if global.len() == 1 {
-            vec![x]
-        } else {
-            (0..global.len())
-                .map(|i| b.get_tuple_element(x, i as i64))
-                .collect::<Result<_, _>>()
-                .map_err(|e| err(e.to_string()))?
-        };
+        let results = results(b, x, global.len()).map_err(|e| err(e.to_string()))?;
         shard_call(b, "xla.sdy.LocalToGlobalShape", &results, &global).map_err(err)
     }
 
@@ -428,12 +407,7 @@ fn shard_call(
     let x = b
         .add_instruction(&instr, values, &[])
         .map_err(|e| e.to_string())?;
-    if shapes.len() == 1 {
-        return Ok(vec![x]);
-    }
-    (0..shapes.len())
-        .map(|i| b.get_tuple_element(x, i as i64).map_err(|e| e.to_string()))
-        .collect()
+    results(b, x, shapes.len()).map_err(|e| e.to_string())
 }
 
 /// A composite named after a `chlo` op (`name = "chlo.erf"`) as that op,
@@ -457,15 +431,22 @@ fn composite_as_chlo(op: &Operation) -> Option<Operation> {
 /// The results of an op lowered to one XLA op: itself, or its tuple's
 /// elements when the op has several results.
 fn untuple(b: &XlaBuilder, op: &Operation, x: XlaOp) -> Result<Vec<XlaOp>, LowerError> {
-    if op.results.len() == 1 {
-        return Ok(vec![x]);
+    results(b, x, op.results.len()).map_err(|e| op_error(op, e.to_string()))
+}
+
+/// `n` results held by `x`: `x` itself when there is one, else the first
+/// `n` elements of its tuple.
+fn results(b: &XlaBuilder, x: XlaOp, n: usize) -> crate::Result<Vec<XlaOp>> {
+    if n == 1 {
+        Ok(vec![x])
+    } else {
+        tuple_elements(b, x, n)
     }
-    (0..op.results.len())
-        .map(|i| {
-            b.get_tuple_element(x, i as i64)
-                .map_err(|e| op_error(op, e.to_string()))
-        })
-        .collect()
+}
+
+/// The first `n` elements of the tuple `x`.
+fn tuple_elements(b: &XlaBuilder, x: XlaOp, n: usize) -> crate::Result<Vec<XlaOp>> {
+    (0..n).map(|i| b.get_tuple_element(x, i as i64)).collect()
 }
 
 /// The result shape of `op`: one array, or a tuple of several results.
@@ -481,9 +462,9 @@ pub(crate) fn result_shape(op: &Operation) -> OpResult<Shape> {
     })
 }
 
-/// The result shape of an op whose type has dynamic dimensions, now that
-/// its operands' shapes are static: what shape inference gives, which must
-/// agree with the type's static sizes. (Ops whose result dimensions are an
+/// The result shape (and attributes) of an op whose type has dynamic
+/// dimensions, now that its operands' shapes are static: what shape
+/// inference gives, which must agree with the type's static sizes. (Ops whose result dimensions are an
 /// input, `broadcast_in_dim` and `reshape`, come with a shape operand in
 /// their dynamic forms, lowered apart.)
 fn refined_shape(
@@ -491,7 +472,7 @@ fn refined_shape(
     opcode: Opcode,
     operands: &[Shape],
     called: &[XlaComputation],
-) -> OpResult<Shape> {
+) -> OpResult<(Shape, Attrs)> {
     let [(_, ty)] = op.results.as_slice() else {
         return Err("an op of several dynamically shaped results".into());
     };
@@ -528,26 +509,26 @@ fn refined_shape(
             "inferred {inferred}, which does not fit the result type"
         ));
     }
-    Ok(inferred)
+    Ok((inferred, attrs))
+}
+
+/// Whether `op` has one result of an integer (or pred) type of rank 0
+/// or 1: what [`fold`] may know the value of.
+fn small_integer(op: &Operation) -> bool {
+    matches!(
+        op.results.as_slice(),
+        [(_, Type::Tensor { element: ElementType::Known(e), dims })]
+            if (e.is_integral() || *e == PrimitiveType::Pred) && dims.len() <= 1
+    )
 }
 
 /// The value of an integer result computed from known values (constants
 /// and dimension sizes): what shape computations on symbolic dimensions
 /// need, for tensors of at most 16 elements.
 fn fold(op: &Operation, known: &[Option<&Vec<i64>>]) -> Option<Vec<i64>> {
-    let [(
-        _,
-        Type::Tensor {
-            element: ElementType::Known(element),
-            dims,
-        },
-    )] = op.results.as_slice()
-    else {
+    let [(_, Type::Tensor { dims, .. })] = op.results.as_slice() else {
         return None;
     };
-    if !(element.is_integral() || *element == PrimitiveType::Pred) || dims.len() > 1 {
-        return None;
-    }
     let all: Option<Vec<&Vec<i64>>> = known.iter().copied().collect();
     let binary = |f: fn(i64, i64) -> Option<i64>| pairwise(all.as_deref()?, f);
     let value = match op.name.trim_start_matches("stablehlo.") {
@@ -634,14 +615,16 @@ fn simple(
         .map(|&a| b.get_shape(a))
         .collect::<Result<_, _>>()
         .map_err(|e| e.to_string())?;
-    let mut shape = match result_shape(op) {
-        Ok(shape) => shape,
+    let (shape, attrs) = match result_shape(op) {
+        Ok(mut shape) => {
+            let attrs = attributes(op, opcode, &shapes, &mut shape)?;
+            (shape, attrs)
+        }
         Err(_) if op.results.iter().any(|(_, t)| super::is_dynamic(t)) => {
             refined_shape(op, opcode, &shapes, called)?
         }
         Err(e) => return Err(e),
     };
-    let attrs = attributes(op, opcode, &shapes, &mut shape)?;
     let instr = HloInstruction {
         name: opcode.name().to_string(),
         opcode,
@@ -654,12 +637,7 @@ fn simple(
     let x = b
         .add_instruction(&instr, args, &refs)
         .map_err(|e| e.to_string())?;
-    if op.results.len() == 1 {
-        return Ok(vec![x]);
-    }
-    (0..op.results.len())
-        .map(|i| b.get_tuple_element(x, i as i64).map_err(|e| e.to_string()))
-        .collect()
+    results(b, x, op.results.len()).map_err(|e| e.to_string())
 }
 
 /// The HLO attributes of `op` (the result shape gets the layouts a custom
@@ -698,12 +676,15 @@ fn attributes(
                 a.ints("edge_padding_high")?,
                 a.ints("interior_padding")?,
             );
+            if high.len() != low.len() || interior.len() != low.len() {
+                return Err("padding lists of different lengths".into());
+            }
             attrs.padding = Some(
                 (0..low.len())
                     .map(|i| PadDim {
                         low: low[i],
-                        high: *high.get(i).unwrap_or(&0),
-                        interior: *interior.get(i).unwrap_or(&0),
+                        high: high[i],
+                        interior: interior[i],
                     })
                     .collect(),
             );
@@ -711,12 +692,15 @@ fn attributes(
         O::Slice => {
             let (start, limit) = (a.ints("start_indices")?, a.ints("limit_indices")?);
             let strides = a.ints_or("strides", vec![1; start.len()])?;
+            if limit.len() != start.len() || strides.len() != start.len() {
+                return Err("slice lists of different lengths".into());
+            }
             attrs.slice = Some(
                 (0..start.len())
                     .map(|i| SliceDim {
                         start: start[i],
-                        limit: *limit.get(i).unwrap_or(&0),
-                        stride: *strides.get(i).unwrap_or(&1),
+                        limit: limit[i],
+                        stride: strides[i],
                     })
                     .collect(),
             );
@@ -1049,11 +1033,13 @@ fn collective(a: &Reader, opcode: Opcode, attrs: &mut Attrs) -> OpResult<()> {
     use Opcode as O;
     let groups = |name: &str| -> OpResult<Option<Vec<Vec<i64>>>> {
         match a.0.attr(name) {
-            Some(Attr::Dense {
-                ty: Type::Tensor { dims, .. },
-                ..
-            }) if dims.len() == 2 => {
-                let values = ints_of(a.0.attr(name).ok_or("groups")?)?;
+            Some(
+                groups @ Attr::Dense {
+                    ty: Type::Tensor { dims, .. },
+                    ..
+                },
+            ) if dims.len() == 2 => {
+                let values = ints_of(groups)?;
                 let width = dims[1].unwrap_or(0).max(1) as usize;
                 Ok(Some(values.chunks(width).map(<[i64]>::to_vec).collect()))
             }
@@ -1266,7 +1252,8 @@ fn attr_text(attr: &Attr) -> String {
         Attr::Bool(v) => v.to_string(),
         Attr::Int(v, ElementType::Known(PrimitiveType::S64)) => v.to_string(),
         Attr::Int(v, t) => format!("{v} : {}", t.mlir_name()),
-        Attr::Float(v, t) => format!("{v:e} : {}", t.mlir_name()),
+        // MLIR's float syntax needs the point: `1.0000000000000000e-5`.
+        Attr::Float(v, t) => format!("{v:.16e} : {}", t.mlir_name()),
         Attr::String(s) => format!("{:?}", String::from_utf8_lossy(s)),
         Attr::Array(items) => format!(
             "[{}]",
