@@ -3,6 +3,7 @@
 
 use half::{bf16, f16};
 
+use super::ops::int;
 use super::Parser;
 use crate::mlir::ir::{Attr, ElementType, Location, Type};
 use crate::text::ParseError;
@@ -414,7 +415,6 @@ impl<'a> Parser<'a> {
         let kernel = self.conv_dims(['o', 'i'])?;
         self.c.expect("->")?;
         let output = self.conv_dims(['b', 'f'])?;
-        let int = |v: i64| Attr::Int(v, ElementType::Known(PrimitiveType::S64));
         Ok(vec![
             ("input_batch_dimension".into(), int(input.0)),
             ("input_feature_dimension".into(), int(input.1)),
@@ -484,34 +484,44 @@ impl<'a> Parser<'a> {
             i += 1;
         }
         if i < bytes.len() && bytes[i] == b'<' {
-            let mut depth = 0usize;
-            let mut in_string = false;
-            while i < bytes.len() {
-                match bytes[i] {
-                    b'\\' if in_string => i += 1,
-                    b'"' => in_string = !in_string,
-                    b'<' | b'(' | b'[' | b'{' if !in_string => depth += 1,
-                    b'>' if !in_string && i > 0 && bytes[i - 1] == b'-' => {}
-                    b'>' | b')' | b']' | b'}' if !in_string => {
-                        depth -= 1;
-                        if depth == 0 {
-                            i += 1;
-                            break;
-                        }
-                    }
-                    _ => {}
-                }
-                i += 1;
-            }
-            if depth != 0 {
-                return Err(self.c.error_at(start, "a balanced `<…>`"));
-            }
+            self.c.set_pos(i);
+            return self.skip_group();
         }
         if i == start {
             return Err(self.c.error("an attribute"));
         }
         self.c.set_pos(i);
         Ok(())
+    }
+
+    /// Skips one bracketed group at the cursor (`<…>`, `[…]`, `{…}`,
+    /// `(…)`), nested brackets, quoted strings and `->` arrows included.
+    pub(crate) fn skip_group(&mut self) -> Result<(), ParseError> {
+        self.c.skip_ws();
+        let start = self.c.pos();
+        let bytes = self.c.source().as_bytes();
+        let (mut depth, mut in_string) = (0usize, false);
+        let mut i = start;
+        while i < bytes.len() {
+            match bytes[i] {
+                b'\\' if in_string => i += 1,
+                b'"' => in_string = !in_string,
+                _ if in_string => {}
+                b'<' | b'(' | b'[' | b'{' => depth += 1,
+                b'>' if i > start && bytes[i - 1] == b'-' => {}
+                b'>' | b')' | b']' | b'}' => {
+                    depth = depth.saturating_sub(1);
+                    if depth == 0 {
+                        self.c.set_pos(i + 1);
+                        return Ok(());
+                    }
+                }
+                _ if depth == 0 => break,
+                _ => {}
+            }
+            i += 1;
+        }
+        Err(self.c.error_at(start, "a balanced bracketed group"))
     }
 
     /// `array<i64: 1, 2>` / `array<i1: true>` (after `array`).
@@ -560,13 +570,8 @@ impl<'a> Parser<'a> {
         let mut hex = None;
         let mut scalars = Vec::new();
         let mut nested = false;
-        if self.c.looking_at("\"0x") {
+        if self.c.looking_at("\"") {
             hex = Some(self.hex_string()?);
-        } else if self.c.looking_at("\"") {
-            let text = self.string_bytes()?;
-            hex = Some(
-                decode_hex(&text).ok_or_else(|| self.c.error_at(start, "a hex string `0x…`"))?,
-            );
         } else if !self.c.looking_at(">") {
             nested = self.c.looking_at("[");
             self.dense_elements(&mut scalars)?;
@@ -813,52 +818,20 @@ impl<'a> Parser<'a> {
     }
 
     /// `"0x…"`: a dense literal's hex data, decoded straight from the
-    /// source (the fast path for megabytes of weights).
+    /// source (megabytes of weights).
     fn hex_string(&mut self) -> Result<Vec<u8>, ParseError> {
         self.c.skip_ws();
         let start = self.c.pos();
+        if !self.c.rest().starts_with("\"0x") {
+            return Err(self.c.error("a hex string `\"0x…\"`"));
+        }
         let body = &self.c.rest().as_bytes()[3..];
         let end = body
             .iter()
             .position(|&b| b == b'"')
             .ok_or_else(|| self.c.message_at(start, "an unterminated string"))?;
-        let digits = &body[..end];
-        if !digits.len().is_multiple_of(2) {
-            return Err(self.c.message_at(start, "an odd number of hex digits"));
-        }
-        // A table of digit values (0x10 marks a non-digit), checked once
-        // at the end: no branch per byte.
-        const NIBBLE: [u8; 256] = {
-            let mut table = [0x10u8; 256];
-            let mut i = 0;
-            while i < 10 {
-                table[b'0' as usize + i] = i as u8;
-                i += 1;
-            }
-            let mut i = 0;
-            while i < 6 {
-                table[b'a' as usize + i] = 10 + i as u8;
-                table[b'A' as usize + i] = 10 + i as u8;
-                i += 1;
-            }
-            table
-        };
-        let mut bad = 0u8;
-        let out: Vec<u8> = digits
-            .chunks_exact(2)
-            .map(|pair| {
-                let (hi, lo) = (NIBBLE[pair[0] as usize], NIBBLE[pair[1] as usize]);
-                bad |= hi | lo;
-                hi << 4 | (lo & 0x0f)
-            })
-            .collect();
-        if bad & 0x10 != 0 {
-            let at = digits
-                .iter()
-                .position(|&b| NIBBLE[b as usize] == 0x10)
-                .unwrap_or(0);
-            return Err(self.c.message_at(start + 3 + at, "a hex digit"));
-        }
+        let out = decode_hex(&body[..end])
+            .map_err(|at| self.c.message_at(start + 3 + at, "a hex digit"))?;
         self.c.set_pos(start + 3 + end + 1);
         Ok(out)
     }
@@ -900,21 +873,44 @@ fn merge(a: Option<Location>, b: Option<Location>) -> Option<Location> {
     }
 }
 
-/// `"0x0A0B…"` as bytes.
-fn decode_hex(text: &[u8]) -> Option<Vec<u8>> {
-    let digits = text
-        .strip_prefix(b"0x")
-        .or_else(|| text.strip_prefix(b"0X"))?;
-    if digits.len() % 2 != 0 {
-        return None;
+/// Hex digits as bytes, through a table of digit values (0x10 marks a
+/// non-digit, checked once at the end: no branch per byte); the error is
+/// the position of the first bad digit (or the end, for an odd count).
+pub(crate) fn decode_hex(digits: &[u8]) -> Result<Vec<u8>, usize> {
+    const NIBBLE: [u8; 256] = {
+        let mut table = [0x10u8; 256];
+        let mut i = 0;
+        while i < 10 {
+            table[b'0' as usize + i] = i as u8;
+            i += 1;
+        }
+        let mut i = 0;
+        while i < 6 {
+            table[b'a' as usize + i] = 10 + i as u8;
+            table[b'A' as usize + i] = 10 + i as u8;
+            i += 1;
+        }
+        table
+    };
+    if !digits.len().is_multiple_of(2) {
+        return Err(digits.len());
     }
-    digits
-        .chunks(2)
+    let mut bad = 0u8;
+    let out: Vec<u8> = digits
+        .chunks_exact(2)
         .map(|pair| {
-            let s = std::str::from_utf8(pair).ok()?;
-            u8::from_str_radix(s, 16).ok()
+            let (hi, lo) = (NIBBLE[pair[0] as usize], NIBBLE[pair[1] as usize]);
+            bad |= hi | lo;
+            hi << 4 | (lo & 0x0f)
         })
-        .collect()
+        .collect();
+    if bad & 0x10 != 0 {
+        return Err(digits
+            .iter()
+            .position(|&b| NIBBLE[b as usize] == 0x10)
+            .unwrap_or(0));
+    }
+    Ok(out)
 }
 
 /// The value of a float of type `p` with bit pattern `bits`.

@@ -17,7 +17,7 @@ const MAX_NESTING: usize = 1000;
 /// The most results one op may bind.
 const MAX_RESULTS: usize = 1 << 16;
 
-pub(crate) use attr::element_size;
+pub(crate) use attr::{decode_hex, element_size};
 
 /// Parses a StableHLO module in MLIR text form.
 ///
@@ -641,14 +641,7 @@ fn resolve_resource(attr: &mut Attr, resources: &HashMap<String, Vec<u8>>) -> Re
         .get(&key)
         .ok_or_else(|| format!("dense_resource `{key}` has no blob in the file"))?;
     let hex = blob.strip_prefix(b"0x").unwrap_or(blob);
-    let mut data = Vec::with_capacity(hex.len() / 2);
-    for pair in hex.chunks(2) {
-        let byte = std::str::from_utf8(pair)
-            .ok()
-            .and_then(|s| u8::from_str_radix(s, 16).ok())
-            .ok_or_else(|| format!("dense_resource `{key}` is not hex"))?;
-        data.push(byte);
-    }
+    let mut data = decode_hex(hex).map_err(|_| format!("dense_resource `{key}` is not hex"))?;
     if data.len() < 4 {
         return Err(format!("dense_resource `{key}` is too short"));
     }

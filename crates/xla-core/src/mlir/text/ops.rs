@@ -21,7 +21,8 @@ enum Keyword {
     Attr(Attr),
 }
 
-fn int(v: i64) -> Attr {
+/// An untyped integer attribute (`i64`, as MLIR reads `3`).
+pub(crate) fn int(v: i64) -> Attr {
     Attr::Int(v, ElementType::Known(PrimitiveType::S64))
 }
 
@@ -468,7 +469,7 @@ impl<'a> Parser<'a> {
             self.c.expect("=")?;
             self.c.skip_ws();
             let start = self.c.pos();
-            self.balanced()?;
+            self.skip_group()?;
             let text = self.c.source()[start..self.c.pos()].to_string();
             op.attrs.push((key.to_string(), Attr::Opaque(text)));
         }
@@ -492,34 +493,6 @@ impl<'a> Parser<'a> {
         op.regions.push(body?);
         op.results = self.function_results()?;
         Ok(op)
-    }
-
-    /// Skips one bracketed group (`[…]`, `{…}`, `<…>`, `(…)`), nested
-    /// brackets and quoted strings included.
-    fn balanced(&mut self) -> Result<(), ParseError> {
-        let start = self.c.pos();
-        let bytes = self.c.source().as_bytes();
-        let mut depth = 0usize;
-        let mut i = start;
-        let mut in_string = false;
-        while i < bytes.len() {
-            match bytes[i] {
-                b'\\' if in_string => i += 1,
-                b'"' => in_string = !in_string,
-                b'[' | b'{' | b'<' | b'(' if !in_string => depth += 1,
-                b']' | b'}' | b'>' | b')' if !in_string => {
-                    depth = depth.saturating_sub(1);
-                    if depth == 0 {
-                        self.c.set_pos(i + 1);
-                        return Ok(());
-                    }
-                }
-                _ if depth == 0 => break,
-                _ => {}
-            }
-            i += 1;
-        }
-        Err(self.c.error_at(start, "a bracketed group"))
     }
 
     /// `stablehlo.while(%iterArg = %a, …) : t, … [attributes {…}] cond {…} do {…}`.
