@@ -10,6 +10,27 @@ use super::ir_section::RawOp;
 use super::{Cur, Result};
 use crate::mlir::ir::{Attr, ElementType, Operation, Type};
 
+/// The attributes of `convolution_v1` and the `dynamic_conv` versions.
+const CONVOLUTION: &[&str] = &[
+    "window_strides",
+    "padding",
+    "lhs_dilation",
+    "rhs_dilation",
+    "window_reversal",
+    "input_batch_dimension",
+    "input_feature_dimension",
+    "input_spatial_dimensions",
+    "kernel_input_feature_dimension",
+    "kernel_output_feature_dimension",
+    "kernel_spatial_dimensions",
+    "output_batch_dimension",
+    "output_feature_dimension",
+    "output_spatial_dimensions",
+    "feature_group_count",
+    "batch_group_count",
+    "precision_config",
+];
+
 /// Every VHLO op of versions 1.0 to 1.20 with its attributes in declaration
 /// order (`VhloOps.td`); properties are stored in the alphabetical order of
 /// these names.
@@ -113,28 +134,7 @@ const OPS: &[(&str, &[&str])] = &[
     ("concatenate_v1", &["dimension"]),
     ("constant_v1", &["value"]),
     ("convert_v1", &[]),
-    (
-        "convolution_v1",
-        &[
-            "window_strides",
-            "padding",
-            "lhs_dilation",
-            "rhs_dilation",
-            "window_reversal",
-            "input_batch_dimension",
-            "input_feature_dimension",
-            "input_spatial_dimensions",
-            "kernel_input_feature_dimension",
-            "kernel_output_feature_dimension",
-            "kernel_spatial_dimensions",
-            "output_batch_dimension",
-            "output_feature_dimension",
-            "output_spatial_dimensions",
-            "feature_group_count",
-            "batch_group_count",
-            "precision_config",
-        ],
-    ),
+    ("convolution_v1", CONVOLUTION),
     ("cosine_v1", &[]),
     ("cosine_v2", &["result_accuracy"]),
     ("create_token_v1", &[]),
@@ -202,28 +202,7 @@ const OPS: &[(&str, &[&str])] = &[
             "known_nonexpanding_dimensions",
         ],
     ),
-    (
-        "dynamic_conv_v1",
-        &[
-            "window_strides",
-            "padding",
-            "lhs_dilation",
-            "rhs_dilation",
-            "window_reversal",
-            "input_batch_dimension",
-            "input_feature_dimension",
-            "input_spatial_dimensions",
-            "kernel_input_feature_dimension",
-            "kernel_output_feature_dimension",
-            "kernel_spatial_dimensions",
-            "output_batch_dimension",
-            "output_feature_dimension",
-            "output_spatial_dimensions",
-            "feature_group_count",
-            "batch_group_count",
-            "precision_config",
-        ],
-    ),
+    ("dynamic_conv_v1", CONVOLUTION),
     (
         "dynamic_conv_v2",
         &[
