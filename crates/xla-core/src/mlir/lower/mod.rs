@@ -16,6 +16,7 @@ use std::fmt;
 use std::rc::Rc;
 
 use super::ir::{Attr, Block, ElementType, Location, Module, Operation, Type, Value};
+use crate::hlo::InputOutputAlias;
 use crate::{HloModule, PrimitiveType, Shape, XlaBuilder, XlaComputation, XlaOp};
 
 /// Why a StableHLO module cannot become an HLO module: the op, where it
@@ -146,7 +147,45 @@ fn lower_bound(
     let computation = Rc::try_unwrap(computation).unwrap_or_else(|shared| (*shared).clone());
     let mut hlo = computation.into_module();
     hlo.name = crate::builder::sanitize(&module.name.clone().unwrap_or_else(|| entry.to_string()));
+    for (name, count) in [
+        ("mhlo.num_replicas", &mut hlo.replica_count),
+        ("mhlo.num_partitions", &mut hlo.num_partitions),
+    ] {
+        if let Some((_, Attr::Int(n, _))) = module.attrs.iter().find(|(k, _)| k == name) {
+            *count = *n;
+        }
+    }
+    let tupled = hlo.entry_computation().program_shape().result.is_tuple();
+    hlo.input_output_alias = donations(module, entry, tupled);
     Ok(hlo)
+}
+
+/// The entry's donated arguments as HLO aliases: JAX marks a donated
+/// argument `tf.aliasing_output = N` (its buffer may hold result `N`).
+fn donations(module: &Module, entry: &str, tupled: bool) -> Vec<InputOutputAlias> {
+    let Some(func) = (module.ops.iter()).find(|op| {
+        op.name == "func.func" && string_attr(op, "sym_name").ok().as_deref() == Some(entry)
+    }) else {
+        return Vec::new();
+    };
+    let Some(Attr::Array(args)) = func.attr("arg_attrs") else {
+        return Vec::new();
+    };
+    let mut aliases = Vec::new();
+    for (parameter, attrs) in args.iter().enumerate() {
+        let Attr::Dict(attrs) = attrs else { continue };
+        if let Some((_, Attr::Int(output, _))) =
+            attrs.iter().find(|(k, _)| k == "tf.aliasing_output")
+        {
+            aliases.push(InputOutputAlias {
+                output_index: if tupled { vec![*output] } else { Vec::new() },
+                parameter: parameter as i64,
+                parameter_index: Vec::new(),
+                must_alias: false,
+            });
+        }
+    }
+    aliases
 }
 
 /// The state of one lowering: the module's functions and those built.

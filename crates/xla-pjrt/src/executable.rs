@@ -1,0 +1,265 @@
+//! Compiled programs: compile, run, serialize.
+
+use std::ffi::c_char;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+use xla_core::{HloModule, Literal, Shape};
+
+use crate::buffer::{buffer_type, Buffer};
+use crate::client::{Client, MEMORY_KIND};
+use crate::error::{Error, Result};
+use crate::ffi::*;
+use crate::proto::CompileOptions;
+
+/// The first bytes of a serialized executable (then the module's HLO
+/// text, which deserializing compiles again: the JIT is fast enough that
+/// this beats storing machine code, and it never goes stale).
+const SERIALIZED_MAGIC: &[u8] = b"xla_rs executable v1\n";
+
+/// A compiled module and what the framework asks about it.
+pub struct Compiled {
+    pub(crate) name: String,
+    executable: xla_jit::Executable,
+    /// Each output's element type (PJRT), dimensions and their count.
+    pub(crate) output_types: Vec<PJRT_Buffer_Type>,
+    pub(crate) output_dims: Vec<i64>,
+    pub(crate) output_ranks: Vec<usize>,
+    pub(crate) output_kinds: Vec<*const c_char>,
+    pub(crate) output_kind_sizes: Vec<usize>,
+    /// The parameters whose buffers the module may take (donation).
+    donatable: Vec<bool>,
+    pub(crate) num_replicas: i64,
+    pub(crate) num_partitions: i64,
+    pub(crate) fingerprint: String,
+    pub(crate) serialized: Vec<u8>,
+}
+
+// SAFETY: the raw pointers are to `MEMORY_KIND`, a `'static` string.
+unsafe impl Send for Compiled {}
+// SAFETY: as above; everything else is immutable after construction.
+unsafe impl Sync for Compiled {}
+
+impl Compiled {
+    /// Reads `code` (`format` `mlir`: StableHLO or VHLO bytecode, or
+    /// MLIR text; `hlo_text`: HLO text) and compiles it.
+    pub fn compile(
+        client: &Client,
+        code: &[u8],
+        format: &str,
+        options: &CompileOptions,
+    ) -> Result<Compiled> {
+        let module = match format {
+            "mlir" | "hlo_text" => {
+                xla_core::load_module(code).map_err(|e| Error::invalid(e.to_string()))?
+            }
+            "hlo" | "hlo_with_config" => {
+                return Err(Error::unimplemented(format!(
+                    "program format `{format}` (a serialized HloModuleProto) is not supported \
+                     by xla_rs; pass StableHLO (`mlir`) or HLO text (`hlo_text`)"
+                )))
+            }
+            other => return Err(Error::invalid(format!("unknown program format `{other}`"))),
+        };
+        Compiled::from_module(client, module, options)
+    }
+
+    fn from_module(
+        client: &Client,
+        mut module: HloModule,
+        options: &CompileOptions,
+    ) -> Result<Compiled> {
+        if options.num_replicas > 0 {
+            module.replica_count = options.num_replicas;
+        }
+        if options.num_partitions > 0 {
+            module.num_partitions = options.num_partitions;
+        }
+        let devices = module.replica_count.max(1) * module.num_partitions.max(1);
+        if devices != 1 {
+            return Err(Error::unimplemented(format!(
+                "`{}` runs on {} replicas × {} partitions; xla_rs compiles single-device \
+                 programs (shard over devices with one program per device, e.g. \
+                 `jax.jit` per device, instead of `pmap`/SPMD sharding)",
+                module.name, module.replica_count, module.num_partitions
+            )));
+        }
+        let executable = (client.jit.compile(&module))
+            .map_err(|e| Error::invalid(format!("compiling `{}`: {e}", module.name)))?;
+        let signature = executable.signature();
+        let leaves: Vec<&Shape> = match &signature.result {
+            Shape::Tuple(elements) => elements.iter().collect(),
+            other => vec![other],
+        };
+        let mut output_types = Vec::new();
+        let mut output_dims = Vec::new();
+        let mut output_ranks = Vec::new();
+        for (i, leaf) in leaves.iter().enumerate() {
+            let Shape::Array(array) = leaf else {
+                return Err(Error::unimplemented(format!(
+                    "output {i} of `{}` is {leaf}; xla_rs returns arrays only",
+                    module.name
+                )));
+            };
+            output_types.push(buffer_type(array.element_type()));
+            output_dims.extend_from_slice(array.dims());
+            output_ranks.push(array.rank());
+        }
+        let mut donatable = vec![false; signature.parameters.len()];
+        for alias in &module.input_output_alias {
+            if let Some(d) = donatable.get_mut(alias.parameter as usize) {
+                *d = true;
+            }
+        }
+        let text = module.to_string();
+        let mut serialized = SERIALIZED_MAGIC.to_vec();
+        serialized.extend_from_slice(text.as_bytes());
+        Ok(Compiled {
+            name: module.name.clone(),
+            output_kinds: vec![MEMORY_KIND.as_ptr().cast(); leaves.len()],
+            output_kind_sizes: vec![MEMORY_KIND.len(); leaves.len()],
+            output_types,
+            output_dims,
+            output_ranks,
+            donatable,
+            num_replicas: 1,
+            num_partitions: 1,
+            fingerprint: format!("{:016x}", fnv1a(text.as_bytes())),
+            executable,
+            serialized,
+        })
+    }
+
+    /// Compiles a serialized executable again.
+    pub fn deserialize(client: &Client, bytes: &[u8]) -> Result<Compiled> {
+        let text = (bytes.strip_prefix(SERIALIZED_MAGIC)).ok_or_else(|| {
+            Error::invalid("not an executable serialized by this version of xla_rs")
+        })?;
+        let module = xla_core::load_module(text).map_err(|e| Error::invalid(e.to_string()))?;
+        Compiled::from_module(client, module, &CompileOptions::default())
+    }
+
+    /// The number of outputs.
+    pub(crate) fn num_outputs(&self) -> usize {
+        self.output_types.len()
+    }
+
+    /// Runs on `args` (one buffer per parameter), taking the buffers of
+    /// donatable parameters not listed in `keep`; returns the outputs.
+    pub(crate) fn run(&self, args: &[&Buffer], keep: &[i64]) -> Result<Vec<Literal>> {
+        let parameters = &self.executable.signature().parameters;
+        if args.len() != parameters.len() {
+            return Err(Error::invalid(format!(
+                "`{}` takes {} arguments, not {}",
+                self.name,
+                parameters.len(),
+                args.len()
+            )));
+        }
+        for (i, (arg, param)) in args.iter().zip(parameters).enumerate() {
+            let expected = param.as_array().map(|a| (a.element_type(), a.dims()));
+            if expected != Some((arg.element_type, &arg.dims[..])) {
+                return Err(Error::invalid(format!(
+                    "argument {i} of `{}` is {}, the program takes {}",
+                    self.name,
+                    Shape::array(arg.element_type, arg.dims.clone()),
+                    param.clone().without_layouts()
+                )));
+            }
+        }
+        let donate: Vec<bool> = (0..args.len())
+            .map(|p| self.donatable[p] && !keep.contains(&(p as i64)))
+            .collect();
+        let result = if donate.contains(&true) {
+            let mut owned = Vec::with_capacity(args.len());
+            for (arg, donated) in args.iter().zip(&donate) {
+                owned.push(match donated {
+                    true => arg.take()?,
+                    false => (*arg.contents()?).clone(),
+                });
+            }
+            self.executable.execute_donated(owned)
+        } else {
+            let contents = args
+                .iter()
+                .map(|a| a.contents())
+                .collect::<Result<Vec<_>>>()?;
+            let refs: Vec<&Literal> = contents.iter().map(|c| &**c).collect();
+            self.executable.execute(&refs)
+        }
+        .map_err(|e| {
+            Error::new(
+                PJRT_Error_Code_INTERNAL,
+                format!("running `{}`: {e}", self.name),
+            )
+        })?;
+        Ok(match result.shape() {
+            Shape::Tuple(_) => result.into_tuple_elements().unwrap_or_default(),
+            _ => vec![result],
+        })
+    }
+}
+
+/// An executable as the framework holds it: unloaded
+/// (`PJRT_Executable`, metadata) or loaded on devices
+/// (`PJRT_LoadedExecutable`).
+pub struct Executable {
+    pub(crate) compiled: Arc<Compiled>,
+}
+
+/// A compiled program loaded on devices.
+pub struct LoadedExecutable {
+    pub(crate) compiled: Arc<Compiled>,
+    /// The devices it runs on (the device assignment's).
+    pub(crate) devices: Vec<*mut PJRT_Device>,
+    pub(crate) memories: Vec<*mut PJRT_Memory>,
+    pub(crate) deleted: AtomicBool,
+}
+
+impl LoadedExecutable {
+    /// `compiled` loaded on the devices `options` assigns (device 0 when
+    /// it assigns none).
+    pub(crate) fn new(
+        client: &Client,
+        compiled: Compiled,
+        options: &CompileOptions,
+    ) -> Result<LoadedExecutable> {
+        let ids: Vec<i64> = options
+            .device_assignment
+            .iter()
+            .flatten()
+            .copied()
+            .collect();
+        let ids = if ids.is_empty() { vec![0] } else { ids };
+        let mut devices = Vec::new();
+        let mut memories = Vec::new();
+        for id in ids {
+            let device = client.device(id)?;
+            devices.push(client.device_handles()[device.id]);
+            memories.push(client.memory_handles()[device.id]);
+        }
+        Ok(LoadedExecutable {
+            compiled: Arc::new(compiled),
+            devices,
+            memories,
+            deleted: AtomicBool::new(false),
+        })
+    }
+
+    /// Whether [`delete`](Self::delete) was called.
+    pub(crate) fn is_deleted(&self) -> bool {
+        self.deleted.load(Ordering::Acquire)
+    }
+
+    /// Marks the executable deleted; running it afterwards is an error.
+    pub(crate) fn delete(&self) {
+        self.deleted.store(true, Ordering::Release);
+    }
+}
+
+/// FNV-1a, 64-bit: the fingerprint of a module's text.
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
