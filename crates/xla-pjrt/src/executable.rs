@@ -84,6 +84,13 @@ impl Compiled {
                 module.name, module.replica_count, module.num_partitions
             )));
         }
+        if let Some(target) = host_callback(&module) {
+            return Err(Error::unimplemented(format!(
+                "`{}` calls back into Python (custom call `{target}`: `jax.pure_callback`, \
+                 `jax.debug.print`, `io_callback`); host callbacks are not supported by xla_rs",
+                module.name
+            )));
+        }
         let executable = (client.jit.compile(&module))
             .map_err(|e| Error::invalid(format!("compiling `{}`: {e}", module.name)))?;
         let signature = executable.signature();
@@ -255,6 +262,14 @@ impl LoadedExecutable {
     pub(crate) fn delete(&self) {
         self.deleted.store(true, Ordering::Release);
     }
+}
+
+/// The target of a custom call into the framework's host callbacks.
+fn host_callback(module: &HloModule) -> Option<&str> {
+    (module.computations.iter())
+        .flat_map(|c| &c.instructions)
+        .filter_map(|i| i.attrs.custom_call_target.as_deref())
+        .find(|t| t.contains("python") && t.contains("callback"))
 }
 
 /// FNV-1a, 64-bit: the fingerprint of a module's text.

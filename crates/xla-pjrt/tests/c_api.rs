@@ -415,6 +415,18 @@ fn bad_input_is_an_error_status() {
         .unwrap_err();
     assert_eq!(code, PJRT_Error_Code_INVALID_ARGUMENT);
     assert!(!message.is_empty());
+    let callback = r#"
+func.func public @main(%a: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = stablehlo.custom_call @xla_ffi_python_cpu_callback(%a) {api_version = 4 : i32, has_side_effect = true} : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+"#;
+    let (code, message) = client.compile(callback).unwrap_err();
+    assert_eq!(code, PJRT_Error_Code_UNIMPLEMENTED);
+    assert!(
+        message.contains("host callbacks are not supported"),
+        "{message}"
+    );
     let (code, message) = client.buffer_f32(&[2, -1], &[], None).unwrap_err();
     assert_eq!(code, PJRT_Error_Code_INVALID_ARGUMENT);
     assert!(message.contains("negative"), "{message}");
