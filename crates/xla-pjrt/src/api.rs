@@ -14,6 +14,7 @@ use crate::client::{
 use crate::error::{args, guard, str_in, str_out, Error, Result};
 use crate::executable::{Compiled, Executable, LoadedExecutable};
 use crate::ffi::*;
+use crate::handles::{self, Handle, Kind};
 use crate::proto::{self, CompileOptions};
 
 /// The newest StableHLO (VHLO) version the module reader takes, which
@@ -21,35 +22,48 @@ use crate::proto::{self, CompileOptions};
 /// reader takes every patch release of that minor version).
 const STABLEHLO_VERSION: [i64; 3] = [MAX_VHLO.0 as i64, MAX_VHLO.1 as i64, 0];
 
-/// The object behind a handle, or an error naming `what` if it is null.
-fn obj<'a, T, H>(handle: *const H, what: &str) -> Result<&'a T> {
-    // SAFETY: non-null handles of this plugin point to a live `T` (the
-    // framework passes back what the plugin handed out).
-    unsafe { handle.cast::<T>().as_ref() }.ok_or_else(|| Error::invalid(format!("{what} is null")))
+/// The object behind a handle: an error naming `what` if it is null or
+/// not a live handle of `T`'s kind.
+fn obj<'a, T: Handle, H>(handle: *const H, what: &str) -> Result<&'a T> {
+    if handle.is_null() {
+        return Err(Error::invalid(format!("{what} is null")));
+    }
+    handles::check(handle, T::KIND, what)?;
+    // SAFETY: a live handle of this kind points to a live `T`.
+    Ok(unsafe { &*handle.cast::<T>() })
 }
 
 /// Hands `value` to the framework as a handle it frees with the matching
 /// `_Destroy`.
-fn into_handle<T, H>(value: T) -> *mut H {
-    Box::into_raw(Box::new(value)).cast()
+fn into_handle<T: Handle, H>(value: T) -> *mut H {
+    let handle = Box::into_raw(Box::new(value));
+    handles::register(handle, T::KIND);
+    handle.cast()
 }
 
 /// Frees a handle made by [`into_handle`] (null is fine).
-///
-/// # Safety
-/// `handle` is null or came from `into_handle::<T, _>` and is not used
-/// again.
-unsafe fn destroy<T, H>(handle: *mut H) {
+fn destroy<T: Handle, H>(handle: *mut H, what: &str) -> Result<()> {
     if !handle.is_null() {
-        // SAFETY: per the contract, a `Box<T>` the plugin leaked.
+        handles::unregister(handle, T::KIND, what)?;
+        // SAFETY: it was live, so it is a `Box<T>` the plugin leaked, and
+        // it is no longer registered, so it is freed once.
         drop(unsafe { Box::from_raw(handle.cast::<T>()) });
     }
+    Ok(())
 }
 
 /// A completed event: every operation of this plugin finishes before it
 /// returns, so events are ready when made, holding the operation's error.
 struct Event {
     error: Option<Error>,
+}
+
+impl Handle for Event {
+    const KIND: Kind = Kind::Event;
+}
+
+impl Handle for Vec<u8> {
+    const KIND: Kind = Kind::Bytes;
 }
 
 fn ready_event(error: Option<Error>) -> *mut PJRT_Event {
@@ -110,10 +124,10 @@ fn named_string(name: &'static str, value: &'static str) -> PJRT_NamedValue {
 // ---------------------------------------------------------------- errors
 
 unsafe extern "C" fn error_destroy(args: *mut PJRT_Error_Destroy_Args) {
-    // SAFETY: the framework passes a valid args struct; the error is one
-    // this plugin made (or null) and is not used again.
+    // SAFETY: the framework passes a valid (or null) args struct.
     if let Some(args) = unsafe { args.as_mut() } {
-        unsafe { destroy::<Error, _>(args.error) };
+        // A pointer that is not a live error is left alone.
+        let _ = destroy::<Error, _>(args.error, "the error");
     }
 }
 
@@ -166,8 +180,7 @@ unsafe extern "C" fn plugin_attributes(a: *mut PJRT_Plugin_Attributes_Args) -> *
 unsafe extern "C" fn event_destroy(a: *mut PJRT_Event_Destroy_Args) -> *mut PJRT_Error {
     guard("PJRT_Event_Destroy", || {
         let a = args(a, "PJRT_Event_Destroy")?;
-        // SAFETY: an event this plugin made, not used again.
-        unsafe { destroy::<Event, _>(a.event) };
+        destroy::<Event, _>(a.event, "the event")?;
         Ok(())
     })
 }
@@ -239,7 +252,7 @@ unsafe extern "C" fn client_create(a: *mut PJRT_Client_Create_Args) -> *mut PJRT
             }
         }
         let client = Client::new(client::device_count(count)?)?;
-        a.client = Box::into_raw(client).cast();
+        a.client = into_handle(client);
         Ok(())
     })
 }
@@ -247,8 +260,7 @@ unsafe extern "C" fn client_create(a: *mut PJRT_Client_Create_Args) -> *mut PJRT
 unsafe extern "C" fn client_destroy(a: *mut PJRT_Client_Destroy_Args) -> *mut PJRT_Error {
     guard("PJRT_Client_Destroy", || {
         let a = args(a, "PJRT_Client_Destroy")?;
-        // SAFETY: a client this plugin made, not used again.
-        unsafe { destroy::<Client, _>(a.client) };
+        destroy::<Client, _>(a.client, "the client")?;
         Ok(())
     })
 }
@@ -344,7 +356,9 @@ unsafe extern "C" fn client_compile(a: *mut PJRT_Client_Compile_Args) -> *mut PJ
     guard("PJRT_Client_Compile", || {
         let a = args(a, "PJRT_Client_Compile")?;
         let client = obj::<Client, _>(a.client, "the client")?;
-        let program = obj::<PJRT_Program, _>(a.program, "the program")?;
+        // SAFETY: the framework's program struct, or null.
+        let program =
+            unsafe { a.program.as_ref() }.ok_or_else(|| Error::invalid("the program is null"))?;
         let format = str_in(program.format, program.format_size, "the program format")?;
         // SAFETY: `code_size` bytes at `code`, and the options likewise.
         let code = unsafe { slice(program.code.cast::<u8>(), program.code_size, "the program")? };
@@ -703,8 +717,7 @@ unsafe extern "C" fn memory_addressable_by_devices(
 unsafe extern "C" fn executable_destroy(a: *mut PJRT_Executable_Destroy_Args) -> *mut PJRT_Error {
     guard("PJRT_Executable_Destroy", || {
         let a = args(a, "PJRT_Executable_Destroy")?;
-        // SAFETY: an executable this plugin made, not used again.
-        unsafe { destroy::<Executable, _>(a.executable) };
+        destroy::<Executable, _>(a.executable, "the executable")?;
         Ok(())
     })
 }
@@ -812,8 +825,7 @@ unsafe extern "C" fn executable_fingerprint(
 }
 
 unsafe extern "C" fn serialized_deleter(serialized: *mut PJRT_SerializedExecutable) {
-    // SAFETY: the `Box<Vec<u8>>` `executable_serialize` leaked.
-    unsafe { destroy::<Vec<u8>, _>(serialized) };
+    let _ = destroy::<Vec<u8>, _>(serialized, "the serialized executable");
 }
 
 unsafe extern "C" fn executable_serialize(
@@ -857,8 +869,7 @@ fn loaded<'a>(executable: *mut PJRT_LoadedExecutable) -> Result<&'a LoadedExecut
 unsafe extern "C" fn loaded_destroy(a: *mut PJRT_LoadedExecutable_Destroy_Args) -> *mut PJRT_Error {
     guard("PJRT_LoadedExecutable_Destroy", || {
         let a = args(a, "PJRT_LoadedExecutable_Destroy")?;
-        // SAFETY: an executable this plugin made, not used again.
-        unsafe { destroy::<LoadedExecutable, _>(a.executable) };
+        destroy::<LoadedExecutable, _>(a.executable, "the loaded executable")?;
         Ok(())
     })
 }
@@ -914,8 +925,7 @@ unsafe extern "C" fn loaded_fingerprint(
 }
 
 unsafe extern "C" fn assignment_deleter(serialized: *mut PJRT_DeviceAssignmentSerialized) {
-    // SAFETY: the `Box<Vec<u8>>` `loaded_device_assignment` leaked.
-    unsafe { destroy::<Vec<u8>, _>(serialized) };
+    let _ = destroy::<Vec<u8>, _>(serialized, "the serialized device assignment");
 }
 
 unsafe extern "C" fn loaded_device_assignment(
@@ -1014,8 +1024,7 @@ fn buffer<'a>(buffer: *mut PJRT_Buffer) -> Result<&'a Buffer> {
 unsafe extern "C" fn buffer_destroy(a: *mut PJRT_Buffer_Destroy_Args) -> *mut PJRT_Error {
     guard("PJRT_Buffer_Destroy", || {
         let a = args(a, "PJRT_Buffer_Destroy")?;
-        // SAFETY: a buffer this plugin made, not used again.
-        unsafe { destroy::<Buffer, _>(a.buffer) };
+        destroy::<Buffer, _>(a.buffer, "the buffer")?;
         Ok(())
     })
 }
@@ -1234,6 +1243,24 @@ unsafe extern "C" fn buffer_opaque_pointer(
     })
 }
 
+unsafe extern "C" fn buffer_increase_external_references(
+    a: *mut PJRT_Buffer_IncreaseExternalReferenceCount_Args,
+) -> *mut PJRT_Error {
+    guard("PJRT_Buffer_IncreaseExternalReferenceCount", || {
+        let a = args(a, "PJRT_Buffer_IncreaseExternalReferenceCount")?;
+        buffer(a.buffer)?.add_external_reference()
+    })
+}
+
+unsafe extern "C" fn buffer_decrease_external_references(
+    a: *mut PJRT_Buffer_DecreaseExternalReferenceCount_Args,
+) -> *mut PJRT_Error {
+    guard("PJRT_Buffer_DecreaseExternalReferenceCount", || {
+        let a = args(a, "PJRT_Buffer_DecreaseExternalReferenceCount")?;
+        buffer(a.buffer)?.drop_external_reference()
+    })
+}
+
 // ---------------------------------------------------------------- the table
 
 /// What an unimplemented entry point returns.
@@ -1364,6 +1391,8 @@ pub fn api() -> &'static PJRT_Api {
         api.PJRT_Buffer_ReadyEvent = Some(buffer_ready_event);
         api.PJRT_Buffer_UnsafePointer = Some(buffer_unsafe_pointer);
         api.PJRT_Buffer_OpaqueDeviceMemoryDataPointer = Some(buffer_opaque_pointer);
+        api.PJRT_Buffer_IncreaseExternalReferenceCount = Some(buffer_increase_external_references);
+        api.PJRT_Buffer_DecreaseExternalReferenceCount = Some(buffer_decrease_external_references);
         api.PJRT_TopologyDescription_Destroy = Some(topology_destroy);
         api.PJRT_TopologyDescription_PlatformName = Some(topology_platform_name);
         api.PJRT_TopologyDescription_PlatformVersion = Some(topology_platform_version);

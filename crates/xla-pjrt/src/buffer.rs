@@ -7,6 +7,7 @@ use xla_core::{ArrayShape, Layout, Literal, PrimitiveType, Shape};
 
 use crate::error::{Error, Result};
 use crate::ffi::*;
+use crate::handles::{Handle, Kind};
 
 /// The PJRT buffer types this plugin holds, with the project's types.
 const TYPES: [(PJRT_Buffer_Type, PrimitiveType); 15] = [
@@ -77,6 +78,10 @@ pub struct Buffer {
     /// `PJRT_Buffer_GetMemoryLayout`.
     pub(crate) minor_to_major: Vec<i64>,
     contents: Mutex<Option<Arc<Literal>>>,
+    /// The contents as they were when the framework took an external
+    /// reference (DLPack): held so the memory it points to outlives a
+    /// delete or a donation (which then copies instead of moving).
+    external: Mutex<Vec<Arc<Literal>>>,
 }
 
 impl Buffer {
@@ -109,6 +114,7 @@ impl Buffer {
             minor_to_major: (0..shape.rank() as i64).rev().collect(),
             dims: shape.dims().to_vec(),
             contents: Mutex::new(Some(Arc::new(literal))),
+            external: Mutex::new(Vec::new()),
         })
     }
 
@@ -181,6 +187,27 @@ impl Buffer {
         self.lock().is_none()
     }
 
+    /// Pins the contents for an external reference.
+    pub(crate) fn add_external_reference(&self) -> Result<()> {
+        let contents = self.contents()?;
+        self.external
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(contents);
+        Ok(())
+    }
+
+    /// Drops one external reference.
+    pub(crate) fn drop_external_reference(&self) -> Result<()> {
+        let mut external = self.external.lock().unwrap_or_else(|e| e.into_inner());
+        external.pop().map(drop).ok_or_else(|| {
+            Error::new(
+                PJRT_Error_Code_FAILED_PRECONDITION,
+                "the buffer has no external reference to drop",
+            )
+        })
+    }
+
     /// The contents' size in bytes (row-major, dense).
     pub(crate) fn byte_size(&self) -> usize {
         let elements: i64 = self.dims.iter().product();
@@ -190,6 +217,10 @@ impl Buffer {
     fn lock(&self) -> std::sync::MutexGuard<'_, Option<Arc<Literal>>> {
         self.contents.lock().unwrap_or_else(|e| e.into_inner())
     }
+}
+
+impl Handle for Buffer {
+    const KIND: Kind = Kind::Buffer;
 }
 
 fn deleted() -> Error {

@@ -3,6 +3,7 @@
 
 use crate::error::{Error, Result};
 use crate::ffi::*;
+use crate::handles::{self, Handle, Kind};
 
 /// The platform name JAX sees. JAX picks lowering rules by platform, and
 /// this plugin runs what JAX lowers for the CPU (its LAPACK custom calls,
@@ -30,7 +31,10 @@ pub struct Client {
     description_handles: Vec<*const PJRT_DeviceDescription>,
 }
 
-/// One device: an id, its description and its memory space.
+/// One device: an id, its description and its memory space. `repr(C)`
+/// with the id first, so that the device, its description and its memory
+/// have three different addresses (three handles).
+#[repr(C)]
 pub struct Device {
     /// The device id (also its local hardware id).
     pub(crate) id: usize,
@@ -59,7 +63,7 @@ pub struct Memory {
 
 impl Client {
     /// A client with `device_count` devices.
-    pub fn new(device_count: usize) -> Result<Box<Client>> {
+    pub fn new(device_count: usize) -> Result<Client> {
         let jit = xla_jit::Client::cpu()
             .map_err(|e| Error::new(PJRT_Error_Code_UNAVAILABLE, e.to_string()))?;
         let mut devices: Vec<Device> = (0..device_count)
@@ -94,13 +98,19 @@ impl Client {
         let description_handles = (devices.iter())
             .map(|d| std::ptr::from_ref(&d.description).cast())
             .collect();
-        Ok(Box::new(Client {
+        let client = Client {
             jit,
             devices,
             device_handles,
             memory_handles,
             description_handles,
-        }))
+        };
+        for device in &client.devices {
+            handles::register(device, Kind::Device);
+            handles::register(&device.memory, Kind::Memory);
+            handles::register(&device.description, Kind::Description);
+        }
+        Ok(client)
     }
 
     /// Every device's handle, by id.
@@ -134,6 +144,49 @@ impl Client {
     pub(crate) fn owns(&self, device: *mut PJRT_Device) -> bool {
         self.device_handles.contains(&device)
     }
+}
+
+impl Drop for Client {
+    fn drop(&mut self) {
+        for device in &self.devices {
+            for (address, kind, what) in [
+                (
+                    std::ptr::from_ref(device).cast::<u8>(),
+                    Kind::Device,
+                    "a device",
+                ),
+                (
+                    std::ptr::from_ref(&device.memory).cast(),
+                    Kind::Memory,
+                    "a memory",
+                ),
+                (
+                    std::ptr::from_ref(&device.description).cast(),
+                    Kind::Description,
+                    "a description",
+                ),
+            ] {
+                // Registered in `new`, so this cannot fail.
+                let _ = handles::unregister(address, kind, what);
+            }
+        }
+    }
+}
+
+impl Handle for Client {
+    const KIND: Kind = Kind::Client;
+}
+
+impl Handle for Device {
+    const KIND: Kind = Kind::Device;
+}
+
+impl Handle for Memory {
+    const KIND: Kind = Kind::Memory;
+}
+
+impl Handle for DeviceDescription {
+    const KIND: Kind = Kind::Description;
 }
 
 /// The number of devices a client gets: the `cpu_device_count` create

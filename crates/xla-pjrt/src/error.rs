@@ -4,6 +4,7 @@ use std::ffi::c_char;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use crate::ffi::*;
+use crate::handles::{self, Handle, Kind};
 
 /// An error returned to the framework: a status code and a message.
 /// `PJRT_Error*` points at one of these.
@@ -11,6 +12,10 @@ use crate::ffi::*;
 pub struct Error {
     code: PJRT_Error_Code,
     message: String,
+}
+
+impl Handle for Error {
+    const KIND: Kind = Kind::Error;
 }
 
 /// What every fallible step of the plugin returns.
@@ -48,7 +53,9 @@ impl Error {
     /// Hands the error to the framework, which frees it with
     /// `PJRT_Error_Destroy`.
     pub(crate) fn into_raw(self) -> *mut PJRT_Error {
-        Box::into_raw(Box::new(self)).cast()
+        let error = Box::into_raw(Box::new(self));
+        handles::register(error, Kind::Error);
+        error.cast()
     }
 }
 

@@ -4,12 +4,14 @@ use std::ffi::c_char;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
+use xla_core::interp::CustomCallRegistry;
 use xla_core::{HloModule, Literal, Shape};
 
 use crate::buffer::{buffer_type, Buffer};
 use crate::client::{Client, MEMORY_KIND};
 use crate::error::{Error, Result};
 use crate::ffi::*;
+use crate::handles::{Handle, Kind};
 use crate::proto::CompileOptions;
 
 /// The first bytes of a serialized executable (then the module's HLO
@@ -84,13 +86,7 @@ impl Compiled {
                 module.name, module.replica_count, module.num_partitions
             )));
         }
-        if let Some(target) = host_callback(&module) {
-            return Err(Error::unimplemented(format!(
-                "`{}` calls back into Python (custom call `{target}`: `jax.pure_callback`, \
-                 `jax.debug.print`, `io_callback`); host callbacks are not supported by xla_rs",
-                module.name
-            )));
-        }
+        check_custom_calls(&module)?;
         let executable = (client.jit.compile(&module))
             .map_err(|e| Error::invalid(format!("compiling `{}`: {e}", module.name)))?;
         let signature = executable.signature();
@@ -264,12 +260,38 @@ impl LoadedExecutable {
     }
 }
 
-/// The target of a custom call into the framework's host callbacks.
-fn host_callback(module: &HloModule) -> Option<&str> {
-    (module.computations.iter())
-        .flat_map(|c| &c.instructions)
-        .filter_map(|i| i.attrs.custom_call_target.as_deref())
-        .find(|t| t.contains("python") && t.contains("callback"))
+impl Handle for Executable {
+    const KIND: Kind = Kind::Executable;
+}
+
+impl Handle for LoadedExecutable {
+    const KIND: Kind = Kind::LoadedExecutable;
+}
+
+/// Refuses, before compiling, a custom call nothing here runs: JAX's
+/// host callbacks, and targets (e.g. LAPACK routines) without an
+/// implementation.
+fn check_custom_calls(module: &HloModule) -> Result<()> {
+    let registry = CustomCallRegistry::default();
+    for instruction in module.computations.iter().flat_map(|c| &c.instructions) {
+        let Some(target) = instruction.attrs.custom_call_target.as_deref() else {
+            continue;
+        };
+        if target.contains("python") && target.contains("callback") {
+            return Err(Error::unimplemented(format!(
+                "`{}` calls back into Python (custom call `{target}`: `jax.pure_callback`, \
+                 `jax.debug.print`, `io_callback`); host callbacks are not supported by xla_rs",
+                module.name
+            )));
+        }
+        if registry.get(target).is_none() && instruction.xla_topk_as_topk().is_none() {
+            return Err(Error::unimplemented(format!(
+                "`{}`: custom call `{target}` ({}) is not supported by xla_rs",
+                module.name, instruction.name
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// FNV-1a, 64-bit: the fingerprint of a module's text.

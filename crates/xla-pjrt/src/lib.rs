@@ -21,6 +21,7 @@ pub mod client;
 pub mod error;
 pub mod executable;
 pub mod ffi;
+pub mod handles;
 pub mod proto;
 
 /// The plugin's entry point: the PJRT function table.

@@ -367,6 +367,73 @@ func.func public @main(%a: tensor<4xf32> {tf.aliasing_output = 0 : i32}, %b: ten
 }
 
 #[test]
+fn foreign_and_destroyed_handles_are_refused() {
+    let client = Client::new(None);
+    let executable = client.compile(ADD_AND_SUM).unwrap();
+    let x = client.buffer_f32(&[2, 3], &[1.0; 6], None).unwrap();
+    // Another backend's buffer, as JAX can pass along: any other memory.
+    let mut foreign = [0u64; 16];
+    let foreign: *mut PJRT_Buffer = foreign.as_mut_ptr().cast();
+    let (code, message) = execute(executable, &[x, foreign], 2).unwrap_err();
+    assert_eq!(code, PJRT_Error_Code_INVALID_ARGUMENT);
+    assert!(
+        message.contains("argument 1 is not a live Buffer"),
+        "{message}"
+    );
+    // An executable where a buffer is expected.
+    let (code, message) = execute(executable, &[x, executable.cast()], 2).unwrap_err();
+    assert_eq!(code, PJRT_Error_Code_INVALID_ARGUMENT);
+    assert!(
+        message.contains("is a LoadedExecutable, not a Buffer"),
+        "{message}"
+    );
+    destroy_buffer(x);
+    let mut args = new_args::<PJRT_Buffer_Destroy_Args>();
+    args.buffer = x;
+    // SAFETY: valid args; the buffer pointer is stale on purpose.
+    let (code, _) = status(unsafe { api().PJRT_Buffer_Destroy.unwrap()(&mut args) }).unwrap();
+    assert_eq!(code, PJRT_Error_Code_INVALID_ARGUMENT);
+    let (code, _) = execute(executable, &[x, x], 2).unwrap_err();
+    assert_eq!(code, PJRT_Error_Code_INVALID_ARGUMENT);
+}
+
+#[test]
+fn external_references_keep_memory_alive() {
+    let client = Client::new(None);
+    let x = client.buffer_f32(&[3], &[7.0, 8.0, 9.0], None).unwrap();
+    let mut pointer = new_args::<PJRT_Buffer_OpaqueDeviceMemoryDataPointer_Args>();
+    pointer.buffer = x;
+    let mut add = new_args::<PJRT_Buffer_IncreaseExternalReferenceCount_Args>();
+    add.buffer = x;
+    let mut remove = new_args::<PJRT_Buffer_DecreaseExternalReferenceCount_Args>();
+    remove.buffer = x;
+    let mut delete = new_args::<PJRT_Buffer_Delete_Args>();
+    delete.buffer = x;
+    // SAFETY: valid args; the pointer is read while the reference pins it.
+    unsafe {
+        ok(api().PJRT_Buffer_IncreaseExternalReferenceCount.unwrap()(
+            &mut add,
+        ));
+        ok(api().PJRT_Buffer_OpaqueDeviceMemoryDataPointer.unwrap()(
+            &mut pointer,
+        ));
+        ok(api().PJRT_Buffer_Delete.unwrap()(&mut delete));
+        assert!(is_deleted(x));
+        let data = std::slice::from_raw_parts(pointer.device_memory_ptr.cast::<f32>(), 3);
+        assert_eq!(data, [7.0, 8.0, 9.0]);
+        ok(api().PJRT_Buffer_DecreaseExternalReferenceCount.unwrap()(
+            &mut remove,
+        ));
+        let (code, _) = status(api().PJRT_Buffer_DecreaseExternalReferenceCount.unwrap()(
+            &mut remove,
+        ))
+        .unwrap();
+        assert_eq!(code, PJRT_Error_Code_FAILED_PRECONDITION);
+    }
+    destroy_buffer(x);
+}
+
+#[test]
 fn serialized_executables_load_again() {
     let client = Client::new(None);
     let executable = client.compile(ADD_AND_SUM).unwrap();
