@@ -90,6 +90,11 @@ if ARGS.self_test:
         os.environ["XLA_FLAGS"] = (flags + " --xla_force_host_platform_device_count=2").strip()
 else:
     os.environ.setdefault("JAX_PLATFORMS", f"{TARGET},{REF}")
+    # Two devices per backend, for the multi-device case (pmap); every other
+    # case uses the first device.
+    flags = os.environ.get("XLA_FLAGS", "")
+    if "xla_force_host_platform_device_count" not in flags:
+        os.environ["XLA_FLAGS"] = (flags + " --xla_force_host_platform_device_count=2").strip()
 # The checkout's plugin module, when no installed one shadows it (appended: an
 # installed jax_plugins.xla_rs comes first on sys.path).
 sys.path.append(os.path.join(REPO, "python"))
@@ -884,6 +889,40 @@ def case_grad_mlp(t):
 
     want = _np_mlp_grad(params, x, y)
     t.run_check(jax.value_and_grad(_mlp_loss), params, x, y, want=want, rtol=1e-4, atol=1e-6)
+
+
+@case
+def case_pmap(t):
+    """pmap over two devices with psum, axis_index and pmean (JAX lowers it as a
+    shard_map over a 2-device mesh): every device's result on both backends"""
+    x = normal(t, 2, 64)
+    y = normal(t, 2, 16, 8)
+
+    def f(x, y):
+        s = jax.lax.psum(jnp.tanh(x), "i") + jax.lax.axis_index("i")
+        m = jax.lax.pmean(y.sum(0), "i")
+        return s, m
+
+    outs = {}
+    for side, dev in t.sides():
+        devs = [d for d in dev.client.devices()][:2]
+        if len(devs) < 2:
+            raise Skip(f"{side} has {len(devs)} device(s); pmap needs 2")
+        t.step(f"pmap on {side}")
+        try:
+            outs[side] = jax.tree.map(np.asarray, jax.pmap(f, axis_name="i", devices=devs)(x, y))
+        except Exception as e:  # noqa: BLE001 - reported per side
+            raise CaseFailure(f"{side} raised {type(e).__name__}: {str(e)[:300]}")
+    X, Y = x.astype(f64), y.astype(f64)
+    s = np.tanh(X).sum(0)
+    want = (np.stack([s, s + 1]), np.broadcast_to(Y.sum(1).mean(0), (2, 8)))
+    problems = compare(outs[t.target_name], outs[t.ref_name], rtol=1e-5, atol=1e-5,
+                       check_dtype=False, label=f"{t.target_name} vs {t.ref_name}: ")
+    for side in outs:
+        problems += compare(outs[side], want, rtol=1e-4, atol=1e-4, check_dtype=False,
+                            label=f"{side} vs numpy: ")
+    if problems:
+        raise CaseFailure("\n".join(problems))
 
 
 @case

@@ -992,17 +992,23 @@ unsafe extern "C" fn loaded_execute(a: *mut PJRT_LoadedExecutable_Execute_Args) 
         // and as many output lists of `num_outputs` slots.
         let lists = unsafe { slice(a.argument_lists, a.num_devices, "argument_lists")? };
         let outputs = unsafe { slice(a.output_lists, a.num_devices, "output_lists")? };
-        for (d, (&list, &(device, memory))) in lists.iter().zip(&targets).enumerate() {
+        let mut args = Vec::with_capacity(lists.len());
+        for &list in lists {
             let handles = unsafe { slice(list, a.num_args, "an argument list")? };
-            let buffers = (handles.iter())
-                .enumerate()
-                .map(|(i, &b)| obj::<Buffer, _>(b, &format!("argument {i}")))
-                .collect::<Result<Vec<_>>>()?;
-            let results = executable.compiled.run(&buffers, keep)?;
+            args.push(
+                (handles.iter())
+                    .enumerate()
+                    .map(|(i, &b)| obj::<Buffer, _>(b, &format!("argument {i}")))
+                    .collect::<Result<Vec<_>>>()?,
+            );
+        }
+        if outputs.iter().any(|o| o.is_null()) && executable.compiled.num_outputs() > 0 {
+            return Err(Error::invalid("an output list is null"));
+        }
+        let results = executable.compiled.run(&args, keep)?;
+        for (d, (results, &(device, memory))) in results.into_iter().zip(&targets).enumerate() {
+            // SAFETY: each output list has `num_outputs` slots.
             let slots = unsafe { std::slice::from_raw_parts_mut(outputs[d], results.len()) };
-            if outputs[d].is_null() && !results.is_empty() {
-                return Err(Error::invalid("an output list is null"));
-            }
             for (slot, literal) in slots.iter_mut().zip(results) {
                 *slot = into_handle(Buffer::new(literal, device, memory)?);
             }

@@ -4,7 +4,7 @@ use std::ffi::c_char;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
-use xla_core::interp::CustomCallRegistry;
+use xla_core::interp::{CustomCallRegistry, DeviceAssignment, Interpreter, RunOptions};
 use xla_core::{HloModule, Literal, Shape};
 
 use crate::buffer::{buffer_type, Buffer};
@@ -12,6 +12,7 @@ use crate::client::{Client, MEMORY_KIND};
 use crate::error::{Error, Result};
 use crate::ffi::*;
 use crate::handles::{Handle, Kind};
+use crate::partition;
 use crate::proto::CompileOptions;
 
 /// The first bytes of a serialized executable (then the module's HLO
@@ -22,12 +23,14 @@ const SERIALIZED_MAGIC: &[u8] = b"xla_rs executable v1\n";
 /// A compiled module and what the framework asks about it.
 pub struct Compiled {
     pub(crate) name: String,
-    executable: xla_jit::Executable,
+    program: Program,
+    /// The entry's parameters (one device's) and result.
+    parameters: Vec<Shape>,
     /// Each output's element type (PJRT), dimensions and their count.
     pub(crate) output_types: Vec<PJRT_Buffer_Type>,
     pub(crate) output_dims: Vec<i64>,
     pub(crate) output_ranks: Vec<usize>,
-    pub(crate) output_kinds: Vec<*const c_char>,
+    pub(crate) output_kinds: StaticStrs,
     pub(crate) output_kind_sizes: Vec<usize>,
     /// The parameters whose buffers the module may take (donation).
     donatable: Vec<bool>,
@@ -37,10 +40,37 @@ pub struct Compiled {
     pub(crate) serialized: Vec<u8>,
 }
 
-// SAFETY: the raw pointers are to `MEMORY_KIND`, a `'static` string.
-unsafe impl Send for Compiled {}
-// SAFETY: as above; everything else is immutable after construction.
-unsafe impl Sync for Compiled {}
+/// How a compiled module runs.
+enum Program {
+    /// On one device: the JIT's machine code.
+    Jit(xla_jit::Executable),
+    /// On several devices connected by collectives: every device's program
+    /// on the reference interpreter, each device on its own thread (the JIT
+    /// compiles single-device programs).
+    Devices {
+        module: HloModule,
+        assignment: DeviceAssignment,
+    },
+}
+
+/// Pointers to `'static` strings, for the C API's string arrays.
+pub(crate) struct StaticStrs(Vec<*const c_char>);
+
+impl StaticStrs {
+    fn new(s: &'static str, count: usize) -> Self {
+        StaticStrs(vec![s.as_ptr().cast(); count])
+    }
+
+    /// The array's first pointer.
+    pub(crate) fn as_ptr(&self) -> *const *const c_char {
+        self.0.as_ptr()
+    }
+}
+
+// SAFETY: the pointers are to `'static`, immutable strings.
+unsafe impl Send for StaticStrs {}
+// SAFETY: as above.
+unsafe impl Sync for StaticStrs {}
 
 impl Compiled {
     /// Reads `code` (`format` `mlir`: StableHLO or VHLO bytecode, or
@@ -77,19 +107,28 @@ impl Compiled {
         if options.num_partitions > 0 {
             module.num_partitions = options.num_partitions;
         }
-        let devices = module.replica_count.max(1) * module.num_partitions.max(1);
-        if devices != 1 {
-            return Err(Error::unimplemented(format!(
-                "`{}` runs on {} replicas × {} partitions; xla_rs compiles single-device \
-                 programs (shard over devices with one program per device, e.g. \
-                 `jax.jit` per device, instead of `pmap`/SPMD sharding)",
-                module.name, module.replica_count, module.num_partitions
-            )));
-        }
-        check_custom_calls(&module)?;
-        let executable = (client.jit.compile(&module))
-            .map_err(|e| Error::invalid(format!("compiling `{}`: {e}", module.name)))?;
-        let signature = executable.signature();
+        let text = module.to_string();
+        let (num_replicas, num_partitions) = (module.replica_count, module.num_partitions);
+        let assignment = DeviceAssignment::new(
+            usize::try_from(num_replicas).unwrap_or(0),
+            usize::try_from(num_partitions).unwrap_or(0),
+        );
+        let devices =
+            (assignment.checked_device_count()).map_err(|e| Error::invalid(e.to_string()))?;
+        let name = module.name.clone();
+        let aliases = module.input_output_alias.clone();
+        let (program, signature) = if devices == 1 {
+            check_custom_calls(&module)?;
+            let executable = (client.jit.compile(&module))
+                .map_err(|e| Error::invalid(format!("compiling `{name}`: {e}")))?;
+            let signature = executable.signature().clone();
+            (Program::Jit(executable), signature)
+        } else {
+            let module = partition::per_device(module)?;
+            check_custom_calls(&module)?;
+            let signature = module.entry_computation().program_shape();
+            (Program::Devices { module, assignment }, signature)
+        };
         let leaves: Vec<&Shape> = match &signature.result {
             Shape::Tuple(elements) => elements.iter().collect(),
             other => vec![other],
@@ -100,8 +139,7 @@ impl Compiled {
         for (i, leaf) in leaves.iter().enumerate() {
             let Shape::Array(array) = leaf else {
                 return Err(Error::unimplemented(format!(
-                    "output {i} of `{}` is {leaf}; xla_rs returns arrays only",
-                    module.name
+                    "output {i} of `{name}` is {leaf}; xla_rs returns arrays only"
                 )));
             };
             output_types.push(buffer_type(array.element_type()));
@@ -109,26 +147,26 @@ impl Compiled {
             output_ranks.push(array.rank());
         }
         let mut donatable = vec![false; signature.parameters.len()];
-        for alias in &module.input_output_alias {
+        for alias in &aliases {
             if let Some(d) = donatable.get_mut(alias.parameter as usize) {
                 *d = true;
             }
         }
-        let text = module.to_string();
         let mut serialized = SERIALIZED_MAGIC.to_vec();
         serialized.extend_from_slice(text.as_bytes());
         Ok(Compiled {
-            name: module.name.clone(),
-            output_kinds: vec![MEMORY_KIND.as_ptr().cast(); leaves.len()],
+            name,
+            output_kinds: StaticStrs::new(MEMORY_KIND, leaves.len()),
             output_kind_sizes: vec![MEMORY_KIND.len(); leaves.len()],
             output_types,
             output_dims,
             output_ranks,
             donatable,
-            num_replicas: 1,
-            num_partitions: 1,
+            parameters: signature.parameters,
+            num_replicas,
+            num_partitions,
             fingerprint: format!("{:016x}", fnv1a(text.as_bytes())),
-            executable,
+            program,
             serialized,
         })
     }
@@ -147,10 +185,62 @@ impl Compiled {
         self.output_types.len()
     }
 
-    /// Runs on `args` (one buffer per parameter), taking the buffers of
-    /// donatable parameters not listed in `keep`; returns the outputs.
-    pub(crate) fn run(&self, args: &[&Buffer], keep: &[i64]) -> Result<Vec<Literal>> {
-        let parameters = &self.executable.signature().parameters;
+    /// Runs on `args[d]` (one buffer per parameter) on every device `d`,
+    /// taking the buffers of donatable parameters not listed in `keep`;
+    /// returns each device's outputs.
+    pub(crate) fn run(&self, args: &[Vec<&Buffer>], keep: &[i64]) -> Result<Vec<Vec<Literal>>> {
+        for device in args {
+            self.check_arguments(device)?;
+        }
+        let donate: Vec<bool> = (0..self.parameters.len())
+            .map(|p| self.donatable[p] && !keep.contains(&(p as i64)))
+            .collect();
+        let failed = |e: String| {
+            Error::new(
+                PJRT_Error_Code_INTERNAL,
+                format!("running `{}`: {e}", self.name),
+            )
+        };
+        let results = match &self.program {
+            Program::Jit(executable) => {
+                let mut results = Vec::with_capacity(args.len());
+                for device in args {
+                    results.push(
+                        if donate.contains(&true) {
+                            executable.execute_donated(owned(device, &donate)?)
+                        } else {
+                            let contents = device
+                                .iter()
+                                .map(|a| a.contents())
+                                .collect::<Result<Vec<_>>>()?;
+                            let refs: Vec<&Literal> = contents.iter().map(|c| &**c).collect();
+                            executable.execute(&refs)
+                        }
+                        .map_err(|e| failed(e.to_string()))?,
+                    );
+                }
+                results
+            }
+            Program::Devices { module, assignment } => {
+                let owned = (args.iter())
+                    .map(|device| owned(device, &donate))
+                    .collect::<Result<Vec<_>>>()?;
+                Interpreter::new()
+                    .execute(module, &owned, *assignment, &RunOptions::default(), &mut [])
+                    .map_err(|e| failed(e.to_string()))?
+            }
+        };
+        Ok(results
+            .into_iter()
+            .map(|result| match result.shape() {
+                Shape::Tuple(_) => result.into_tuple_elements().unwrap_or_default(),
+                _ => vec![result],
+            })
+            .collect())
+    }
+
+    fn check_arguments(&self, args: &[&Buffer]) -> Result<()> {
+        let parameters = &self.parameters;
         if args.len() != parameters.len() {
             return Err(Error::invalid(format!(
                 "`{}` takes {} arguments, not {}",
@@ -170,37 +260,19 @@ impl Compiled {
                 )));
             }
         }
-        let donate: Vec<bool> = (0..args.len())
-            .map(|p| self.donatable[p] && !keep.contains(&(p as i64)))
-            .collect();
-        let result = if donate.contains(&true) {
-            let mut owned = Vec::with_capacity(args.len());
-            for (arg, donated) in args.iter().zip(&donate) {
-                owned.push(match donated {
-                    true => arg.take()?,
-                    false => (*arg.contents()?).clone(),
-                });
-            }
-            self.executable.execute_donated(owned)
-        } else {
-            let contents = args
-                .iter()
-                .map(|a| a.contents())
-                .collect::<Result<Vec<_>>>()?;
-            let refs: Vec<&Literal> = contents.iter().map(|c| &**c).collect();
-            self.executable.execute(&refs)
-        }
-        .map_err(|e| {
-            Error::new(
-                PJRT_Error_Code_INTERNAL,
-                format!("running `{}`: {e}", self.name),
-            )
-        })?;
-        Ok(match result.shape() {
-            Shape::Tuple(_) => result.into_tuple_elements().unwrap_or_default(),
-            _ => vec![result],
-        })
+        Ok(())
     }
+}
+
+/// The arguments as owned literals: donated ones taken out of their
+/// buffers, the others copied.
+fn owned(args: &[&Buffer], donate: &[bool]) -> Result<Vec<Literal>> {
+    (args.iter().zip(donate))
+        .map(|(arg, donated)| match donated {
+            true => arg.take(),
+            false => Ok((*arg.contents()?).clone()),
+        })
+        .collect()
 }
 
 /// An executable as the framework holds it: unloaded
@@ -220,20 +292,35 @@ pub struct LoadedExecutable {
 }
 
 impl LoadedExecutable {
-    /// `compiled` loaded on the devices `options` assigns (device 0 when
-    /// it assigns none).
+    /// `compiled` loaded on the devices `options` assigns (devices 0, 1, …
+    /// when it assigns none), ordered as the program's devices are:
+    /// replica-major, `replica · partitions + partition`.
     pub(crate) fn new(
         client: &Client,
         compiled: Compiled,
         options: &CompileOptions,
     ) -> Result<LoadedExecutable> {
-        let ids: Vec<i64> = options
-            .device_assignment
-            .iter()
-            .flatten()
-            .copied()
-            .collect();
-        let ids = if ids.is_empty() { vec![0] } else { ids };
+        let (replicas, partitions) = (
+            compiled.num_replicas as usize,
+            compiled.num_partitions as usize,
+        );
+        // The proto lists, per computation (partition), its replicas' devices.
+        let assigned = &options.device_assignment;
+        let ids: Vec<i64> = if assigned.is_empty() {
+            (0..(replicas * partitions) as i64).collect()
+        } else if assigned.len() == partitions && assigned.iter().all(|c| c.len() == replicas) {
+            (0..replicas)
+                .flat_map(|r| (0..partitions).map(move |p| assigned[p][r]))
+                .collect()
+        } else {
+            return Err(Error::invalid(format!(
+                "the device assignment has {} computations of {:?} replicas; `{}` runs \
+                 {partitions} partitions × {replicas} replicas",
+                assigned.len(),
+                assigned.iter().map(Vec::len).collect::<Vec<_>>(),
+                compiled.name
+            )));
+        };
         let mut devices = Vec::new();
         let mut memories = Vec::new();
         for id in ids {

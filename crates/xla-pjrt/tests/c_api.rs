@@ -201,18 +201,27 @@ fn execute(
     arguments: &[*mut PJRT_Buffer],
     outputs: usize,
 ) -> Result<Vec<*mut PJRT_Buffer>, (PJRT_Error_Code, String)> {
-    let mut results = vec![null_mut::<PJRT_Buffer>(); outputs];
-    let lists = [arguments.as_ptr()];
-    let output_lists = [results.as_mut_ptr()];
+    execute_on(executable, &[arguments.to_vec()], outputs).map(|mut r| r.swap_remove(0))
+}
+
+/// Runs `executable` on as many devices as argument lists.
+fn execute_on(
+    executable: *mut PJRT_LoadedExecutable,
+    arguments: &[Vec<*mut PJRT_Buffer>],
+    outputs: usize,
+) -> Result<Vec<Vec<*mut PJRT_Buffer>>, (PJRT_Error_Code, String)> {
+    let mut results = vec![vec![null_mut::<PJRT_Buffer>(); outputs]; arguments.len()];
+    let lists: Vec<_> = arguments.iter().map(|a| a.as_ptr()).collect();
+    let output_lists: Vec<_> = results.iter_mut().map(|r| r.as_mut_ptr()).collect();
     let mut options = new_args::<PJRT_ExecuteOptions>();
     let mut args = new_args::<PJRT_LoadedExecutable_Execute_Args>();
     args.executable = executable;
     args.options = &mut options;
     args.argument_lists = lists.as_ptr();
-    args.num_devices = 1;
-    args.num_args = arguments.len();
+    args.num_devices = arguments.len();
+    args.num_args = arguments.first().map_or(0, Vec::len);
     args.output_lists = output_lists.as_ptr();
-    // SAFETY: valid args; one list of `outputs` slots.
+    // SAFETY: valid args; one list of `outputs` slots per device.
     match status(unsafe { api().PJRT_LoadedExecutable_Execute.unwrap()(&mut args) }) {
         None => Ok(results),
         Some(e) => Err(e),
@@ -339,6 +348,74 @@ fn compiled_programs_run_and_check_their_arguments() {
     for b in [x, y, small].into_iter().chain(outputs) {
         destroy_buffer(b);
     }
+}
+
+/// What JAX 0.10 writes for `pmap(lambda x: psum(x * 2, "i"))` over two
+/// devices: a `shard_map` over a 2-device mesh.
+const PMAP_PSUM: &str = r#"
+module @jit__fun attributes {mhlo.num_partitions = 2 : i32, mhlo.num_replicas = 1 : i32} {
+  sdy.mesh @mesh = <["i"=2]> {stablehlo.mesh = {axes = [{name = "i", size = 2 : i64}]}}
+  func.func public @main(%arg0: tensor<2x4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"i"}, {}]>}) -> (tensor<2x4xf32> {jax.result_info = "result", sdy.sharding = #sdy.sharding<@mesh, [{"i"}, {}]>}) {
+    %0 = sdy.manual_computation(%arg0) in_shardings=[<@mesh, [{"i"}, {}]>] out_shardings=[<@mesh, [{"i"}, {}]>] manual_axes={"i"} (%arg1: tensor<1x4xf32>) {
+      %1 = stablehlo.reshape %arg1 : (tensor<1x4xf32>) -> tensor<4xf32>
+      %cst = stablehlo.constant dense<2.000000e+00> : tensor<f32>
+      %2 = stablehlo.broadcast_in_dim %cst, dims = [] : (tensor<f32>) -> tensor<4xf32>
+      %3 = stablehlo.multiply %1, %2 : tensor<4xf32>
+      %4 = "stablehlo.all_reduce"(%3) <{channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>, use_global_device_ids}> ({
+      ^bb0(%arg2: tensor<f32>, %arg3: tensor<f32>):
+        %6 = stablehlo.add %arg2, %arg3 : tensor<f32>
+        stablehlo.return %6 : tensor<f32>
+      }) : (tensor<4xf32>) -> tensor<4xf32>
+      %5 = stablehlo.broadcast_in_dim %4, dims = [1] : (tensor<4xf32>) -> tensor<1x4xf32>
+      sdy.return %5 : tensor<1x4xf32>
+    } : (tensor<2x4xf32>) -> tensor<2x4xf32>
+    return %0 : tensor<2x4xf32>
+  }
+}
+"#;
+
+#[test]
+fn shard_map_programs_run_on_every_device() {
+    let client = Client::new(Some(2));
+    let executable = client.compile(PMAP_PSUM).unwrap();
+    let mut get = new_args::<PJRT_LoadedExecutable_AddressableDevices_Args>();
+    get.executable = executable;
+    // SAFETY: valid args.
+    ok(unsafe { api().PJRT_LoadedExecutable_AddressableDevices.unwrap()(&mut get) });
+    assert_eq!(get.num_addressable_devices, 2);
+    // Each device gets its 1×4 shard; each returns 2·(shard 0 + shard 1).
+    let shards = [[1.0f32, 2.0, 3.0, 4.0], [10.0, 20.0, 30.0, 40.0]];
+    let args: Vec<Vec<_>> = (shards.iter())
+        .map(|s| vec![client.buffer_f32(&[1, 4], s, None).unwrap()])
+        .collect();
+    let outputs = execute_on(executable, &args, 1).unwrap();
+    let want: Vec<f32> = (0..4)
+        .map(|j| 2.0 * (shards[0][j] + shards[1][j]))
+        .collect();
+    for device in &outputs {
+        assert_eq!(to_host_f32(device[0], 4).unwrap(), want);
+    }
+    // One device's arguments for a two-device program.
+    let (code, message) = execute_on(executable, &args[..1], 1).unwrap_err();
+    assert_eq!(code, PJRT_Error_Code_INVALID_ARGUMENT);
+    assert!(message.contains("loaded on 2 devices"), "{message}");
+    // Automatic SPMD partitioning (sharding annotations, no shard_map).
+    let spmd = r#"
+module @jit_f attributes {mhlo.num_partitions = 2 : i32, mhlo.num_replicas = 1 : i32} {
+  func.func public @main(%arg0: tensor<4xf32>) -> tensor<4xf32> {
+    %0 = stablehlo.sine %arg0 : tensor<4xf32>
+    return %0 : tensor<4xf32>
+  }
+}
+"#;
+    let (code, message) = client.compile(spmd).unwrap_err();
+    assert_eq!(code, PJRT_Error_Code_UNIMPLEMENTED);
+    assert!(message.contains("automatic SPMD partitioning"), "{message}");
+    // More devices than the client has.
+    let small = Client::new(None);
+    let (code, message) = small.compile(PMAP_PSUM).unwrap_err();
+    assert_eq!(code, PJRT_Error_Code_INVALID_ARGUMENT);
+    assert!(message.contains("no device with id 1"), "{message}");
 }
 
 #[test]

@@ -1,0 +1,118 @@
+//! Programs for several devices: the per-device program of a module.
+//!
+//! JAX writes a program for `N` devices (`shard_map`, and `pmap`, which JAX
+//! 0.10 lowers through `shard_map`) as a module over global shapes whose
+//! entry only converts each argument to its local shard
+//! (`xla.sdy.GlobalToLocalShape`), calls the per-device body, and converts
+//! the results back (`xla.sdy.LocalToGlobalShape`). The framework hands
+//! each device its shard, so the program each device runs is that entry
+//! with the conversions taken out: parameters of the local shapes, the
+//! body's results as they are. A module with more than that in its entry
+//! needs XLA's automatic SPMD partitioner, which this project does not
+//! have; replicated modules (several replicas, one partition, no
+//! conversions) run as they are on every device.
+
+use xla_core::hlo::Opcode;
+use xla_core::{HloModule, Shape};
+
+use crate::error::{Error, Result};
+
+const GLOBAL_TO_LOCAL: &str = "xla.sdy.GlobalToLocalShape";
+const LOCAL_TO_GLOBAL: &str = "xla.sdy.LocalToGlobalShape";
+
+/// The program each device of `module` runs.
+pub fn per_device(mut module: HloModule) -> Result<HloModule> {
+    let entry = module.entry.index();
+    let name = module.name.clone();
+    let computation = &mut module.computations[entry];
+    let targets: Vec<Option<String>> = (computation.instructions.iter())
+        .map(|i| i.attrs.custom_call_target.clone())
+        .collect();
+    let manual = (targets.iter().flatten()).any(|t| t == GLOBAL_TO_LOCAL || t == LOCAL_TO_GLOBAL);
+    if !manual {
+        if module.num_partitions > 1 {
+            return Err(Error::unimplemented(format!(
+                "`{name}` is partitioned over {} devices by sharding annotations; xla_rs runs \
+                 programs whose partitioning is written out (`shard_map`, `pmap`), not XLA's \
+                 automatic SPMD partitioning",
+                module.num_partitions
+            )));
+        }
+        return Ok(module);
+    }
+    for i in 0..computation.instructions.len() {
+        let instruction = &computation.instructions[i];
+        match (instruction.opcode, targets[i].as_deref()) {
+            (Opcode::Parameter | Opcode::Call | Opcode::Tuple | Opcode::GetTupleElement, _) => {}
+            (Opcode::CustomCall, Some(GLOBAL_TO_LOCAL)) => {
+                // Each operand, a parameter, becomes its shard (the
+                // result's element for several operands); the conversion
+                // passes them on.
+                let operands = instruction.operands.clone();
+                let locals: Vec<Shape> = match (&instruction.shape, operands.len()) {
+                    (shape, 1) => vec![shape.clone()],
+                    (Shape::Tuple(elements), n) if elements.len() == n => elements.clone(),
+                    _ => return Err(not_manual(&name, "a malformed shard conversion")),
+                };
+                for (operand, local) in operands.iter().zip(locals) {
+                    if computation.instr(*operand).opcode != Opcode::Parameter {
+                        return Err(not_manual(&name, "a shard conversion of a computed value"));
+                    }
+                    computation.instructions[operand.index()].shape = local;
+                }
+                pass_on(&mut computation.instructions[i]);
+            }
+            (Opcode::CustomCall, Some(LOCAL_TO_GLOBAL)) => {
+                // Each device returns its shards as they are.
+                pass_on(&mut computation.instructions[i]);
+            }
+            (opcode, _) => {
+                let what = format!("`{}` ({opcode:?}) outside the body", instruction.name);
+                return Err(not_manual(&name, &what));
+            }
+        }
+    }
+    // Copies, tuples and their elements take the local shapes.
+    for i in 0..computation.instructions.len() {
+        let instruction = &computation.instructions[i];
+        let shape = match instruction.opcode {
+            Opcode::Copy => computation.instr(instruction.operands[0]).shape.clone(),
+            Opcode::Tuple => Shape::tuple(
+                (instruction.operands.iter())
+                    .map(|&o| computation.instr(o).shape.clone())
+                    .collect::<Vec<_>>(),
+            ),
+            Opcode::GetTupleElement => {
+                let index = instruction.attrs.tuple_index.unwrap_or(0) as usize;
+                let tuple = &computation.instr(instruction.operands[0]).shape;
+                match tuple.tuple_shapes().and_then(|t| t.get(index)) {
+                    Some(shape) => shape.clone(),
+                    None => return Err(not_manual(&name, "a tuple index out of range")),
+                }
+            }
+            _ => continue,
+        };
+        computation.instructions[i].shape = shape;
+    }
+    module.entry_layout = None;
+    xla_core::verify::verify_module(&module)
+        .map_err(|e| Error::invalid(format!("the per-device program of `{name}`: {e}")))?;
+    Ok(module)
+}
+
+/// Turns a shard conversion into what passes its operands on: a copy of
+/// one operand, a tuple of several (its shape is set afterwards).
+fn pass_on(instruction: &mut xla_core::HloInstruction) {
+    instruction.opcode = match instruction.operands.len() {
+        1 => Opcode::Copy,
+        _ => Opcode::Tuple,
+    };
+    instruction.attrs = Default::default();
+}
+
+fn not_manual(name: &str, what: &str) -> Error {
+    Error::unimplemented(format!(
+        "`{name}` has {what} in its entry; xla_rs runs multi-device programs whose entry \
+         only moves shards in and out of one `shard_map` body"
+    ))
+}
