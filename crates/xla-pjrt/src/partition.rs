@@ -40,9 +40,9 @@ pub fn per_device(mut module: HloModule) -> Result<HloModule> {
         }
         return Ok(module);
     }
-    for i in 0..computation.instructions.len() {
+    for (i, target) in targets.iter().enumerate() {
         let instruction = &computation.instructions[i];
-        match (instruction.opcode, targets[i].as_deref()) {
+        match (instruction.opcode, target.as_deref()) {
             (Opcode::Parameter | Opcode::Call | Opcode::Tuple | Opcode::GetTupleElement, _) => {}
             (Opcode::CustomCall, Some(GLOBAL_TO_LOCAL)) => {
                 // Each operand, a parameter, becomes its shard (the
