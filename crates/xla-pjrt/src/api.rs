@@ -539,6 +539,28 @@ unsafe extern "C" fn topology_attributes(
     })
 }
 
+unsafe extern "C" fn serialized_topology_deleter(serialized: *mut PJRT_SerializedTopology) {
+    let _ = destroy::<Vec<u8>, _>(serialized, "the serialized topology");
+}
+
+unsafe extern "C" fn topology_serialize(
+    a: *mut PJRT_TopologyDescription_Serialize_Args,
+) -> *mut PJRT_Error {
+    guard("PJRT_TopologyDescription_Serialize", || {
+        let a = args(a, "PJRT_TopologyDescription_Serialize")?;
+        let devices = obj::<Client, _>(a.topology, "the topology")?
+            .device_handles()
+            .len();
+        // What identifies the topology (JAX hashes it into compilation
+        // cache keys): the platform, its version and the device count.
+        let bytes = format!("{PLATFORM_NAME}\n{PLATFORM_VERSION}\n{devices} devices").into_bytes();
+        (a.serialized_bytes, a.serialized_bytes_size) = (bytes.as_ptr().cast(), bytes.len());
+        a.serialized_topology = into_handle(bytes);
+        a.serialized_topology_deleter = Some(serialized_topology_deleter);
+        Ok(())
+    })
+}
+
 // ---------------------------------------------------------------- devices
 
 unsafe extern "C" fn description_id(a: *mut PJRT_DeviceDescription_Id_Args) -> *mut PJRT_Error {
@@ -1404,6 +1426,7 @@ pub fn api() -> &'static PJRT_Api {
         api.PJRT_TopologyDescription_PlatformVersion = Some(topology_platform_version);
         api.PJRT_TopologyDescription_GetDeviceDescriptions = Some(topology_device_descriptions);
         api.PJRT_TopologyDescription_Attributes = Some(topology_attributes);
+        api.PJRT_TopologyDescription_Serialize = Some(topology_serialize);
         Api(api)
     })
     .0

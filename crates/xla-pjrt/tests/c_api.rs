@@ -284,6 +284,25 @@ fn devices_follow_the_requested_count() {
         }
         assert_eq!(id.id, i as i32);
     }
+    let mut topology = new_args::<PJRT_Client_TopologyDescription_Args>();
+    topology.client = client.0;
+    let mut serialize = new_args::<PJRT_TopologyDescription_Serialize_Args>();
+    // SAFETY: valid args; the bytes live until the deleter runs.
+    unsafe {
+        ok(api().PJRT_Client_TopologyDescription.unwrap()(
+            &mut topology,
+        ));
+        serialize.topology = topology.topology;
+        ok(api().PJRT_TopologyDescription_Serialize.unwrap()(
+            &mut serialize,
+        ));
+        let bytes = std::slice::from_raw_parts(
+            serialize.serialized_bytes.cast::<u8>(),
+            serialize.serialized_bytes_size,
+        );
+        assert!(String::from_utf8_lossy(bytes).ends_with("3 devices"));
+        serialize.serialized_topology_deleter.unwrap()(serialize.serialized_topology);
+    }
     let mut args = new_args::<PJRT_Client_Create_Args>();
     let name = "cpu_device_count";
     let bad = PJRT_NamedValue {
