@@ -619,3 +619,21 @@ fn hlo_sharding_strings() {
     );
     assert_eq!(mesh(&[&["c"]]).hlo_sharding(1), None);
 }
+
+#[test]
+fn constants_of_empty_tensors_decode_empty() {
+    // MLIR writes `dense<1> : tensor<0xi16>` as a one-element splat.
+    let bytes = data("vhlo/empty_splat_constants.jax_export");
+    let module = xla_core::load_module(&bytes).unwrap();
+    let text = module.to_string();
+    assert!(text.contains("s16[0]{0} constant({})"), "{text}");
+    let x = xla_core::Literal::zeros(&xla_core::Shape::array(PrimitiveType::F16, vec![0])).unwrap();
+    let out = xla_core::interp::Interpreter::new()
+        .run(&module, &[&x])
+        .unwrap();
+    assert!(
+        out.shape().eq_ignoring_layout(x.shape()),
+        "{:?}",
+        out.shape()
+    );
+}

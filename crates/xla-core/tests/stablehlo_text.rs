@@ -65,3 +65,29 @@ fn every_pretty_form_parses() {
     let module = parse_stablehlo(&text).unwrap_or_else(|e| panic!("print_stablehlo.mlir: {e}"));
     assert_eq!(functions(&module).len(), 23);
 }
+
+#[test]
+fn sharding_hints_are_the_value_on_one_device() {
+    // `jax.lax.with_sharding_constraint` as JAX 0.10 prints it; `sdy.reshard`
+    // has the same form.
+    let text = r#"
+module @jit__lambda attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} {
+  sdy.mesh @mesh = <["i"=1]> {stablehlo.mesh = {axes = [{name = "i", size = 1 : i64}]}}
+  func.func public @main(%arg0: tensor<4xf32>) -> (tensor<4xf32> {jax.result_info = "result"}) {
+    %cst = stablehlo.constant dense<2.000000e+00> : tensor<f32>
+    %0 = stablehlo.broadcast_in_dim %cst, dims = [] : (tensor<f32>) -> tensor<4xf32>
+    %1 = stablehlo.multiply %arg0, %0 : tensor<4xf32>
+    %2 = sdy.sharding_constraint %1 <@mesh, [{"i"}]> : tensor<4xf32>
+    %3 = sdy.reshard %2 <@mesh, [{}]> : tensor<4xf32>
+    %4 = stablehlo.add %3, %arg0 : tensor<4xf32>
+    return %4 : tensor<4xf32>
+  }
+}
+"#;
+    let module = xla_core::load_module(text.as_bytes()).unwrap();
+    let x = xla_core::Literal::vector(&[1.0f32, -2.0, 0.5, 4.0]);
+    let out = xla_core::interp::Interpreter::new()
+        .run(&module, &[&x])
+        .unwrap();
+    assert_eq!(out.to_vec::<f32>().unwrap(), [3.0, -6.0, 1.5, 12.0]);
+}

@@ -851,6 +851,11 @@ fn finish_dense(
         }
     }
     if let Some(size) = element_bytes(&element) {
+        // MLIR stores a constant of an empty tensor as a splat of one
+        // element (`dense<1> : tensor<0xi16>`): it has no elements.
+        if n == 0 && bytes.len() == size {
+            bytes.clear();
+        }
         if bytes.len() != size * n && !(bytes.len() == size && n > 0) {
             return Err(at.malformed(
                 "dense attribute",

@@ -91,6 +91,12 @@ impl<'m> Lowering<'m> {
             }
             "stablehlo.while" => self.while_op(b, op, env, args),
             "sdy.manual_computation" => self.manual_computation(b, op, args),
+            // Sharding hints: the value itself on one device (XLA's
+            // partitioner reads them; a single-device program ignores them).
+            "sdy.sharding_constraint" | "sdy.reshard" | "sdy.propagation_barrier" => match args {
+                [x] => Ok(vec![*x]),
+                _ => Err(err(format!("takes one operand, not {}", args.len()))),
+            },
             "builtin.unrealized_conversion_cast" => {
                 let shapes = result_shape(op).map_err(err)?;
                 match args {

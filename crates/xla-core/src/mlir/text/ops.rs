@@ -39,6 +39,7 @@ impl<'a> Parser<'a> {
             "stablehlo.while" => return self.while_op(),
             "stablehlo.reduce" => return self.reduce(),
             "sdy.manual_computation" => return self.manual_computation(),
+            "sdy.sharding_constraint" | "sdy.reshard" => return self.sharding_hint(name),
             _ => {}
         }
         let mut op = bare(name);
@@ -454,6 +455,22 @@ impl<'a> Parser<'a> {
             _ => return Err(self.c.error_at(at, "a dense literal")),
         };
         op.attrs.push(("value".into(), value));
+        op.results = self.new_results(vec![ty]);
+        Ok(op)
+    }
+
+    /// `sdy.sharding_constraint %x <@mesh, […]> : t` and `sdy.reshard`
+    /// (Shardy's sharding hints): the sharding kept as text.
+    fn sharding_hint(&mut self, name: &str) -> Result<Operation, ParseError> {
+        let mut op = bare(name);
+        op.operands.push(self.value_use()?);
+        self.c.skip_ws();
+        let start = self.c.pos();
+        self.skip_group()?;
+        let text = self.c.source()[start..self.c.pos()].to_string();
+        op.attrs.push(("sharding".into(), Attr::Opaque(text)));
+        self.c.expect(":")?;
+        let ty = self.ty()?;
         op.results = self.new_results(vec![ty]);
         Ok(op)
     }
