@@ -401,3 +401,18 @@ fn lapack_gesdd() {
     assert_eq!(t[1].to_vec::<f32>().unwrap()[..2], [3.0, 0.0]);
     assert_eq!(t[4].to_vec::<i32>().unwrap(), [0, 0]);
 }
+
+#[test]
+fn dce_sink_keeps_its_operand_and_returns_nothing() {
+    // What JAX's checkify writes: an FFI call with a side effect and no
+    // results, marking `y` as used.
+    let m = module(
+        "HloModule m\n\nENTRY e {\n  x = f32[3] parameter(0)\n  \
+         y = f32[3] add(x, x)\n  \
+         s = () custom-call(y), custom_call_target=\"dce_sink\", custom_call_has_side_effect=true, api_version=API_VERSION_TYPED_FFI\n  \
+         ROOT z = f32[3] multiply(y, x)\n}\n",
+    );
+    let x = Literal::vector(&[1.0f32, -2.0, 3.0]);
+    let out = Interpreter::new().run(&m, &[&x]).unwrap();
+    assert_eq!(out.to_vec::<f32>().unwrap(), [2.0, 8.0, 18.0]);
+}

@@ -98,10 +98,15 @@ pub struct CustomCallRegistry {
 }
 
 impl Default for CustomCallRegistry {
-    /// The built-in targets: JAX's CPU LAPACK calls.
+    /// The built-in targets: JAX's CPU LAPACK calls and `dce_sink`.
     fn default() -> Self {
         let mut registry = Self::empty();
         lapack::register(&mut registry);
+        // JAX's `dce_sink` (checkify's marker keeping a value alive past
+        // dead-code elimination): no effect, an empty result.
+        registry.register("dce_sink", |_, shape| {
+            Literal::zeros(shape).map_err(|e| e.to_string())
+        });
         registry
     }
 }
