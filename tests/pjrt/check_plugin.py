@@ -1880,7 +1880,8 @@ def case_aot_introspection(t):
     def ser():
         from jax.experimental.serialize_executable import deserialize_and_load, serialize
         payload, in_tree, out_tree = serialize(compiled)
-        loaded = deserialize_and_load(payload, in_tree, out_tree, backend=t.target.client)
+        loaded = deserialize_and_load(payload, in_tree, out_tree, backend=t.target.client,
+                                      execution_devices=[t.target])
         y = np.asarray(loaded(xd))
         p = compare(y, out, exact=True, label="deserialized executable: ")
         if p:

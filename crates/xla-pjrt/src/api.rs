@@ -877,8 +877,17 @@ unsafe extern "C" fn executable_deserialize_and_load(
                 "the serialized executable",
             )?
         };
-        let compiled = Compiled::deserialize(client, bytes)?;
-        let options = CompileOptions::default();
+        // The framework may pass the compile options (device assignment)
+        // the executable is to be loaded with.
+        let overridden = unsafe {
+            slice(
+                a.overridden_serialized_compile_options.cast::<u8>(),
+                a.overridden_serialized_compile_options_size,
+                "the overridden compile options",
+            )?
+        };
+        let options = CompileOptions::decode(overridden)?;
+        let compiled = Compiled::deserialize(client, bytes, &options)?;
         a.loaded_executable = into_handle(LoadedExecutable::new(client, compiled, &options)?);
         Ok(())
     })

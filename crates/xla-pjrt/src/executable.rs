@@ -171,13 +171,18 @@ impl Compiled {
         })
     }
 
-    /// Compiles a serialized executable again.
-    pub fn deserialize(client: &Client, bytes: &[u8]) -> Result<Compiled> {
+    /// Compiles a serialized executable again, with `options` (replica and
+    /// partition counts override the module's when set).
+    pub fn deserialize(
+        client: &Client,
+        bytes: &[u8],
+        options: &CompileOptions,
+    ) -> Result<Compiled> {
         let text = (bytes.strip_prefix(SERIALIZED_MAGIC)).ok_or_else(|| {
             Error::invalid("not an executable serialized by this version of xla_rs")
         })?;
         let module = xla_core::load_module(text).map_err(|e| Error::invalid(e.to_string()))?;
-        Compiled::from_module(client, module, &CompileOptions::default())
+        Compiled::from_module(client, module, options)
     }
 
     /// The number of outputs.
