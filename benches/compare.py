@@ -33,7 +33,6 @@ import argparse
 import json
 import math
 import os
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -42,6 +41,7 @@ BENCHES = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, BENCHES)
 from gen_hlo import (add_selection, cpu_subset, existing_modules,  # noqa: E402  (no jax)
                      find_xla, programs)
+from timing import geomean, median, ratio  # noqa: E402
 
 
 def parse_args():
@@ -95,20 +95,6 @@ def run_jax(args, names, tmp, rnd):
         sys.exit(f"jax_time.py failed (status {r.returncode}):\n{r.stderr.strip()[-2000:]}")
     with open(out) as fh:
         return json.load(fh)
-
-
-def median(xs):
-    xs = [x for x in xs if x is not None and not math.isnan(x)]
-    return statistics.median(xs) if xs else float("nan")
-
-
-def ratio(a, b):
-    return a / b if b and not math.isnan(a) and not math.isnan(b) else float("nan")
-
-
-def geomean(xs):
-    xs = [x for x in xs if x > 0 and not math.isnan(x)]
-    return math.exp(sum(map(math.log, xs)) / len(xs)) if xs else float("nan")
 
 
 COLUMNS = [("case", "case", "{}"), ("ours_ms", "ours ms", "{:.3f}"), ("jax_ms", "jax ms", "{:.3f}"),

@@ -23,12 +23,12 @@ import argparse
 import json
 import os
 import platform
-import statistics
 import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from gen_hlo import add_selection, cpu_subset, programs  # noqa: E402  (does not import jax)
+from timing import stats_ms, time_runs  # noqa: E402
 
 ap = argparse.ArgumentParser(description="Time benchmark programs on JAX (XLA:CPU).")
 add_selection(ap, "suite")
@@ -60,29 +60,6 @@ import jax  # noqa: E402
 import jax.numpy as jnp  # noqa: E402
 
 jax.config.update("jax_enable_compilation_cache", False)
-
-
-def stats_ms(seconds):
-    ms = [s * 1e3 for s in seconds]
-    return {"median": statistics.median(ms), "min": min(ms), "max": max(ms), "n": len(ms)}
-
-
-def time_runs(call, min_time, min_runs=10):
-    warm = time.perf_counter()
-    for _ in range(3):
-        call()
-        if time.perf_counter() - warm > 0.3:
-            break
-    times = []
-    start = time.perf_counter()
-    while True:
-        t = time.perf_counter()
-        call()
-        times.append(time.perf_counter() - t)
-        elapsed = time.perf_counter() - start
-        enough = len(times) >= min_runs or (len(times) >= 3 and elapsed > 10 * min_time)
-        if enough and elapsed >= min_time:
-            return times
 
 
 def measure(case):

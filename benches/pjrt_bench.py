@@ -39,7 +39,6 @@ import json
 import math
 import os
 import platform
-import statistics
 import sys
 import time
 
@@ -47,6 +46,7 @@ BENCHES = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(BENCHES)
 sys.path.insert(0, BENCHES)
 from gen_hlo import SETS, cpu_subset, programs  # noqa: E402  (imports no jax)
+from timing import geomean, median, ratio, stats_ms, time_runs  # noqa: E402
 
 DEFAULT_CASES = "ew_chain,reduce_row_sum,softmax,layernorm,dot_1024,mlp,mlp_train_adam,gpt2_block"
 TARGET, REF = "xla_rs", "cpu"
@@ -98,29 +98,6 @@ import jax.numpy as jnp  # noqa: E402
 jax.config.update("jax_enable_compilation_cache", False)
 
 
-def stats_ms(seconds):
-    ms = [s * 1e3 for s in seconds]
-    return {"median": statistics.median(ms), "min": min(ms), "max": max(ms), "n": len(ms)}
-
-
-def time_runs(call, min_time, min_runs):
-    warm = time.perf_counter()
-    for _ in range(3):
-        call()
-        if time.perf_counter() - warm > 0.3:
-            break
-    times = []
-    start = time.perf_counter()
-    while True:
-        t = time.perf_counter()
-        call()
-        times.append(time.perf_counter() - t)
-        elapsed = time.perf_counter() - start
-        enough = len(times) >= min_runs or (len(times) >= 3 and elapsed > 10 * min_time)
-        if enough and elapsed >= min_time:
-            return times
-
-
 def measure(case, dev, host_args):
     """One backend, one round: {first_call_ms, run_ms, lower_ms, compile_repeat_ms}
     and the outputs."""
@@ -166,20 +143,6 @@ def rel_err(got, want):
         err = float(np.max(np.abs(g64 - w64))) / scale
         worst = max(worst, err if not math.isnan(err) else float("inf"))
     return worst
-
-
-def median(xs):
-    xs = [x for x in xs if x is not None and not math.isnan(x)]
-    return statistics.median(xs) if xs else float("nan")
-
-
-def ratio(a, b):
-    return a / b if b and not math.isnan(a) and not math.isnan(b) else float("nan")
-
-
-def geomean(xs):
-    xs = [x for x in xs if x > 0 and not math.isnan(x) and not math.isinf(x)]
-    return math.exp(sum(map(math.log, xs)) / len(xs)) if xs else float("nan")
 
 
 COLUMNS = [("case", "case", "{}"), ("xla_rs_ms", "xla_rs ms", "{:.3f}"), ("cpu_ms", "cpu ms", "{:.3f}"),

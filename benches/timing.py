@@ -1,0 +1,43 @@
+"""Timing and summary helpers shared by the benchmark scripts (no jax)."""
+import math
+import statistics
+import time
+
+
+def stats_ms(seconds):
+    ms = [s * 1e3 for s in seconds]
+    return {"median": statistics.median(ms), "min": min(ms), "max": max(ms), "n": len(ms)}
+
+
+def time_runs(call, min_time, min_runs=10):
+    """Times `call` after up to 3 warm-up calls: at least `min_time` seconds
+    and `min_runs` calls (or 3 calls once ten times `min_time` has passed)."""
+    warm = time.perf_counter()
+    for _ in range(3):
+        call()
+        if time.perf_counter() - warm > 0.3:
+            break
+    times = []
+    start = time.perf_counter()
+    while True:
+        t = time.perf_counter()
+        call()
+        times.append(time.perf_counter() - t)
+        elapsed = time.perf_counter() - start
+        enough = len(times) >= min_runs or (len(times) >= 3 and elapsed > 10 * min_time)
+        if enough and elapsed >= min_time:
+            return times
+
+
+def median(xs):
+    xs = [x for x in xs if x is not None and not math.isnan(x)]
+    return statistics.median(xs) if xs else float("nan")
+
+
+def ratio(a, b):
+    return a / b if b and not math.isnan(a) and not math.isnan(b) else float("nan")
+
+
+def geomean(xs):
+    xs = [x for x in xs if x > 0 and not math.isnan(x) and not math.isinf(x)]
+    return math.exp(sum(map(math.log, xs)) / len(xs)) if xs else float("nan")
