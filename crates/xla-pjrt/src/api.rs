@@ -411,7 +411,7 @@ unsafe extern "C" fn client_buffer_from_host_buffer(
     guard("PJRT_Client_BufferFromHostBuffer", || {
         let a = args(a, "PJRT_Client_BufferFromHostBuffer")?;
         let client = obj::<Client, _>(a.client, "the client")?;
-        let (device, memory) = placement(client, a.device, a.memory)?;
+        let device = placement(client, a.device, a.memory)?;
         let element_type = primitive_type(a.r#type)?;
         // SAFETY: `num_dims` dimensions, `num_byte_strides` strides.
         let dims = unsafe { slice(a.dims, a.num_dims, "dims")? };
@@ -423,9 +423,8 @@ unsafe extern "C" fn client_buffer_from_host_buffer(
             check_row_major(layout, dims.len(), "device_layout")?;
         }
         // SAFETY: the framework's host buffer holds the array as described.
-        let buffer = unsafe {
-            Buffer::from_host(a.data.cast(), element_type, dims, strides, device, memory)?
-        };
+        let buffer =
+            unsafe { Buffer::from_host(a.data.cast(), element_type, dims, strides, device)? };
         // The data is copied before this returns, whatever the semantics.
         a.done_with_host_buffer = ready_event(None);
         a.buffer = into_handle(buffer);
@@ -433,24 +432,21 @@ unsafe extern "C" fn client_buffer_from_host_buffer(
     })
 }
 
-/// The device and memory a new buffer goes to: `memory`'s device, else
-/// `device` with its memory.
+/// The device a new buffer goes to: `memory`'s device, else `device`.
 fn placement(
     client: &Client,
     device: *mut PJRT_Device,
     memory: *mut PJRT_Memory,
-) -> Result<(*mut PJRT_Device, *mut PJRT_Memory)> {
+) -> Result<*mut PJRT_Device> {
     if !memory.is_null() {
-        let device = obj::<Memory, _>(memory, "the memory")?.devices[0];
-        return Ok((device, memory));
+        return Ok(obj::<Memory, _>(memory, "the memory")?.devices[0]);
     }
     if !client.owns(device) {
         return Err(Error::invalid(
             "the device is not one of this client's devices",
         ));
     }
-    let id = obj::<Device, _>(device, "the device")?.id;
-    Ok((device, client.memory_handles()[id]))
+    Ok(device)
 }
 
 /// Accepts only the row-major layout (the one buffers have).
@@ -999,16 +995,11 @@ unsafe extern "C" fn loaded_execute(a: *mut PJRT_LoadedExecutable_Execute_Args) 
         };
         // One program per device; `execute_device` runs the portable
         // executable on that device instead of the assigned one.
-        let targets: Vec<(*mut PJRT_Device, *mut PJRT_Memory)> = match a.execute_device.is_null() {
-            true => executable
-                .devices
-                .iter()
-                .copied()
-                .zip(executable.memories.iter().copied())
-                .collect(),
+        let targets: Vec<*mut PJRT_Device> = match a.execute_device.is_null() {
+            true => executable.devices.clone(),
             false => {
-                let device = obj::<Device, _>(a.execute_device, "execute_device")?;
-                vec![(a.execute_device, device.memory_handles[0])]
+                obj::<Device, _>(a.execute_device, "execute_device")?;
+                vec![a.execute_device]
             }
         };
         if a.num_devices != targets.len() {
@@ -1037,11 +1028,11 @@ unsafe extern "C" fn loaded_execute(a: *mut PJRT_LoadedExecutable_Execute_Args) 
             return Err(Error::invalid("an output list is null"));
         }
         let results = executable.compiled.run(&args, keep)?;
-        for (d, (results, &(device, memory))) in results.into_iter().zip(&targets).enumerate() {
+        for (d, (results, &device)) in results.into_iter().zip(&targets).enumerate() {
             // SAFETY: each output list has `num_outputs` slots.
             let slots = unsafe { std::slice::from_raw_parts_mut(outputs[d], results.len()) };
             for (slot, literal) in slots.iter_mut().zip(results) {
-                *slot = into_handle(Buffer::new(literal, device, memory)?);
+                *slot = into_handle(Buffer::new(literal, device)?);
             }
             if !a.device_complete_events.is_null() {
                 // SAFETY: one event slot per device.
@@ -1150,7 +1141,8 @@ unsafe extern "C" fn buffer_device(a: *mut PJRT_Buffer_Device_Args) -> *mut PJRT
 unsafe extern "C" fn buffer_memory(a: *mut PJRT_Buffer_Memory_Args) -> *mut PJRT_Error {
     guard("PJRT_Buffer_Memory", || {
         let a = args(a, "PJRT_Buffer_Memory")?;
-        a.memory = buffer(a.buffer)?.memory;
+        let device = buffer(a.buffer)?.device;
+        a.memory = obj::<Device, _>(device, "the buffer's device")?.memory_handles[0];
         Ok(())
     })
 }
@@ -1171,13 +1163,9 @@ unsafe extern "C" fn buffer_is_deleted(a: *mut PJRT_Buffer_IsDeleted_Args) -> *m
 }
 
 /// A copy of `source` on the device owning `memory`.
-fn copy_buffer(
-    source: &Buffer,
-    device: *mut PJRT_Device,
-    memory: *mut PJRT_Memory,
-) -> Result<*mut PJRT_Buffer> {
+fn copy_buffer(source: &Buffer, device: *mut PJRT_Device) -> Result<*mut PJRT_Buffer> {
     let literal = (*source.contents()?).clone();
-    Ok(into_handle(Buffer::new(literal, device, memory)?))
+    Ok(into_handle(Buffer::new(literal, device)?))
 }
 
 unsafe extern "C" fn buffer_copy_to_device(
@@ -1185,8 +1173,8 @@ unsafe extern "C" fn buffer_copy_to_device(
 ) -> *mut PJRT_Error {
     guard("PJRT_Buffer_CopyToDevice", || {
         let a = args(a, "PJRT_Buffer_CopyToDevice")?;
-        let device = obj::<Device, _>(a.dst_device, "the destination device")?;
-        a.dst_buffer = copy_buffer(buffer(a.buffer)?, a.dst_device, device.memory_handles[0])?;
+        obj::<Device, _>(a.dst_device, "the destination device")?;
+        a.dst_buffer = copy_buffer(buffer(a.buffer)?, a.dst_device)?;
         Ok(())
     })
 }
@@ -1197,7 +1185,7 @@ unsafe extern "C" fn buffer_copy_to_memory(
     guard("PJRT_Buffer_CopyToMemory", || {
         let a = args(a, "PJRT_Buffer_CopyToMemory")?;
         let memory = obj::<Memory, _>(a.dst_memory, "the destination memory")?;
-        a.dst_buffer = copy_buffer(buffer(a.buffer)?, memory.devices[0], a.dst_memory)?;
+        a.dst_buffer = copy_buffer(buffer(a.buffer)?, memory.devices[0])?;
         Ok(())
     })
 }

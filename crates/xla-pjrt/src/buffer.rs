@@ -71,7 +71,6 @@ fn type_name(ty: PJRT_Buffer_Type) -> &'static str {
 /// contents are in the row-major layout.
 pub struct Buffer {
     pub(crate) device: *mut PJRT_Device,
-    pub(crate) memory: *mut PJRT_Memory,
     pub(crate) element_type: PrimitiveType,
     pub(crate) dims: Vec<i64>,
     /// The row-major layout's minor-to-major order, for
@@ -85,13 +84,10 @@ pub struct Buffer {
 }
 
 impl Buffer {
-    /// A buffer on `device` holding `literal`, which must be an array; it
-    /// is relaid to row-major if it is in another layout.
-    pub(crate) fn new(
-        literal: Literal,
-        device: *mut PJRT_Device,
-        memory: *mut PJRT_Memory,
-    ) -> Result<Buffer> {
+    /// A buffer on `device` (in its one memory) holding `literal`, which
+    /// must be an array; it is relaid to row-major if it is in another
+    /// layout.
+    pub(crate) fn new(literal: Literal, device: *mut PJRT_Device) -> Result<Buffer> {
         let shape = match literal.shape() {
             Shape::Array(a) => a.clone(),
             other => {
@@ -109,7 +105,6 @@ impl Buffer {
         };
         Ok(Buffer {
             device,
-            memory,
             element_type: shape.element_type(),
             minor_to_major: (0..shape.rank() as i64).rev().collect(),
             dims: shape.dims().to_vec(),
@@ -130,7 +125,6 @@ impl Buffer {
         dims: &[i64],
         byte_strides: Option<&[i64]>,
         device: *mut PJRT_Device,
-        memory: *mut PJRT_Memory,
     ) -> Result<Buffer> {
         if let Some(d) = dims.iter().find(|d| **d < 0) {
             return Err(Error::invalid(format!("dimension {d} is negative")));
@@ -162,7 +156,7 @@ impl Buffer {
                 _ => out.copy_from_slice(unsafe { std::slice::from_raw_parts(data, out.len()) }),
             }
         }
-        Buffer::new(literal, device, memory)
+        Buffer::new(literal, device)
     }
 
     /// The contents, or an error if the buffer was deleted or donated.

@@ -292,7 +292,6 @@ pub struct LoadedExecutable {
     pub(crate) compiled: Arc<Compiled>,
     /// The devices it runs on (the device assignment's).
     pub(crate) devices: Vec<*mut PJRT_Device>,
-    pub(crate) memories: Vec<*mut PJRT_Memory>,
     pub(crate) deleted: AtomicBool,
 }
 
@@ -327,16 +326,13 @@ impl LoadedExecutable {
             )));
         };
         let mut devices = Vec::new();
-        let mut memories = Vec::new();
         for id in ids {
             let device = client.device(id)?;
             devices.push(client.device_handles()[device.id]);
-            memories.push(client.memory_handles()[device.id]);
         }
         Ok(LoadedExecutable {
             compiled: Arc::new(compiled),
             devices,
-            memories,
             deleted: AtomicBool::new(false),
         })
     }
