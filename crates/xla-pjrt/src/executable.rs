@@ -15,9 +15,10 @@ use crate::handles::{Handle, Kind};
 use crate::partition;
 use crate::proto::CompileOptions;
 
-/// The first bytes of a serialized executable (then the module's HLO
-/// text, which deserializing compiles again: the JIT is fast enough that
-/// this beats storing machine code, and it never goes stale).
+/// The first bytes of a serialized executable (then the program as the
+/// framework handed it over, which deserializing compiles again: the JIT
+/// is fast enough that this beats storing machine code, and it never goes
+/// stale).
 const SERIALIZED_MAGIC: &[u8] = b"xla_rs executable v1\n";
 
 /// A compiled module and what the framework asks about it.
@@ -93,12 +94,14 @@ impl Compiled {
             }
             other => return Err(Error::invalid(format!("unknown program format `{other}`"))),
         };
-        Compiled::from_module(client, module, options)
+        Compiled::from_module(client, module, code, options)
     }
 
+    /// Compiles `module`, read from `source`.
     fn from_module(
         client: &Client,
         mut module: HloModule,
+        source: &[u8],
         options: &CompileOptions,
     ) -> Result<Compiled> {
         if options.num_replicas > 0 {
@@ -107,7 +110,6 @@ impl Compiled {
         if options.num_partitions > 0 {
             module.num_partitions = options.num_partitions;
         }
-        let text = module.to_string();
         let (num_replicas, num_partitions) = (module.replica_count, module.num_partitions);
         let assignment = DeviceAssignment::new(
             usize::try_from(num_replicas).unwrap_or(0),
@@ -153,7 +155,14 @@ impl Compiled {
             }
         }
         let mut serialized = SERIALIZED_MAGIC.to_vec();
-        serialized.extend_from_slice(text.as_bytes());
+        serialized.extend_from_slice(source);
+        let fingerprint = [
+            &num_replicas.to_le_bytes()[..],
+            &num_partitions.to_le_bytes(),
+            source,
+        ]
+        .iter()
+        .fold(FNV_OFFSET, |h, bytes| fnv1a(h, bytes));
         Ok(Compiled {
             name,
             output_kinds: StaticStrs::new(MEMORY_KIND, leaves.len()),
@@ -165,7 +174,7 @@ impl Compiled {
             parameters: signature.parameters,
             num_replicas,
             num_partitions,
-            fingerprint: format!("{:016x}", fnv1a(text.as_bytes())),
+            fingerprint: format!("{fingerprint:016x}"),
             program,
             serialized,
         })
@@ -178,11 +187,11 @@ impl Compiled {
         bytes: &[u8],
         options: &CompileOptions,
     ) -> Result<Compiled> {
-        let text = (bytes.strip_prefix(SERIALIZED_MAGIC)).ok_or_else(|| {
+        let source = (bytes.strip_prefix(SERIALIZED_MAGIC)).ok_or_else(|| {
             Error::invalid("not an executable serialized by this version of xla_rs")
         })?;
-        let module = xla_core::load_module(text).map_err(|e| Error::invalid(e.to_string()))?;
-        Compiled::from_module(client, module, options)
+        let module = xla_core::load_module(source).map_err(|e| Error::invalid(e.to_string()))?;
+        Compiled::from_module(client, module, source, options)
     }
 
     /// The number of outputs.
@@ -382,9 +391,13 @@ fn check_custom_calls(module: &HloModule) -> Result<()> {
     Ok(())
 }
 
-/// FNV-1a, 64-bit: the fingerprint of a module's text.
-fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+/// FNV-1a's 64-bit offset basis.
+const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+
+/// FNV-1a, 64-bit, continued from `hash` over `bytes`: the fingerprint of
+/// an executable's program and device counts.
+fn fnv1a(hash: u64, bytes: &[u8]) -> u64 {
+    bytes.iter().fold(hash, |h, b| {
         (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3)
     })
 }
