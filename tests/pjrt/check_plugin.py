@@ -926,6 +926,47 @@ def case_pmap(t):
 
 
 @case
+def case_shard_map(t):
+    """jax.jit of a shard_map over a 2-device mesh (a matmul whose psum gives a
+    replicated result, and a sharded elementwise result) on both backends:
+    values and output shardings"""
+    from jax.sharding import Mesh, NamedSharding, PartitionSpec as P
+    x = normal(t, 8, 16)
+    w = normal(t, 16, 4)
+
+    def body(x, w):
+        return jax.lax.psum(x @ w, "i"), jnp.tanh(x) * 3
+
+    outs, specs = {}, {}
+    for side, dev in t.sides():
+        devs = dev.client.devices()[:2]
+        if len(devs) < 2:
+            raise Skip(f"{side} has {len(devs)} device(s); the mesh needs 2")
+        mesh = Mesh(np.array(devs), ("i",))
+        f = jax.jit(jax.shard_map(body, mesh=mesh, in_specs=(P("i"), P()), out_specs=(P(), P("i"))))
+        t.step(f"shard_map on {side}")
+        try:
+            xs = jax.device_put(x, NamedSharding(mesh, P("i")))
+            ws = jax.device_put(w, NamedSharding(mesh, P()))
+            a, b = f(xs, ws)
+            specs[side] = (a.sharding.spec, b.sharding.spec)
+            outs[side] = (np.asarray(a), np.asarray(b))
+        except Exception as e:  # noqa: BLE001 - reported per side
+            raise CaseFailure(f"{side} raised {type(e).__name__}: {str(e)[:300]}")
+    X, W = x.astype(f64), w.astype(f64)
+    want = (X[:4] @ W + X[4:] @ W, np.tanh(X) * 3)
+    problems = compare(outs[t.target_name], outs[t.ref_name], rtol=1e-5, atol=1e-5,
+                       check_dtype=False, label=f"{t.target_name} vs {t.ref_name}: ")
+    for side in outs:
+        problems += compare(outs[side], want, rtol=1e-4, atol=1e-4, check_dtype=False,
+                            label=f"{side} vs numpy: ")
+    if specs[t.target_name] != specs[t.ref_name]:
+        problems.append(f"output shardings {specs[t.target_name]} vs {specs[t.ref_name]}")
+    if problems:
+        raise CaseFailure("\n".join(problems))
+
+
+@case
 def case_vmap(t):
     """vmap of per-example gradients (logistic regression), of a per-example
     normalize-and-project, and a nested vmap (pairwise squared distances)"""

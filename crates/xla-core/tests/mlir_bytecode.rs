@@ -637,3 +637,27 @@ fn constants_of_empty_tensors_decode_empty() {
         out.shape()
     );
 }
+
+#[test]
+fn shardy_shardings_reach_the_shard_conversions() {
+    // The `sdy` attributes decode to their text, and the manual
+    // computation's shardings become HLO sharding strings, one per value,
+    // on the conversions in and out.
+    let module = xla_core::load_module(&data("vhlo/shard_map_two_devices.jax_export")).unwrap();
+    let config = |target: &str| {
+        let entry = module.entry_computation();
+        let call = (entry.instructions.iter())
+            .find(|i| i.attrs.custom_call_target.as_deref() == Some(target))
+            .unwrap_or_else(|| panic!("no {target}"));
+        call.attrs.backend_config.clone()
+    };
+    assert_eq!(
+        config("xla.sdy.GlobalToLocalShape").as_deref(),
+        Some("{devices=[2,1]<=[2]}\n{replicated}")
+    );
+    assert_eq!(
+        config("xla.sdy.LocalToGlobalShape").as_deref(),
+        Some("{replicated}\n{devices=[2,1]<=[2]}")
+    );
+    assert_eq!(module.num_partitions, 2);
+}

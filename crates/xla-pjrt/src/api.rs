@@ -846,6 +846,43 @@ unsafe extern "C" fn serialized_deleter(serialized: *mut PJRT_SerializedExecutab
     let _ = destroy::<Vec<u8>, _>(serialized, "the serialized executable");
 }
 
+unsafe extern "C" fn executable_optimized_program(
+    a: *mut PJRT_Executable_OptimizedProgram_Args,
+) -> *mut PJRT_Error {
+    guard("PJRT_Executable_OptimizedProgram", || {
+        let a = args(a, "PJRT_Executable_OptimizedProgram")?;
+        let compiled = compiled(a.executable)?;
+        let text = compiled.optimized.as_deref().ok_or_else(|| {
+            Error::unimplemented(format!(
+                "`{}`: xla_rs reports an optimized program only for multi-device \
+                 programs that give their shardings",
+                compiled.name
+            ))
+        })?;
+        // SAFETY: the framework's program struct, or null.
+        let program =
+            unsafe { a.program.as_mut() }.ok_or_else(|| Error::invalid("the program is null"))?;
+        (program.format, program.format_size) = str_out("mlir");
+        if program.code.is_null() {
+            program.code_size = text.len();
+            return Ok(());
+        }
+        if program.code_size < text.len() {
+            return Err(Error::invalid(format!(
+                "the program buffer holds {} bytes; the program needs {}",
+                program.code_size,
+                text.len()
+            )));
+        }
+        // SAFETY: `code` holds `code_size` ≥ `text.len()` writable bytes.
+        unsafe {
+            std::ptr::copy_nonoverlapping(text.as_ptr(), program.code.cast::<u8>(), text.len())
+        };
+        program.code_size = text.len();
+        Ok(())
+    })
+}
+
 unsafe extern "C" fn executable_serialize(
     a: *mut PJRT_Executable_Serialize_Args,
 ) -> *mut PJRT_Error {
@@ -1389,6 +1426,7 @@ pub fn api() -> &'static PJRT_Api {
         api.PJRT_Executable_OutputDimensions = Some(executable_output_dimensions);
         api.PJRT_Executable_Fingerprint = Some(executable_fingerprint);
         api.PJRT_Executable_Serialize = Some(executable_serialize);
+        api.PJRT_Executable_OptimizedProgram = Some(executable_optimized_program);
         api.PJRT_Executable_DeserializeAndLoad = Some(executable_deserialize_and_load);
         api.PJRT_LoadedExecutable_Destroy = Some(loaded_destroy);
         api.PJRT_LoadedExecutable_GetExecutable = Some(loaded_get_executable);

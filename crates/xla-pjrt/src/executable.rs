@@ -5,7 +5,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use xla_core::interp::{CustomCallRegistry, DeviceAssignment, Interpreter, RunOptions};
-use xla_core::{HloModule, Literal, Shape};
+use xla_core::mlir::ir::primitive_name;
+use xla_core::{HloModule, Literal, PrimitiveType, Shape};
 
 use crate::buffer::{buffer_type, Buffer};
 use crate::client::{Client, MEMORY_KIND};
@@ -39,6 +40,10 @@ pub struct Compiled {
     pub(crate) num_partitions: i64,
     pub(crate) fingerprint: String,
     pub(crate) serialized: Vec<u8>,
+    /// The optimized program the framework asks for (a module carrying
+    /// the parameters' and results' shardings), for multi-device programs
+    /// that give their shardings.
+    pub(crate) optimized: Option<String>,
 }
 
 /// How a compiled module runs.
@@ -119,6 +124,7 @@ impl Compiled {
             (assignment.checked_device_count()).map_err(|e| Error::invalid(e.to_string()))?;
         let name = module.name.clone();
         let aliases = module.input_output_alias.clone();
+        let mut shardings = None;
         let (program, signature) = if devices == 1 {
             check_custom_calls(&module)?;
             let executable = (client.jit.compile(&module))
@@ -126,7 +132,9 @@ impl Compiled {
             let signature = executable.signature().clone();
             (Program::Jit(executable), signature)
         } else {
-            let module = partition::per_device(module)?;
+            let per_device = partition::per_device(module)?;
+            let module = per_device.module;
+            shardings = per_device.shardings;
             check_custom_calls(&module)?;
             let signature = module.entry_computation().program_shape();
             (Program::Devices { module, assignment }, signature)
@@ -154,6 +162,8 @@ impl Compiled {
                 *d = true;
             }
         }
+        let optimized = (shardings.as_ref())
+            .map(|s| optimized_program(&name, num_replicas, num_partitions, &signature, s));
         let mut serialized = SERIALIZED_MAGIC.to_vec();
         serialized.extend_from_slice(source);
         let fingerprint = [
@@ -177,6 +187,7 @@ impl Compiled {
             fingerprint: format!("{fingerprint:016x}"),
             program,
             serialized,
+            optimized,
         })
     }
 
@@ -363,6 +374,68 @@ impl Handle for Executable {
 
 impl Handle for LoadedExecutable {
     const KIND: Kind = Kind::LoadedExecutable;
+}
+
+/// The MLIR module `PJRT_Executable_OptimizedProgram` returns for a
+/// multi-device program: the per-device signature, a body of zeros, and
+/// the shardings as XLA's partitioner leaves them on a module
+/// (`mhlo.spmd_parameters_shardings`, `mhlo.spmd_output_sharding`), which
+/// is what a framework reads from it.
+fn optimized_program(
+    name: &str,
+    replicas: i64,
+    partitions: i64,
+    signature: &xla_core::hlo::ProgramShape,
+    shardings: &partition::Shardings,
+) -> String {
+    let ty = |shape: &Shape| match shape.as_array() {
+        Some(a) => {
+            let dims: String = a.dims().iter().map(|d| format!("{d}x")).collect();
+            format!("tensor<{dims}{}>", primitive_name(a.element_type()))
+        }
+        None => "tuple<>".into(),
+    };
+    let results: Vec<&Shape> = match &signature.result {
+        Shape::Tuple(elements) => elements.iter().collect(),
+        other => vec![other],
+    };
+    let quote = |s: &str| format!("{s:?}");
+    let output = match shardings.outputs.as_slice() {
+        [one] => one.clone(),
+        many => format!("{{{}}}", many.join(", ")),
+    };
+    let params: Vec<String> = (signature.parameters.iter().enumerate())
+        .map(|(i, p)| format!("%arg{i}: {}", ty(p)))
+        .collect();
+    let mut body = String::new();
+    for (i, r) in results.iter().enumerate() {
+        let zero = match r.element_type() {
+            Some(PrimitiveType::Pred) => "false",
+            Some(t) if t.is_floating() => "0.000000e+00",
+            Some(t) if t.is_complex() => "(0.000000e+00,0.000000e+00)",
+            _ => "0",
+        };
+        body += &format!("    %{i} = stablehlo.constant dense<{zero}> : {}\n", ty(r));
+    }
+    let values: Vec<String> = (0..results.len()).map(|i| format!("%{i}")).collect();
+    let types: Vec<String> = results.iter().map(|r| ty(r)).collect();
+    format!(
+        "module @{name} attributes {{mhlo.num_partitions = {partitions} : i32, \
+         mhlo.num_replicas = {replicas} : i32, mhlo.spmd_output_sharding = {}, \
+         mhlo.spmd_parameters_shardings = [{}]}} {{\n  func.func public @main({}) -> ({}) {{\n\
+         {body}    return {} : {}\n  }}\n}}\n",
+        quote(&output),
+        shardings
+            .parameters
+            .iter()
+            .map(|s| quote(s))
+            .collect::<Vec<_>>()
+            .join(", "),
+        params.join(", "),
+        types.join(", "),
+        values.join(", "),
+        types.join(", "),
+    )
 }
 
 /// Refuses, before compiling, a custom call nothing here runs: JAX's

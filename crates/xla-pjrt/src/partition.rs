@@ -12,7 +12,7 @@
 //! have; replicated modules (several replicas, one partition, no
 //! conversions) run as they are on every device.
 
-use xla_core::hlo::Opcode;
+use xla_core::hlo::{HloComputation, InstrId, Opcode};
 use xla_core::{HloModule, Shape};
 
 use crate::error::{Error, Result};
@@ -20,8 +20,27 @@ use crate::error::{Error, Result};
 const GLOBAL_TO_LOCAL: &str = "xla.sdy.GlobalToLocalShape";
 const LOCAL_TO_GLOBAL: &str = "xla.sdy.LocalToGlobalShape";
 
+/// The program each device runs, and how the framework's global values
+/// are split into its arguments and results.
+pub struct PerDevice {
+    /// The program each device runs.
+    pub module: HloModule,
+    /// The HLO shardings of the parameters and results, when the module
+    /// gives them (shard_map does).
+    pub shardings: Option<Shardings>,
+}
+
+/// HLO sharding strings (`{devices=[2,1]<=[2]}`), one per value.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Shardings {
+    /// One per entry parameter.
+    pub parameters: Vec<String>,
+    /// One per result (tuple element).
+    pub outputs: Vec<String>,
+}
+
 /// The program each device of `module` runs.
-pub fn per_device(mut module: HloModule) -> Result<HloModule> {
+pub fn per_device(mut module: HloModule) -> Result<PerDevice> {
     let entry = module.entry.index();
     let name = module.name.clone();
     let computation = &mut module.computations[entry];
@@ -29,6 +48,7 @@ pub fn per_device(mut module: HloModule) -> Result<HloModule> {
         .map(|i| i.attrs.custom_call_target.clone())
         .collect();
     let manual = (targets.iter().flatten()).any(|t| t == GLOBAL_TO_LOCAL || t == LOCAL_TO_GLOBAL);
+    let shardings = manual.then(|| shardings(computation, &targets)).flatten();
     if !manual {
         if module.num_partitions > 1 {
             return Err(Error::unimplemented(format!(
@@ -38,7 +58,10 @@ pub fn per_device(mut module: HloModule) -> Result<HloModule> {
                 module.num_partitions
             )));
         }
-        return Ok(module);
+        return Ok(PerDevice {
+            module,
+            shardings: None,
+        });
     }
     for (i, target) in targets.iter().enumerate() {
         let instruction = &computation.instructions[i];
@@ -97,7 +120,64 @@ pub fn per_device(mut module: HloModule) -> Result<HloModule> {
     module.entry_layout = None;
     xla_core::verify::verify_module(&module)
         .map_err(|e| Error::invalid(format!("the per-device program of `{name}`: {e}")))?;
-    Ok(module)
+    Ok(PerDevice { module, shardings })
+}
+
+/// The parameters' and results' shardings, from the shard conversions'
+/// `backend_config` (the loader writes one HLO sharding per line there).
+fn shardings(computation: &HloComputation, targets: &[Option<String>]) -> Option<Shardings> {
+    let lines = |i: usize| -> Vec<String> {
+        let config = computation.instructions[i]
+            .attrs
+            .backend_config
+            .as_deref()
+            .unwrap_or("");
+        config.lines().map(str::to_string).collect()
+    };
+    let is = |i: usize, target: &str| targets[i].as_deref() == Some(target);
+    // Parameter p's sharding: its operand slot in the conversion taking it.
+    let mut parameters = Vec::new();
+    for (i, instruction) in computation.instructions.iter().enumerate() {
+        if instruction.opcode != Opcode::Parameter {
+            continue;
+        }
+        let number = instruction.attrs.parameter_number? as usize;
+        let (user, slot) = (computation.instructions.iter().enumerate())
+            .filter(|(u, _)| is(*u, GLOBAL_TO_LOCAL))
+            .find_map(|(u, user)| Some((u, user.operands.iter().position(|o| o.index() == i)?)))?;
+        parameters.resize(parameters.len().max(number + 1), String::new());
+        parameters[number] = lines(user).get(slot)?.clone();
+    }
+    // Result k's sharding: the conversion element it is.
+    let element = |id: InstrId| -> Option<String> {
+        let instruction = computation.instr(id);
+        match instruction.opcode {
+            Opcode::GetTupleElement if is(instruction.operands[0].index(), LOCAL_TO_GLOBAL) => {
+                let k = instruction.attrs.tuple_index? as usize;
+                lines(instruction.operands[0].index()).get(k).cloned()
+            }
+            Opcode::CustomCall if is(id.index(), LOCAL_TO_GLOBAL) => {
+                lines(id.index()).first().cloned()
+            }
+            _ => None,
+        }
+    };
+    let root = computation.instr(computation.root);
+    let outputs = match root.opcode {
+        Opcode::Tuple => root
+            .operands
+            .iter()
+            .map(|&o| element(o))
+            .collect::<Option<Vec<_>>>()?,
+        Opcode::CustomCall if is(computation.root.index(), LOCAL_TO_GLOBAL) => {
+            lines(computation.root.index())
+        }
+        _ => vec![element(computation.root)?],
+    };
+    (!parameters.iter().any(String::is_empty)).then_some(Shardings {
+        parameters,
+        outputs,
+    })
 }
 
 /// Turns a shard conversion into what passes its operands on: a copy of

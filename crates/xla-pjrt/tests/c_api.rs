@@ -393,6 +393,38 @@ module @jit__fun attributes {mhlo.num_partitions = 2 : i32, mhlo.num_replicas = 
 }
 "#;
 
+/// `PJRT_Executable_OptimizedProgram`'s text, asked for in two calls (size,
+/// then bytes) as frameworks do.
+fn optimized_program(
+    executable: *mut PJRT_LoadedExecutable,
+) -> Result<String, (PJRT_Error_Code, String)> {
+    let mut get = new_args::<PJRT_LoadedExecutable_GetExecutable_Args>();
+    get.loaded_executable = executable;
+    // SAFETY: valid args.
+    ok(unsafe { api().PJRT_LoadedExecutable_GetExecutable.unwrap()(&mut get) });
+    let mut program = new_args::<PJRT_Program>();
+    let mut args = new_args::<PJRT_Executable_OptimizedProgram_Args>();
+    args.executable = get.executable;
+    args.program = &mut program;
+    // SAFETY: valid args; the second call gets a buffer of the size the
+    // first reported.
+    unsafe {
+        if let Some(e) = status(api().PJRT_Executable_OptimizedProgram.unwrap()(&mut args)) {
+            return Err(e);
+        }
+        let mut code = vec![0u8; program.code_size];
+        program.code = code.as_mut_ptr().cast();
+        ok(api().PJRT_Executable_OptimizedProgram.unwrap()(&mut args));
+        let format = std::slice::from_raw_parts(program.format.cast::<u8>(), program.format_size);
+        assert_eq!(format, b"mlir");
+        code.truncate(program.code_size);
+        let mut destroy = new_args::<PJRT_Executable_Destroy_Args>();
+        destroy.executable = get.executable;
+        ok(api().PJRT_Executable_Destroy.unwrap()(&mut destroy));
+        Ok(String::from_utf8(code).unwrap())
+    }
+}
+
 #[test]
 fn shard_map_programs_run_on_every_device() {
     let client = Client::new(Some(2));
@@ -414,6 +446,25 @@ fn shard_map_programs_run_on_every_device() {
     for device in &outputs {
         assert_eq!(to_host_f32(device[0], 4).unwrap(), want);
     }
+    // The shardings, as the framework reads them from the optimized
+    // program; a single-device program has none.
+    let text = optimized_program(executable).unwrap();
+    assert!(
+        text.contains(r#"mhlo.spmd_output_sharding = "{devices=[2,1]<=[2]}""#),
+        "{text}"
+    );
+    assert!(
+        text.contains(r#"mhlo.spmd_parameters_shardings = ["{devices=[2,1]<=[2]}"]"#),
+        "{text}"
+    );
+    assert!(
+        text.contains("func.func public @main(%arg0: tensor<1x4xf32>) -> (tensor<1x4xf32>)"),
+        "{text}"
+    );
+    let single = client.compile(ADD_AND_SUM).unwrap();
+    let (code, message) = optimized_program(single).unwrap_err();
+    assert_eq!(code, PJRT_Error_Code_UNIMPLEMENTED);
+    assert!(message.contains("multi-device"), "{message}");
     // One device's arguments for a two-device program.
     let (code, message) = execute_on(executable, &args[..1], 1).unwrap_err();
     assert_eq!(code, PJRT_Error_Code_INVALID_ARGUMENT);

@@ -24,7 +24,7 @@ enum Slot<T> {
 
 /// Decodes attribute and type entries of one file.
 pub(crate) struct Tables<'f, 'a> {
-    file: &'f File<'a>,
+    pub(super) file: &'f File<'a>,
     attrs: Vec<Slot<Decoded>>,
     types: Vec<Slot<Type>>,
     depth: usize,
@@ -188,6 +188,7 @@ impl<'f, 'a> Tables<'f, 'a> {
             match dialect.as_str() {
                 "builtin" => self.builtin_attr(&mut c)?,
                 "vhlo" => Decoded::Attr(self.vhlo_attr(&mut c)?),
+                "sdy" => Decoded::Attr(self.sdy_attr(&mut c)?),
                 other => {
                     c.pos = c.data.len();
                     Decoded::Attr(Attr::Opaque(format!("#{other}<custom bytecode>")))

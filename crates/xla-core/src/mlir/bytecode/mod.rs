@@ -21,6 +21,7 @@
 
 mod attrs;
 mod ir_section;
+mod sdy;
 mod vhlo;
 
 use std::fmt;

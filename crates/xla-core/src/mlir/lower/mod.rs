@@ -10,6 +10,7 @@
 
 mod chlo;
 mod ops;
+pub(crate) mod sharding;
 
 use std::collections::{HashMap, HashSet};
 use std::fmt;
@@ -132,6 +133,16 @@ fn lower_bound(
             }
         }
     }
+    let meshes = (module.ops.iter())
+        .filter(|op| op.name == "sdy.mesh")
+        .filter_map(|op| {
+            let name = string_attr(op, "sym_name").ok()?;
+            match op.attr("mesh") {
+                Some(Attr::Opaque(text)) => Some((name, sharding::mesh_axes(text)?)),
+                _ => None,
+            }
+        })
+        .collect();
     let mut lowering = Lowering {
         funcs,
         done: HashMap::new(),
@@ -139,6 +150,7 @@ fn lower_bound(
         scopes: 0,
         constants: HashMap::new(),
         known: HashMap::new(),
+        meshes,
     };
     let bound = arguments.map(|shapes| (shapes, Vec::new()));
     let computation = lowering.function(entry, bound)?;
@@ -204,6 +216,8 @@ pub(crate) struct Lowering<'m> {
     /// Values of small integer tensors known while lowering (dimension
     /// sizes and the shapes computed from them), by scope and value.
     known: HashMap<(u32, Value), Vec<i64>>,
+    /// Shardy's meshes by name: axis names and sizes.
+    pub(crate) meshes: HashMap<String, (Vec<String>, Vec<u32>)>,
 }
 
 /// The XLA ops of the values in scope.

@@ -1,6 +1,7 @@
 //! One StableHLO op to HLO instructions: the opcode, the attributes read
 //! under VHLO's names, the called computations and the result shape.
 
+use super::sharding;
 use super::{chlo, op_error, operands, shape, string_attr, Env, Lowering, OpResult, Params, Root};
 use crate::hlo::{
     Attrs, ComparisonDirection, ComparisonType, ConvDimensionNumbers, DotDimensionNumbers, FftType,
@@ -262,10 +263,28 @@ impl<'m> Lowering<'m> {
             .map(|(_, t)| shape(t))
             .collect::<OpResult<_>>()
             .map_err(err)?;
-        let locals = shard_call(b, "xla.sdy.GlobalToLocalShape", args, &local).map_err(err)?;
+        // Each value's HLO sharding, one per line, in the conversions'
+        // `backend_config` (where a runtime that splits the program per
+        // device finds them).
+        let shardings = |key: &str, shapes: &[Shape]| {
+            let ranks: Vec<usize> = shapes
+                .iter()
+                .map(|s| s.as_array().map_or(0, |a| a.rank()))
+                .collect();
+            match op.attr(key) {
+                Some(Attr::Opaque(text)) => sharding::hlo_shardings(text, &self.meshes, &ranks)
+                    .map(|lines| lines.join("\n")),
+                _ => None,
+            }
+        };
+        let (ins, outs) = (
+            shardings("in_shardings", &local),
+            shardings("out_shardings", &global),
+        );
+        let locals = shard_call(b, "xla.sdy.GlobalToLocalShape", args, &local, ins).map_err(err)?;
         let x = b.call(&body, &locals).map_err(|e| err(e.to_string()))?;
         let results = results(b, x, global.len()).map_err(|e| err(e.to_string()))?;
-        shard_call(b, "xla.sdy.LocalToGlobalShape", &results, &global).map_err(err)
+        shard_call(b, "xla.sdy.LocalToGlobalShape", &results, &global, outs).map_err(err)
     }
 
     /// `case` (an index) and `if` (a predicate): each branch gets the
@@ -402,6 +421,7 @@ fn shard_call(
     target: &str,
     values: &[XlaOp],
     shapes: &[Shape],
+    shardings: Option<String>,
 ) -> OpResult<Vec<XlaOp>> {
     let shape = match shapes {
         [one] => one.clone(),
@@ -410,6 +430,7 @@ fn shard_call(
     let mut instr = HloInstruction::new("shard_map", Opcode::CustomCall, shape, Vec::new());
     instr.attrs.custom_call_target = Some(target.to_string());
     instr.attrs.custom_call_has_side_effect = true;
+    instr.attrs.backend_config = shardings;
     let x = b
         .add_instruction(&instr, values, &[])
         .map_err(|e| e.to_string())?;

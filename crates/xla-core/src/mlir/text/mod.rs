@@ -170,7 +170,10 @@ impl<'a> Parser<'a> {
         if self.c.eat_keyword("sdy.mesh") {
             let name = self.symbol()?;
             self.c.expect("=")?;
+            self.c.skip_ws();
+            let start = self.c.pos();
             self.opaque_attr()?;
+            let mesh = self.c.source()[start..self.c.pos()].to_string();
             let attrs = if self.c.looking_at("{") {
                 self.attr_dict()?
             } else {
@@ -178,6 +181,7 @@ impl<'a> Parser<'a> {
             };
             let mut op = bare("sdy.mesh");
             op.attrs = attrs;
+            op.attrs.push(("mesh".into(), Attr::Opaque(mesh)));
             op.attrs
                 .push(("sym_name".into(), Attr::String(name.into_bytes())));
             op.loc = self.trailing_location()?;
