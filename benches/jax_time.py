@@ -24,11 +24,10 @@ import json
 import os
 import platform
 import sys
-import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from gen_hlo import add_selection, cpu_subset, programs  # noqa: E402  (does not import jax)
-from timing import stats_ms, time_runs  # noqa: E402
+from timing import compile_times, stats_ms, time_runs  # noqa: E402
 
 ap = argparse.ArgumentParser(description="Time benchmark programs on JAX (XLA:CPU).")
 add_selection(ap, "suite")
@@ -71,16 +70,8 @@ def measure(case):
     jax.block_until_ready(f(*dev_args))  # first call: trace, compile, run
     run = time_runs(lambda: jax.block_until_ready(f(*dev_args)), args.min_time)
 
-    lowers, compiles = [], []
-    for _ in range(args.compile_reps):
-        fresh = jax.jit(case.build(jax, jnp))  # a new function: no jit cache can answer
-        t0 = time.perf_counter()
-        lowered = fresh.lower(*dev_args)
-        t1 = time.perf_counter()
-        lowered.compile()
-        t2 = time.perf_counter()
-        lowers.append(t1 - t0)
-        compiles.append(t2 - t1)
+    lowers, compiles = compile_times(lambda: jax.jit(case.build(jax, jnp)), dev_args,
+                                     args.compile_reps)
     return {"name": case.name, "run_ms": stats_ms(run), "compile_ms": stats_ms(compiles),
             "lower_ms": stats_ms(lowers)}
 

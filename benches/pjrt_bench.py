@@ -46,7 +46,7 @@ BENCHES = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(BENCHES)
 sys.path.insert(0, BENCHES)
 from gen_hlo import SETS, cpu_subset, programs  # noqa: E402  (imports no jax)
-from timing import geomean, median, ratio, stats_ms, time_runs  # noqa: E402
+from timing import compile_times, geomean, median, ratio, stats_ms, time_runs  # noqa: E402
 
 DEFAULT_CASES = "ew_chain,reduce_row_sum,softmax,layernorm,dot_1024,mlp,mlp_train_adam,gpt2_block"
 TARGET, REF = "xla_rs", "cpu"
@@ -115,16 +115,8 @@ def measure(case, dev, host_args):
 
         run = time_runs(lambda: jax.block_until_ready(fresh(*args)), ARGS.min_time, ARGS.min_runs)
 
-        lowers, compiles = [], []
-        for _ in range(max(ARGS.compile_reps, 1)):
-            g = jax.jit(case.build(jax, jnp))  # a new function: no jit cache can answer
-            t0 = time.perf_counter()
-            lowered = g.lower(*args)
-            t1 = time.perf_counter()
-            lowered.compile()
-            t2 = time.perf_counter()
-            lowers.append(t1 - t0)
-            compiles.append(t2 - t1)
+        lowers, compiles = compile_times(lambda: jax.jit(case.build(jax, jnp)), args,
+                                         max(ARGS.compile_reps, 1))
     return ({"first_call_ms": first * 1e3, "run_ms": stats_ms(run), "lower_ms": stats_ms(lowers),
              "compile_repeat_ms": stats_ms(compiles)}, jax.device_get(out))
 

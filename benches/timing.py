@@ -29,6 +29,22 @@ def time_runs(call, min_time, min_runs=10):
             return times
 
 
+def compile_times(fresh, args, reps):
+    """The lowering and compile times (seconds) of `reps` fresh jitted
+    functions (`fresh()` makes one, so no jit cache can answer)."""
+    lowers, compiles = [], []
+    for _ in range(reps):
+        g = fresh()
+        t0 = time.perf_counter()
+        lowered = g.lower(*args)
+        t1 = time.perf_counter()
+        lowered.compile()
+        t2 = time.perf_counter()
+        lowers.append(t1 - t0)
+        compiles.append(t2 - t1)
+    return lowers, compiles
+
+
 def median(xs):
     xs = [x for x in xs if x is not None and not math.isnan(x)]
     return statistics.median(xs) if xs else float("nan")
