@@ -124,18 +124,17 @@ impl Compiled {
             (assignment.checked_device_count()).map_err(|e| Error::invalid(e.to_string()))?;
         let name = module.name.clone();
         let aliases = module.input_output_alias.clone();
-        let mut shardings = None;
+        // Each device's program (a shard_map's body on its shards, even
+        // over a one-device mesh).
+        let per_device = partition::per_device(module)?;
+        let (module, shardings) = (per_device.module, per_device.shardings);
+        check_custom_calls(&module)?;
         let (program, signature) = if devices == 1 {
-            check_custom_calls(&module)?;
             let executable = (client.jit.compile(&module))
                 .map_err(|e| Error::invalid(format!("compiling `{name}`: {e}")))?;
             let signature = executable.signature().clone();
             (Program::Jit(executable), signature)
         } else {
-            let per_device = partition::per_device(module)?;
-            let module = per_device.module;
-            shardings = per_device.shardings;
-            check_custom_calls(&module)?;
             let signature = module.entry_computation().program_shape();
             (Program::Devices { module, assignment }, signature)
         };

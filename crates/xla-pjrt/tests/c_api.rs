@@ -481,8 +481,23 @@ module @jit_f attributes {mhlo.num_partitions = 2 : i32, mhlo.num_replicas = 1 :
     let (code, message) = client.compile(spmd).unwrap_err();
     assert_eq!(code, PJRT_Error_Code_UNIMPLEMENTED);
     assert!(message.contains("automatic SPMD partitioning"), "{message}");
-    // More devices than the client has.
+    // The same shard_map over a one-device mesh runs on the JIT.
+    let one = PMAP_PSUM
+        .replace("num_partitions = 2", "num_partitions = 1")
+        .replace(r#""i"=2"#, r#""i"=1"#)
+        .replace("size = 2 : i64", "size = 1 : i64")
+        .replace("tensor<2x4xf32>", "tensor<1x4xf32>")
+        .replace(
+            "dense<[[0, 1]]> : tensor<1x2xi64>",
+            "dense<[[0]]> : tensor<1x1xi64>",
+        );
     let small = Client::new(None);
+    let single = small.compile(&one).unwrap();
+    let x = small.buffer_f32(&[1, 4], &shards[0], None).unwrap();
+    let out = execute(single, &[x], 1).unwrap();
+    let twice: Vec<f32> = shards[0].iter().map(|v| 2.0 * v).collect();
+    assert_eq!(to_host_f32(out[0], 4).unwrap(), twice);
+    // More devices than the client has.
     let (code, message) = small.compile(PMAP_PSUM).unwrap_err();
     assert_eq!(code, PJRT_Error_Code_INVALID_ARGUMENT);
     assert!(message.contains("no device with id 1"), "{message}");
