@@ -607,11 +607,11 @@ fn hlo_sharding_strings() {
     );
     assert_eq!(
         mesh(&[&["a"], &["b"]]).hlo_sharding(2).as_deref(),
-        Some("{devices=[2,3]<=[2,3]}")
+        Some("{devices=[2,3]<=[6]}")
     );
     assert_eq!(
         mesh(&[&["a", "b"]]).hlo_sharding(2).as_deref(),
-        Some("{devices=[6,1]<=[2,3]}")
+        Some("{devices=[6,1]<=[6]}")
     );
     assert_eq!(
         mesh(&[&["b"]]).hlo_sharding(2).as_deref(),

@@ -197,12 +197,17 @@ impl NamedSharding {
         if replicated > 1 {
             dims.push(replicated.to_string());
         }
-        let mut s = format!(
-            "{{devices=[{}]<=[{}]",
-            dims.join(","),
-            join(&mut self.axis_sizes.iter().map(u32::to_string))
-        );
-        if perm.iter().enumerate().any(|(i, &p)| i != p) {
+        // Without a transpose the iota's shape is just the device count
+        // (`<=[8]`, as XLA writes it); with one, the mesh's shape.
+        let transposed = perm.iter().enumerate().any(|(i, &p)| i != p);
+        let iota = match transposed {
+            true => join(&mut self.axis_sizes.iter().map(u32::to_string)),
+            false => (self.axis_sizes.iter().map(|&s| u64::from(s)))
+                .fold(1u64, u64::saturating_mul)
+                .to_string(),
+        };
+        let mut s = format!("{{devices=[{}]<=[{iota}]", dims.join(","));
+        if transposed {
             s.push_str(&format!(
                 "T({})",
                 join(&mut perm.iter().map(usize::to_string))

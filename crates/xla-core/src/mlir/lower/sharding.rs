@@ -122,7 +122,7 @@ mod tests {
         assert_eq!(
             hlo_shardings(text, &meshes, &[2, 2, 1, 2]).unwrap(),
             [
-                "{devices=[2,1,3]<=[2,3] last_tile_dim_replicate}",
+                "{devices=[2,1,3]<=[6] last_tile_dim_replicate}",
                 "{replicated}",
                 "{devices=[6]<=[2,3]T(1,0)}",
                 "{devices=[3,1,2]<=[2,3]T(1,0) last_tile_dim_replicate}",
