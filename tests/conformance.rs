@@ -191,21 +191,10 @@ fn report(outcomes: &BTreeMap<String, Outcome>, all_cases: bool) {
 
 fn run_case(dir: &Path, form: Form) -> Result<Outcome, String> {
     let case = Case::read(dir)?;
-    let mut module = case.module_in(form)?;
-    if case.devices.is_some() {
-        // The SPMD body runs once per partition on its block.
-        let body = module
-            .computation_ids()
-            .find(|&id| {
-                module
-                    .computation(id)
-                    .name
-                    .starts_with("xla.sdy.manual_computation_body")
-            })
-            .ok_or("a collective case without a manual computation body")?;
-        module.entry = body;
-        module.entry_layout = None;
-    }
+    // An SPMD module's body runs once per partition on its block.
+    let module = xla_core::spmd::per_device(case.module_in(form)?)
+        .map_err(|e| e.to_string())?
+        .module;
     let suffixes = case.device_suffixes();
     let args = suffixes
         .iter()

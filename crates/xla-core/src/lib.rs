@@ -30,6 +30,7 @@ mod loader;
 pub mod mlir;
 pub mod passes;
 pub mod shape;
+pub mod spmd;
 pub mod text;
 pub mod verify;
 

@@ -14,7 +14,7 @@ use crate::client::{
 use crate::error::{args, guard, str_in, str_out, Error, Result};
 use crate::executable::{Compiled, Executable, LoadedExecutable};
 use crate::ffi::*;
-use crate::handles::{self, Handle, Kind};
+use crate::handles::{self, into_handle, Handle, Kind};
 use crate::proto::{self, CompileOptions};
 
 /// The newest StableHLO (VHLO) version the module reader takes, which
@@ -33,14 +33,6 @@ fn obj<'a, T: Handle, H>(handle: *const H, what: &str) -> Result<&'a T> {
     Ok(unsafe { &*handle.cast::<T>() })
 }
 
-/// Hands `value` to the framework as a handle it frees with the matching
-/// `_Destroy`.
-fn into_handle<T: Handle, H>(value: T) -> *mut H {
-    let handle = Box::into_raw(Box::new(value));
-    handles::register(handle, T::KIND);
-    handle.cast()
-}
-
 /// Frees a handle made by [`into_handle`] (null is fine).
 fn destroy<T: Handle, H>(handle: *mut H, what: &str) -> Result<()> {
     if !handle.is_null() {
@@ -53,10 +45,9 @@ fn destroy<T: Handle, H>(handle: *mut H, what: &str) -> Result<()> {
 }
 
 /// A completed event: every operation of this plugin finishes before it
-/// returns, so events are ready when made, holding the operation's error.
-struct Event {
-    error: Option<Error>,
-}
+/// returns (an operation that fails returns its error instead of an
+/// event), so events are ready and successful when made.
+struct Event;
 
 impl Handle for Event {
     const KIND: Kind = Kind::Event;
@@ -66,8 +57,8 @@ impl Handle for Vec<u8> {
     const KIND: Kind = Kind::Bytes;
 }
 
-fn ready_event(error: Option<Error>) -> *mut PJRT_Event {
-    into_handle(Event { error })
+fn ready_event() -> *mut PJRT_Event {
+    into_handle(Event)
 }
 
 /// Reads a slice of `len` items at `ptr` (empty when `len` is 0).
@@ -136,10 +127,11 @@ unsafe extern "C" fn error_message(args: *mut PJRT_Error_Message_Args) {
     let Some(args) = (unsafe { args.as_mut() }) else {
         return;
     };
-    match unsafe { args.error.cast::<Error>().as_ref() } {
-        Some(error) => (args.message, args.message_size) = str_out(error.message()),
-        None => (args.message, args.message_size) = (std::ptr::null(), 0),
-    }
+    let message = match obj::<Error, _>(args.error, "the error") {
+        Ok(error) => error.message(),
+        Err(_) => "not an error of the xla_rs plugin",
+    };
+    (args.message, args.message_size) = str_out(message);
 }
 
 unsafe extern "C" fn error_get_code(a: *mut PJRT_Error_GetCode_Args) -> *mut PJRT_Error {
@@ -194,23 +186,20 @@ unsafe extern "C" fn event_is_ready(a: *mut PJRT_Event_IsReady_Args) -> *mut PJR
     })
 }
 
-/// The event's error, as a new `PJRT_Error` for the caller.
-fn event_error(event: *mut PJRT_Event) -> Result<()> {
-    match &obj::<Event, _>(event, "the event")?.error {
-        Some(error) => Err(error.clone()),
-        None => Ok(()),
-    }
+/// Checks that `event` is a live event; its status is success.
+fn check_event(event: *mut PJRT_Event) -> Result<()> {
+    obj::<Event, _>(event, "the event").map(drop)
 }
 
 unsafe extern "C" fn event_error_fn(a: *mut PJRT_Event_Error_Args) -> *mut PJRT_Error {
     guard("PJRT_Event_Error", || {
-        event_error(args(a, "PJRT_Event_Error")?.event)
+        check_event(args(a, "PJRT_Event_Error")?.event)
     })
 }
 
 unsafe extern "C" fn event_await(a: *mut PJRT_Event_Await_Args) -> *mut PJRT_Error {
     guard("PJRT_Event_Await", || {
-        event_error(args(a, "PJRT_Event_Await")?.event)
+        check_event(args(a, "PJRT_Event_Await")?.event)
     })
 }
 
@@ -220,13 +209,10 @@ unsafe extern "C" fn event_on_ready(a: *mut PJRT_Event_OnReady_Args) -> *mut PJR
         let callback = a
             .callback
             .ok_or_else(|| Error::invalid("the callback is null"))?;
-        let error = match event_error(a.event) {
-            Ok(()) => std::ptr::null_mut(),
-            Err(e) => e.into_raw(),
-        };
-        // SAFETY: the framework's callback, called once with its argument;
-        // it takes ownership of `error`.
-        unsafe { callback(error, a.user_arg) };
+        check_event(a.event)?;
+        // SAFETY: the framework's callback, called once with its argument
+        // and no error.
+        unsafe { callback(std::ptr::null_mut(), a.user_arg) };
         Ok(())
     })
 }
@@ -426,7 +412,7 @@ unsafe extern "C" fn client_buffer_from_host_buffer(
         let buffer =
             unsafe { Buffer::from_host(a.data.cast(), element_type, dims, strides, device)? };
         // The data is copied before this returns, whatever the semantics.
-        a.done_with_host_buffer = ready_event(None);
+        a.done_with_host_buffer = ready_event();
         a.buffer = into_handle(buffer);
         Ok(())
     })
@@ -757,7 +743,7 @@ unsafe extern "C" fn executable_num_replicas(
 ) -> *mut PJRT_Error {
     guard("PJRT_Executable_NumReplicas", || {
         let a = args(a, "PJRT_Executable_NumReplicas")?;
-        a.num_replicas = compiled(a.executable)?.num_replicas as usize;
+        a.num_replicas = compiled(a.executable)?.assignment.num_replicas;
         Ok(())
     })
 }
@@ -767,7 +753,7 @@ unsafe extern "C" fn executable_num_partitions(
 ) -> *mut PJRT_Error {
     guard("PJRT_Executable_NumPartitions", || {
         let a = args(a, "PJRT_Executable_NumPartitions")?;
-        a.num_partitions = compiled(a.executable)?.num_partitions as usize;
+        a.num_partitions = compiled(a.executable)?.assignment.num_partitions;
         Ok(())
     })
 }
@@ -1073,7 +1059,7 @@ unsafe extern "C" fn loaded_execute(a: *mut PJRT_LoadedExecutable_Execute_Args) 
             }
             if !a.device_complete_events.is_null() {
                 // SAFETY: one event slot per device.
-                unsafe { *a.device_complete_events.add(d) = ready_event(None) };
+                unsafe { *a.device_complete_events.add(d) = ready_event() };
             }
         }
         Ok(())
@@ -1251,7 +1237,7 @@ unsafe extern "C" fn buffer_to_host(a: *mut PJRT_Buffer_ToHostBuffer_Args) -> *m
             .map_err(|e| Error::invalid(e.to_string()))?;
         // SAFETY: `dst` holds `dst_size` ≥ `size` writable bytes.
         unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr(), a.dst.cast::<u8>(), size) };
-        a.event = ready_event(None);
+        a.event = ready_event();
         Ok(())
     })
 }
@@ -1271,7 +1257,7 @@ unsafe extern "C" fn buffer_ready_event(a: *mut PJRT_Buffer_ReadyEvent_Args) -> 
     guard("PJRT_Buffer_ReadyEvent", || {
         let a = args(a, "PJRT_Buffer_ReadyEvent")?;
         buffer(a.buffer)?;
-        a.event = ready_event(None);
+        a.event = ready_event();
         Ok(())
     })
 }

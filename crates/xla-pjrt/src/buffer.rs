@@ -3,6 +3,7 @@
 
 use std::sync::{Arc, Mutex};
 
+use xla_core::literal::{AlignedBytes, Storage};
 use xla_core::{ArrayShape, Layout, Literal, PrimitiveType, Shape};
 
 use crate::error::{Error, Result};
@@ -130,11 +131,17 @@ impl Buffer {
             return Err(Error::invalid(format!("dimension {d} is negative")));
         }
         let shape = ArrayShape::new(element_type, dims.to_vec());
-        let mut literal =
-            Literal::zeros(&Shape::Array(shape)).map_err(|e| Error::invalid(e.to_string()))?;
-        let out = literal
-            .bytes_mut()
-            .map_err(|e| Error::invalid(e.to_string()))?;
+        let len = shape
+            .byte_size()
+            .map_err(|e| Error::invalid(e.to_string()))? as usize;
+        // Every byte is written below: no zeroing first.
+        let mut storage = AlignedBytes::try_for_overwrite(len).map_err(|_| {
+            Error::new(
+                PJRT_Error_Code_RESOURCE_EXHAUSTED,
+                format!("no memory for a buffer of {len} bytes"),
+            )
+        })?;
+        let out = storage.as_mut_slice();
         if !out.is_empty() {
             if data.is_null() {
                 return Err(Error::invalid("the host buffer's data pointer is null"));
@@ -156,6 +163,8 @@ impl Buffer {
                 _ => out.copy_from_slice(unsafe { std::slice::from_raw_parts(data, out.len()) }),
             }
         }
+        let literal = Literal::from_storage(shape, Storage::Owned(storage))
+            .map_err(|e| Error::invalid(e.to_string()))?;
         Buffer::new(literal, device)
     }
 

@@ -53,9 +53,7 @@ impl Error {
     /// Hands the error to the framework, which frees it with
     /// `PJRT_Error_Destroy`.
     pub(crate) fn into_raw(self) -> *mut PJRT_Error {
-        let error = Box::into_raw(Box::new(self));
-        handles::register(error, Kind::Error);
-        error.cast()
+        handles::into_handle(self)
     }
 }
 

@@ -2,10 +2,11 @@
 
 use std::ffi::c_char;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use xla_core::interp::{CustomCallRegistry, DeviceAssignment, Interpreter, RunOptions};
 use xla_core::mlir::ir::primitive_name;
+use xla_core::spmd::{self, SpmdError};
 use xla_core::{HloModule, Literal, PrimitiveType, Shape};
 
 use crate::buffer::{buffer_type, Buffer};
@@ -13,7 +14,6 @@ use crate::client::{Client, MEMORY_KIND};
 use crate::error::{Error, Result};
 use crate::ffi::*;
 use crate::handles::{Handle, Kind};
-use crate::partition;
 use crate::proto::CompileOptions;
 
 /// The first bytes of a serialized executable (then the program as the
@@ -36,8 +36,8 @@ pub struct Compiled {
     pub(crate) output_kind_sizes: Vec<usize>,
     /// The parameters whose buffers the module may take (donation).
     donatable: Vec<bool>,
-    pub(crate) num_replicas: i64,
-    pub(crate) num_partitions: i64,
+    /// How many replicas and partitions run it.
+    pub(crate) assignment: DeviceAssignment,
     pub(crate) fingerprint: String,
     pub(crate) serialized: Vec<u8>,
     /// The optimized program the framework asks for (a module carrying
@@ -53,10 +53,7 @@ enum Program {
     /// On several devices connected by collectives: every device's program
     /// on the reference interpreter, each device on its own thread (the JIT
     /// compiles single-device programs).
-    Devices {
-        module: HloModule,
-        assignment: DeviceAssignment,
-    },
+    Devices(HloModule),
 }
 
 /// Pointers to `'static` strings, for the C API's string arrays.
@@ -126,7 +123,10 @@ impl Compiled {
         let aliases = module.input_output_alias.clone();
         // Each device's program (a shard_map's body on its shards, even
         // over a one-device mesh).
-        let per_device = partition::per_device(module)?;
+        let per_device = spmd::per_device(module).map_err(|e| match e {
+            SpmdError::Verify { .. } => Error::invalid(e.to_string()),
+            _ => Error::unimplemented(e.to_string()),
+        })?;
         let (module, shardings) = (per_device.module, per_device.shardings);
         check_custom_calls(&module)?;
         let (program, signature) = if devices == 1 {
@@ -136,7 +136,7 @@ impl Compiled {
             (Program::Jit(executable), signature)
         } else {
             let signature = module.entry_computation().program_shape();
-            (Program::Devices { module, assignment }, signature)
+            (Program::Devices(module), signature)
         };
         let leaves: Vec<&Shape> = match &signature.result {
             Shape::Tuple(elements) => elements.iter().collect(),
@@ -161,8 +161,8 @@ impl Compiled {
                 *d = true;
             }
         }
-        let optimized = (shardings.as_ref())
-            .map(|s| optimized_program(&name, num_replicas, num_partitions, &signature, s));
+        let optimized =
+            (shardings.as_ref()).map(|s| optimized_program(&name, assignment, &signature, s));
         let mut serialized = SERIALIZED_MAGIC.to_vec();
         serialized.extend_from_slice(source);
         let fingerprint = [
@@ -181,8 +181,7 @@ impl Compiled {
             output_ranks,
             donatable,
             parameters: signature.parameters,
-            num_replicas,
-            num_partitions,
+            assignment,
             fingerprint: format!("{fingerprint:016x}"),
             program,
             serialized,
@@ -245,12 +244,18 @@ impl Compiled {
                 }
                 results
             }
-            Program::Devices { module, assignment } => {
+            Program::Devices(module) => {
                 let owned = (args.iter())
                     .map(|device| owned(device, &donate))
                     .collect::<Result<Vec<_>>>()?;
                 Interpreter::new()
-                    .execute(module, &owned, *assignment, &RunOptions::default(), &mut [])
+                    .execute(
+                        module,
+                        &owned,
+                        self.assignment,
+                        &RunOptions::default(),
+                        &mut [],
+                    )
                     .map_err(|e| failed(e.to_string()))?
             }
         };
@@ -324,8 +329,8 @@ impl LoadedExecutable {
         options: &CompileOptions,
     ) -> Result<LoadedExecutable> {
         let (replicas, partitions) = (
-            compiled.num_replicas as usize,
-            compiled.num_partitions as usize,
+            compiled.assignment.num_replicas,
+            compiled.assignment.num_partitions,
         );
         // The proto lists, per computation (partition), its replicas' devices.
         let assigned = &options.device_assignment;
@@ -382,10 +387,9 @@ impl Handle for LoadedExecutable {
 /// is what a framework reads from it.
 fn optimized_program(
     name: &str,
-    replicas: i64,
-    partitions: i64,
+    assignment: DeviceAssignment,
     signature: &xla_core::hlo::ProgramShape,
-    shardings: &partition::Shardings,
+    shardings: &spmd::Shardings,
 ) -> String {
     let ty = |shape: &Shape| match shape.as_array() {
         Some(a) => {
@@ -419,10 +423,12 @@ fn optimized_program(
     let values: Vec<String> = (0..results.len()).map(|i| format!("%{i}")).collect();
     let types: Vec<String> = results.iter().map(|r| ty(r)).collect();
     format!(
-        "module @{name} attributes {{mhlo.num_partitions = {partitions} : i32, \
-         mhlo.num_replicas = {replicas} : i32, mhlo.spmd_output_sharding = {}, \
+        "module @{name} attributes {{mhlo.num_partitions = {} : i32, \
+         mhlo.num_replicas = {} : i32, mhlo.spmd_output_sharding = {}, \
          mhlo.spmd_parameters_shardings = [{}]}} {{\n  func.func public @main({}) -> ({}) {{\n\
          {body}    return {} : {}\n  }}\n}}\n",
+        assignment.num_partitions,
+        assignment.num_replicas,
         quote(&output),
         shardings
             .parameters
@@ -441,7 +447,8 @@ fn optimized_program(
 /// host callbacks, and targets (e.g. LAPACK routines) without an
 /// implementation.
 fn check_custom_calls(module: &HloModule) -> Result<()> {
-    let registry = CustomCallRegistry::default();
+    static REGISTRY: OnceLock<CustomCallRegistry> = OnceLock::new();
+    let registry = REGISTRY.get_or_init(CustomCallRegistry::default);
     for instruction in module.computations.iter().flat_map(|c| &c.instructions) {
         let Some(target) = instruction.attrs.custom_call_target.as_deref() else {
             continue;

@@ -45,6 +45,14 @@ fn live() -> MutexGuard<'static, HashMap<usize, Kind>> {
     (LIVE.get_or_init(Default::default).lock()).unwrap_or_else(|e| e.into_inner())
 }
 
+/// Hands `value` to the framework as a handle (a leaked box, registered
+/// live) it frees with the matching `_Destroy`.
+pub fn into_handle<T: Handle, H>(value: T) -> *mut H {
+    let handle = Box::into_raw(Box::new(value));
+    register(handle, T::KIND);
+    handle.cast()
+}
+
 /// Records that `address` is a live handle of `kind`.
 pub fn register<T>(address: *const T, kind: Kind) {
     live().insert(address as usize, kind);

@@ -22,7 +22,6 @@ pub mod error;
 pub mod executable;
 pub mod ffi;
 pub mod handles;
-pub mod partition;
 pub mod proto;
 
 /// The plugin's entry point: the PJRT function table.

@@ -11,11 +11,50 @@
 //! needs XLA's automatic SPMD partitioner, which this project does not
 //! have; replicated modules (several replicas, one partition, no
 //! conversions) run as they are on every device.
+//!
+//! The shard conversions carry the values' HLO shardings, one per line,
+//! in their `backend_config` (the StableHLO lowering writes them from
+//! Shardy's), which a runtime reports back to the framework.
 
-use xla_core::hlo::{HloComputation, InstrId, Opcode};
-use xla_core::{HloModule, Shape};
+use crate::hlo::{HloComputation, InstrId, Opcode};
+use crate::verify::{verify_module, VerifyError};
+use crate::{HloModule, Shape};
 
-use crate::error::{Error, Result};
+/// Why a module has no per-device program here.
+#[derive(Debug, thiserror::Error)]
+pub enum SpmdError {
+    /// Its partitioning is left to XLA's automatic SPMD partitioner.
+    #[error(
+        "`{module}` is partitioned over {partitions} devices by sharding annotations; only \
+         programs whose partitioning is written out (`shard_map`, `pmap`) run per device, \
+         not XLA's automatic SPMD partitioning"
+    )]
+    Automatic {
+        /// The module's name.
+        module: String,
+        /// Its partition count.
+        partitions: i64,
+    },
+    /// Its entry does more than move shards in and out of one body.
+    #[error(
+        "`{module}` has {what} in its entry; multi-device programs run per device when their \
+         entry only moves shards in and out of one `shard_map` body"
+    )]
+    NotManual {
+        /// The module's name.
+        module: String,
+        /// What is in the way.
+        what: String,
+    },
+    /// The per-device program does not verify (a malformed module).
+    #[error("the per-device program of `{module}`: {error}")]
+    Verify {
+        /// The module's name.
+        module: String,
+        /// The verifier's error.
+        error: VerifyError,
+    },
+}
 
 const GLOBAL_TO_LOCAL: &str = "xla.sdy.GlobalToLocalShape";
 const LOCAL_TO_GLOBAL: &str = "xla.sdy.LocalToGlobalShape";
@@ -40,7 +79,7 @@ pub struct Shardings {
 }
 
 /// The program each device of `module` runs.
-pub fn per_device(mut module: HloModule) -> Result<PerDevice> {
+pub fn per_device(mut module: HloModule) -> Result<PerDevice, SpmdError> {
     let entry = module.entry.index();
     let name = module.name.clone();
     let computation = &mut module.computations[entry];
@@ -51,12 +90,10 @@ pub fn per_device(mut module: HloModule) -> Result<PerDevice> {
     let shardings = manual.then(|| shardings(computation, &targets)).flatten();
     if !manual {
         if module.num_partitions > 1 {
-            return Err(Error::unimplemented(format!(
-                "`{name}` is partitioned over {} devices by sharding annotations; xla_rs runs \
-                 programs whose partitioning is written out (`shard_map`, `pmap`), not XLA's \
-                 automatic SPMD partitioning",
-                module.num_partitions
-            )));
+            return Err(SpmdError::Automatic {
+                module: name,
+                partitions: module.num_partitions,
+            });
         }
         return Ok(PerDevice {
             module,
@@ -118,8 +155,10 @@ pub fn per_device(mut module: HloModule) -> Result<PerDevice> {
         computation.instructions[i].shape = shape;
     }
     module.entry_layout = None;
-    xla_core::verify::verify_module(&module)
-        .map_err(|e| Error::invalid(format!("the per-device program of `{name}`: {e}")))?;
+    verify_module(&module).map_err(|error| SpmdError::Verify {
+        module: name,
+        error,
+    })?;
     Ok(PerDevice { module, shardings })
 }
 
@@ -182,7 +221,7 @@ fn shardings(computation: &HloComputation, targets: &[Option<String>]) -> Option
 
 /// Turns a shard conversion into what passes its operands on: a copy of
 /// one operand, a tuple of several (its shape is set afterwards).
-fn pass_on(instruction: &mut xla_core::HloInstruction) {
+fn pass_on(instruction: &mut crate::HloInstruction) {
     instruction.opcode = match instruction.operands.len() {
         1 => Opcode::Copy,
         _ => Opcode::Tuple,
@@ -190,9 +229,9 @@ fn pass_on(instruction: &mut xla_core::HloInstruction) {
     instruction.attrs = Default::default();
 }
 
-fn not_manual(name: &str, what: &str) -> Error {
-    Error::unimplemented(format!(
-        "`{name}` has {what} in its entry; xla_rs runs multi-device programs whose entry \
-         only moves shards in and out of one `shard_map` body"
-    ))
+fn not_manual(name: &str, what: &str) -> SpmdError {
+    SpmdError::NotManual {
+        module: name.to_string(),
+        what: what.to_string(),
+    }
 }
