@@ -21,6 +21,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use xla_testkit::XorShift;
+
 /// Tokens of the formats, inserted by the structure-aware mutations.
 const TOKENS: &[&str] = &[
     "{",
@@ -96,24 +98,8 @@ const TOKENS: &[&str] = &[
     "\u{ff}",
 ];
 
-/// A small deterministic generator (xorshift).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-}
-
 /// One to four mutations of `input`, with `other` for splicing.
-fn mutate(input: &[u8], other: &[u8], rng: &mut Rng) -> Vec<u8> {
+fn mutate(input: &[u8], other: &[u8], rng: &mut XorShift) -> Vec<u8> {
     let mut b = input.to_vec();
     for _ in 0..1 + rng.below(4) {
         let len = b.len();
@@ -125,7 +111,7 @@ fn mutate(input: &[u8], other: &[u8], rng: &mut Rng) -> Vec<u8> {
             }
             1 if len > 0 => {
                 let i = rng.below(len);
-                b[i] = rng.next() as u8;
+                b[i] = rng.next_u64() as u8;
             }
             2 => b.truncate(at),
             3 => {
@@ -281,7 +267,7 @@ fn main() {
     let worker = std::thread::Builder::new()
         .stack_size(64 << 20)
         .spawn(move || {
-            let mut rng = Rng(seed.max(1));
+            let mut rng = XorShift(seed.max(1));
             let mut found: BTreeMap<String, Vec<u8>> = BTreeMap::new();
             let mut runs = 0u64;
             let deadline = Instant::now() + Duration::from_secs(seconds);

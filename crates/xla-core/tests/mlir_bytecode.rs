@@ -8,6 +8,7 @@ use xla_core::mlir::bytecode::{read_bytecode, BytecodeError, VhloVersion};
 use xla_core::mlir::export::{read_jax_export, DType, Exported, NamedSharding, Sharding};
 use xla_core::mlir::ir::{Attr, ElementType, Module, Operation, Type};
 use xla_core::PrimitiveType;
+use xla_testkit::XorShift;
 
 fn cases_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/conformance/cases")
@@ -474,18 +475,6 @@ fn versions_outside_the_window_are_typed_errors() {
     assert_eq!(read_bytecode(b"not bytecode"), Err(BytecodeError::BadMagic));
 }
 
-/// A deterministic xorshift generator.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-}
-
 /// Truncations and byte mutations of every input (the VHLO artifacts, the
 /// symbolic export and every conformance fixture) never panic.
 #[test]
@@ -500,7 +489,7 @@ fn mutated_and_truncated_inputs_never_panic() {
             .iter()
             .map(|d| (std::fs::read(d.join("module.jax_export")).unwrap(), 40)),
     );
-    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let mut rng = XorShift(0x9e37_79b9_7f4a_7c15);
     let mut decoded = 0usize;
     for (input, mutations) in &inputs {
         let bc = input.windows(4).position(|w| w == b"ML\xefR").unwrap();
@@ -514,11 +503,11 @@ fn mutated_and_truncated_inputs_never_panic() {
         }
         for _ in 0..*mutations {
             let mut b = input.clone();
-            for _ in 0..1 + rng.next() % 4 {
-                let i = (rng.next() % b.len() as u64) as usize;
-                b[i] = match rng.next() % 4 {
-                    0 => rng.next() as u8,
-                    1 => b[i] ^ (1 << (rng.next() % 8)),
+            for _ in 0..1 + rng.next_u64() % 4 {
+                let i = (rng.next_u64() % b.len() as u64) as usize;
+                b[i] = match rng.next_u64() % 4 {
+                    0 => rng.next_u64() as u8,
+                    1 => b[i] ^ (1 << (rng.next_u64() % 8)),
                     2 => 0xff,
                     _ => 0,
                 };

@@ -6,7 +6,8 @@
 //!   the comparison rule of each case);
 //! - [`compare`]: literals compared by that rule (exactly, or within an
 //!   absolute, relative or ulp tolerance), tuples flattened;
-//! - [`random`]: deterministic arguments for a parameter shape.
+//! - [`random`]: deterministic arguments for a parameter shape, and a
+//!   deterministic generator for mutation tests.
 
 pub mod case;
 pub mod compare;
@@ -14,4 +15,4 @@ pub mod random;
 
 pub use case::Case;
 pub use compare::{flatten, Rule};
-pub use random::random_literal;
+pub use random::{random_literal, XorShift};

@@ -37,3 +37,22 @@ pub fn random_literal(shape: &Shape, seed: &mut u64) -> Literal {
         Shape::Opaque => panic!("no values for an opaque parameter"),
     }
 }
+
+/// A small deterministic generator (xorshift64) for mutation tests and
+/// fuzzers: the same seed gives the same sequence on every machine.
+pub struct XorShift(pub u64);
+
+impl XorShift {
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    /// A number below `n` (0 when `n` is 0).
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next_u64() % n.max(1) as u64) as usize
+    }
+}

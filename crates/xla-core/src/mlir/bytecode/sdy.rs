@@ -17,7 +17,7 @@ impl Tables<'_, '_> {
         let code = c.varint()?;
         let text = match code {
             // ManualAxesAttr: `{"a", "b"}`.
-            0 => format!("{{{}}}", self.sdy_list(c, |t, c| t.string_ref(c))?),
+            0 => format!("{{{}}}", self.sdy_list(c, |t, c| t.sdy_text(c))?),
             // MeshAxisAttr: `"a"=4`.
             1 => {
                 let name = self.quoted(c)?;
@@ -111,7 +111,7 @@ impl Tables<'_, '_> {
         Ok(items.join(", "))
     }
 
-    /// A referenced attribute's text.
+    /// A referenced attribute's text (a builtin string quoted).
     fn sdy_text(&mut self, c: &mut Cur<'_>) -> Result<String> {
         let at = c.clone();
         match self.attr(c)? {
@@ -135,10 +135,5 @@ impl Tables<'_, '_> {
             "{:?}",
             String::from_utf8_lossy(self.file.string(c)?)
         ))
-    }
-
-    /// A referenced builtin string attribute, quoted.
-    fn string_ref(&mut self, c: &mut Cur<'_>) -> Result<String> {
-        self.sdy_text(c)
     }
 }

@@ -143,6 +143,7 @@ fn lower_bound(
             }
         })
         .collect();
+    let entry_op = funcs.get(entry).copied();
     let mut lowering = Lowering {
         funcs,
         done: HashMap::new(),
@@ -168,18 +169,13 @@ fn lower_bound(
         }
     }
     let tupled = hlo.entry_computation().program_shape().result.is_tuple();
-    hlo.input_output_alias = donations(module, entry, tupled);
+    hlo.input_output_alias = entry_op.map_or_else(Vec::new, |f| donations(f, tupled));
     Ok(hlo)
 }
 
 /// The entry's donated arguments as HLO aliases: JAX marks a donated
 /// argument `tf.aliasing_output = N` (its buffer may hold result `N`).
-fn donations(module: &Module, entry: &str, tupled: bool) -> Vec<InputOutputAlias> {
-    let Some(func) = (module.ops.iter()).find(|op| {
-        op.name == "func.func" && string_attr(op, "sym_name").ok().as_deref() == Some(entry)
-    }) else {
-        return Vec::new();
-    };
+fn donations(func: &Operation, tupled: bool) -> Vec<InputOutputAlias> {
     let Some(Attr::Array(args)) = func.attr("arg_attrs") else {
         return Vec::new();
     };

@@ -123,11 +123,7 @@ impl<'a> Parser<'a> {
     /// Dialect types (`!quant.uniform<…>`) are kept by their text.
     fn element(&mut self) -> Result<ElementType, ParseError> {
         if self.c.looking_at("!") {
-            let start = self.c.pos();
-            self.opaque_attr()?;
-            return Ok(ElementType::Other(
-                self.c.source()[start..self.c.pos()].to_string(),
-            ));
+            return Ok(ElementType::Other(self.skipped_text(Self::opaque_attr)?));
         }
         if self.c.eat_keyword("complex") {
             self.c.expect("<")?;
@@ -259,10 +255,7 @@ impl<'a> Parser<'a> {
             return self.struct_attr();
         }
         if rest.starts_with('#') {
-            self.opaque_attr()?;
-            return Ok(Attr::Opaque(
-                self.c.source()[start..self.c.pos()].to_string(),
-            ));
+            return Ok(Attr::Opaque(self.skipped_text(Self::opaque_attr)?));
         }
         if self.c.eat_keyword("dense") {
             return self.dense();
@@ -492,6 +485,18 @@ impl<'a> Parser<'a> {
         }
         self.c.set_pos(i);
         Ok(())
+    }
+
+    /// The text `skip` passes over (from the next non-blank character):
+    /// what the reader keeps of an attribute it does not interpret.
+    pub(crate) fn skipped_text(
+        &mut self,
+        skip: fn(&mut Self) -> Result<(), ParseError>,
+    ) -> Result<String, ParseError> {
+        self.c.skip_ws();
+        let start = self.c.pos();
+        skip(self)?;
+        Ok(self.c.source()[start..self.c.pos()].to_string())
     }
 
     /// Skips one bracketed group at the cursor (`<…>`, `[…]`, `{…}`,

@@ -170,10 +170,7 @@ impl<'a> Parser<'a> {
         if self.c.eat_keyword("sdy.mesh") {
             let name = self.symbol()?;
             self.c.expect("=")?;
-            self.c.skip_ws();
-            let start = self.c.pos();
-            self.opaque_attr()?;
-            let mesh = self.c.source()[start..self.c.pos()].to_string();
+            let mesh = self.skipped_text(Self::opaque_attr)?;
             let attrs = if self.c.looking_at("{") {
                 self.attr_dict()?
             } else {

@@ -200,9 +200,7 @@ impl<'a> Parser<'a> {
         }
         if rest.starts_with('<') {
             // `algorithm = <lhs_precision_type = tf32, …>` of dot_general.
-            let start = self.c.pos();
-            self.opaque_attr()?;
-            let text = self.c.source()[start..self.c.pos()].to_string();
+            let text = self.skipped_text(Self::opaque_attr)?;
             return Ok(Keyword::Attr(Attr::Opaque(text)));
         }
         if rest.starts_with(|c: char| c.is_ascii_digit() || c == '-') {
@@ -464,10 +462,7 @@ impl<'a> Parser<'a> {
     fn sharding_hint(&mut self, name: &str) -> Result<Operation, ParseError> {
         let mut op = bare(name);
         op.operands.push(self.value_use()?);
-        self.c.skip_ws();
-        let start = self.c.pos();
-        self.skip_group()?;
-        let text = self.c.source()[start..self.c.pos()].to_string();
+        let text = self.skipped_text(Self::skip_group)?;
         op.attrs.push(("sharding".into(), Attr::Opaque(text)));
         self.c.expect(":")?;
         let ty = self.ty()?;
@@ -484,10 +479,7 @@ impl<'a> Parser<'a> {
         for key in ["in_shardings", "out_shardings", "manual_axes"] {
             self.c.expect(key)?;
             self.c.expect("=")?;
-            self.c.skip_ws();
-            let start = self.c.pos();
-            self.skip_group()?;
-            let text = self.c.source()[start..self.c.pos()].to_string();
+            let text = self.skipped_text(Self::skip_group)?;
             op.attrs.push((key.to_string(), Attr::Opaque(text)));
         }
         self.c.expect("(")?;
