@@ -27,6 +27,7 @@ import tempfile
 BENCHES = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, BENCHES)
 from gen_hlo import add_selection, existing_modules, find_xla, programs  # noqa: E402
+from timing import relative_error  # noqa: E402
 
 os.environ.setdefault("JAX_PLATFORMS", "cpu")
 import numpy as np  # noqa: E402
@@ -84,13 +85,7 @@ def main():
                           f"JAX gives {w.dtype}{list(w.shape)}")
                     worst = float("inf")
                     continue
-                if not w.size:  # an empty result: nothing to compare
-                    continue
-                wide = np.complex128 if np.iscomplexobj(w) else np.float64
-                g64, w64 = got.astype(wide), w.astype(wide)
-                scale = max(float(np.max(np.abs(w64))), 1e-30)
-                err = float(np.max(np.abs(g64 - w64))) / scale
-                worst = max(worst, err if not np.isnan(err) else float("inf"))
+                worst = max(worst, relative_error(got, w))
         ok = worst <= args.tol
         print(f"{case.name:16} {len(want)} result(s), max relative error {worst:.2e}  "
               f"{'ok' if ok else 'MISMATCH'}")

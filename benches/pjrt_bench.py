@@ -46,7 +46,7 @@ BENCHES = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(BENCHES)
 sys.path.insert(0, BENCHES)
 from gen_hlo import SETS, cpu_subset, programs  # noqa: E402  (imports no jax)
-from timing import compile_times, geomean, median, ratio, stats_ms, time_runs  # noqa: E402
+from timing import compile_times, geomean, median, ratio, relative_error, stats_ms, time_runs  # noqa: E402
 
 DEFAULT_CASES = "ew_chain,reduce_row_sum,softmax,layernorm,dot_1024,mlp,mlp_train_adam,gpt2_block"
 TARGET, REF = "xla_rs", "cpu"
@@ -127,13 +127,7 @@ def rel_err(got, want):
         g, w = np.asarray(g), np.asarray(w)
         if g.shape != w.shape:
             return float("inf")
-        if not w.size:
-            continue
-        wide = np.complex128 if np.iscomplexobj(w) else np.float64
-        g64, w64 = g.astype(wide), w.astype(wide)
-        scale = max(float(np.max(np.abs(w64))), 1e-30)
-        err = float(np.max(np.abs(g64 - w64))) / scale
-        worst = max(worst, err if not math.isnan(err) else float("inf"))
+        worst = max(worst, relative_error(g, w))
     return worst
 
 

@@ -1,4 +1,6 @@
-"""Timing and summary helpers shared by the benchmark scripts (no jax)."""
+"""Helpers shared by the benchmark scripts: timing, summaries, result
+errors. Importing it imports neither jax nor numpy (jax_time.py sets thread
+limits before either loads)."""
 import math
 import statistics
 import time
@@ -57,3 +59,17 @@ def ratio(a, b):
 def geomean(xs):
     xs = [x for x in xs if x > 0 and not math.isnan(x) and not math.isinf(x)]
     return math.exp(sum(map(math.log, xs)) / len(xs)) if xs else float("nan")
+
+
+def relative_error(got, want):
+    """max|got - want| / max|want| of two arrays of the same shape (0 when
+    empty, inf when NaN where the other has a number)."""
+    import numpy as np
+
+    if not want.size:
+        return 0.0
+    wide = np.complex128 if np.iscomplexobj(want) else np.float64
+    g64, w64 = got.astype(wide), want.astype(wide)
+    scale = max(float(np.max(np.abs(w64))), 1e-30)
+    err = float(np.max(np.abs(g64 - w64))) / scale
+    return err if not math.isnan(err) else float("inf")

@@ -310,6 +310,17 @@ class T:
             raise Skip("; ".join(skipped) + f" (the other {len(programs) - len(skipped)} passed)")
         return problems
 
+    def probes(self, probes):
+        """Runs {label: callable}, noting each one's value or the exception
+        it raises (features a plugin may lack: recorded, not failures)."""
+        for label, fn in probes.items():
+            self.step(label)
+            try:
+                v = fn()
+                self.note(f"{label}: ok{'' if v is None else f' ({v})'}")
+            except Exception as e:  # noqa: BLE001 - recorded as a note
+                self.note(f"{label}: raises {type(e).__name__}: {_first_line(e, 120)}")
+
     def want_problems(self, got, ref, want, *, rtol=None, atol=None, exact=False):
         """got ~ want and ref ~ want for the leaves `want` (numpy) has."""
         kw = dict(rtol=rtol, atol=atol, exact=exact, check_dtype=False, check_structure=False)
@@ -1938,12 +1949,7 @@ def case_aot_introspection(t):
         "output_formats": lambda: repr(compiled.output_formats)[:60],
         "serialize": ser,
     }
-    for label, fn in probes.items():
-        t.step(label)
-        try:
-            t.note(f"{label}: ok ({fn()})")
-        except Exception as e:
-            t.note(f"{label}: raises {type(e).__name__}: {_first_line(e, 120)}")
+    t.probes(probes)
     if problems:
         raise CaseFailure("\n".join(problems))
 
@@ -1971,13 +1977,7 @@ def case_buffer_api(t):
         "memory_stats": lambda: repr(t.target.memory_stats())[:80],
         "live_arrays": lambda: len(jax.live_arrays()),
     }
-    for label, fn in probes.items():
-        t.step(label)
-        try:
-            v = fn()
-            t.note(f"{label}: ok{'' if v is None else f' ({v})'}")
-        except Exception as e:
-            t.note(f"{label}: raises {type(e).__name__}: {_first_line(e, 120)}")
+    t.probes(probes)
     b = jax.device_put(x, t.target)
     try:
         b.delete()
