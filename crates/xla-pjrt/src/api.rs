@@ -46,8 +46,11 @@ fn destroy<T: Handle, H>(handle: *mut H, what: &str) -> Result<()> {
 
 /// A completed event: every operation of this plugin finishes before it
 /// returns (an operation that fails returns its error instead of an
-/// event), so events are ready and successful when made.
-struct Event;
+/// event), so events are ready and successful when made. The byte gives
+/// each event its own address, which a handle needs.
+struct Event {
+    _address: u8,
+}
 
 impl Handle for Event {
     const KIND: Kind = Kind::Event;
@@ -58,7 +61,7 @@ impl Handle for Vec<u8> {
 }
 
 fn ready_event() -> *mut PJRT_Event {
-    into_handle(Event)
+    into_handle(Event { _address: 0 })
 }
 
 /// Reads a slice of `len` items at `ptr` (empty when `len` is 0).

@@ -48,6 +48,14 @@ fn live() -> MutexGuard<'static, HashMap<usize, Kind>> {
 /// Hands `value` to the framework as a handle (a leaked box, registered
 /// live) it frees with the matching `_Destroy`.
 pub fn into_handle<T: Handle, H>(value: T) -> *mut H {
+    // A zero-sized box has no address of its own: every such handle would
+    // be the same pointer.
+    const {
+        assert!(
+            std::mem::size_of::<T>() > 0,
+            "a handle type must not be zero-sized"
+        )
+    };
     let handle = Box::into_raw(Box::new(value));
     register(handle, T::KIND);
     handle.cast()

@@ -341,6 +341,31 @@ fn strided_host_buffers_round_trip_row_major() {
 }
 
 #[test]
+fn events_are_handles_of_their_own() {
+    let client = Client::new(None);
+    let ready = |buffer: *mut PJRT_Buffer| {
+        let mut args = new_args::<PJRT_Buffer_ReadyEvent_Args>();
+        args.buffer = buffer;
+        // SAFETY: valid args.
+        ok(unsafe { api().PJRT_Buffer_ReadyEvent.unwrap()(&mut args) });
+        args.event
+    };
+    let x = client.buffer_f32(&[2], &[1.0, 2.0], None).unwrap();
+    let (first, second) = (ready(x), ready(x));
+    assert_ne!(first, second);
+    destroy_event(first);
+    let mut wait = new_args::<PJRT_Event_Await_Args>();
+    wait.event = second;
+    // SAFETY: valid args; `second` is still live.
+    ok(unsafe { api().PJRT_Event_Await.unwrap()(&mut wait) });
+    destroy_event(second);
+    // SAFETY: valid args; `second` is gone now.
+    let (code, _) = status(unsafe { api().PJRT_Event_Await.unwrap()(&mut wait) }).unwrap();
+    assert_eq!(code, PJRT_Error_Code_INVALID_ARGUMENT);
+    destroy_buffer(x);
+}
+
+#[test]
 fn compiled_programs_run_and_check_their_arguments() {
     let client = Client::new(None);
     let a = [1.0f32, 2.0, 3.0, 4.0, 5.0, 6.0];
