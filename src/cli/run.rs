@@ -46,8 +46,9 @@ pub struct Args {
 /// The engines `xla run` can use.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 enum Backend {
-    /// The JIT (single-device runs; a run on several devices uses the
-    /// interpreter, which has the collectives, and says so).
+    /// The JIT (several devices run on threads of this process; a module
+    /// whose collectives or channels the JIT cannot run on several devices
+    /// runs on the interpreter, which says so).
     Jit,
     /// The JIT with every fusion kernel compiled by Cranelift (128-bit
     /// vectors; no native AVX-512 or AVX2 fusion kernels).
@@ -70,6 +71,14 @@ pub fn run(args: Args) -> Outcome {
         }
         loaded => loaded?,
     };
+    // A `shard_map` module runs its per-device program on each device's
+    // shard; a module written per device (its collectives explicit) runs
+    // as it is.
+    let module = match xla_core::spmd::per_device(module.clone()) {
+        Ok(per_device) => per_device.module,
+        Err(xla_core::spmd::SpmdError::Automatic { .. }) => module,
+        Err(e) => return Err(Failure::Invalid(e.to_string())),
+    };
     let assignment = DeviceAssignment::new(
         args.num_replicas
             .unwrap_or(module.replica_count.max(1) as usize),
@@ -89,8 +98,8 @@ pub fn run(args: Args) -> Outcome {
     };
     let cancel = timeout.map_or_else(CancelToken::new, CancelToken::with_timeout);
     let stopped = |stopped: xla_core::Stopped| Failure::Timeout(stopped.to_string());
-    let results = match args.backend {
-        Backend::Jit | Backend::Cranelift if devices == 1 => {
+    let jit = match args.backend {
+        Backend::Jit | Backend::Cranelift => {
             let options = CompileOptions {
                 cranelift_only: args.backend == Backend::Cranelift,
                 ..CompileOptions::default()
@@ -98,23 +107,32 @@ pub fn run(args: Args) -> Outcome {
             let executable = Client::cpu()
                 .and_then(|client| client.compile_with(&module, &options))
                 .map_err(|e| Failure::Invalid(e.to_string()))?;
-            let refs: Vec<&Literal> = arguments[0].iter().collect();
-            let run = executable.execute_with(
-                &refs,
-                &ExecuteOptions {
-                    cancel,
-                    ..ExecuteOptions::default()
-                },
-            );
-            vec![run.map_err(|e| match e {
-                JitError::Stopped(s) => stopped(s),
-                e => Failure::Invalid(e.to_string()),
-            })?]
-        }
-        Backend::Jit | Backend::Cranelift | Backend::Interp => {
-            if args.backend != Backend::Interp && devices > 1 {
-                eprintln!("note: {devices} devices: the JIT runs single-device modules; using the interpreter");
+            let options = ExecuteOptions {
+                cancel: cancel.clone(),
+                ..ExecuteOptions::default()
+            };
+            let refs: Vec<Vec<&Literal>> = arguments.iter().map(|a| a.iter().collect()).collect();
+            let run = if devices == 1 {
+                executable.execute_with(&refs[0], &options).map(|r| vec![r])
+            } else {
+                executable.execute_devices(&refs, assignment, &options)
+            };
+            match run {
+                Err(e @ JitError::NotOnDevices { .. }) => {
+                    eprintln!("note: {e}; using the interpreter");
+                    None
+                }
+                run => Some(run.map_err(|e| match e {
+                    JitError::Stopped(s) => stopped(s),
+                    e => Failure::Invalid(e.to_string()),
+                })?),
             }
+        }
+        Backend::Interp => None,
+    };
+    let results = match jit {
+        Some(results) => results,
+        None => {
             let options = RunOptions {
                 cancel,
                 ..RunOptions::default()

@@ -104,6 +104,29 @@ pub enum JitError {
         /// result (…)`, or `the instructions' buffers together`.
         what: String,
     },
+    /// A multi-device run with the wrong number of argument lists.
+    #[error("the run has {expected} devices, but {actual} argument lists were given")]
+    DeviceCount {
+        /// Devices of the run.
+        expected: usize,
+        /// Argument lists given.
+        actual: usize,
+    },
+    /// A multi-device run of a program in which an instruction that reaches
+    /// other devices runs through the interpreter fallback, which runs one
+    /// device (the whole module can run on the interpreter instead).
+    #[error(
+        "{instruction} ({opcode}) runs through the interpreter fallback, which cannot reach \
+         the other devices of a run on {devices} devices"
+    )]
+    NotOnDevices {
+        /// The instruction.
+        instruction: String,
+        /// Its op.
+        opcode: Opcode,
+        /// Devices of the run.
+        devices: usize,
+    },
     /// The wrong number of arguments.
     #[error("the entry computation takes {expected} arguments, but {actual} were given")]
     ArgumentCount {

@@ -6,6 +6,7 @@
 mod client;
 pub mod clif;
 pub mod codegen;
+pub mod collectives;
 pub mod disasm;
 pub mod dot;
 pub mod emit;

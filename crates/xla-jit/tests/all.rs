@@ -27,6 +27,7 @@ mod math;
 mod pool;
 mod runtime_basics;
 mod runtime_batch_norm;
+mod runtime_collectives;
 mod runtime_conformance;
 mod runtime_control;
 mod runtime_convolution;

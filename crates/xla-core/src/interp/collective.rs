@@ -25,6 +25,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
+use super::devices::DeviceAssignment;
 use super::elementwise::table::Scalar;
 use super::eval::{invalid, row_major, Ctx};
 use super::rendezvous::{Contribution, Hub, MeetingKey};
@@ -42,14 +43,14 @@ pub(super) struct Device {
     pub replica_id: u32,
     /// This partition's id.
     pub partition_id: u32,
-    hub: Arc<Hub>,
+    hub: Arc<Hub<Contribution>>,
     /// How many times this device executed each collective, by name.
     occurrences: HashMap<String, u64>,
 }
 
 impl Device {
     /// Device `index` of the run `hub` connects.
-    pub fn new(index: usize, hub: Arc<Hub>) -> Self {
+    pub fn new(index: usize, hub: Arc<Hub<Contribution>>) -> Self {
         let assignment = hub.assignment();
         Device {
             index,
@@ -66,7 +67,7 @@ impl Device {
     }
 
     /// The run's meeting place.
-    pub fn hub(&self) -> &Hub {
+    pub fn hub(&self) -> &Hub<Contribution> {
         &self.hub
     }
 
@@ -89,7 +90,8 @@ impl Device {
             .iter()
             .map(|&l| Ok(row_major(l)?.into_owned()))
             .collect::<Result<Vec<Literal>, InterpError>>()?;
-        self.hub.meet(self.index, key, contribution, instr)
+        self.hub
+            .meet(self.index, key, Arc::new(contribution), instr.opcode)
     }
 }
 
@@ -125,9 +127,18 @@ fn group_mode(instr: &HloInstruction) -> Result<GroupMode, InterpError> {
 
 /// The devices of this device's group, in group order.
 fn participants(ctx: &Ctx<'_>, instr: &HloInstruction) -> Result<Vec<usize>, InterpError> {
+    group_of(instr, ctx.device.hub().assignment(), ctx.device.index())
+}
+
+/// The devices of device `d`'s group at collective `instr` (all-reduce,
+/// all-gather, reduce-scatter, all-to-all), in group order, by the rules
+/// of the table above.
+pub fn group_of(
+    instr: &HloInstruction,
+    a: DeviceAssignment,
+    d: usize,
+) -> Result<Vec<usize>, InterpError> {
     let mode = group_mode(instr)?;
-    let a = ctx.device.hub().assignment();
-    let d = ctx.device.index();
     let (replica, partition) = (a.replica(d), a.partition(d));
     let (my_id, id_count, what) = match mode {
         GroupMode::CrossReplica | GroupMode::CrossReplicaAndPartition => {
@@ -298,8 +309,30 @@ pub(super) fn collective_permute(
     instr: &HloInstruction,
     operands: &[&Literal],
 ) -> Result<Literal, InterpError> {
-    let a = ctx.device.hub().assignment();
-    let d = ctx.device.index();
+    let (group, me) = permute_group(instr, ctx.device.hub().assignment(), ctx.device.index())?;
+    let pairs = instr
+        .attrs
+        .source_target_pairs
+        .as_deref()
+        .unwrap_or_default();
+    let all = ctx.device.meet(instr, group, &operands[..1])?;
+    match pairs.iter().find(|&&(_, target)| target == me as i64) {
+        Some(&(source, _)) => Ok(all[source as usize][0].clone()),
+        None => Ok(Literal::zeros(
+            &operands[0].shape().clone().without_layouts(),
+        )?),
+    }
+}
+
+/// The devices that take part with device `d` in collective-permute
+/// `instr` (every replica of its partition, or every partition of its
+/// replica), in id order, and `d`'s position among them; the
+/// `source_target_pairs` are checked to name positions of the group.
+pub fn permute_group(
+    instr: &HloInstruction,
+    a: DeviceAssignment,
+    d: usize,
+) -> Result<(Vec<usize>, usize), InterpError> {
     // Pairs hold replica ids (no channel) or partition ids (a channel); the
     // devices that share this device's other coordinate take part.
     let (group, me): (Vec<usize>, usize) = match group_mode(instr)? {
@@ -334,13 +367,7 @@ pub(super) fn collective_permute(
             }
         }
     }
-    let all = ctx.device.meet(instr, group, &operands[..1])?;
-    match pairs.iter().find(|&&(_, target)| target == me as i64) {
-        Some(&(source, _)) => Ok(all[source as usize][0].clone()),
-        None => Ok(Literal::zeros(
-            &operands[0].shape().clone().without_layouts(),
-        )?),
-    }
+    Ok((group, me))
 }
 
 /// `dimensions={d}` of all-gather, reduce-scatter and the array all-to-all.

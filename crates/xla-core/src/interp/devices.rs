@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use super::collective::Device;
-use super::rendezvous::Hub;
+use super::rendezvous::{Contribution, Hub};
 use super::side_effect::Io;
 use super::{eval, InterpError, Interpreter};
 use crate::{CancelToken, HloModule, Literal};
@@ -260,7 +260,7 @@ pub(super) fn run(
 
 /// Tells the hub, when dropped, that a device finished (or failed).
 struct Finish<'a> {
-    hub: &'a Hub,
+    hub: &'a Hub<Contribution>,
     device: usize,
     ok: bool,
 }

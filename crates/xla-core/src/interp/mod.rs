@@ -46,16 +46,17 @@ mod linalg;
 mod normalization;
 mod random;
 mod reduce;
-mod rendezvous;
+pub mod rendezvous;
 mod scalar;
 mod side_effect;
 mod sort;
 
+pub use collective::{group_of, permute_group};
 pub use custom_call::{
     backend_config_integer, CustomCallAbiFn, CustomCallArgs, CustomCallFn, CustomCallRegistry,
 };
 pub use devices::{DeviceAssignment, Feeds, RunOptions, MAX_CALL_DEPTH, MAX_DEVICES};
-pub use elementwise::{complex_op_c128, complex_op_c64};
+pub use elementwise::{complex_op_c128, complex_op_c64, ByteCombiner};
 pub use error::InterpError;
 pub(crate) use lapack::trsm_options;
 

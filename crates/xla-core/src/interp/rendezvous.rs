@@ -1,6 +1,10 @@
 //! Where the devices of a multi-device run meet: collectives exchange their
 //! operands in a *meeting*, send/recv move data through *mailboxes*.
 //!
+//! The interpreter's devices contribute copies of their operands; the
+//! JIT's in-process communicator contributes the addresses of its buffers
+//! (the hub is generic over what a contribution is).
+//!
 //! Every wait ends: it returns as soon as what it waits for is there, and
 //! fails with [`InterpError::Collective`] (naming the instruction and the
 //! missing devices) when
@@ -16,7 +20,7 @@ use std::time::{Duration, Instant};
 
 use super::devices::DeviceAssignment;
 use super::InterpError;
-use crate::hlo::HloInstruction;
+use crate::hlo::{HloInstruction, Opcode};
 use crate::Literal;
 
 /// One execution of a collective by one group of devices. Devices that
@@ -24,7 +28,7 @@ use crate::Literal;
 /// many times this device ran it before, and the group's devices in group
 /// order.
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
-pub(super) struct MeetingKey {
+pub struct MeetingKey {
     /// The collective instruction's name (unique in its module).
     pub instruction: String,
     /// How many times this device executed the instruction before.
@@ -33,20 +37,22 @@ pub(super) struct MeetingKey {
     pub participants: Vec<usize>,
 }
 
-/// What one device contributes to a meeting (one literal per operand).
+/// What one interpreter device contributes to a meeting (one literal per
+/// operand).
 pub(super) type Contribution = Arc<Vec<Literal>>;
 
-/// The shared state of a run's devices.
-pub(super) struct Hub {
+/// The shared state of a run's devices; `C` is what a device contributes
+/// to a meeting.
+pub struct Hub<C> {
     assignment: DeviceAssignment,
     timeout: Duration,
-    state: Mutex<State>,
+    state: Mutex<State<C>>,
     wake: Condvar,
 }
 
-struct State {
+struct State<C> {
     devices: Vec<Activity>,
-    meetings: HashMap<MeetingKey, Meeting>,
+    meetings: HashMap<MeetingKey, Meeting<C>>,
     /// Data sent on a channel to a device, oldest first, keyed by
     /// `(channel_id, receiving device)`.
     mailboxes: HashMap<(i64, usize), VecDeque<Literal>>,
@@ -54,7 +60,7 @@ struct State {
     first_failed: Option<usize>,
 }
 
-impl State {
+impl<C> State<C> {
     fn fail(&mut self, device: usize) {
         self.devices[device] = Activity::Failed;
         self.first_failed.get_or_insert(device);
@@ -88,19 +94,19 @@ impl Wait {
     }
 }
 
-struct Meeting {
-    contributions: Vec<Option<Contribution>>,
+struct Meeting<C> {
+    contributions: Vec<Option<C>>,
     /// Participants that took the contributions and left.
     left: usize,
 }
 
-impl Meeting {
+impl<C> Meeting<C> {
     fn is_complete(&self) -> bool {
         self.contributions.iter().all(Option::is_some)
     }
 }
 
-impl Hub {
+impl<C: Clone> Hub<C> {
     /// A hub for `assignment.device_count()` devices, all running.
     pub fn new(assignment: DeviceAssignment, timeout: Duration) -> Self {
         Hub {
@@ -121,21 +127,22 @@ impl Hub {
         self.assignment
     }
 
-    fn lock(&self) -> MutexGuard<'_, State> {
+    fn lock(&self) -> MutexGuard<'_, State<C>> {
         // A device thread never panics while holding the lock; if one did,
         // the state is still consistent (every update is a single step).
         self.state.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// Contributes `contribution` to the meeting `key` as `device` and waits
-    /// for every participant's; returns them in group order.
+    /// Contributes `contribution` to the meeting `key` as `device` (one of
+    /// its participants) at a collective `op`, and waits for every
+    /// participant's; returns them in group order.
     pub fn meet(
         &self,
         device: usize,
         key: MeetingKey,
-        contribution: Vec<Literal>,
-        instr: &HloInstruction,
-    ) -> Result<Vec<Contribution>, InterpError> {
+        contribution: C,
+        op: Opcode,
+    ) -> Result<Vec<C>, InterpError> {
         let count = key.participants.len();
         let position = key
             .participants
@@ -151,15 +158,16 @@ impl Hub {
                 left: 0,
             });
         debug_assert!(meeting.contributions[position].is_none());
-        meeting.contributions[position] = Some(Arc::new(contribution));
+        meeting.contributions[position] = Some(contribution);
         self.wake.notify_all();
         let wait = Wait::Meeting(key.clone());
-        self.wait(state, device, wait, instr, |state| {
+        let instruction = key.instruction.clone();
+        self.wait(state, device, wait, (&instruction, op), |state| {
             let meeting = state.meetings.get_mut(&key)?;
             if !meeting.is_complete() {
                 return None;
             }
-            let all: Vec<Contribution> = meeting.contributions.iter().flatten().cloned().collect();
+            let all: Vec<C> = meeting.contributions.iter().flatten().cloned().collect();
             meeting.left += 1;
             if meeting.left == count {
                 state.meetings.remove(&key);
@@ -193,7 +201,7 @@ impl Hub {
             device,
             instruction: instr.name.clone(),
         };
-        self.wait(state, device, wait, instr, |state| {
+        self.wait(state, device, wait, (&instr.name, instr.opcode), |state| {
             state.mailboxes.get_mut(&(channel, device))?.pop_front()
         })
     }
@@ -215,14 +223,15 @@ impl Hub {
         self.lock().first_failed
     }
 
-    /// Waits until `ready` gives a value or the wait cannot end.
+    /// Waits until `ready` gives a value or the wait cannot end; errors
+    /// name the instruction `(name, op)` that waited.
     fn wait<T>(
         &self,
-        mut state: MutexGuard<'_, State>,
+        mut state: MutexGuard<'_, State<C>>,
         device: usize,
         wait: Wait,
-        instr: &HloInstruction,
-        mut ready: impl FnMut(&mut State) -> Option<T>,
+        (name, op): (&str, Opcode),
+        mut ready: impl FnMut(&mut State<C>) -> Option<T>,
     ) -> Result<T, InterpError> {
         let deadline = Instant::now() + self.timeout;
         loop {
@@ -245,8 +254,8 @@ impl Hub {
                 state.fail(device);
                 self.wake.notify_all();
                 return Err(InterpError::Collective {
-                    instruction: instr.name.clone(),
-                    op: instr.opcode,
+                    instruction: name.to_string(),
+                    op,
                     message: format!("on {}: {message}", self.assignment.describe(device)),
                 });
             }
@@ -259,7 +268,7 @@ impl Hub {
     }
 
     /// Why `wait` can never be satisfied, if that is already certain.
-    fn why_stuck(&self, state: &State, wait: &Wait) -> Option<String> {
+    fn why_stuck(&self, state: &State<C>, wait: &Wait) -> Option<String> {
         if let Some(failed) = state
             .devices
             .iter()
@@ -290,7 +299,7 @@ impl Hub {
     }
 
     /// Which devices `wait` still needs and what they are doing.
-    fn what_is_missing(&self, state: &State, wait: &Wait) -> String {
+    fn what_is_missing(&self, state: &State<C>, wait: &Wait) -> String {
         match wait {
             Wait::Meeting(key) => {
                 let missing: Vec<String> = absent(&state.meetings[key], key)
@@ -325,7 +334,7 @@ impl Hub {
 }
 
 /// The participants of `key` that have not contributed yet.
-fn absent<'a>(meeting: &'a Meeting, key: &'a MeetingKey) -> impl Iterator<Item = usize> + 'a {
+fn absent<'a, C>(meeting: &'a Meeting<C>, key: &'a MeetingKey) -> impl Iterator<Item = usize> + 'a {
     key.participants
         .iter()
         .zip(&meeting.contributions)
@@ -334,7 +343,7 @@ fn absent<'a>(meeting: &'a Meeting, key: &'a MeetingKey) -> impl Iterator<Item =
 }
 
 /// Whether a waiting device's wait would end now.
-fn is_satisfied(state: &State, wait: &Wait) -> bool {
+fn is_satisfied<C>(state: &State<C>, wait: &Wait) -> bool {
     match wait {
         Wait::Meeting(key) => state.meetings.get(key).is_some_and(Meeting::is_complete),
         Wait::Mail {
@@ -347,7 +356,7 @@ fn is_satisfied(state: &State, wait: &Wait) -> bool {
 }
 
 /// What device `d` is doing, for messages.
-fn doing(state: &State, d: usize) -> String {
+fn doing<C>(state: &State<C>, d: usize) -> String {
     match &state.devices[d] {
         Activity::Running => "is still running".to_string(),
         Activity::Waiting(w) => format!("is waiting at {}", w.instruction()),

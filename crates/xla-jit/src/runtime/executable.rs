@@ -2,20 +2,23 @@
 
 use std::borrow::Cow;
 use std::fmt::Write as _;
+use std::sync::atomic::AtomicU64;
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
-use xla_core::interp::Interpreter;
+use xla_core::hlo::{Family, Opcode};
+use xla_core::interp::{DeviceAssignment, Interpreter};
 use xla_core::literal::{AlignedBytes, Storage};
 use xla_core::{CancelToken, HloModule, Literal, Shape};
 
+use super::collective::DeviceContext;
 use super::interpret::FallbackOp;
 use super::profile::Profile;
 use super::program::Program;
 use super::run::{run_program, RunState};
 use super::thunk::{Condition, Thunk};
 use crate::codegen::Jit;
-use crate::dot::DotEngine;
+use crate::collectives::{Communicator, InProcess};
 use crate::JitError;
 
 /// How long compiling took, by phase and by kernel.
@@ -97,6 +100,28 @@ pub struct ExecuteOptions {
     /// to this profile ([`Profile::report`] prints it). Timing each step
     /// costs two clock reads; the default takes none.
     pub profile: Option<Arc<Profile>>,
+    /// How long a device of a multi-device run waits at a collective for
+    /// another that is still running (a device that failed or finished,
+    /// and a deadlock, end the wait at once); 60 seconds when `None`.
+    pub collective_timeout: Option<Duration>,
+}
+
+/// [`ExecuteOptions::collective_timeout`]'s default.
+const COLLECTIVE_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// The stack of a device thread (a deep program runs its thunks on a
+/// thread of its own, sized for its depth).
+const DEVICE_STACK_BYTES: usize = 16 << 20;
+
+/// Whether an instruction that runs through the interpreter fallback
+/// needs to reach the other devices (collectives, channels), which the
+/// fallback, running one device, cannot.
+fn needs_device(op: Opcode) -> bool {
+    op.family() == Family::Collective
+        || matches!(
+            op,
+            Opcode::Send | Opcode::SendDone | Opcode::Recv | Opcode::RecvDone
+        )
 }
 
 /// A module compiled for the CPU. Cheap to clone (shared); runs from any
@@ -159,6 +184,106 @@ impl Executable {
         args: &[&Literal],
         options: &ExecuteOptions,
     ) -> Result<Literal, JitError> {
+        self.execute_as(args, None, options)
+    }
+
+    /// Runs the module on every device of `assignment`, each on a thread
+    /// of its own, connected by an in-process
+    /// [`Communicator`](crate::collectives::Communicator): `args[d]` are
+    /// device `d`'s arguments (devices numbered `replica · partitions +
+    /// partition`); returns each device's result. A device that fails
+    /// stops the others at their next collective; the error of the device
+    /// that failed first is returned.
+    ///
+    /// ```
+    /// use xla_core::{interp::DeviceAssignment, HloModule, Literal};
+    /// use xla_jit::{Client, ExecuteOptions};
+    ///
+    /// let module: HloModule = "HloModule m, replica_count=2\n\n\
+    ///     add { a = f32[] parameter(0)\n  b = f32[] parameter(1)\n  ROOT s = f32[] add(a, b) }\n\
+    ///     ENTRY e { x = f32[2] parameter(0)\n  ROOT r = f32[2] all-reduce(x), to_apply=add }"
+    ///     .parse()?;
+    /// let executable = Client::cpu()?.compile(&module)?;
+    /// let (a, b) = (Literal::vector(&[1.0f32, 2.0]), Literal::vector(&[10.0f32, 20.0]));
+    /// let results = executable.execute_devices(
+    ///     &[vec![&a], vec![&b]],
+    ///     DeviceAssignment::new(2, 1),
+    ///     &ExecuteOptions::default(),
+    /// )?;
+    /// assert_eq!(results[0].to_vec::<f32>()?, [11.0, 22.0]);
+    /// assert_eq!(results[1].to_vec::<f32>()?, [11.0, 22.0]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn execute_devices(
+        &self,
+        args: &[Vec<&Literal>],
+        assignment: DeviceAssignment,
+        options: &ExecuteOptions,
+    ) -> Result<Vec<Literal>, JitError> {
+        let count = assignment.checked_device_count()?;
+        if args.len() != count {
+            return Err(JitError::DeviceCount {
+                expected: count,
+                actual: args.len(),
+            });
+        }
+        let timeout = options.collective_timeout.unwrap_or(COLLECTIVE_TIMEOUT);
+        let communicator = InProcess::new(assignment, timeout);
+        let comm: &dyn Communicator = &*communicator;
+        let results: Vec<Result<Literal, JitError>> = std::thread::scope(|scope| {
+            let handles: Vec<_> = (args.iter().enumerate())
+                .map(|(d, args)| {
+                    std::thread::Builder::new()
+                        .name(format!("xla-device-{d}"))
+                        .stack_size(DEVICE_STACK_BYTES)
+                        .spawn_scoped(scope, move || {
+                            let result = self.execute_as(args, Some((d, comm)), options);
+                            comm.finish(d, result.is_ok());
+                            result
+                        })
+                        .map_err(|e| {
+                            comm.finish(d, false);
+                            JitError::Host(format!("cannot start the thread of device {d}: {e}"))
+                        })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| {
+                    h.and_then(|h| {
+                        h.join()
+                            .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+                    })
+                })
+                .collect()
+        });
+        let mut results = results;
+        if let Some(d) = comm.first_failed().filter(|&d| results[d].is_err()) {
+            return Err(results.swap_remove(d).expect_err("checked above"));
+        }
+        results.into_iter().collect()
+    }
+
+    /// Runs the module as device `device` of a run whose devices
+    /// `communicator` connects (the others run on other threads or in
+    /// other processes, each calling this with its own arguments).
+    pub fn execute_device(
+        &self,
+        args: &[&Literal],
+        device: usize,
+        communicator: &dyn Communicator,
+        options: &ExecuteOptions,
+    ) -> Result<Literal, JitError> {
+        self.execute_as(args, Some((device, communicator)), options)
+    }
+
+    /// Runs the module on `args` as `device` (a single device when none).
+    fn execute_as(
+        &self,
+        args: &[&Literal],
+        device: Option<(usize, &dyn Communicator)>,
+        options: &ExecuteOptions,
+    ) -> Result<Literal, JitError> {
         let program = &self.inner.program;
         let mut storage: Vec<AlignedBytes> = (program.output_leaves.iter())
             .map(output_storage)
@@ -167,7 +292,7 @@ impl Executable {
             .iter_mut()
             .map(|s| s.as_mut_slice().as_mut_ptr())
             .collect();
-        self.run(args, &outputs, options)?;
+        self.run(args, &outputs, device, options)?;
         let mut leaves = storage.into_iter();
         build_result(&program.signature.result, &mut leaves)
     }
@@ -197,7 +322,7 @@ impl Executable {
                 Shape::Tuple(_) | Shape::Token | Shape::Opaque => std::ptr::null_mut(),
             });
         }
-        self.run(args, &pointers, &ExecuteOptions::default())
+        self.run(args, &pointers, None, &ExecuteOptions::default())
     }
 
     /// Runs the module on `args`, which it takes: a result leaf that the
@@ -247,7 +372,7 @@ impl Executable {
                 (None, None) => std::ptr::null_mut(),
             })
             .collect();
-        self.run_leaves(&arg_leaves, &outputs, &ExecuteOptions::default())?;
+        self.run_leaves(&arg_leaves, &outputs, None, &ExecuteOptions::default())?;
         let mut leaves = (storage.into_iter().zip(&donor).zip(&program.output_leaves))
             .map(|((s, d), shape)| match (s, d) {
                 (Some(s), _) => leaf_literal(shape, s),
@@ -286,6 +411,7 @@ impl Executable {
         &self,
         args: &[&Literal],
         outputs: &[*mut u8],
+        device: Option<(usize, &dyn Communicator)>,
         options: &ExecuteOptions,
     ) -> Result<(), JitError> {
         self.check_args(args)?;
@@ -299,18 +425,49 @@ impl Executable {
             leaf_pointers(arg, &mut leaves)?;
             arg_leaves.push(leaves);
         }
-        self.run_leaves(&arg_leaves, outputs, options)
+        self.run_leaves(&arg_leaves, outputs, device, options)
     }
 
-    /// Runs the program on the arguments' leaves (in the entry layouts),
-    /// writing the result leaves to `outputs`.
+    /// Runs the program on the arguments' leaves (in the entry layouts)
+    /// as `device` (a single device when none), writing the result leaves
+    /// to `outputs`.
     fn run_leaves(
         &self,
         arg_leaves: &[Vec<*const u8>],
         outputs: &[*mut u8],
+        device: Option<(usize, &dyn Communicator)>,
         options: &ExecuteOptions,
     ) -> Result<(), JitError> {
         let program = &self.inner.program;
+        let single;
+        let (device, communicator) = match device {
+            Some((d, communicator)) => {
+                let devices = communicator.assignment().device_count();
+                if let Some(op) = (devices > 1)
+                    .then(|| program.fallbacks.iter().find(|f| needs_device(f.opcode)))
+                    .flatten()
+                {
+                    return Err(JitError::NotOnDevices {
+                        instruction: op.instruction.clone(),
+                        opcode: op.opcode,
+                        devices,
+                    });
+                }
+                (d, communicator)
+            }
+            None => {
+                let timeout = options.collective_timeout.unwrap_or(COLLECTIVE_TIMEOUT);
+                single = InProcess::new(DeviceAssignment::single(), timeout);
+                (0, &*single as &dyn Communicator)
+            }
+        };
+        let device = DeviceContext {
+            device,
+            communicator,
+            occurrences: (0..program.collective_steps)
+                .map(|_| AtomicU64::new(0))
+                .collect(),
+        };
         let state = self
             .inner
             .states
@@ -321,17 +478,15 @@ impl Executable {
             Some(state) => state,
             None => RunState::new(program)?,
         };
-        let result = DotEngine::global().and_then(|engine| {
-            run_program(
-                program,
-                &mut state,
-                &self.inner.interpreter,
-                engine,
-                arg_leaves,
-                outputs,
-                options,
-            )
-        });
+        let result = run_program(
+            program,
+            &mut state,
+            &self.inner.interpreter,
+            &device,
+            arg_leaves,
+            outputs,
+            options,
+        );
         self.inner
             .states
             .lock()
@@ -516,6 +671,14 @@ fn write_thunks(out: &mut String, program: &Program, depth: usize) {
                 l.routine.describe(),
                 l.inputs.iter().map(|b| b.0).collect::<Vec<_>>(),
                 l.outputs.iter().map(|b| b.0).collect::<Vec<_>>()
+            ),
+            Thunk::Collective(c) => writeln!(
+                out,
+                "{pad}{} {} reads {:?} writes {:?}",
+                c.instr.opcode.name(),
+                c.instr.name,
+                c.inputs.iter().map(|b| b.0).collect::<Vec<_>>(),
+                c.outputs.iter().map(|b| b.0).collect::<Vec<_>>()
             ),
             Thunk::Interpret(i) => {
                 let (reads, writes) = i.buffers();

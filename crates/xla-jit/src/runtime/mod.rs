@@ -2,6 +2,7 @@
 //! assignment, thunks, executables and the interpreter fallback.
 
 mod buffers;
+mod collective;
 mod compile;
 mod conv_prepare;
 mod deep;

@@ -111,6 +111,7 @@ fn label(thunk: &Thunk) -> String {
         Thunk::While(_) => "while (condition and body)".into(),
         Thunk::Conditional(_) => "conditional".into(),
         Thunk::Library(l) => format!("library {} ({})", l.name, l.routine.describe()),
+        Thunk::Collective(c) => format!("{} {}", c.instr.opcode.name(), c.instr.name),
         Thunk::Interpret(i) => format!("interpreter: {}", i.module().name),
     }
 }

@@ -27,6 +27,8 @@ pub(crate) struct Program {
     pub fallbacks: Vec<FallbackOp>,
     /// Copies lowering emitted and coalescing removed.
     pub copies_removed: usize,
+    /// Collective steps (each counts its calls per device).
+    pub collective_steps: usize,
     /// How deep the thunks nest (loop bodies and branches within each
     /// other): how deep running them recurses.
     pub nesting: usize,
@@ -144,6 +146,7 @@ impl Program {
             parameter_names,
             output_leaves,
             fallbacks: lowering.fallbacks,
+            collective_steps: lowering.collective_steps,
             copies_removed,
             nesting,
             donations,

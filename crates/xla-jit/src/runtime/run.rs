@@ -10,6 +10,7 @@ use xla_core::literal::AlignedBytes;
 use xla_core::{CancelToken, Literal};
 
 use super::buffers::{BufferId, BufferSource};
+use super::collective::DeviceContext;
 use super::deep::{on_own_stack, INLINE_NESTING};
 use super::executable::ExecuteOptions;
 use super::profile::Profile;
@@ -121,11 +122,12 @@ pub(crate) fn run_program(
     program: &Program,
     state: &mut RunState,
     interpreter: &OnceLock<Interpreter>,
-    engine: &DotEngine,
+    device: &DeviceContext<'_>,
     args: &[Vec<*const u8>],
     outputs: &[*mut u8],
     options: &ExecuteOptions,
 ) -> Result<(), JitError> {
+    let engine = DotEngine::global()?;
     let arena = state.arena.as_mut_slice().as_mut_ptr();
     let pointers = &mut state.pointers;
     for index in 0..program.buffers.len() {
@@ -147,6 +149,7 @@ pub(crate) fn run_program(
         interpreter,
         engine,
         pool: engine.pool(),
+        device,
         cancel: &options.cancel,
         profile: options.profile.as_deref(),
     };
@@ -188,6 +191,8 @@ struct Context<'a> {
     interpreter: &'a OnceLock<Interpreter>,
     engine: &'a DotEngine,
     pool: &'a ThreadPool,
+    /// The device this run is, for collectives.
+    device: &'a DeviceContext<'a>,
     /// Checked at every iteration of a `while` loop.
     cancel: &'a CancelToken,
     /// Where each step's time goes, when asked for.
@@ -248,6 +253,7 @@ impl Context<'_> {
             Thunk::Library(l) => {
                 with_flush_mode(self.caller_flush, || l.run(self.pointers, self.pool))
             }
+            Thunk::Collective(c) => c.run(self.pointers, self.device)?,
             Thunk::Interpret(i) => with_flush_mode(self.caller_flush, || {
                 i.run(
                     self.interpreter.get_or_init(Interpreter::new),

@@ -5,6 +5,7 @@
 use xla_core::ArrayShape;
 
 use super::buffers::BufferId;
+use super::collective::CollectiveThunk;
 use super::dot::DotThunk;
 use super::interpret::InterpretThunk;
 use super::library::LibraryThunk;
@@ -25,6 +26,8 @@ pub(crate) enum Thunk {
     Conditional(ConditionalThunk),
     /// A library routine (an FFT) over whole buffers.
     Library(Box<LibraryThunk>),
+    /// A collective, through the run's communicator.
+    Collective(Box<CollectiveThunk>),
     /// Instructions the JIT does not compile, run by the reference
     /// interpreter (listed by `Executable::fallback_ops`).
     Interpret(Box<InterpretThunk>),
@@ -118,6 +121,7 @@ pub(crate) fn remap_buffers(thunks: &mut Vec<Thunk>, map: &impl Fn(BufferId) -> 
                 c.branches.iter_mut().for_each(|b| remap_buffers(b, map));
             }
             Thunk::Library(l) => l.remap_buffers(map),
+            Thunk::Collective(c) => c.remap_buffers(map),
             Thunk::Interpret(i) => i.remap_buffers(map),
         }
     }

@@ -13,6 +13,8 @@ pub(crate) mod table;
 
 pub(super) use bits::{bitcast_convert, reduce_precision};
 
+use std::sync::Arc;
+
 use table::{apply1, apply2, Elem, Scalar};
 
 use super::array::{result_shape, with_element_size, zeros};
@@ -20,6 +22,7 @@ use super::eval::{invalid, row_major, unsupported, Ctx};
 use super::scalar::{literal_of, Elements, ScalarFn};
 use super::InterpError;
 use crate::hlo::{ComparisonDirection, ComparisonType, Form, HloInstruction, Opcode};
+use crate::literal::{read_element, write_element};
 use crate::{dispatch_native, ArrayShape, Literal, NativeType, PrimitiveType, C128, C64};
 
 /// `op` on complex scalars exactly as the interpreter computes it, for
@@ -271,4 +274,40 @@ pub(super) fn map(
         values.push(result[0]);
     }
     literal_of(&shape, &values, instr)
+}
+
+/// `acc[i] = op(acc[i], x[i])` for every element of two packed arrays of
+/// one element type held as bytes: the semantics table's binary `op`,
+/// for collectives that combine other devices' buffers (the JIT's
+/// all-reduce). Both slices hold the same whole number of elements.
+#[derive(Clone)]
+pub struct ByteCombiner(Arc<CombineBytes>);
+
+/// `acc = op(acc, x)` over two arrays' bytes.
+type CombineBytes = dyn Fn(&mut [u8], &[u8]) + Send + Sync;
+
+impl std::fmt::Debug for ByteCombiner {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("ByteCombiner")
+    }
+}
+
+impl ByteCombiner {
+    /// The combiner of binary `op` on `ty`, if the table defines it.
+    pub fn new(op: Opcode, ty: PrimitiveType) -> Option<ByteCombiner> {
+        dispatch_native!(ty, T => {
+            let f = T::binary(op)?;
+            Some(ByteCombiner(Arc::new(move |acc: &mut [u8], x: &[u8]| {
+                for i in 0..acc.len() / std::mem::size_of::<T>() {
+                    let (a, b): (T, T) = (read_element(acc, i), read_element(x, i));
+                    write_element(acc, i, apply2(f, a, b));
+                }
+            })))
+        })
+    }
+
+    /// `acc[i] = op(acc[i], x[i])` for every element.
+    pub fn apply(&self, acc: &mut [u8], x: &[u8]) {
+        (self.0)(acc, x)
+    }
 }

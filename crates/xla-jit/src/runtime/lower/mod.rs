@@ -19,6 +19,7 @@ use xla_core::literal::AlignedBytes;
 use xla_core::{HloComputation, HloInstruction, HloModule, Literal, Shape};
 
 use super::buffers::{BufferId, BufferSource, BufferTable, CopyRecord};
+use super::collective::CollectiveThunk;
 use super::interpret::{FallbackOp, InterpretThunk};
 use super::library::LibraryThunk;
 use super::plan::{ComputationPlan, Step};
@@ -54,6 +55,8 @@ pub(crate) struct Lowering<'m> {
     pub primes: HashMap<u32, Vec<(BufferId, BufferId)>>,
     pub kernel_args: Vec<BufferId>,
     pub fallbacks: Vec<FallbackOp>,
+    /// Collective steps lowered so far (each counts its calls per device).
+    pub collective_steps: usize,
     time: u32,
     /// [`HloModule::expanded_sizes`]: what lowering each computation at
     /// one more call site costs.
@@ -103,6 +106,7 @@ impl<'m> Lowering<'m> {
             primes: HashMap::new(),
             kernel_args: Vec::new(),
             fallbacks: Vec::new(),
+            collective_steps: 0,
             time: 0,
             expanded: module.expanded_sizes().unwrap_or_default(),
             lowered: 0,
@@ -325,6 +329,13 @@ impl<'m> Lowering<'m> {
                 }
                 results
             }
+            Single::Collective => {
+                let results = self.fresh(&instr.shape, &instr.name);
+                if !self.collective(computation, id, values, &results, out) {
+                    self.interpret_instruction(computation, id, values, results.clone(), out)?;
+                }
+                results
+            }
             Single::Interpret => {
                 let results = self.fresh(&instr.shape, &instr.name);
                 if !self.library(computation, id, values, &results, out) {
@@ -388,6 +399,82 @@ impl<'m> Lowering<'m> {
             inputs,
             outputs: outputs.clone(),
         })));
+        if relaid {
+            self.copy_between(&outputs, &result_layout, results, &instr.shape, out);
+        }
+        true
+    }
+
+    /// Collective `id` as a step over its leaves in the default layout
+    /// (relaid into and out of it where the instruction's differ), writing
+    /// `results`; `false` when no step runs it (an operand that is not an
+    /// array, a reducer that is not one binary op).
+    fn collective(
+        &mut self,
+        computation: &HloComputation,
+        id: InstrId,
+        values: &[Option<Leaves>],
+        results: &Leaves,
+        out: &mut Vec<Thunk>,
+    ) -> bool {
+        let instr = computation.instr(id);
+        let mut shapes = Vec::new();
+        for &op in &instr.operands {
+            match &computation.instr(op).shape {
+                Shape::Array(a) => shapes.push(a.clone()),
+                _ => return false,
+            }
+        }
+        let result_leaves = leaf_shapes(&instr.shape);
+        if !result_leaves.iter().all(Shape::is_array) {
+            return false;
+        }
+        let reducer = instr
+            .called
+            .first()
+            .and_then(|&c| self.module.computation(c).binary_of_parameters());
+        let Some(collective) = CollectiveThunk::plan(instr, &shapes, reducer) else {
+            return false;
+        };
+        let row_major = |shape: &Shape| shape.clone().without_layouts().with_default_layouts();
+        let mut inputs = Vec::new();
+        for &op in &instr.operands {
+            let shape = &computation.instr(op).shape;
+            let leaves = values[op.index()]
+                .clone()
+                .expect("operands precede their users");
+            let wanted = row_major(shape);
+            if wanted.eq_with_layout(shape) {
+                inputs.extend(leaves);
+            } else {
+                let copy = self.fresh(&wanted, &instr.name);
+                self.copy_between(&leaves, shape, &copy, &wanted, out);
+                inputs.extend(copy);
+            }
+        }
+        let result_layout = row_major(&instr.shape);
+        let relaid = !result_layout.eq_with_layout(&instr.shape);
+        let outputs = if relaid {
+            self.fresh(&result_layout, &instr.name)
+        } else {
+            results.clone()
+        };
+        let time = self.tick();
+        for &b in inputs.iter().chain(&outputs) {
+            self.table.access(b, time);
+        }
+        out.push(Thunk::Collective(Box::new(CollectiveThunk {
+            instr: instr.clone(),
+            collective,
+            shapes: shapes
+                .into_iter()
+                .map(|s| s.without_layout().with_default_layout())
+                .collect(),
+            inputs,
+            outputs: outputs.clone(),
+            step: self.collective_steps,
+        })));
+        self.collective_steps += 1;
         if relaid {
             self.copy_between(&outputs, &result_layout, results, &instr.shape, out);
         }

@@ -21,6 +21,8 @@ pub(super) enum Single {
     Call,
     /// A dot for the engine (the interpreter when the engine cannot run it).
     Dot,
+    /// A collective step (the interpreter when the step cannot run it).
+    Collective,
     Interpret,
 }
 
@@ -44,6 +46,13 @@ pub(super) fn single(instr: &HloInstruction, operand: Option<&Shape>) -> Single 
         Opcode::Conditional => Single::Conditional,
         Opcode::Call => Single::Call,
         Opcode::Dot => Single::Dot,
+        Opcode::AllReduce
+        | Opcode::AllGather
+        | Opcode::ReduceScatter
+        | Opcode::AllToAll
+        | Opcode::CollectivePermute
+        | Opcode::ReplicaId
+        | Opcode::PartitionId => Single::Collective,
         _ => Single::Interpret,
     }
 }
