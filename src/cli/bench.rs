@@ -1,6 +1,9 @@
 //! `xla bench MODULE.hlo... [--backend jit|cranelift|interp] [--json]`:
 //! compile and run modules on seeded random inputs; report compile time,
 //! run time, peak memory and the ops that fell back to the interpreter.
+//! A module for several devices (its `replica_count` × `num_partitions`)
+//! runs every device on a thread of its own, each on its own inputs; a
+//! run is all of them.
 //!
 //! Each module is measured in a fresh child process (this binary, re-run
 //! with a hidden `--child` flag), so its peak RSS (`VmHWM` from
@@ -17,7 +20,7 @@ use std::process::{Command, Stdio};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use xla_core::interp::Interpreter;
+use xla_core::interp::{DeviceAssignment, Interpreter, RunOptions};
 use xla_core::literal::convert::convert_value;
 use xla_core::{dispatch_native, HloModule, Literal, NativeType, PrimitiveType, Shape};
 use xla_jit::{Client, CompileOptions, Executable, ExecuteOptions, Profile};
@@ -65,6 +68,13 @@ pub struct Args {
     /// seconds (status 124).
     #[arg(long, value_name = "SECS")]
     timeout: Option<f64>,
+    /// Partitions of an SPMD module (default: the module's
+    /// `num_partitions`).
+    #[arg(long)]
+    num_partitions: Option<usize>,
+    /// Replicas (default: the module's `replica_count`).
+    #[arg(long)]
+    num_replicas: Option<usize>,
     /// Measure the single module in this process and print its JSON object
     /// (what the parent runs per module).
     #[arg(long, hide = true)]
@@ -114,7 +124,7 @@ pub fn run(args: Args) -> Outcome {
         let [module] = args.modules.as_slice() else {
             return Err(Failure::Usage("--child takes exactly one module".into()));
         };
-        let report = measure(module, args.backend, args.min_time, args.profile)?;
+        let report = measure(module, &args)?;
         let line = if args.json {
             report.json()
         } else {
@@ -135,6 +145,8 @@ pub fn run(args: Args) -> Outcome {
             .args(["--backend", args.backend.name()])
             .arg(format!("--min-time={}", args.min_time))
             .args(args.profile.then_some("--profile"))
+            .args(args.num_partitions.map(|n| format!("--num-partitions={n}")))
+            .args(args.num_replicas.map(|n| format!("--num-replicas={n}")))
             .args(args.json.then_some("--json"));
         let out = match run_child(child, limit)? {
             Child::Done(out) => out,
@@ -240,9 +252,18 @@ struct Report {
     fallback_ops: Vec<String>,
 }
 
-fn measure(path: &Path, backend: Backend, min_time: f64, profile: bool) -> Result<Report, Failure> {
+fn measure(path: &Path, bench: &Args) -> Result<Report, Failure> {
+    let (backend, min_time, profile) = (bench.backend, bench.min_time, bench.profile);
     let baseline_rss = rss_bytes("VmRSS");
     let (load, module) = load_repeatedly(path)?;
+    let module = module_file::per_device(module)?;
+    let assignment = DeviceAssignment::new(
+        (bench.num_replicas).unwrap_or(module.replica_count.max(1) as usize),
+        (bench.num_partitions).unwrap_or(module.num_partitions.max(1) as usize),
+    );
+    let devices = assignment
+        .checked_device_count()
+        .map_err(|e| Failure::Invalid(format!("{}: {e}", path.display())))?;
     let name = path.file_stem().map_or_else(
         || path.display().to_string(),
         |s| s.to_string_lossy().into_owned(),
@@ -261,30 +282,32 @@ fn measure(path: &Path, backend: Backend, min_time: f64, profile: bool) -> Resul
                 .collect();
             ops.sort();
             ops.dedup();
-            (compile, Runner::Jit(executable), ops)
+            (compile, Runner::Jit(executable, assignment), ops)
         }
         Backend::Interp => (
             Vec::new(),
-            Runner::Interp(Interpreter::new(), &module),
+            Runner::Interp(Interpreter::new(), &module, assignment),
             Vec::new(),
         ),
     };
     let signature = module.entry_program_shape();
-    let inputs: Vec<Literal> = signature
-        .parameters
-        .iter()
-        .enumerate()
-        .map(|(i, shape)| random_literal(shape, 0x5eed + i as u64))
+    // Device `d`'s inputs are seeded apart from every other device's.
+    let inputs: Vec<Vec<Literal>> = (0..devices)
+        .map(|d| {
+            (signature.parameters.iter().enumerate())
+                .map(|(i, shape)| random_literal(shape, 0x5eed + i as u64 + ((d as u64) << 32)))
+                .collect::<Result<Vec<_>, _>>()
+        })
         .collect::<Result<_, _>>()
         .map_err(|e| fail(&e))?;
-    let args: Vec<&Literal> = inputs.iter().collect();
-    let input_bytes = inputs.iter().map(literal_bytes).sum();
+    let args: Vec<Vec<&Literal>> = inputs.iter().map(|d| d.iter().collect()).collect();
+    let input_bytes = inputs.iter().flatten().map(literal_bytes).sum();
     let first = runner.run(&args).map_err(|e| fail(&e))?;
-    let output_bytes = literal_bytes(&first);
+    let output_bytes = first.iter().map(literal_bytes).sum();
     drop(first);
     let runs = time_runs(|| runner.run(&args).map(drop), min_time).map_err(|e| fail(&e))?;
     // `run` refused --profile for the interpreter.
-    if let (true, Runner::Jit(executable)) = (profile, &runner) {
+    if let (true, Runner::Jit(executable, _)) = (profile, &runner) {
         let profile = Arc::new(Profile::new());
         let options = ExecuteOptions {
             profile: Some(Arc::clone(&profile)),
@@ -293,9 +316,11 @@ fn measure(path: &Path, backend: Backend, min_time: f64, profile: bool) -> Resul
         let started = Instant::now();
         let mut count = 0;
         while count < 3 || started.elapsed() < Duration::from_secs(1) {
-            executable
-                .execute_with(&args, &options)
-                .map_err(|e| fail(&e))?;
+            match devices {
+                1 => executable.execute_with(&args[0], &options).map(drop),
+                _ => (executable.execute_devices(&args, assignment, &options)).map(drop),
+            }
+            .map_err(|e| fail(&e))?;
             count += 1;
         }
         eprintln!("profile of {name}, {count} runs:\n{}", profile.report());
@@ -315,16 +340,27 @@ fn measure(path: &Path, backend: Backend, min_time: f64, profile: bool) -> Resul
 }
 
 enum Runner<'m> {
-    Jit(Executable),
-    Interp(Interpreter, &'m HloModule),
+    Jit(Executable, DeviceAssignment),
+    Interp(Interpreter, &'m HloModule, DeviceAssignment),
 }
 
 impl Runner<'_> {
-    fn run(&self, args: &[&Literal]) -> Result<Literal, String> {
+    /// One run on every device (`args[d]`: device `d`'s arguments).
+    fn run(&self, args: &[Vec<&Literal>]) -> Result<Vec<Literal>, String> {
         match self {
-            Runner::Jit(e) => e.execute(args).map_err(|e| e.to_string()),
-            Runner::Interp(i, module) => i.run(module, args).map_err(|e| e.to_string()),
+            Runner::Jit(e, a) if a.device_count() == 1 => e.execute(&args[0]).map(|r| vec![r]),
+            Runner::Jit(e, a) => e.execute_devices(args, *a, &ExecuteOptions::default()),
+            Runner::Interp(i, module, a) if a.device_count() == 1 => {
+                i.run(module, &args[0]).map(|r| vec![r]).map_err(Into::into)
+            }
+            Runner::Interp(i, module, a) => {
+                let owned: Vec<Vec<Literal>> = (args.iter())
+                    .map(|d| d.iter().map(|&l| l.clone()).collect())
+                    .collect();
+                (i.execute(module, &owned, *a, &RunOptions::default(), &mut [])).map_err(Into::into)
+            }
         }
+        .map_err(|e: xla_jit::JitError| e.to_string())
     }
 }
 

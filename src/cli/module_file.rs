@@ -45,3 +45,14 @@ pub fn load_for(
     }
     Ok(module)
 }
+
+/// The program each device runs: a `shard_map` module's per-device
+/// program (its entry's shard conversions taken out); a module written per
+/// device (its collectives explicit) as it is.
+pub fn per_device(module: HloModule) -> Result<HloModule, Failure> {
+    match xla_core::spmd::per_device(module.clone()) {
+        Ok(per_device) => Ok(per_device.module),
+        Err(xla_core::spmd::SpmdError::Automatic { .. }) => Ok(module),
+        Err(e) => Err(Failure::Invalid(e.to_string())),
+    }
+}

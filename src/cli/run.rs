@@ -71,14 +71,7 @@ pub fn run(args: Args) -> Outcome {
         }
         loaded => loaded?,
     };
-    // A `shard_map` module runs its per-device program on each device's
-    // shard; a module written per device (its collectives explicit) runs
-    // as it is.
-    let module = match xla_core::spmd::per_device(module.clone()) {
-        Ok(per_device) => per_device.module,
-        Err(xla_core::spmd::SpmdError::Automatic { .. }) => module,
-        Err(e) => return Err(Failure::Invalid(e.to_string())),
-    };
+    let module = module_file::per_device(module)?;
     let assignment = DeviceAssignment::new(
         args.num_replicas
             .unwrap_or(module.replica_count.max(1) as usize),

@@ -346,3 +346,85 @@ fn failures_stop_every_device() {
     );
     assert!(started.elapsed() < Duration::from_secs(30));
 }
+
+/// The data-parallel training step JAX writes (`tests/collectives/`: one
+/// SGD step of an MLP under `shard_map`, each device on its slice of the
+/// batch, gradients averaged by an all-reduce) on 1, 2 and 4 devices:
+/// every device ends with the parameters and loss XLA:CPU computes for
+/// that device count, and the device counts agree up to the order of the
+/// reduction.
+#[test]
+fn data_parallel_training_step_on_1_2_and_4_devices() {
+    use xla_core::PrimitiveType::{F32, S32};
+    use xla_testkit::case::read_array;
+    use xla_testkit::compare::Rule;
+
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/collectives");
+    let read = |name: &str, ty| read_array(&dir.join(name), ty).unwrap();
+    let params: Vec<Literal> = ["w1", "b1", "w2", "b2"]
+        .iter()
+        .map(|n| read(&format!("small_{n}.npy"), F32))
+        .collect();
+    let x = read("small_x.npy", F32).to_vec::<f32>().unwrap();
+    let y = read("small_y.npy", S32).to_vec::<i32>().unwrap();
+    let (batch, features) = (y.len(), x.len() / y.len());
+    let close = Rule {
+        exact: false,
+        atol: 1e-6,
+        rtol: 1e-5,
+        ulp: None,
+        nan_bits: false,
+    };
+    let mut losses = Vec::new();
+    for n in [1usize, 2, 4] {
+        let text = std::fs::read_to_string(dir.join(format!("dp_mlp_small_{n}.hlo"))).unwrap();
+        let module = xla_core::spmd::per_device(text.parse().unwrap())
+            .unwrap()
+            .module;
+        let executable = Client::cpu().unwrap().compile(&module).unwrap();
+        assert!(executable.fallback_ops().is_empty());
+        let rows = batch / n;
+        let args: Vec<Vec<Literal>> = (0..n)
+            .map(|d| {
+                let mut args = params.clone();
+                let xs = x[d * rows * features..(d + 1) * rows * features].to_vec();
+                args.push(Literal::from_vec(&[rows as i64, features as i64], xs).unwrap());
+                let ys = y[d * rows..(d + 1) * rows].to_vec();
+                args.push(Literal::from_vec(&[rows as i64], ys).unwrap());
+                args
+            })
+            .collect();
+        let refs: Vec<Vec<&Literal>> = args.iter().map(|a| a.iter().collect()).collect();
+        let results = executable
+            .execute_devices(
+                &refs,
+                DeviceAssignment::new(1, n),
+                &ExecuteOptions::default(),
+            )
+            .unwrap();
+        for (d, result) in results.iter().enumerate() {
+            assert_eq!(
+                result, &results[0],
+                "device {d} of {n} differs from device 0"
+            );
+        }
+        let outs = results[0].tuple_elements().unwrap();
+        for (j, out) in outs[..4].iter().enumerate() {
+            let want = read(&format!("small_out{j}_{n}.npy"), F32);
+            close
+                .compare(out, &want, &[])
+                .unwrap_or_else(|e| panic!("parameter {j} on {n} devices: {e}"));
+        }
+        let want = read(&format!("small_loss_{n}.npy"), F32);
+        close
+            .compare(&outs[4], &want, &[])
+            .unwrap_or_else(|e| panic!("loss on {n} devices: {e}"));
+        losses.push(outs[4].to_vec::<f32>().unwrap()[0]);
+    }
+    for loss in &losses[1..] {
+        assert!(
+            (loss - losses[0]).abs() <= 1e-6 * losses[0].abs(),
+            "{losses:?}"
+        );
+    }
+}

@@ -8,6 +8,7 @@ use xla_core::interp::{CustomCallRegistry, DeviceAssignment, Interpreter, RunOpt
 use xla_core::mlir::ir::primitive_name;
 use xla_core::spmd::{self, SpmdError};
 use xla_core::{HloModule, Literal, PrimitiveType, Shape};
+use xla_jit::JitError;
 
 use crate::buffer::{buffer_type, Buffer};
 use crate::client::{Client, MEMORY_KIND};
@@ -50,10 +51,14 @@ pub struct Compiled {
 enum Program {
     /// On one device: the JIT's machine code.
     Jit(xla_jit::Executable),
-    /// On several devices connected by collectives: every device's program
-    /// on the reference interpreter, each device on its own thread (the JIT
-    /// compiles single-device programs).
-    Devices(HloModule),
+    /// On several devices connected by collectives, each device on a
+    /// thread of its own: the JIT's machine code, or, when an instruction
+    /// that reaches the other devices runs on the JIT's interpreter
+    /// fallback, the per-device module on the reference interpreter.
+    Devices {
+        executable: xla_jit::Executable,
+        module: HloModule,
+    },
 }
 
 /// Pointers to `'static` strings, for the C API's string arrays.
@@ -129,14 +134,12 @@ impl Compiled {
         })?;
         let (module, shardings) = (per_device.module, per_device.shardings);
         check_custom_calls(&module)?;
-        let (program, signature) = if devices == 1 {
-            let executable = (client.jit.compile(&module))
-                .map_err(|e| Error::invalid(format!("compiling `{name}`: {e}")))?;
-            let signature = executable.signature().clone();
-            (Program::Jit(executable), signature)
-        } else {
-            let signature = module.entry_computation().program_shape();
-            (Program::Devices(module), signature)
+        let executable = (client.jit.compile(&module))
+            .map_err(|e| Error::invalid(format!("compiling `{name}`: {e}")))?;
+        let signature = executable.signature().clone();
+        let program = match devices {
+            1 => Program::Jit(executable),
+            _ => Program::Devices { executable, module },
         };
         let leaves: Vec<&Shape> = match &signature.result {
             Shape::Tuple(elements) => elements.iter().collect(),
@@ -244,10 +247,15 @@ impl Compiled {
                 }
                 results
             }
-            Program::Devices(module) => {
+            Program::Devices { executable, module } => {
                 let owned = (args.iter())
                     .map(|device| owned(device, &donate))
                     .collect::<Result<Vec<_>>>()?;
+                let refs: Vec<Vec<&Literal>> = owned.iter().map(|a| a.iter().collect()).collect();
+                match executable.execute_devices(&refs, self.assignment, &Default::default()) {
+                    Err(JitError::NotOnDevices { .. }) => {}
+                    run => return per_device_outputs(run.map_err(|e| failed(e.to_string()))?),
+                }
                 Interpreter::new()
                     .execute(
                         module,
@@ -259,13 +267,7 @@ impl Compiled {
                     .map_err(|e| failed(e.to_string()))?
             }
         };
-        Ok(results
-            .into_iter()
-            .map(|result| match result.shape() {
-                Shape::Tuple(_) => result.into_tuple_elements().unwrap_or_default(),
-                _ => vec![result],
-            })
-            .collect())
+        per_device_outputs(results)
     }
 
     fn check_arguments(&self, args: &[&Buffer]) -> Result<()> {
@@ -291,6 +293,18 @@ impl Compiled {
         }
         Ok(())
     }
+}
+
+/// Each device's outputs: the elements of a tuple result, or the one
+/// array.
+fn per_device_outputs(results: Vec<Literal>) -> Result<Vec<Vec<Literal>>> {
+    Ok(results
+        .into_iter()
+        .map(|result| match result.shape() {
+            Shape::Tuple(_) => result.into_tuple_elements().unwrap_or_default(),
+            _ => vec![result],
+        })
+        .collect())
 }
 
 /// The arguments as owned literals: donated ones taken out of their

@@ -230,30 +230,42 @@ impl Executable {
         let timeout = options.collective_timeout.unwrap_or(COLLECTIVE_TIMEOUT);
         let communicator = InProcess::new(assignment, timeout);
         let comm: &dyn Communicator = &*communicator;
+        // A device that panics is marked failed, so that the others stop
+        // waiting for it; the panic resumes once every device is done.
+        let run = |d: usize, args: &[&Literal]| {
+            let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                self.execute_as(args, Some((d, comm)), options)
+            }));
+            comm.finish(d, matches!(result, Ok(Ok(_))));
+            result
+        };
         let results: Vec<Result<Literal, JitError>> = std::thread::scope(|scope| {
-            let handles: Vec<_> = (args.iter().enumerate())
+            // Device 0 runs on the calling thread, the others on threads of
+            // their own.
+            let handles: Vec<_> = (args.iter().enumerate().skip(1))
                 .map(|(d, args)| {
                     std::thread::Builder::new()
                         .name(format!("xla-device-{d}"))
                         .stack_size(DEVICE_STACK_BYTES)
-                        .spawn_scoped(scope, move || {
-                            let result = self.execute_as(args, Some((d, comm)), options);
-                            comm.finish(d, result.is_ok());
-                            result
-                        })
+                        .spawn_scoped(scope, move || run(d, args))
                         .map_err(|e| {
                             comm.finish(d, false);
                             JitError::Host(format!("cannot start the thread of device {d}: {e}"))
                         })
                 })
                 .collect();
-            handles
-                .into_iter()
-                .map(|h| {
-                    h.and_then(|h| {
+            let first = run(0, &args[0]);
+            std::iter::once(Ok(first))
+                .chain(handles.into_iter().map(|h| {
+                    h.map(|h| {
                         h.join()
                             .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
                     })
+                }))
+                .map(|joined| match joined {
+                    Ok(Ok(result)) => result,
+                    Ok(Err(panic)) => std::panic::resume_unwind(panic),
+                    Err(e) => Err(e),
                 })
                 .collect()
         });
