@@ -12,6 +12,7 @@ use xla_core::literal::{AlignedBytes, Storage};
 use xla_core::{CancelToken, HloModule, Literal, Shape};
 
 use super::collective::DeviceContext;
+use super::device_threads::run_devices;
 use super::interpret::FallbackOp;
 use super::profile::Profile;
 use super::program::Program;
@@ -108,10 +109,6 @@ pub struct ExecuteOptions {
 
 /// [`ExecuteOptions::collective_timeout`]'s default.
 const COLLECTIVE_TIMEOUT: Duration = Duration::from_secs(60);
-
-/// The stack of a device thread (a deep program runs its thunks on a
-/// thread of its own, sized for its depth).
-const DEVICE_STACK_BYTES: usize = 16 << 20;
 
 /// Whether an instruction that runs through the interpreter fallback
 /// needs to reach the other devices (collectives, channels), which the
@@ -232,42 +229,23 @@ impl Executable {
         let comm: &dyn Communicator = &*communicator;
         // A device that panics is marked failed, so that the others stop
         // waiting for it; the panic resumes once every device is done.
-        let run = |d: usize, args: &[&Literal]| {
-            let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                self.execute_as(args, Some((d, comm)), options)
-            }));
-            comm.finish(d, matches!(result, Ok(Ok(_))));
-            result
-        };
-        let results: Vec<Result<Literal, JitError>> = std::thread::scope(|scope| {
-            // Device 0 runs on the calling thread, the others on threads of
-            // their own.
-            let handles: Vec<_> = (args.iter().enumerate().skip(1))
-                .map(|(d, args)| {
-                    std::thread::Builder::new()
-                        .name(format!("xla-device-{d}"))
-                        .stack_size(DEVICE_STACK_BYTES)
-                        .spawn_scoped(scope, move || run(d, args))
-                        .map_err(|e| {
-                            comm.finish(d, false);
-                            JitError::Host(format!("cannot start the thread of device {d}: {e}"))
-                        })
-                })
-                .collect();
-            let first = run(0, &args[0]);
-            std::iter::once(Ok(first))
-                .chain(handles.into_iter().map(|h| {
-                    h.map(|h| {
-                        h.join()
-                            .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
-                    })
-                }))
-                .map(|joined| match joined {
-                    Ok(Ok(result)) => result,
-                    Ok(Err(panic)) => std::panic::resume_unwind(panic),
-                    Err(e) => Err(e),
-                })
-                .collect()
+        let tasks: Vec<Box<dyn FnOnce() -> Result<Literal, JitError> + Send + '_>> = (args.iter())
+            .enumerate()
+            .map(|(d, args)| {
+                Box::new(move || {
+                    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                        self.execute_as(args, Some((d, comm)), options)
+                    }));
+                    comm.finish(d, matches!(result, Ok(Ok(_))));
+                    result.unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+                }) as Box<dyn FnOnce() -> _ + Send>
+            })
+            .collect();
+        let results = run_devices(tasks, |d, e| {
+            comm.finish(d, false);
+            Err(JitError::Host(format!(
+                "cannot start the thread of device {d}: {e}"
+            )))
         });
         let mut results = results;
         if let Some(d) = comm.first_failed().filter(|&d| results[d].is_err()) {

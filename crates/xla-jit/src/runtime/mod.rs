@@ -6,6 +6,7 @@ mod collective;
 mod compile;
 mod conv_prepare;
 mod deep;
+mod device_threads;
 pub(crate) mod dot;
 mod dot_prepare;
 mod executable;
