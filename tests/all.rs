@@ -6,6 +6,8 @@ mod cli;
 mod cli_conventions;
 mod cli_grad;
 mod cli_jit;
+#[cfg(feature = "mpi")]
+mod cli_mpi;
 mod cli_run;
 mod cli_support;
 mod conformance;

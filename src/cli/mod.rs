@@ -8,6 +8,7 @@ mod layout;
 mod module_file;
 mod out_dir;
 mod print;
+mod processes;
 mod run;
 mod stdout;
 mod timeout;

@@ -1,6 +1,7 @@
 //! `xla run MODULE.hlo ARG.npy… --out DIR`: execute a module's entry
 //! computation on arrays and write its results.
 
+use std::ops::Range;
 use std::path::{Path, PathBuf};
 
 use xla_core::interp::{DeviceAssignment, InterpError, Interpreter, RunOptions};
@@ -8,6 +9,7 @@ use xla_core::io::{encode_npy, read_npy, IoErrorKind, NpyOptions};
 use xla_core::{CancelToken, HloModule, Literal, PrimitiveType, Shape};
 use xla_jit::{Client, CompileOptions, ExecuteOptions, JitError};
 
+use super::processes::Processes;
 use super::{module_file, out_dir, stdout, timeout, Failure, Outcome};
 
 /// Run an HLO module on `.npy` arrays; print or write its results.
@@ -41,6 +43,12 @@ pub struct Args {
     /// Replicas (default: the module's `replica_count`).
     #[arg(long)]
     num_replicas: Option<usize>,
+    /// Under `mpirun` (an `xla` built with `--features mpi`): the devices
+    /// each process runs (default 1). Process `r` runs devices `r·K` to
+    /// `r·K + K − 1`, reads only their arrays and writes only their
+    /// `DIR/r<d>/`.
+    #[arg(long, value_name = "K")]
+    devices_per_process: Option<usize>,
 }
 
 /// The engines `xla run` can use.
@@ -83,10 +91,25 @@ pub fn run(args: Args) -> Outcome {
     let devices = assignment
         .checked_device_count()
         .map_err(|e| Failure::Usage(e.to_string()))?;
-    let arguments = read_arguments(&module, &args.arrays, devices)?;
-    // Before the run: what the directory holds now.
+    let processes = Processes::start(assignment, args.devices_per_process)?;
+    let local = processes.local_devices();
+    let arguments = read_arguments(&module, &args.arrays, devices, local.clone())?;
+    // Before the run: what the directory holds now (of this process's
+    // devices, when other processes write the others').
     let stale = match &args.out {
-        Some(out) => out_dir::earlier_results(out)?,
+        Some(out) => {
+            let mine = |p: &PathBuf| {
+                let name = p.file_name().map(|n| n.to_string_lossy().into_owned());
+                local
+                    .clone()
+                    .any(|d| name.as_deref() == Some(&format!("r{d}")))
+            };
+            let earlier = out_dir::earlier_results(out)?;
+            match processes.distributed() {
+                true => earlier.into_iter().filter(mine).collect(),
+                false => earlier,
+            }
+        }
         None => Vec::new(),
     };
     let cancel = timeout.map_or_else(CancelToken::new, CancelToken::with_timeout);
@@ -105,12 +128,10 @@ pub fn run(args: Args) -> Outcome {
                 ..ExecuteOptions::default()
             };
             let refs: Vec<Vec<&Literal>> = arguments.iter().map(|a| a.iter().collect()).collect();
-            let run = if devices == 1 {
-                executable.execute_with(&refs[0], &options).map(|r| vec![r])
-            } else {
-                executable.execute_devices(&refs, assignment, &options)
-            };
-            match run {
+            match processes.execute(&executable, &refs, assignment, &options) {
+                Err(e @ JitError::NotOnDevices { .. }) if processes.distributed() => {
+                    return Err(Failure::Invalid(format!("{e}; with MPI, nothing else can")))
+                }
                 Err(e @ JitError::NotOnDevices { .. }) => {
                     eprintln!("note: {e}; using the interpreter");
                     None
@@ -120,6 +141,13 @@ pub fn run(args: Args) -> Outcome {
                     e => Failure::Invalid(e.to_string()),
                 })?),
             }
+        }
+        Backend::Interp if processes.distributed() => {
+            return Err(Failure::Usage(
+                "the interpreter runs every device in one process: --backend interp is not \
+                 for mpirun"
+                    .into(),
+            ))
         }
         Backend::Interp => None,
     };
@@ -139,9 +167,9 @@ pub fn run(args: Args) -> Outcome {
         }
     };
     // Every result leaf, named `j` (device `d`'s `r<d>/<j>` with several).
-    let several = results.len() > 1;
+    let several = devices > 1;
     let mut leaves = Vec::new();
-    for (device, result) in results.iter().enumerate() {
+    for (device, result) in local.clone().zip(&results) {
         let mut flat = Vec::new();
         flatten(result, &mut flat);
         leaves.extend(flat.into_iter().enumerate().map(|(j, leaf)| {
@@ -208,6 +236,7 @@ fn read_arguments(
     module: &HloModule,
     files: &[PathBuf],
     devices: usize,
+    local: Range<usize>,
 ) -> Result<Vec<Vec<Literal>>, Failure> {
     let entry = module.entry_computation();
     let parameters: Vec<(&str, Shape)> = entry
@@ -231,8 +260,9 @@ fn read_arguments(
             files.len()
         )));
     }
-    let mut arguments = Vec::with_capacity(devices);
-    for device in files.chunks(parameters.len().max(1)).take(devices) {
+    let mut arguments = Vec::with_capacity(local.len());
+    let per_device = parameters.len().max(1);
+    for device in files.chunks(per_device).take(local.end).skip(local.start) {
         let mut literals = Vec::with_capacity(parameters.len());
         for (number, (file, (name, shape))) in device.iter().zip(&parameters).enumerate() {
             let Some(array) = shape.as_array() else {
@@ -260,7 +290,7 @@ fn read_arguments(
         arguments.push(literals);
     }
     if parameters.is_empty() {
-        arguments.resize(devices, Vec::new());
+        arguments.resize(local.len(), Vec::new());
     }
     Ok(arguments)
 }

@@ -4,6 +4,7 @@ use std::ffi::c_char;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock};
 
+use xla_core::arith::{fnv1a, FNV_OFFSET};
 use xla_core::interp::{CustomCallRegistry, DeviceAssignment, Interpreter, RunOptions};
 use xla_core::mlir::ir::primitive_name;
 use xla_core::spmd::{self, SpmdError};
@@ -482,15 +483,4 @@ fn check_custom_calls(module: &HloModule) -> Result<()> {
         }
     }
     Ok(())
-}
-
-/// FNV-1a's 64-bit offset basis.
-const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
-
-/// FNV-1a, 64-bit, continued from `hash` over `bytes`: the fingerprint of
-/// an executable's program and device counts.
-fn fnv1a(hash: u64, bytes: &[u8]) -> u64 {
-    bytes.iter().fold(hash, |h, b| {
-        (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3)
-    })
 }

@@ -220,12 +220,12 @@ impl CollectiveThunk {
                     .source_target_pairs
                     .as_deref()
                     .unwrap_or_default();
-                let me = position as i64;
-                let source = pairs.iter().find(|p| p.1 == me).map(|p| p.0 as usize);
-                let target = pairs.iter().find(|p| p.0 == me).map(|p| p.1 as usize);
+                let pairs: Vec<(usize, usize)> = (pairs.iter())
+                    .map(|&(s, t)| (s as usize, t as usize))
+                    .collect();
                 let input = input(0)?;
                 let out = output(0, input.len());
-                comm.permute(&next(), source, target, input, out)?;
+                comm.permute(&next(), &pairs, input, out)?;
             }
             Collective::ReplicaId | Collective::PartitionId => {}
         }

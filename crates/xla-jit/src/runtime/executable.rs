@@ -59,6 +59,8 @@ struct Inner {
     /// Runs the instructions that fall back to it; made on first use
     /// (building its custom-call table is a cost most programs never need).
     interpreter: OnceLock<Interpreter>,
+    /// [`Executable::fingerprint`], made on first use.
+    fingerprint: OnceLock<u64>,
     /// The optimized module, for dumps.
     module: HloModule,
     /// Each computation's fusion plan with reasons, and how its fusions run.
@@ -151,6 +153,7 @@ impl Executable {
                 program,
                 states: Mutex::new(Vec::new()),
                 interpreter: OnceLock::new(),
+                fingerprint: OnceLock::new(),
                 module,
                 fusion_plans,
                 stats,
@@ -226,12 +229,36 @@ impl Executable {
         }
         let timeout = options.collective_timeout.unwrap_or(COLLECTIVE_TIMEOUT);
         let communicator = InProcess::new(assignment, timeout);
-        let comm: &dyn Communicator = &*communicator;
+        let devices: Vec<usize> = (0..count).collect();
+        self.execute_local(args, &devices, &*communicator, options)
+    }
+
+    /// Runs the module as the `devices` (flattened ids, `args[i]` the
+    /// arguments of `devices[i]`) of a run whose devices `communicator`
+    /// connects: the others run in other processes, each calling this
+    /// with its own devices (over MPI: `collectives::mpi`). Each device
+    /// runs on a thread of its own; returns their results in order, or the
+    /// error of the device that failed first.
+    pub fn execute_local(
+        &self,
+        args: &[Vec<&Literal>],
+        devices: &[usize],
+        communicator: &dyn Communicator,
+        options: &ExecuteOptions,
+    ) -> Result<Vec<Literal>, JitError> {
+        if args.len() != devices.len() {
+            return Err(JitError::DeviceCount {
+                expected: devices.len(),
+                actual: args.len(),
+            });
+        }
+        let comm = communicator;
+        comm.begin(self.fingerprint())?;
         // A device that panics is marked failed, so that the others stop
         // waiting for it; the panic resumes once every device is done.
         let tasks: Vec<Box<dyn FnOnce() -> Result<Literal, JitError> + Send + '_>> = (args.iter())
-            .enumerate()
-            .map(|(d, args)| {
+            .zip(devices)
+            .map(|(args, &d)| {
                 Box::new(move || {
                     let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                         self.execute_as(args, Some((d, comm)), options)
@@ -241,30 +268,29 @@ impl Executable {
                 }) as Box<dyn FnOnce() -> _ + Send>
             })
             .collect();
-        let results = run_devices(tasks, |d, e| {
-            comm.finish(d, false);
+        let mut results = run_devices(tasks, |i, e| {
+            comm.finish(devices[i], false);
             Err(JitError::Host(format!(
-                "cannot start the thread of device {d}: {e}"
+                "cannot start the thread of device {}: {e}",
+                devices[i]
             )))
         });
-        let mut results = results;
-        if let Some(d) = comm.first_failed().filter(|&d| results[d].is_err()) {
-            return Err(results.swap_remove(d).expect_err("checked above"));
+        let first = comm.first_failed();
+        if let Some(i) = (devices.iter()).position(|&d| Some(d) == first) {
+            if results[i].is_err() {
+                return Err(results.swap_remove(i).expect_err("checked above"));
+            }
         }
         results.into_iter().collect()
     }
 
-    /// Runs the module as device `device` of a run whose devices
-    /// `communicator` connects (the others run on other threads or in
-    /// other processes, each calling this with its own arguments).
-    pub fn execute_device(
-        &self,
-        args: &[&Literal],
-        device: usize,
-        communicator: &dyn Communicator,
-        options: &ExecuteOptions,
-    ) -> Result<Literal, JitError> {
-        self.execute_as(args, Some((device, communicator)), options)
+    /// A hash of the optimized module, which the processes of a run
+    /// compare before they start (they must run the same program).
+    fn fingerprint(&self) -> u64 {
+        *self.inner.fingerprint.get_or_init(|| {
+            let text = self.inner.module.to_string();
+            xla_core::arith::fnv1a(xla_core::arith::FNV_OFFSET, text.as_bytes())
+        })
     }
 
     /// Runs the module on `args` as `device` (a single device when none).

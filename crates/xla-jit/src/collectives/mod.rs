@@ -17,6 +17,9 @@
 //! (`f(…f(f(x₀, x₁), x₂)…)`), whichever device computes it, so every
 //! device gets bit-identical results on every run, as XLA guarantees.
 
+#[cfg(feature = "mpi")]
+pub mod mpi;
+
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -170,16 +173,24 @@ pub trait Communicator: Send + Sync {
         output: &mut [u8],
     ) -> Result<(), JitError>;
 
-    /// `input` goes to the member at position `target` (if any); `output`
-    /// receives the input of the member at position `source`, or zeros.
+    /// For each `(source, target)` pair of positions, the source's `input`
+    /// goes to the target's `output`; a member that is no pair's target
+    /// gets zeros.
     fn permute(
         &self,
         call: &CollectiveCall<'_>,
-        source: Option<usize>,
-        target: Option<usize>,
+        pairs: &[(usize, usize)],
         input: &[u8],
         output: &mut [u8],
     ) -> Result<(), JitError>;
+
+    /// Called once per run by each process before its devices start, with
+    /// a hash of the program: a communicator across processes checks that
+    /// every process runs the same one.
+    fn begin(&self, fingerprint: u64) -> Result<(), JitError> {
+        let _ = fingerprint;
+        Ok(())
+    }
 
     /// Device `device` finished its program (`ok`) or failed: members
     /// waiting for it at a collective stop with an error naming it.
@@ -423,11 +434,11 @@ impl Communicator for InProcess {
     fn permute(
         &self,
         call: &CollectiveCall<'_>,
-        source: Option<usize>,
-        _target: Option<usize>,
+        pairs: &[(usize, usize)],
         input: &[u8],
         output: &mut [u8],
     ) -> Result<(), JitError> {
+        let source = pairs.iter().find(|p| p.1 == call.position).map(|p| p.0);
         let len = output.len();
         self.exchange(call, shared(input, output), |all| match source {
             // SAFETY: the source's input has this size.

@@ -1,0 +1,653 @@
+//! Collectives across processes over MPI (the `mpi` feature).
+//!
+//! Under `mpirun -np P`, each process runs `K` devices of a run of
+//! `N = P × K` (process `r` runs devices `r·K … r·K + K − 1`). At a
+//! collective, the process's devices meet in shared memory (when `K > 1`);
+//! one of them, the leader, exchanges what the process's devices send to
+//! other processes' devices in one `MPI_Ialltoallv` over `MPI_COMM_WORLD`
+//! (every process takes part in every collective: the devices of one
+//! program reach its collectives in the same order), and every device's
+//! result is computed from what its group's members sent, in group order.
+//!
+//! An all-reduce runs as the in-process one does: the member at position
+//! `p` receives the `p`-th share of the elements from every member,
+//! combines them in group order and sends the combined share to every
+//! member (two exchanges). The results are therefore the same bits as in
+//! one process and on the reference interpreter, on every device and every
+//! run; MPI's own reductions (`MPI_Allreduce`) fix no order, which is why
+//! they are not used (`docs/devices.md` measures the difference).
+//!
+//! Errors return instead of aborting (`MPI_ERRORS_RETURN`), every exchange
+//! is non-blocking and waited for with a deadline, and the processes check
+//! before a run that they run the same program: a process that dies or
+//! runs another module gives the others an error, not a hang.
+
+use std::ffi::{c_int, c_void};
+use std::ops::Range;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::{Duration, Instant};
+
+use mpi::environment::Universe;
+use mpi::ffi;
+use xla_core::interp::rendezvous::{Hub, MeetingKey};
+use xla_core::interp::{DeviceAssignment, InterpError};
+
+use super::{bytes, bytes_mut, Blocks, CollectiveCall, Communicator, Reduction};
+use crate::JitError;
+
+/// MPI for one process of a run: initialized by [`MpiProcess::initialize`]
+/// (as `jax.distributed.initialize` sets up JAX's processes), finalized
+/// when dropped.
+pub struct MpiProcess {
+    communicator: Arc<MpiCommunicator>,
+    /// Keeps MPI initialized; dropping it finalizes MPI.
+    _universe: Universe,
+}
+
+impl MpiProcess {
+    /// Initializes MPI for a run of `assignment`'s devices, `per_process`
+    /// of them in each of the `mpirun` processes; a device waits at most
+    /// `timeout` for the others at a collective.
+    pub fn initialize(
+        assignment: DeviceAssignment,
+        per_process: usize,
+        timeout: Duration,
+    ) -> Result<MpiProcess, JitError> {
+        let (universe, threading) = mpi::initialize_with_threading(mpi::Threading::Multiple)
+            .ok_or_else(|| mpi_error("MPI is already initialized in this process".into()))?;
+        if threading < mpi::Threading::Serialized {
+            return Err(mpi_error(format!(
+                "the MPI library provides {threading:?} threading; the devices of a process \
+                 need at least Serialized"
+            )));
+        }
+        // SAFETY: MPI is initialized; the handles are the library's.
+        unsafe {
+            check(
+                ffi::MPI_Comm_set_errhandler(ffi::RSMPI_COMM_WORLD, ffi::RSMPI_ERRORS_RETURN),
+                "setting MPI_ERRORS_RETURN",
+            )?;
+        }
+        let (mut rank, mut size) = (0, 0);
+        // SAFETY: as above; the outputs are plain integers.
+        unsafe {
+            check(
+                ffi::MPI_Comm_rank(ffi::RSMPI_COMM_WORLD, &mut rank),
+                "MPI_Comm_rank",
+            )?;
+            check(
+                ffi::MPI_Comm_size(ffi::RSMPI_COMM_WORLD, &mut size),
+                "MPI_Comm_size",
+            )?;
+        }
+        let (rank, size) = (rank as usize, size as usize);
+        let devices = assignment.checked_device_count()?;
+        if per_process == 0 || size.checked_mul(per_process) != Some(devices) {
+            return Err(mpi_error(format!(
+                "a run on {devices} devices with {per_process} per process needs {} processes, \
+                 but mpirun started {size}",
+                if per_process == 0 {
+                    "some".to_string()
+                } else {
+                    format!("{}", devices as f64 / per_process as f64)
+                }
+            )));
+        }
+        let communicator = Arc::new(MpiCommunicator {
+            assignment,
+            per_process,
+            rank,
+            size,
+            timeout,
+            local: (per_process > 1).then(|| Hub::new(assignment, timeout)),
+            lock: Mutex::new(()),
+        });
+        Ok(MpiProcess {
+            communicator,
+            _universe: universe,
+        })
+    }
+
+    /// The communicator of this process's devices.
+    pub fn communicator(&self) -> &MpiCommunicator {
+        &self.communicator
+    }
+
+    /// This process's index (its MPI rank).
+    pub fn process_index(&self) -> usize {
+        self.communicator.rank
+    }
+
+    /// The number of processes.
+    pub fn process_count(&self) -> usize {
+        self.communicator.size
+    }
+
+    /// The devices this process runs (flattened ids).
+    pub fn local_devices(&self) -> Range<usize> {
+        self.communicator.local_devices()
+    }
+}
+
+/// The [`Communicator`] of one process's devices over MPI.
+pub struct MpiCommunicator {
+    assignment: DeviceAssignment,
+    per_process: usize,
+    rank: usize,
+    size: usize,
+    timeout: Duration,
+    /// Where the process's devices meet (with several per process).
+    local: Option<Hub<Part>>,
+    /// Held by the one device thread calling MPI at a time.
+    lock: Mutex<()>,
+}
+
+/// One of the process's devices at a collective.
+#[derive(Clone)]
+struct Part {
+    device: usize,
+    /// Its group, in group order.
+    group: Vec<usize>,
+    input: *const u8,
+    in_len: usize,
+    output: *mut u8,
+    out_len: usize,
+}
+
+// SAFETY: the addresses are used between the two local meetings of a
+// call, while their owner waits at the second; each byte is written by
+// one thread (the leader).
+unsafe impl Send for Part {}
+// SAFETY: as above.
+unsafe impl Sync for Part {}
+
+/// What a collective computes, as the exchange sees it.
+enum Op<'a> {
+    AllGather(Blocks),
+    AllToAll(Blocks),
+    ReduceScatter(&'a Reduction, Blocks),
+    /// `(source, target)` positions.
+    Permute(Vec<(usize, usize)>),
+    /// The shares of the elements.
+    AllReduceShares(&'a Reduction),
+    /// Every member's combined share to every other member.
+    AllReduceGather(usize),
+}
+
+/// The bytes element range `[from, to)` of the `p`-th of `count` shares of
+/// `elements` elements of `size` bytes.
+fn share(elements: usize, count: usize, p: usize, size: usize) -> Range<usize> {
+    elements * p / count * size..elements * (p + 1) / count * size
+}
+
+impl Op<'_> {
+    /// The byte ranges of the sender's buffer (input, or output for the
+    /// gather of an all-reduce's shares) that the member at position `to`
+    /// receives from the member at `from`, of a group of `count`, for a
+    /// buffer of `len` bytes.
+    fn ranges(&self, from: usize, to: usize, count: usize, len: usize) -> Vec<Range<usize>> {
+        let runs = |blocks: &Blocks, block: usize| {
+            (0..blocks.outer)
+                .map(|o| {
+                    let at = (o * count + block) * blocks.run;
+                    at..at + blocks.run
+                })
+                .collect()
+        };
+        match self {
+            Op::AllGather(_) => std::iter::once(0..len).collect(),
+            Op::AllToAll(blocks) | Op::ReduceScatter(_, blocks) => runs(blocks, to),
+            Op::Permute(pairs) if pairs.contains(&(from, to)) => std::iter::once(0..len).collect(),
+            Op::Permute(_) => Vec::new(),
+            Op::AllReduceShares(reduction) => {
+                let size = reduction.element_size().max(1);
+                vec![share(len / size, count, to, size)]
+            }
+            Op::AllReduceGather(_) if from == to => Vec::new(),
+            Op::AllReduceGather(size) => vec![share(len / size, count, from, *size)],
+        }
+    }
+
+    /// Reads the sender's output instead of its input.
+    fn reads_output(&self) -> bool {
+        matches!(self, Op::AllReduceGather(_))
+    }
+
+    /// Puts what the member at position `from` sent into `output`, the
+    /// result of the member at `to`; members arrive in group order.
+    fn deliver(&self, output: &mut [u8], from: usize, to: usize, count: usize, data: &[u8]) {
+        match self {
+            Op::AllGather(blocks) | Op::AllToAll(blocks) => {
+                for o in 0..blocks.outer {
+                    let at = (o * count + from) * blocks.run;
+                    output[at..at + blocks.run]
+                        .copy_from_slice(&data[o * blocks.run..(o + 1) * blocks.run]);
+                }
+            }
+            Op::ReduceScatter(reduction, _) => {
+                if from == 0 {
+                    output.copy_from_slice(data);
+                } else {
+                    reduction.combine(output, data);
+                }
+            }
+            Op::Permute(_) => output.copy_from_slice(data),
+            Op::AllReduceShares(reduction) => {
+                let size = reduction.element_size().max(1);
+                let range = share(output.len() / size, count, to, size);
+                if from == 0 {
+                    output[range].copy_from_slice(data);
+                } else {
+                    reduction.combine(&mut output[range], data);
+                }
+            }
+            Op::AllReduceGather(size) => {
+                let range = share(output.len() / size, count, from, *size);
+                output[range].copy_from_slice(data);
+            }
+        }
+    }
+}
+
+/// The error of an MPI call that returned `code`.
+fn check(code: c_int, what: &str) -> Result<(), JitError> {
+    if code == 0 {
+        return Ok(());
+    }
+    let mut text = vec![0u8; 512];
+    let mut len: c_int = 0;
+    // SAFETY: MPI writes at most MPI_MAX_ERROR_STRING (256) bytes.
+    unsafe { ffi::MPI_Error_string(code, text.as_mut_ptr().cast(), &mut len) };
+    text.truncate(len.clamp(0, 512) as usize);
+    Err(mpi_error(format!(
+        "{what}: {}",
+        String::from_utf8_lossy(&text)
+    )))
+}
+
+fn mpi_error(message: String) -> JitError {
+    JitError::Host(format!("MPI: {message}"))
+}
+
+/// An error of a collective, naming it.
+fn collective_error(call: &CollectiveCall<'_>, message: String) -> JitError {
+    JitError::Interp(InterpError::Collective {
+        instruction: call.name.to_string(),
+        op: call.opcode,
+        message,
+    })
+}
+
+/// A byte count for MPI (an `int`).
+fn count(bytes: usize, call: &CollectiveCall<'_>) -> Result<c_int, JitError> {
+    c_int::try_from(bytes).map_err(|_| {
+        collective_error(
+            call,
+            format!("{bytes} bytes for one process are more than one MPI exchange carries"),
+        )
+    })
+}
+
+impl MpiCommunicator {
+    /// The devices this process runs.
+    pub fn local_devices(&self) -> Range<usize> {
+        self.rank * self.per_process..(self.rank + 1) * self.per_process
+    }
+
+    fn rank_of(&self, device: usize) -> usize {
+        device / self.per_process
+    }
+
+    /// Waits for `request` until the deadline.
+    fn wait(&self, request: &mut ffi::MPI_Request, what: &str) -> Result<(), JitError> {
+        let deadline = Instant::now() + self.timeout;
+        loop {
+            let mut done: c_int = 0;
+            // SAFETY: a live request; the status is ignored.
+            check(
+                unsafe { ffi::MPI_Test(request, &mut done, ffi::RSMPI_STATUS_IGNORE) },
+                what,
+            )?;
+            if done != 0 {
+                return Ok(());
+            }
+            if Instant::now() >= deadline {
+                return Err(mpi_error(format!(
+                    "{what}: process {} waited {:?} for the others (one died, or runs \
+                     another program)",
+                    self.rank, self.timeout
+                )));
+            }
+            std::thread::yield_now();
+        }
+    }
+
+    /// One collective for this process's devices (`parts`, in device
+    /// order, of groups `groups`), run by the leader.
+    fn exchange(
+        &self,
+        call: &CollectiveCall<'_>,
+        op: &Op<'_>,
+        parts: &[Part],
+    ) -> Result<(), JitError> {
+        let groups: Vec<&[usize]> = parts.iter().map(|p| &p.group[..]).collect();
+        let local = |device: usize| parts.iter().position(|p| p.device == device);
+        let position = |group: &[usize], device: usize| {
+            group
+                .iter()
+                .position(|&d| d == device)
+                .expect("a member of the group")
+        };
+        let source = |part: &Part| {
+            if op.reads_output() {
+                (part.output.cast_const(), part.out_len)
+            } else {
+                (part.input, part.in_len)
+            }
+        };
+        // What each sender sends each receiver: `(receiver, sender)` pairs
+        // in that order, the same order on both sides.
+        let mut sends: Vec<Vec<u8>> = vec![Vec::new(); self.size];
+        let mut receives: Vec<Vec<(usize, usize, usize)>> = vec![Vec::new(); self.size];
+        let mut pieces: Vec<Vec<u8>> = Vec::new();
+        let mut local_pieces: Vec<(usize, usize, usize)> = Vec::new();
+        let mut pairs: Vec<(usize, usize, usize)> = Vec::new();
+        for (k, group) in groups.iter().enumerate() {
+            let receiver = parts[k].device;
+            for &sender in group.iter() {
+                pairs.push((receiver, sender, k));
+            }
+        }
+        // Sends: this process's senders to other processes' receivers.
+        let mut outgoing: Vec<(usize, usize, usize)> = Vec::new();
+        for (k, group) in groups.iter().enumerate() {
+            let sender = parts[k].device;
+            for &receiver in group.iter() {
+                if self.rank_of(receiver) != self.rank {
+                    outgoing.push((receiver, sender, k));
+                }
+            }
+        }
+        outgoing.sort_unstable();
+        for &(receiver, sender, k) in &outgoing {
+            let group = &groups[k];
+            let (at, len) = source(&parts[k]);
+            // SAFETY: the sender's buffer holds `len` bytes, which nobody
+            // writes until the second local meeting.
+            let buffer = unsafe { bytes(at, len) };
+            let count = group.len();
+            for range in op.ranges(
+                position(group, sender),
+                position(group, receiver),
+                count,
+                len,
+            ) {
+                sends[self.rank_of(receiver)].extend_from_slice(&buffer[range]);
+            }
+        }
+        // Receives, and the pieces this process's senders give its own
+        // receivers (copied out before any result is written: a result may
+        // share its device's input).
+        pairs.sort_unstable();
+        for &(receiver, sender, k) in &pairs {
+            let group = &groups[k];
+            let count = group.len();
+            let (from, to) = (position(group, sender), position(group, receiver));
+            let (_, source_len) = source(&parts[k]);
+            let size: usize = op
+                .ranges(from, to, count, source_len)
+                .iter()
+                .map(ExactSizeIterator::len)
+                .sum();
+            match local(sender) {
+                Some(s) => {
+                    let (at, len) = source(&parts[s]);
+                    // SAFETY: as above, for a sender of this process.
+                    let buffer = unsafe { bytes(at, len) };
+                    let mut piece = Vec::with_capacity(size);
+                    for range in op.ranges(from, to, count, len) {
+                        piece.extend_from_slice(&buffer[range]);
+                    }
+                    local_pieces.push((receiver, sender, pieces.len()));
+                    pieces.push(piece);
+                }
+                None => receives[self.rank_of(sender)].push((receiver, sender, size)),
+            }
+        }
+        let send_counts =
+            (sends.iter().map(|s| count(s.len(), call))).collect::<Result<Vec<_>, _>>()?;
+        let receive_counts = (receives.iter())
+            .map(|r| count(r.iter().map(|p| p.2).sum(), call))
+            .collect::<Result<Vec<_>, _>>()?;
+        let displacements = |counts: &[c_int]| -> Result<Vec<c_int>, JitError> {
+            let mut at: c_int = 0;
+            counts
+                .iter()
+                .map(|&c| {
+                    let here = at;
+                    at = at.checked_add(c).ok_or_else(|| {
+                        collective_error(call, "more bytes than one MPI exchange carries".into())
+                    })?;
+                    Ok(here)
+                })
+                .collect()
+        };
+        let (send_displacements, receive_displacements) = (
+            displacements(&send_counts)?,
+            displacements(&receive_counts)?,
+        );
+        // At least a byte each: an empty vector's address is 1, which
+        // OpenMPI reads as MPI_IN_PLACE.
+        let mut send: Vec<u8> = sends.concat();
+        send.reserve(1);
+        let total: usize = receive_counts.iter().map(|&c| c as usize).sum();
+        let mut received = vec![0u8; total.max(1)];
+        {
+            let _mpi = self.lock.lock().unwrap_or_else(PoisonError::into_inner);
+            // SAFETY: MPI is initialized; the buffers, counts and
+            // displacements describe live memory of the sizes given; the
+            // request is waited for before they go.
+            let mut request = unsafe { ffi::RSMPI_REQUEST_NULL };
+            check(
+                unsafe {
+                    ffi::MPI_Ialltoallv(
+                        send.as_ptr().cast::<c_void>(),
+                        send_counts.as_ptr(),
+                        send_displacements.as_ptr(),
+                        ffi::RSMPI_UINT8_T,
+                        received.as_mut_ptr().cast::<c_void>(),
+                        receive_counts.as_ptr(),
+                        receive_displacements.as_ptr(),
+                        ffi::RSMPI_UINT8_T,
+                        ffi::RSMPI_COMM_WORLD,
+                        &mut request,
+                    )
+                },
+                &format!("{} ({})", call.name, call.opcode),
+            )?;
+            self.wait(&mut request, &format!("{} ({})", call.name, call.opcode))?;
+        }
+        // Every receiver's pieces, from every sender, in group order.
+        let mut remote: Vec<((usize, usize), Range<usize>)> = Vec::new();
+        for (q, list) in receives.iter().enumerate() {
+            let mut at = receive_displacements[q] as usize;
+            for &(receiver, sender, size) in list {
+                remote.push(((receiver, sender), at..at + size));
+                at += size;
+            }
+        }
+        for (k, group) in groups.iter().enumerate() {
+            let part = &parts[k];
+            // SAFETY: this device's result, written by the leader alone
+            // while its owner waits.
+            let output = unsafe { bytes_mut(part.output, part.out_len) };
+            let count = group.len();
+            let to = position(group, part.device);
+            for (from, &sender) in group.iter().enumerate() {
+                let key = (part.device, sender);
+                let data: &[u8] = match local_pieces.iter().find(|p| (p.0, p.1) == key) {
+                    Some(&(_, _, piece)) => &pieces[piece],
+                    None => match remote.iter().find(|r| r.0 == key) {
+                        Some((_, range)) => &received[range.clone()],
+                        None => continue,
+                    },
+                };
+                if !data.is_empty() {
+                    op.deliver(output, from, to, count, data);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Runs `op` for the calling device: meets the process's other devices
+    /// (with several per process), has the leader exchange for all, and
+    /// meets again before any leaves.
+    fn collective(
+        &self,
+        call: &CollectiveCall<'_>,
+        ops: &[Op<'_>],
+        input: &[u8],
+        output: &mut [u8],
+    ) -> Result<(), JitError> {
+        let mine = Part {
+            device: call.device,
+            group: call.group.to_vec(),
+            input: input.as_ptr(),
+            in_len: input.len(),
+            output: output.as_mut_ptr(),
+            out_len: output.len(),
+        };
+        let Some(hub) = &self.local else {
+            let parts = [mine];
+            return ops
+                .iter()
+                .try_for_each(|op| self.exchange(call, op, &parts));
+        };
+        let local: Vec<usize> = self.local_devices().collect();
+        let key = |phase: u64| MeetingKey {
+            instruction: call.name.to_string(),
+            occurrence: call.occurrence * 2 + phase,
+            participants: local.clone(),
+        };
+        let parts = hub
+            .meet(call.device, key(0), mine.clone(), call.opcode)
+            .map_err(JitError::Interp)?;
+        let result = if parts[0].device == call.device {
+            ops.iter()
+                .try_for_each(|op| self.exchange(call, op, &parts))
+        } else {
+            Ok(())
+        };
+        if result.is_err() {
+            hub.finish(call.device, false);
+        }
+        hub.meet(call.device, key(1), mine, call.opcode)
+            .map_err(JitError::Interp)?;
+        result
+    }
+}
+
+impl Communicator for MpiCommunicator {
+    fn assignment(&self) -> DeviceAssignment {
+        self.assignment
+    }
+
+    fn all_reduce(
+        &self,
+        call: &CollectiveCall<'_>,
+        reduction: &Reduction,
+        input: &[u8],
+        output: &mut [u8],
+    ) -> Result<(), JitError> {
+        let size = reduction.element_size().max(1);
+        let ops = [Op::AllReduceShares(reduction), Op::AllReduceGather(size)];
+        self.collective(call, &ops, input, output)
+    }
+
+    fn all_gather(
+        &self,
+        call: &CollectiveCall<'_>,
+        blocks: Blocks,
+        input: &[u8],
+        output: &mut [u8],
+    ) -> Result<(), JitError> {
+        self.collective(call, &[Op::AllGather(blocks)], input, output)
+    }
+
+    fn reduce_scatter(
+        &self,
+        call: &CollectiveCall<'_>,
+        reduction: &Reduction,
+        blocks: Blocks,
+        input: &[u8],
+        output: &mut [u8],
+    ) -> Result<(), JitError> {
+        self.collective(call, &[Op::ReduceScatter(reduction, blocks)], input, output)
+    }
+
+    fn all_to_all(
+        &self,
+        call: &CollectiveCall<'_>,
+        blocks: Blocks,
+        input: &[u8],
+        output: &mut [u8],
+    ) -> Result<(), JitError> {
+        self.collective(call, &[Op::AllToAll(blocks)], input, output)
+    }
+
+    fn permute(
+        &self,
+        call: &CollectiveCall<'_>,
+        pairs: &[(usize, usize)],
+        input: &[u8],
+        output: &mut [u8],
+    ) -> Result<(), JitError> {
+        if !pairs.iter().any(|p| p.1 == call.position) {
+            output.fill(0);
+        }
+        self.collective(call, &[Op::Permute(pairs.to_vec())], input, output)
+    }
+
+    /// Every process's fingerprint, compared with this one's.
+    fn begin(&self, fingerprint: u64) -> Result<(), JitError> {
+        let mut all = vec![0u64; self.size];
+        let _mpi = self.lock.lock().unwrap_or_else(PoisonError::into_inner);
+        // SAFETY: MPI is initialized; one u64 out, one per process in.
+        let mut request = unsafe { ffi::RSMPI_REQUEST_NULL };
+        check(
+            unsafe {
+                ffi::MPI_Iallgather(
+                    (&fingerprint as *const u64).cast::<c_void>(),
+                    8,
+                    ffi::RSMPI_UINT8_T,
+                    all.as_mut_ptr().cast::<c_void>(),
+                    8,
+                    ffi::RSMPI_UINT8_T,
+                    ffi::RSMPI_COMM_WORLD,
+                    &mut request,
+                )
+            },
+            "comparing the processes' programs",
+        )?;
+        self.wait(&mut request, "comparing the processes' programs")?;
+        match all.iter().position(|&f| f != fingerprint) {
+            Some(other) => Err(mpi_error(format!(
+                "process {other} runs another program than process {} (fingerprints {:016x} \
+                 and {fingerprint:016x})",
+                self.rank, all[other]
+            ))),
+            None => Ok(()),
+        }
+    }
+
+    fn finish(&self, device: usize, ok: bool) {
+        if let Some(hub) = &self.local {
+            hub.finish(device, ok);
+        }
+    }
+
+    fn first_failed(&self) -> Option<usize> {
+        self.local.as_ref().and_then(Hub::first_failed)
+    }
+}
