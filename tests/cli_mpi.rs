@@ -267,3 +267,72 @@ fn runs_that_cannot_agree_end_with_an_error() {
     assert!(!out.status.success());
     assert!(started.elapsed() < Duration::from_secs(90));
 }
+
+/// All-reduces past the size exchanged whole (their shares combined by
+/// the process that owns each, sizes that do not split evenly, 3
+/// processes) and large gathers and scatters, against the interpreter's
+/// bits.
+#[test]
+fn large_collectives_over_mpi() {
+    let add =
+        "add { a = f32[] parameter(0)\n  b = f32[] parameter(1)\n  ROOT r = f32[] add(a, b) }";
+    for (np, k) in [(2, 1), (3, 1), (2, 2)] {
+        let n = np * k;
+        let dir = scratch("mpi", &format!("large_{np}x{k}"));
+        let text = format!(
+            "HloModule m, replica_count={n}\n\n{add}\n\nENTRY e {{\n  x = f32[{e}] parameter(0)\n  \
+             r = f32[{e}] all-reduce(x), to_apply=add\n  y = f32[{s}] parameter(1)\n  \
+             g = f32[{g}] all-gather(y), dimensions={{0}}\n  \
+             c = f32[{p}] reduce-scatter(y), dimensions={{0}}, to_apply=add\n  \
+             ROOT t = (f32[{e}], f32[{g}], f32[{p}]) tuple(r, g, c)\n}}\n",
+            e = 70_001,
+            s = 6_000 * n,
+            g = 6_000 * n * n,
+            p = 6_000,
+        );
+        let module_path = dir.join("m.hlo");
+        std::fs::write(&module_path, &text).unwrap();
+        let module: xla::HloModule = text.parse().unwrap();
+        let mut seed = 11;
+        let params = module.entry_program_shape().parameters;
+        let mut argv: Vec<PathBuf> = vec![
+            module_path.clone(),
+            "--devices-per-process".into(),
+            k.to_string().into(),
+            "--out".into(),
+            dir.join("out"),
+        ];
+        let mut args = Vec::new();
+        for d in 0..n {
+            let device: Vec<Literal> = params
+                .iter()
+                .map(|p| xla_testkit::random::random_literal(p, &mut seed))
+                .collect();
+            for (i, l) in device.iter().enumerate() {
+                let path = dir.join(format!("a{d}_{i}.npy"));
+                std::fs::write(&path, xla::io::encode_npy(l, None).unwrap()).unwrap();
+                argv.push(path);
+            }
+            args.push(device);
+        }
+        let expected = Interpreter::new()
+            .run_partitioned(&module, args, DeviceAssignment::new(n, 1))
+            .unwrap();
+        let paths: Vec<&Path> = argv.iter().map(PathBuf::as_path).collect();
+        let run = mpirun(np, &paths);
+        assert!(run.status.success(), "{np}×{k}: {}", stderr(&run));
+        for (d, want) in expected.iter().enumerate() {
+            let want = leaves(want);
+            for (j, (got, want)) in results(&dir.join("out"), d, 3)
+                .iter()
+                .zip(&want)
+                .enumerate()
+            {
+                assert!(
+                    same_bits(got, want),
+                    "{np}×{k}: device {d} leaf {j} differs"
+                );
+            }
+        }
+    }
+}
