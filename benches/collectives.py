@@ -9,7 +9,10 @@ devices, against JAX's.
     cargo build --release
     XLA_FLAGS=--xla_force_host_platform_device_count=4 python benches/collectives.py
 
-`--no-jax` skips JAX. The all-reduce's bus traffic is read-everything-twice:
+`--no-jax` skips JAX. `--mpi` also runs the MPI path against OpenMPI's own
+`MPI_Allreduce` on 2 and 4 processes (`crates/xla-jit/examples/mpi_collectives.rs`,
+built first with `cargo build --release --features mpi -p xla-jit
+--example mpi_collectives`). The all-reduce's bus traffic is read-everything-twice:
 each of N devices combines 1/N of the elements from all N inputs and writes
 it to all N outputs, so it moves 2·N·S bytes for S bytes per device where a
 memcpy moves 2·S; the table gives the rate of both in GB/s of S (one
@@ -103,6 +106,7 @@ def main():
     parser.add_argument("--devices", default="2,4")
     parser.add_argument("--min-time", type=float, default=0.5)
     parser.add_argument("--no-jax", action="store_true")
+    parser.add_argument("--mpi", action="store_true")
     args = parser.parse_args()
     devices = [int(d) for d in args.devices.split(",")]
     use_jax = not args.no_jax
@@ -145,6 +149,14 @@ def main():
         ours = xla_bench(args.xla, module, args.min_time, [f"--num-partitions={n}"])
         theirs = jax_dp_mlp(n, args.min_time) if use_jax else float("nan")
         print(f"| 784-512-10, batch 256 | {n} | {ours:.3f} | {theirs:.3f} | {theirs / ours:.2f} |", flush=True)
+    if args.mpi:
+        example = ROOT / "target" / "release" / "examples" / "mpi_collectives"
+        for n in (2, 4):
+            print(flush=True)
+            subprocess.run(
+                ["mpirun", "--oversubscribe", "--allow-run-as-root", "-np", str(n), str(example)],
+                check=True,
+            )
 
 
 if __name__ == "__main__":
