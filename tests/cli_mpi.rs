@@ -50,6 +50,25 @@ fn leaves(result: &Literal) -> Vec<&Literal> {
     }
 }
 
+/// Runs `xla run <argv>` on `np` processes and checks that every device's
+/// result leaves in `out` are the bits of `expected`'s (`what` names the
+/// run in failures).
+fn run_and_compare(np: usize, argv: &[PathBuf], out: &Path, expected: &[Literal], what: &str) {
+    let paths: Vec<&Path> = argv.iter().map(PathBuf::as_path).collect();
+    let run = mpirun(np, &paths);
+    assert!(run.status.success(), "{what}: {}", stderr(&run));
+    for (d, want) in expected.iter().enumerate() {
+        let want = leaves(want);
+        let got = results(out, d, want.len());
+        for (j, (got, want)) in got.iter().zip(&want).enumerate() {
+            assert!(
+                same_bits(got, want),
+                "{what}: device {d} leaf {j}: {got} against {want}"
+            );
+        }
+    }
+}
+
 /// Equal dimensions and element type, and equal row-major bits.
 fn same_bits(a: &Literal, b: &Literal) -> bool {
     a.shape().eq_ignoring_layout(b.shape()) && a.bytes().ok() == b.bytes().ok()
@@ -101,19 +120,7 @@ fn conformance_cases(np: usize, k: usize) {
                 argv.push(case_dir.join(format!("arg{i}{suffix}.npy")));
             }
         }
-        let refs: Vec<&Path> = argv.iter().map(PathBuf::as_path).collect();
-        let run = mpirun(np, &refs);
-        assert!(run.status.success(), "{name}: {}", stderr(&run));
-        for (d, want) in expected.iter().enumerate() {
-            let want = leaves(want);
-            let got = results(&out, d, want.len());
-            for (j, (got, want)) in got.iter().zip(&want).enumerate() {
-                assert!(
-                    same_bits(got, want),
-                    "{name}: device {d} leaf {j}: {got} against the interpreter's {want}"
-                );
-            }
-        }
+        run_and_compare(np, &argv, &out, &expected, &name);
         ran += 1;
     }
     assert!(ran >= 8, "only {ran} cases for {np} processes of {k}");
@@ -181,22 +188,8 @@ fn data_parallel_training_step_over_mpi() {
         let in_process = executable
             .execute_devices(&refs, DeviceAssignment::new(1, n), &Default::default())
             .unwrap();
-        let paths: Vec<&Path> = argv.iter().map(PathBuf::as_path).collect();
-        let run = mpirun(np, &paths);
-        assert!(run.status.success(), "{}", stderr(&run));
-        for (d, want) in in_process.iter().enumerate() {
-            let want = leaves(want);
-            for (j, (got, want)) in results(&dir.join("out"), d, 5)
-                .iter()
-                .zip(&want)
-                .enumerate()
-            {
-                assert!(
-                    same_bits(got, want),
-                    "{np}×{k}: device {d} leaf {j}: {got} ≠ {want}"
-                );
-            }
-        }
+        let what = format!("{np}×{k}");
+        run_and_compare(np, &argv, &dir.join("out"), &in_process, &what);
     }
 }
 
@@ -318,21 +311,7 @@ fn large_collectives_over_mpi() {
         let expected = Interpreter::new()
             .run_partitioned(&module, args, DeviceAssignment::new(n, 1))
             .unwrap();
-        let paths: Vec<&Path> = argv.iter().map(PathBuf::as_path).collect();
-        let run = mpirun(np, &paths);
-        assert!(run.status.success(), "{np}×{k}: {}", stderr(&run));
-        for (d, want) in expected.iter().enumerate() {
-            let want = leaves(want);
-            for (j, (got, want)) in results(&dir.join("out"), d, 3)
-                .iter()
-                .zip(&want)
-                .enumerate()
-            {
-                assert!(
-                    same_bits(got, want),
-                    "{np}×{k}: device {d} leaf {j} differs"
-                );
-            }
-        }
+        let what = format!("{np}×{k}");
+        run_and_compare(np, &argv, &dir.join("out"), &expected, &what);
     }
 }

@@ -370,8 +370,46 @@ impl<'m> Lowering<'m> {
             return false;
         };
         let (operand_layouts, result_layout) = routine.layouts(&shapes, &instr.shape);
+        self.relaid_step(
+            computation,
+            id,
+            values,
+            &operand_layouts,
+            &result_layout,
+            results,
+            out,
+            |inputs, outputs| {
+                Thunk::Library(Box::new(LibraryThunk {
+                    name: instr.name.clone(),
+                    routine,
+                    inputs,
+                    outputs,
+                }))
+            },
+        );
+        true
+    }
+
+    /// A step of instruction `id` over its operands' leaves in the layouts
+    /// `wanted` and its result's in `result_layout`, writing `results`:
+    /// copies relay operands and results whose layouts differ; `step`
+    /// makes the thunk from the input and output buffers.
+    #[allow(clippy::too_many_arguments)]
+    fn relaid_step(
+        &mut self,
+        computation: &HloComputation,
+        id: InstrId,
+        values: &[Option<Leaves>],
+        wanted: &[Shape],
+        result_layout: &Shape,
+        results: &Leaves,
+        out: &mut Vec<Thunk>,
+        step: impl FnOnce(Vec<BufferId>, Leaves) -> Thunk,
+    ) {
+        let instr = computation.instr(id);
         let mut inputs = Vec::new();
-        for ((&op, shape), wanted) in instr.operands.iter().zip(shapes).zip(&operand_layouts) {
+        for (&op, wanted) in instr.operands.iter().zip(wanted) {
+            let shape = &computation.instr(op).shape;
             let leaves = values[op.index()]
                 .clone()
                 .expect("operands precede their users");
@@ -385,7 +423,7 @@ impl<'m> Lowering<'m> {
         }
         let relaid = !result_layout.eq_with_layout(&instr.shape);
         let outputs = if relaid {
-            self.fresh(&result_layout, &instr.name)
+            self.fresh(result_layout, &instr.name)
         } else {
             results.clone()
         };
@@ -393,16 +431,10 @@ impl<'m> Lowering<'m> {
         for &b in inputs.iter().chain(&outputs) {
             self.table.access(b, time);
         }
-        out.push(Thunk::Library(Box::new(LibraryThunk {
-            name: instr.name.clone(),
-            routine,
-            inputs,
-            outputs: outputs.clone(),
-        })));
+        out.push(step(inputs, outputs.clone()));
         if relaid {
-            self.copy_between(&outputs, &result_layout, results, &instr.shape, out);
+            self.copy_between(&outputs, result_layout, results, &instr.shape, out);
         }
-        true
     }
 
     /// Collective `id` as a step over its leaves in the default layout
@@ -437,47 +469,32 @@ impl<'m> Lowering<'m> {
             return false;
         };
         let row_major = |shape: &Shape| shape.clone().without_layouts().with_default_layouts();
-        let mut inputs = Vec::new();
-        for &op in &instr.operands {
-            let shape = &computation.instr(op).shape;
-            let leaves = values[op.index()]
-                .clone()
-                .expect("operands precede their users");
-            let wanted = row_major(shape);
-            if wanted.eq_with_layout(shape) {
-                inputs.extend(leaves);
-            } else {
-                let copy = self.fresh(&wanted, &instr.name);
-                self.copy_between(&leaves, shape, &copy, &wanted, out);
-                inputs.extend(copy);
-            }
-        }
-        let result_layout = row_major(&instr.shape);
-        let relaid = !result_layout.eq_with_layout(&instr.shape);
-        let outputs = if relaid {
-            self.fresh(&result_layout, &instr.name)
-        } else {
-            results.clone()
-        };
-        let time = self.tick();
-        for &b in inputs.iter().chain(&outputs) {
-            self.table.access(b, time);
-        }
-        out.push(Thunk::Collective(Box::new(CollectiveThunk {
-            instr: instr.clone(),
-            collective,
-            shapes: shapes
-                .into_iter()
-                .map(|s| s.without_layout().with_default_layout())
-                .collect(),
-            inputs,
-            outputs: outputs.clone(),
-            step: self.collective_steps,
-        })));
+        let wanted: Vec<Shape> = (instr.operands.iter())
+            .map(|&op| row_major(&computation.instr(op).shape))
+            .collect();
+        let step = self.collective_steps;
+        self.relaid_step(
+            computation,
+            id,
+            values,
+            &wanted,
+            &row_major(&instr.shape),
+            results,
+            out,
+            |inputs, outputs| {
+                Thunk::Collective(Box::new(CollectiveThunk {
+                    instr: instr.clone(),
+                    collective,
+                    shapes: (shapes.into_iter())
+                        .map(|s| s.without_layout().with_default_layout())
+                        .collect(),
+                    inputs,
+                    outputs,
+                    step,
+                }))
+            },
+        );
         self.collective_steps += 1;
-        if relaid {
-            self.copy_between(&outputs, &result_layout, results, &instr.shape, out);
-        }
         true
     }
 
