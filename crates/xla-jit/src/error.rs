@@ -104,6 +104,10 @@ pub enum JitError {
         /// result (…)`, or `the instructions' buffers together`.
         what: String,
     },
+    /// MPI refused a run across processes, or one of its calls failed
+    /// (the `mpi` feature).
+    #[error("MPI: {0}")]
+    Mpi(String),
     /// A multi-device run with the wrong number of argument lists.
     #[error("the run has {expected} devices, but {actual} argument lists were given")]
     DeviceCount {

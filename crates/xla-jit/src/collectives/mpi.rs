@@ -82,15 +82,16 @@ impl MpiProcess {
         }
         let (rank, size) = (rank as usize, size as usize);
         let devices = assignment.checked_device_count()?;
-        if per_process == 0 || size.checked_mul(per_process) != Some(devices) {
+        if per_process == 0 || !devices.is_multiple_of(per_process) {
+            return Err(mpi_error(format!(
+                "a run on {devices} devices cannot have {per_process} devices per process"
+            )));
+        }
+        if size * per_process != devices {
             return Err(mpi_error(format!(
                 "a run on {devices} devices with {per_process} per process needs {} processes, \
                  but mpirun started {size}",
-                if per_process == 0 {
-                    "some".to_string()
-                } else {
-                    format!("{}", devices as f64 / per_process as f64)
-                }
+                devices / per_process
             )));
         }
         let communicator = Arc::new(MpiCommunicator {
@@ -284,7 +285,7 @@ fn check(code: c_int, what: &str) -> Result<(), JitError> {
 }
 
 fn mpi_error(message: String) -> JitError {
-    JitError::Host(format!("MPI: {message}"))
+    JitError::Mpi(message)
 }
 
 /// An error of a collective, naming it.
