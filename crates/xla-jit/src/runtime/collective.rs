@@ -2,7 +2,7 @@
 //! operands and results, run through the run's
 //! [`Communicator`](crate::collectives::Communicator).
 
-use xla_core::hlo::{HloInstruction, Opcode};
+use xla_core::hlo::{Family, HloInstruction, Opcode};
 use xla_core::interp::{group_of, permute_group};
 use xla_core::ArrayShape;
 
@@ -256,6 +256,17 @@ impl CollectiveThunk {
             run: size / count * inner as usize * shape.element_type().byte_size(),
         })
     }
+}
+
+/// Whether an instruction that runs through the interpreter fallback
+/// needs to reach the other devices (collectives, channels), which the
+/// fallback, running one device, cannot.
+pub(crate) fn needs_device(op: Opcode) -> bool {
+    op.family() == Family::Collective
+        || matches!(
+            op,
+            Opcode::Send | Opcode::SendDone | Opcode::Recv | Opcode::RecvDone
+        )
 }
 
 /// An error naming the instruction, as the interpreter reports it.

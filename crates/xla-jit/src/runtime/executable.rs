@@ -6,12 +6,11 @@ use std::sync::atomic::AtomicU64;
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
-use xla_core::hlo::{Family, Opcode};
 use xla_core::interp::{DeviceAssignment, Interpreter};
 use xla_core::literal::{AlignedBytes, Storage};
 use xla_core::{CancelToken, HloModule, Literal, Shape};
 
-use super::collective::DeviceContext;
+use super::collective::{needs_device, DeviceContext};
 use super::device_threads::run_devices;
 use super::interpret::FallbackOp;
 use super::profile::Profile;
@@ -111,17 +110,6 @@ pub struct ExecuteOptions {
 
 /// [`ExecuteOptions::collective_timeout`]'s default.
 const COLLECTIVE_TIMEOUT: Duration = Duration::from_secs(60);
-
-/// Whether an instruction that runs through the interpreter fallback
-/// needs to reach the other devices (collectives, channels), which the
-/// fallback, running one device, cannot.
-fn needs_device(op: Opcode) -> bool {
-    op.family() == Family::Collective
-        || matches!(
-            op,
-            Opcode::Send | Opcode::SendDone | Opcode::Recv | Opcode::RecvDone
-        )
-}
 
 /// A module compiled for the CPU. Cheap to clone (shared); runs from any
 /// number of threads at once.

@@ -19,7 +19,7 @@ use xla_core::literal::AlignedBytes;
 use xla_core::{HloComputation, HloInstruction, HloModule, Literal, Shape};
 
 use super::buffers::{BufferId, BufferSource, BufferTable, CopyRecord};
-use super::collective::CollectiveThunk;
+use super::collective::{needs_device, CollectiveThunk};
 use super::interpret::{FallbackOp, InterpretThunk};
 use super::library::LibraryThunk;
 use super::plan::{ComputationPlan, Step};
@@ -589,6 +589,30 @@ impl<'m> Lowering<'m> {
                     opcode: instr.opcode,
                     computation: computation.name.clone(),
                 });
+            }
+        }
+        // Collectives and channels inside the computations they call run
+        // on the interpreter too: listed, a run on several devices refuses
+        // them.
+        let mut called: Vec<ComputationId> = (instructions.iter())
+            .flat_map(|&id| computation.instr(id).called.iter().copied())
+            .collect();
+        let mut seen = Vec::new();
+        while let Some(c) = called.pop() {
+            if seen.contains(&c) {
+                continue;
+            }
+            seen.push(c);
+            let inner = self.module.computation(c);
+            for instr in &inner.instructions {
+                called.extend(instr.called.iter().copied());
+                if needs_device(instr.opcode) {
+                    self.fallbacks.push(FallbackOp {
+                        instruction: instr.name.clone(),
+                        opcode: instr.opcode,
+                        computation: inner.name.clone(),
+                    });
+                }
             }
         }
         let thunk = InterpretThunk::new(
