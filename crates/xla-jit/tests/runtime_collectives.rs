@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 
 use xla_core::interp::{DeviceAssignment, Interpreter};
 use xla_core::{CancelToken, HloModule, Literal, Shape};
+use xla_jit::collectives::InProcess;
 use xla_jit::{Client, Executable, ExecuteOptions, JitError};
 use xla_testkit::random::random_literal;
 
@@ -291,6 +292,14 @@ fn a_collective_the_jit_cannot_run_is_refused_on_several_devices() {
         ),
         "{error}"
     );
+    // Devices outside the communicator's run, or twice, are refused.
+    let communicator = InProcess::new(replicas(2), Duration::from_secs(1));
+    for devices in [[0, 2], [1, 1]] {
+        let error = executable
+            .execute_local(&refs, &devices, &*communicator, &ExecuteOptions::default())
+            .unwrap_err();
+        assert!(matches!(error, JitError::InvalidConfig(_)), "{error}");
+    }
 }
 
 /// A device that stops (here: cancelled in a loop only it runs) stops the

@@ -241,6 +241,14 @@ impl Executable {
             });
         }
         let comm = communicator;
+        let count = comm.assignment().device_count();
+        for (i, &d) in devices.iter().enumerate() {
+            if d >= count || devices[..i].contains(&d) {
+                return Err(JitError::InvalidConfig(format!(
+                    "device {d} is not one of the run's {count} devices, or is given twice"
+                )));
+            }
+        }
         comm.begin(self.fingerprint())?;
         // A device that panics is marked failed, so that the others stop
         // waiting for it; the panic resumes once every device is done.
