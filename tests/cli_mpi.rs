@@ -220,45 +220,43 @@ fn runs_that_cannot_agree_end_with_an_error() {
     )
     .unwrap();
     let xla = env!("CARGO_BIN_EXE_xla");
-    let started = Instant::now();
-    let out = Command::new("mpirun")
-        .args([
-            "--oversubscribe",
-            "--allow-run-as-root",
-            "-np",
-            "1",
-            xla,
-            "run",
-        ])
-        .args([&a, &x, &x])
-        .args([":", "-np", "1", xla, "run"])
-        .args([&b, &x, &x])
-        .output()
-        .unwrap();
+    // `mpirun -np 1 xla run a.hlo x x : -np 1 <second…>`: its output, and
+    // how long it took.
+    let mpmd = |second: &[&std::ffi::OsStr]| {
+        let started = Instant::now();
+        let out = Command::new("mpirun")
+            .args([
+                "--oversubscribe",
+                "--allow-run-as-root",
+                "-np",
+                "1",
+                xla,
+                "run",
+            ])
+            .args([&a, &x, &x])
+            .args([":", "-np", "1"])
+            .args(second)
+            .output()
+            .unwrap();
+        (out, started.elapsed())
+    };
+    let (out, took) = mpmd(&[
+        xla.as_ref(),
+        "run".as_ref(),
+        b.as_os_str(),
+        x.as_os_str(),
+        x.as_os_str(),
+    ]);
     assert!(!out.status.success());
     assert!(
         stderr(&out).contains("runs another program"),
         "{}",
         stderr(&out)
     );
-    assert!(started.elapsed() < Duration::from_secs(60));
-
-    let started = Instant::now();
-    let out = Command::new("mpirun")
-        .args([
-            "--oversubscribe",
-            "--allow-run-as-root",
-            "-np",
-            "1",
-            xla,
-            "run",
-        ])
-        .args([&a, &x, &x])
-        .args([":", "-np", "1", "false"])
-        .output()
-        .unwrap();
+    assert!(took < Duration::from_secs(60));
+    let (out, took) = mpmd(&["false".as_ref()]);
     assert!(!out.status.success());
-    assert!(started.elapsed() < Duration::from_secs(90));
+    assert!(took < Duration::from_secs(90));
 }
 
 /// All-reduces past the size exchanged whole (their shares combined by
