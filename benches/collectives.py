@@ -9,10 +9,12 @@ devices, against JAX's.
     cargo build --release
     XLA_FLAGS=--xla_force_host_platform_device_count=4 python benches/collectives.py
 
-`--no-jax` skips JAX. `--mpi` also runs the MPI path against OpenMPI's own
-`MPI_Allreduce` on 2 and 4 processes (`crates/xla-jit/examples/mpi_collectives.rs`,
-built first with `cargo build --release --features mpi -p xla-jit
---example mpi_collectives`). The all-reduce's bus traffic is read-everything-twice:
+`--no-jax` skips JAX. `--mpi` also runs the same modules over MPI
+(`mpirun -np N xla bench`, one device per process) and OpenMPI's own
+`MPI_Allreduce` against the MPI communicator on 2 and 4 processes
+(`crates/xla-jit/examples/mpi_collectives.rs`); build both first with
+`cargo build --release --features mpi --bin xla` and `cargo build --release
+--features mpi -p xla-jit --example mpi_collectives`. The all-reduce's bus traffic is read-everything-twice:
 each of N devices combines 1/N of the elements from all N inputs and writes
 it to all N outputs, so it moves 2·N·S bytes for S bytes per device where a
 memcpy moves 2·S; the table gives the rate of both in GB/s of S (one
@@ -67,6 +69,17 @@ def human(size):
 def xla_bench(xla, path, min_time, extra=()):
     out = subprocess.run(
         [xla, "bench", str(path), "--json", f"--min-time={min_time}", *extra],
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    return json.loads(out.stdout)[0]["run_ms"]["median"]
+
+
+def mpi_bench(xla, n, path, runs, extra=()):
+    out = subprocess.run(
+        ["mpirun", "--oversubscribe", "--allow-run-as-root", "-np", str(n), xla, "bench",
+         str(path), "--json", f"--runs={runs}", *extra],
         check=True,
         capture_output=True,
         text=True,
@@ -150,6 +163,26 @@ def main():
         theirs = jax_dp_mlp(n, args.min_time) if use_jax else float("nan")
         print(f"| 784-512-10, batch 256 | {n} | {ours:.3f} | {theirs:.3f} | {theirs / ours:.2f} |", flush=True)
     if args.mpi:
+        print()
+        print("| per process | processes | xla bench over MPI ms | GB/s |")
+        print("|---:|---:|---:|---:|")
+        with tempfile.TemporaryDirectory() as tmp:
+            tmp = pathlib.Path(tmp)
+            for size in SIZES:
+                elements = size // 4
+                for n in devices:
+                    module = tmp / f"all_reduce_{n}x{elements}.hlo"
+                    module.write_text(ALL_REDUCE.format(n=n, elements=elements))
+                    runs = max(5, min(2000, (1 << 30) // size))
+                    ours = mpi_bench(args.xla, n, module, runs)
+                    print(f"| {human(size)} | {n} | {ours:.4f} | {size / ours / 1e6:.2f} |", flush=True)
+        print()
+        print("| data-parallel MLP step | processes | xla bench over MPI ms |")
+        print("|---|---:|---:|")
+        for n in (2, 4):
+            module = ROOT / "tests" / "collectives" / f"dp_mlp_{n}.hlo"
+            ours = mpi_bench(args.xla, n, module, 100, [f"--num-partitions={n}"])
+            print(f"| 784-512-10, batch 256 | {n} | {ours:.3f} |", flush=True)
         example = ROOT / "target" / "release" / "examples" / "mpi_collectives"
         for n in (2, 4):
             print(flush=True)

@@ -313,3 +313,31 @@ fn large_collectives_over_mpi() {
         run_and_compare(np, &argv, &dir.join("out"), &expected, &what);
     }
 }
+
+/// `xla bench` under `mpirun`: every process makes the same runs, process
+/// 0 reports them once.
+#[test]
+fn bench_over_mpi() {
+    let dir = scratch("mpi", "bench");
+    let module = dir.join("m.hlo");
+    std::fs::write(
+        &module,
+        "HloModule m, replica_count=2\n\n\
+         add { a = f32[] parameter(0)\n  b = f32[] parameter(1)\n  ROOT r = f32[] add(a, b) }\n\n\
+         ENTRY e {\n  x = f32[4096] parameter(0)\n  ROOT y = f32[4096] all-reduce(x), to_apply=add\n}\n",
+    )
+    .unwrap();
+    let out = Command::new("mpirun")
+        .args(["--oversubscribe", "--allow-run-as-root", "-np", "2"])
+        .args([env!("CARGO_BIN_EXE_xla"), "bench", "--runs", "7", "--json"])
+        .arg(&module)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let reports: serde_json::Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", crate::cli_support::stdout(&out)));
+    let reports = reports.as_array().unwrap();
+    assert_eq!(reports.len(), 1, "{reports:?}");
+    assert_eq!(reports[0]["runs"], 7);
+    assert_eq!(reports[0]["fallback_ops"].as_array().unwrap().len(), 0);
+}

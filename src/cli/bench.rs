@@ -25,6 +25,7 @@ use xla_core::literal::convert::convert_value;
 use xla_core::{dispatch_native, HloModule, Literal, NativeType, PrimitiveType, Shape};
 use xla_jit::{Client, CompileOptions, Executable, ExecuteOptions, Profile};
 
+use super::processes::{launched_by_mpirun, Processes};
 use super::{module_file, stdout, timeout, Failure, Outcome};
 
 /// Benchmark modules on seeded random inputs.
@@ -75,6 +76,15 @@ pub struct Args {
     /// Replicas (default: the module's `replica_count`).
     #[arg(long)]
     num_replicas: Option<usize>,
+    /// Under `mpirun` (an `xla` built with `--features mpi`): the devices
+    /// each process runs (default 1).
+    #[arg(long, value_name = "K")]
+    devices_per_process: Option<usize>,
+    /// Time exactly this many runs after 3 warm-up runs, instead of
+    /// `--min-time` (under `mpirun` every process must make the same
+    /// runs: 20 unless given).
+    #[arg(long, value_name = "N")]
+    runs: Option<u64>,
     /// Measure the single module in this process and print its JSON object
     /// (what the parent runs per module).
     #[arg(long, hide = true)]
@@ -120,11 +130,35 @@ pub fn run(args: Args) -> Outcome {
         ));
     }
     let limit = args.timeout.map(timeout::duration).transpose()?;
+    if launched_by_mpirun() {
+        // One process of a run over MPI: measured here, where MPI runs,
+        // and reported by process 0.
+        let [module] = args.modules.as_slice() else {
+            return Err(Failure::Usage(
+                "under mpirun, xla bench takes one module".into(),
+            ));
+        };
+        if args.backend == Backend::Interp || args.profile {
+            return Err(Failure::Usage(
+                "under mpirun, xla bench runs the JIT, without --profile".into(),
+            ));
+        }
+        let (report, first) = measure(module, &args)?;
+        if !first {
+            return Ok(());
+        }
+        let line = if args.json {
+            format!("[\n{}\n]", report.json())
+        } else {
+            format!("{}\n{}", Report::HEADER, report.row())
+        };
+        return stdout::write(&format!("{line}\n"));
+    }
     if args.child {
         let [module] = args.modules.as_slice() else {
             return Err(Failure::Usage("--child takes exactly one module".into()));
         };
-        let report = measure(module, &args)?;
+        let (report, _) = measure(module, &args)?;
         let line = if args.json {
             report.json()
         } else {
@@ -147,6 +181,11 @@ pub fn run(args: Args) -> Outcome {
             .args(args.profile.then_some("--profile"))
             .args(args.num_partitions.map(|n| format!("--num-partitions={n}")))
             .args(args.num_replicas.map(|n| format!("--num-replicas={n}")))
+            .args(args.runs.map(|n| format!("--runs={n}")))
+            .args(
+                args.devices_per_process
+                    .map(|k| format!("--devices-per-process={k}")),
+            )
             .args(args.json.then_some("--json"));
         let out = match run_child(child, limit)? {
             Child::Done(out) => out,
@@ -252,7 +291,9 @@ struct Report {
     fallback_ops: Vec<String>,
 }
 
-fn measure(path: &Path, bench: &Args) -> Result<Report, Failure> {
+/// Measures the module; with it, whether this is the run's first process
+/// (the one that reports, under `mpirun`).
+fn measure(path: &Path, bench: &Args) -> Result<(Report, bool), Failure> {
     let (backend, min_time, profile) = (bench.backend, bench.min_time, bench.profile);
     let baseline_rss = rss_bytes("VmRSS");
     let (load, module) = load_repeatedly(path)?;
@@ -261,9 +302,11 @@ fn measure(path: &Path, bench: &Args) -> Result<Report, Failure> {
         (bench.num_replicas).unwrap_or(module.replica_count.max(1) as usize),
         (bench.num_partitions).unwrap_or(module.num_partitions.max(1) as usize),
     );
-    let devices = assignment
+    assignment
         .checked_device_count()
         .map_err(|e| Failure::Invalid(format!("{}: {e}", path.display())))?;
+    let processes = Processes::start(assignment, bench.devices_per_process)?;
+    let local = processes.local_devices();
     let name = path.file_stem().map_or_else(
         || path.display().to_string(),
         |s| s.to_string_lossy().into_owned(),
@@ -282,7 +325,11 @@ fn measure(path: &Path, bench: &Args) -> Result<Report, Failure> {
                 .collect();
             ops.sort();
             ops.dedup();
-            (compile, Runner::Jit(executable, assignment), ops)
+            (
+                compile,
+                Runner::Jit(executable, assignment, &processes),
+                ops,
+            )
         }
         Backend::Interp => (
             Vec::new(),
@@ -292,7 +339,7 @@ fn measure(path: &Path, bench: &Args) -> Result<Report, Failure> {
     };
     let signature = module.entry_program_shape();
     // Device `d`'s inputs are seeded apart from every other device's.
-    let inputs: Vec<Vec<Literal>> = (0..devices)
+    let inputs: Vec<Vec<Literal>> = (local.clone())
         .map(|d| {
             (signature.parameters.iter().enumerate())
                 .map(|(i, shape)| random_literal(shape, 0x5eed + i as u64 + ((d as u64) << 32)))
@@ -305,9 +352,10 @@ fn measure(path: &Path, bench: &Args) -> Result<Report, Failure> {
     let first = runner.run(&args).map_err(|e| fail(&e))?;
     let output_bytes = first.iter().map(literal_bytes).sum();
     drop(first);
-    let runs = time_runs(|| runner.run(&args).map(drop), min_time).map_err(|e| fail(&e))?;
+    let count = bench.runs.or(processes.distributed().then_some(20));
+    let runs = time_runs(|| runner.run(&args).map(drop), min_time, count).map_err(|e| fail(&e))?;
     // `run` refused --profile for the interpreter.
-    if let (true, Runner::Jit(executable, _)) = (profile, &runner) {
+    if let (true, Runner::Jit(executable, _, _)) = (profile, &runner) {
         let profile = Arc::new(Profile::new());
         let options = ExecuteOptions {
             profile: Some(Arc::clone(&profile)),
@@ -316,16 +364,12 @@ fn measure(path: &Path, bench: &Args) -> Result<Report, Failure> {
         let started = Instant::now();
         let mut count = 0;
         while count < 3 || started.elapsed() < Duration::from_secs(1) {
-            match devices {
-                1 => executable.execute_with(&args[0], &options).map(drop),
-                _ => (executable.execute_devices(&args, assignment, &options)).map(drop),
-            }
-            .map_err(|e| fail(&e))?;
+            (processes.execute(executable, &args, assignment, &options)).map_err(|e| fail(&e))?;
             count += 1;
         }
         eprintln!("profile of {name}, {count} runs:\n{}", profile.report());
     }
-    Ok(Report {
+    let report = Report {
         name,
         backend,
         load,
@@ -336,20 +380,23 @@ fn measure(path: &Path, bench: &Args) -> Result<Report, Failure> {
         input_bytes,
         output_bytes,
         fallback_ops,
-    })
+    };
+    Ok((report, local.start == 0))
 }
 
 enum Runner<'m> {
-    Jit(Executable, DeviceAssignment),
+    Jit(Executable, DeviceAssignment, &'m Processes),
     Interp(Interpreter, &'m HloModule, DeviceAssignment),
 }
 
 impl Runner<'_> {
-    /// One run on every device (`args[d]`: device `d`'s arguments).
+    /// One run on every device of this process (`args[i]`: its `i`-th
+    /// device's arguments).
     fn run(&self, args: &[Vec<&Literal>]) -> Result<Vec<Literal>, String> {
         match self {
-            Runner::Jit(e, a) if a.device_count() == 1 => e.execute(&args[0]).map(|r| vec![r]),
-            Runner::Jit(e, a) => e.execute_devices(args, *a, &ExecuteOptions::default()),
+            Runner::Jit(e, a, processes) => {
+                processes.execute(e, args, *a, &ExecuteOptions::default())
+            }
             Runner::Interp(i, module, a) if a.device_count() == 1 => {
                 i.run(module, &args[0]).map(|r| vec![r]).map_err(Into::into)
             }
@@ -407,17 +454,28 @@ fn compile_cold(
 }
 
 /// Warm-up (3 runs or 0.3 s), then timed runs until at least 10 runs and
-/// `min_time` seconds, or 3 runs once `10 × min_time` seconds have passed.
+/// `min_time` seconds, or 3 runs once `10 × min_time` seconds have passed;
+/// with `count`, 3 warm-up runs and exactly `count` timed ones.
 fn time_runs(
     mut run: impl FnMut() -> Result<(), String>,
     min_time: f64,
+    count: Option<u64>,
 ) -> Result<Samples, String> {
     let warm = Instant::now();
     for _ in 0..3 {
         run()?;
-        if warm.elapsed() > Duration::from_millis(300) {
+        if count.is_none() && warm.elapsed() > Duration::from_millis(300) {
             break;
         }
+    }
+    if let Some(count) = count {
+        let mut samples = Samples::new();
+        for _ in 0..count.max(1) {
+            let t = Instant::now();
+            run()?;
+            samples.push(t.elapsed());
+        }
+        return Ok(samples);
     }
     let started = Instant::now();
     let mut samples = Samples::new();

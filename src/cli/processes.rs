@@ -16,7 +16,7 @@ const COLLECTIVE_TIMEOUT: Duration = Duration::from_secs(60);
 
 /// Whether `mpirun` (OpenMPI, or a PMI launcher) started this process as
 /// one of several.
-fn launched_by_mpirun() -> bool {
+pub fn launched_by_mpirun() -> bool {
     ["OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE"]
         .iter()
         .filter_map(|v| std::env::var(v).ok())
