@@ -356,7 +356,7 @@ fn bad_arrays_and_device_counts_are_errors() {
             &[&no_params, Path::new("--num-replicas"), Path::new("100000")],
             &out_dir
         ),
-        "error: a run on 100000 × 1 devices is beyond the interpreter's 1024 (one thread per \
+        "error: a run on 100000 × 1 devices is beyond the 1024 one run can have (one thread per \
          device)\n"
     );
     // Device counts whose product overflows, and so would the count of
@@ -387,8 +387,8 @@ fn bad_arrays_and_device_counts_are_errors() {
                 &out_dir
             ),
             format!(
-                "error: a run on {replicas} × {partitions} devices is beyond the interpreter's \
-                 1024 (one thread per device)\n"
+                "error: a run on {replicas} × {partitions} devices is beyond the \
+                 1024 one run can have (one thread per device)\n"
             )
         );
     }

@@ -581,15 +581,15 @@ fn too_many_devices_is_an_error() {
     let m = module("HloModule m\n\nENTRY e {\n  ROOT r = u32[] replica-id()\n}\n");
     assert_eq!(
         run_err(&m, vec![Vec::new(); 100_000], 100_000, 1),
-        "a run on 100000 × 1 devices is beyond the interpreter's 1024 (one thread per device)"
+        "a run on 100000 × 1 devices is beyond the 1024 one run can have (one thread per device)"
     );
     assert_eq!(
         run_err(&m, Vec::new(), 1 << 40, 1 << 40),
-        "a run on 1099511627776 × 1099511627776 devices is beyond the interpreter's 1024 \
+        "a run on 1099511627776 × 1099511627776 devices is beyond the 1024 one run can have \
          (one thread per device)"
     );
     assert_eq!(
         run_err(&m, vec![Vec::new(); 1025], 1, 1025),
-        "a run on 1 × 1025 devices is beyond the interpreter's 1024 (one thread per device)"
+        "a run on 1 × 1025 devices is beyond the 1024 one run can have (one thread per device)"
     );
 }

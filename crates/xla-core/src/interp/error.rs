@@ -38,10 +38,10 @@ pub enum InterpError {
         /// Partitions asked for.
         partitions: usize,
     },
-    /// A device assignment with more devices than the interpreter runs
-    /// (one thread each).
+    /// A device assignment with more devices than a run has (one thread
+    /// each, on the interpreter and the JIT alike).
     #[error(
-        "a run on {replicas} × {partitions} devices is beyond the interpreter's {max} \
+        "a run on {replicas} × {partitions} devices is beyond the {max} one run can have \
          (one thread per device)"
     )]
     TooManyDevices {
