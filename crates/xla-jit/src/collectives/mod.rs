@@ -96,10 +96,10 @@ impl Reduction {
     pub fn combine(&self, acc: &mut [u8], x: &[u8]) {
         let flushing = crate::ftz::flush_mode() == DAZ | FTZ;
         match (self.op, self.element_type) {
-            (Opcode::Add, PrimitiveType::F32) if flushing => add_lanes::<4>(acc, x, |a, b| {
+            (Opcode::Add, PrimitiveType::F32) if flushing => combine_lanes::<4>(acc, x, |a, b| {
                 (f32::from_ne_bytes(a) + f32::from_ne_bytes(b)).to_ne_bytes()
             }),
-            (Opcode::Add, PrimitiveType::F64) if flushing => add_lanes::<8>(acc, x, |a, b| {
+            (Opcode::Add, PrimitiveType::F64) if flushing => combine_lanes::<8>(acc, x, |a, b| {
                 (f64::from_ne_bytes(a) + f64::from_ne_bytes(b)).to_ne_bytes()
             }),
             _ => self.combiner.apply(acc, x),
@@ -110,11 +110,38 @@ impl Reduction {
     pub fn element_size(&self) -> usize {
         self.element_type.byte_size()
     }
+
+    /// The bytes of the `p`-th of `count` shares of the elements of a
+    /// buffer of `len` bytes: the part one member of an all-reduce
+    /// combines.
+    pub(crate) fn share(&self, len: usize, count: usize, p: usize) -> std::ops::Range<usize> {
+        let size = self.element_size().max(1);
+        let elements = len / size;
+        elements * p / count * size..elements * (p + 1) / count * size
+    }
+}
+
+/// The key of phase `phase` (0: exchange, 1: leave) of `call`'s meeting
+/// of `participants`.
+pub(crate) fn meeting_key(
+    call: &CollectiveCall<'_>,
+    phase: u64,
+    participants: &[usize],
+) -> MeetingKey {
+    MeetingKey {
+        instruction: call.name.to_string(),
+        occurrence: call.occurrence * 2 + phase,
+        participants: participants.to_vec(),
+    }
 }
 
 /// `acc[i] = f(acc[i], x[i])` over elements of `N` bytes (a loop the
 /// compiler vectorizes).
-fn add_lanes<const N: usize>(acc: &mut [u8], x: &[u8], f: impl Fn([u8; N], [u8; N]) -> [u8; N]) {
+fn combine_lanes<const N: usize>(
+    acc: &mut [u8],
+    x: &[u8],
+    f: impl Fn([u8; N], [u8; N]) -> [u8; N],
+) {
     for (a, b) in acc.chunks_exact_mut(N).zip(x.chunks_exact(N)) {
         let sum = f(
             a.try_into().expect("N bytes"),
@@ -185,9 +212,9 @@ pub trait Communicator: Send + Sync {
     ) -> Result<(), JitError>;
 
     /// Called once per run by each process before its devices start, with
-    /// a hash of the program: a communicator across processes checks that
-    /// every process runs the same one.
-    fn begin(&self, fingerprint: u64) -> Result<(), JitError> {
+    /// the hash of the program (made on request): a communicator across
+    /// processes checks that every process runs the same one.
+    fn begin(&self, fingerprint: &dyn Fn() -> u64) -> Result<(), JitError> {
         let _ = fingerprint;
         Ok(())
     }
@@ -240,11 +267,7 @@ impl InProcess {
         mine: Shared,
         work: impl FnOnce(&[Shared]),
     ) -> Result<(), JitError> {
-        let key = |phase: u64| MeetingKey {
-            instruction: call.name.to_string(),
-            occurrence: call.occurrence * 2 + phase,
-            participants: call.group.to_vec(),
-        };
+        let key = |phase| meeting_key(call, phase, call.group);
         let all = self
             .hub
             .meet(call.device, key(0), mine, call.opcode)
@@ -294,8 +317,8 @@ pub(crate) unsafe fn bytes_mut<'a>(at: *mut u8, len: usize) -> &'a mut [u8] {
     }
 }
 
-/// Combines `count` members' runs of `len` bytes at `offset(k)` of member
-/// `k`'s input, in member order, a cache-sized block at a time, and hands
+/// Combines `count` members' runs of `len` bytes, member `k`'s at
+/// `input(k)`, in member order, a cache-sized block at a time, and hands
 /// each combined block to `store(start, block)`.
 fn combine_runs(
     reduction: &Reduction,
@@ -338,13 +361,10 @@ impl Communicator for InProcess {
         input: &[u8],
         output: &mut [u8],
     ) -> Result<(), JitError> {
-        let len = input.len();
+        let share = reduction.share(input.len(), call.group.len(), call.position);
         self.exchange(call, shared(input, output), |all| {
-            let size = reduction.element_size().max(1);
-            let elements = len / size;
+            let (from, to) = (share.start, share.end);
             let count = all.len();
-            let share = |p: usize| elements * p / count * size;
-            let (from, to) = (share(call.position), share(call.position + 1));
             combine_runs(
                 reduction,
                 count,

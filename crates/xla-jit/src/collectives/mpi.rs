@@ -4,7 +4,7 @@
 //! `N = P × K` (process `r` runs devices `r·K … r·K + K − 1`). At a
 //! collective, the process's devices meet in shared memory (when `K > 1`);
 //! one of them, the leader, exchanges what the process's devices send to
-//! other processes' devices in one `MPI_Ialltoallv` over `MPI_COMM_WORLD`
+//! other processes' devices in one `MPI_Alltoallv` over `MPI_COMM_WORLD`
 //! (every process takes part in every collective: the devices of one
 //! program reach its collectives in the same order), and every device's
 //! result is computed from what its group's members sent, in group order.
@@ -17,29 +17,31 @@
 //! run; MPI's own reductions (`MPI_Allreduce`) fix no order, which is why
 //! they are not used (`docs/devices.md` measures the difference).
 //!
-//! Errors return instead of aborting (`MPI_ERRORS_RETURN`), every exchange
-//! is non-blocking and waited for with a deadline, and the processes check
-//! before a run that they run the same program: a process that dies or
-//! runs another module gives the others an error, not a hang.
+//! Errors return instead of aborting (`MPI_ERRORS_RETURN`), and before a
+//! run the processes check, in a non-blocking exchange waited for with a
+//! deadline, that they run the same program: one that runs another module
+//! gives the others an error, not a hang. The exchanges themselves block
+//! (polling a non-blocking one was several times slower); a process that
+//! dies ends the run through `mpirun`.
 
 use std::ffi::{c_int, c_void};
 use std::ops::Range;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use mpi::environment::Universe;
 use mpi::ffi;
-use xla_core::interp::rendezvous::{Hub, MeetingKey};
+use xla_core::interp::rendezvous::Hub;
 use xla_core::interp::{DeviceAssignment, InterpError};
 
-use super::{bytes, bytes_mut, Blocks, CollectiveCall, Communicator, Reduction};
+use super::{bytes, bytes_mut, meeting_key, Blocks, CollectiveCall, Communicator, Reduction};
 use crate::JitError;
 
 /// MPI for one process of a run: initialized by [`MpiProcess::initialize`]
 /// (as `jax.distributed.initialize` sets up JAX's processes), finalized
 /// when dropped.
 pub struct MpiProcess {
-    communicator: Arc<MpiCommunicator>,
+    communicator: MpiCommunicator,
     /// Keeps MPI initialized; dropping it finalizes MPI.
     _universe: Universe,
 }
@@ -54,9 +56,9 @@ impl MpiProcess {
         timeout: Duration,
     ) -> Result<MpiProcess, JitError> {
         let (universe, threading) = mpi::initialize_with_threading(mpi::Threading::Multiple)
-            .ok_or_else(|| mpi_error("MPI is already initialized in this process".into()))?;
+            .ok_or_else(|| JitError::Mpi("MPI is already initialized in this process".into()))?;
         if threading < mpi::Threading::Serialized {
-            return Err(mpi_error(format!(
+            return Err(JitError::Mpi(format!(
                 "the MPI library provides {threading:?} threading; the devices of a process \
                  need at least Serialized"
             )));
@@ -83,18 +85,18 @@ impl MpiProcess {
         let (rank, size) = (rank as usize, size as usize);
         let devices = assignment.checked_device_count()?;
         if per_process == 0 || !devices.is_multiple_of(per_process) {
-            return Err(mpi_error(format!(
+            return Err(JitError::Mpi(format!(
                 "a run on {devices} devices cannot have {per_process} devices per process"
             )));
         }
         if size * per_process != devices {
-            return Err(mpi_error(format!(
+            return Err(JitError::Mpi(format!(
                 "a run on {devices} devices with {per_process} per process needs {} processes, \
                  but mpirun started {size}",
                 devices / per_process
             )));
         }
-        let communicator = Arc::new(MpiCommunicator {
+        let communicator = MpiCommunicator {
             assignment,
             per_process,
             rank,
@@ -102,7 +104,7 @@ impl MpiProcess {
             timeout,
             local: (per_process > 1).then(|| Hub::new(assignment, timeout)),
             lock: Mutex::new(Scratch::default()),
-        });
+        };
         Ok(MpiProcess {
             communicator,
             _universe: universe,
@@ -185,19 +187,13 @@ enum Op<'a> {
     /// The shares of the elements.
     AllReduceShares(&'a Reduction),
     /// Every member's combined share to every other member.
-    AllReduceGather(usize),
+    AllReduceGather(&'a Reduction),
 }
 
 /// All-reduces of at most this many bytes a device exchange whole inputs
 /// in one exchange instead of shares in two (at 1 KiB on 2 processes: 1.5
 /// against 3 µs).
 const WHOLE_ALL_REDUCE_BYTES: usize = 16 << 10;
-
-/// The bytes element range `[from, to)` of the `p`-th of `count` shares of
-/// `elements` elements of `size` bytes.
-fn share(elements: usize, count: usize, p: usize, size: usize) -> Range<usize> {
-    elements * p / count * size..elements * (p + 1) / count * size
-}
 
 impl Op<'_> {
     /// The byte ranges of the sender's buffer (input, or output for the
@@ -218,12 +214,9 @@ impl Op<'_> {
             Op::AllToAll(blocks) | Op::ReduceScatter(_, blocks) => runs(blocks, to),
             Op::Permute(pairs) if pairs.contains(&(from, to)) => std::iter::once(0..len).collect(),
             Op::Permute(_) => Vec::new(),
-            Op::AllReduceShares(reduction) => {
-                let size = reduction.element_size().max(1);
-                vec![share(len / size, count, to, size)]
-            }
+            Op::AllReduceShares(reduction) => vec![reduction.share(len, count, to)],
             Op::AllReduceGather(_) if from == to => Vec::new(),
-            Op::AllReduceGather(size) => vec![share(len / size, count, from, *size)],
+            Op::AllReduceGather(reduction) => vec![reduction.share(len, count, from)],
         }
     }
 
@@ -252,16 +245,15 @@ impl Op<'_> {
             }
             Op::Permute(_) => output.copy_from_slice(data),
             Op::AllReduceShares(reduction) => {
-                let size = reduction.element_size().max(1);
-                let range = share(output.len() / size, count, to, size);
+                let range = reduction.share(output.len(), count, to);
                 if from == 0 {
                     output[range].copy_from_slice(data);
                 } else {
                     reduction.combine(&mut output[range], data);
                 }
             }
-            Op::AllReduceGather(size) => {
-                let range = share(output.len() / size, count, from, *size);
+            Op::AllReduceGather(reduction) => {
+                let range = reduction.share(output.len(), count, from);
                 output[range].copy_from_slice(data);
             }
         }
@@ -278,14 +270,10 @@ fn check(code: c_int, what: &str) -> Result<(), JitError> {
     // SAFETY: MPI writes at most MPI_MAX_ERROR_STRING (256) bytes.
     unsafe { ffi::MPI_Error_string(code, text.as_mut_ptr().cast(), &mut len) };
     text.truncate(len.clamp(0, 512) as usize);
-    Err(mpi_error(format!(
+    Err(JitError::Mpi(format!(
         "{what}: {}",
         String::from_utf8_lossy(&text)
     )))
-}
-
-fn mpi_error(message: String) -> JitError {
-    JitError::Mpi(message)
 }
 
 /// An error of a collective, naming it.
@@ -331,7 +319,7 @@ impl MpiCommunicator {
                 return Ok(());
             }
             if Instant::now() >= deadline {
-                return Err(mpi_error(format!(
+                return Err(JitError::Mpi(format!(
                     "{what}: process {} waited {:?} for the others (one died, or runs \
                      another program)",
                     self.rank, self.timeout
@@ -396,119 +384,101 @@ impl MpiCommunicator {
                 pieces.push((self.rank_of(receiver), &buffer[range]));
             }
         }
+        // What this process's receivers get from other processes' senders:
+        // `(receiver, sender, bytes)`, by sending process, then as that
+        // process orders its pieces. Pieces from this process's own
+        // senders are read in place (a step's results never share its
+        // operands' storage) or, when not contiguous, copied.
+        let mut incoming: Vec<(usize, usize, usize)> = Vec::new();
+        for (k, group) in groups.iter().enumerate() {
+            let receiver = parts[k].device;
+            for &sender in group.iter() {
+                if local(sender).is_none() {
+                    let (from, to) = (position(group, sender), position(group, receiver));
+                    let ranges = op.ranges(from, to, group.len(), source(&parts[k]).1);
+                    incoming.push((receiver, sender, ranges.iter().map(Range::len).sum()));
+                }
+            }
+        }
+        incoming.sort_unstable_by_key(|&(receiver, sender, _)| {
+            (self.rank_of(sender), receiver, sender)
+        });
+        let mut send_bytes: Vec<usize> = vec![0; self.size];
+        let mut receive_bytes: Vec<usize> = vec![0; self.size];
+        for &(rank, piece) in &pieces {
+            send_bytes[rank] += piece.len();
+        }
+        for &(_, sender, size) in &incoming {
+            receive_bytes[self.rank_of(sender)] += size;
+        }
+        // Counts and displacements of packed pieces, as MPI's `int`s.
+        let counts = |bytes: &[usize]| -> Result<(Vec<c_int>, Vec<c_int>), JitError> {
+            let mut at = 0usize;
+            let mut displacements = Vec::with_capacity(bytes.len());
+            for &c in bytes {
+                displacements.push(count(at, call)?);
+                at += c;
+            }
+            count(at, call)?;
+            let counts = bytes
+                .iter()
+                .map(|&c| count(c, call))
+                .collect::<Result<_, _>>()?;
+            Ok((counts, displacements))
+        };
+        let (send_counts, packed) = counts(&send_bytes)?;
+        let (receive_counts, receive_displacements) = counts(&receive_bytes)?;
         let mut scratch = self.lock.lock().unwrap_or_else(PoisonError::into_inner);
         let Scratch { send, received } = &mut *scratch;
-        let mut send_counts: Vec<usize> = vec![0; self.size];
         // One piece for each process, all from one buffer (one device in
         // this process): sent from that buffer in place, each piece at its
-        // own displacement; otherwise packed.
+        // own displacement; otherwise packed. Buffers get a byte at least:
+        // an empty one's address is 1, which OpenMPI reads as MPI_IN_PLACE.
         let one_buffer = parts.len() == 1 && {
             let mut ranks: Vec<usize> = pieces.iter().map(|p| p.0).collect();
             ranks.dedup();
             ranks.len() == pieces.len()
         };
-        let (send_base, send_displacements) = if one_buffer {
-            let (base, _) = source(&parts[0]);
+        let base = source(&parts[0]).0;
+        let (send_base, send_displacements) = if one_buffer && pieces.iter().any(|p| !p.1.is_empty()) {
             let mut displacements = vec![0; self.size];
             for &(rank, piece) in &pieces {
-                send_counts[rank] = piece.len();
                 displacements[rank] = count(piece.as_ptr() as usize - base as usize, call)?;
             }
             (base, displacements)
         } else {
             send.clear();
             send.reserve(pieces.iter().map(|p| p.1.len()).sum::<usize>() + 1);
-            for &(rank, piece) in &pieces {
-                send_counts[rank] += piece.len();
-                send.extend_from_slice(piece);
-            }
-            let mut displacements = Vec::with_capacity(self.size);
-            let mut at = 0;
-            for &c in &send_counts {
-                displacements.push(count(at, call)?);
-                at += c;
-            }
-            (send.as_ptr(), displacements)
+            pieces.iter().for_each(|p| send.extend_from_slice(p.1));
+            (send.as_ptr(), packed)
         };
-        // What this process's receivers get from other processes, by
-        // process; pieces from this process's own senders are read in
-        // place (a step's results never share its operands' storage) or,
-        // when not contiguous, copied.
-        let mut incoming: Vec<(usize, usize, usize, usize)> = Vec::new();
-        let mut receive_counts: Vec<usize> = vec![0; self.size];
-        for (k, group) in groups.iter().enumerate() {
-            let receiver = parts[k].device;
-            for &sender in group.iter() {
-                if local(sender).is_none() {
-                    let count = group.len();
-                    let (from, to) = (position(group, sender), position(group, receiver));
-                    let size: usize = (op.ranges(from, to, count, source(&parts[k]).1).iter())
-                        .map(ExactSizeIterator::len)
-                        .sum();
-                    incoming.push((receiver, sender, k, size));
-                }
-            }
-        }
-        // By sending process, then as that process orders its pieces.
-        incoming.sort_unstable_by_key(|&(receiver, sender, _, _)| {
-            (self.rank_of(sender), receiver, sender)
-        });
-        for &(_, sender, _, size) in &incoming {
-            receive_counts[self.rank_of(sender)] += size;
-        }
-        let counts = |counts: &[usize]| -> Result<(Vec<c_int>, Vec<c_int>), JitError> {
-            let mut at = 0usize;
-            let mut displacements = Vec::with_capacity(counts.len());
-            for &c in counts {
-                displacements.push(count(at, call)?);
-                at += c;
-            }
-            count(at, call)?;
-            let counts = counts
-                .iter()
-                .map(|&c| count(c, call))
-                .collect::<Result<_, _>>()?;
-            Ok((counts, displacements))
-        };
-        let (send_counts, _) = counts(&send_counts)?;
-        let (receive_counts, receive_displacements) = counts(&receive_counts)?;
-        // At least a byte each: an empty vector's address is 1, which
-        // OpenMPI reads as MPI_IN_PLACE.
-        let total: usize = receive_counts.iter().map(|&c| c as usize).sum();
+        let total: usize = receive_bytes.iter().sum();
         received.clear();
         received.reserve(total.max(1));
-        let send_base = if send_base.is_null() || send_base as usize == 1 {
-            send.reserve(1);
-            send.as_ptr()
-        } else {
-            send_base
-        };
-        {
-            // SAFETY: MPI is initialized; the buffers, counts and
-            // displacements describe live memory of the sizes given.
-            check(
-                unsafe {
-                    ffi::MPI_Alltoallv(
-                        send_base.cast::<c_void>(),
-                        send_counts.as_ptr(),
-                        send_displacements.as_ptr(),
-                        ffi::RSMPI_UINT8_T,
-                        received.as_mut_ptr().cast::<c_void>(),
-                        receive_counts.as_ptr(),
-                        receive_displacements.as_ptr(),
-                        ffi::RSMPI_UINT8_T,
-                        ffi::RSMPI_COMM_WORLD,
-                    )
-                },
-                &format!("{} ({})", call.name, call.opcode),
-            )?;
-            // SAFETY: the exchange succeeded: MPI wrote all `total` bytes.
-            unsafe { received.set_len(total) };
-        }
+        // SAFETY: MPI is initialized; the buffers, counts and displacements
+        // describe live memory of the sizes given.
+        check(
+            unsafe {
+                ffi::MPI_Alltoallv(
+                    send_base.cast::<c_void>(),
+                    send_counts.as_ptr(),
+                    send_displacements.as_ptr(),
+                    ffi::RSMPI_UINT8_T,
+                    received.as_mut_ptr().cast::<c_void>(),
+                    receive_counts.as_ptr(),
+                    receive_displacements.as_ptr(),
+                    ffi::RSMPI_UINT8_T,
+                    ffi::RSMPI_COMM_WORLD,
+                )
+            },
+            &format!("{} ({})", call.name, call.opcode),
+        )?;
+        // SAFETY: the exchange succeeded: MPI wrote all `total` bytes.
+        unsafe { received.set_len(total) };
         // Every receiver's pieces, from every sender, in group order.
         let mut remote: Vec<((usize, usize), Range<usize>)> = Vec::with_capacity(incoming.len());
         let mut at = 0;
-        for &(receiver, sender, _, size) in &incoming {
+        for &(receiver, sender, size) in &incoming {
             remote.push(((receiver, sender), at..at + size));
             at += size;
         }
@@ -626,11 +596,7 @@ impl MpiCommunicator {
                 .try_for_each(|op| self.exchange(call, op, &parts));
         };
         let local: Vec<usize> = self.local_devices().collect();
-        let key = |phase: u64| MeetingKey {
-            instruction: call.name.to_string(),
-            occurrence: call.occurrence * 2 + phase,
-            participants: local.clone(),
-        };
+        let key = |phase| meeting_key(call, phase, &local);
         let parts = hub
             .meet(call.device, key(0), mine.clone(), call.opcode)
             .map_err(JitError::Interp)?;
@@ -664,8 +630,10 @@ impl Communicator for MpiCommunicator {
         if input.len() <= WHOLE_ALL_REDUCE_BYTES {
             return self.collective(call, &[Op::AllReduceWhole(reduction)], input, output);
         }
-        let size = reduction.element_size().max(1);
-        let ops = [Op::AllReduceShares(reduction), Op::AllReduceGather(size)];
+        let ops = [
+            Op::AllReduceShares(reduction),
+            Op::AllReduceGather(reduction),
+        ];
         self.collective(call, &ops, input, output)
     }
 
@@ -714,7 +682,8 @@ impl Communicator for MpiCommunicator {
     }
 
     /// Every process's fingerprint, compared with this one's.
-    fn begin(&self, fingerprint: u64) -> Result<(), JitError> {
+    fn begin(&self, fingerprint: &dyn Fn() -> u64) -> Result<(), JitError> {
+        let fingerprint = fingerprint();
         let mut all = vec![0u64; self.size];
         let _mpi = self.lock.lock().unwrap_or_else(PoisonError::into_inner);
         // SAFETY: MPI is initialized; one u64 out, one per process in.
@@ -736,7 +705,7 @@ impl Communicator for MpiCommunicator {
         )?;
         self.wait(&mut request, "comparing the processes' programs")?;
         match all.iter().position(|&f| f != fingerprint) {
-            Some(other) => Err(mpi_error(format!(
+            Some(other) => Err(JitError::Mpi(format!(
                 "process {other} runs another program than process {} (fingerprints {:016x} \
                  and {fingerprint:016x})",
                 self.rank, all[other]

@@ -249,7 +249,7 @@ impl Executable {
                 )));
             }
         }
-        comm.begin(self.fingerprint())?;
+        comm.begin(&|| self.fingerprint())?;
         // A device that panics is marked failed, so that the others stop
         // waiting for it; the panic resumes once every device is done.
         let tasks: Vec<Box<dyn FnOnce() -> Result<Literal, JitError> + Send + '_>> = (args.iter())
