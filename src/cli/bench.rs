@@ -25,7 +25,7 @@ use xla_core::literal::convert::convert_value;
 use xla_core::{dispatch_native, HloModule, Literal, NativeType, PrimitiveType, Shape};
 use xla_jit::{Client, CompileOptions, Executable, ExecuteOptions, Profile};
 
-use super::processes::{launched_by_mpirun, Processes};
+use super::processes::{launched_by_mpirun, DeviceArgs, Processes};
 use super::{module_file, stdout, timeout, Failure, Outcome};
 
 /// Benchmark modules on seeded random inputs.
@@ -69,17 +69,8 @@ pub struct Args {
     /// seconds (status 124).
     #[arg(long, value_name = "SECS")]
     timeout: Option<f64>,
-    /// Partitions of an SPMD module (default: the module's
-    /// `num_partitions`).
-    #[arg(long)]
-    num_partitions: Option<usize>,
-    /// Replicas (default: the module's `replica_count`).
-    #[arg(long)]
-    num_replicas: Option<usize>,
-    /// Under `mpirun` (an `xla` built with `--features mpi`): the devices
-    /// each process runs (default 1).
-    #[arg(long, value_name = "K")]
-    devices_per_process: Option<usize>,
+    #[command(flatten)]
+    devices: DeviceArgs,
     /// Time exactly this many runs after 3 warm-up runs, instead of
     /// `--min-time` (under `mpirun` every process must make the same
     /// runs: 20 unless given).
@@ -179,13 +170,8 @@ pub fn run(args: Args) -> Outcome {
             .args(["--backend", args.backend.name()])
             .arg(format!("--min-time={}", args.min_time))
             .args(args.profile.then_some("--profile"))
-            .args(args.num_partitions.map(|n| format!("--num-partitions={n}")))
-            .args(args.num_replicas.map(|n| format!("--num-replicas={n}")))
+            .args(args.devices.flags())
             .args(args.runs.map(|n| format!("--runs={n}")))
-            .args(
-                args.devices_per_process
-                    .map(|k| format!("--devices-per-process={k}")),
-            )
             .args(args.json.then_some("--json"));
         let out = match run_child(child, limit)? {
             Child::Done(out) => out,
@@ -298,14 +284,11 @@ fn measure(path: &Path, bench: &Args) -> Result<(Report, bool), Failure> {
     let baseline_rss = rss_bytes("VmRSS");
     let (load, module) = load_repeatedly(path)?;
     let module = module_file::per_device(module)?;
-    let assignment = DeviceAssignment::new(
-        (bench.num_replicas).unwrap_or(module.replica_count.max(1) as usize),
-        (bench.num_partitions).unwrap_or(module.num_partitions.max(1) as usize),
-    );
+    let assignment = bench.devices.assignment(&module);
     assignment
         .checked_device_count()
         .map_err(|e| Failure::Invalid(format!("{}: {e}", path.display())))?;
-    let processes = Processes::start(assignment, bench.devices_per_process)?;
+    let processes = bench.devices.start(assignment)?;
     let local = processes.local_devices();
     let name = path.file_stem().map_or_else(
         || path.display().to_string(),

@@ -6,7 +6,7 @@ use std::ops::Range;
 use std::time::Duration;
 
 use xla_core::interp::DeviceAssignment;
-use xla_core::Literal;
+use xla_core::{HloModule, Literal};
 use xla_jit::{Executable, ExecuteOptions, JitError};
 
 use super::Failure;
@@ -23,6 +23,49 @@ pub fn launched_by_mpirun() -> bool {
         .any(|size| size.trim() != "1")
 }
 
+/// Which devices run a module: the flags `xla run` and `xla bench` share.
+#[derive(clap::Args, Debug, Clone, Copy)]
+pub struct DeviceArgs {
+    /// Partitions of an SPMD run (default: the module's `num_partitions`).
+    #[arg(long)]
+    num_partitions: Option<usize>,
+    /// Replicas (default: the module's `replica_count`).
+    #[arg(long)]
+    num_replicas: Option<usize>,
+    /// Under `mpirun` (an `xla` built with `--features mpi`): the devices
+    /// each process runs (default 1). Process `r` runs devices `r·K` to
+    /// `r·K + K − 1`, reads only their arrays and writes only their
+    /// results.
+    #[arg(long, value_name = "K")]
+    devices_per_process: Option<usize>,
+}
+
+impl DeviceArgs {
+    /// The replicas and partitions that run `module`.
+    pub fn assignment(&self, module: &HloModule) -> DeviceAssignment {
+        DeviceAssignment::new(
+            (self.num_replicas).unwrap_or(module.replica_count.max(1) as usize),
+            (self.num_partitions).unwrap_or(module.num_partitions.max(1) as usize),
+        )
+    }
+
+    /// This process's part of a run of `assignment`.
+    pub fn start(&self, assignment: DeviceAssignment) -> Result<Processes, Failure> {
+        Processes::start(assignment, self.devices_per_process)
+    }
+
+    /// The flags again, for a child process.
+    pub fn flags(&self) -> impl Iterator<Item = String> {
+        [
+            self.num_partitions.map(|n| format!("--num-partitions={n}")),
+            self.num_replicas.map(|n| format!("--num-replicas={n}")),
+            (self.devices_per_process).map(|k| format!("--devices-per-process={k}")),
+        ]
+        .into_iter()
+        .flatten()
+    }
+}
+
 /// This process's part of a run.
 pub struct Processes {
     #[cfg(feature = "mpi")]
@@ -33,7 +76,7 @@ pub struct Processes {
 impl Processes {
     /// The processes of a run of `assignment`'s devices, `per_process` of
     /// them in each process under `mpirun` (`None`: one each).
-    pub fn start(
+    fn start(
         assignment: DeviceAssignment,
         per_process: Option<usize>,
     ) -> Result<Processes, Failure> {

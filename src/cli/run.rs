@@ -4,12 +4,12 @@
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
-use xla_core::interp::{DeviceAssignment, InterpError, Interpreter, RunOptions};
+use xla_core::interp::{InterpError, Interpreter, RunOptions};
 use xla_core::io::{encode_npy, read_npy, IoErrorKind, NpyOptions};
 use xla_core::{CancelToken, HloModule, Literal, PrimitiveType, Shape};
 use xla_jit::{Client, CompileOptions, ExecuteOptions, JitError};
 
-use super::processes::Processes;
+use super::processes::DeviceArgs;
 use super::{module_file, out_dir, stdout, timeout, Failure, Outcome};
 
 /// Run an HLO module on `.npy` arrays; print or write its results.
@@ -37,18 +37,8 @@ pub struct Args {
     /// Which engine runs the module.
     #[arg(long, value_enum, default_value_t = Backend::Jit)]
     backend: Backend,
-    /// Partitions of an SPMD run (default: the module's `num_partitions`).
-    #[arg(long)]
-    num_partitions: Option<usize>,
-    /// Replicas (default: the module's `replica_count`).
-    #[arg(long)]
-    num_replicas: Option<usize>,
-    /// Under `mpirun` (an `xla` built with `--features mpi`): the devices
-    /// each process runs (default 1). Process `r` runs devices `r·K` to
-    /// `r·K + K − 1`, reads only their arrays and writes only their
-    /// `DIR/r<d>/`.
-    #[arg(long, value_name = "K")]
-    devices_per_process: Option<usize>,
+    #[command(flatten)]
+    devices: DeviceArgs,
 }
 
 /// The engines `xla run` can use.
@@ -80,18 +70,13 @@ pub fn run(args: Args) -> Outcome {
         loaded => loaded?,
     };
     let module = module_file::per_device(module)?;
-    let assignment = DeviceAssignment::new(
-        args.num_replicas
-            .unwrap_or(module.replica_count.max(1) as usize),
-        args.num_partitions
-            .unwrap_or(module.num_partitions.max(1) as usize),
-    );
+    let assignment = args.devices.assignment(&module);
     // Before the arrays are counted per device (a count near `usize::MAX`
     // would overflow that).
     let devices = assignment
         .checked_device_count()
         .map_err(|e| Failure::Usage(e.to_string()))?;
-    let processes = Processes::start(assignment, args.devices_per_process)?;
+    let processes = args.devices.start(assignment)?;
     let local = processes.local_devices();
     let arguments = read_arguments(&module, &args.arrays, devices, local.clone())?;
     // Before the run: what the directory holds now (of this process's

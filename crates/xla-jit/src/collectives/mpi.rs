@@ -440,18 +440,19 @@ impl MpiCommunicator {
             ranks.len() == pieces.len()
         };
         let base = source(&parts[0]).0;
-        let (send_base, send_displacements) = if one_buffer && pieces.iter().any(|p| !p.1.is_empty()) {
-            let mut displacements = vec![0; self.size];
-            for &(rank, piece) in &pieces {
-                displacements[rank] = count(piece.as_ptr() as usize - base as usize, call)?;
-            }
-            (base, displacements)
-        } else {
-            send.clear();
-            send.reserve(pieces.iter().map(|p| p.1.len()).sum::<usize>() + 1);
-            pieces.iter().for_each(|p| send.extend_from_slice(p.1));
-            (send.as_ptr(), packed)
-        };
+        let (send_base, send_displacements) =
+            if one_buffer && pieces.iter().any(|p| !p.1.is_empty()) {
+                let mut displacements = vec![0; self.size];
+                for &(rank, piece) in &pieces {
+                    displacements[rank] = count(piece.as_ptr() as usize - base as usize, call)?;
+                }
+                (base, displacements)
+            } else {
+                send.clear();
+                send.reserve(pieces.iter().map(|p| p.1.len()).sum::<usize>() + 1);
+                pieces.iter().for_each(|p| send.extend_from_slice(p.1));
+                (send.as_ptr(), packed)
+            };
         let total: usize = receive_bytes.iter().sum();
         received.clear();
         received.reserve(total.max(1));
