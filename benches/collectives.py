@@ -66,9 +66,10 @@ def human(size):
     return f"{size} B"
 
 
-def xla_bench(xla, path, min_time, extra=()):
+def xla_bench(xla, path, timing, extra=(), launcher=()):
+    """`xla bench`'s median run in ms (under `mpirun` when given)."""
     out = subprocess.run(
-        [xla, "bench", str(path), "--json", f"--min-time={min_time}", *extra],
+        [*launcher, xla, "bench", str(path), "--json", timing, *extra],
         check=True,
         capture_output=True,
         text=True,
@@ -76,15 +77,8 @@ def xla_bench(xla, path, min_time, extra=()):
     return json.loads(out.stdout)[0]["run_ms"]["median"]
 
 
-def mpi_bench(xla, n, path, runs, extra=()):
-    out = subprocess.run(
-        ["mpirun", "--oversubscribe", "--allow-run-as-root", "-np", str(n), xla, "bench",
-         str(path), "--json", f"--runs={runs}", *extra],
-        check=True,
-        capture_output=True,
-        text=True,
-    )
-    return json.loads(out.stdout)[0]["run_ms"]["median"]
+def mpirun(n):
+    return ["mpirun", "--oversubscribe", "--allow-run-as-root", "-np", str(n)]
 
 
 def jax_psum(n, elements, min_time):
@@ -142,11 +136,11 @@ def main():
             elements = size // 4
             copy = tmp / f"copy_{elements}.hlo"
             copy.write_text(COPY.format(elements=elements))
-            copy_ms = xla_bench(args.xla, copy, args.min_time)
+            copy_ms = xla_bench(args.xla, copy, f"--min-time={args.min_time}")
             for n in devices:
                 module = tmp / f"all_reduce_{n}x{elements}.hlo"
                 module.write_text(ALL_REDUCE.format(n=n, elements=elements))
-                ours = xla_bench(args.xla, module, args.min_time)
+                ours = xla_bench(args.xla, module, f"--min-time={args.min_time}")
                 moved = 2 * n * size
                 theirs = jax_psum(n, elements, args.min_time) if use_jax else float("nan")
                 print(
@@ -159,7 +153,7 @@ def main():
     print("|---|---:|---:|---:|---:|")
     for n in (1, 2, 4):
         module = ROOT / "tests" / "collectives" / f"dp_mlp_{n}.hlo"
-        ours = xla_bench(args.xla, module, args.min_time, [f"--num-partitions={n}"])
+        ours = xla_bench(args.xla, module, f"--min-time={args.min_time}", [f"--num-partitions={n}"])
         theirs = jax_dp_mlp(n, args.min_time) if use_jax else float("nan")
         print(f"| 784-512-10, batch 256 | {n} | {ours:.3f} | {theirs:.3f} | {theirs / ours:.2f} |", flush=True)
     if args.mpi:
@@ -174,22 +168,19 @@ def main():
                     module = tmp / f"all_reduce_{n}x{elements}.hlo"
                     module.write_text(ALL_REDUCE.format(n=n, elements=elements))
                     runs = max(5, min(2000, (1 << 30) // size))
-                    ours = mpi_bench(args.xla, n, module, runs)
+                    ours = xla_bench(args.xla, module, f"--runs={runs}", launcher=mpirun(n))
                     print(f"| {human(size)} | {n} | {ours:.4f} | {size / ours / 1e6:.2f} |", flush=True)
         print()
         print("| data-parallel MLP step | processes | xla bench over MPI ms |")
         print("|---|---:|---:|")
         for n in (2, 4):
             module = ROOT / "tests" / "collectives" / f"dp_mlp_{n}.hlo"
-            ours = mpi_bench(args.xla, n, module, 100, [f"--num-partitions={n}"])
+            ours = xla_bench(args.xla, module, "--runs=100", [f"--num-partitions={n}"], mpirun(n))
             print(f"| 784-512-10, batch 256 | {n} | {ours:.3f} |", flush=True)
         example = ROOT / "target" / "release" / "examples" / "mpi_collectives"
         for n in (2, 4):
             print(flush=True)
-            subprocess.run(
-                ["mpirun", "--oversubscribe", "--allow-run-as-root", "-np", str(n), str(example)],
-                check=True,
-            )
+            subprocess.run([*mpirun(n), str(example)], check=True)
 
 
 if __name__ == "__main__":
