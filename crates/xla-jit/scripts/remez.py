@@ -464,6 +464,9 @@ def fits():
         Fit("COS_F32", "cos(r) = 1 - r^2/2 + r^4 P(r^2), |r| <= pi/4; weighted: relative to "
             "cos(r).",
             cos_rem, 4, 0, Q * Q, lambda z: z * z / cos(z.sqrt()), "f32"),
+        Fit("COS_SHORT_F32", "cos(r) = 1 - r^2/2 + r^4 P(r^2), |r| <= pi/4, one degree less than "
+            "COS_F32 (for the single-word f32 sin and cos); weighted: relative to cos(r).",
+            cos_rem, 3, 0, Q * Q, lambda z: z * z / cos(z.sqrt()), "f32"),
         Fit("SIN_F64", "sin(r) = r + r^3 P(r^2), |r| <= pi/4; weighted: relative to sin(r).",
             odd_rem(sin, -ONE / 6), 6, 0, Q * Q, sin_w, "f64"),
         Fit("COS_F64", "cos(r) = 1 - r^2/2 + r^4 P(r^2), |r| <= pi/4; weighted: relative to cos(r).",

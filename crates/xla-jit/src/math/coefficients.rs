@@ -217,6 +217,17 @@ pub(super) const COS_F32: [f64; 4] = [
     f64::from_bits(0xbe9241e6a0000000), // -2.72056837502532289e-07
 ];
 
+/// cos(r) = 1 - r^2/2 + r^4 P(r^2), |r| <= pi/4, one degree less than COS_F32 (for the
+/// single-word f32 sin and cos); weighted: relative to cos(r).
+///
+/// 3 f32 coefficients of P(t) on [0, 0.616974], lowest degree
+/// first; max weighted error of the rounded polynomial 2^-32.6 (at 0.5551).
+pub(super) const COS_SHORT_F32: [f64; 3] = [
+    f64::from_bits(0x3fa55554a0000000), // 4.16666455566883087e-02
+    f64::from_bits(0xbf56c0c320000000), // -1.38873152900487185e-03
+    f64::from_bits(0x3ef99eb4a0000000), // 2.44330822170013562e-05
+];
+
 /// sin(r) = r + r^3 P(r^2), |r| <= pi/4; weighted: relative to sin(r).
 ///
 /// 6 f64 coefficients of P(t) on [0, 0.616974], lowest degree

@@ -568,6 +568,11 @@ pub(crate) trait LaneOps {
     fn neg(&mut self, a: Self::V) -> Self::V;
     /// `a ^ b` on bit patterns.
     fn xor(&mut self, a: Self::V, b: Self::V) -> Self::V;
+    /// `a & b` on bit patterns.
+    fn and(&mut self, a: Self::V, b: Self::V) -> Self::V;
+    /// The float lanes whose bit pattern is `bits` (truncated to the lane
+    /// width), for bitwise operations on floats.
+    fn c_bits(&mut self, bits: i64) -> Self::V;
     /// `a & c` on the integer view.
     fn iand_c(&mut self, a: Self::V, c: i64) -> Self::V;
     /// The lanes whose sign bit is set.
@@ -693,6 +698,12 @@ impl LaneOps for Lanes<'_, '_> {
     }
     fn xor(&mut self, a: Value, b: Value) -> Value {
         Lanes::xor(self, a, b)
+    }
+    fn and(&mut self, a: Value, b: Value) -> Value {
+        Lanes::and(self, a, b)
+    }
+    fn c_bits(&mut self, bits: i64) -> Value {
+        Lanes::ci_as_float(self, bits)
     }
     fn iand_c(&mut self, a: Value, c: i64) -> Value {
         Lanes::iand_c(self, a, c)

@@ -4,7 +4,10 @@
 //! by odd/even polynomials on `|r| <= pi/4` corrected by `r_lo` (fdlibm's
 //! `__kernel_sin`/`__kernel_cos` forms) and carried as double-words, then
 //! the quadrant `j mod 4` selects and signs them (`tan = sin/cos` or
-//! `-cos/sin`, a double-word quotient). f32 arguments up to
+//! `-cos/sin`, a double-word quotient). f32 sin and cos instead evaluate
+//! one polynomial per lane, the sine's or the cosine's by the quadrant
+//! ([`sin_or_cos_of_reduced`]): fewer dependent operations, for loops
+//! whose steps wait on them. f32 arguments up to
 //! [`F32_LIMIT`] are reduced in f32 lanes ([`reduce_f32_lanes`]); the
 //! others (and infinities and NaNs), behind a branch taken only when a
 //! vector has one, by a call per vector to [`large`], which reduces them
@@ -44,8 +47,10 @@ pub(super) fn trig(l: &mut Lanes, x: Value, which: Trig, flush: bool) -> Value {
         Trig::Sin => sin_cos_f32(l, x, false, flush),
         Trig::Cos => sin_cos_f32(l, x, true, flush),
         Trig::Tan => {
-            let (r, r_lo, q, special) = reduce_f32_lanes(l, x);
-            let v = from_reduced(l, x, which, r, r_lo, q);
+            let red = reduce_f32_lanes(l, x);
+            let r_lo = red.r_lo(l);
+            let v = from_reduced(l, x, which, red.r, r_lo, red.q);
+            let special = red.special;
             out_of_line(l, tan_large, x, special, v)
         }
     }
@@ -57,11 +62,95 @@ pub(super) fn trig(l: &mut Lanes, x: Value, which: Trig, flush: bool) -> Value {
 /// does so anyway, and no result of either is subnormal); without, `sin`
 /// of a subnormal is itself.
 pub(crate) fn sin_cos_f32<L: LaneOps>(l: &mut L, x: L::V, cos: bool, flush: bool) -> L::V {
-    let (r, r_lo, q, special) = reduce_f32_lanes(l, x);
-    let ((s, _), (c, _)) = kernels(l, r, r_lo);
-    let v = sin_or_cos(l, x, cos, s, c, q, flush);
+    let red = reduce_f32_lanes(l, x);
+    // cos(x) = sin(x + pi/2): one quadrant further.
+    let q = if cos { l.iadd_c(red.q, 1) } else { red.q };
+    let v = sin_or_cos_of_reduced(l, &red, q);
+    let sign = quadrant_sign(l, q, 0);
+    let v = if cos {
+        l.xor(v, sign)
+    } else {
+        // sin is odd and sin(x) = x below the smallest normal: those lanes
+        // (zeros included) take x itself, or the zero of its sign when
+        // flushing, through the last two bit operations. Their reduction
+        // gives q = 0, so their quadrant sign is +0 and need not be kept.
+        let ax = l.abs(x);
+        let tiny = l.cmp_c(FloatCC::LessThan, ax, f64::from(f32::MIN_POSITIVE));
+        let small = if flush { l.sign_bit(x) } else { x };
+        let sign = l.select(tiny, small, sign);
+        // All ones where |x| is at least the smallest normal (the integer
+        // view of 0x007fffff - |x| is negative), zero where it is tiny.
+        let largest_subnormal = l.c_bits(0x007f_ffff);
+        let (lb, ab) = (l.bits(largest_subnormal), l.bits(ax));
+        let keep = l.isub(lb, ab);
+        let keep = l.sshr(keep, 31);
+        let vb = l.bits(v);
+        let kept = l.and(vb, keep);
+        let kept = l.float_bits(kept);
+        l.xor(kept, sign)
+    };
     let f: LanesFn = if cos { cos_large } else { sin_large };
-    out_of_line(l, f, x, special, v)
+    out_of_line(l, f, x, red.special, v)
+}
+
+/// `sin(r + r_lo)` in the lanes whose quadrant `q` is even and
+/// `cos(r + r_lo)` where it is odd (before the quadrant's sign), for
+/// `|r| <= pi/4`, as `A + (b P(z) + lo)` with `z = r^2` and one polynomial
+/// `P` of degree 3 (Estrin's scheme) whose coefficients each lane selects:
+/// sin is `r + (r z S(z) + r_lo)`; cos is `w + (z^2 C(z) - zl/2 - r r_lo)`
+/// where `w = 1 - zh/2` is exact (`zh` is `r1^2` rounded to a multiple of
+/// 2^-23, computed from the reduction's first part while the rest goes
+/// on) and `zl = r^2 - zh`, so that the large part of cos is rounded once.
+/// A lane's result is one sum away from the polynomial, where computing
+/// both functions and selecting took three more dependent operations (a
+/// loop of dependent steps waits for each).
+fn sin_or_cos_of_reduced<L: LaneOps>(l: &mut L, red: &Reduced<L::V>, q: L::V) -> L::V {
+    let r = red.r;
+    let odd = quadrant_odd(l, q);
+    let low = l.shl(q, l.pick(31, 63));
+    let odd_bits = l.sshr(low, l.pick(31, 63));
+    let odd_bits = l.float_bits(odd_bits);
+    // w = 1 - zh/2 = (3 - u)/2 with u = 1 + zh, exactly.
+    let one = l.c(1.0);
+    let u = l.fma(red.r1, red.r1, one);
+    let three_halves = l.c(1.5);
+    let w = l.fma_c(u, -0.5, three_halves);
+    let nzh = l.sub(one, u);
+    let zl = l.fma(r, r, nzh);
+    let zl = l.and(zl, odd_bits);
+    let a = l.select(odd, w, r);
+    let z = l.mul(r, r);
+    let zr = l.select(odd, z, r);
+    let b = l.mul(z, zr);
+    // r_lo, or -r r_lo: m r_lo = m lo + m (j C3), so that the reduction's
+    // last part ends in an FMA here.
+    let nr = l.neg(r);
+    let m = l.select(odd, nr, one);
+    let c3 = l.mul_c(red.nj, PIO2_F32[2]);
+    let c3 = l.mul(m, c3);
+    let lo = l.fma(m, red.lo, c3);
+    let lo = l.fma_c(zl, -0.5, lo);
+    // Each coefficient is the sine's, or the cosine's where the lane is
+    // odd: `s ^ (odd & (s ^ c))`, two single-micro-op bit operations where
+    // a blend takes three micro-ops on recent Intel cores.
+    let cos_p = [COS_SHORT_F32[0], COS_SHORT_F32[1], COS_SHORT_F32[2], 0.0];
+    let k: Vec<L::V> = cos_p
+        .iter()
+        .zip(SIN_F32)
+        .map(|(&c, s)| {
+            let flip = (c as f32).to_bits() ^ (s as f32).to_bits();
+            let flip = l.c_bits(i64::from(flip));
+            let flip = l.and(odd_bits, flip);
+            let s = l.c(s);
+            l.xor(s, flip)
+        })
+        .collect();
+    let z2 = l.mul(z, z);
+    let low = l.fma(k[1], z, k[0]);
+    let high = l.fma(k[3], z, k[2]);
+    let p = l.fma(high, z2, low);
+    let t = l.fma(b, p, lo);
+    l.add(a, t)
 }
 
 /// `v`, with the lanes that [`reduce_f32_lanes`] cannot take (marked in
@@ -102,6 +191,29 @@ fn large_lanes<L: LaneOps>(l: &mut L, x: L::V) -> L::V {
     l.isub(lb, ab)
 }
 
+/// The reduction of f32 lanes `x` (see [`reduce_f32_lanes`]).
+struct Reduced<V> {
+    /// `x - j C1`, exactly.
+    r1: V,
+    /// `x - j C1 - j C2`, rounded.
+    r: V,
+    /// The rounding error of `r`: `r_lo` without its `j C3` part.
+    lo: V,
+    /// `-j`.
+    nj: V,
+    /// `j mod 4` in the low bits.
+    q: V,
+    /// Sign bit set in the lanes whose reduction is inexact.
+    special: V,
+}
+
+impl<V: Copy> Reduced<V> {
+    /// `r_lo`, with `x = j pi/2 + r + r_lo`.
+    fn r_lo<L: LaneOps<V = V>>(&self, l: &mut L) -> V {
+        l.fma_c(self.nj, PIO2_F32[2], self.lo)
+    }
+}
+
 /// The reduction of f32 lanes `x`, `|x| <= F32_LIMIT`, in f32 lanes:
 /// `j = round(x 2/pi)` by one FMA, `r1 = x - j C1` exact by an FMA (both
 /// are multiples of `ulp(C1)`, or of 2^-24 below 1, and their difference
@@ -112,9 +224,8 @@ fn large_lanes<L: LaneOps>(l: &mut L, x: L::V) -> L::V {
 /// `r1 - r` is exact when `|j C2| <= |r1| / 2` (Sterbenz); the lanes
 /// where it is not (`x` within `2 |j C2|` of a multiple of pi/2: below
 /// 2^-17 of the lanes for `|x| < 100`) have the sign bit of the fourth
-/// result set, for the caller to compute otherwise. Returns
-/// `(r, r_lo, j mod 4, those lanes)`.
-fn reduce_f32_lanes<L: LaneOps>(l: &mut L, x: L::V) -> (L::V, L::V, L::V, L::V) {
+/// result set, for the caller to compute otherwise.
+fn reduce_f32_lanes<L: LaneOps>(l: &mut L, x: L::V) -> Reduced<L::V> {
     // -j straight from the rounding's sum: 1.5 2^23 - t.
     let (_, q) = l.round_mul(x, TWO_OVER_PI_F32);
     let magic = l.c(12582912.0);
@@ -124,12 +235,18 @@ fn reduce_f32_lanes<L: LaneOps>(l: &mut L, x: L::V) -> (L::V, L::V, L::V, L::V) 
     let r = l.fma_c(nj, PIO2_F32[1], r1);
     let d = l.sub(r1, r);
     let lo = l.fma_c(nj, PIO2_F32[1], d);
-    let r_lo = l.fma_c(nj, PIO2_F32[2], lo);
     let aj = l.abs(nj);
     let bound = l.mul_c(aj, -2.0 * PIO2_F32[1]);
     let ar1 = l.abs(r1);
     let inexact = l.sub(ar1, bound);
-    (r, r_lo, q, l.bits(inexact))
+    Reduced {
+        r1,
+        r,
+        lo,
+        nj,
+        q,
+        special: l.bits(inexact),
+    }
 }
 
 /// `sin`, `cos` or `tan` of f64 lanes: one copy of the code for ordinary
@@ -160,7 +277,7 @@ fn trig_f64(l: &mut Lanes, x: Value, which: Trig) -> Value {
 fn from_reduced(l: &mut Lanes, x: Value, which: Trig, r: Value, r_lo: Value, q: Value) -> Value {
     let ((s, s_lo), (c, c_lo)) = kernels(l, r, r_lo);
     if which != Trig::Tan {
-        return sin_or_cos(l, x, which == Trig::Cos, s, c, q, false);
+        return sin_or_cos(l, x, which == Trig::Cos, s, c, q);
     }
     // The quotient of the double-word kernels, corrected by its residual:
     // one rounding instead of three.
@@ -178,17 +295,9 @@ fn from_reduced(l: &mut Lanes, x: Value, which: Trig, r: Value, r_lo: Value, q: 
     l.select(zero, x, v)
 }
 
-/// `sin(x)` (`cos(x)` when `cos` is set) from the kernels' `s = sin(r)`
-/// and `c = cos(r)` and the quadrant `q`; `flush` as in [`sin_cos_f32`].
-fn sin_or_cos<L: LaneOps>(
-    l: &mut L,
-    x: L::V,
-    cos: bool,
-    s: L::V,
-    c: L::V,
-    q: L::V,
-    flush: bool,
-) -> L::V {
+/// `sin(x)` (`cos(x)` when `cos` is set) of f64 lanes from the kernels'
+/// `s = sin(r)` and `c = cos(r)` and the quadrant `q`.
+fn sin_or_cos<L: LaneOps>(l: &mut L, x: L::V, cos: bool, s: L::V, c: L::V, q: L::V) -> L::V {
     let odd = quadrant_odd(l, q);
     if cos {
         let v = l.select(odd, s, c);
@@ -198,14 +307,7 @@ fn sin_or_cos<L: LaneOps>(
     let v = l.select(odd, c, s);
     let sign = quadrant_sign(l, q, 0);
     let v = l.xor(v, sign);
-    // sin is odd: keep the sign of ±0 (and, flushing, give it for a
-    // subnormal).
-    if flush {
-        let ax = l.abs(x);
-        let tiny = l.cmp_c(FloatCC::LessThan, ax, f64::from(f32::MIN_POSITIVE));
-        let zero = l.sign_bit(x);
-        return l.select(tiny, zero, v);
-    }
+    // sin is odd: keep the sign of ±0.
     let zero = l.cmp_c(FloatCC::Equal, x, 0.0);
     l.select(zero, x, v)
 }

@@ -155,6 +155,14 @@ impl LaneOps for Func {
         self.commutative(ops::VPXORD, a, b)
     }
 
+    fn and(&mut self, a: Operand, b: Operand) -> Operand {
+        self.commutative(ops::VPANDD, a, b)
+    }
+
+    fn c_bits(&mut self, bits: i64) -> Operand {
+        Operand::Const(bits as u32)
+    }
+
     fn iand_c(&mut self, a: Operand, c: i64) -> Operand {
         self.op(ops::VPANDD, a, Operand::Const(c as u32))
     }
