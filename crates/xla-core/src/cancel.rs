@@ -72,6 +72,7 @@ impl CancelToken {
     }
 
     /// `true` once [`CancelToken::cancel`] has been called.
+    #[inline]
     pub fn is_cancelled(&self) -> bool {
         self.flag.load(Ordering::Relaxed)
     }

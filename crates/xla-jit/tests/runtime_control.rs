@@ -550,3 +550,56 @@ ENTRY e {{
     let exe = check_against_interpreter(&unsigned, &[x], CLOSE);
     assert!(exe.dump().contains("while (predicate"), "{}", exe.dump());
 }
+
+/// An integer scalar plus a constant (a loop counter's step, here also an
+/// accumulator that wraps, with the constant on either side, s32 and s64)
+/// is added by the runtime, not by a kernel: the dump shows the adds and
+/// no kernel for them, and the results are the interpreter's (integers
+/// compare exactly).
+#[test]
+fn scalar_adds_of_a_constant_are_runtime_steps() {
+    use crate::runtime_support::{check_against_interpreter, CLOSE};
+    let program = |ty: &str, by: i64| -> HloModule {
+        let text = format!(
+            "HloModule m
+cond {{
+  cs = (s32[], {ty}[]) parameter(0)
+  ci = s32[] get-tuple-element(cs), index=0
+  n = s32[] constant(10)
+  ROOT lt = pred[] compare(ci, n), direction=LT
+}}
+body {{
+  bs = (s32[], {ty}[]) parameter(0)
+  i = s32[] get-tuple-element(bs), index=0
+  a = {ty}[] get-tuple-element(bs), index=1
+  one = s32[] constant(1)
+  next = s32[] add(i, one)
+  by = {ty}[] constant({by})
+  sum = {ty}[] add(by, a)
+  ROOT t = (s32[], {ty}[]) tuple(next, sum)
+}}
+ENTRY e {{
+  a0 = {ty}[] parameter(0)
+  z = s32[] constant(0)
+  init = (s32[], {ty}[]) tuple(z, a0)
+  ROOT w = (s32[], {ty}[]) while(init), condition=cond, body=body
+}}
+"
+        );
+        text.parse().unwrap_or_else(|e| panic!("{e}\n{text}"))
+    };
+    let cases = [
+        ("s32", 1_000_000_000, Literal::scalar(2_000_000_000i32)),
+        ("s32", -7, Literal::scalar(i32::MIN + 20)),
+        ("s64", -3_000_000_000, Literal::scalar(i64::MIN + 5)),
+        ("s64", 1, Literal::scalar(41i64)),
+    ];
+    for (ty, by, a0) in cases {
+        let module = program(ty, by);
+        let exe = check_against_interpreter(&module, std::slice::from_ref(&a0), CLOSE);
+        let dump = exe.dump();
+        assert!(dump.contains(" + 1 -> b"), "{dump}");
+        assert!(dump.contains(&format!(" + {by} -> b")), "{dump}");
+        assert!(!dump.contains("kernel "), "{dump}");
+    }
+}

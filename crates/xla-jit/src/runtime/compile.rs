@@ -21,7 +21,7 @@ use super::executable::{CompileStats, Executable, KernelStats};
 use super::layout::CpuLayoutConstraints;
 use super::lower::control::counted;
 use super::lower::{byte_size, Lowering, Parallelism};
-use super::plan::{ComputationPlan, FusionRun, PlannedFusion, PlannedKernel};
+use super::plan::{ComputationPlan, FusionRun, PlannedFusion, PlannedKernel, ScalarAdd};
 use super::program::Program;
 use crate::codegen::{CodegenOptions, Jit};
 use crate::emit::{self, KernelEntry, TARGET_ELEMENTS};
@@ -322,28 +322,38 @@ fn compile_plan(
     iteration_elements: i64,
     report: &mut String,
 ) -> Result<ComputationPlan, JitError> {
-    // Every fusion's kernels are built first and compiled together.
+    // Every fusion's kernels are built first and compiled together
+    // (none for a scalar add, which the runtime does itself).
+    let comp = module.computation(computation);
     let mut built = Vec::new();
     for fusion in &plan.fusions {
+        if let Some(add) = ScalarAdd::of(comp, fusion) {
+            built.push(Err(add));
+            continue;
+        }
         let single = FusionPlan {
             computation,
             fusions: vec![fusion.clone()],
             standalone: Vec::new(),
         };
-        built.push(
+        built.push(Ok(
             match emit::build(jit, module, computation, &single, iteration_elements) {
                 Ok(kernels) => Ok(kernels),
                 Err(JitError::Unsupported(u)) => Err(u.to_string()),
                 Err(other) => return Err(other),
             },
-        );
+        ));
     }
     jit.finalize()?;
     let mut fusions = Vec::new();
+    // `built` holds, per fusion, its kernels (or why there are none), or
+    // the scalar add it is.
     for (fusion, built) in plan.fusions.iter().zip(built) {
-        let compiled = built.map(|b| b.resolve(jit));
-        let run = fusion_run(fusion, compiled);
-        let root = &module.computation(computation).instr(fusion.root).name;
+        let run = match built {
+            Ok(kernels) => fusion_run(fusion, kernels.map(|b| b.resolve(jit))),
+            Err(add) => FusionRun::ScalarAdd(add),
+        };
+        let root = &comp.instr(fusion.root).name;
         let _ = match &run {
             FusionRun::Kernels { kernels, .. } => {
                 let names: Vec<&str> = kernels.iter().map(|k| k.name.as_str()).collect();
@@ -364,6 +374,11 @@ fn compile_plan(
                     "  fusion {root} falls back to the interpreter: {reason}"
                 )
             }
+            FusionRun::ScalarAdd(add) => writeln!(
+                report,
+                "  fusion {root} is a scalar add of {} the runtime does",
+                add.by
+            ),
         };
         fusions.push(PlannedFusion {
             root: fusion.root,

@@ -643,6 +643,9 @@ fn write_thunks(out: &mut String, program: &Program, depth: usize) {
                     ""
                 }
             ),
+            Thunk::ScalarAdd(a) => {
+                writeln!(out, "{pad}add b{} + {} -> b{}", a.from.0, a.add.by, a.to.0)
+            }
             Thunk::Copy(c) => writeln!(
                 out,
                 "{pad}copy b{} -> b{} ({} bytes{})",

@@ -4,9 +4,10 @@
 use std::time::Duration;
 
 use xla_core::hlo::{HloComputation, InstrId};
+use xla_core::{Opcode, PrimitiveType};
 
 use crate::emit::{EpilogueFn, KernelFn};
-use crate::fusion::OperandView;
+use crate::fusion::{Fusion, OperandView};
 
 /// A fused group of instructions and how it runs.
 pub(crate) struct PlannedFusion {
@@ -50,6 +51,48 @@ pub(crate) enum FusionRun {
     },
     /// Not compiled (the reason says why): the interpreter runs the members.
     Interpret { reason: String },
+    /// An integer scalar plus a constant, added by the runtime itself.
+    ScalarAdd(ScalarAdd),
+}
+
+/// `x + by` on an `s32[]` (`s64[]` when `wide`) scalar, wrapping as
+/// integer adds do: a loop's counter step, which the runtime does in
+/// place of a kernel call (a tiny loop body pays for every call).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct ScalarAdd {
+    pub by: i64,
+    pub wide: bool,
+}
+
+impl ScalarAdd {
+    /// `Some` when `fusion` is exactly `add(input, constant)` (either
+    /// order) on an `s32[]` or `s64[]` scalar.
+    pub fn of(computation: &HloComputation, fusion: &Fusion) -> Option<ScalarAdd> {
+        let root = computation.instr(fusion.root);
+        if root.opcode != Opcode::Add || fusion.instructions.len() != 2 || fusion.inputs.len() != 1
+        {
+            return None;
+        }
+        let array = root.shape.as_array().filter(|a| a.rank() == 0)?;
+        let wide = match array.element_type() {
+            PrimitiveType::S32 => false,
+            PrimitiveType::S64 => true,
+            _ => return None,
+        };
+        let constant = root
+            .operands
+            .iter()
+            .find(|&&o| fusion.contains(o) && computation.instr(o).opcode == Opcode::Constant)?;
+        let literal = computation.instr(*constant).attrs.literal.as_ref()?;
+        let by = if wide {
+            *literal.to_vec::<i64>().ok()?.first()?
+        } else {
+            i64::from(*literal.to_vec::<i32>().ok()?.first()?)
+        };
+        root.operands
+            .contains(&fusion.inputs[0])
+            .then_some(ScalarAdd { by, wide })
+    }
 }
 
 /// A compiled kernel.

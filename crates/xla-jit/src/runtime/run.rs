@@ -15,7 +15,9 @@ use super::deep::{on_own_stack, INLINE_NESTING};
 use super::executable::ExecuteOptions;
 use super::profile::Profile;
 use super::program::Program;
-use super::thunk::{Condition, ConditionalThunk, CopyThunk, KernelThunk, Thunk, WhileThunk};
+use super::thunk::{
+    Condition, ConditionalThunk, CopyThunk, KernelThunk, ScalarAddThunk, Thunk, WhileThunk,
+};
 use crate::dot::DotEngine;
 use crate::ftz::{flush_mode, with_flush_mode, FtzGuard};
 use crate::pool::ThreadPool;
@@ -222,8 +224,8 @@ impl Context<'_> {
         Ok(())
     }
 
-    /// Runs one thunk. A kernel on one task (the steps of a small loop's
-    /// body) is called from here directly; every other thunk goes
+    /// Runs one thunk. A kernel on one task and a scalar add (the steps of
+    /// a small loop's body) run from here directly; every other thunk goes
     /// through [`step_other`](Self::step_other), whose large frame the
     /// small kernels of a loop of many iterations should not pay for.
     #[inline]
@@ -235,6 +237,10 @@ impl Context<'_> {
                 unsafe { (k.func)(self.pointers.kernel_args(k.args_at), 0, k.iterations) };
                 Ok(())
             }
+            Thunk::ScalarAdd(a) => {
+                self.scalar_add(a);
+                Ok(())
+            }
             _ => self.step_other(thunk, depth),
         }
     }
@@ -243,6 +249,7 @@ impl Context<'_> {
     fn step_other(&self, thunk: &Thunk, depth: usize) -> Result<(), JitError> {
         match thunk {
             Thunk::Kernel(k) => self.parallel_kernel(k),
+            Thunk::ScalarAdd(a) => self.scalar_add(a),
             Thunk::Dot(d) => d.run(self.engine, self.pointers)?,
             Thunk::Copy(c) => self.copy(c)?,
             Thunk::While(w) => self.while_loop(w, depth)?,
@@ -282,6 +289,20 @@ impl Context<'_> {
                 call(start, end);
             }
         });
+    }
+
+    #[inline]
+    fn scalar_add(&self, a: &ScalarAddThunk) {
+        let (from, to) = (self.pointers.get(a.from), self.pointers.get(a.to));
+        // SAFETY: live `s32[]` (`s64[]` when wide) buffers, aligned as
+        // buffers are (possibly the same one).
+        unsafe {
+            if a.add.wide {
+                *to.cast::<i64>() = (*from.cast::<i64>()).wrapping_add(a.add.by);
+            } else {
+                *to.cast::<i32>() = (*from.cast::<i32>()).wrapping_add(a.add.by as i32);
+            }
+        }
     }
 
     fn copy(&self, c: &CopyThunk) -> Result<(), JitError> {

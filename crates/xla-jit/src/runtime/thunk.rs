@@ -9,12 +9,15 @@ use super::collective::CollectiveThunk;
 use super::dot::DotThunk;
 use super::interpret::InterpretThunk;
 use super::library::LibraryThunk;
+use super::plan::ScalarAdd;
 use crate::emit::KernelFn;
 
 /// One step of a program.
 pub(crate) enum Thunk {
     /// A compiled kernel.
     Kernel(KernelThunk),
+    /// An integer scalar plus a constant (a loop counter's step).
+    ScalarAdd(ScalarAddThunk),
     /// A dot run by the dot engine.
     Dot(Box<DotThunk>),
     /// `bytes` bytes from one buffer to another (a no-op when coalescing made
@@ -48,6 +51,13 @@ pub(crate) struct KernelThunk {
     pub iterations: i64,
     /// How many pool tasks split the iterations (1: inline on the caller).
     pub tasks: usize,
+}
+
+/// `to = from + add.by` on integer scalars.
+pub(crate) struct ScalarAddThunk {
+    pub from: BufferId,
+    pub to: BufferId,
+    pub add: ScalarAdd,
 }
 
 /// A byte copy, or a relayout when the layouts differ.
@@ -97,6 +107,10 @@ pub(crate) fn remap_buffers(thunks: &mut Vec<Thunk>, map: &impl Fn(BufferId) -> 
     for thunk in thunks.iter_mut() {
         match thunk {
             Thunk::Kernel(_) => {}
+            Thunk::ScalarAdd(a) => {
+                a.from = map(a.from);
+                a.to = map(a.to);
+            }
             Thunk::Dot(d) => {
                 d.lhs = map(d.lhs);
                 d.rhs = map(d.rhs);

@@ -11,7 +11,7 @@ use crate::fusion::{canonicalize, DotInput, LhsView};
 use crate::runtime::buffers::BufferId;
 use crate::runtime::dot::{engine_supports, widens, DotThunk};
 use crate::runtime::plan::{external_inputs, FusionRun, PlannedFusion, PlannedKernel};
-use crate::runtime::thunk::{KernelThunk, Thunk};
+use crate::runtime::thunk::{KernelThunk, ScalarAddThunk, Thunk};
 use crate::JitError;
 
 /// A dot operand inside a fusion: the buffer holding it, that buffer's
@@ -120,6 +120,17 @@ impl Lowering<'_> {
                     outputs.concat(),
                     out,
                 )
+            }
+            &FusionRun::ScalarAdd(add) => {
+                let (from, to) = (inputs[0].1[0], outputs[0][0]);
+                let time = self.tick();
+                self.table.access(from, time);
+                self.table.access(to, time);
+                // The sum may be written over its operand (a loop counter
+                // stepped in place).
+                self.primes.entry(time).or_default().push((from, to));
+                out.push(Thunk::ScalarAdd(ScalarAddThunk { from, to, add }));
+                Ok(())
             }
             FusionRun::Interpret { .. } => self.interpret(
                 computation,
