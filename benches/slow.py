@@ -13,10 +13,15 @@ erf and a column-wise logsumexp. f32 unless said, fixed shapes, seeded inputs.
     solve_1024       jnp.linalg.solve, 1024x1024 with 8 right-hand sides
     cholesky_512     Cholesky factor of an SPD 512x512 (made in the program from its
                      input), then cho_solve for 8 right-hand sides
+    qr_64            jnp.linalg.qr of 64x64
+    qr_1024          jnp.linalg.qr of 1024x1024
     qr_384x256       jnp.linalg.qr (reduced) of 384x256
     eigh_64          jnp.linalg.eigh of a symmetric 64x64
     eigh_256         jnp.linalg.eigh of a symmetric 256x256
+    eigh_1024        jnp.linalg.eigh of a symmetric 1024x1024
+    svd_64           jnp.linalg.svd(full_matrices=False) of 64x64
     svd_256x192      jnp.linalg.svd(full_matrices=False) of 256x192
+    svd_1024         jnp.linalg.svd(full_matrices=False) of 1024x1024
     gelu_erf         exact GELU (erf) over 1024x1024
     logsumexp_axis0  jax.nn.logsumexp over axis 0 of 4096x1024
 
@@ -251,8 +256,8 @@ def _svd(jax, jnp):
     return svd
 
 
-def _svd_inputs(seed):
-    return [_with_spectrum(Init(seed), 256, 192)]
+def _svd_inputs(m, n):
+    return lambda seed: [_with_spectrum(Init(seed), m, n)]
 
 
 # --- special functions and reductions -------------------------------------------------
@@ -285,12 +290,20 @@ _ALL = [
     Case("solve_1024", _solve, _solve_inputs(1024), "jnp.linalg.solve 1024x1024, 8 right-hand sides"),
     Case("cholesky_512", _cholesky, _cholesky_inputs,
          "Cholesky of an SPD 512x512, then cho_solve for 8 right-hand sides"),
+    Case("qr_64", _qr, _normal_inputs(64, 64), "jnp.linalg.qr of 64x64, signs fixed"),
+    Case("qr_1024", _qr, _normal_inputs(1024, 1024), "jnp.linalg.qr of 1024x1024, signs fixed"),
     Case("qr_384x256", _qr, _normal_inputs(384, 256),
          "jnp.linalg.qr (reduced) of 384x256, signs fixed"),
     Case("eigh_64", _eigh, _eigh_inputs(64), "jnp.linalg.eigh of a symmetric 64x64, signs fixed"),
     Case("eigh_256", _eigh, _eigh_inputs(256), "jnp.linalg.eigh of a symmetric 256x256, signs fixed"),
-    Case("svd_256x192", _svd, _svd_inputs,
+    Case("eigh_1024", _eigh, _eigh_inputs(1024),
+         "jnp.linalg.eigh of a symmetric 1024x1024, signs fixed"),
+    Case("svd_64", _svd, _svd_inputs(64, 64),
+         "jnp.linalg.svd(full_matrices=False) of 64x64, signs fixed"),
+    Case("svd_256x192", _svd, _svd_inputs(256, 192),
          "jnp.linalg.svd(full_matrices=False) of 256x192, signs fixed"),
+    Case("svd_1024", _svd, _svd_inputs(1024, 1024),
+         "jnp.linalg.svd(full_matrices=False) of 1024x1024, signs fixed"),
     Case("gelu_erf", _gelu_erf, _normal_inputs(1024, 1024),
          "exact GELU (jax.nn.gelu(approximate=False)) over 1024x1024"),
     Case("logsumexp_axis0", _logsumexp_axis0, _normal_inputs(4096, 1024),
