@@ -36,10 +36,12 @@ use crate::pool::ThreadPool;
 /// program).
 const PARALLEL: usize = 256 * 256 * 256;
 
-/// The order below which faer's divide and conquer solves a tridiagonal
-/// problem by the QR algorithm: 32 rather than its 128 (`n = 256`: 3.5 ms
-/// against 5.2, as LAPACK's 25).
-const DIVIDE_BELOW: usize = 32;
+/// faer's recursion threshold for the divide and conquer of the
+/// tridiagonal problem (smaller problems go to the QR algorithm): 64
+/// rather than its 128 (`n = 256`: 2.83 ms
+/// against 3.40; `n = 64`: 0.187 ms against 0.204 with 32, `n = 1024`
+/// alike; Emerald Rapids, `xla bench`).
+const DIVIDE_BELOW: usize = 64;
 
 /// faer's parameters, with [`DIVIDE_BELOW`].
 fn params<T: Element>() -> SelfAdjointEvdParams {
