@@ -22,9 +22,10 @@ mod reductions;
 mod rows;
 
 /// The unary ops the emitter takes.
-const UNARY: [&str; 14] = [
+const UNARY: [&str; 15] = [
     "sine",
     "cosine",
+    "tan",
     "erf",
     "log",
     "negate",

@@ -12,7 +12,7 @@ use cranelift_codegen::ir::Value;
 
 use super::coefficients::*;
 use super::exp_log::exp_parts;
-use super::lanes::Lanes;
+use super::lanes::{LaneOps, Lanes};
 
 /// Below this `|x|` tanh uses its polynomial.
 fn tanh_split(l: &Lanes) -> f64 {

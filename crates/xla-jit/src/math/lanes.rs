@@ -459,23 +459,6 @@ impl<'a, 'f> Lanes<'a, 'f> {
         let np = self.neg(p);
         (p, self.fma(a, b, np))
     }
-
-    /// `(q, q_lo)` with `q + q_lo ~ (nh + nl) / (dh + dl)` to about twice the
-    /// working precision (`dh + dl` a normalized double-word): `q = nh / dh`
-    /// through a reciprocal, then the residual `n - q d` (exact by FMA)
-    /// divided by `d`.
-    pub fn div_dd(&mut self, nh: Value, nl: Option<Value>, dh: Value, dl: Value) -> (Value, Value) {
-        let one = self.c(1.0);
-        let r = self.div(one, dh);
-        let q = self.mul(nh, r);
-        let nq = self.neg(q);
-        let mut res = self.fma(nq, dh, nh);
-        if let Some(nl) = nl {
-            res = self.add(res, nl);
-        }
-        let res = self.fma(nq, dl, res);
-        (q, self.mul(res, r))
-    }
 }
 
 /// The lane operations the generic math functions (the fast forms, `log`)
@@ -586,6 +569,28 @@ pub(crate) trait LaneOps {
         let p = self.mul(a, b);
         let np = LaneOps::neg(self, p);
         (p, self.fma(a, b, np))
+    }
+    /// `(q, q_lo)` with `q + q_lo ~ (nh + nl) / (dh + dl)` to about twice the
+    /// working precision (`dh + dl` a normalized double-word): `q = nh / dh`
+    /// through a reciprocal, then the residual `n - q d` (exact by FMA)
+    /// divided by `d`.
+    fn div_dd(
+        &mut self,
+        nh: Self::V,
+        nl: Option<Self::V>,
+        dh: Self::V,
+        dl: Self::V,
+    ) -> (Self::V, Self::V) {
+        let one = self.c(1.0);
+        let r = self.div(one, dh);
+        let q = self.mul(nh, r);
+        let nq = LaneOps::neg(self, q);
+        let mut res = self.fma(nq, dh, nh);
+        if let Some(nl) = nl {
+            res = self.add(res, nl);
+        }
+        let res = self.fma(nq, dl, res);
+        (q, self.mul(res, r))
     }
 }
 

@@ -363,7 +363,8 @@ pub fn flushes_subnormals(f: UnaryFn, accuracy: Accuracy, lane: Type) -> bool {
 
 /// `f(x)` as the kernels compute it ([`Accuracy::Xla`]) on f32 lanes of any
 /// width, for the functions written over [`LaneOps`] (the fast exp, tanh
-/// and logistic, log, and f32 sin, cos and erf); `None` for the others.
+/// and logistic, log, and f32 sin, cos, tan and erf); `None` for the
+/// others.
 pub(crate) fn generic_unary<L: LaneOps>(l: &mut L, f: UnaryFn, x: L::V) -> Option<L::V> {
     match f {
         UnaryFn::Exp => Some(fast::exp(l, x)),
@@ -372,6 +373,7 @@ pub(crate) fn generic_unary<L: LaneOps>(l: &mut L, f: UnaryFn, x: L::V) -> Optio
         UnaryFn::Log => Some(exp_log::log(l, x)),
         UnaryFn::Sin if l.is_f32() => Some(trig::sin_cos_f32(l, x, false, true)),
         UnaryFn::Cos if l.is_f32() => Some(trig::sin_cos_f32(l, x, true, true)),
+        UnaryFn::Tan if l.is_f32() => Some(trig::tan_f32(l, x)),
         UnaryFn::Erf if l.is_f32() => Some(special::erf_f32(l, x)),
         _ => None,
     }

@@ -46,13 +46,7 @@ pub(super) fn trig(l: &mut Lanes, x: Value, which: Trig, flush: bool) -> Value {
     match which {
         Trig::Sin => sin_cos_f32(l, x, false, flush),
         Trig::Cos => sin_cos_f32(l, x, true, flush),
-        Trig::Tan => {
-            let red = reduce_f32_lanes(l, x);
-            let r_lo = red.r_lo(l);
-            let v = from_reduced(l, x, which, red.r, r_lo, red.q);
-            let special = red.special;
-            out_of_line(l, tan_large, x, special, v)
-        }
+        Trig::Tan => tan_f32(l, x),
     }
 }
 
@@ -151,6 +145,14 @@ fn sin_or_cos_of_reduced<L: LaneOps>(l: &mut L, red: &Reduced<L::V>, q: L::V) ->
     let p = l.fma(high, z2, low);
     let t = l.fma(b, p, lo);
     l.add(a, t)
+}
+
+/// `tan(x)` of f32 lanes (over [`LaneOps`], as sin and cos).
+pub(crate) fn tan_f32<L: LaneOps>(l: &mut L, x: L::V) -> L::V {
+    let red = reduce_f32_lanes(l, x);
+    let r_lo = red.r_lo(l);
+    let v = tan_of_reduced(l, x, red.r, r_lo, red.q);
+    out_of_line(l, tan_large, x, red.special, v)
 }
 
 /// `v`, with the lanes that [`reduce_f32_lanes`] cannot take (marked in
@@ -275,10 +277,17 @@ fn trig_f64(l: &mut Lanes, x: Value, which: Trig) -> Value {
 /// `sin`, `cos` or `tan` of `x` from its reduction `x = j pi/2 + r + r_lo`
 /// (`q` holds `j mod 4`).
 fn from_reduced(l: &mut Lanes, x: Value, which: Trig, r: Value, r_lo: Value, q: Value) -> Value {
-    let ((s, s_lo), (c, c_lo)) = kernels(l, r, r_lo);
-    if which != Trig::Tan {
-        return sin_or_cos(l, x, which == Trig::Cos, s, c, q);
+    if which == Trig::Tan {
+        return tan_of_reduced(l, x, r, r_lo, q);
     }
+    let ((s, _), (c, _)) = kernels(l, r, r_lo);
+    sin_or_cos(l, x, which == Trig::Cos, s, c, q)
+}
+
+/// `tan(x)` from its reduction `x = j pi/2 + r + r_lo` (`q` holds
+/// `j mod 4`): `sin(r)/cos(r)`, or `-cos(r)/sin(r)` for odd `j`.
+fn tan_of_reduced<L: LaneOps>(l: &mut L, x: L::V, r: L::V, r_lo: L::V, q: L::V) -> L::V {
+    let ((s, s_lo), (c, c_lo)) = kernels(l, r, r_lo);
     // The quotient of the double-word kernels, corrected by its residual:
     // one rounding instead of three.
     let odd = quadrant_odd(l, q);
