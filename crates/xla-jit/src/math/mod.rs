@@ -89,27 +89,28 @@
 //! | logistic | 0.862 (x = -86.264, subnormal result) | 0.611 (1) | 0.60 | 0.26 |
 //! | tanh | 0.996 (x = 0.97724) | 1.008 (2: glibc's tanh is 2.04 ulp off) | 0.75 | 0.26 |
 //! | erf | 1.231 (x = 0.92559) | 1.140 (1) | 0.71 | 0.26 |
-//! | sin | 0.760 (x = 3.9156) | 0.728 (1) | 0.48* | 0.88* |
-//! | cos | 0.750 (x = 248.99) | 0.703 (1) | 0.52* | 0.78* |
-//! | tan | 0.907 (x = 8.6408) | 0.803 (1) | 0.29* | 0.95* |
+//! | sin | 0.920 (x = 49.481) | 0.728 (1) | 0.62* | 0.81* |
+//! | cos | 0.924 (x = 21.204) | 0.703 (1) | 0.70* | 0.75* |
+//! | tan | 0.907 (x = 8.6408) | 0.803 (1) | 0.43* | 0.77* |
 //! | cbrt | 0.501 (x = 1.1104e-38) | 0.500 (1) | 0.70 | 0.30 |
 //! | sqrt | 0.500 | 0.500 (0) | 3.77 | 0.07 |
 //! | rsqrt | 0.500 | 0.500 (0) | 1.84 | 0.11 |
 //! | atan2 | 0.925 (y = 2.4523, x = 1.6947), sampled | 0.833 (1) | 0.37 | 0.45 |
 //! | pow | 0.507 (x = 0.90722, y = 24.927), sampled | 0.651 (2) | 0.14 | 0.93 |
 //!
-//! (* sin, cos, tan: since f32 arguments up to 2^17 are reduced in f32
-//! lanes, measured on the 2-core Intel Xeon (Emerald Rapids) with the other
-//! core idle; not comparable with the Zen 5 figures of the other rows.)
+//! (* sin, cos, tan: measured on the 2-core Intel Xeon (Emerald Rapids)
+//! with the other core idle, since f32 sin and cos evaluate one
+//! polynomial per lane (2026-12-07; before, 0.760 and 0.750 ulp, 0.48 and
+//! 0.52 elem/ns); not comparable with the Zen 5 figures of the other rows.)
 //!
-//! exp, tanh, logistic (at [`Accuracy::Xla`]), log and f32 sin, cos and
-//! erf are written over `LaneOps`, so the native kernels (`crate::wide`) run the
+//! exp, tanh, logistic (at [`Accuracy::Xla`]), log and f32 sin, cos, tan
+//! and erf are written over `LaneOps`, so the native kernels (`crate::wide`) run the
 //! same operations on 16 (or 8) lanes and give the same bits as the
-//! `f32x4` code; sin and cos call out of line (`LaneOps::lanes_call`)
+//! `f32x4` code; sin, cos and tan call out of line (`LaneOps::lanes_call`)
 //! for the lanes above 2^17, infinities and NaNs. At [`Accuracy::Xla`] f32
 //! sin and cos flush by themselves (a subnormal argument gives the result
 //! of a zero of its sign), so the kernels do not multiply by 1 around
-//! them: `math_ulp --xla sin cos` measures the same 0.760 and 0.750 ulp.
+//! them: `math_ulp --xla sin cos` measures the same 0.920 and 0.924 ulp.
 //!
 //! The kernels compile f32 exp, tanh and logistic at [`Accuracy::Xla`]
 //! (`math_ulp --xla`: all 2^32 inputs except subnormal inputs and results,

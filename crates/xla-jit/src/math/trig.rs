@@ -100,8 +100,9 @@ pub(crate) fn sin_cos_f32<L: LaneOps>(l: &mut L, x: L::V, cos: bool, flush: bool
 /// loop of dependent steps waits for each).
 fn sin_or_cos_of_reduced<L: LaneOps>(l: &mut L, red: &Reduced<L::V>, q: L::V) -> L::V {
     let r = red.r;
-    let odd = quadrant_odd(l, q);
+    // The quadrant's low bit in the sign, as a mask and as all-ones bits.
     let low = l.shl(q, l.pick(31, 63));
+    let odd = l.negative(low);
     let odd_bits = l.sshr(low, l.pick(31, 63));
     let odd_bits = l.float_bits(odd_bits);
     // w = 1 - zh/2 = (3 - u)/2 with u = 1 + zh, exactly.
