@@ -565,3 +565,82 @@ ENTRY e {{
         }
     }
 }
+
+/// `add(x, dot)` with `x` of the result's shape and layout (f32, f64;
+/// either operand order; a transposed product, which the simplifier turns
+/// into the dot of the swapped operands) runs as one dot adding to its
+/// output, primed with `x`: in a loop whose running sum is `x`, without a
+/// copy of it. Integers and an addend of another layout keep the
+/// epilogue; every result is the interpreter's.
+#[test]
+fn a_dot_added_to_an_input_accumulates_into_its_output() {
+    let entry = |ty: &str, swap: bool| {
+        let (first, second) = if swap { ("d", "x") } else { ("x", "d") };
+        format!(
+            "HloModule m
+ENTRY e {{
+  a = {ty}[16,40]{{1,0}} parameter(0)
+  b = {ty}[16,24]{{1,0}} parameter(1)
+  x = {ty}[40,24]{{1,0}} parameter(2)
+  d = {ty}[40,24]{{1,0}} dot(a, b), lhs_contracting_dims={{0}}, rhs_contracting_dims={{0}}
+  ROOT r = {ty}[40,24]{{1,0}} add({first}, {second})
+}}"
+        )
+    };
+    for (ty, tolerance) in [("f32", F32_TOLERANCE), ("f64", F32_TOLERANCE)] {
+        for swap in [false, true] {
+            let program = check_compiled(&entry(ty, swap), tolerance);
+            assert!(program.contains("adding to its output"), "{program}");
+        }
+    }
+    let integers = check_compiled(&entry("s32", false), EXACT);
+    assert!(!integers.contains("adding to its output"), "{integers}");
+    let other_layout = "HloModule m
+ENTRY e {
+  a = f32[16,40]{1,0} parameter(0)
+  b = f32[16,24]{1,0} parameter(1)
+  x = f32[40,24]{0,1} parameter(2)
+  d = f32[40,24]{1,0} dot(a, b), lhs_contracting_dims={0}, rhs_contracting_dims={0}
+  ROOT r = f32[40,24]{1,0} add(x, d)
+}";
+    let program = check_compiled(other_layout, F32_TOLERANCE);
+    assert!(!program.contains("adding to its output"), "{program}");
+    let running_sum = "HloModule m
+cond {
+  cs = (s32[], f32[24,40]{1,0}, f32[6,16,40]{2,1,0}, f32[6,16,24]{2,1,0}) parameter(0)
+  ci = s32[] get-tuple-element(cs), index=0
+  n = s32[] constant(6)
+  ROOT lt = pred[] compare(ci, n), direction=LT
+}
+body {
+  bs = (s32[], f32[24,40]{1,0}, f32[6,16,40]{2,1,0}, f32[6,16,24]{2,1,0}) parameter(0)
+  i = s32[] get-tuple-element(bs), index=0
+  acc = f32[24,40]{1,0} get-tuple-element(bs), index=1
+  as = f32[6,16,40]{2,1,0} get-tuple-element(bs), index=2
+  bs2 = f32[6,16,24]{2,1,0} get-tuple-element(bs), index=3
+  z = s32[] constant(0)
+  sa = f32[1,16,40]{2,1,0} dynamic-slice(as, i, z, z), dynamic_slice_sizes={1,16,40}
+  sb = f32[1,16,24]{2,1,0} dynamic-slice(bs2, i, z, z), dynamic_slice_sizes={1,16,24}
+  ra = f32[16,40]{1,0} reshape(sa)
+  rb = f32[16,24]{1,0} reshape(sb)
+  d = f32[40,24]{1,0} dot(ra, rb), lhs_contracting_dims={0}, rhs_contracting_dims={0}
+  t = f32[24,40]{1,0} transpose(d), dimensions={1,0}
+  next = f32[24,40]{1,0} add(acc, t)
+  one = s32[] constant(1)
+  i1 = s32[] add(i, one)
+  ROOT out = (s32[], f32[24,40]{1,0}, f32[6,16,40]{2,1,0}, f32[6,16,24]{2,1,0}) tuple(i1, next, as, bs2)
+}
+ENTRY e {
+  a = f32[6,16,40]{2,1,0} parameter(0)
+  b = f32[6,16,24]{2,1,0} parameter(1)
+  x = f32[24,40]{1,0} parameter(2)
+  z = s32[] constant(0)
+  init = (s32[], f32[24,40]{1,0}, f32[6,16,40]{2,1,0}, f32[6,16,24]{2,1,0}) tuple(z, x, a, b)
+  w = (s32[], f32[24,40]{1,0}, f32[6,16,40]{2,1,0}, f32[6,16,24]{2,1,0}) while(init), condition=cond, body=body
+  ROOT sum = f32[24,40]{1,0} get-tuple-element(w), index=1
+}";
+    let program = check_compiled(running_sum, F32_TOLERANCE);
+    let body = &program[program.find("body:").expect("a loop")..];
+    assert!(body.contains("adding to its output"), "{program}");
+    assert!(!body.contains("copy b"), "{program}");
+}

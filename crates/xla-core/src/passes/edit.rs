@@ -181,6 +181,12 @@ impl Editor {
         self.resolve(self.root)
     }
 
+    /// How many instructions used `id` before editing (0 for an added
+    /// instruction); the root's place is not a use.
+    pub fn original_uses(&self, id: InstrId) -> usize {
+        self.original_uses.get(id.index()).copied().unwrap_or(0)
+    }
+
     /// `true` once `id` has been replaced.
     pub fn is_replaced(&self, id: InstrId) -> bool {
         self.forward[id.index()].is_some()

@@ -170,7 +170,8 @@ unsafe fn dot_float<T: Float>(
     let mut problem = problem(&a, &b, c_strided, c_batch_stride);
     let config = engine.config();
     let pool = engine.pool();
-    if gemv::try_run(pool, &kernels.gemv, &problem, epilogue, config) {
+    let adds = epilogue.is_some_and(|e| e.accumulates());
+    if !adds && gemv::try_run(pool, &kernels.gemv, &problem, epilogue, config) {
         return;
     }
     let transposed;

@@ -48,6 +48,26 @@ pub struct OutputBlock<'a, T> {
 pub trait Epilogue<T>: Sync {
     /// Transforms one finished block in place.
     fn apply(&self, block: OutputBlock<'_, T>);
+
+    /// `true` if the product is added to what the output holds before the
+    /// dot (`C += A·B`) instead of written over it. Only the f32 and f64
+    /// GEMMs on strided operands take such an epilogue.
+    fn accumulates(&self) -> bool {
+        false
+    }
+}
+
+/// The epilogue of a dot that adds its product to the output's contents
+/// (`C += A·B`, a gradient accumulated into its running sum): the GEMM
+/// reads the output as it writes it, no pass over the result after it.
+pub(crate) struct AddToOutput;
+
+impl<T> Epilogue<T> for AddToOutput {
+    fn apply(&self, _: OutputBlock<'_, T>) {}
+
+    fn accumulates(&self) -> bool {
+        true
+    }
 }
 
 impl<T, F: Fn(OutputBlock<'_, T>) + Sync> Epilogue<T> for F {
@@ -68,5 +88,9 @@ impl<T: Copy> Epilogue<T> for Transposed<'_, T> {
             row0: block.col0,
             col0: block.row0,
         })
+    }
+
+    fn accumulates(&self) -> bool {
+        self.0.accumulates()
     }
 }

@@ -47,6 +47,7 @@ pub(crate) unsafe fn run<T: Float>(
         .strided_a()
         .expect("takes() accepts a strided A only");
     let threads = problem.threads(pool, parallel_min_flops);
+    let adds = epilogue.is_some_and(|e| e.accumulates());
     // Rows (or columns) in units of 16, so that tasks keep whole vectors.
     let split_rows = m >= n;
     let units = if split_rows { m } else { n }.div_ceil(16);
@@ -68,6 +69,7 @@ pub(crate) unsafe fn run<T: Float>(
         let c =
             p.c.ptr
                 .add(b * p.c_batch_stride + r0 * p.c.rs + c0 * p.c.cs);
+        // C = alpha C + beta A·B, C read only when accumulating.
         gemm::gemm(
             r1 - r0,
             c1 - c0,
@@ -75,14 +77,14 @@ pub(crate) unsafe fn run<T: Float>(
             c,
             p.c.cs as isize,
             p.c.rs as isize,
-            false,
+            adds,
             a,
             a_matrix.cs as isize,
             a_matrix.rs as isize,
             bm,
             p.b.cs as isize,
             p.b.rs as isize,
-            T::default(),
+            if adds { T::ONE } else { T::default() },
             T::ONE,
             false,
             false,

@@ -303,6 +303,7 @@ unsafe fn run_part<S: Widen<T>, T: Float, P: Packer<S, T>>(
     epilogue: Option<&dyn Epilogue<T>>,
     buffers: &mut PackBuffers,
 ) {
+    let adds = epilogue.is_some_and(|e| e.accumulates());
     let (row0, col0) = (part.rows.0, part.cols.0);
     let (m, n, k) = (part.rows.1 - row0, part.cols.1 - col0, problem.k);
     let batch = part.batch;
@@ -343,7 +344,7 @@ unsafe fn run_part<S: Widen<T>, T: Float, P: Packer<S, T>>(
     };
     for jc in (0..n).step_by(blocking.nc) {
         let nc = blocking.nc.min(n - jc);
-        if k == 0 {
+        if k == 0 && !adds {
             for ic in (0..m).step_by(blocking.mc) {
                 let mc = blocking.mc.min(m - ic);
                 fill_zero(c.at(ic, jc), mc, nc);
@@ -379,7 +380,7 @@ unsafe fn run_part<S: Widen<T>, T: Float, P: Packer<S, T>>(
                         let b_panel = b_packed.as_ptr().add(jr * steps);
                         let tile = c.at(ic + ir, jc + jr);
                         let (height, width) = (mr.min(mc - ir), nr.min(nc - jr));
-                        let accumulate = usize::from(pc > 0);
+                        let accumulate = usize::from(pc > 0 || adds);
                         if height == mr && width == nr && c.cs == 1 {
                             (kernel.func())(
                                 steps,

@@ -57,6 +57,7 @@ use cranelift_codegen::ir::types;
 
 pub use amx::available as amx_available;
 pub use element::DotElement;
+pub(crate) use epilogue::AddToOutput;
 pub use epilogue::{Epilogue, OutputBlock};
 pub use gemv::GemvBlock;
 pub use kernel::{ABroadcast, Accumulate, Blocking, Codegen, KernelShape, MicroKernel};

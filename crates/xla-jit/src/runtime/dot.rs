@@ -7,8 +7,8 @@ use xla_core::PrimitiveType;
 use super::buffers::BufferId;
 use super::run::Pointers;
 use crate::dot::{
-    DotElement, DotEngine, Epilogue, Operand, OutputBlock, StridedMatrix, StridedMatrixMut,
-    WindowMatrix,
+    AddToOutput, DotElement, DotEngine, Epilogue, Operand, OutputBlock, StridedMatrix,
+    StridedMatrixMut, WindowMatrix,
 };
 use crate::emit::{EpilogueBlock, EpilogueFn};
 use crate::ftz::FtzGuard;
@@ -33,6 +33,9 @@ pub(crate) struct DotThunk {
     /// The compiled epilogue and where its pointer array (the fusion's
     /// inputs, then its output) starts in the run's kernel arguments.
     pub epilogue: Option<(EpilogueFn, usize)>,
+    /// The product is added to what `out` holds (`C += A·B`; f32 or f64
+    /// operands in strided views, no epilogue).
+    pub accumulate: bool,
 }
 
 /// A compiled epilogue over the fusion's buffers, applied to each finished
@@ -191,7 +194,11 @@ impl DotThunk {
             StridedMatrix::new(Operand::Rhs, rhs, g.rhs.layout())?,
             StridedMatrixMut::new(out, g.out.layout())?,
         );
-        let epilogue = epilogue.map(|e| e as &dyn Epilogue<T>);
+        let epilogue = match epilogue {
+            _ if self.accumulate => Some(&AddToOutput as &dyn Epilogue<T>),
+            Some(e) => Some(e as &dyn Epilogue<T>),
+            None => None,
+        };
         match &g.lhs {
             LhsView::Strided(view) => engine.gemm(
                 StridedMatrix::new(Operand::Lhs, lhs, view.layout())?,

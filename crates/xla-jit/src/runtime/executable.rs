@@ -637,7 +637,9 @@ fn write_thunks(out: &mut String, program: &Program, depth: usize) {
                 d.geometry.lhs,
                 d.geometry.rhs,
                 d.geometry.out,
-                if d.epilogue.is_some() {
+                if d.accumulate {
+                    " adding to its output"
+                } else if d.epilogue.is_some() {
                     " with epilogue"
                 } else {
                     ""

@@ -135,3 +135,71 @@ fn closures_are_epilogues_for_every_type() {
         .unwrap();
     assert!(c.iter().all(|x| x.to_f32() == 4.0), "{c:?}");
 }
+
+/// An epilogue that asks for `C += A·B`.
+struct Adds;
+
+impl<T> Epilogue<T> for Adds {
+    fn apply(&self, _: OutputBlock<'_, T>) {}
+
+    fn accumulates(&self) -> bool {
+        true
+    }
+}
+
+/// An accumulating epilogue adds the product to the output's contents on
+/// every engine (the gemm crate's, the engine's own kernels with tiny
+/// blocks, Cranelift's), for matrix-vector shapes (which then skip the
+/// matrix-vector kernels), `k = 0` (the output stays) and every output
+/// form.
+#[test]
+fn an_accumulating_epilogue_adds_the_product_to_the_output() {
+    use Form::*;
+    for engine in engines() {
+        for [batch, m, n, k] in [
+            [1, 100, 600, 300],
+            [2, 13, 17, 40],
+            [1, 1, 50, 9],
+            [1, 50, 1, 9],
+            [1, 4, 4, 0],
+        ] {
+            for forms in [
+                [RowMajor; 3],
+                [ColMajor, RowMajor, ColMajor],
+                [RowMajor, RowMajor, Padded],
+            ] {
+                let mut rng = Rng(5);
+                let (av, bv) = (rng.vec(batch * m * k), rng.vec(batch * k * n));
+                let cv = rng.vec(batch * m * n);
+                let a = store(&av, forms[0], [batch, m, k], |x| x as f32);
+                let b = store(&bv, forms[1], [batch, k, n], |x| x as f32);
+                let mut c = store(&cv, forms[2], [batch, m, n], |x| x as f32);
+                engine
+                    .gemm(
+                        StridedMatrix::new(Operand::Lhs, &a.buffer, a.layout).unwrap(),
+                        StridedMatrix::new(Operand::Rhs, &b.buffer, b.layout).unwrap(),
+                        StridedMatrixMut::new(&mut c.buffer, c.layout).unwrap(),
+                        Some(&Adds),
+                    )
+                    .unwrap();
+                let round = |v: &[f64]| v.iter().map(|&x| x as f32 as f64).collect::<Vec<_>>();
+                let (expected, magnitude) = reference(&round(&av), &round(&bv), [batch, m, n, k]);
+                for bi in 0..batch {
+                    for i in 0..m {
+                        for j in 0..n {
+                            let at = (bi * m + i) * n + j;
+                            let want = expected[at] + cv[at] as f32 as f64;
+                            let got = c.buffer[c.layout.offset(bi, i, j)] as f64;
+                            let bound =
+                                2.0 * (k + 2) as f64 * f32::EPSILON as f64 * (magnitude[at] + 1.0);
+                            assert!(
+                                (got - want).abs() <= bound,
+                                "{forms:?} {m}x{n}x{k} ({bi},{i},{j}): {got} vs {want}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

@@ -50,10 +50,11 @@ pub(super) fn reshape(cx: &mut Rewriter<'_>, id: InstrId) -> Option<InstrId> {
     }
 }
 
-/// `transpose(x), dimensions={0,1,…} → x`, and
+/// `transpose(x), dimensions={0,1,…} → x`,
 /// `transpose(transpose(x, p), q) → transpose(x, p∘q)` where result
 /// dimension `i` is dimension `p[q[i]]` of `x` (dropped entirely when that
-/// is the identity).
+/// is the identity), and `transpose(dot(a, b)) → dot(b, a)` (see
+/// [`transposed_dot`]).
 pub(super) fn transpose(cx: &mut Rewriter<'_>, id: InstrId) -> Option<InstrId> {
     let instr = cx.instr(id);
     let outer = instr.attrs.dimensions.as_ref()?;
@@ -61,6 +62,9 @@ pub(super) fn transpose(cx: &mut Rewriter<'_>, id: InstrId) -> Option<InstrId> {
         return Some(cx.operand(id, 0));
     }
     let operand = cx.operand_instr(id, 0);
+    if operand.opcode == Opcode::Dot {
+        return transposed_dot(cx, id);
+    }
     if operand.opcode != Opcode::Transpose {
         return None;
     }
@@ -76,6 +80,45 @@ pub(super) fn transpose(cx: &mut Rewriter<'_>, id: InstrId) -> Option<InstrId> {
     };
     let shape = instr.shape.clone();
     Some(cx.add_with(with_attrs(Opcode::Transpose, shape, vec![source], attrs)))
+}
+
+/// `transpose(dot(a, b)) → dot(b, a)` (the batch dimensions paired as
+/// before, each side's contracting dimensions now the other's) when the
+/// dot has one free dimension on each side, the transpose swaps those two
+/// and keeps the batch dimensions in place, and the dot has no other use,
+/// as XLA's simplifier does: the same products and sums, and a consumer
+/// of the transpose (a weight gradient added to its running sum in a
+/// loop) then reads the dot at its own indices.
+fn transposed_dot(cx: &mut Rewriter<'_>, id: InstrId) -> Option<InstrId> {
+    let dot_id = cx.operand(id, 0);
+    if !cx.used_once(dot_id) {
+        return None;
+    }
+    let dot = cx.instr(dot_id);
+    let dnums = dot.attrs.dot_dims.as_ref()?;
+    let batch = dnums.lhs_batch.len();
+    let free = |k: usize, contracting: &[i64]| {
+        dims_of(cx.operand_instr(dot_id, k)).map(|d| d.len() - batch - contracting.len())
+    };
+    if free(0, &dnums.lhs_contracting)? != 1 || free(1, &dnums.rhs_contracting)? != 1 {
+        return None;
+    }
+    let swap: Vec<i64> = (0..batch as i64)
+        .chain([batch as i64 + 1, batch as i64])
+        .collect();
+    if cx.instr(id).attrs.dimensions.as_deref() != Some(&swap[..]) {
+        return None;
+    }
+    let mut attrs = dot.attrs.clone();
+    attrs.dot_dims = Some(crate::hlo::DotDimensionNumbers {
+        lhs_batch: dnums.rhs_batch.clone(),
+        rhs_batch: dnums.lhs_batch.clone(),
+        lhs_contracting: dnums.rhs_contracting.clone(),
+        rhs_contracting: dnums.lhs_contracting.clone(),
+    });
+    let operands = vec![cx.operand(dot_id, 1), cx.operand(dot_id, 0)];
+    let shape = cx.instr(id).shape.clone();
+    Some(cx.add_with(with_attrs(Opcode::Dot, shape, operands, attrs)))
 }
 
 fn is_identity(permutation: &[i64]) -> bool {

@@ -95,6 +95,12 @@ impl Rewriter<'_> {
         self.editor.operand_instr(id, k)
     }
 
+    /// `true` when `id` is an original instruction with exactly one use
+    /// and not the root: rewriting its one user leaves it dead.
+    pub fn used_once(&self, id: InstrId) -> bool {
+        self.editor.original_uses(id) == 1 && self.editor.root() != id
+    }
+
     /// Adds a new instruction named after its op (`reshape.4`).
     pub fn add(&mut self, opcode: Opcode, shape: Shape, operands: Vec<InstrId>) -> InstrId {
         self.add_with(HloInstruction::new(String::new(), opcode, shape, operands))

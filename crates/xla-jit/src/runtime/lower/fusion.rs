@@ -2,12 +2,12 @@
 //! their epilogues, and the interpreter for what was not compiled.
 
 use xla_core::hlo::InstrId;
-use xla_core::{ArrayShape, HloComputation, HloInstruction, Shape};
+use xla_core::{ArrayShape, HloComputation, HloInstruction, Opcode, PrimitiveType, Shape};
 
 use super::{Leaves, Lowering};
 use crate::emit::EpilogueFn;
 use crate::fusion::OperandView;
-use crate::fusion::{canonicalize, DotInput, LhsView};
+use crate::fusion::{canonicalize, DotGeometry, DotInput, LhsView};
 use crate::runtime::buffers::BufferId;
 use crate::runtime::dot::{engine_supports, widens, DotThunk};
 use crate::runtime::plan::{external_inputs, FusionRun, PlannedFusion, PlannedKernel};
@@ -81,6 +81,18 @@ impl Lowering<'_> {
                 );
                 let dot_id = *dot;
                 let dot = computation.instr(dot_id);
+                if let Some(thunk) = self.accumulating_dot(
+                    computation,
+                    fusion,
+                    dot_id,
+                    (&lhs, &rhs),
+                    &inputs,
+                    &outputs,
+                    out,
+                ) {
+                    out.push(Thunk::Dot(Box::new(thunk)));
+                    return Ok(());
+                }
                 if let Some(f) = epilogue {
                     let args: Vec<BufferId> = inputs
                         .iter()
@@ -216,6 +228,57 @@ impl Lowering<'_> {
         }
     }
 
+    /// `add(x, dot)` (either order) where `x` is an input of the root's
+    /// shape and layout, f32 or f64 on strided operands: the output is
+    /// primed with `x` (no copy when `x`'s buffer dies here: a loop's
+    /// running sum) and the GEMM adds its product to it (`C += A·B`), where
+    /// an epilogue would read `x` after the dot wrote its block.
+    #[allow(clippy::too_many_arguments)]
+    fn accumulating_dot(
+        &mut self,
+        computation: &HloComputation,
+        fusion: &PlannedFusion,
+        dot_id: InstrId,
+        (lhs, rhs): (&DotSource<'_>, &DotSource<'_>),
+        inputs: &[(InstrId, Leaves)],
+        outputs: &[Leaves],
+        out: &mut Vec<Thunk>,
+    ) -> Option<DotThunk> {
+        let root = computation.instr(fusion.root);
+        let dot = computation.instr(dot_id);
+        let ty = root.shape.element_type()?;
+        if root.opcode != Opcode::Add
+            || !matches!(ty, PrimitiveType::F32 | PrimitiveType::F64)
+            || !root.operands.contains(&dot_id)
+            || !dot.shape.eq_with_layout(&root.shape)
+        {
+            return None;
+        }
+        let addend = *root.operands.iter().find(|&&o| o != dot_id)?;
+        let position = fusion.inputs.iter().position(|&i| i == addend)?;
+        let addend_shape = &computation.instr(addend).shape;
+        if !addend_shape.eq_with_layout(&root.shape) || fusion.outputs.len() != 1 {
+            return None;
+        }
+        let to = outputs[0][0];
+        // Decided before any buffer is touched: a dot the engine would run
+        // otherwise (a window, 16-bit operands) keeps its epilogue.
+        let planned = dot_geometry(dot, lhs, rhs, &root.shape)?;
+        if !matches!(planned.geometry.lhs, LhsView::Strided(_)) || planned.operand_type != ty {
+            return None;
+        }
+        let from = inputs[position].1[0];
+        let copies = self.copies.len();
+        self.copy_between(&[from], addend_shape, &[to], &root.shape, out);
+        if self.copies.len() > copies {
+            let time = self.copies[copies].time;
+            self.primes.entry(time).or_default().push((from, to));
+        }
+        let mut thunk = self.dot(dot, lhs, rhs, (to, &root.shape), None)?;
+        thunk.accumulate = true;
+        Some(thunk)
+    }
+
     /// A dot fusion whose epilogue was not compiled: the dot on the engine
     /// into a buffer of its own, then the members after it through the
     /// interpreter. `false` when that split does not work (the caller then
@@ -277,28 +340,16 @@ impl Lowering<'_> {
         (out, out_shape): (BufferId, &Shape),
         epilogue: Option<(EpilogueFn, Vec<BufferId>)>,
     ) -> Option<DotThunk> {
+        let Planned {
+            geometry,
+            operand_type,
+        } = dot_geometry(instr, lhs, rhs, out_shape)?;
+        let ty = instr.shape.element_type()?;
         let (l, r, o) = (
             lhs.shape.as_array()?,
             rhs.shape.as_array()?,
             out_shape.as_array()?,
         );
-        let ty = instr.shape.element_type()?;
-        let operand_type = l.element_type();
-        let types = [operand_type, r.element_type(), o.element_type()];
-        let same = types.iter().all(|&t| t == ty) && engine_supports(ty);
-        if !same && !widens(operand_type, r.element_type(), ty) {
-            return None;
-        }
-        let input = |shape, view| DotInput { shape, view };
-        let geometry = canonicalize(
-            &input(l, lhs.view),
-            &input(r, rhs.view),
-            instr.attrs.dot_dims.as_ref()?,
-            o,
-        )?;
-        if !same && matches!(geometry.lhs, LhsView::Window(_)) {
-            return None;
-        }
         let time = self.tick();
         for b in [lhs.buffer, rhs.buffer, out] {
             self.table.access(b, time);
@@ -320,6 +371,7 @@ impl Lowering<'_> {
             operand_type,
             element_type: ty,
             epilogue,
+            accumulate: false,
         })
     }
 
@@ -328,6 +380,49 @@ impl Lowering<'_> {
         let shape = Shape::array(xla_core::PrimitiveType::U8, vec![bytes as i64]);
         self.fresh(&shape, &format!("{root}.scratch"))[0]
     }
+}
+
+/// How the engine runs a dot: its geometry and its operands' type.
+struct Planned {
+    geometry: DotGeometry,
+    operand_type: PrimitiveType,
+}
+
+/// The engine's geometry for `instr` on these operands into `out_shape`;
+/// `None` for types the engine does not take (or a window of 16-bit
+/// operands).
+fn dot_geometry(
+    instr: &HloInstruction,
+    lhs: &DotSource<'_>,
+    rhs: &DotSource<'_>,
+    out_shape: &Shape,
+) -> Option<Planned> {
+    let (l, r, o) = (
+        lhs.shape.as_array()?,
+        rhs.shape.as_array()?,
+        out_shape.as_array()?,
+    );
+    let ty = instr.shape.element_type()?;
+    let operand_type = l.element_type();
+    let types = [operand_type, r.element_type(), o.element_type()];
+    let same = types.iter().all(|&t| t == ty) && engine_supports(ty);
+    if !same && !widens(operand_type, r.element_type(), ty) {
+        return None;
+    }
+    let input = |shape, view| DotInput { shape, view };
+    let geometry = canonicalize(
+        &input(l, lhs.view),
+        &input(r, rhs.view),
+        instr.attrs.dot_dims.as_ref()?,
+        o,
+    )?;
+    if !same && matches!(geometry.lhs, LhsView::Window(_)) {
+        return None;
+    }
+    Some(Planned {
+        geometry,
+        operand_type,
+    })
 }
 
 fn dot_source<'a>(
