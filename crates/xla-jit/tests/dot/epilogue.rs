@@ -27,68 +27,77 @@ impl Epilogue<f32> for BiasRelu<'_> {
     }
 }
 
+/// Every engine, `[batch, m, n, k]` and operand and output forms the
+/// epilogue tests run: matrix-vector shapes and `k = 0` among them.
+fn cases() -> Vec<(&'static DotEngine, [usize; 4], [Form; 3])> {
+    use Form::*;
+    let shapes = [
+        [1, 100, 600, 300],
+        [2, 13, 17, 40],
+        [1, 1, 50, 9],
+        [1, 50, 1, 9],
+        [1, 4, 4, 0],
+    ];
+    let forms = [
+        [RowMajor; 3],
+        [ColMajor, RowMajor, ColMajor],
+        [RowMajor, RowMajor, Padded],
+    ];
+    let mut cases = Vec::new();
+    for engine in engines() {
+        for shape in shapes {
+            cases.extend(forms.iter().map(|&f| (engine, shape, f)));
+        }
+    }
+    cases
+}
+
 #[test]
 fn the_epilogue_sees_every_element_once() {
-    use Form::*;
-    for engine in engines() {
-        for [batch, m, n, k] in [
-            [1, 100, 600, 300],
-            [2, 13, 17, 40],
-            [1, 1, 50, 9],
-            [1, 50, 1, 9],
-            [1, 4, 4, 0],
-        ] {
-            for forms in [
-                [RowMajor; 3],
-                [ColMajor, RowMajor, ColMajor],
-                [RowMajor, RowMajor, Padded],
-            ] {
-                let mut rng = Rng(11);
-                let (av, bv) = (rng.vec(batch * m * k), rng.vec(batch * k * n));
-                let bias: Vec<f32> = rng.vec(n).into_iter().map(|x| x as f32).collect();
-                let a = store(&av, forms[0], [batch, m, k], |x| x as f32);
-                let b = store(&bv, forms[1], [batch, k, n], |x| x as f32);
-                let mut c = store(&vec![0.0; batch * m * n], forms[2], [batch, m, n], |x| {
-                    x as f32
-                });
-                let epilogue = BiasRelu {
-                    bias: &bias,
-                    visits: Mutex::new(vec![0; batch * m * n]),
-                    cols: n,
-                    rows: m,
-                    blocks: AtomicUsize::new(0),
-                };
-                engine
-                    .gemm(
-                        StridedMatrix::new(Operand::Lhs, &a.buffer, a.layout).unwrap(),
-                        StridedMatrix::new(Operand::Rhs, &b.buffer, b.layout).unwrap(),
-                        StridedMatrixMut::new(&mut c.buffer, c.layout).unwrap(),
-                        Some(&epilogue),
-                    )
-                    .unwrap();
-                assert!(epilogue
-                    .visits
-                    .into_inner()
-                    .unwrap()
-                    .iter()
-                    .all(|&v| v == 1));
-                assert!(epilogue.blocks.load(SeqCst) >= batch);
-                let round = |v: &[f64]| v.iter().map(|&x| x as f32 as f64).collect::<Vec<_>>();
-                let (expected, magnitude) = reference(&round(&av), &round(&bv), [batch, m, n, k]);
-                for bi in 0..batch {
-                    for i in 0..m {
-                        for (j, &bias_j) in bias.iter().enumerate() {
-                            let at = (bi * m + i) * n + j;
-                            let want = (expected[at] + bias_j as f64).max(0.0);
-                            let got = c.buffer[c.layout.offset(bi, i, j)] as f64;
-                            let bound =
-                                2.0 * (k + 1) as f64 * f32::EPSILON as f64 * (magnitude[at] + 1.0);
-                            assert!(
-                                (got - want).abs() <= bound,
-                                "{forms:?} ({bi},{i},{j}): {got} vs {want}"
-                            );
-                        }
-                    }
+    for (engine, [batch, m, n, k], forms) in cases() {
+        let mut rng = Rng(11);
+        let (av, bv) = (rng.vec(batch * m * k), rng.vec(batch * k * n));
+        let bias: Vec<f32> = rng.vec(n).into_iter().map(|x| x as f32).collect();
+        let a = store(&av, forms[0], [batch, m, k], |x| x as f32);
+        let b = store(&bv, forms[1], [batch, k, n], |x| x as f32);
+        let mut c = store(&vec![0.0; batch * m * n], forms[2], [batch, m, n], |x| {
+            x as f32
+        });
+        let epilogue = BiasRelu {
+            bias: &bias,
+            visits: Mutex::new(vec![0; batch * m * n]),
+            cols: n,
+            rows: m,
+            blocks: AtomicUsize::new(0),
+        };
+        engine
+            .gemm(
+                StridedMatrix::new(Operand::Lhs, &a.buffer, a.layout).unwrap(),
+                StridedMatrix::new(Operand::Rhs, &b.buffer, b.layout).unwrap(),
+                StridedMatrixMut::new(&mut c.buffer, c.layout).unwrap(),
+                Some(&epilogue),
+            )
+            .unwrap();
+        assert!(epilogue
+            .visits
+            .into_inner()
+            .unwrap()
+            .iter()
+            .all(|&v| v == 1));
+        assert!(epilogue.blocks.load(SeqCst) >= batch);
+        let round = |v: &[f64]| v.iter().map(|&x| x as f32 as f64).collect::<Vec<_>>();
+        let (expected, magnitude) = reference(&round(&av), &round(&bv), [batch, m, n, k]);
+        for bi in 0..batch {
+            for i in 0..m {
+                for (j, &bias_j) in bias.iter().enumerate() {
+                    let at = (bi * m + i) * n + j;
+                    let want = (expected[at] + bias_j as f64).max(0.0);
+                    let got = c.buffer[c.layout.offset(bi, i, j)] as f64;
+                    let bound = 2.0 * (k + 1) as f64 * f32::EPSILON as f64 * (magnitude[at] + 1.0);
+                    assert!(
+                        (got - want).abs() <= bound,
+                        "{forms:?} ({bi},{i},{j}): {got} vs {want}"
+                    );
                 }
             }
         }
@@ -154,50 +163,34 @@ impl<T> Epilogue<T> for Adds {
 /// form.
 #[test]
 fn an_accumulating_epilogue_adds_the_product_to_the_output() {
-    use Form::*;
-    for engine in engines() {
-        for [batch, m, n, k] in [
-            [1, 100, 600, 300],
-            [2, 13, 17, 40],
-            [1, 1, 50, 9],
-            [1, 50, 1, 9],
-            [1, 4, 4, 0],
-        ] {
-            for forms in [
-                [RowMajor; 3],
-                [ColMajor, RowMajor, ColMajor],
-                [RowMajor, RowMajor, Padded],
-            ] {
-                let mut rng = Rng(5);
-                let (av, bv) = (rng.vec(batch * m * k), rng.vec(batch * k * n));
-                let cv = rng.vec(batch * m * n);
-                let a = store(&av, forms[0], [batch, m, k], |x| x as f32);
-                let b = store(&bv, forms[1], [batch, k, n], |x| x as f32);
-                let mut c = store(&cv, forms[2], [batch, m, n], |x| x as f32);
-                engine
-                    .gemm(
-                        StridedMatrix::new(Operand::Lhs, &a.buffer, a.layout).unwrap(),
-                        StridedMatrix::new(Operand::Rhs, &b.buffer, b.layout).unwrap(),
-                        StridedMatrixMut::new(&mut c.buffer, c.layout).unwrap(),
-                        Some(&Adds),
-                    )
-                    .unwrap();
-                let round = |v: &[f64]| v.iter().map(|&x| x as f32 as f64).collect::<Vec<_>>();
-                let (expected, magnitude) = reference(&round(&av), &round(&bv), [batch, m, n, k]);
-                for bi in 0..batch {
-                    for i in 0..m {
-                        for j in 0..n {
-                            let at = (bi * m + i) * n + j;
-                            let want = expected[at] + cv[at] as f32 as f64;
-                            let got = c.buffer[c.layout.offset(bi, i, j)] as f64;
-                            let bound =
-                                2.0 * (k + 2) as f64 * f32::EPSILON as f64 * (magnitude[at] + 1.0);
-                            assert!(
-                                (got - want).abs() <= bound,
-                                "{forms:?} {m}x{n}x{k} ({bi},{i},{j}): {got} vs {want}"
-                            );
-                        }
-                    }
+    for (engine, [batch, m, n, k], forms) in cases() {
+        let mut rng = Rng(5);
+        let (av, bv) = (rng.vec(batch * m * k), rng.vec(batch * k * n));
+        let cv = rng.vec(batch * m * n);
+        let a = store(&av, forms[0], [batch, m, k], |x| x as f32);
+        let b = store(&bv, forms[1], [batch, k, n], |x| x as f32);
+        let mut c = store(&cv, forms[2], [batch, m, n], |x| x as f32);
+        engine
+            .gemm(
+                StridedMatrix::new(Operand::Lhs, &a.buffer, a.layout).unwrap(),
+                StridedMatrix::new(Operand::Rhs, &b.buffer, b.layout).unwrap(),
+                StridedMatrixMut::new(&mut c.buffer, c.layout).unwrap(),
+                Some(&Adds),
+            )
+            .unwrap();
+        let round = |v: &[f64]| v.iter().map(|&x| x as f32 as f64).collect::<Vec<_>>();
+        let (expected, magnitude) = reference(&round(&av), &round(&bv), [batch, m, n, k]);
+        for bi in 0..batch {
+            for i in 0..m {
+                for j in 0..n {
+                    let at = (bi * m + i) * n + j;
+                    let want = expected[at] + cv[at] as f32 as f64;
+                    let got = c.buffer[c.layout.offset(bi, i, j)] as f64;
+                    let bound = 2.0 * (k + 2) as f64 * f32::EPSILON as f64 * (magnitude[at] + 1.0);
+                    assert!(
+                        (got - want).abs() <= bound,
+                        "{forms:?} {m}x{n}x{k} ({bi},{i},{j}): {got} vs {want}"
+                    );
                 }
             }
         }

@@ -178,13 +178,9 @@ impl Lowering<'_> {
             let (from, to) = (input_buffers[input], outputs[output][0]);
             let from_shape = &computation.instr(fusion.inputs[input]).shape;
             let to_shape = &computation.instr(fusion.outputs[output]).shape;
-            let copies = self.copies.len();
-            self.copy_between(&[from], from_shape, &[to], to_shape, out);
-            if self.copies.len() > copies {
-                // A byte copy (same layouts): coalescing may make it a
-                // no-op, so the kernels read the input from the output.
-                let time = self.copies[copies].time;
-                self.primes.entry(time).or_default().push((from, to));
+            if self.prime(from, from_shape, to, to_shape, out) {
+                // Coalescing may make the copy a no-op, so the kernels read
+                // the input from the output.
                 input_buffers[input] = to;
             }
         }
@@ -267,16 +263,31 @@ impl Lowering<'_> {
         if !matches!(planned.geometry.lhs, LhsView::Strided(_)) || planned.operand_type != ty {
             return None;
         }
-        let from = inputs[position].1[0];
-        let copies = self.copies.len();
-        self.copy_between(&[from], addend_shape, &[to], &root.shape, out);
-        if self.copies.len() > copies {
-            let time = self.copies[copies].time;
-            self.primes.entry(time).or_default().push((from, to));
-        }
+        self.prime(inputs[position].1[0], addend_shape, to, &root.shape, out);
         let mut thunk = self.dot(dot, lhs, rhs, (to, &root.shape), None)?;
         thunk.accumulate = true;
         Some(thunk)
+    }
+
+    /// Copies `from` into `to` before an in-place update of `to`; `true`
+    /// for a byte copy (same layouts), which coalescing may then remove by
+    /// merging the two buffers.
+    fn prime(
+        &mut self,
+        from: BufferId,
+        from_shape: &Shape,
+        to: BufferId,
+        to_shape: &Shape,
+        out: &mut Vec<Thunk>,
+    ) -> bool {
+        let copies = self.copies.len();
+        self.copy_between(&[from], from_shape, &[to], to_shape, out);
+        if self.copies.len() == copies {
+            return false;
+        }
+        let time = self.copies[copies].time;
+        self.primes.entry(time).or_default().push((from, to));
+        true
     }
 
     /// A dot fusion whose epilogue was not compiled: the dot on the engine
