@@ -22,6 +22,19 @@ pub(super) struct DotSource<'a> {
     pub view: &'a OperandView,
 }
 
+/// A dot fusion being lowered: its computation and plan, the dot, its
+/// operands as the engine reads them, and the fusion's buffers.
+#[derive(Clone, Copy)]
+struct DotFusion<'a> {
+    computation: &'a HloComputation,
+    fusion: &'a PlannedFusion,
+    dot: InstrId,
+    lhs: &'a DotSource<'a>,
+    rhs: &'a DotSource<'a>,
+    inputs: &'a [(InstrId, Leaves)],
+    outputs: &'a [Leaves],
+}
+
 impl Lowering<'_> {
     pub(super) fn fusion(
         &mut self,
@@ -81,15 +94,16 @@ impl Lowering<'_> {
                 );
                 let dot_id = *dot;
                 let dot = computation.instr(dot_id);
-                if let Some(thunk) = self.accumulating_dot(
+                let parts = DotFusion {
                     computation,
                     fusion,
-                    dot_id,
-                    (&lhs, &rhs),
-                    &inputs,
-                    &outputs,
-                    out,
-                ) {
+                    dot: dot_id,
+                    lhs: &lhs,
+                    rhs: &rhs,
+                    inputs: &inputs,
+                    outputs: &outputs,
+                };
+                if let Some(thunk) = self.accumulating_dot(&parts, out) {
                     out.push(Thunk::Dot(Box::new(thunk)));
                     return Ok(());
                 }
@@ -113,15 +127,7 @@ impl Lowering<'_> {
                         out.push(Thunk::Dot(Box::new(thunk)));
                         return Ok(());
                     }
-                } else if self.dot_then_interpret(
-                    computation,
-                    fusion,
-                    dot_id,
-                    (&lhs, &rhs),
-                    &inputs,
-                    &outputs,
-                    out,
-                )? {
+                } else if self.dot_then_interpret(&parts, out)? {
                     return Ok(());
                 }
                 self.interpret(
@@ -229,17 +235,20 @@ impl Lowering<'_> {
     /// primed with `x` (no copy when `x`'s buffer dies here: a loop's
     /// running sum) and the GEMM adds its product to it (`C += A·B`), where
     /// an epilogue would read `x` after the dot wrote its block.
-    #[allow(clippy::too_many_arguments)]
     fn accumulating_dot(
         &mut self,
-        computation: &HloComputation,
-        fusion: &PlannedFusion,
-        dot_id: InstrId,
-        (lhs, rhs): (&DotSource<'_>, &DotSource<'_>),
-        inputs: &[(InstrId, Leaves)],
-        outputs: &[Leaves],
+        parts: &DotFusion<'_>,
         out: &mut Vec<Thunk>,
     ) -> Option<DotThunk> {
+        let DotFusion {
+            computation,
+            fusion,
+            dot: dot_id,
+            lhs,
+            rhs,
+            inputs,
+            outputs,
+        } = *parts;
         let root = computation.instr(fusion.root);
         let dot = computation.instr(dot_id);
         let ty = root.shape.element_type()?;
@@ -294,17 +303,20 @@ impl Lowering<'_> {
     /// into a buffer of its own, then the members after it through the
     /// interpreter. `false` when that split does not work (the caller then
     /// interprets the whole fusion).
-    #[allow(clippy::too_many_arguments)]
     fn dot_then_interpret(
         &mut self,
-        computation: &HloComputation,
-        fusion: &PlannedFusion,
-        dot_id: InstrId,
-        (lhs, rhs): (&DotSource<'_>, &DotSource<'_>),
-        inputs: &[(InstrId, Leaves)],
-        outputs: &[Leaves],
+        parts: &DotFusion<'_>,
         out: &mut Vec<Thunk>,
     ) -> Result<bool, JitError> {
+        let DotFusion {
+            computation,
+            fusion,
+            dot: dot_id,
+            lhs,
+            rhs,
+            inputs,
+            outputs,
+        } = *parts;
         let dot = computation.instr(dot_id);
         let before = ancestors(computation, &fusion.instructions, dot_id);
         let rest: Vec<InstrId> = fusion
