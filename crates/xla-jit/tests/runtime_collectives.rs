@@ -69,7 +69,7 @@ fn same_bits(a: &Literal, b: &Literal) -> bool {
         (Some(a), Some(b)) => a.len() == b.len() && a.iter().zip(b).all(|(a, b)| same_bits(a, b)),
         (None, None) => {
             let row_major = |l: &Literal| {
-                let layout = l.shape().clone().without_layouts().with_default_layouts();
+                let layout = l.shape().clone().with_row_major_layouts();
                 l.relayout(&layout.as_array().unwrap().layout_or_default())
                     .unwrap()
             };

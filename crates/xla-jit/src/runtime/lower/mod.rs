@@ -468,9 +468,8 @@ impl<'m> Lowering<'m> {
         let Some(collective) = CollectiveThunk::plan(instr, &shapes, reducer) else {
             return false;
         };
-        let row_major = |shape: &Shape| shape.clone().without_layouts().with_default_layouts();
         let wanted: Vec<Shape> = (instr.operands.iter())
-            .map(|&op| row_major(&computation.instr(op).shape))
+            .map(|&op| computation.instr(op).shape.clone().with_row_major_layouts())
             .collect();
         let step = self.collective_steps;
         self.relaid_step(
@@ -478,7 +477,7 @@ impl<'m> Lowering<'m> {
             id,
             values,
             &wanted,
-            &row_major(&instr.shape),
+            &instr.shape.clone().with_row_major_layouts(),
             results,
             out,
             |inputs, outputs| {
@@ -591,30 +590,6 @@ impl<'m> Lowering<'m> {
                 });
             }
         }
-        // Collectives and channels inside the computations they call run
-        // on the interpreter too: listed, a run on several devices refuses
-        // them.
-        let mut called: Vec<ComputationId> = (instructions.iter())
-            .flat_map(|&id| computation.instr(id).called.iter().copied())
-            .collect();
-        let mut seen = Vec::new();
-        while let Some(c) = called.pop() {
-            if seen.contains(&c) {
-                continue;
-            }
-            seen.push(c);
-            let inner = self.module.computation(c);
-            for instr in &inner.instructions {
-                called.extend(instr.called.iter().copied());
-                if needs_device(instr.opcode) {
-                    self.fallbacks.push(FallbackOp {
-                        instruction: instr.name.clone(),
-                        opcode: instr.opcode,
-                        computation: inner.name.clone(),
-                    });
-                }
-            }
-        }
         let thunk = InterpretThunk::new(
             self.module,
             computation,
@@ -623,6 +598,21 @@ impl<'m> Lowering<'m> {
             outputs,
             results,
         );
+        // Collectives and channels inside the computations they call (the
+        // thunk's module holds them, its entry being the instructions
+        // above) run on the interpreter too: listed, a run on several
+        // devices refuses them.
+        let fallback = thunk.module();
+        let callees = (fallback.computation_ids()).filter(|&c| c != fallback.entry);
+        for inner in callees.map(|c| fallback.computation(c)) {
+            for instr in inner.instructions.iter().filter(|i| needs_device(i.opcode)) {
+                self.fallbacks.push(FallbackOp {
+                    instruction: instr.name.clone(),
+                    opcode: instr.opcode,
+                    computation: inner.name.clone(),
+                });
+            }
+        }
         out.push(Thunk::Interpret(Box::new(thunk)));
         Ok(())
     }
