@@ -21,7 +21,9 @@ use super::executable::{CompileStats, Executable, KernelStats};
 use super::layout::CpuLayoutConstraints;
 use super::lower::control::counted;
 use super::lower::{byte_size, Lowering, Parallelism};
-use super::plan::{ComputationPlan, FusionRun, PlannedFusion, PlannedKernel, ScalarAdd};
+use super::plan::{
+    accumulated_input, ComputationPlan, FusionRun, PlannedFusion, PlannedKernel, ScalarAdd,
+};
 use super::program::Program;
 use crate::codegen::{CodegenOptions, Jit};
 use crate::emit::{self, KernelEntry, TARGET_ELEMENTS};
@@ -322,13 +324,24 @@ fn compile_plan(
     iteration_elements: i64,
     report: &mut String,
 ) -> Result<ComputationPlan, JitError> {
-    // Every fusion's kernels are built first and compiled together
-    // (none for a scalar add, which the runtime does itself).
+    // Every fusion's kernels are built first and compiled together: none
+    // for a scalar add, which the runtime does itself, nor for a dot that
+    // adds its product to its output.
     let comp = module.computation(computation);
     let mut built = Vec::new();
     for fusion in &plan.fusions {
         if let Some(add) = ScalarAdd::of(comp, fusion) {
-            built.push(Err(add));
+            built.push(Err(FusionRun::ScalarAdd(add)));
+            continue;
+        }
+        if let (Some(dot), Some(k)) = (&fusion.dot, accumulated_input(comp, fusion)) {
+            built.push(Err(FusionRun::Dot {
+                dot: dot.dot,
+                lhs: (dot.lhs.input, dot.lhs.view.clone()),
+                rhs: (dot.rhs.input, dot.rhs.view.clone()),
+                epilogue: None,
+                accumulate: Some(k),
+            }));
             continue;
         }
         let single = FusionPlan {
@@ -347,11 +360,11 @@ fn compile_plan(
     jit.finalize()?;
     let mut fusions = Vec::new();
     // `built` holds, per fusion, its kernels (or why there are none), or
-    // the scalar add it is.
+    // how it runs without any.
     for (fusion, built) in plan.fusions.iter().zip(built) {
         let run = match built {
             Ok(kernels) => fusion_run(fusion, kernels.map(|b| b.resolve(jit))),
-            Err(add) => FusionRun::ScalarAdd(add),
+            Err(run) => run,
         };
         let root = &comp.instr(fusion.root).name;
         let _ = match &run {
@@ -359,10 +372,16 @@ fn compile_plan(
                 let names: Vec<&str> = kernels.iter().map(|k| k.name.as_str()).collect();
                 writeln!(report, "  fusion {root} runs kernels {}", names.join(", "))
             }
-            FusionRun::Dot { epilogue, .. } => writeln!(
+            FusionRun::Dot {
+                epilogue,
+                accumulate,
+                ..
+            } => writeln!(
                 report,
                 "  fusion {root} runs on the dot engine{}",
-                if epilogue.is_some() {
+                if accumulate.is_some() {
+                    ", adding to its output"
+                } else if epilogue.is_some() {
                     " with its epilogue kernel"
                 } else {
                     ""
@@ -416,6 +435,7 @@ fn fusion_run(fusion: &Fusion, compiled: Result<Vec<emit::CompiledKernel>, Strin
             lhs: (dot.lhs.input, dot.lhs.view.clone()),
             rhs: (dot.rhs.input, dot.rhs.view.clone()),
             epilogue,
+            accumulate: None,
         };
     }
     match compiled {

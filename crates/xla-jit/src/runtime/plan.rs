@@ -48,11 +48,46 @@ pub(crate) enum FusionRun {
         lhs: (usize, OperandView),
         rhs: (usize, OperandView),
         epilogue: Option<EpilogueFn>,
+        /// Set when the fusion is `add(x, dot)` ([`accumulated_input`]):
+        /// the position of `x` in the inputs, which primes the output the
+        /// dot then adds its product to (no epilogue is compiled).
+        accumulate: Option<usize>,
     },
     /// Not compiled (the reason says why): the interpreter runs the members.
     Interpret { reason: String },
     /// An integer scalar plus a constant, added by the runtime itself.
     ScalarAdd(ScalarAdd),
+}
+
+/// The position in `fusion`'s inputs of `x` when the fusion is a dot whose
+/// product is added to it, `add(x, dot)` in either order: `x` of the
+/// result's shape and layout, f32 or f64 throughout, operands the engine
+/// reads through strides (not a convolution's window). The dot then adds
+/// into its output primed with `x` (`C += A·B`), free of a copy when `x`'s
+/// buffer dies there (a loop's running sum), where an epilogue would read
+/// `x` after the dot wrote each block.
+pub(crate) fn accumulated_input(computation: &HloComputation, fusion: &Fusion) -> Option<usize> {
+    let dot_operands = fusion.dot.as_ref()?;
+    let root = computation.instr(fusion.root);
+    let dot = computation.instr(dot_operands.dot);
+    let ty = root.shape.element_type()?;
+    let same_type = |&o: &InstrId| computation.instr(o).shape.element_type() == Some(ty);
+    if root.opcode != Opcode::Add
+        || !matches!(ty, PrimitiveType::F32 | PrimitiveType::F64)
+        || !root.operands.contains(&dot_operands.dot)
+        || !dot.shape.eq_with_layout(&root.shape)
+        || !dot.operands.iter().all(same_type)
+        || matches!(dot_operands.lhs.view, OperandView::Window { .. })
+        || fusion.outputs.len() != 1
+    {
+        return None;
+    }
+    let addend = *root.operands.iter().find(|&&o| o != dot_operands.dot)?;
+    let addend_shape = &computation.instr(addend).shape;
+    if !addend_shape.eq_with_layout(&root.shape) {
+        return None;
+    }
+    fusion.inputs.iter().position(|&i| i == addend)
 }
 
 /// `x + by` on an `s32[]` (`s64[]` when `wide`) scalar, wrapping as

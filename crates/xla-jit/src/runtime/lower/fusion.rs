@@ -2,7 +2,7 @@
 //! their epilogues, and the interpreter for what was not compiled.
 
 use xla_core::hlo::InstrId;
-use xla_core::{ArrayShape, HloComputation, HloInstruction, Opcode, PrimitiveType, Shape};
+use xla_core::{ArrayShape, HloComputation, HloInstruction, PrimitiveType, Shape};
 
 use super::{Leaves, Lowering};
 use crate::emit::EpilogueFn;
@@ -87,6 +87,7 @@ impl Lowering<'_> {
                 lhs,
                 rhs,
                 epilogue,
+                accumulate,
             } => {
                 let (lhs, rhs) = (
                     dot_source(computation, &inputs, lhs),
@@ -103,7 +104,8 @@ impl Lowering<'_> {
                     inputs: &inputs,
                     outputs: &outputs,
                 };
-                if let Some(thunk) = self.accumulating_dot(&parts, out) {
+                let accumulating = accumulate.and_then(|k| self.accumulating_dot(&parts, k, out));
+                if let Some(thunk) = accumulating {
                     out.push(Thunk::Dot(Box::new(thunk)));
                     return Ok(());
                 }
@@ -230,49 +232,31 @@ impl Lowering<'_> {
         }
     }
 
-    /// `add(x, dot)` (either order) where `x` is an input of the root's
-    /// shape and layout, f32 or f64 on strided operands: the output is
-    /// primed with `x` (no copy when `x`'s buffer dies here: a loop's
-    /// running sum) and the GEMM adds its product to it (`C += A·B`), where
-    /// an epilogue would read `x` after the dot wrote its block.
+    /// The dot of a fusion planned to add its product to its output
+    /// ([`accumulated_input`](crate::runtime::plan::accumulated_input)):
+    /// the output primed with input `k`, then the dot adding into it;
+    /// `None` (nothing lowered) if the engine does not take the dot.
     fn accumulating_dot(
         &mut self,
         parts: &DotFusion<'_>,
+        k: usize,
         out: &mut Vec<Thunk>,
     ) -> Option<DotThunk> {
         let DotFusion {
             computation,
             fusion,
-            dot: dot_id,
+            dot,
             lhs,
             rhs,
             inputs,
             outputs,
         } = *parts;
-        let root = computation.instr(fusion.root);
-        let dot = computation.instr(dot_id);
-        let ty = root.shape.element_type()?;
-        if root.opcode != Opcode::Add
-            || !matches!(ty, PrimitiveType::F32 | PrimitiveType::F64)
-            || !root.operands.contains(&dot_id)
-            || !dot.shape.eq_with_layout(&root.shape)
-        {
-            return None;
-        }
-        let addend = *root.operands.iter().find(|&&o| o != dot_id)?;
-        let position = fusion.inputs.iter().position(|&i| i == addend)?;
-        let addend_shape = &computation.instr(addend).shape;
-        if !addend_shape.eq_with_layout(&root.shape) || fusion.outputs.len() != 1 {
-            return None;
-        }
-        let to = outputs[0][0];
-        // Decided before any buffer is touched: a dot the engine would run
-        // otherwise (a window, 16-bit operands) keeps its epilogue.
-        let planned = dot_geometry(dot, lhs, rhs, &root.shape)?;
-        if !matches!(planned.geometry.lhs, LhsView::Strided(_)) || planned.operand_type != ty {
-            return None;
-        }
-        self.prime(inputs[position].1[0], addend_shape, to, &root.shape, out);
+        let (root, dot) = (computation.instr(fusion.root), computation.instr(dot));
+        // Checked before the priming copy, which must come first.
+        dot_geometry(dot, lhs, rhs, &root.shape)?;
+        let ((addend, leaves), to) = (&inputs[k], outputs[0][0]);
+        let addend_shape = &computation.instr(*addend).shape;
+        self.prime(leaves[0], addend_shape, to, &root.shape, out);
         let mut thunk = self.dot(dot, lhs, rhs, (to, &root.shape), None)?;
         thunk.accumulate = true;
         Some(thunk)
