@@ -68,16 +68,17 @@ pub(crate) fn sin_cos_f32<L: LaneOps>(l: &mut L, x: L::V, cos: bool, flush: bool
         // (zeros included) take x itself, or the zero of its sign when
         // flushing, through the last two bit operations. Their reduction
         // gives q = 0, so their quadrant sign is +0 and need not be kept.
+        // |x| is at least the smallest normal (or is not a number) where
+        // the integer view of 0x007fffff - |x| is negative: those lanes
+        // keep v and their quadrant's sign, the others take `small`.
         let ax = l.abs(x);
-        let tiny = l.cmp_c(FloatCC::LessThan, ax, f64::from(f32::MIN_POSITIVE));
-        let small = if flush { l.sign_bit(x) } else { x };
-        let sign = l.select(tiny, small, sign);
-        // All ones where |x| is at least the smallest normal (the integer
-        // view of 0x007fffff - |x| is negative), zero where it is tiny.
         let largest_subnormal = l.c_bits(0x007f_ffff);
         let (lb, ab) = (l.bits(largest_subnormal), l.bits(ax));
-        let keep = l.isub(lb, ab);
-        let keep = l.sshr(keep, 31);
+        let below = l.isub(lb, ab);
+        let normal = l.negative(below);
+        let small = if flush { l.sign_bit(x) } else { x };
+        let sign = l.select(normal, sign, small);
+        let keep = l.sshr(below, 31);
         let vb = l.bits(v);
         let kept = l.and(vb, keep);
         let kept = l.float_bits(kept);
