@@ -66,6 +66,13 @@ def human(size):
     return f"{size} B"
 
 
+def all_reduce_module(tmp, n, elements):
+    """Writes the all-reduce of `elements` f32 on `n` devices into `tmp`; its path."""
+    module = tmp / f"all_reduce_{n}x{elements}.hlo"
+    module.write_text(ALL_REDUCE.format(n=n, elements=elements))
+    return module
+
+
 def xla_bench(xla, path, timing, extra=(), launcher=()):
     """`xla bench`'s median run in ms (under `mpirun` when given)."""
     out = subprocess.run(
@@ -138,8 +145,7 @@ def main():
             copy.write_text(COPY.format(elements=elements))
             copy_ms = xla_bench(args.xla, copy, f"--min-time={args.min_time}")
             for n in devices:
-                module = tmp / f"all_reduce_{n}x{elements}.hlo"
-                module.write_text(ALL_REDUCE.format(n=n, elements=elements))
+                module = all_reduce_module(tmp, n, elements)
                 ours = xla_bench(args.xla, module, f"--min-time={args.min_time}")
                 moved = 2 * n * size
                 theirs = jax_psum(n, elements, args.min_time) if use_jax else float("nan")
@@ -165,8 +171,7 @@ def main():
             for size in SIZES:
                 elements = size // 4
                 for n in devices:
-                    module = tmp / f"all_reduce_{n}x{elements}.hlo"
-                    module.write_text(ALL_REDUCE.format(n=n, elements=elements))
+                    module = all_reduce_module(tmp, n, elements)
                     runs = max(5, min(2000, (1 << 30) // size))
                     ours = xla_bench(args.xla, module, f"--runs={runs}", launcher=mpirun(n))
                     print(f"| {human(size)} | {n} | {ours:.4f} | {size / ours / 1e6:.2f} |", flush=True)
