@@ -29,6 +29,9 @@ pub fn listing(code: &[u8]) -> String {
     options.set_uppercase_hex(false);
     options.set_rip_relative_addresses(true);
     options.set_small_hex_numbers_in_decimal(false);
+    // An encoded zero displacement (as `%rbp` and `%r13` bases need) is
+    // shown, as objdump shows it: `0x0(%r13,%rdi)`.
+    options.set_show_zero_displacements(true);
     let mut lines: Vec<(u64, String, bool)> = Vec::new();
     let mut data_at = code.len() as u64;
     let mut instruction = Instruction::default();

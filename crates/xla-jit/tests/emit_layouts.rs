@@ -78,6 +78,36 @@ fn transpose_slice_reverse() {
     );
 }
 
+/// Transposing reads walk the output in tiles (16 elements of each of
+/// at least 16 rows, 8 when the input's rows are a multiple of 4 KiB
+/// apart): whole and partial tiles, iterations of whole and partial row
+/// groups, rows of several dimensions, and a tiled kernel that also reads
+/// an input along its rows.
+#[test]
+fn transposes_walk_in_tiles() {
+    let copies = [
+        // 37 = two tiles of 16 and one of 5; all 70 rows in one iteration.
+        ["f32[37,70]{1,0}", "f32[37,70]{0,1}"],
+        // Rows of 4 KiB: tiles of 8 (two, and one of 4); 1024 rows.
+        ["f32[20,1024]{1,0}", "f32[20,1024]{0,1}"],
+        // 40 rows of 2048, 16 per iteration: the last iteration has 8.
+        ["f32[2048,40]{1,0}", "f32[2048,40]{0,1}"],
+        // Tiles of 8 (twelve, and one of 4); 512 rows in iterations of 163.
+        ["f64[100,512]{1,0}", "f64[100,512]{0,1}"],
+        ["bf16[48,33]{0,1}", "bf16[48,33]{1,0}"],
+    ];
+    for [from, to] in copies {
+        check_all(&[from], &format!("  ROOT r = {to} copy(p0)"), &[["", ""]]);
+    }
+    check_all(
+        &["f32[3,40,50]{2,1,0}", "f32[3,50,40]{2,1,0}"],
+        "  t = f32[3,50,40]{2,1,0} transpose(p0), dimensions={0,2,1}
+  n = f32[3,50,40]{2,1,0} negate(p1)
+  ROOT r = f32[3,50,40]{2,1,0} add(t, n)",
+        &[["", ""]],
+    );
+}
+
 #[test]
 fn pad_concatenate_broadcast() {
     check_all(

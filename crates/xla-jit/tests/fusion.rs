@@ -273,6 +273,55 @@ ENTRY e {
 }
 
 #[test]
+fn transposed_reads_record_their_stride() {
+    let stride = |text: &str| {
+        let m = parse(text);
+        let p = plan(&m, m.entry, &Kernels);
+        assert_eq!(kinds(&p), [FusionKind::Loop]);
+        p.fusions[0].transposed_read_stride
+    };
+    // A copy into the other layout reads `p` down its columns: 1024
+    // elements of 4 bytes apart.
+    assert_eq!(
+        stride(
+            "HloModule m
+ENTRY e {
+  p = f32[512,1024]{1,0} parameter(0)
+  ROOT c = f32[512,1024]{0,1} copy(p)
+}"
+        ),
+        Some(4096)
+    );
+    // A transpose of the middle dimensions added to a row-major operand:
+    // the transposed input's rows (along `s`) are 12·64 f64 apart; `q`
+    // is read along its rows and does not count.
+    assert_eq!(
+        stride(
+            "HloModule m
+ENTRY e {
+  p = f64[2,128,12,64]{3,2,1,0} parameter(0)
+  q = f64[2,12,64,128]{3,2,1,0} parameter(1)
+  t = f64[2,12,64,128]{3,2,1,0} transpose(p), dimensions={0,2,3,1}
+  ROOT a = f64[2,12,64,128]{3,2,1,0} add(t, q)
+}"
+        ),
+        Some(12 * 64 * 8)
+    );
+    // Heads swapped with positions keep each row's minor dimension: no
+    // transposed read.
+    assert_eq!(
+        stride(
+            "HloModule m
+ENTRY e {
+  p = f32[2,128,12,64]{3,2,1,0} parameter(0)
+  ROOT t = f32[2,12,128,64]{3,2,1,0} transpose(p), dimensions={0,2,1,3}
+}"
+        ),
+        None
+    );
+}
+
+#[test]
 fn dynamic_update_slice_is_in_place() {
     let m = parse(
         "HloModule m

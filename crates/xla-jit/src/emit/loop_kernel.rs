@@ -13,7 +13,7 @@ use super::access::write;
 use super::data_movement::{clamped_start, concatenate_dim};
 use super::elemental::Elemental;
 use super::index::{Index, IndexDim};
-use super::iterate::{emit_inner_steps, unroll_for, IterSpace, MAX_UNROLL};
+use super::iterate::{emit_inner_steps, unroll_for, Chunking, IterSpace, MAX_UNROLL};
 use super::kernel::KernelBuilder;
 use super::repr::lanes_for;
 use super::{cost, KernelInfo, KernelPlan, Unsupported};
@@ -90,11 +90,14 @@ pub(super) fn plan(info: &KernelInfo) -> Result<Vec<KernelPlan>, Unsupported> {
     {
         return concatenate_pieces(info);
     }
-    let space = IterSpace::new(
+    let mut space = IterSpace::new(
         shape.dims(),
         &shape.layout_or_default(),
         info.iteration_elements,
     );
+    if let Some(stride) = fusion.transposed_read_stride {
+        space = space.tiled(stride);
+    }
     let lanes = fusion_lanes(info);
     let per_element = cost::per_element(info, lanes);
     let max_unroll = cost::max_unroll(info, root);
@@ -272,8 +275,9 @@ fn walk_steps(
         }),
         Some((dim, n)) => {
             let step_span = match space.chunking {
-                super::iterate::Chunking::Chunks { chunk, .. } => chunk,
-                super::iterate::Chunking::Rows { .. } => n,
+                Chunking::Chunks { chunk, .. } => chunk,
+                Chunking::Tiles { tile, .. } => tile,
+                Chunking::Rows { .. } => n,
             };
             let lanes = if n >= lanes as i64 { lanes } else { 1 };
             let unroll = unroll_for(step_span, lanes).min(max_unroll);

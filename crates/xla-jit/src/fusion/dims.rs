@@ -236,6 +236,16 @@ pub(super) fn recomputed_along_broadcast(
     false
 }
 
+/// The minor-most dimension of `shape` in memory of size > 1, if any.
+pub(super) fn minor_most(shape: &ArrayShape) -> Option<usize> {
+    shape
+        .layout_or_default()
+        .minor_to_major
+        .iter()
+        .map(|&d| d as usize)
+        .find(|&d| shape.dims()[d] != 1)
+}
+
 /// Whether the dimensions of `shape` for which `in_block` holds (size-1
 /// dimensions aside) are its minor-most ones in memory order.
 pub(super) fn are_minor_most(shape: &ArrayShape, in_block: impl Fn(usize) -> bool) -> bool {

@@ -373,6 +373,14 @@ pub struct Fusion {
     /// output may share such an input's storage (a loop's state updated
     /// elementwise in place) when their layouts agree.
     pub aliasable: Vec<usize>,
+    /// For [`FusionKind::Loop`]: set when some input's minor-most
+    /// dimension in memory is indexed by a root dimension other than the
+    /// root's minor-most (a transpose, or a copy into another layout), so
+    /// that each output row reads one element per input row; the largest
+    /// byte stride between the elements such an input gives one output
+    /// row. The kernel then walks its output in tiles of rows × columns,
+    /// which use each input cache line whole.
+    pub transposed_read_stride: Option<i64>,
     /// Set for [`FusionKind::DotEpilogue`].
     pub dot: Option<DotOperands>,
     /// For [`FusionKind::Row`] (and reductions): the reduces, in the order

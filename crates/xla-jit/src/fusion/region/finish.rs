@@ -21,14 +21,10 @@ impl Region<'_> {
         let outer: Vec<usize> = match kind {
             FusionKind::Row => self.rows.clone().unwrap_or_default(),
             FusionKind::Loop => {
-                let dims = shape.dims();
-                let minor = shape
-                    .layout_or_default()
-                    .minor_to_major
-                    .iter()
-                    .map(|&d| d as usize)
-                    .find(|&d| dims[d] != 1);
-                (0..dims.len()).filter(|&d| Some(d) != minor).collect()
+                let minor = dims::minor_most(shape);
+                (0..shape.dims().len())
+                    .filter(|&d| Some(d) != minor)
+                    .collect()
             }
             FusionKind::Reduction | FusionKind::DotEpilogue => return Vec::new(),
         };
@@ -86,6 +82,43 @@ impl Region<'_> {
             .collect()
     }
 
+    /// The largest stride in bytes at which an input is read along the
+    /// root's minor-most dimension, among the inputs whose own minor-most
+    /// dimension in memory is indexed by another root dimension (the
+    /// kernel reads them across their rows: a transpose, or a copy into
+    /// another layout); `None` if there is none.
+    fn transposed_read_stride(&self, inputs: &[InstrId]) -> Option<i64> {
+        let Shape::Array(root) = &self.comp.instr(self.root).shape else {
+            return None;
+        };
+        let root_minor = dims::minor_most(root)?;
+        inputs
+            .iter()
+            .filter_map(|&input| {
+                let Shape::Array(shape) = &self.comp.instr(input).shape else {
+                    return None;
+                };
+                let map = self.map_of(input);
+                let minor = dims::minor_most(shape)?;
+                if !matches!(map[minor], DimRef::Root(k) if k != root_minor) {
+                    return None;
+                }
+                // The input dimension the root's row runs along, and the
+                // elements between its consecutive indices.
+                let along = map.iter().position(|&r| r == DimRef::Root(root_minor))?;
+                let elements: i64 = shape
+                    .layout_or_default()
+                    .minor_to_major
+                    .iter()
+                    .map(|&d| d as usize)
+                    .take_while(|&d| d != along)
+                    .map(|d| shape.dims()[d])
+                    .product();
+                Some(elements * shape.element_type().byte_size() as i64)
+            })
+            .max()
+    }
+
     pub(super) fn finish(self, in_place_operand: Option<InstrId>) -> Fusion {
         let kind = if self.dot.is_some() {
             FusionKind::DotEpilogue
@@ -119,6 +152,11 @@ impl Region<'_> {
             self.read_at_root_index(&inputs)
         } else {
             Vec::new()
+        };
+        let transposed_read_stride = if kind == FusionKind::Loop {
+            self.transposed_read_stride(&inputs)
+        } else {
+            None
         };
         let dot = self.dot.map(|d| {
             let operand = |k: usize| {
@@ -168,6 +206,7 @@ impl Region<'_> {
             decisions: self.decisions,
             in_place,
             aliasable,
+            transposed_read_stride,
             dot,
             passes,
             invariants,
