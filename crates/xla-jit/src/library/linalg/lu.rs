@@ -18,7 +18,8 @@ use super::{Batch, Matrices};
 use crate::pool::ThreadPool;
 
 /// Columns at most which a block is factored by unblocked steps (32 did a
-/// little better than 16 and 8 on `f32` 256×256 and 1024×1024).
+/// little better than 16 and 8 on `f32` 256×256 and 1024×1024 on Emerald
+/// Rapids; on Zen 4, 16 and 32 were even and 64 slower).
 const UNBLOCKED: usize = 32;
 
 /// The work (`rows·cols·depth` of a step's matrix product) from which a
@@ -152,15 +153,21 @@ fn unblocked<T: Element>(mut a: MatMut<'_, T>, ipiv: &mut [usize]) -> Option<usi
         } else if first_zero.is_none() {
             first_zero = Some(j);
         }
-        let (left, mut right) = a.rb_mut().split_at_col_mut(j + 1);
-        let l = &column(left, j)[j + 1..];
-        for c in 0..n - j - 1 {
-            let target = column(right.rb_mut(), c);
-            let u = target[j];
-            for (x, &l) in target[j + 1..].iter_mut().zip(l) {
-                *x -= l * u;
-            }
-        }
+        // The columns to the right less `l·uᵀ` (`l` below the pivot, `u`
+        // the pivot's row to the right), a rank-1 product on faer's
+        // vectorized kernels.
+        let (left, right) = a.rb_mut().split_at_col_mut(j + 1);
+        let (u, below) = right.split_at_row_mut(j + 1);
+        let l = left.rb().col(j).subrows(j + 1, m - j - 1);
+        let u = u.rb().row(j);
+        matmul(
+            below,
+            Accum::Add,
+            l.as_mat(),
+            u.as_mat(),
+            -T::one(),
+            Par::Seq,
+        );
     }
     first_zero
 }

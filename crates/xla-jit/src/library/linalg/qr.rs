@@ -157,16 +157,15 @@ fn factor<T: Element>(mut a: MatMut<'_, T>, tau: &mut [T], par: Par) {
 /// applied to the panel's columns right of it.
 fn factor_panel<T: Element>(mut panel: MatMut<'_, T>, tau: &mut [T]) {
     for (c, tau) in tau.iter_mut().enumerate() {
-        let (left, mut right) = panel.rb_mut().split_at_col_mut(c + 1);
+        let (left, right) = panel.rb_mut().split_at_col_mut(c + 1);
         let x = column(left, c);
         let (alpha, below) = x[c..].split_first_mut().expect("a panel is tall");
         let (beta, t) = reflector(*alpha, below);
         *alpha = beta;
         *tau = t;
         if t != T::zero() {
-            for q in 0..right.ncols() {
-                reflect(below, t.conj(), &mut column(right.rb_mut(), q)[c..]);
-            }
+            let rows = right.nrows() - c;
+            reflect(below, t.conj(), right.subrows_mut(c, rows));
         }
     }
 }
@@ -192,20 +191,35 @@ fn reflector<T: Element>(alpha: T, x: &mut [T]) -> (T, T) {
     (beta, (beta - alpha) / beta)
 }
 
-/// `y ← (I − tau·v·vᴴ)·y` for `v = [1, below…]`.
-fn reflect<T: Element>(below: &[T], tau: T, y: &mut [T]) {
-    let (head, tail) = y
-        .split_first_mut()
-        .expect("a reflected column is not empty");
-    let dot = below
-        .iter()
-        .zip(tail.iter())
-        .fold(*head, |acc, (&v, &y)| acc + v.conj() * y);
-    let scaled = tau * dot;
-    *head -= scaled;
-    tail.iter_mut()
-        .zip(below)
-        .for_each(|(y, &v)| *y -= v * scaled);
+/// `y ← (I − tau·v·vᴴ)·y` for `v = [1, below…]`, on every column of `y`
+/// at once: `w = vᴴ·y` as a row, then `y − v·(tau·w)`, both on faer's
+/// vectorized products (a column at a time, `vᴴ·y` is a sum whose
+/// additions wait on each other).
+fn reflect<T: Element>(below: &[T], tau: T, mut y: MatMut<'_, T>) {
+    let v = ColRef::from_slice(below);
+    let (mut head, mut tail) = y.rb_mut().split_at_row_mut(1);
+    let mut w = head.to_owned();
+    matmul_with_conj(
+        w.as_mut(),
+        Accum::Add,
+        v.transpose().as_mat(),
+        Conj::Yes,
+        tail.rb(),
+        Conj::No,
+        T::one(),
+        Par::Seq,
+    );
+    for (h, &w) in head.rb_mut().row_mut(0).iter_mut().zip(w.row(0).iter()) {
+        *h -= tau * w;
+    }
+    matmul(
+        tail.rb_mut(),
+        Accum::Add,
+        v.as_mat(),
+        w.as_ref(),
+        -tau,
+        Par::Seq,
+    );
 }
 
 /// The reflectors stored below the diagonal of a panel as a matrix `V`
@@ -327,13 +341,11 @@ fn form_q<T: Element>(mut a: MatMut<'_, T>, tau: &[T], par: Par) {
 /// on it and zeros above.
 fn form_block<T: Element>(mut block: MatMut<'_, T>, tau: &[T]) {
     for (c, &t) in tau.iter().enumerate().rev() {
-        let (left, mut right) = block.rb_mut().split_at_col_mut(c + 1);
+        let (left, right) = block.rb_mut().split_at_col_mut(c + 1);
         let x = column(left, c);
         if t != T::zero() {
-            let below = &x[c + 1..];
-            for q in 0..right.ncols() {
-                reflect(below, t, &mut column(right.rb_mut(), q)[c..]);
-            }
+            let rows = right.nrows() - c;
+            reflect(&x[c + 1..], t, right.subrows_mut(c, rows));
         }
         x[c + 1..].iter_mut().for_each(|v| *v = -t * *v);
         x[c] = T::one() - t;
