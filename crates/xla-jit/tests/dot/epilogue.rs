@@ -33,6 +33,10 @@ fn cases() -> Vec<(&'static DotEngine, [usize; 4], [Form; 3])> {
     use Form::*;
     let shapes = [
         [1, 100, 600, 300],
+        // Few rows, many columns: split by columns over the threads, and
+        // (with a column-major B and a row-major C) computed column-major
+        // and copied by the gemm crate's path.
+        [1, 20, 700, 300],
         [2, 13, 17, 40],
         [1, 1, 50, 9],
         [1, 50, 1, 9],
@@ -42,6 +46,7 @@ fn cases() -> Vec<(&'static DotEngine, [usize; 4], [Form; 3])> {
         [RowMajor; 3],
         [ColMajor, RowMajor, ColMajor],
         [RowMajor, RowMajor, Padded],
+        [RowMajor, ColMajor, RowMajor],
     ];
     let mut cases = Vec::new();
     for engine in engines() {
