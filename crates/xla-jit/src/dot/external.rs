@@ -125,7 +125,7 @@ pub(crate) unsafe fn run<T: Float>(
             }
         }
         if let Some(epilogue) = epilogue {
-            let layout = MatrixLayout::new(r1 - r0, c1 - c0, p.c.rs, p.c.cs);
+            let layout = MatrixLayout::new(rows, cols, p.c.rs, p.c.cs);
             epilogue.apply(OutputBlock {
                 c: StridedMatrixMut::from_raw(c, layout),
                 batch: b,

@@ -244,10 +244,7 @@ impl IterSpace {
             }),
             Chunking::Rows { per_iter } => kb.try_for_range(start, end, 1, |kb, it| {
                 walker.begin(kb, it)?;
-                let r0 = kb.b.ins().imul_imm_s(it, per_iter);
-                let r1 = kb.b.ins().iadd_imm_s(r0, per_iter);
-                let rows = kb.iconst(self.rows);
-                let r1 = kb.b.ins().smin(r1, rows);
+                let (r0, r1) = self.row_group(kb, it, per_iter);
                 kb.try_for_range(r0, r1, 1, |kb, row| {
                     let idx = self.row_index(kb, row);
                     let c0 = kb.iconst(0);
@@ -258,10 +255,7 @@ impl IterSpace {
             }),
             Chunking::Tiles { per_iter, tile } => kb.try_for_range(start, end, 1, |kb, it| {
                 walker.begin(kb, it)?;
-                let r0 = kb.b.ins().imul_imm_s(it, per_iter);
-                let r1 = kb.b.ins().iadd_imm_s(r0, per_iter);
-                let rows = kb.iconst(self.rows);
-                let r1 = kb.b.ins().smin(r1, rows);
+                let (r0, r1) = self.row_group(kb, it, per_iter);
                 let mut tiles = |kb: &mut KernelBuilder, c0: Value, len: i64| {
                     // `c0 + len` as an `iadd` of a constant, so that the
                     // segment's length is known when it is emitted.
@@ -282,6 +276,15 @@ impl IterSpace {
                 walker.end(kb, it)
             }),
         }
+    }
+
+    /// The rows `[r0, r1)` of iteration `it` of a walk of `per_iter` rows
+    /// per iteration (the last group may be short).
+    fn row_group(&self, kb: &mut KernelBuilder, it: Value, per_iter: i64) -> (Value, Value) {
+        let r0 = kb.b.ins().imul_imm_s(it, per_iter);
+        let r1 = kb.b.ins().iadd_imm_s(r0, per_iter);
+        let rows = kb.iconst(self.rows);
+        (r0, kb.b.ins().smin(r1, rows))
     }
 
     /// The one segment of iteration `it` (row index, inner range), for walks

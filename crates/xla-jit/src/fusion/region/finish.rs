@@ -106,15 +106,8 @@ impl Region<'_> {
                 // The input dimension the root's row runs along, and the
                 // elements between its consecutive indices.
                 let along = map.iter().position(|&r| r == DimRef::Root(root_minor))?;
-                let elements: i64 = shape
-                    .layout_or_default()
-                    .minor_to_major
-                    .iter()
-                    .map(|&d| d as usize)
-                    .take_while(|&d| d != along)
-                    .map(|d| shape.dims()[d])
-                    .product();
-                Some(elements * shape.element_type().byte_size() as i64)
+                let strides = shape.layout_or_default().dense_strides(shape.dims())?;
+                Some(strides[along] * shape.element_type().byte_size() as i64)
             })
             .max()
     }
