@@ -230,13 +230,75 @@ fn direct_kernels_where_im2col_does_not_pay() {
     );
 }
 
-/// How many slices the JIT's optimized module of the convolution holds
-/// (the im2col's, one per tap or per output position).
-fn slices(lhs: &str, rhs: &str, out: &str, attrs: &str) -> usize {
+/// How many times `op` (e.g. `" slice("`) occurs in the JIT's optimized
+/// module of the convolution.
+fn count(lhs: &str, rhs: &str, out: &str, attrs: &str, op: &str) -> usize {
     let module = runtime_support::parse(&conv_module(lhs, rhs, out, attrs));
     let dump = runtime_support::compile_all(&module).dump();
     let optimized = &dump[..dump.find("== fusion plan").unwrap()];
-    optimized.matches(" slice(").count()
+    optimized.matches(op).count()
+}
+
+/// How many slices the JIT's optimized module of the convolution holds
+/// (the im2col's, one per tap or per output position).
+fn slices(lhs: &str, rhs: &str, out: &str, attrs: &str) -> usize {
+    count(lhs, rhs, out, attrs, " slice(")
+}
+
+/// Transposed convolutions (a base dilation, as JAX's `conv_transpose`
+/// and the input gradient of a strided convolution have) run as one
+/// convolution per phase of the output, each a dot over only the taps
+/// that meet real inputs: none multiplies the inserted zeros.
+#[test]
+fn transposed_convolutions_by_phases() {
+    let cases = [
+        // JAX's conv_transpose, stride 2, 3×3, SAME: phases of 4, 2, 2
+        // and 1 taps.
+        (
+            "f32[2,8,8,32]{3,2,1,0}",
+            "f32[3,3,32,24]{3,2,1,0}",
+            "f32[2,16,16,24]{3,2,1,0}",
+            "window={size=3x3 pad=2_1x2_1 lhs_dilate=2x2}, dim_labels=b01f_01io->b01f",
+            4,
+        ),
+        // A kernel shorter than the dilation (a phase meets no input: its
+        // outputs are zeros), negative padding, an output cut short, and a
+        // stride in the undilated dimension.
+        (
+            "f32[2,9,10,16]{3,2,1,0}",
+            "f32[2,3,16,24]{3,2,1,0}",
+            "f32[2,25,5,24]{3,2,1,0}",
+            "window={size=2x3 stride=1x2 pad=-1_2x1_1 lhs_dilate=3x1}, dim_labels=b01f_01io->b01f",
+            2,
+        ),
+        // NCHW in, a non-default layout out, outputs cut in one dimension.
+        (
+            "f32[2,32,6,7]{3,2,1,0}",
+            "f32[24,32,4,4]{3,2,1,0}",
+            "f32[2,24,12,13]{1,3,2,0}",
+            "window={size=4x4 pad=2_2x1_2 lhs_dilate=2x2}, dim_labels=bf01_oi01->bf01",
+            4,
+        ),
+        // 1-D, f64, dilation 3: phases of 2, 1 and 1 taps.
+        (
+            "f64[16,20,32]{2,1,0}",
+            "f64[4,32,16]{2,1,0}",
+            "f64[16,61,16]{2,1,0}",
+            "window={size=4 pad=3_3 lhs_dilate=3}, dim_labels=b0f_0io->b0f",
+            3,
+        ),
+    ];
+    for (lhs, rhs, out, attrs, phases) in cases {
+        assert_ne!(Route::Direct, check(lhs, rhs, out, attrs), "{attrs}");
+        assert_eq!(count(lhs, rhs, out, attrs, " dot("), phases, "{attrs}");
+        assert_eq!(count(lhs, rhs, out, attrs, " convolution("), 0, "{attrs}");
+    }
+    let (lhs, rhs, out, attrs, _) = cases[0];
+    let bf16 = |s: &str| s.replace("f32", "bf16");
+    assert_ne!(
+        Route::Direct,
+        check_within(&bf16(lhs), &bf16(rhs), out, attrs, HALF_TOLERANCE)
+    );
 }
 
 /// Weight gradients, whose window is as large as the input and whose
