@@ -570,30 +570,36 @@ ENTRY e {{
 /// either operand order; a transposed product, which the simplifier turns
 /// into the dot of the swapped operands) runs as one dot adding to its
 /// output, primed with `x`: in a loop whose running sum is `x`, without a
-/// copy of it. Integers and an addend of another layout keep the
-/// epilogue; every result is the interpreter's.
+/// copy of it. Integers, an addend of another layout and an addend the
+/// caller owns (an entry parameter, which would always be copied) keep
+/// the epilogue; every result is the interpreter's.
 #[test]
 fn a_dot_added_to_an_input_accumulates_into_its_output() {
-    let entry = |ty: &str, swap: bool| {
+    let entry = |ty: &str, swap: bool, x: &str| {
         let (first, second) = if swap { ("d", "x") } else { ("x", "d") };
         format!(
             "HloModule m
 ENTRY e {{
   a = {ty}[16,40]{{1,0}} parameter(0)
   b = {ty}[16,24]{{1,0}} parameter(1)
-  x = {ty}[40,24]{{1,0}} parameter(2)
+  c = {ty}[40,24]{{1,0}} parameter(2)
+  e = {ty}[24,24]{{1,0}} parameter(3)
+  x = {ty}[40,24]{{1,0}} {x}
   d = {ty}[40,24]{{1,0}} dot(a, b), lhs_contracting_dims={{0}}, rhs_contracting_dims={{0}}
   ROOT r = {ty}[40,24]{{1,0}} add({first}, {second})
 }}"
         )
     };
+    let product = "dot(c, e), lhs_contracting_dims={1}, rhs_contracting_dims={0}";
     for (ty, tolerance) in [("f32", F32_TOLERANCE), ("f64", F32_TOLERANCE)] {
         for swap in [false, true] {
-            let program = check_compiled(&entry(ty, swap), tolerance);
+            let program = check_compiled(&entry(ty, swap, product), tolerance);
             assert!(program.contains("adding to its output"), "{program}");
+            let program = check_compiled(&entry(ty, swap, "copy(c)"), tolerance);
+            assert!(!program.contains("adding to its output"), "{program}");
         }
     }
-    let integers = check_compiled(&entry("s32", false), EXACT);
+    let integers = check_compiled(&entry("s32", false, product), EXACT);
     assert!(!integers.contains("adding to its output"), "{integers}");
     let other_layout = "HloModule m
 ENTRY e {

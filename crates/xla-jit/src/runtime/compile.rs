@@ -334,7 +334,10 @@ fn compile_plan(
             built.push(Err(FusionRun::ScalarAdd(add)));
             continue;
         }
-        if let (Some(dot), Some(k)) = (&fusion.dot, accumulated_input(comp, fusion)) {
+        if let (Some(dot), Some(k)) = (
+            &fusion.dot,
+            accumulated_input(comp, fusion, computation == module.entry),
+        ) {
             built.push(Err(FusionRun::Dot {
                 dot: dot.dot,
                 lhs: (dot.lhs.input, dot.lhs.view.clone()),
