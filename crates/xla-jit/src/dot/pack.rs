@@ -107,7 +107,7 @@ impl<T> Strided<*mut T> {
 /// # Safety
 ///
 /// Every element `(i < rows, p < kc)` of `src` must be readable.
-pub(crate) unsafe fn pack_a<S: Widen<T>, T: Copy + Default>(
+pub(crate) unsafe fn pack_a<S: Widen<T>, T: Copy + Default + 'static>(
     src: Strided<*const S>,
     rows: usize,
     kc: usize,
@@ -128,7 +128,7 @@ pub(crate) unsafe fn pack_a<S: Widen<T>, T: Copy + Default>(
 ///
 /// Every element of the block must be readable.
 #[allow(clippy::too_many_arguments)]
-pub(crate) unsafe fn pack_a_window<S: Widen<T>, T: Copy + Default>(
+pub(crate) unsafe fn pack_a_window<S: Widen<T>, T: Copy + Default + 'static>(
     ptr: *const S,
     (row_dims, col_dims): (&WindowDims, &WindowDims),
     (row0, rows): (usize, usize),
@@ -153,7 +153,7 @@ pub(crate) unsafe fn pack_a_window<S: Widen<T>, T: Copy + Default>(
 /// `row(i) + col(p)`: full panels of the kernels' shapes by loops with
 /// their sizes known at compile time, the others (and edge panels,
 /// zero-padded) by [`pack_a_edge`].
-unsafe fn pack_a_panels<S: Widen<T>, T: Copy + Default>(
+unsafe fn pack_a_panels<S: Widen<T>, T: Copy + Default + 'static>(
     row: impl Fn(usize) -> *const S,
     col: impl Fn(usize) -> usize + Copy,
     rows: usize,
@@ -175,6 +175,15 @@ unsafe fn pack_a_panels<S: Widen<T>, T: Copy + Default>(
             (true, 6, 4) => pack_a_panel::<S, T, 6, 4>(row, col, kc, out),
             (true, 6, 2) => pack_a_panel::<S, T, 6, 2>(row, col, kc, out),
             (true, 6, 1) => pack_a_panel::<S, T, 6, 1>(row, col, kc, out),
+            #[cfg(target_arch = "x86_64")]
+            (true, 14, 1)
+                if std::any::TypeId::of::<(S, T)>() == std::any::TypeId::of::<(f32, f32)>()
+                    && std::arch::is_x86_feature_detected!("avx512f") =>
+            {
+                // S and T are f32: the casts change no type.
+                let rows: [*const f32; 14] = std::array::from_fn(|i| row(i).cast());
+                pack_a_panel_14_avx512(&rows, col, kc, out.as_mut_ptr().cast());
+            }
             (true, 14, 1) => pack_a_panel::<S, T, 14, 1>(row, col, kc, out),
             _ => pack_a_edge(row, col, (height, kc), (mr, copies), out),
         }
@@ -195,6 +204,80 @@ unsafe fn pack_a_panel<S: Widen<T>, T: Copy, const MR: usize, const COPIES: usiz
         let step: [[T; COPIES]; MR] =
             std::array::from_fn(|i| [(*rows[i].add(offset)).widen(); COPIES]);
         out.add(p).write_unaligned(step);
+    }
+}
+
+/// A full 14-row f32 panel (AVX-512's kernel) in `zmm` registers: where
+/// 16 columns in a row are contiguous in memory (within a run of a
+/// convolution's features, or a row-major `A`), the 14 rows' 16 values
+/// are loaded as vectors and transposed as a 16×16 block (two zero rows)
+/// by three rounds of unpacks and two of 128-bit shuffles, then each
+/// column's 14 values stored under a mask; other columns one element at a
+/// time. Element by element, a panel cost about as much as the 128 flops
+/// that an `N = 64` product spends on each element of `A`.
+///
+/// # Safety
+///
+/// As [`pack_a_panel`]; the CPU runs AVX-512F; `out` holds `14·kc` floats.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+unsafe fn pack_a_panel_14_avx512(
+    rows: &[*const f32; 14],
+    col: impl Fn(usize) -> usize,
+    kc: usize,
+    out: *mut f32,
+) {
+    use std::arch::x86_64::*;
+    let mut p = 0;
+    while p < kc {
+        let offset = col(p);
+        if p + 16 > kc || col(p + 15) != offset + 15 {
+            for (i, r) in rows.iter().enumerate() {
+                *out.add(p * 14 + i) = *r.add(offset);
+            }
+            p += 1;
+            continue;
+        }
+        let mut r = [_mm512_setzero_ps(); 16];
+        for (v, row) in r.iter_mut().zip(rows) {
+            *v = _mm512_loadu_ps(row.add(offset));
+        }
+        // Pairs of rows interleaved by 32 bits, then by 64 bits: each
+        // 128-bit lane holds four rows' values of one column.
+        let mut t = [_mm512_setzero_ps(); 16];
+        for i in 0..8 {
+            t[2 * i] = _mm512_unpacklo_ps(r[2 * i], r[2 * i + 1]);
+            t[2 * i + 1] = _mm512_unpackhi_ps(r[2 * i], r[2 * i + 1]);
+        }
+        for q in 0..4 {
+            let (a, b) = (_mm512_castps_pd(t[4 * q]), _mm512_castps_pd(t[4 * q + 2]));
+            let (c, d) = (
+                _mm512_castps_pd(t[4 * q + 1]),
+                _mm512_castps_pd(t[4 * q + 3]),
+            );
+            r[4 * q] = _mm512_castpd_ps(_mm512_unpacklo_pd(a, b));
+            r[4 * q + 1] = _mm512_castpd_ps(_mm512_unpackhi_pd(a, b));
+            r[4 * q + 2] = _mm512_castpd_ps(_mm512_unpacklo_pd(c, d));
+            r[4 * q + 3] = _mm512_castpd_ps(_mm512_unpackhi_pd(c, d));
+        }
+        // 128-bit lanes: rows 0–3 with 4–7 (and 8–11 with 12–15), then
+        // the two halves together.
+        for h in 0..2 {
+            for j in 0..4 {
+                let (a, b) = (r[8 * h + j], r[8 * h + 4 + j]);
+                t[8 * h + j] = _mm512_shuffle_f32x4::<0x88>(a, b);
+                t[8 * h + 4 + j] = _mm512_shuffle_f32x4::<0xdd>(a, b);
+            }
+        }
+        for j in 0..8 {
+            r[j] = _mm512_shuffle_f32x4::<0x88>(t[j], t[8 + j]);
+            r[8 + j] = _mm512_shuffle_f32x4::<0xdd>(t[j], t[8 + j]);
+        }
+        // `r[j]` is column j: rows 0–13 in its lanes 0–13.
+        for (j, v) in r.into_iter().enumerate() {
+            _mm512_mask_storeu_ps(out.add((p + j) * 14), 0x3FFF, v);
+        }
+        p += 16;
     }
 }
 
@@ -507,6 +590,23 @@ mod tests {
             }
             assert_eq!(fast, slow);
         }
+    }
+
+    /// The 14-row f32 panel, transposed in registers where 16 columns are
+    /// contiguous, packs as the generic code does: columns in runs of 40
+    /// (a convolution's taps of 40 features: blocks of 16 and single
+    /// columns at each run's end), a block cut short at the end.
+    #[test]
+    fn panels_of_14_transpose_like_single_elements() {
+        let (run, gap, kc) = (40, 7, 117);
+        let a: Vec<f32> = (0..14 * 200).map(|x| x as f32).collect();
+        let col = |p: usize| p / run * (run + gap) + p % run;
+        let row = |i: usize| unsafe { a.as_ptr().add(i * 200) };
+        let mut fast = vec![f32::NAN; 14 * kc];
+        let mut slow = fast.clone();
+        unsafe { pack_a_panels(row, col, 14, kc, (14, 1), &mut fast) };
+        unsafe { pack_a_panel::<f32, f32, 14, 1>(row, col, kc, &mut slow) };
+        assert_eq!(fast, slow);
     }
 
     /// Every full-panel shape the kernels use packs as the generic edge
