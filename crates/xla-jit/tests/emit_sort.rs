@@ -265,8 +265,8 @@ fn check_topk_of_data(shape: &str, k: i64, largest: bool) {
 }
 
 /// Top-k selects through order keys (the float total order as unsigned
-/// bits) and a host selection: long rows with many ties (k below, at and
-/// around the middle), every integer kind, and the float specials with
+/// bits) and a host selection (a heap for a few of many): long rows with
+/// many ties (k below, at and around the middle), every integer kind, and the float specials with
 /// both NaN signs, against the interpreter's stable sort.
 #[test]
 fn topk_long_rows_keys_and_specials() {
@@ -275,6 +275,8 @@ fn topk_long_rows_keys_and_specials() {
         ("f64[2,300]", &[7, 300]),
         ("u32[2,50]", &[3]),
         ("u8[40]", &[5]),
+        // k of many (a heap) among ties: 256 values over 400 positions.
+        ("u8[2,400]", &[3, 20]),
         ("s8[40]", &[40]),
         ("s64[64]", &[9]),
         ("f16[33]", &[4]),

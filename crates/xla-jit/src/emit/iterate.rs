@@ -132,9 +132,23 @@ impl IterSpace {
         }
     }
 
+    /// The walk over the positions of a kernel that computes each one on
+    /// its own from a long row of work (a row reduction, a row kernel, a
+    /// reduce-window line: [`IterSpace::emit_positions`]): as
+    /// [`IterSpace::new`], but when a row's work puts `target` below 64
+    /// positions, iterations of `target` positions, not of 64: the argmax
+    /// of 64 rows of 50257 made one iteration, one thread's work.
+    pub fn of_positions(dims: &[i64], layout: &Layout, target: i64) -> Self {
+        if target >= 64 {
+            Self::new(dims, layout, target)
+        } else {
+            Self::with_chunk(dims, layout, target)
+        }
+    }
+
     /// The walk over an array of `dims` under `layout` in iterations of at
-    /// most `chunk` inner elements (a multiple of 64), one row per
-    /// iteration when rows are shorter.
+    /// most `chunk` inner elements, one row per iteration when rows are
+    /// shorter.
     pub fn with_chunk(dims: &[i64], layout: &Layout, chunk: i64) -> Self {
         let mut space = Self::new(dims, layout, chunk);
         let n = space.inner.map_or(1, |(_, n)| n);

@@ -439,7 +439,7 @@ pub(super) fn plan_scan(info: &KernelInfo, scan: Scan) -> Result<Vec<KernelPlan>
     let line_dims: Vec<i64> = (0..dims.len())
         .map(|k| if k == d { 1 } else { dims[k] })
         .collect();
-    let space = IterSpace::new(
+    let space = IterSpace::of_positions(
         &line_dims,
         &shape.layout_or_default(),
         (info.iteration_elements / n).max(1),

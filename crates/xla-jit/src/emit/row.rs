@@ -160,7 +160,7 @@ pub(super) fn plan(info: &KernelInfo) -> Result<Vec<KernelPlan>, Unsupported> {
         .chain(std::iter::once(columns.iter().map(|&(_, n)| n).product()))
         .max()
         .unwrap_or(1);
-    let space = IterSpace::new(
+    let space = IterSpace::of_positions(
         &row_dims,
         &layout,
         (info.iteration_elements / row_elements.max(1)).max(1),
