@@ -6,7 +6,8 @@ For each program: its inputs (pytrees flattened in JAX's order, which is the
 HLO module's parameter order) are written as .npy files, `xla run
 MODULE.hlo in0.npy ... --out DIR` writes DIR/0.npy, DIR/1.npy, ... (one per
 result leaf), and each is compared with jax.jit(f) on the same inputs. The
-error printed is max|ours - jax| / max|jax|.
+error printed is max|ours - jax| / max|jax|, accepted up to --tol (up to one
+ulp at 1 for a bf16 or f16 result: 2^-7, 2^-10).
 
 Usage (from the repository root, after `cargo build --release --bin xla` and
 benches/gen_hlo.py):
@@ -49,6 +50,17 @@ def from_npy(a, like):
     return a
 
 
+def result_resolution(w):
+    """The least relative error a result of w's type can be asked for: one
+    ulp at 1 (2^-7 for bf16, 2^-10 for f16; 0 for wider types, which --tol
+    bounds): a 16-bit result rounded once the other way after another
+    summation order is one ulp off."""
+    import ml_dtypes  # installed with jax
+    if w.dtype.name in ("bfloat16", "float16"):
+        return float(ml_dtypes.finfo(w.dtype).eps)
+    return 0.0
+
+
 def main():
     ap = argparse.ArgumentParser(description="Compare `xla run` with JAX on the benchmark programs.")
     add_selection(ap, "all")
@@ -76,7 +88,7 @@ def main():
                 print(f"{case.name}: xla run failed: {r.stderr.strip()}")
                 failed.append(case.name)
                 continue
-            worst = 0.0
+            worst, tol = 0.0, args.tol
             for j, w in enumerate(want):
                 got = from_npy(np.load(os.path.join(out, f"{j}.npy")), w)
                 w = np.asarray(w)
@@ -86,7 +98,8 @@ def main():
                     worst = float("inf")
                     continue
                 worst = max(worst, relative_error(got, w))
-        ok = worst <= args.tol
+                tol = max(tol, result_resolution(w))
+        ok = worst <= tol
         print(f"{case.name:16} {len(want)} result(s), max relative error {worst:.2e}  "
               f"{'ok' if ok else 'MISMATCH'}")
         if not ok:

@@ -6,6 +6,7 @@ optimization) and writes one module per program:
     models (benches/models.py) -> benches/models/<name>.hlo
     slow   (benches/slow.py)   -> benches/slow/<name>.hlo
     grads  (benches/grads.py)  -> benches/grads/<name>.hlo
+    layers (benches/layers.py) -> benches/layers/<name>.hlo
 
 Each module is `jax.jit(f, keep_unused=True).lower(*args).as_text(dialect="hlo")`;
 for the grads set, `f` is the forward loss (written as <name>.forward.hlo) and
@@ -37,7 +38,7 @@ ROOT = os.path.dirname(BENCHES)
 sys.path.insert(0, BENCHES)
 
 # set (defined in benches/<set>.py) -> its modules' folder under benches/
-SETS = {"suite": "hlo", "models": "models", "slow": "slow", "grads": "grads"}
+SETS = {"suite": "hlo", "models": "models", "slow": "slow", "grads": "grads", "layers": "layers"}
 
 
 def add_selection(ap, default_set):
