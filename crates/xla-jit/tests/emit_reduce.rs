@@ -187,30 +187,41 @@ argmax {
   ROOT t = (f32[], s32[]) tuple(v, i)
 }
 ENTRY e {
-  x = f32[ROWS,10]{1,0} parameter(0)
-  iota = s32[ROWS,10]{1,0} iota(), iota_dimension=DIM
+  x = f32[ROWS,COLS]{1,0} parameter(0)
+  iota = s32[ROWS,COLS]{1,0} iota(), iota_dimension=DIM
   lo = f32[] constant(-inf)
   zero = s32[] constant(0)
   ROOT r = (f32[OUT]{0}, s32[OUT]{0}) reduce(x, iota, lo, zero), dimensions={DIM}, to_apply=argmax
 }";
-    for (rows, dim, out) in [(6usize, 1usize, 6usize), (6, 0, 10), (200, 0, 10)] {
-        let x: Vec<f32> = (0..rows * 10).map(|i| ((i * 37) % 11) as f32).collect();
-        let lit = Literal::from_vec(&[rows as i64, 10], x.clone()).unwrap();
+    // Few long rows (8 of 40000) reduce one row an iteration, so that the
+    // pool's threads share them (not one iteration of up to 64 rows).
+    for (rows, cols, dim, out) in [
+        (6usize, 10usize, 1usize, 6usize),
+        (6, 10, 0, 10),
+        (200, 10, 0, 10),
+        (8, 40000, 1, 8),
+    ] {
+        let x: Vec<f32> = (0..rows * cols).map(|i| ((i * 37) % 11) as f32).collect();
+        let lit = Literal::from_vec(&[rows as i64, cols as i64], x.clone()).unwrap();
         let c = compile(
             &text
                 .replace("DIM", &dim.to_string())
                 .replace("OUT", &out.to_string())
-                .replace("ROWS", &rows.to_string()),
+                .replace("ROWS", &rows.to_string())
+                .replace("COLS", &cols.to_string()),
         );
+        if cols == 40000 {
+            assert_eq!(c.kernels[0].iterations, 8);
+        }
         let result = run(&c, &[&lit]);
         let parts = result.tuple_elements().unwrap();
         let vals = parts[0].to_vec::<f32>().unwrap();
         let idxs = parts[1].to_vec::<i32>().unwrap();
         for o in 0..out {
             let elems: Vec<f32> = if dim == 1 {
-                x[o * 10..o * 10 + 10].to_vec()
+                x[o * cols..(o + 1) * cols].to_vec()
             } else {
-                (0..rows).map(|r| x[r * 10 + o]).collect()
+                (0..rows).map(|r| x[r * cols + o]).collect()
             };
             let best = elems.iter().cloned().fold(f32::NEG_INFINITY, f32::max);
             let first = elems.iter().position(|&v| v == best).unwrap() as i32;
