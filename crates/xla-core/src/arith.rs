@@ -8,6 +8,20 @@ pub fn ceil_div(n: i64, d: i64) -> i64 {
     n.div_euclid(d) + i64::from(n.rem_euclid(d) != 0)
 }
 
+/// Advances `index` to the next one in row-major order within `dims` (the
+/// last dimension fastest); `false`, with `index` back at all zeros, after
+/// the last.
+pub fn next_index(index: &mut [i64], dims: &[i64]) -> bool {
+    for d in (0..index.len()).rev() {
+        index[d] += 1;
+        if index[d] < dims[d] {
+            return true;
+        }
+        index[d] = 0;
+    }
+    false
+}
+
 /// FNV-1a's 64-bit offset basis: the hash of no bytes.
 pub const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
 

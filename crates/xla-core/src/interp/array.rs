@@ -194,18 +194,7 @@ pub(super) fn copy<E: Copy>(extent: &[i64], src: &[E], from: &Walk, dst: &mut [E
     });
 }
 
-/// Advances `index` to the next one in row-major order within `dims`;
-/// `false` after the last.
-pub(super) fn next_index(index: &mut [i64], dims: &[i64]) -> bool {
-    for d in (0..index.len()).rev() {
-        index[d] += 1;
-        if index[d] < dims[d] {
-            return true;
-        }
-        index[d] = 0;
-    }
-    false
-}
+pub(super) use crate::arith::next_index;
 
 /// Runs `$body` with `$n` a `const usize` equal to `$size` (an element's
 /// byte size: 1, 2, 4, 8 or 16), so that buffers can be viewed as

@@ -204,18 +204,7 @@ impl OffsetTables {
     }
 }
 
-/// Advances `index` to the next one in row-major order within `dims`;
-/// `false` after the last.
-pub(super) fn next_index(index: &mut [i64], dims: &[i64]) -> bool {
-    for d in (0..index.len()).rev() {
-        index[d] += 1;
-        if index[d] < dims[d] {
-            return true;
-        }
-        index[d] = 0;
-    }
-    false
-}
+pub(super) use crate::arith::next_index;
 
 /// Reinterprets a value of one [`NativeType`] as another of the same element
 /// type (callers match on `A::TYPE` and pick `B` with `B::TYPE == A::TYPE`).

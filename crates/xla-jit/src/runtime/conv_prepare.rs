@@ -54,7 +54,7 @@
 //! convolution* requires. The dot's sums run in the engine's order, which differs from the direct
 //! kernel's (and the interpreter's) only in float summation order.
 
-use xla_core::arith::ceil_div;
+use xla_core::arith::{ceil_div, next_index};
 use xla_core::hlo::{DotDimensionNumbers, InstrId, PadDim, SliceDim, Window, WindowDim};
 use xla_core::{ArrayShape, HloInstruction, HloModule, Layout, Literal, Opcode, PrimitiveType};
 
@@ -85,16 +85,16 @@ pub(crate) fn prepare_convolutions(module: &mut HloModule) -> bool {
 /// has a base dilation, as JAX's `conv_transpose` and the input gradient
 /// of a strided convolution have) that [`Emitted::phases`] can split:
 /// every dilated dimension has stride 1, no window dilation and no
-/// reversal, and no dimension is empty.
+/// reversal. (Empty dimensions and non-array results are left to
+/// [`worth_im2col`], which the caller asks too.)
 fn by_phases(conv: &HloInstruction) -> bool {
-    let (Some(window), Some(result)) = (&conv.attrs.window, conv.shape.as_array()) else {
-        return false;
-    };
-    window.dims.iter().any(|w| w.base_dilation > 1)
-        && window.dims.iter().all(|w| {
-            w.base_dilation == 1 || (w.stride == 1 && w.window_dilation == 1 && !w.window_reversal)
-        })
-        && result.element_count() > 0
+    conv.attrs.window.as_ref().is_some_and(|window| {
+        window.dims.iter().any(|w| w.base_dilation > 1)
+            && window.dims.iter().all(|w| {
+                w.base_dilation == 1
+                    || (w.stride == 1 && w.window_dilation == 1 && !w.window_reversal)
+            })
+    })
 }
 
 /// Whether convolution `conv` runs faster as im2col plus a dot: no feature
@@ -280,14 +280,9 @@ impl Emitted<'_> {
                 p.attrs.window = Some(Window { dims: windows });
                 self.prepared(p)
             });
-            let Some(i) = (0..factor.len())
-                .rev()
-                .find(|&i| residue[i] + 1 < factor[i])
-            else {
+            if !next_index(&mut residue, &factor) {
                 break;
-            };
-            residue[i] += 1;
-            residue[i + 1..].fill(0);
+            }
         }
 
         // Interleaved: each dilated output dimension `o` split into
@@ -496,11 +491,9 @@ impl Emitted<'_> {
                 slices.push(self.push(s));
             }
             // The next position, the last spatial dimension fastest.
-            let Some(d) = (0..spatial).rev().find(|&d| position[d] + 1 < outer[d]) else {
+            if !next_index(&mut position, outer) {
                 break;
-            };
-            position[d] += 1;
-            position[d + 1..].fill(0);
+            }
         }
 
         // 4. `[B, O…, K…, C]` from the taps' slices joined on `C`, or
