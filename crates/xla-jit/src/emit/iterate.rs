@@ -133,12 +133,19 @@ impl IterSpace {
     }
 
     /// The walk over the positions of a kernel that computes each one on
-    /// its own from a long row of work (a row reduction, a row kernel, a
-    /// reduce-window line: [`IterSpace::emit_positions`]): as
-    /// [`IterSpace::new`], but when a row's work puts `target` below 64
-    /// positions, iterations of `target` positions, not of 64: the argmax
-    /// of 64 rows of 50257 made one iteration, one thread's work.
-    pub fn of_positions(dims: &[i64], layout: &Layout, target: i64) -> Self {
+    /// its own from a row of `row_elements` (a row reduction, a row
+    /// kernel, a reduce-window line: [`IterSpace::emit_positions`]),
+    /// aiming at `iteration_elements` elements of work per iteration: as
+    /// [`IterSpace::new`], but when long rows put that below 64 positions,
+    /// iterations of exactly that many, not of 64: the argmax of 64 rows of
+    /// 50257 made one iteration, one thread's work.
+    pub fn of_positions(
+        dims: &[i64],
+        layout: &Layout,
+        iteration_elements: i64,
+        row_elements: i64,
+    ) -> Self {
+        let target = (iteration_elements / row_elements.max(1)).max(1);
         if target >= 64 {
             Self::new(dims, layout, target)
         } else {

@@ -77,8 +77,12 @@ pub(super) fn plan(info: &KernelInfo) -> Result<Vec<KernelPlan>, Unsupported> {
     if let Some(out_dim) = column {
         return column::plan(info, root_id, out_dim, lanes, per_element);
     }
-    let target = (info.iteration_elements / reduced_count.max(1)).max(1);
-    let space = IterSpace::of_positions(out_dims, &out_layout, target);
+    let space = IterSpace::of_positions(
+        out_dims,
+        &out_layout,
+        info.iteration_elements,
+        reduced_count,
+    );
     let cost_per_iteration = (space.elements_per_iteration() * reduced_count) as f64 * per_element;
     Ok(vec![KernelPlan {
         part: "row_reduce",

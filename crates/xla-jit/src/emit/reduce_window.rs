@@ -442,7 +442,8 @@ pub(super) fn plan_scan(info: &KernelInfo, scan: Scan) -> Result<Vec<KernelPlan>
     let space = IterSpace::of_positions(
         &line_dims,
         &shape.layout_or_default(),
-        (info.iteration_elements / n).max(1),
+        info.iteration_elements,
+        n,
     );
     let cost_per_iteration =
         (space.elements_per_iteration() * n) as f64 * cost::per_element(info, 1);

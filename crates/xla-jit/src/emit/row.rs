@@ -160,11 +160,7 @@ pub(super) fn plan(info: &KernelInfo) -> Result<Vec<KernelPlan>, Unsupported> {
         .chain(std::iter::once(columns.iter().map(|&(_, n)| n).product()))
         .max()
         .unwrap_or(1);
-    let space = IterSpace::of_positions(
-        &row_dims,
-        &layout,
-        (info.iteration_elements / row_elements.max(1)).max(1),
-    );
+    let space = IterSpace::of_positions(&row_dims, &layout, info.iteration_elements, row_elements);
     let lanes = fusion_lanes(info);
     let passes_cost = (fusion.passes.len() + 1) as f64;
     let cost_per_iteration = (space.elements_per_iteration() * row_elements) as f64
