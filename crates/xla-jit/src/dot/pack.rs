@@ -163,6 +163,15 @@ unsafe fn pack_a_panels<S: Widen<T>, T: Copy + Default + 'static>(
 ) {
     let panel_len = kc * mr * copies;
     debug_assert!(dst.len() >= rows.div_ceil(mr) * panel_len);
+    // The 14-row f32 panels in zmm registers, with the contiguous runs of
+    // columns found once for all the panels.
+    #[cfg(target_arch = "x86_64")]
+    let runs = ((mr, copies) == (14, 1)
+        && std::any::TypeId::of::<(S, T)>() == std::any::TypeId::of::<(f32, f32)>()
+        && std::arch::is_x86_feature_detected!("avx512f"))
+    .then(|| contiguous_runs(col, kc));
+    #[cfg(not(target_arch = "x86_64"))]
+    let runs: Option<Vec<usize>> = None;
     for (panel, out) in dst
         .chunks_exact_mut(panel_len)
         .take(rows.div_ceil(mr))
@@ -171,20 +180,18 @@ unsafe fn pack_a_panels<S: Widen<T>, T: Copy + Default + 'static>(
         let r0 = panel * mr;
         let height = mr.min(rows - r0);
         let row = |i: usize| row(r0 + i);
-        match (height == mr, mr, copies) {
-            (true, 6, 4) => pack_a_panel::<S, T, 6, 4>(row, col, kc, out),
-            (true, 6, 2) => pack_a_panel::<S, T, 6, 2>(row, col, kc, out),
-            (true, 6, 1) => pack_a_panel::<S, T, 6, 1>(row, col, kc, out),
+        match (height == mr, mr, copies, runs.as_deref()) {
+            (true, 6, 4, _) => pack_a_panel::<S, T, 6, 4>(row, col, kc, out),
+            (true, 6, 2, _) => pack_a_panel::<S, T, 6, 2>(row, col, kc, out),
+            (true, 6, 1, _) => pack_a_panel::<S, T, 6, 1>(row, col, kc, out),
             #[cfg(target_arch = "x86_64")]
-            (true, 14, 1)
-                if std::any::TypeId::of::<(S, T)>() == std::any::TypeId::of::<(f32, f32)>()
-                    && std::arch::is_x86_feature_detected!("avx512f") =>
-            {
-                // S and T are f32: the casts change no type.
+            (true, 14, 1, Some(runs)) => {
+                // S and T are f32 (checked with `runs`): the casts change
+                // no type.
                 let rows: [*const f32; 14] = std::array::from_fn(|i| row(i).cast());
-                pack_a_panel_14_avx512(&rows, col, kc, out.as_mut_ptr().cast());
+                pack_a_panel_14_avx512(&rows, col, runs, out.as_mut_ptr().cast());
             }
-            (true, 14, 1) => pack_a_panel::<S, T, 14, 1>(row, col, kc, out),
+            (true, 14, 1, _) => pack_a_panel::<S, T, 14, 1>(row, col, kc, out),
             _ => pack_a_edge(row, col, (height, kc), (mr, copies), out),
         }
     }
@@ -207,6 +214,19 @@ unsafe fn pack_a_panel<S: Widen<T>, T: Copy, const MR: usize, const COPIES: usiz
     }
 }
 
+/// `runs[p]`: how many columns from `p` on (of `kc`) lie at consecutive
+/// offsets, `col(p + j) = col(p) + j`.
+#[cfg(target_arch = "x86_64")]
+fn contiguous_runs(col: impl Fn(usize) -> usize, kc: usize) -> Vec<usize> {
+    let mut runs = vec![1; kc];
+    for p in (0..kc.saturating_sub(1)).rev() {
+        if col(p + 1) == col(p) + 1 {
+            runs[p] = runs[p + 1] + 1;
+        }
+    }
+    runs
+}
+
 /// A full 14-row f32 panel (AVX-512's kernel) in `zmm` registers: where
 /// 16 columns in a row are contiguous in memory (within a run of a
 /// convolution's features, or a row-major `A`), the 14 rows' 16 values
@@ -218,20 +238,22 @@ unsafe fn pack_a_panel<S: Widen<T>, T: Copy, const MR: usize, const COPIES: usiz
 ///
 /// # Safety
 ///
-/// As [`pack_a_panel`]; the CPU runs AVX-512F; `out` holds `14·kc` floats.
+/// As [`pack_a_panel`]; the CPU runs AVX-512F; `runs` is
+/// [`contiguous_runs`] of `col` over the panel's `kc` columns; `out` holds
+/// `14·kc` floats.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f")]
 unsafe fn pack_a_panel_14_avx512(
     rows: &[*const f32; 14],
     col: impl Fn(usize) -> usize,
-    kc: usize,
+    runs: &[usize],
     out: *mut f32,
 ) {
     use std::arch::x86_64::*;
     let mut p = 0;
-    while p < kc {
+    while p < runs.len() {
         let offset = col(p);
-        if p + 16 > kc || col(p + 15) != offset + 15 {
+        if runs[p] < 16 {
             for (i, r) in rows.iter().enumerate() {
                 *out.add(p * 14 + i) = *r.add(offset);
             }
@@ -595,18 +617,23 @@ mod tests {
     /// The 14-row f32 panel, transposed in registers where 16 columns are
     /// contiguous, packs as the generic code does: columns in runs of 40
     /// (a convolution's taps of 40 features: blocks of 16 and single
-    /// columns at each run's end), a block cut short at the end.
+    /// columns at each run's end), a block cut short at the end; and
+    /// columns whose offsets step out and back inside a block (its ends 15
+    /// apart, its middle not contiguous).
     #[test]
     fn panels_of_14_transpose_like_single_elements() {
         let (run, gap, kc) = (40, 7, 117);
         let a: Vec<f32> = (0..14 * 200).map(|x| x as f32).collect();
-        let col = |p: usize| p / run * (run + gap) + p % run;
+        let runs = |p: usize| p / run * (run + gap) + p % run;
+        let detour = |p: usize| if p % 40 == 5 { 190 + p / 40 } else { p };
         let row = |i: usize| unsafe { a.as_ptr().add(i * 200) };
-        let mut fast = vec![f32::NAN; 14 * kc];
-        let mut slow = fast.clone();
-        unsafe { pack_a_panels(row, col, 14, kc, (14, 1), &mut fast) };
-        unsafe { pack_a_panel::<f32, f32, 14, 1>(row, col, kc, &mut slow) };
-        assert_eq!(fast, slow);
+        for col in [&runs as &dyn Fn(usize) -> usize, &detour] {
+            let mut fast = vec![f32::NAN; 14 * kc];
+            let mut slow = fast.clone();
+            unsafe { pack_a_panels(row, col, 14, kc, (14, 1), &mut fast) };
+            unsafe { pack_a_panel::<f32, f32, 14, 1>(row, col, kc, &mut slow) };
+            assert_eq!(fast, slow);
+        }
     }
 
     /// Every full-panel shape the kernels use packs as the generic edge
