@@ -595,7 +595,7 @@ ENTRY e {{
         for swap in [false, true] {
             let program = check_compiled(&entry(ty, swap, product), tolerance);
             assert!(program.contains("adding to its output"), "{program}");
-            let program = check_compiled(&entry(ty, swap, "copy(c)"), tolerance);
+            let program = check_compiled(&entry(ty, swap, "parameter(4)"), tolerance);
             assert!(!program.contains("adding to its output"), "{program}");
         }
     }
