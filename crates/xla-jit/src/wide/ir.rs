@@ -75,6 +75,9 @@ pub const TAIL_MASK: Kreg = Kreg(7);
 pub enum Place {
     /// Buffer `b` of the kernel (its base register).
     Buffer(usize),
+    /// Buffer `b` from this many bytes past its base (a slice of its rows
+    /// that starts at a later column).
+    Window(usize, i32),
     /// Stack memory `offset` bytes from [`Frame::slots`].
     Stack(i32),
 }

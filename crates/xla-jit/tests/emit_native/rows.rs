@@ -273,3 +273,96 @@ fn reduces_over_a_dimension_of_size_one_are_not_row_passes() {
     let b = Literal::from_vec(&[8, 1], (0..8).map(|i| i as f32 + 1.5).collect()).unwrap();
     rows_both_ways(&text, &[&matrix(8, 5, 3), &b], false);
 }
+
+/// Loop fusions the flat emitter does not take run as row kernels without
+/// reduces: a bias broadcast along the rows, a per-row scale, and slices
+/// of the columns (a GRU's three gates, read from one input and its sum
+/// with a bias, each at three offsets), at column counts around the vector
+/// width, row-major and column-major. Rows shorter than a vector stay with
+/// Cranelift, and so does a slice of the rows.
+#[test]
+fn loop_fusions_with_broadcasts_and_column_slices() {
+    if native_mark().is_none() {
+        return;
+    }
+    let lanes = xla_jit::wide::native_width().map_or(1, |w| w.lanes() as usize);
+    let gates = |n: usize, column_major: bool| {
+        let (w, n2) = (3 * n, 2 * n);
+        let (layout, column) = match column_major {
+            false => ("{1,0}", 1),
+            true => ("{0,1}", 0),
+        };
+        let shape = |r: usize, c: usize| match column_major {
+            false => format!("{r},{c}"),
+            true => format!("{c},{r}"),
+        };
+        let bounds = |first: usize, end: usize| match column {
+            1 => format!("{{[0:6], [{first}:{end}]}}"),
+            _ => format!("{{[{first}:{end}], [0:6]}}"),
+        };
+        let s = format!("f32[{}]{layout}", shape(6, n));
+        let wide = format!("f32[{}]{layout}", shape(6, w));
+        format!(
+            "HloModule m
+ENTRY e {{
+  g = {wide} parameter(0)
+  b = f32[{n}]{{0}} parameter(1)
+  k = f32[6]{{0}} parameter(2)
+  c = f32[{w}]{{0}} parameter(3)
+  cb = {wide} broadcast(c), dimensions={{{column}}}
+  gc = {wide} add(g, cb)
+  r = {s} slice(g), slice={}
+  z = {s} slice(gc), slice={}
+  h = {s} slice(gc), slice={}
+  h2 = {s} slice(g), slice={}
+  bb = {s} broadcast(b), dimensions={{{column}}}
+  kb = {s} broadcast(k), dimensions={{{}}}
+  rz = {s} multiply(r, z)
+  t = {s} tanh(h)
+  th = {s} multiply(t, h2)
+  a = {s} add(rz, bb)
+  m = {s} multiply(a, kb)
+  ROOT o = {s} subtract(m, th)
+}}",
+            bounds(0, n),
+            bounds(n, n2),
+            bounds(n2, w),
+            bounds(n2, w),
+            1 - column,
+        )
+    };
+    for n in [lanes, lanes + 1, 2 * lanes + 1, 40, 100] {
+        for column_major in [false, true] {
+            let g = matrix(6, 3 * n, n as u32);
+            let g = match column_major {
+                false => g,
+                true => Literal::from_vec(&[3 * n as i64, 6], values(18 * n, 7))
+                    .unwrap()
+                    .relayout(&xla_core::Layout::new(vec![0, 1]))
+                    .unwrap(),
+            };
+            let (b, k, c) = (vector(n, 3), vector(6, 4), vector(3 * n, 5));
+            rows_both_ways(&gates(n, column_major), &[&g, &b, &k, &c], true);
+        }
+    }
+    let short = gates(lanes - 1, false);
+    let g = matrix(6, 3 * (lanes - 1), 5);
+    let args = [
+        &g,
+        &vector(lanes - 1, 3),
+        &vector(6, 4),
+        &vector(3 * (lanes - 1), 5),
+    ];
+    rows_both_ways(&short, &args, false);
+    let rows = format!(
+        "HloModule m
+ENTRY e {{
+  x = f32[8,{lanes}]{{1,0}} parameter(0)
+  b = f32[{lanes}]{{0}} parameter(1)
+  s = f32[4,{lanes}]{{1,0}} slice(x), slice={{[2:6], [0:{lanes}]}}
+  bb = f32[4,{lanes}]{{1,0}} broadcast(b), dimensions={{1}}
+  ROOT o = f32[4,{lanes}]{{1,0}} add(s, bb)
+}}"
+    );
+    rows_both_ways(&rows, &[&matrix(8, lanes, 6), &vector(lanes, 2)], false);
+}

@@ -106,7 +106,10 @@ pub(super) fn plan(info: &KernelInfo, width: Width) -> Option<Vec<KernelPlan>> {
         Width::Ymm => ("avx2", "avx2_rows"),
     };
     let kernel = match info.fusion.kind {
-        FusionKind::Loop => (flat::compile(info, width)?, flat_part),
+        FusionKind::Loop => match flat::compile(info, width) {
+            Some(kernel) => (kernel, flat_part),
+            None => (rows::compile(info, width)?, rows_part),
+        },
         FusionKind::Row | FusionKind::Reduction => (rows::compile(info, width)?, rows_part),
         FusionKind::DotEpilogue => return None,
     };

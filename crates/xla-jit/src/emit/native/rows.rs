@@ -1,12 +1,15 @@
-//! Row fusions (softmax, layernorm, RMSNorm, row reductions) as native
-//! kernels, at 512 bits (AVX-512) or 256 (AVX2).
+//! Row fusions (softmax, layernorm, RMSNorm, row reductions), and loop
+//! fusions the flat emitter does not take (broadcasts along rows or
+//! columns, slices of the columns), as native kernels, at 512 bits
+//! (AVX-512) or 256 (AVX2).
 //!
 //! The *space* `S` is the array the fusion walks: the root's for a row
 //! fusion, the reduce operand's for a reduction. Its minor-most physical
 //! dimension (of `N` elements) is the *column*, the others make the rows.
 //! Every value of the fusion is read, through elementwise ops, broadcasts,
-//! reshapes that only add or drop dimensions of size 1 and reduces over
-//! the column, at an index map into `S` (found top-down from the root);
+//! reshapes that only add or drop dimensions of size 1, reduces over
+//! the column and slices of an input's columns (read in place, from their
+//! first column on), at an index map into `S` (found top-down from the root);
 //! by which dimensions of `S` it depends on, a value is
 //!
 //! * per element: computed in a loop over the row's columns (an input
@@ -33,7 +36,7 @@ use xla_core::arith::ceil_div;
 use xla_core::hlo::{Flags, InstrId};
 use xla_core::{Opcode, PrimitiveType};
 
-use super::space::{identity, maps, row_strides, Class, Map, Space};
+use super::space::{first_column, identity, maps, row_strides, Class, Map, Space};
 use super::{
     constant, elementwise, enter, leave, load_bases, lowering, tail_masks, Accumulation,
     NativeKernel, Reducer, Val, UNROLL,
@@ -63,6 +66,8 @@ struct Rows<'a, 'm> {
     info: &'a KernelInfo<'m>,
     space: Space,
     classes: HashMap<InstrId, Class>,
+    /// The first column of each slice's window of its operand.
+    firsts: HashMap<InstrId, i64>,
     /// The reduces, in the order the kernel computes them.
     passes: Vec<InstrId>,
     /// Members computed once per row (reduces aside), in order.
@@ -90,7 +95,13 @@ impl<'a, 'm> Rows<'a, 'm> {
         }
         let root = comp.instr(fusion.root);
         let reduce_root = root.opcode == Opcode::Reduce;
-        if !matches!(fusion.kind, FusionKind::Row | FusionKind::Reduction) {
+        // A loop fusion is a row fusion without reduces (one the flat
+        // emitter does not take: broadcasts along rows or columns, slices
+        // of the columns).
+        if !matches!(
+            fusion.kind,
+            FusionKind::Loop | FusionKind::Row | FusionKind::Reduction
+        ) {
             return None;
         }
         let (shape, root_map) = match reduce_root {
@@ -117,6 +128,11 @@ impl<'a, 'm> Rows<'a, 'm> {
             return None;
         }
         let space = Space::new(shape)?;
+        // A row shorter than a vector is one masked step per row: the
+        // 128-bit emitters' flat loop does better.
+        if fusion.kind == FusionKind::Loop && space.n < width.lanes() {
+            return None;
+        }
         let maps = maps(info, &space, vec![(fusion.root, root_map)])?;
         let mut classes = HashMap::new();
         for (&id, map) in &maps {
@@ -147,6 +163,15 @@ impl<'a, 'm> Rows<'a, 'm> {
         if classes[&fusion.root] != want {
             return None;
         }
+        let mut firsts = HashMap::new();
+        for &id in &fusion.instructions {
+            let instr = comp.instr(id);
+            if instr.opcode == Opcode::Slice {
+                let operand = comp.instr(instr.operands[0]).shape.as_array()?;
+                let map = maps.get(&id)?;
+                firsts.insert(id, first_column(instr, operand, map, &space)?);
+            }
+        }
         let buffers = fusion.inputs.iter().chain(&fusion.outputs).copied();
         let strides = row_strides(info, &space, &maps, &classes, buffers)?;
         if strides.len() > BASES.len() || strides.len() != info.buffers.len() {
@@ -162,6 +187,7 @@ impl<'a, 'm> Rows<'a, 'm> {
             info,
             space,
             classes,
+            firsts,
             passes,
             per_row,
             slots,
@@ -178,6 +204,12 @@ impl<'a, 'm> Rows<'a, 'm> {
     /// later loop needs again, with their row buffers (within
     /// [`KEPT_BYTES`]).
     fn kept_values(&self) -> HashMap<InstrId, (InstrId, i32)> {
+        // A kept buffer holds a row's values from column 0 on, which a
+        // slice would read a window of: with slices, values are computed
+        // again.
+        if !self.firsts.is_empty() {
+            return HashMap::new();
+        }
         let info = self.info;
         let expensive = |id: InstrId| {
             info.comp.instr(id).opcode.has(Flags::EXPENSIVE)
@@ -193,11 +225,12 @@ impl<'a, 'm> Rows<'a, 'm> {
             let mut later: HashSet<InstrId> = self.passes[k + 1..]
                 .iter()
                 .flat_map(|&p| self.needed(info.comp.instr(p).operands[0], &done))
+                .map(|(id, _)| id)
                 .collect();
             if !self.reduce_root {
-                later.extend(self.needed(info.fusion.root, &done));
+                later.extend(self.needed(info.fusion.root, &done).map(|(id, _)| id));
             }
-            for id in self.needed(operand, &done) {
+            for (id, _) in self.needed(operand, &done) {
                 if expensive(id) && later.contains(&id) && used + row_bytes <= KEPT_BYTES {
                     kept.insert(id, (pass, start + used as i32));
                     used += row_bytes;
@@ -220,24 +253,45 @@ impl<'a, 'm> Rows<'a, 'm> {
         self.slots.get(&id).copied()
     }
 
-    /// The members `target` needs, in the kernel's order, stopping at
-    /// per-row values computed in earlier code (`done`) and inputs.
-    fn needed(&self, target: InstrId, done: &HashSet<InstrId>) -> Vec<InstrId> {
+    /// The members `target` needs, each with the columns it is read from
+    /// (its first column in the row: 0, or where slices start), in the
+    /// kernel's order, stopping at per-row values computed in earlier code
+    /// (`done`) and inputs.
+    fn needed(
+        &self,
+        target: InstrId,
+        done: &HashSet<InstrId>,
+    ) -> impl Iterator<Item = (InstrId, i64)> + '_ {
         let fusion = self.info.fusion;
-        let mut seen = HashSet::new();
-        let mut stack = vec![target];
-        while let Some(id) = stack.pop() {
-            if !fusion.contains(id) || done.contains(&id) || !seen.insert(id) {
+        let mut seen: HashSet<(InstrId, i64)> = HashSet::new();
+        let mut stack = vec![(target, 0)];
+        while let Some((id, first)) = stack.pop() {
+            if !fusion.contains(id) || done.contains(&id) || !seen.insert((id, first)) {
                 continue;
             }
-            stack.extend(self.info.comp.instr(id).operands.iter().copied());
+            for &o in &self.info.comp.instr(id).operands {
+                stack.push((o, self.operand_column(id, o, first)));
+            }
         }
-        fusion
+        let mut needed: Vec<(InstrId, i64)> = seen.into_iter().collect();
+        let position: HashMap<InstrId, usize> = fusion
             .instructions
             .iter()
-            .copied()
-            .filter(|id| seen.contains(id))
-            .collect()
+            .enumerate()
+            .map(|(k, &id)| (id, k))
+            .collect();
+        needed.sort_by_key(|&(id, first)| (position[&id], first));
+        needed.into_iter()
+    }
+
+    /// The first column `operand` is read from for `reader` read from
+    /// column `first`: a slice's start further on, and 0 for a value that
+    /// does not vary along the row.
+    fn operand_column(&self, reader: InstrId, operand: InstrId, first: i64) -> i64 {
+        match self.classes.get(&operand) {
+            Some(Class::Element | Class::Column) => first + self.firsts.get(&reader).unwrap_or(&0),
+            _ => 0,
+        }
     }
 
     /// The value of `target` at vector `vector` of the loop step: per-row
@@ -253,9 +307,13 @@ impl<'a, 'm> Rows<'a, 'm> {
         pass: Option<InstrId>,
     ) -> Option<Val> {
         let comp = self.info.comp;
-        let mut vals: HashMap<InstrId, Val> = HashMap::new();
-        let read = |f: &mut Func, vals: &HashMap<InstrId, Val>, id: InstrId| -> Option<Val> {
-            if let Some(v) = vals.get(&id) {
+        let mut vals: HashMap<(InstrId, i64), Val> = HashMap::new();
+        let read = |f: &mut Func,
+                    vals: &HashMap<(InstrId, i64), Val>,
+                    id: InstrId,
+                    first: i64|
+         -> Option<Val> {
+            if let Some(v) = vals.get(&(id, first)) {
                 return Some(*v);
             }
             if done.contains(&id) {
@@ -266,23 +324,33 @@ impl<'a, 'm> Rows<'a, 'm> {
             }
             let &(_, buffer) = self.info.inputs.get(&id)?;
             Some(Val::F32(match self.classes[&id] {
-                Class::Element | Class::Column => f.load(buffer, vector),
+                Class::Element | Class::Column if first == 0 => f.load(buffer, vector),
+                Class::Element | Class::Column => {
+                    let offset = i32::try_from(4 * first).ok()?;
+                    f.load_from(Place::Window(buffer, offset), vector)
+                }
                 Class::Row | Class::Uniform => Operand::Scalar(buffer),
             }))
         };
-        for id in self.needed(target, done) {
+        for (id, first) in self.needed(target, done) {
             let instr = comp.instr(id);
+            let operand = |k: usize| {
+                let o = instr.operands[k];
+                (o, self.operand_column(id, o, first))
+            };
             let v = match instr.opcode {
                 Opcode::Constant => Val::F32(constant(instr)?),
-                Opcode::Broadcast | Opcode::Reshape | Opcode::Bitcast => {
-                    read(f, &vals, instr.operands[0])?
+                Opcode::Broadcast | Opcode::Reshape | Opcode::Bitcast | Opcode::Slice => {
+                    let (o, at) = operand(0);
+                    read(f, &vals, o, at)?
                 }
                 Opcode::Reduce => return None,
                 _ => {
-                    let args: Vec<Val> = instr
-                        .operands
-                        .iter()
-                        .map(|&o| read(f, &vals, o))
+                    let args: Vec<Val> = (0..instr.operands.len())
+                        .map(|k| {
+                            let (o, at) = operand(k);
+                            read(f, &vals, o, at)
+                        })
                         .collect::<Option<_>>()?;
                     elementwise(f, comp, instr, &args)?
                 }
@@ -292,9 +360,9 @@ impl<'a, 'm> Rows<'a, 'm> {
                     f.store_to(v.float()?, Place::Stack(offset), vector);
                 }
             }
-            vals.insert(id, v);
+            vals.insert((id, first), v);
         }
-        read(f, &vals, target)
+        read(f, &vals, target, 0)
     }
 
     /// Emits the kernel.

@@ -133,6 +133,14 @@ pub(super) fn maps(
             continue;
         };
         let instr = comp.instr(id);
+        let shape = instr.shape.as_array()?;
+        // The size of the reader's dimension read at the space's `d` (the
+        // space's, where the reader has none: a reduce's column).
+        let extent = |d: usize| match map.iter().position(|&m| m == Some(d)) {
+            Some(i) => shape.dims().get(i).copied(),
+            None => space.dims.get(d).copied(),
+        };
+        let window = instr.opcode == Opcode::Slice;
         for (k, &o) in instr.operands.iter().enumerate() {
             let operand = comp.instr(o).shape.as_array()?;
             let om = operand_map(instr, k, &map, operand, space)?;
@@ -141,12 +149,12 @@ pub(super) fn maps(
                 .zip(operand.dims())
                 .map(|(m, &size)| m.filter(|_| size != 1))
                 .collect();
-            // A dimension read at one of the space's has its size.
-            if om
-                .iter()
-                .zip(operand.dims())
-                .any(|(m, &size)| m.is_some_and(|d| space.dims.get(d) != Some(&size)))
-            {
+            // A dimension read at one of the space's has the reader's size
+            // there, but for the columns a slice reads a window of (which
+            // the values it reads then have, down to the inputs).
+            if om.iter().zip(operand.dims()).any(|(m, &size)| {
+                m.is_some_and(|d| extent(d) != Some(size) && !(window && d == space.column()))
+            }) {
                 return None;
             }
             match maps.get(&o) {
@@ -210,6 +218,10 @@ fn operand_map(
             }
             Some(m)
         }
+        Opcode::Slice => {
+            first_column(instr, operand, map, space)?;
+            Some(map.clone())
+        }
         Opcode::Reduce => {
             if k == 1 {
                 return (operand.element_count() == 1).then(|| vec![None; operand.rank()]);
@@ -252,6 +264,39 @@ fn operand_map(
     }
 }
 
+/// The first column a slice read at `map` starts at in `operand`, if it
+/// keeps every other dimension whole and steps by one: it is read in
+/// place, at that column of each of the operand's rows.
+pub(super) fn first_column(
+    instr: &xla_core::HloInstruction,
+    operand: &ArrayShape,
+    map: &Map,
+    space: &Space,
+) -> Option<i64> {
+    let slice = instr.attrs.slice.as_ref()?;
+    let column = map.iter().position(|&m| m == Some(space.column()))?;
+    let mut first = None;
+    for (d, (bounds, &size)) in slice.iter().zip(operand.dims()).enumerate() {
+        if bounds.stride != 1 {
+            return None;
+        }
+        if d == column {
+            first = Some(bounds.start);
+        } else if bounds.start != 0 || bounds.limit != size {
+            return None;
+        }
+    }
+    first
+}
+
+/// The elements of one of its rows of an array read at `map`: its
+/// dimension read at the column (the space's `n`, or more for an array a
+/// slice reads a window of).
+pub(super) fn row_elements(shape: &ArrayShape, map: &Map, space: &Space) -> Option<i64> {
+    let column = map.iter().position(|&m| m == Some(space.column()))?;
+    Some(shape.dims()[column])
+}
+
 /// The bytes from one row to the next of each of `ids` (a fusion's
 /// inputs, or its inputs and outputs), all f32 arrays walked in the
 /// space's order: a row's length for per-element values, one element for
@@ -272,7 +317,7 @@ pub(super) fn row_strides(
                 return None;
             }
             Some(match classes.get(&id)? {
-                Class::Element => 4 * space.n,
+                Class::Element => 4 * row_elements(a, map, space)?,
                 Class::Row => 4,
                 Class::Column | Class::Uniform => 0,
             })

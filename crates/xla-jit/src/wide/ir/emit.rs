@@ -242,6 +242,7 @@ impl Frame<'_> {
         let step = self.width.bytes() * vector;
         match place {
             Place::Buffer(b) => Mem::indexed(self.buffers[b], self.index, 4, step),
+            Place::Window(b, offset) => Mem::indexed(self.buffers[b], self.index, 4, offset + step),
             Place::Stack(offset) => Mem::indexed(RSP, self.index, 4, self.slots + offset + step),
         }
     }
