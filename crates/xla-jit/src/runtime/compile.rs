@@ -22,7 +22,8 @@ use super::layout::CpuLayoutConstraints;
 use super::lower::control::counted;
 use super::lower::{byte_size, Lowering, Parallelism};
 use super::plan::{
-    accumulated_input, ComputationPlan, FusionRun, PlannedFusion, PlannedKernel, ScalarAdd,
+    accumulated_input, ComputationPlan, FusionRun, PlannedEpilogue, PlannedFusion, PlannedKernel,
+    ScalarAdd,
 };
 use super::program::Program;
 use crate::codegen::{CodegenOptions, Jit};
@@ -212,11 +213,20 @@ fn compile_here(module: &HloModule, options: &CompileOptions) -> Result<Executab
             &mut report,
         )?;
         for fusion in &planned.fusions {
-            if let FusionRun::Kernels { kernels: ks, .. } = &fusion.run {
-                kernels.extend(ks.iter().map(|k| KernelStats {
-                    name: k.name.clone(),
-                    compile_time: k.compile_time,
-                }));
+            match &fusion.run {
+                FusionRun::Kernels { kernels: ks, .. } => {
+                    kernels.extend(ks.iter().map(|k| KernelStats {
+                        name: k.name.clone(),
+                        compile_time: k.compile_time,
+                    }));
+                }
+                FusionRun::Dot {
+                    epilogue: Some(e), ..
+                } => kernels.push(KernelStats {
+                    name: e.name.clone(),
+                    compile_time: e.compile_time,
+                }),
+                _ => {}
             }
         }
         plans.insert(id, planned);
@@ -428,8 +438,12 @@ fn compile_plan(
 fn fusion_run(fusion: &Fusion, compiled: Result<Vec<emit::CompiledKernel>, String>) -> FusionRun {
     if let (FusionKind::DotEpilogue, Some(dot)) = (fusion.kind, &fusion.dot) {
         let epilogue = compiled.ok().and_then(|ks| {
-            ks.iter().find_map(|k| match k.entry {
-                KernelEntry::Epilogue(f) => Some(f),
+            ks.into_iter().find_map(|k| match k.entry {
+                KernelEntry::Epilogue(func) => Some(PlannedEpilogue {
+                    name: k.name,
+                    func,
+                    compile_time: k.compile_time,
+                }),
                 KernelEntry::Range(_) => None,
             })
         });

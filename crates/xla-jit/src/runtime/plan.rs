@@ -47,7 +47,7 @@ pub(crate) enum FusionRun {
         /// how the dot reads it there (an absorbed transpose or patches).
         lhs: (usize, OperandView),
         rhs: (usize, OperandView),
-        epilogue: Option<EpilogueFn>,
+        epilogue: Option<PlannedEpilogue>,
         /// Set when the fusion is `add(x, dot)` ([`accumulated_input`]):
         /// the position of `x` in the inputs, which primes the output the
         /// dot then adds its product to (no epilogue is compiled).
@@ -139,7 +139,15 @@ impl ScalarAdd {
     }
 }
 
-/// A compiled kernel.
+/// A dot's compiled epilogue kernel.
+pub(crate) struct PlannedEpilogue {
+    pub name: String,
+    pub func: EpilogueFn,
+    /// How long it took to build and compile.
+    pub compile_time: Duration,
+}
+
+/// A compiled kernel over a range of its iterations.
 #[derive(Clone)]
 pub(crate) struct PlannedKernel {
     pub name: String,

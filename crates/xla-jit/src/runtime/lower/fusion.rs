@@ -117,7 +117,7 @@ impl Lowering<'_> {
                         .collect();
                     let root = &computation.instr(fusion.root).shape;
                     if let Some(thunk) =
-                        self.dot(dot, &lhs, &rhs, (outputs[0][0], root), Some((*f, args)))
+                        self.dot(dot, &lhs, &rhs, (outputs[0][0], root), Some((f.func, args)))
                     {
                         out.push(Thunk::Dot(Box::new(thunk)));
                         return Ok(());
