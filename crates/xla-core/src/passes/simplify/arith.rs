@@ -99,15 +99,28 @@ pub(super) fn not(cx: &mut Rewriter<'_>, id: InstrId) -> Option<InstrId> {
 }
 
 /// `select(true, a, b) → a`, `select(false, a, b) → b` (the predicate a
-/// constant, or a broadcast of one, with all elements equal), and
-/// `select(p, a, a) → a`.
+/// constant, or a broadcast of one, with all elements equal),
+/// `select(p, a, a) → a`, and for pred values `select(p, true, false) → p`
+/// and `select(p, false, true) → not(p)` (a mask written as a select, as
+/// JAX's `jnp.where(mask, True, False)` is).
 pub(super) fn select(cx: &mut Rewriter<'_>, id: InstrId) -> Option<InstrId> {
-    let (on_true, on_false) = (cx.operand(id, 1), cx.operand(id, 2));
+    let (p, on_true, on_false) = (cx.operand(id, 0), cx.operand(id, 1), cx.operand(id, 2));
     if on_true == on_false {
         return Some(on_true);
     }
-    let pred = Splat::of(cx, cx.operand(id, 0))?.as_pred()?;
-    Some(if pred { on_true } else { on_false })
+    if let Some(pred) = Splat::of(cx, p).and_then(|s| s.as_pred()) {
+        return Some(if pred { on_true } else { on_false });
+    }
+    let shape = cx.instr(id).shape.clone();
+    if cx.instr(p).shape != shape {
+        return None;
+    }
+    let splat = |cx: &Rewriter<'_>, k: InstrId| Splat::of(cx, k).and_then(|s| s.as_pred());
+    match (splat(cx, on_true)?, splat(cx, on_false)?) {
+        (true, false) => Some(p),
+        (false, true) => Some(cx.add(Opcode::Not, shape, vec![p])),
+        _ => None,
+    }
 }
 
 /// `op(broadcast(a), broadcast(b)) → broadcast(op(a, b))` for an
