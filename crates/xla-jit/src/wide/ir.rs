@@ -487,6 +487,10 @@ impl Func {
 pub struct ConstPool {
     values: Vec<u32>,
     repeat: usize,
+    /// `[start, end)` of each table in `values`, which later constants
+    /// are not looked for in (a row's numbers would be scanned for every
+    /// constant).
+    tables: Vec<(usize, usize)>,
 }
 
 impl ConstPool {
@@ -498,6 +502,7 @@ impl ConstPool {
                 Width::Zmm => 1,
                 Width::Ymm => width.lanes() as usize,
             },
+            tables: Vec::new(),
         }
     }
 
@@ -509,18 +514,33 @@ impl ConstPool {
     /// The byte offset of `block` (whole, in order) in the table (added if
     /// new), on a multiple of the block's own length.
     pub fn block(&mut self, block: &[u32]) -> i32 {
-        let n = block.len();
-        let found = (0..self.values.len() / n.max(1))
-            .map(|k| k * n)
-            .find(|&at| self.values[at..at + n] == *block);
+        let n = block.len().max(1);
+        let ends = self.tables.iter().map(|&(start, _)| start);
+        let starts = std::iter::once(0).chain(self.tables.iter().map(|&(_, end)| end));
+        let found = starts
+            .zip(ends.chain(std::iter::once(self.values.len())))
+            .flat_map(|(lo, hi)| (lo.div_ceil(n)..hi / n).map(|k| k * n))
+            .find(|&at| self.values[at..at + block.len()] == *block);
         let at = found.unwrap_or_else(|| {
-            while !self.values.len().is_multiple_of(n.max(1)) {
+            while !self.values.len().is_multiple_of(n) {
                 self.values.push(0);
             }
             self.values.extend_from_slice(block);
-            self.values.len() - n
+            self.values.len() - block.len()
         });
         4 * at as i32
+    }
+
+    /// The byte offset of `values`, appended on a 64-byte boundary: a
+    /// table a kernel reads at an index (never shared with another).
+    pub fn table(&mut self, values: &[u32]) -> i32 {
+        while !self.values.len().is_multiple_of(16) {
+            self.values.push(0);
+        }
+        let start = self.values.len();
+        self.values.extend_from_slice(values);
+        self.tables.push((start, self.values.len()));
+        4 * start as i32
     }
 
     /// The table's bytes.

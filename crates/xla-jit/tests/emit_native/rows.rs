@@ -366,3 +366,54 @@ ENTRY e {{
     );
     rows_both_ways(&rows, &[&matrix(8, lanes, 6), &vector(lanes, 2)], false);
 }
+
+/// A causal softmax runs as one native row kernel: the mask's row and
+/// column numbers (an iota broadcast two ways, an iota of rank 2, and a
+/// per-head number from an iota along a dimension above the rows') are
+/// read from tables of their values, and the mask, varying along the
+/// columns and some of the row dimensions only, is computed per element.
+/// Rows around the vector width, with the tail.
+#[test]
+fn causal_masks_from_iotas() {
+    if native_mark().is_none() {
+        return;
+    }
+    let lanes = xla_jit::wide::native_width().map_or(1, |w| w.lanes() as usize);
+    for t in [lanes - 1, lanes + 1, 40] {
+        let heads = 3;
+        let s = format!("f32[2,{heads},{t},{t}]{{3,2,1,0}}");
+        let p = format!("pred[2,{heads},{t},{t}]{{3,2,1,0}}");
+        let i = format!("s32[2,{heads},{t},{t}]{{3,2,1,0}}");
+        let r = format!("f32[2,{heads},{t}]{{2,1,0}}");
+        let text = format!(
+            "HloModule m\n{REDUCERS}ENTRY e {{
+  x = {s} parameter(0)
+  it = s32[{t}]{{0}} iota(), iota_dimension=0
+  rows = s32[{t},{t}]{{1,0}} broadcast(it), dimensions={{0}}
+  cols = s32[{t},{t}]{{1,0}} iota(), iota_dimension=1
+  ge = pred[{t},{t}]{{1,0}} compare(rows, cols), direction=GE
+  m = {p} broadcast(ge), dimensions={{2,3}}
+  ih = s32[{heads}]{{0}} iota(), iota_dimension=0
+  hb = {i} broadcast(ih), dimensions={{1}}
+  ic = {i} broadcast(it), dimensions={{3}}
+  near = {p} compare(ic, hb), direction=LE
+  both = {p} xor(m, near)
+  k = f32[] constant(-3.4e38)
+  kb = {s} broadcast(k), dimensions={{}}
+  masked = {s} select(both, x, kb)
+  z = f32[] constant(-inf)
+  top = {r} reduce(masked, z), dimensions={{3}}, to_apply=mx
+  tb = {s} broadcast(top), dimensions={{0,1,2}}
+  d = {s} subtract(masked, tb)
+  ex = {s} exponential(d)
+  zero = f32[] constant(0)
+  sum = {r} reduce(ex, zero), dimensions={{3}}, to_apply=add
+  sb = {s} broadcast(sum), dimensions={{0,1,2}}
+  ROOT o = {s} divide(ex, sb)
+}}"
+        );
+        let x =
+            Literal::from_vec(&[2, heads, t as i64, t as i64], values(2 * 3 * t * t, 9)).unwrap();
+        rows_both_ways(&text, &[&x], true);
+    }
+}

@@ -218,6 +218,17 @@ fn compare(
     {
         return None;
     }
+    compare_lanes(f, instr, a, b)
+}
+
+/// The lane mask of `instr`'s comparison of `a` and `b` as f32 lanes (for
+/// integer operands too when their values are exact in f32: indices).
+pub(super) fn compare_lanes(
+    f: &mut Func,
+    instr: &HloInstruction,
+    a: Operand,
+    b: Operand,
+) -> Option<MReg> {
     let cc = match instr.attrs.comparison_direction? {
         ComparisonDirection::Eq => FloatCC::Equal,
         ComparisonDirection::Ne => FloatCC::NotEqual,

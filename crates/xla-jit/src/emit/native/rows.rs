@@ -36,10 +36,12 @@ use xla_core::arith::ceil_div;
 use xla_core::hlo::{Flags, InstrId};
 use xla_core::{Opcode, PrimitiveType};
 
-use super::space::{first_column, identity, maps, row_strides, Class, Map, Space};
+use super::space::{
+    first_column, identity, index_dimension, maps, row_elements, row_strides, Class, Map, Space,
+};
 use super::{
-    constant, elementwise, enter, leave, load_bases, lowering, tail_masks, Accumulation,
-    NativeKernel, Reducer, Val, UNROLL,
+    compare_lanes, constant, elementwise, enter, leave, load_bases, lowering, tail_masks,
+    Accumulation, NativeKernel, Reducer, Val, UNROLL,
 };
 use crate::emit::row::KEPT_BYTES;
 use crate::emit::KernelInfo;
@@ -68,6 +70,11 @@ struct Rows<'a, 'm> {
     classes: HashMap<InstrId, Class>,
     /// The first column of each slice's window of its operand.
     firsts: HashMap<InstrId, i64>,
+    /// The values, as f32, of each index of the space (an iota or a
+    /// broadcast of one) at each row (a row index) or column (a column
+    /// index), in the constant table; buffer `k` after the fusion's is
+    /// the `k`th.
+    tables: Vec<(InstrId, Vec<u32>)>,
     /// The reduces, in the order the kernel computes them.
     passes: Vec<InstrId>,
     /// Members computed once per row (reduces aside), in order.
@@ -135,13 +142,34 @@ impl<'a, 'm> Rows<'a, 'm> {
         }
         let maps = maps(info, &space, vec![(fusion.root, root_map)])?;
         let mut classes = HashMap::new();
+        let mut tables = Vec::new();
         for (&id, map) in &maps {
-            classes.insert(id, space.class(map)?);
+            let instr = comp.instr(id);
+            let class = match index_dimension(comp, instr, map) {
+                Ok(dimension) => {
+                    let (class, table) =
+                        index_table(&space, instr.shape.as_array()?, map, dimension)?;
+                    tables.push((id, table));
+                    class
+                }
+                Err(()) if fusion.contains(id) => space.member_class(map)?,
+                Err(()) => space.class(map)?,
+            };
+            classes.insert(id, class);
         }
+        // Tables in the fusion's order, so that the code does not depend on
+        // the hash map's.
+        tables.sort_by_key(|&(id, _)| fusion.instructions.iter().position(|&i| i == id));
         let mut passes = Vec::new();
         let mut per_row = Vec::new();
         for &id in &fusion.instructions {
             let instr = comp.instr(id);
+            let index = tables.iter().any(|&(t, _)| t == id);
+            // Indices are read from their tables; an iota only a broadcast
+            // reads is not read at all.
+            if index || (instr.opcode == Opcode::Iota && !maps.contains_key(&id)) {
+                continue;
+            }
             match (instr.opcode, classes.get(&id)?) {
                 (Opcode::Reduce, Class::Row) => passes.push(id),
                 (Opcode::Reduce, _) => return None,
@@ -173,8 +201,17 @@ impl<'a, 'm> Rows<'a, 'm> {
             }
         }
         let buffers = fusion.inputs.iter().chain(&fusion.outputs).copied();
-        let strides = row_strides(info, &space, &maps, &classes, buffers)?;
-        if strides.len() > BASES.len() || strides.len() != info.buffers.len() {
+        let mut strides = row_strides(info, &space, &maps, &classes, buffers)?;
+        if strides.len() != info.buffers.len() {
+            return None;
+        }
+        // Each index table is one more buffer after the fusion's: a row
+        // index advances with the row, a column index does not.
+        strides.extend(tables.iter().map(|(id, _)| match classes[id] {
+            Class::Row => 4,
+            _ => 0,
+        }));
+        if strides.len() > BASES.len() {
             return None;
         }
         let slots: HashMap<InstrId, u32> = passes
@@ -188,6 +225,7 @@ impl<'a, 'm> Rows<'a, 'm> {
             space,
             classes,
             firsts,
+            tables,
             passes,
             per_row,
             slots,
@@ -247,6 +285,12 @@ impl<'a, 'm> Rows<'a, 'm> {
         4 * self.space.n as i32 * self.kept.len() as i32
     }
 
+    /// The position of `id`'s table among the index tables, if it is an
+    /// index of the space.
+    fn table(&self, id: InstrId) -> Option<usize> {
+        self.tables.iter().position(|&(t, _)| t == id)
+    }
+
     /// The slot of a per-row value (a reduce or a member computed once per
     /// row).
     fn slot(&self, id: InstrId) -> Option<u32> {
@@ -266,7 +310,11 @@ impl<'a, 'm> Rows<'a, 'm> {
         let mut seen: HashSet<(InstrId, i64)> = HashSet::new();
         let mut stack = vec![(target, 0)];
         while let Some((id, first)) = stack.pop() {
-            if !fusion.contains(id) || done.contains(&id) || !seen.insert((id, first)) {
+            if !fusion.contains(id)
+                || done.contains(&id)
+                || self.table(id).is_some()
+                || !seen.insert((id, first))
+            {
                 continue;
             }
             for &o in &self.info.comp.instr(id).operands {
@@ -322,7 +370,10 @@ impl<'a, 'm> Rows<'a, 'm> {
                     None => Operand::Slot(self.slot(id)?),
                 }));
             }
-            let &(_, buffer) = self.info.inputs.get(&id)?;
+            let buffer = match self.table(id) {
+                Some(k) => self.info.buffers.len() + k,
+                None => self.info.inputs.get(&id)?.1,
+            };
             Some(Val::F32(match self.classes[&id] {
                 Class::Element | Class::Column if first == 0 => f.load(buffer, vector),
                 Class::Element | Class::Column => {
@@ -338,8 +389,17 @@ impl<'a, 'm> Rows<'a, 'm> {
                 let o = instr.operands[k];
                 (o, self.operand_column(id, o, first))
             };
+            let index = |k: usize| self.table(instr.operands[k]).is_some();
             let v = match instr.opcode {
                 Opcode::Constant => Val::F32(constant(instr)?),
+                // Indices compare as f32 values, which they are exactly.
+                Opcode::Compare if index(0) && index(1) => {
+                    let (a, b) = (
+                        read(f, &vals, instr.operands[0], 0)?,
+                        read(f, &vals, instr.operands[1], 0)?,
+                    );
+                    Val::Mask(compare_lanes(f, instr, a.float()?, b.float()?)?)
+                }
                 Opcode::Broadcast | Opcode::Reshape | Opcode::Bitcast | Opcode::Slice => {
                     let (o, at) = operand(0);
                     read(f, &vals, o, at)?
@@ -388,7 +448,11 @@ impl<'a, 'm> Rows<'a, 'm> {
         asm.cmp(RDX, RCX);
         asm.cmovg(RDX, RCX);
         let table = asm.label();
-        load_bases(&mut asm, buffers, table);
+        let real = self.info.buffers.len();
+        load_bases(&mut asm, &buffers[..real], table);
+        for (&r, (_, values)) in buffers[real..].iter().zip(&self.tables) {
+            asm.lea(r, Mem::at(RAX, consts.table(values)));
+        }
         for (b, &r) in buffers.iter().enumerate() {
             asm.mov_store(Mem::at(RSP, 8 * b as i32), r);
         }
@@ -572,4 +636,52 @@ impl<'a, 'm> Rows<'a, 'm> {
         }
         Some(())
     }
+}
+
+/// The class and table of an index of `space` read at `map` (an array of
+/// `shape`) that counts along `dimension`: uniform 0, each column's number
+/// (as many as its rows hold: a slice may read a window), or each row's
+/// coordinate in that dimension. `None` for a table too long, or numbers
+/// not exact in f32.
+fn index_table(
+    space: &Space,
+    shape: &xla_core::ArrayShape,
+    map: &Map,
+    dimension: Option<usize>,
+) -> Option<(Class, Vec<u32>)> {
+    const MOST_ROWS: i64 = 1 << 16;
+    let exact = matches!(
+        shape.element_type(),
+        PrimitiveType::S32
+            | PrimitiveType::S64
+            | PrimitiveType::U32
+            | PrimitiveType::U64
+            | PrimitiveType::F32
+    );
+    if !exact || space.dims.iter().any(|&d| d > 1 << 24) {
+        return None;
+    }
+    let number = |i: i64| (i as f32).to_bits();
+    Some(match dimension {
+        None => (Class::Uniform, vec![0]),
+        Some(d) if d == space.column() => (
+            Class::Column,
+            (0..row_elements(shape, map, space)?).map(number).collect(),
+        ),
+        Some(d) => {
+            if space.rows > MOST_ROWS {
+                return None;
+            }
+            // Rows number the dimensions before the column in the space's
+            // order, the last fastest.
+            let rows = &space.order[..space.order.len() - 1];
+            let at = rows.iter().position(|&r| r == d)?;
+            let inner: i64 = rows[at + 1..].iter().map(|&r| space.dims[r]).product();
+            let size = space.dims[d];
+            (
+                Class::Row,
+                (0..space.rows).map(|r| number(r / inner % size)).collect(),
+            )
+        }
+    })
 }

@@ -90,6 +90,24 @@ impl Space {
         })
     }
 
+    /// The class of a value the kernel computes, read at `map`: as
+    /// [`Space::class`], but one that varies along the column and some of
+    /// the rows is computed per element too (a causal mask broadcast over
+    /// the heads).
+    pub fn member_class(&self, map: &Map) -> Option<Class> {
+        let column = self.column();
+        match self.class(map) {
+            None if map.contains(&Some(column)) => {
+                let mut covered: Vec<usize> = map.iter().flatten().copied().collect();
+                let all = covered.len();
+                covered.sort_unstable();
+                covered.dedup();
+                (covered.len() == all).then_some(Class::Element)
+            }
+            class => class,
+        }
+    }
+
     /// `true` if an array of `shape` read at `map` holds its elements in
     /// the space's order of the dimensions it covers (so that its linear
     /// index is the element's, the row's or the column's).
@@ -142,6 +160,12 @@ pub(super) fn maps(
         };
         let window = instr.opcode == Opcode::Slice;
         for (k, &o) in instr.operands.iter().enumerate() {
+            // A broadcast of an iota is an index of the space (see
+            // `index_dimension`): the iota itself has no map (a mask's
+            // row and column indices broadcast one iota two ways).
+            if instr.opcode == Opcode::Broadcast && comp.instr(o).opcode == Opcode::Iota {
+                continue;
+            }
             let operand = comp.instr(o).shape.as_array()?;
             let om = operand_map(instr, k, &map, operand, space)?;
             let om: Map = om
@@ -262,6 +286,34 @@ fn operand_map(
         }
         _ => None,
     }
+}
+
+/// The dimension of the space along which `instr`, read at `map`, counts
+/// `0, 1, 2, …` (`None` when it counts along a dimension of size 1, and
+/// so is 0): an iota, or a broadcast of one. `Err` for other values.
+pub(super) fn index_dimension(
+    comp: &xla_core::HloComputation,
+    instr: &xla_core::HloInstruction,
+    map: &Map,
+) -> Result<Option<usize>, ()> {
+    let (iota, map) = match instr.opcode {
+        Opcode::Iota => (instr, map.clone()),
+        Opcode::Broadcast => {
+            let operand = comp.instr(*instr.operands.first().ok_or(())?);
+            if operand.opcode != Opcode::Iota {
+                return Err(());
+            }
+            let dims = instr.attrs.dimensions.as_ref().ok_or(())?;
+            let map: Map = dims
+                .iter()
+                .map(|&d| map.get(d as usize).copied().flatten())
+                .collect();
+            (operand, map)
+        }
+        _ => return Err(()),
+    };
+    let d = iota.attrs.iota_dimension.ok_or(())?;
+    Ok(map.get(d as usize).copied().flatten())
 }
 
 /// The first column a slice read at `map` starts at in `operand`, if it
