@@ -689,3 +689,62 @@ ENTRY e {{
         assert_eq!(element, &x);
     }
 }
+
+/// A fusion that is only `pad(x, constant)` runs as the runtime's copy
+/// (no kernel): padding and cropping on every side, a column-major layout,
+/// a non-zero value, 1-byte, 2-byte and 8-byte elements, rank 1, a pad
+/// that crops everything, a result large enough to split across the pool,
+/// and unpadded minor dimensions copied with the one above; each as the
+/// interpreter computes it, bit for bit.
+#[test]
+fn pads_are_copied_by_the_runtime() {
+    use crate::runtime_support::{check_against_interpreter, random_args};
+    let cases = [
+        (
+            "f32[4,5,3]{2,1,0}",
+            "f32[7,3,5]{2,1,0}",
+            "0",
+            "1_2x-1_-1x1_1",
+        ),
+        (
+            "f32[4,5,3]{0,1,2}",
+            "f32[7,3,5]{0,1,2}",
+            "-inf",
+            "1_2x-1_-1x1_1",
+        ),
+        ("f32[6]{0}", "f32[9]{0}", "2.5", "-1_4"),
+        ("f32[6]{0}", "f32[2]{0}", "7", "-8_4"),
+        ("pred[3,4]{1,0}", "pred[5,4]{1,0}", "true", "1_1x0_0"),
+        ("bf16[2,8]{1,0}", "bf16[2,12]{1,0}", "-1", "0_0x3_1"),
+        ("f64[3,2]{1,0}", "f64[3,5]{1,0}", "0.5", "0_0x2_1"),
+        (
+            "f32[16,230,30]{2,1,0}",
+            "f32[16,236,36]{2,1,0}",
+            "0",
+            "0_0x3_3x3_3",
+        ),
+        (
+            "f32[2,5,4,3]{3,2,1,0}",
+            "f32[2,7,8,3]{3,2,1,0}",
+            "1",
+            "0_0x1_1x2_2x0_0",
+        ),
+        (
+            "s8[2,5,4,3]{1,0,3,2}",
+            "s8[3,4,4,3]{1,0,3,2}",
+            "-2",
+            "1_0x0_-1x0_0x0_0",
+        ),
+    ];
+    for (x, out, value, padding) in cases {
+        let ty = &x[..x.find('[').unwrap()];
+        let text = format!(
+            "HloModule m\nENTRY e {{\n  x = {x} parameter(0)\n  c = {ty}[] constant({value})\n  \
+             ROOT p = {out} pad(x, c), padding={padding}\n}}"
+        );
+        let m = module(&text);
+        let exe = check_against_interpreter(&m, &random_args(&m, 3), Tolerance::new(0.0, 0.0));
+        let dump = exe.dump();
+        assert!(dump.contains("is a pad the runtime copies"), "{dump}");
+    }
+}

@@ -21,6 +21,7 @@ use super::executable::{CompileStats, Executable, KernelStats};
 use super::layout::CpuLayoutConstraints;
 use super::lower::control::counted;
 use super::lower::{byte_size, Lowering, Parallelism};
+use super::pad::PadCopy;
 use super::plan::{
     accumulated_input, ComputationPlan, FusionRun, PlannedEpilogue, PlannedFusion, PlannedKernel,
     ScalarAdd,
@@ -344,6 +345,10 @@ fn compile_plan(
             built.push(Err(FusionRun::ScalarAdd(add)));
             continue;
         }
+        if let Some(pad) = PadCopy::of(comp, fusion) {
+            built.push(Err(FusionRun::Pad(pad)));
+            continue;
+        }
         if let (Some(dot), Some(k)) = (
             &fusion.dot,
             accumulated_input(comp, fusion, computation == module.entry),
@@ -406,6 +411,7 @@ fn compile_plan(
                     "  fusion {root} falls back to the interpreter: {reason}"
                 )
             }
+            FusionRun::Pad(_) => writeln!(report, "  fusion {root} is a pad the runtime copies"),
             FusionRun::ScalarAdd(add) => writeln!(
                 report,
                 "  fusion {root} is a scalar add of {} the runtime does",

@@ -14,6 +14,7 @@ mod interpret;
 mod layout;
 mod library;
 mod lower;
+mod pad;
 mod plan;
 mod profile;
 mod program;

@@ -16,7 +16,8 @@ use super::executable::ExecuteOptions;
 use super::profile::Profile;
 use super::program::Program;
 use super::thunk::{
-    Condition, ConditionalThunk, CopyThunk, KernelThunk, ScalarAddThunk, Thunk, WhileThunk,
+    Condition, ConditionalThunk, CopyThunk, KernelThunk, PadThunk, ScalarAddThunk, Thunk,
+    WhileThunk,
 };
 use crate::dot::DotEngine;
 use crate::ftz::{flush_mode, with_flush_mode, FtzGuard};
@@ -252,6 +253,7 @@ impl Context<'_> {
             Thunk::ScalarAdd(a) => self.scalar_add(a),
             Thunk::Dot(d) => d.run(self.engine, self.pointers)?,
             Thunk::Copy(c) => self.copy(c)?,
+            Thunk::Pad(p) => self.pad(p),
             Thunk::While(w) => self.while_loop(w, depth)?,
             Thunk::Conditional(c) => self.conditional(c, depth)?,
             // Library code (and faer's own threads) runs in the caller's
@@ -302,6 +304,34 @@ impl Context<'_> {
             } else {
                 *to.cast::<i32>() = (*from.cast::<i32>()).wrapping_add(a.add.by as i32);
             }
+        }
+    }
+
+    /// A pad: the result's most major dimension split across the pool
+    /// when it is large.
+    fn pad(&self, p: &PadThunk) {
+        let (from, to) = (
+            Bytes(self.pointers.get(p.from)),
+            Bytes(self.pointers.get(p.to)),
+        );
+        let outer = p.pad.out[0];
+        let tasks = if p.pad.bytes() >= PARALLEL_COPY_BYTES && p.pad.out.len() > 1 {
+            self.pool.threads()
+        } else {
+            1
+        };
+        let chunk = task_chunk(outer, tasks);
+        let write = |task: usize| {
+            let (first, end) = task_range(task, chunk, outer);
+            // SAFETY: the pad's operand and result buffers, live and
+            // distinct (a pad changes the shape, so coalescing never merges
+            // them); tasks write disjoint blocks of the result.
+            unsafe { p.pad.write(from.at(0), to.at(0), first, end) }
+        };
+        if tasks > 1 {
+            self.pool.parallel_for(tasks, write);
+        } else {
+            write(0);
         }
     }
 

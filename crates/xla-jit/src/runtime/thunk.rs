@@ -9,6 +9,7 @@ use super::collective::CollectiveThunk;
 use super::dot::DotThunk;
 use super::interpret::InterpretThunk;
 use super::library::LibraryThunk;
+use super::pad::PadCopy;
 use super::plan::ScalarAdd;
 use crate::emit::KernelFn;
 
@@ -18,6 +19,8 @@ pub(crate) enum Thunk {
     Kernel(KernelThunk),
     /// An integer scalar plus a constant (a loop counter's step).
     ScalarAdd(ScalarAddThunk),
+    /// A pad copied by the runtime.
+    Pad(PadThunk),
     /// A dot run by the dot engine.
     Dot(Box<DotThunk>),
     /// `bytes` bytes from one buffer to another (a no-op when coalescing made
@@ -58,6 +61,13 @@ pub(crate) struct ScalarAddThunk {
     pub from: BufferId,
     pub to: BufferId,
     pub add: ScalarAdd,
+}
+
+/// `to = pad(from, …)`, copied ([`PadCopy`]).
+pub(crate) struct PadThunk {
+    pub from: BufferId,
+    pub to: BufferId,
+    pub pad: PadCopy,
 }
 
 /// A byte copy, or a relayout when the layouts differ.
@@ -119,6 +129,10 @@ pub(crate) fn remap_buffers(thunks: &mut Vec<Thunk>, map: &impl Fn(BufferId) -> 
             Thunk::Copy(c) => {
                 c.from = map(c.from);
                 c.to = map(c.to);
+            }
+            Thunk::Pad(p) => {
+                p.from = map(p.from);
+                p.to = map(p.to);
             }
             Thunk::While(w) => {
                 match &mut w.condition {

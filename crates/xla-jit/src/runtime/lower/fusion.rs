@@ -11,7 +11,7 @@ use crate::fusion::{canonicalize, DotGeometry, DotInput, LhsView};
 use crate::runtime::buffers::BufferId;
 use crate::runtime::dot::{engine_supports, widens, DotThunk};
 use crate::runtime::plan::{external_inputs, FusionRun, PlannedFusion, PlannedKernel};
-use crate::runtime::thunk::{KernelThunk, ScalarAddThunk, Thunk};
+use crate::runtime::thunk::{KernelThunk, PadThunk, ScalarAddThunk, Thunk};
 use crate::JitError;
 
 /// A dot operand inside a fusion: the buffer holding it, that buffer's
@@ -140,6 +140,18 @@ impl Lowering<'_> {
                     outputs.concat(),
                     out,
                 )
+            }
+            FusionRun::Pad(pad) => {
+                let (from, to) = (inputs[0].1[0], outputs[0][0]);
+                let time = self.tick();
+                self.table.access(from, time);
+                self.table.access(to, time);
+                out.push(Thunk::Pad(PadThunk {
+                    from,
+                    to,
+                    pad: pad.clone(),
+                }));
+                Ok(())
             }
             &FusionRun::ScalarAdd(add) => {
                 let (from, to) = (inputs[0].1[0], outputs[0][0]);
