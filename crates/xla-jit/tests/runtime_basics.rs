@@ -690,16 +690,18 @@ ENTRY e {{
     }
 }
 
-/// A fusion that is only `pad(x, constant)` runs as the runtime's copy
-/// (no kernel): padding and cropping on every side, a column-major layout,
-/// a non-zero value, 1-byte, 2-byte and 8-byte elements, rank 1, a pad
-/// that crops everything, a result large enough to split across the pool,
-/// and unpadded minor dimensions copied with the one above; each as the
-/// interpreter computes it, bit for bit.
+/// A fusion that is only `pad(x, constant)`, or a slice of `x` stepping
+/// by one under bitcasts, runs as the runtime's copy (no kernel): padding
+/// and cropping on every side, a column-major layout, a non-zero value,
+/// 1-byte, 2-byte and 8-byte elements, rank 1, a pad that crops
+/// everything, a result large enough to split across the pool, unpadded
+/// minor dimensions copied with the one above, and the query of a fused
+/// projection sliced and split into heads; each as the interpreter
+/// computes it, bit for bit.
 #[test]
-fn pads_are_copied_by_the_runtime() {
+fn pads_and_slices_are_copied_by_the_runtime() {
     use crate::runtime_support::{check_against_interpreter, random_args};
-    let cases = [
+    let pads = [
         (
             "f32[4,5,3]{2,1,0}",
             "f32[7,3,5]{2,1,0}",
@@ -736,15 +738,35 @@ fn pads_are_copied_by_the_runtime() {
             "1_0x0_-1x0_0x0_0",
         ),
     ];
-    for (x, out, value, padding) in cases {
-        let ty = &x[..x.find('[').unwrap()];
-        let text = format!(
-            "HloModule m\nENTRY e {{\n  x = {x} parameter(0)\n  c = {ty}[] constant({value})\n  \
-             ROOT p = {out} pad(x, c), padding={padding}\n}}"
-        );
+    let mut modules: Vec<String> = pads
+        .iter()
+        .map(|(x, out, value, padding)| {
+            let ty = &x[..x.find('[').unwrap()];
+            format!(
+                "HloModule m\nENTRY e {{\n  x = {x} parameter(0)\n  c = {ty}[] constant({value})\n  \
+                 ROOT p = {out} pad(x, c), padding={padding}\n}}"
+            )
+        })
+        .collect();
+    modules.push(
+        "HloModule m\nENTRY e {\n  x = f32[6,10]{0,1} parameter(0)\n  \
+         ROOT s = f32[3,4]{0,1} slice(x), slice={[2:5], [1:5]}\n}"
+            .into(),
+    );
+    modules.push(
+        "HloModule m\nENTRY e {\n  x = f32[1,16,96]{2,1,0} parameter(0)\n  \
+         q = f32[1,16,32]{2,1,0} slice(x), slice={[0:1], [0:16], [32:64]}\n  \
+         h = f32[1,16,4,8]{3,2,1,0} bitcast(q)\n  \
+         ROOT t = f32[1,4,16,8]{3,1,2,0} bitcast(h)\n}"
+            .into(),
+    );
+    for text in modules {
         let m = module(&text);
         let exe = check_against_interpreter(&m, &random_args(&m, 3), Tolerance::new(0.0, 0.0));
         let dump = exe.dump();
-        assert!(dump.contains("is a pad the runtime copies"), "{dump}");
+        assert!(
+            dump.contains("is a pad or slice the runtime copies"),
+            "{dump}"
+        );
     }
 }

@@ -21,12 +21,12 @@ use super::executable::{CompileStats, Executable, KernelStats};
 use super::layout::CpuLayoutConstraints;
 use super::lower::control::counted;
 use super::lower::{byte_size, Lowering, Parallelism};
-use super::pad::PadCopy;
 use super::plan::{
     accumulated_input, ComputationPlan, FusionRun, PlannedEpilogue, PlannedFusion, PlannedKernel,
     ScalarAdd,
 };
 use super::program::Program;
+use super::window_copy::WindowCopy;
 use crate::codegen::{CodegenOptions, Jit};
 use crate::emit::{self, KernelEntry, TARGET_ELEMENTS};
 use crate::fusion::{self, Fusion, FusionKind, FusionPlan, StandaloneReason};
@@ -345,8 +345,8 @@ fn compile_plan(
             built.push(Err(FusionRun::ScalarAdd(add)));
             continue;
         }
-        if let Some(pad) = PadCopy::of(comp, fusion) {
-            built.push(Err(FusionRun::Pad(pad)));
+        if let Some(pad) = WindowCopy::of(comp, fusion) {
+            built.push(Err(FusionRun::Window(pad)));
             continue;
         }
         if let (Some(dot), Some(k)) = (
@@ -411,7 +411,10 @@ fn compile_plan(
                     "  fusion {root} falls back to the interpreter: {reason}"
                 )
             }
-            FusionRun::Pad(_) => writeln!(report, "  fusion {root} is a pad the runtime copies"),
+            FusionRun::Window(_) => writeln!(
+                report,
+                "  fusion {root} is a pad or slice the runtime copies"
+            ),
             FusionRun::ScalarAdd(add) => writeln!(
                 report,
                 "  fusion {root} is a scalar add of {} the runtime does",

@@ -648,12 +648,12 @@ fn write_thunks(out: &mut String, program: &Program, depth: usize) {
             Thunk::ScalarAdd(a) => {
                 writeln!(out, "{pad}add b{} + {} -> b{}", a.from.0, a.add.by, a.to.0)
             }
-            Thunk::Pad(p) => writeln!(
+            Thunk::Window(p) => writeln!(
                 out,
-                "{pad}pad b{} -> b{} ({} bytes, copied)",
+                "{pad}window b{} -> b{} ({} bytes, copied)",
                 p.from.0,
                 p.to.0,
-                p.pad.bytes()
+                p.window.bytes()
             ),
             Thunk::Copy(c) => writeln!(
                 out,

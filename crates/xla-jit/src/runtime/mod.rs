@@ -14,13 +14,13 @@ mod interpret;
 mod layout;
 mod library;
 mod lower;
-mod pad;
 mod plan;
 mod profile;
 mod program;
 mod rewrite;
 mod run;
 mod thunk;
+mod window_copy;
 
 pub(crate) use compile::compile;
 pub use compile::CompileOptions;

@@ -6,7 +6,7 @@ use std::time::Duration;
 use xla_core::hlo::{HloComputation, InstrId};
 use xla_core::{Opcode, PrimitiveType};
 
-use super::pad::PadCopy;
+use super::window_copy::WindowCopy;
 use crate::emit::{EpilogueFn, KernelFn};
 use crate::fusion::{Fusion, OperandView};
 
@@ -58,8 +58,8 @@ pub(crate) enum FusionRun {
     Interpret { reason: String },
     /// An integer scalar plus a constant, added by the runtime itself.
     ScalarAdd(ScalarAdd),
-    /// A pad the runtime copies ([`PadCopy`]).
-    Pad(PadCopy),
+    /// A pad or slice the runtime copies ([`WindowCopy`]).
+    Window(WindowCopy),
 }
 
 /// The position in `fusion`'s inputs of `x` when the fusion is a dot whose

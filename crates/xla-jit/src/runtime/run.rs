@@ -16,8 +16,8 @@ use super::executable::ExecuteOptions;
 use super::profile::Profile;
 use super::program::Program;
 use super::thunk::{
-    Condition, ConditionalThunk, CopyThunk, KernelThunk, PadThunk, ScalarAddThunk, Thunk,
-    WhileThunk,
+    Condition, ConditionalThunk, CopyThunk, KernelThunk, ScalarAddThunk, Thunk, WhileThunk,
+    WindowThunk,
 };
 use crate::dot::DotEngine;
 use crate::ftz::{flush_mode, with_flush_mode, FtzGuard};
@@ -253,7 +253,7 @@ impl Context<'_> {
             Thunk::ScalarAdd(a) => self.scalar_add(a),
             Thunk::Dot(d) => d.run(self.engine, self.pointers)?,
             Thunk::Copy(c) => self.copy(c)?,
-            Thunk::Pad(p) => self.pad(p),
+            Thunk::Window(w) => self.window_copy(w),
             Thunk::While(w) => self.while_loop(w, depth)?,
             Thunk::Conditional(c) => self.conditional(c, depth)?,
             // Library code (and faer's own threads) runs in the caller's
@@ -307,15 +307,15 @@ impl Context<'_> {
         }
     }
 
-    /// A pad: the result's most major dimension split across the pool
-    /// when it is large.
-    fn pad(&self, p: &PadThunk) {
+    /// A pad or slice: the result's most major dimension split across the
+    /// pool when it is large.
+    fn window_copy(&self, p: &WindowThunk) {
         let (from, to) = (
             Bytes(self.pointers.get(p.from)),
             Bytes(self.pointers.get(p.to)),
         );
-        let outer = p.pad.out[0];
-        let tasks = if p.pad.bytes() >= PARALLEL_COPY_BYTES && p.pad.out.len() > 1 {
+        let outer = p.window.out[0];
+        let tasks = if p.window.bytes() >= PARALLEL_COPY_BYTES && p.window.out.len() > 1 {
             self.pool.threads()
         } else {
             1
@@ -326,7 +326,7 @@ impl Context<'_> {
             // SAFETY: the pad's operand and result buffers, live and
             // distinct (a pad changes the shape, so coalescing never merges
             // them); tasks write disjoint blocks of the result.
-            unsafe { p.pad.write(from.at(0), to.at(0), first, end) }
+            unsafe { p.window.write(from.at(0), to.at(0), first, end) }
         };
         if tasks > 1 {
             self.pool.parallel_for(tasks, write);

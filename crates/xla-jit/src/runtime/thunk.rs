@@ -9,8 +9,8 @@ use super::collective::CollectiveThunk;
 use super::dot::DotThunk;
 use super::interpret::InterpretThunk;
 use super::library::LibraryThunk;
-use super::pad::PadCopy;
 use super::plan::ScalarAdd;
+use super::window_copy::WindowCopy;
 use crate::emit::KernelFn;
 
 /// One step of a program.
@@ -19,8 +19,8 @@ pub(crate) enum Thunk {
     Kernel(KernelThunk),
     /// An integer scalar plus a constant (a loop counter's step).
     ScalarAdd(ScalarAddThunk),
-    /// A pad copied by the runtime.
-    Pad(PadThunk),
+    /// A pad or slice copied by the runtime.
+    Window(WindowThunk),
     /// A dot run by the dot engine.
     Dot(Box<DotThunk>),
     /// `bytes` bytes from one buffer to another (a no-op when coalescing made
@@ -63,11 +63,11 @@ pub(crate) struct ScalarAddThunk {
     pub add: ScalarAdd,
 }
 
-/// `to = pad(from, …)`, copied ([`PadCopy`]).
-pub(crate) struct PadThunk {
+/// `to = pad(from, …)` or `slice(from)`, copied ([`WindowCopy`]).
+pub(crate) struct WindowThunk {
     pub from: BufferId,
     pub to: BufferId,
-    pub pad: PadCopy,
+    pub window: WindowCopy,
 }
 
 /// A byte copy, or a relayout when the layouts differ.
@@ -130,7 +130,7 @@ pub(crate) fn remap_buffers(thunks: &mut Vec<Thunk>, map: &impl Fn(BufferId) -> 
                 c.from = map(c.from);
                 c.to = map(c.to);
             }
-            Thunk::Pad(p) => {
+            Thunk::Window(p) => {
                 p.from = map(p.from);
                 p.to = map(p.to);
             }

@@ -11,7 +11,7 @@ use crate::fusion::{canonicalize, DotGeometry, DotInput, LhsView};
 use crate::runtime::buffers::BufferId;
 use crate::runtime::dot::{engine_supports, widens, DotThunk};
 use crate::runtime::plan::{external_inputs, FusionRun, PlannedFusion, PlannedKernel};
-use crate::runtime::thunk::{KernelThunk, PadThunk, ScalarAddThunk, Thunk};
+use crate::runtime::thunk::{KernelThunk, ScalarAddThunk, Thunk, WindowThunk};
 use crate::JitError;
 
 /// A dot operand inside a fusion: the buffer holding it, that buffer's
@@ -141,15 +141,15 @@ impl Lowering<'_> {
                     out,
                 )
             }
-            FusionRun::Pad(pad) => {
+            FusionRun::Window(window) => {
                 let (from, to) = (inputs[0].1[0], outputs[0][0]);
                 let time = self.tick();
                 self.table.access(from, time);
                 self.table.access(to, time);
-                out.push(Thunk::Pad(PadThunk {
+                out.push(Thunk::Window(WindowThunk {
                     from,
                     to,
-                    pad: pad.clone(),
+                    window: window.clone(),
                 }));
                 Ok(())
             }

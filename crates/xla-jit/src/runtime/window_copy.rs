@@ -1,86 +1,109 @@
-//! Pads the runtime copies: no kernel, a copy of each contiguous run of
-//! the operand into place and a fill around it.
+//! Pads and slices the runtime copies: no kernel, a copy of each
+//! contiguous run of the operand into place and a fill around it.
 
 use xla_core::hlo::HloComputation;
 use xla_core::Opcode;
 
 use crate::fusion::Fusion;
 
-/// `pad(x, value)` without interior padding, `x` and the result dense in
-/// the same layout: the runtime copies each contiguous run of `x` into
-/// place and fills around it (a convolution's padded input), with no
-/// kernel to compile.
+/// A window of an array copied by the runtime, with no kernel to compile:
+/// `pad(x, value)` without interior padding (a convolution's padded
+/// input), or a slice of `x` stepping by one (a pad by negative amounts:
+/// the query, key and value of a fused projection), read through
+/// bitcasts; `x` and the result dense in one layout. Each contiguous run
+/// of `x` is copied into place and the value filled around it.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct PadCopy {
+pub(crate) struct WindowCopy {
     /// The result's dimensions in physical order, most major first.
     pub out: Vec<i64>,
     /// The operand's, in the same order.
     pub operand: Vec<i64>,
     /// Elements added before each (negative: removed).
     pub low: Vec<i64>,
-    /// The padding value's bytes (one element).
+    /// The padding value's bytes (one element; zeros for a slice, which
+    /// fills nothing).
     pub value: Vec<u8>,
 }
 
-impl PadCopy {
-    /// `Some` when `fusion` is exactly `pad(input, constant)` so laid out.
-    pub fn of(computation: &HloComputation, fusion: &Fusion) -> Option<PadCopy> {
-        let root = computation.instr(fusion.root);
-        if root.opcode != Opcode::Pad || fusion.instructions.len() != 2 || fusion.inputs.len() != 1
+impl WindowCopy {
+    /// `Some` when `fusion` is exactly such a pad or slice of its one
+    /// input, under bitcasts.
+    pub fn of(computation: &HloComputation, fusion: &Fusion) -> Option<WindowCopy> {
+        let mut id = fusion.root;
+        let mut members = 1;
+        while computation.instr(id).opcode == Opcode::Bitcast {
+            id = computation.instr(id).operands[0];
+            members += 1;
+        }
+        let instr = computation.instr(id);
+        let operand = *instr.operands.first()?;
+        let out = instr.shape.as_array()?;
+        let size = out.element_type().byte_size();
+        let (low, value, members) = match instr.opcode {
+            Opcode::Pad => {
+                let constant = computation.instr(instr.operands[1]);
+                let dims = instr.attrs.padding.as_ref()?;
+                if constant.opcode != Opcode::Constant || dims.iter().any(|d| d.interior != 0) {
+                    return None;
+                }
+                let value = constant.attrs.literal.as_ref()?.bytes().ok()?.to_vec();
+                let low: Vec<i64> = dims.iter().map(|d| d.low).collect();
+                (low, value, members + 1)
+            }
+            Opcode::Slice => {
+                let dims = instr.attrs.slice.as_ref()?;
+                if dims.iter().any(|d| d.stride != 1) {
+                    return None;
+                }
+                (
+                    dims.iter().map(|d| -d.start).collect(),
+                    vec![0; size],
+                    members,
+                )
+            }
+            _ => return None,
+        };
+        if fusion.instructions.len() != members
+            || fusion.inputs.as_slice() != [operand]
+            || !fusion.contains(id)
         {
             return None;
         }
-        let (operand, value) = (root.operands[0], root.operands[1]);
-        let constant = computation.instr(value);
-        if operand != fusion.inputs[0] || constant.opcode != Opcode::Constant {
-            return None;
-        }
-        let value = constant.attrs.literal.as_ref()?.bytes().ok()?.to_vec();
-        let (out, x) = (
-            root.shape.as_array()?,
-            computation.instr(operand).shape.as_array()?,
-        );
+        let x = computation.instr(operand).shape.as_array()?;
         let (out_layout, x_layout) = (out.layout_or_default(), x.layout_or_default());
-        let dims = root.attrs.padding.as_ref()?;
-        let size = out.element_type().byte_size();
         let same = out_layout.is_dense()
             && x_layout.is_dense()
             && out_layout.major_to_minor().eq(x_layout.major_to_minor());
-        if !same
-            || out.rank() == 0
-            || size == 0
-            || value.len() != size
-            || dims.iter().any(|d| d.interior != 0)
-        {
+        if !same || out.rank() == 0 || size == 0 || value.len() != size {
             return None;
         }
         let order: Vec<usize> = out_layout.major_to_minor().collect();
-        let mut pad = PadCopy {
+        let mut window = WindowCopy {
             out: order.iter().map(|&d| out.dims()[d]).collect(),
             operand: order.iter().map(|&d| x.dims()[d]).collect(),
-            low: order.iter().map(|&d| dims[d].low).collect(),
+            low: order.iter().map(|&d| low[d]).collect(),
             value,
         };
         // Minor dimensions with no padding are part of the runs of the one
         // above (an NHWC image's channels, padded in H and W only: rows of
         // W·C elements, not of C).
-        while pad.out.len() > 1
-            && pad.low.last() == Some(&0)
-            && pad.out.last() == pad.operand.last()
+        while window.out.len() > 1
+            && window.low.last() == Some(&0)
+            && window.out.last() == window.operand.last()
         {
-            let n = pad.out.pop().unwrap_or(1);
-            pad.operand.pop();
-            pad.low.pop();
-            let k = pad.out.len() - 1;
-            pad.out[k] *= n;
-            pad.operand[k] *= n;
-            pad.low[k] *= n;
+            let n = window.out.pop().unwrap_or(1);
+            window.operand.pop();
+            window.low.pop();
+            let k = window.out.len() - 1;
+            window.out[k] *= n;
+            window.operand[k] *= n;
+            window.low[k] *= n;
         }
-        Some(pad)
+        Some(window)
     }
 }
 
-impl PadCopy {
+impl WindowCopy {
     /// Bytes of the result.
     pub fn bytes(&self) -> usize {
         self.out.iter().product::<i64>() as usize * self.value.len()
@@ -92,7 +115,7 @@ impl PadCopy {
     /// # Safety
     ///
     /// `from` holds the operand and `to` the result, live, disjoint and in
-    /// the layout [`PadCopy::of`] checked; tasks write disjoint blocks.
+    /// the layout [`WindowCopy::of`] checked; tasks write disjoint blocks.
     pub unsafe fn write(&self, from: *const u8, to: *mut u8, first: i64, end: i64) {
         if self.out.len() == 1 {
             return unsafe { self.row(from, to) };
