@@ -86,6 +86,8 @@ pub(super) fn plan(info: &KernelInfo) -> Result<Vec<KernelPlan>, Unsupported> {
     };
     let per_element = cost::per_element(info, lanes);
     let root = fusion.root;
+    // As loop kernels: an expensive body is not unrolled.
+    let max_unroll = cost::max_unroll(info, root);
     let dot_id = dot_ops.dot;
     Ok(vec![KernelPlan {
         part: "epilogue",
@@ -106,7 +108,7 @@ pub(super) fn plan(info: &KernelInfo) -> Result<Vec<KernelPlan>, Unsupported> {
             let batch_idx = split(kb, batch, &g.batch);
             let total_cols: i64 = g.cols.iter().product();
             let lanes = if total_cols >= lanes as i64 { lanes } else { 1 };
-            let unroll = unroll_for(total_cols, lanes);
+            let unroll = unroll_for(total_cols, lanes).min(max_unroll);
             let zero = kb.iconst(0);
             kb.try_for_range(zero, rows, 1, |kb, i| {
                 let m = kb.b.ins().iadd(row0, i);
