@@ -13,6 +13,7 @@ mod executable;
 mod interpret;
 mod layout;
 mod library;
+mod listing;
 mod lower;
 mod plan;
 mod profile;
