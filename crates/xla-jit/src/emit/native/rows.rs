@@ -638,18 +638,20 @@ impl<'a, 'm> Rows<'a, 'm> {
     }
 }
 
+/// The most numbers an index table holds (256 KiB of constants).
+const MOST_NUMBERS: i64 = 1 << 16;
+
 /// The class and table of an index of `space` read at `map` (an array of
 /// `shape`) that counts along `dimension`: uniform 0, each column's number
 /// (as many as its rows hold: a slice may read a window), or each row's
-/// coordinate in that dimension. `None` for a table too long, or numbers
-/// not exact in f32.
+/// coordinate in that dimension. `None` for a table longer than
+/// [`MOST_NUMBERS`], or numbers not exact in f32.
 fn index_table(
     space: &Space,
     shape: &xla_core::ArrayShape,
     map: &Map,
     dimension: Option<usize>,
 ) -> Option<(Class, Vec<u32>)> {
-    const MOST_ROWS: i64 = 1 << 16;
     let exact = matches!(
         shape.element_type(),
         PrimitiveType::S32
@@ -664,12 +666,15 @@ fn index_table(
     let number = |i: i64| (i as f32).to_bits();
     Some(match dimension {
         None => (Class::Uniform, vec![0]),
-        Some(d) if d == space.column() => (
-            Class::Column,
-            (0..row_elements(shape, map, space)?).map(number).collect(),
-        ),
+        Some(d) if d == space.column() => {
+            let columns = row_elements(shape, map, space)?;
+            if columns > MOST_NUMBERS {
+                return None;
+            }
+            (Class::Column, (0..columns).map(number).collect())
+        }
         Some(d) => {
-            if space.rows > MOST_ROWS {
+            if space.rows > MOST_NUMBERS {
                 return None;
             }
             // Rows number the dimensions before the column in the space's
