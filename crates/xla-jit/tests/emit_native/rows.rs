@@ -417,3 +417,31 @@ fn causal_masks_from_iotas() {
         rows_both_ways(&text, &[&x], true);
     }
 }
+
+/// A mask of indices read through a slice of the columns compares the
+/// indices of the slice's window (columns `t..2t` of a wider mask), not
+/// those of the space's first columns.
+#[test]
+fn masks_of_indices_read_through_slices() {
+    if native_mark().is_none() {
+        return;
+    }
+    let t = xla_jit::wide::native_width().map_or(1, |w| w.lanes() as usize) + 3;
+    let (r, w) = (6, 2 * t);
+    let text = format!(
+        "HloModule m
+ENTRY e {{
+  x = f32[{r},{t}]{{1,0}} parameter(0)
+  ic = s32[{w}]{{0}} iota(), iota_dimension=0
+  ir = s32[{r}]{{0}} iota(), iota_dimension=0
+  cols = s32[{r},{w}]{{1,0}} broadcast(ic), dimensions={{1}}
+  rows = s32[{r},{w}]{{1,0}} broadcast(ir), dimensions={{0}}
+  lt = pred[{r},{w}]{{1,0}} compare(cols, rows), direction=LT
+  m = pred[{r},{t}]{{1,0}} slice(lt), slice={{[0:{r}], [{t}:{w}]}}
+  k = f32[] constant(-1)
+  kb = f32[{r},{t}]{{1,0}} broadcast(k), dimensions={{}}
+  ROOT o = f32[{r},{t}]{{1,0}} select(m, kb, x)
+}}"
+    );
+    rows_both_ways(&text, &[&matrix(r, t, 4)], true);
+}

@@ -390,15 +390,16 @@ impl<'a, 'm> Rows<'a, 'm> {
                 (o, self.operand_column(id, o, first))
             };
             let index = |k: usize| self.table(instr.operands[k]).is_some();
+            let index_value = |f: &mut Func, k: usize| {
+                let (o, at) = operand(k);
+                read(f, &vals, o, at)?.float()
+            };
             let v = match instr.opcode {
                 Opcode::Constant => Val::F32(constant(instr)?),
                 // Indices compare as f32 values, which they are exactly.
                 Opcode::Compare if index(0) && index(1) => {
-                    let (a, b) = (
-                        read(f, &vals, instr.operands[0], 0)?,
-                        read(f, &vals, instr.operands[1], 0)?,
-                    );
-                    Val::Mask(compare_lanes(f, instr, a.float()?, b.float()?)?)
+                    let (a, b) = (index_value(f, 0)?, index_value(f, 1)?);
+                    Val::Mask(compare_lanes(f, instr, a, b)?)
                 }
                 Opcode::Broadcast | Opcode::Reshape | Opcode::Bitcast | Opcode::Slice => {
                     let (o, at) = operand(0);
