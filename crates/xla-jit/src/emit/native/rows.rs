@@ -67,6 +67,8 @@ pub(super) fn compile(info: &KernelInfo, width: Width) -> Option<NativeKernel> {
 struct Rows<'a, 'm> {
     info: &'a KernelInfo<'m>,
     space: Space,
+    /// Each member's position in the fusion's order (the kernel's).
+    positions: HashMap<InstrId, usize>,
     classes: HashMap<InstrId, Class>,
     /// The first column of each slice's window of its operand.
     firsts: HashMap<InstrId, i64>,
@@ -143,7 +145,12 @@ impl<'a, 'm> Rows<'a, 'm> {
         let maps = maps(info, &space, vec![(fusion.root, root_map)])?;
         let mut classes = HashMap::new();
         let mut tables = Vec::new();
-        for (&id, map) in &maps {
+        // In the fusion's order, so that the tables' (and the code's) order
+        // does not depend on the hash map's.
+        for &id in fusion.instructions.iter().chain(&fusion.inputs) {
+            let Some(map) = maps.get(&id) else {
+                continue;
+            };
             let instr = comp.instr(id);
             let class = match index_dimension(comp, instr, map) {
                 Ok(dimension) => {
@@ -157,9 +164,6 @@ impl<'a, 'm> Rows<'a, 'm> {
             };
             classes.insert(id, class);
         }
-        // Tables in the fusion's order, so that the code does not depend on
-        // the hash map's.
-        tables.sort_by_key(|&(id, _)| fusion.instructions.iter().position(|&i| i == id));
         let mut passes = Vec::new();
         let mut per_row = Vec::new();
         for &id in &fusion.instructions {
@@ -220,9 +224,16 @@ impl<'a, 'm> Rows<'a, 'm> {
             .enumerate()
             .map(|(k, &id)| (id, k as u32))
             .collect();
+        let positions = fusion
+            .instructions
+            .iter()
+            .enumerate()
+            .map(|(k, &id)| (id, k))
+            .collect();
         let mut rows = Rows {
             info,
             space,
+            positions,
             classes,
             firsts,
             tables,
@@ -322,13 +333,7 @@ impl<'a, 'm> Rows<'a, 'm> {
             }
         }
         let mut needed: Vec<(InstrId, i64)> = seen.into_iter().collect();
-        let position: HashMap<InstrId, usize> = fusion
-            .instructions
-            .iter()
-            .enumerate()
-            .map(|(k, &id)| (id, k))
-            .collect();
-        needed.sort_by_key(|&(id, first)| (position[&id], first));
+        needed.sort_by_key(|&(id, first)| (self.positions[&id], first));
         needed.into_iter()
     }
 
@@ -375,7 +380,6 @@ impl<'a, 'm> Rows<'a, 'm> {
                 None => self.info.inputs.get(&id)?.1,
             };
             Some(Val::F32(match self.classes[&id] {
-                Class::Element | Class::Column if first == 0 => f.load(buffer, vector),
                 Class::Element | Class::Column => {
                     let offset = i32::try_from(4 * first).ok()?;
                     f.load_from(Place::Window(buffer, offset), vector)
@@ -646,7 +650,8 @@ const MOST_NUMBERS: i64 = 1 << 16;
 /// `shape`) that counts along `dimension`: uniform 0, each column's number
 /// (as many as its rows hold: a slice may read a window), or each row's
 /// coordinate in that dimension. `None` for a table longer than
-/// [`MOST_NUMBERS`], or numbers not exact in f32.
+/// [`MOST_NUMBERS`] (whose numbers are then exact in f32), or an element
+/// type whose numbers the f32 ones do not stand for.
 fn index_table(
     space: &Space,
     shape: &xla_core::ArrayShape,
@@ -661,7 +666,7 @@ fn index_table(
             | PrimitiveType::U64
             | PrimitiveType::F32
     );
-    if !exact || space.dims.iter().any(|&d| d > 1 << 24) {
+    if !exact {
         return None;
     }
     let number = |i: i64| (i as f32).to_bits();

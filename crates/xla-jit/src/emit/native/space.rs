@@ -65,8 +65,22 @@ impl Space {
         *self.order.last().expect("a space has a column")
     }
 
-    /// The class of a value read at `map`.
+    /// The class of an input read at `map`: `None` for one that varies
+    /// along the column and only some of the rows, which no row stride
+    /// walks.
     pub fn class(&self, map: &Map) -> Option<Class> {
+        self.class_of(map, false)
+    }
+
+    /// The class of a value the kernel computes, read at `map`: as
+    /// [`Space::class`], but one that varies along the column and some of
+    /// the rows is computed per element too (a causal mask broadcast over
+    /// the heads).
+    pub fn member_class(&self, map: &Map) -> Option<Class> {
+        self.class_of(map, true)
+    }
+
+    fn class_of(&self, map: &Map, computed: bool) -> Option<Class> {
         let covered: Vec<usize> = map.iter().flatten().copied().collect();
         let mut unique = covered.clone();
         unique.sort_unstable();
@@ -83,29 +97,11 @@ impl Space {
             }
         } else if covered == [column] {
             Class::Column
-        } else if unique.len() == self.order.len() {
+        } else if computed || unique.len() == self.order.len() {
             Class::Element
         } else {
             return None;
         })
-    }
-
-    /// The class of a value the kernel computes, read at `map`: as
-    /// [`Space::class`], but one that varies along the column and some of
-    /// the rows is computed per element too (a causal mask broadcast over
-    /// the heads).
-    pub fn member_class(&self, map: &Map) -> Option<Class> {
-        let column = self.column();
-        match self.class(map) {
-            None if map.contains(&Some(column)) => {
-                let mut covered: Vec<usize> = map.iter().flatten().copied().collect();
-                let all = covered.len();
-                covered.sort_unstable();
-                covered.dedup();
-                (covered.len() == all).then_some(Class::Element)
-            }
-            class => class,
-        }
     }
 
     /// `true` if an array of `shape` read at `map` holds its elements in
