@@ -345,8 +345,8 @@ fn compile_plan(
             built.push(Err(FusionRun::ScalarAdd(add)));
             continue;
         }
-        if let Some(pad) = WindowCopy::of(comp, fusion) {
-            built.push(Err(FusionRun::Window(pad)));
+        if let Some(window) = WindowCopy::of(comp, fusion) {
+            built.push(Err(FusionRun::Window(window)));
             continue;
         }
         if let (Some(dot), Some(k)) = (

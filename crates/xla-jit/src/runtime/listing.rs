@@ -80,12 +80,12 @@ pub(super) fn write_thunks(out: &mut String, program: &Program, depth: usize) {
             Thunk::ScalarAdd(a) => {
                 writeln!(out, "{pad}add b{} + {} -> b{}", a.from.0, a.add.by, a.to.0)
             }
-            Thunk::Window(p) => writeln!(
+            Thunk::Window(w) => writeln!(
                 out,
                 "{pad}window b{} -> b{} ({} bytes, copied)",
-                p.from.0,
-                p.to.0,
-                p.window.bytes()
+                w.from.0,
+                w.to.0,
+                w.window.bytes()
             ),
             Thunk::Copy(c) => writeln!(
                 out,

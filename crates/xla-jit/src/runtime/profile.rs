@@ -108,7 +108,7 @@ fn label(thunk: &Thunk) -> String {
             format!("dot {} ({batch}{m}×{k} · {k}×{n}, {types})", d.name)
         }
         Thunk::Copy(c) => format!("copy of {} bytes", c.bytes),
-        Thunk::Window(p) => format!("window copy of {} bytes", p.window.bytes()),
+        Thunk::Window(w) => format!("window copy of {} bytes", w.window.bytes()),
         Thunk::ScalarAdd(a) => format!("scalar add of {}", a.add.by),
         Thunk::While(_) => "while (condition and body)".into(),
         Thunk::Conditional(_) => "conditional".into(),

@@ -309,13 +309,13 @@ impl Context<'_> {
 
     /// A pad or slice: the result's most major dimension split across the
     /// pool when it is large.
-    fn window_copy(&self, p: &WindowThunk) {
+    fn window_copy(&self, w: &WindowThunk) {
         let (from, to) = (
-            Bytes(self.pointers.get(p.from)),
-            Bytes(self.pointers.get(p.to)),
+            Bytes(self.pointers.get(w.from)),
+            Bytes(self.pointers.get(w.to)),
         );
-        let outer = p.window.out[0];
-        let tasks = if p.window.bytes() >= PARALLEL_COPY_BYTES && p.window.out.len() > 1 {
+        let outer = w.window.out[0];
+        let tasks = if w.window.bytes() >= PARALLEL_COPY_BYTES && w.window.out.len() > 1 {
             self.pool.threads()
         } else {
             1
@@ -323,10 +323,11 @@ impl Context<'_> {
         let chunk = task_chunk(outer, tasks);
         let write = |task: usize| {
             let (first, end) = task_range(task, chunk, outer);
-            // SAFETY: the pad's operand and result buffers, live and
-            // distinct (a pad changes the shape, so coalescing never merges
-            // them); tasks write disjoint blocks of the result.
-            unsafe { p.window.write(from.at(0), to.at(0), first, end) }
+            // SAFETY: the operand's and the result's buffers, live and
+            // distinct (the lowering offers no pair of them to share a
+            // buffer, as it does for a kernel's aliasable inputs); tasks
+            // write disjoint blocks of the result.
+            unsafe { w.window.write(from.at(0), to.at(0), first, end) }
         };
         if tasks > 1 {
             self.pool.parallel_for(tasks, write);

@@ -130,9 +130,9 @@ pub(crate) fn remap_buffers(thunks: &mut Vec<Thunk>, map: &impl Fn(BufferId) -> 
                 c.from = map(c.from);
                 c.to = map(c.to);
             }
-            Thunk::Window(p) => {
-                p.from = map(p.from);
-                p.to = map(p.to);
+            Thunk::Window(w) => {
+                w.from = map(w.from);
+                w.to = map(w.to);
             }
             Thunk::While(w) => {
                 match &mut w.condition {

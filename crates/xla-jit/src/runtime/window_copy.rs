@@ -101,9 +101,7 @@ impl WindowCopy {
         }
         Some(window)
     }
-}
 
-impl WindowCopy {
     /// Bytes of the result.
     pub fn bytes(&self) -> usize {
         self.out.iter().product::<i64>() as usize * self.value.len()
