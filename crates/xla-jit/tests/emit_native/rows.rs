@@ -367,6 +367,34 @@ ENTRY e {{
     rows_both_ways(&rows, &[&matrix(8, lanes, 6), &vector(lanes, 2)], false);
 }
 
+/// An input along only some of the row dimensions (a bias over the
+/// middle one of three) is not one number per row: such a fusion is left
+/// to Cranelift. Along all of them (a bias over both row dimensions), it
+/// is read once per row.
+#[test]
+fn biases_along_some_or_all_row_dimensions() {
+    if native_mark().is_none() {
+        return;
+    }
+    let lanes = xla_jit::wide::native_width().map_or(1, |w| w.lanes() as usize);
+    let n = lanes + 3;
+    let text = |bias: &str, dims: &str| {
+        format!(
+            "HloModule m
+ENTRY e {{
+  x = f32[4,5,{n}]{{2,1,0}} parameter(0)
+  b = {bias} parameter(1)
+  bb = f32[4,5,{n}]{{2,1,0}} broadcast(b), dimensions={{{dims}}}
+  ROOT o = f32[4,5,{n}]{{2,1,0}} add(x, bb)
+}}"
+        )
+    };
+    let x = Literal::from_vec(&[4, 5, n as i64], values(20 * n, 3)).unwrap();
+    rows_both_ways(&text("f32[5]{0}", "1"), &[&x, &vector(5, 4)], false);
+    rows_both_ways(&text("f32[4]{0}", "0"), &[&x, &vector(4, 5)], false);
+    rows_both_ways(&text("f32[4,5]{1,0}", "0,1"), &[&x, &matrix(4, 5, 6)], true);
+}
+
 /// A causal softmax runs as one native row kernel: the mask's row and
 /// column numbers (an iota broadcast two ways, an iota of rank 2, and a
 /// per-head number from an iota along a dimension above the rows') are

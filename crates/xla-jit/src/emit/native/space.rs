@@ -66,16 +66,15 @@ impl Space {
     }
 
     /// The class of an input read at `map`: `None` for one that varies
-    /// along the column and only some of the rows, which no row stride
-    /// walks.
+    /// along only some of the rows, which no row stride walks.
     pub fn class(&self, map: &Map) -> Option<Class> {
         self.class_of(map, false)
     }
 
     /// The class of a value the kernel computes, read at `map`: as
-    /// [`Space::class`], but one that varies along the column and some of
-    /// the rows is computed per element too (a causal mask broadcast over
-    /// the heads).
+    /// [`Space::class`], but one that varies along some of the rows is
+    /// computed per row, or per element if it varies along the column too
+    /// (a causal mask broadcast over the heads).
     pub fn member_class(&self, map: &Map) -> Option<Class> {
         self.class_of(map, true)
     }
@@ -92,8 +91,12 @@ impl Space {
         Some(if !covered.contains(&column) {
             if covered.is_empty() {
                 Class::Uniform
-            } else {
+            } else if computed || unique.len() + 1 == self.order.len() {
                 Class::Row
+            } else {
+                // An input along some of the rows (a bias over the middle
+                // dimension) is not one element per row.
+                return None;
             }
         } else if covered == [column] {
             Class::Column
