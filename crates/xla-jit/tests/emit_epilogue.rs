@@ -25,14 +25,7 @@ struct Problem {
 /// operands, optionally batched over a leading dimension) written into the
 /// output under its layout, then the epilogue on `bm × bn` blocks.
 fn run_dot(c: &Compiled, args: &[&Literal], p: Problem) -> Literal {
-    let Problem {
-        batch,
-        m,
-        k,
-        n,
-        bm,
-        bn,
-    } = p;
+    let Problem { batch, m, k, n, .. } = p;
     let comp = c.module.entry_computation();
     let f = &c.plan.fusions[0];
     assert_eq!(f.kind, FusionKind::DotEpilogue);
@@ -73,9 +66,40 @@ fn run_dot(c: &Compiled, args: &[&Literal], p: Problem) -> Literal {
             }
         }
     }
-    let Some(kernel) = c.kernels.iter().find(|k| k.fusion == 0) else {
+    if c.kernels.iter().all(|k| k.fusion != 0) {
         return out;
+    }
+    let layout = root_shape.layout_or_default();
+    let strides = layout.dense_strides(&dims).unwrap();
+    let strides = if dims.len() == 3 {
+        (strides[1], strides[2], strides[0])
+    } else {
+        (strides[0], strides[1], 0)
     };
+    let base = out.bytes_mut().unwrap().as_mut_ptr();
+    // SAFETY: the output holds `batch` matrices at these strides.
+    unsafe { apply_blocks(c, args, base, &p, strides) };
+    out
+}
+
+/// Runs the epilogue kernel of `c`'s fusion 0 on the dot output at `base`
+/// (`p.batch` matrices of `p.m × p.n`, element `(b, i, j)` at `b·bs + i·rs +
+/// j·cs`, strides `(rs, cs, bs)` in elements) in `p.bm × p.bn` blocks, in
+/// reverse order: the engine promises no order.
+///
+/// # Safety
+///
+/// `base` holds such an output.
+unsafe fn apply_blocks(
+    c: &Compiled,
+    args: &[&Literal],
+    base: *mut u8,
+    p: &Problem,
+    (rs, cs, bs): (i64, i64, i64),
+) {
+    let comp = c.module.entry_computation();
+    let f = &c.plan.fusions[0];
+    let kernel = c.kernels.iter().find(|k| k.fusion == 0).unwrap();
     let KernelEntry::Epilogue(func) = kernel.entry else {
         panic!("expected an epilogue kernel");
     };
@@ -89,21 +113,12 @@ fn run_dot(c: &Compiled, args: &[&Literal], p: Problem) -> Literal {
                 .as_ptr() as *mut u8
         })
         .collect();
-    let base = out.bytes_mut().unwrap().as_mut_ptr();
     ptrs.push(base);
-    let layout = root_shape.layout_or_default();
-    let strides = layout.dense_strides(&dims).unwrap();
-    let (rs, cs, bs) = if dims.len() == 3 {
-        (strides[1], strides[2], strides[0])
-    } else {
-        (strides[0], strides[1], 0)
-    };
     let _ftz = xla_jit::ftz::FtzGuard::new();
-    // Blocks in reverse order: the engine promises no order.
     let mut blocks = Vec::new();
-    for bt in 0..batch {
-        for r0 in (0..m).step_by(bm) {
-            for c0 in (0..n).step_by(bn) {
+    for bt in 0..p.batch {
+        for r0 in (0..p.m).step_by(p.bm) {
+            for c0 in (0..p.n).step_by(p.bn) {
                 blocks.push((bt, r0, c0));
             }
         }
@@ -115,8 +130,8 @@ fn run_dot(c: &Compiled, args: &[&Literal], p: Problem) -> Literal {
             c: unsafe { base.offset(offset as isize) },
             row_stride: rs,
             col_stride: cs,
-            rows: bm.min(m - r0) as i64,
-            cols: bn.min(n - c0) as i64,
+            rows: p.bm.min(p.m - r0) as i64,
+            cols: p.bn.min(p.n - c0) as i64,
             batch: bt as i64,
             row0: r0 as i64,
             col0: c0 as i64,
@@ -125,7 +140,6 @@ fn run_dot(c: &Compiled, args: &[&Literal], p: Problem) -> Literal {
         // block lies inside the output.
         unsafe { func(ptrs.as_ptr(), &block) };
     }
-    out
 }
 
 #[test]
@@ -265,4 +279,142 @@ fn plain_dots_have_no_epilogue_kernel() {
     let c = compile(&suite_module("dot_256"));
     assert_eq!(c.plan.fusions.len(), 1);
     assert!(c.kernels.is_empty());
+}
+
+/// `count` f32 values: the edge values among a spread of ordinary ones.
+fn spread(count: usize, salt: u32) -> Vec<f32> {
+    let edges = f32_edges();
+    (0..count)
+        .map(|i| {
+            let k = (i as u32).wrapping_mul(2654435761) ^ salt.wrapping_mul(40503);
+            match k % 7 {
+                0 => edges[(k as usize >> 3) % edges.len()],
+                _ => ((k >> 8) % 2001) as f32 / 100.0 - 10.0,
+            }
+        })
+        .collect()
+}
+
+/// Native epilogue kernels (a bias along the columns or along all the
+/// rows, a residual, a scalar, GELU's tanh, ReLU, a causal mask from
+/// iotas) compute what Cranelift's do, bit for bit, on every block shape:
+/// single elements, tails of every length, whole matrices, and blocks
+/// whose columns are apart (a transposed output's).
+#[test]
+fn native_epilogues_match_cranelifts() {
+    let widths = native_widths();
+    if widths.is_empty() {
+        return;
+    }
+    let programs = |batch: usize, m: usize, n: usize| {
+        let o = format!("f32[{batch},{m},{n}]{{2,1,0}}");
+        let head = format!(
+            "HloModule m
+ENTRY e {{
+  a = f32[{batch},{m},8]{{2,1,0}} parameter(0)
+  w = f32[{batch},8,{n}]{{2,1,0}} parameter(1)
+  d = {o} dot(a, w), lhs_batch_dims={{0}}, lhs_contracting_dims={{2}}, rhs_batch_dims={{0}}, rhs_contracting_dims={{1}}"
+        );
+        [
+            format!(
+                "{head}
+  b = f32[{n}]{{0}} parameter(2)
+  bb = {o} broadcast(b), dimensions={{2}}
+  s = {o} add(d, bb)
+  t = {o} tanh(s)
+  g = {o} multiply(s, t)
+  r = {o} parameter(3)
+  ROOT y = {o} add(g, r)
+}}"
+            ),
+            format!(
+                "{head}
+  rb = f32[{batch},{m}]{{1,0}} parameter(2)
+  rbb = {o} broadcast(rb), dimensions={{0,1}}
+  k = f32[] parameter(3)
+  kb = {o} broadcast(k), dimensions={{}}
+  e = {o} multiply(d, kb)
+  f = {o} add(e, rbb)
+  z = f32[] constant(0)
+  zb = {o} broadcast(z), dimensions={{}}
+  ROOT y = {o} maximum(f, zb)
+}}"
+            ),
+            format!(
+                "{head}
+  ir = s32[{batch},{m},{n}]{{2,1,0}} iota(), iota_dimension=1
+  ic = s32[{batch},{m},{n}]{{2,1,0}} iota(), iota_dimension=2
+  ge = pred[{batch},{m},{n}]{{2,1,0}} compare(ir, ic), direction=GE
+  low = f32[] constant(-1e9)
+  lb = {o} broadcast(low), dimensions={{}}
+  ROOT y = {o} select(ge, d, lb)
+}}"
+            ),
+        ]
+    };
+    for (batch, m, n) in [(1, 1, 17), (2, 5, 16), (1, 7, 33), (2, 13, 100)] {
+        let size = batch * m * n;
+        for (k, text) in programs(batch, m, n).iter().enumerate() {
+            let lit = |dims: &[i64], salt: u32| {
+                let count = dims.iter().product::<i64>() as usize;
+                Literal::from_vec(dims, spread(count, salt)).unwrap()
+            };
+            let (b, m64, n64) = (batch as i64, m as i64, n as i64);
+            let third = match k {
+                0 => lit(&[n64], 3),
+                _ => lit(&[b, m64], 3),
+            };
+            let args = [
+                lit(&[b, m64, 8], 1),
+                lit(&[b, 8, n64], 2),
+                third,
+                match k {
+                    0 => lit(&[b, m64, n64], 4),
+                    _ => Literal::scalar(0.75f32),
+                },
+            ];
+            let args: Vec<&Literal> = args.iter().take(if k == 2 { 2 } else { 4 }).collect();
+            let cranelift = compile_cranelift(text);
+            let natives: Vec<Compiled> = widths
+                .iter()
+                .map(|&w| compile_with(text, Some(w)))
+                .collect();
+            for c in &natives {
+                let name = &c.kernels.iter().find(|k| k.fusion == 0).unwrap().name;
+                assert!(name.contains("_epilogue"), "{name}");
+                assert!(!name.contains("dot_epilogue"), "{name}: not native");
+            }
+            let row_major = (n as i64, 1, (m * n) as i64);
+            let transposed = (1, m as i64, (m * n) as i64);
+            for strides in [row_major, transposed] {
+                for (bm, bn) in [(1, 1), (3, 7), (m, n), (4, 16)] {
+                    let p = Problem {
+                        batch,
+                        m,
+                        k: 8,
+                        n,
+                        bm,
+                        bn,
+                    };
+                    let mut want = spread(size, 9);
+                    // SAFETY: `want` holds the output at these strides.
+                    unsafe {
+                        apply_blocks(&cranelift, &args, want.as_mut_ptr().cast(), &p, strides)
+                    };
+                    for c in &natives {
+                        let mut got = spread(size, 9);
+                        // SAFETY: as above.
+                        unsafe { apply_blocks(c, &args, got.as_mut_ptr().cast(), &p, strides) };
+                        for (i, (g, w)) in got.iter().zip(&want).enumerate() {
+                            assert!(
+                                same_f32(*g, *w),
+                                "element {i}: {g} against Cranelift's {w}, blocks {bm}×{bn}, \
+                                 strides {strides:?}\n{text}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
 }

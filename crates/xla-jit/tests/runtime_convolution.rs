@@ -365,3 +365,56 @@ fn im2col_by_output_positions() {
         assert_eq!(slices(lhs, rhs, out, attrs), positions, "{attrs}");
     }
 }
+
+/// A convolution whose dot reads the patches as a window of its input,
+/// followed by a batch norm and a ReLU: the epilogue is a native kernel on
+/// a CPU with native kernels (the patches' slices belong to the dot's
+/// operand, not to the epilogue). The same convolution alone compiles no
+/// epilogue kernel.
+#[test]
+fn window_convolutions_with_and_without_epilogues() {
+    let o = "f32[2,12,12,24]{3,2,1,0}";
+    let conv = "window={size=3x3 pad=1_1x1_1}, dim_labels=b01f_01io->b01f";
+    let text = format!(
+        "HloModule m
+ENTRY e {{
+  a = f32[2,12,12,32]{{3,2,1,0}} parameter(0)
+  b = f32[3,3,32,24]{{3,2,1,0}} parameter(1)
+  c = {o} convolution(a, b), {conv}
+  s = f32[24]{{0}} parameter(2)
+  sb = {o} broadcast(s), dimensions={{3}}
+  m = {o} multiply(c, sb)
+  t = f32[24]{{0}} parameter(3)
+  tb = {o} broadcast(t), dimensions={{3}}
+  y = {o} add(m, tb)
+  z = f32[] constant(0)
+  zb = {o} broadcast(z), dimensions={{}}
+  ROOT r = {o} maximum(y, zb)
+}}"
+    );
+    let kernels = |text: &str| {
+        let module = runtime_support::parse(text);
+        let args = random_args(&module, 3);
+        let exe = check_against_interpreter(&module, &args, F32_TOLERANCE);
+        let dump = exe.dump();
+        assert!(dump.contains("patches read as a window"), "{dump}");
+        dump.lines()
+            .filter_map(|l| l.strip_prefix("  kernel "))
+            .map(str::to_owned)
+            .collect::<Vec<_>>()
+    };
+    let with = kernels(&text);
+    let native = match xla_jit::wide::native_width() {
+        Some(xla_jit::wide::Width::Zmm) => "_avx512_epilogue",
+        Some(xla_jit::wide::Width::Ymm) => "_avx2_epilogue",
+        None => "_epilogue",
+    };
+    assert!(with.iter().any(|k| k.contains(native)), "{with:?}");
+    let alone = kernels(&conv_module(
+        "f32[2,12,12,32]{3,2,1,0}",
+        "f32[3,3,32,24]{3,2,1,0}",
+        o,
+        conv,
+    ));
+    assert!(alone.iter().all(|k| !k.contains("epilogue")), "{alone:?}");
+}

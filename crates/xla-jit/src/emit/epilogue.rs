@@ -27,14 +27,14 @@ use super::loop_kernel::{elemental, fusion_lanes};
 use super::{cost, Emit, KernelInfo, KernelPlan, Unsupported};
 
 /// The dot output's dimension groups: batch, lhs free, rhs free (sizes).
-struct Groups {
-    batch: Vec<i64>,
-    rows: Vec<i64>,
-    cols: Vec<i64>,
+pub(super) struct Groups {
+    pub batch: Vec<i64>,
+    pub rows: Vec<i64>,
+    pub cols: Vec<i64>,
 }
 
 /// Splits the dot's output dimensions `[batch…, lhs free…, rhs free…]`.
-fn groups(info: &KernelInfo, dot: &HloInstruction) -> Result<Groups, Unsupported> {
+pub(super) fn groups(info: &KernelInfo, dot: &HloInstruction) -> Result<Groups, Unsupported> {
     let dims = dot
         .shape
         .as_array()
@@ -68,15 +68,12 @@ pub(super) fn plan(info: &KernelInfo) -> Result<Vec<KernelPlan>, Unsupported> {
         .dot
         .as_ref()
         .ok_or_else(|| Unsupported::new(Opcode::Dot, "a dot fusion without its dot"))?;
-    let dot = info.comp.instr(dot_ops.dot);
-    let absorbed = |id| dot.operands.contains(&id);
-    let has_epilogue = fusion
-        .instructions
-        .iter()
-        .any(|&i| i != dot_ops.dot && !absorbed(i));
-    if !has_epilogue {
+    // The members other than the dot then are all read by it (a transpose
+    // or a convolution's patches, read as the dot's operand views).
+    if fusion.root == dot_ops.dot {
         return Ok(Vec::new());
     }
+    let dot = info.comp.instr(dot_ops.dot);
     let g = groups(info, dot)?;
     // Columns spread over several dimensions are split per element.
     let lanes = if g.cols.len() == 1 {

@@ -105,6 +105,8 @@ pub struct Label(usize);
 pub enum Cond {
     /// Zero / equal.
     Z = 0x4,
+    /// Not zero / not equal.
+    Nz = 0x5,
     /// Signed less.
     L = 0xC,
     /// Signed greater or equal.

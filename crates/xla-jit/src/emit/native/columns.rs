@@ -191,7 +191,7 @@ impl<'a, 'm> Columns<'a, 'm> {
         }
         let init_rank = comp.instr(init).shape.as_array()?.rank();
         let seeds = vec![(operand, identity(shape)), (init, vec![None; init_rank])];
-        let maps = maps(info, &space, seeds)?;
+        let maps = maps(info, &space, seeds, None)?;
         let mut classes = HashMap::new();
         for (&id, map) in &maps {
             classes.insert(id, space.class(map)?);

@@ -1,6 +1,7 @@
 //! Fusions as native kernels (see [`crate::wide`]): flat elementwise
 //! loops (`flat.rs`), row kernels (`rows.rs`: softmax, layernorm, row
-//! reductions) and column reductions (`columns.rs`), at 512 bits on CPUs
+//! reductions; `rows/epilogue.rs`: dot epilogues, block by block) and
+//! column reductions (`columns.rs`), at 512 bits on CPUs
 //! with AVX-512 and at 256 bits on CPUs with AVX2 and FMA only; the
 //! partials of full reductions at 512 bits only. This module holds what they share: the translation of
 //! elementwise ops to the wide IR, the reducers, and the kernel's entry
@@ -101,17 +102,28 @@ pub(super) fn plan(info: &KernelInfo, width: Width) -> Option<Vec<KernelPlan>> {
             return Some(plans);
         }
     }
-    let (flat_part, rows_part) = match width {
-        Width::Zmm => ("avx512", "avx512_rows"),
-        Width::Ymm => ("avx2", "avx2_rows"),
+    let (flat_part, rows_part, epilogue_part) = match width {
+        Width::Zmm => ("avx512", "avx512_rows", "avx512_epilogue"),
+        Width::Ymm => ("avx2", "avx2_rows", "avx2_epilogue"),
     };
+
     let kernel = match info.fusion.kind {
         FusionKind::Loop => match flat::compile(info, width) {
             Some(kernel) => (kernel, flat_part),
             None => (rows::compile(info, width)?, rows_part),
         },
         FusionKind::Row | FusionKind::Reduction => (rows::compile(info, width)?, rows_part),
-        FusionKind::DotEpilogue => return None,
+        FusionKind::DotEpilogue => {
+            // Called once per block of the dot's output, not over a range.
+            return Some(vec![KernelPlan {
+                part: epilogue_part,
+                iterations: 1,
+                cost_per_iteration: per_element,
+                scratch_bytes: 0,
+                epilogue: true,
+                emit: Emit::Native(rows::epilogue::compile(info, width)?),
+            }]);
+        }
     };
     Some(vec![native(kernel.0, kernel.1, 0)])
 }

@@ -36,6 +36,8 @@ use xla_core::arith::ceil_div;
 use xla_core::hlo::{Flags, InstrId};
 use xla_core::{Opcode, PrimitiveType};
 
+pub(super) mod epilogue;
+
 use super::space::{
     first_column, identity, index_dimension, maps, row_elements, row_strides, Class, Map, Space,
 };
@@ -91,6 +93,9 @@ struct Rows<'a, 'm> {
     strides: Vec<i64>,
     /// The root is a reduce: the kernel stores one value per row.
     reduce_root: bool,
+    /// The dot of an epilogue fusion, whose values the kernel reads from
+    /// the dot's block (`epilogue.rs`).
+    dot: Option<InstrId>,
     /// The vectors' width.
     width: Width,
 }
@@ -142,7 +147,21 @@ impl<'a, 'm> Rows<'a, 'm> {
         if fusion.kind == FusionKind::Loop && space.n < width.lanes() {
             return None;
         }
-        let maps = maps(info, &space, vec![(fusion.root, root_map)])?;
+        Self::analyse(info, width, space, root_map, reduce_root, None)
+    }
+
+    /// The classes, passes and per-row values of a fusion walking `space`
+    /// from its root, read at `root_map`; `dot` is an epilogue's dot.
+    fn analyse(
+        info: &'a KernelInfo<'m>,
+        width: Width,
+        space: Space,
+        root_map: Map,
+        reduce_root: bool,
+        dot: Option<InstrId>,
+    ) -> Option<Self> {
+        let (fusion, comp) = (info.fusion, info.comp);
+        let maps = maps(info, &space, vec![(fusion.root, root_map)], dot)?;
         let mut classes = HashMap::new();
         let mut tables = Vec::new();
         // In the fusion's order, so that the tables' (and the code's) order
@@ -174,7 +193,11 @@ impl<'a, 'm> Rows<'a, 'm> {
             if index || (instr.opcode == Opcode::Iota && !maps.contains_key(&id)) {
                 continue;
             }
-            match (instr.opcode, classes.get(&id)?) {
+            // An epilogue's dot operands are not read.
+            let Some(class) = classes.get(&id) else {
+                continue;
+            };
+            match (instr.opcode, class) {
                 (Opcode::Reduce, Class::Row) => passes.push(id),
                 (Opcode::Reduce, _) => return None,
                 (Opcode::Constant | Opcode::Broadcast | Opcode::Reshape | Opcode::Bitcast, _) => {}
@@ -198,14 +221,24 @@ impl<'a, 'm> Rows<'a, 'm> {
         let mut firsts = HashMap::new();
         for &id in &fusion.instructions {
             let instr = comp.instr(id);
-            if instr.opcode == Opcode::Slice {
+            // (An epilogue's dot may read a convolution's patches through
+            // slices, which have no map.)
+            if let (Opcode::Slice, Some(map)) = (instr.opcode, maps.get(&id)) {
                 let operand = comp.instr(instr.operands[0]).shape.as_array()?;
-                let map = maps.get(&id)?;
                 firsts.insert(id, first_column(instr, operand, map, &space)?);
             }
         }
-        let buffers = fusion.inputs.iter().chain(&fusion.outputs).copied();
-        let mut strides = row_strides(info, &space, &maps, &classes, buffers)?;
+        // An epilogue writes the dot's block, not its output buffer, and
+        // may leave the dot's operands unread.
+        let unused =
+            |id: &InstrId| dot.is_some() && (fusion.outputs.contains(id) || !maps.contains_key(id));
+        let mut strides = Vec::new();
+        for &id in fusion.inputs.iter().chain(&fusion.outputs) {
+            strides.push(match unused(&id) {
+                true => 0,
+                false => row_strides(info, &space, &maps, &classes, [id])?[0],
+            });
+        }
         if strides.len() != info.buffers.len() {
             return None;
         }
@@ -215,6 +248,10 @@ impl<'a, 'm> Rows<'a, 'm> {
             Class::Row => 4,
             _ => 0,
         }));
+        // An epilogue's block is the last, its rows a runtime stride apart.
+        if dot.is_some() {
+            strides.push(0);
+        }
         if strides.len() > BASES.len() {
             return None;
         }
@@ -243,6 +280,7 @@ impl<'a, 'm> Rows<'a, 'm> {
             kept: HashMap::new(),
             strides,
             reduce_root,
+            dot,
             width,
         };
         rows.kept = rows.kept_values();
@@ -322,6 +360,7 @@ impl<'a, 'm> Rows<'a, 'm> {
         let mut stack = vec![(target, 0)];
         while let Some((id, first)) = stack.pop() {
             if !fusion.contains(id)
+                || Some(id) == self.dot
                 || done.contains(&id)
                 || self.table(id).is_some()
                 || !seen.insert((id, first))
@@ -377,6 +416,7 @@ impl<'a, 'm> Rows<'a, 'm> {
             }
             let buffer = match self.table(id) {
                 Some(k) => self.info.buffers.len() + k,
+                None if Some(id) == self.dot => self.strides.len() - 1,
                 None => self.info.inputs.get(&id)?.1,
             };
             Some(Val::F32(match self.classes[&id] {

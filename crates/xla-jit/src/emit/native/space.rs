@@ -135,18 +135,20 @@ pub(super) fn identity(shape: &ArrayShape) -> Map {
 }
 
 /// The map of every value, from the `seeds`' (the root's, or a root
-/// reduce's operands') down: `None` if a value is read at two maps or
-/// through an op with no map here.
+/// reduce's operands') down, but not below `leaf` (a dot epilogue's dot,
+/// whose values the kernel reads from the dot's block): `None` if a value
+/// is read at two maps or through an op with no map here.
 pub(super) fn maps(
     info: &KernelInfo,
     space: &Space,
     seeds: Vec<(InstrId, Map)>,
+    leaf: Option<InstrId>,
 ) -> Option<HashMap<InstrId, Map>> {
     let comp = info.comp;
     let fusion = info.fusion;
     let mut maps: HashMap<InstrId, Map> = seeds.into_iter().collect();
     for &id in fusion.instructions.iter().rev() {
-        let Some(map) = maps.get(&id).cloned() else {
+        let Some(map) = maps.get(&id).cloned().filter(|_| Some(id) != leaf) else {
             continue;
         };
         let instr = comp.instr(id);
