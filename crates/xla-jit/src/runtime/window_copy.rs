@@ -8,10 +8,12 @@ use crate::fusion::Fusion;
 
 /// A window of an array copied by the runtime, with no kernel to compile:
 /// `pad(x, value)` without interior padding (a convolution's padded
-/// input), or a slice of `x` stepping by one (a pad by negative amounts:
-/// the query, key and value of a fused projection), read through
-/// bitcasts; `x` and the result dense in one layout. Each contiguous run
-/// of `x` is copied into place and the value filled around it.
+/// input), or a slice of `x` (a pad by negative amounts: the query, key
+/// and value of a fused projection; with steps in the dimensions above
+/// the minor one, a transposed convolution's taps of its weights), read
+/// through bitcasts; `x` and the result dense in one layout. Each
+/// contiguous run of `x` is copied into place and the value filled around
+/// it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct WindowCopy {
     /// The result's dimensions in physical order, most major first.
@@ -20,6 +22,9 @@ pub(crate) struct WindowCopy {
     pub operand: Vec<i64>,
     /// Elements added before each (negative: removed).
     pub low: Vec<i64>,
+    /// The step between the operand's elements the result takes, in each
+    /// dimension (1 but for a slice's; always 1 in the minor one).
+    pub step: Vec<i64>,
     /// The padding value's bytes (one element; zeros for a slice, which
     /// fills nothing).
     pub value: Vec<u8>,
@@ -39,7 +44,7 @@ impl WindowCopy {
         let operand = *instr.operands.first()?;
         let out = instr.shape.as_array()?;
         let size = out.element_type().byte_size();
-        let (low, value, members) = match instr.opcode {
+        let (low, step, value, members) = match instr.opcode {
             Opcode::Pad => {
                 let constant = computation.instr(instr.operands[1]);
                 let dims = instr.attrs.padding.as_ref()?;
@@ -48,15 +53,13 @@ impl WindowCopy {
                 }
                 let value = constant.attrs.literal.as_ref()?.bytes().ok()?.to_vec();
                 let low: Vec<i64> = dims.iter().map(|d| d.low).collect();
-                (low, value, members + 1)
+                (low, vec![1; dims.len()], value, members + 1)
             }
             Opcode::Slice => {
                 let dims = instr.attrs.slice.as_ref()?;
-                if dims.iter().any(|d| d.stride != 1) {
-                    return None;
-                }
                 (
                     dims.iter().map(|d| -d.start).collect(),
+                    dims.iter().map(|d| d.stride).collect(),
                     vec![0; size],
                     members,
                 )
@@ -82,22 +85,30 @@ impl WindowCopy {
             out: order.iter().map(|&d| out.dims()[d]).collect(),
             operand: order.iter().map(|&d| x.dims()[d]).collect(),
             low: order.iter().map(|&d| low[d]).collect(),
+            step: order.iter().map(|&d| step[d]).collect(),
             value,
         };
         // Minor dimensions with no padding are part of the runs of the one
         // above (an NHWC image's channels, padded in H and W only: rows of
         // W·C elements, not of C).
+        // (Not into one the slice steps through.)
         while window.out.len() > 1
             && window.low.last() == Some(&0)
             && window.out.last() == window.operand.last()
+            && window.step[window.step.len() - 2] == 1
         {
             let n = window.out.pop().unwrap_or(1);
             window.operand.pop();
             window.low.pop();
+            window.step.pop();
             let k = window.out.len() - 1;
             window.out[k] *= n;
             window.operand[k] *= n;
             window.low[k] *= n;
+        }
+        // The runs are contiguous.
+        if window.step.last() != Some(&1) {
+            return None;
         }
         Some(window)
     }
@@ -136,7 +147,7 @@ impl WindowCopy {
         // SAFETY (all three blocks): within the result and the operand,
         // which the caller guarantees.
         let dst = unsafe { to.add(o as usize * out_block * size) };
-        let i = o - self.low[level];
+        let i = o * self.step[level] - self.low[level];
         if i < 0 || i >= self.operand[level] {
             return unsafe { self.fill(dst, out_block) };
         }
