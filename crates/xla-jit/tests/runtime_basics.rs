@@ -798,7 +798,7 @@ fn pads_and_slices_are_copied_by_the_runtime() {
     let copied = |text: &str| {
         let m = module(text);
         let exe = check_against_interpreter(&m, &random_args(&m, 3), Tolerance::new(0.0, 0.0));
-        exe.dump().contains("is a pad or slice the runtime copies")
+        exe.dump().contains("the runtime copies")
     };
     for text in modules {
         assert!(copied(&text), "{text}");
@@ -808,4 +808,86 @@ fn pads_and_slices_are_copied_by_the_runtime() {
         "HloModule m\nENTRY e {\n  x = f32[4,10]{1,0} parameter(0)\n  \
          ROOT s = f32[4,5]{1,0} slice(x), slice={[0:4], [0:10:2]}\n}"
     ));
+}
+
+/// Dynamic slices, and dynamic updates written in place, are copied by
+/// the runtime: starts from parameters of every integer type (random
+/// values, clamped as XLA clamps them: a `u32` above `i32::MAX` is a large
+/// start) and from constants, updates through bitcasts, whole minor
+/// dimensions merged into the runs, other layouts and element types.
+#[test]
+fn dynamic_slices_and_updates_are_copied_by_the_runtime() {
+    use crate::runtime_support::{check_against_interpreter, random_args};
+    let slices = [
+        ("f32[8,6,5]{2,1,0}", "f32[2,6,3]{2,1,0}", "s32", "2,6,3"),
+        ("f32[8,6,5]{0,1,2}", "f32[3,2,5]{0,1,2}", "u32", "3,2,5"),
+        ("bf16[9,4]{1,0}", "bf16[4,4]{1,0}", "s64", "4,4"),
+        ("s8[7,3,2]{2,1,0}", "s8[1,3,2]{2,1,0}", "s8", "1,3,2"),
+    ];
+    let mut modules = Vec::new();
+    for (x, out, ty, sizes) in slices {
+        let rank = sizes.split(',').count();
+        let starts: Vec<String> = (0..rank).map(|d| format!("i{d}")).collect();
+        let params: String = (0..rank)
+            .map(|d| match d {
+                1 => format!("  i{d} = {ty}[] constant(1)\n"),
+                0 => format!("  i{d} = {ty}[] parameter(1)\n"),
+                _ => format!("  i{d} = {ty}[] parameter(2)\n"),
+            })
+            .collect();
+        modules.push(format!(
+            "HloModule m\nENTRY e {{\n  x = {x} parameter(0)\n{params}  \
+             ROOT s = {out} dynamic-slice(x, {}), dynamic_slice_sizes={{{sizes}}}\n}}",
+            starts.join(", ")
+        ));
+    }
+    // The update's starts: `i` and `j` parameters, `z` a constant 0.
+    let updates = [
+        (
+            "f32[8,6,5]{2,1,0}",
+            "f32[2,6,5]{2,1,0}",
+            "f32[2,6,5]{2,1,0}",
+            "s32",
+            "i, z, j",
+        ),
+        (
+            "f32[8,6,5]{2,1,0}",
+            "f32[6,5]{1,0}",
+            "f32[1,6,5]{2,1,0}",
+            "u32",
+            "i, z, j",
+        ),
+        (
+            "f32[8,6,5]{0,1,2}",
+            "f32[3,6,2]{0,1,2}",
+            "f32[3,6,2]{0,1,2}",
+            "s64",
+            "i, z, j",
+        ),
+        (
+            "pred[5,7]{1,0}",
+            "pred[2,3]{1,0}",
+            "pred[2,3]{1,0}",
+            "s16",
+            "i, j",
+        ),
+    ];
+    for (x, u, bitcast, ty, starts) in updates {
+        modules.push(format!(
+            "HloModule m\nENTRY e {{\n  x = {x} parameter(0)\n  u = {u} parameter(1)\n  \
+             i = {ty}[] parameter(2)\n  j = {ty}[] parameter(3)\n  z = {ty}[] constant(0)\n  \
+             b = {bitcast} bitcast(u)\n  \
+             ROOT d = {x} dynamic-update-slice(x, b, {starts})\n}}"
+        ));
+    }
+    for text in modules {
+        let m = module(&text);
+        for seed in 0..4 {
+            let exe =
+                check_against_interpreter(&m, &random_args(&m, seed), Tolerance::new(0.0, 0.0));
+            let dump = exe.dump();
+            assert!(dump.contains("the runtime copies"), "{text}\n{dump}");
+            assert!(!dump.contains("  kernel "), "{text}\n{dump}");
+        }
+    }
 }

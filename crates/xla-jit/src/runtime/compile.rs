@@ -413,7 +413,7 @@ fn compile_plan(
             }
             FusionRun::Window(_) => writeln!(
                 report,
-                "  fusion {root} is a pad or slice the runtime copies"
+                "  fusion {root} is a pad, slice or dynamic update the runtime copies"
             ),
             FusionRun::ScalarAdd(add) => writeln!(
                 report,

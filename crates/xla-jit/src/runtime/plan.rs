@@ -58,7 +58,7 @@ pub(crate) enum FusionRun {
     Interpret { reason: String },
     /// An integer scalar plus a constant, added by the runtime itself.
     ScalarAdd(ScalarAdd),
-    /// A pad or slice the runtime copies ([`WindowCopy`]).
+    /// A pad, slice or dynamic update the runtime copies ([`WindowCopy`]).
     Window(WindowCopy),
 }
 

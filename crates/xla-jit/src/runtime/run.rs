@@ -19,6 +19,7 @@ use super::thunk::{
     Condition, ConditionalThunk, CopyThunk, KernelThunk, ScalarAddThunk, Thunk, WhileThunk,
     WindowThunk,
 };
+use super::window_copy::integer;
 use crate::dot::DotEngine;
 use crate::ftz::{flush_mode, with_flush_mode, FtzGuard};
 use crate::pool::ThreadPool;
@@ -307,13 +308,19 @@ impl Context<'_> {
         }
     }
 
-    /// A pad or slice: the result's most major dimension split across the
-    /// pool when it is large.
+    /// A pad, slice or dynamic update: the result's most major dimension
+    /// split across the pool when it is large.
     fn window_copy(&self, w: &WindowThunk) {
         let (from, to) = (
             Bytes(self.pointers.get(w.from)),
             Bytes(self.pointers.get(w.to)),
         );
+        let low = w.window.lows(|input, ty| {
+            let at = self.pointers.get(w.inputs[input]);
+            // SAFETY: the input is a live integer scalar of type `ty`.
+            let bytes = unsafe { std::slice::from_raw_parts(at, ty.byte_size()) };
+            integer(bytes, ty).unwrap_or(0)
+        });
         let outer = w.window.out[0];
         let tasks = if w.window.bytes() >= PARALLEL_COPY_BYTES && w.window.out.len() > 1 {
             self.pool.threads()
@@ -327,7 +334,7 @@ impl Context<'_> {
             // distinct (the lowering offers no pair of them to share a
             // buffer, as it does for a kernel's aliasable inputs); tasks
             // write disjoint blocks of the result.
-            unsafe { w.window.write(from.at(0), to.at(0), first, end) }
+            unsafe { w.window.write(&low, from.at(0), to.at(0), first, end) }
         };
         if tasks > 1 {
             self.pool.parallel_for(tasks, write);

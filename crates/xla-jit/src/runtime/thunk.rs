@@ -19,7 +19,7 @@ pub(crate) enum Thunk {
     Kernel(KernelThunk),
     /// An integer scalar plus a constant (a loop counter's step).
     ScalarAdd(ScalarAddThunk),
-    /// A pad or slice copied by the runtime.
+    /// A pad, slice or dynamic update copied by the runtime.
     Window(WindowThunk),
     /// A dot run by the dot engine.
     Dot(Box<DotThunk>),
@@ -63,10 +63,13 @@ pub(crate) struct ScalarAddThunk {
     pub add: ScalarAdd,
 }
 
-/// `to = pad(from, …)` or `slice(from)`, copied ([`WindowCopy`]).
+/// `to = pad(from, …)`, a slice or dynamic slice of `from`, or `from`
+/// written into `to` at dynamic starts, copied ([`WindowCopy`]).
 pub(crate) struct WindowThunk {
     pub from: BufferId,
     pub to: BufferId,
+    /// The fusion's inputs (the dynamic starts' buffers among them).
+    pub inputs: Vec<BufferId>,
     pub window: WindowCopy,
 }
 
@@ -133,6 +136,7 @@ pub(crate) fn remap_buffers(thunks: &mut Vec<Thunk>, map: &impl Fn(BufferId) -> 
             Thunk::Window(w) => {
                 w.from = map(w.from);
                 w.to = map(w.to);
+                w.inputs.iter_mut().for_each(|b| *b = map(*b));
             }
             Thunk::While(w) => {
                 match &mut w.condition {

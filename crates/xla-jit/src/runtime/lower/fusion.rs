@@ -142,13 +142,24 @@ impl Lowering<'_> {
                 )
             }
             FusionRun::Window(window) => {
-                let (from, to) = (inputs[0].1[0], outputs[0][0]);
+                let input_buffers: Vec<BufferId> = inputs.iter().map(|(_, l)| l[0]).collect();
+                let (from, to) = (input_buffers[window.source], outputs[0][0]);
+                // An update in place writes into a copy of its operand
+                // (none when the two share a buffer).
+                if let Some((input, output)) = fusion.in_place {
+                    let from_shape = &computation.instr(fusion.inputs[input]).shape;
+                    let to_shape = &computation.instr(fusion.outputs[output]).shape;
+                    self.prime(input_buffers[input], from_shape, to, to_shape, out);
+                }
                 let time = self.tick();
-                self.table.access(from, time);
-                self.table.access(to, time);
+                input_buffers
+                    .iter()
+                    .chain([&to])
+                    .for_each(|&b| self.table.access(b, time));
                 out.push(Thunk::Window(WindowThunk {
                     from,
                     to,
+                    inputs: input_buffers,
                     window: window.clone(),
                 }));
                 Ok(())
