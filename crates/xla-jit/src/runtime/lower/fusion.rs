@@ -142,14 +142,17 @@ impl Lowering<'_> {
                 )
             }
             FusionRun::Window(window) => {
-                let input_buffers: Vec<BufferId> = inputs.iter().map(|(_, l)| l[0]).collect();
+                let mut input_buffers: Vec<BufferId> = inputs.iter().map(|(_, l)| l[0]).collect();
                 let (from, to) = (input_buffers[window.source], outputs[0][0]);
                 // An update in place writes into a copy of its operand
-                // (none when the two share a buffer).
+                // (none when coalescing gives both one buffer, which the
+                // operand's last use here would prevent).
                 if let Some((input, output)) = fusion.in_place {
                     let from_shape = &computation.instr(fusion.inputs[input]).shape;
                     let to_shape = &computation.instr(fusion.outputs[output]).shape;
-                    self.prime(input_buffers[input], from_shape, to, to_shape, out);
+                    if self.prime(input_buffers[input], from_shape, to, to_shape, out) {
+                        input_buffers[input] = to;
+                    }
                 }
                 let time = self.tick();
                 input_buffers
