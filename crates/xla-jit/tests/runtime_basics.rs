@@ -900,6 +900,37 @@ fn dynamic_slices_and_updates_are_copied_by_the_runtime() {
     assert!(!program.contains("(512 bytes)"), "{program}");
 }
 
+/// A broadcast of a constant is filled by the runtime (a pad of an empty
+/// array): every element type's bytes, layouts, through a bitcast.
+#[test]
+fn broadcasts_of_constants_are_filled_by_the_runtime() {
+    use crate::runtime_support::check_against_interpreter;
+    for (ty, value, shape) in [
+        ("s32", "0", "[128]{0}"),
+        ("f32", "-2.5", "[3,5,7]{2,1,0}"),
+        ("f32", "inf", "[6,4]{0,1}"),
+        ("bf16", "1.5", "[9,2]{1,0}"),
+        ("pred", "true", "[5,3]{1,0}"),
+        ("s8", "-3", "[2,2,2]{0,2,1}"),
+        ("f64", "0.25", "[4]{0}"),
+    ] {
+        let text = format!(
+            "HloModule m\nENTRY e {{\n  c = {ty}[] constant({value})\n  \
+             ROOT b = {ty}{shape} broadcast(c), dimensions={{}}\n}}"
+        );
+        let m = module(&text);
+        let exe = check_against_interpreter(&m, &[], Tolerance::new(0.0, 0.0));
+        let dump = exe.dump();
+        assert!(dump.contains("the runtime copies"), "{text}\n{dump}");
+    }
+    let text = "HloModule m\nENTRY e {\n  c = f32[1]{0} constant({4})\n  \
+                b = f32[6,1]{1,0} broadcast(c), dimensions={1}\n  \
+                ROOT r = f32[6]{0} bitcast(b)\n}";
+    let m = module(text);
+    let exe = check_against_interpreter(&m, &[], Tolerance::new(0.0, 0.0));
+    assert!(exe.dump().contains("the runtime copies"), "{}", exe.dump());
+}
+
 /// A loop stacking 16 steps of a state into `f32[16,8]` (512 bytes).
 const SCAN: &str = "HloModule m
 cond {

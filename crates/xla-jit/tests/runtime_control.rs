@@ -552,14 +552,18 @@ ENTRY e {{
 }
 
 /// An integer scalar plus a constant (a loop counter's step, here also an
-/// accumulator that wraps, with the constant on either side, s32 and s64)
-/// is added by the runtime, not by a kernel: the dump shows the adds and
+/// accumulator that wraps, with the constant on either side, s32 and s64),
+/// or minus one, is added by the runtime, not by a kernel: the dump shows the adds and
 /// no kernel for them, and the results are the interpreter's (integers
 /// compare exactly).
 #[test]
 fn scalar_adds_of_a_constant_are_runtime_steps() {
     use crate::runtime_support::{check_against_interpreter, CLOSE};
-    let program = |ty: &str, by: i64| -> HloModule {
+    let program = |ty: &str, by: i64, subtract: bool| -> HloModule {
+        let sum = match subtract {
+            false => format!("{ty}[] add(by, a)"),
+            true => format!("{ty}[] subtract(a, by)"),
+        };
         let text = format!(
             "HloModule m
 cond {{
@@ -575,7 +579,7 @@ body {{
   one = s32[] constant(1)
   next = s32[] add(i, one)
   by = {ty}[] constant({by})
-  sum = {ty}[] add(by, a)
+  sum = {sum}
   ROOT t = (s32[], {ty}[]) tuple(next, sum)
 }}
 ENTRY e {{
@@ -589,17 +593,26 @@ ENTRY e {{
         text.parse().unwrap_or_else(|e| panic!("{e}\n{text}"))
     };
     let cases = [
-        ("s32", 1_000_000_000, Literal::scalar(2_000_000_000i32)),
-        ("s32", -7, Literal::scalar(i32::MIN + 20)),
-        ("s64", -3_000_000_000, Literal::scalar(i64::MIN + 5)),
-        ("s64", 1, Literal::scalar(41i64)),
+        (
+            "s32",
+            1_000_000_000,
+            Literal::scalar(2_000_000_000i32),
+            false,
+        ),
+        ("s32", -7, Literal::scalar(i32::MIN + 20), false),
+        ("s64", -3_000_000_000, Literal::scalar(i64::MIN + 5), false),
+        ("s64", 1, Literal::scalar(41i64), false),
+        ("s32", 7, Literal::scalar(i32::MIN + 20), true),
+        ("s32", i64::from(i32::MIN), Literal::scalar(3i32), true),
+        ("s64", -3_000_000_000, Literal::scalar(i64::MAX - 5), true),
     ];
-    for (ty, by, a0) in cases {
-        let module = program(ty, by);
+    for (ty, by, a0, subtract) in cases {
+        let module = program(ty, by, subtract);
         let exe = check_against_interpreter(&module, std::slice::from_ref(&a0), CLOSE);
         let dump = exe.dump();
+        let step = if subtract { by.wrapping_neg() } else { by };
         assert!(dump.contains(" + 1 -> b"), "{dump}");
-        assert!(dump.contains(&format!(" + {by} -> b")), "{dump}");
+        assert!(dump.contains(&format!(" + {step} -> b")), "{dump}");
         assert!(!dump.contains("kernel "), "{dump}");
     }
 }

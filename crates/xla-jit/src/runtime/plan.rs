@@ -113,11 +113,16 @@ pub(crate) struct ScalarAdd {
 
 impl ScalarAdd {
     /// `Some` when `fusion` is exactly `add(input, constant)` (either
-    /// order) on an `s32[]` or `s64[]` scalar.
+    /// order) or `subtract(input, constant)` on an `s32[]` or `s64[]`
+    /// scalar.
     pub fn of(computation: &HloComputation, fusion: &Fusion) -> Option<ScalarAdd> {
         let root = computation.instr(fusion.root);
-        if root.opcode != Opcode::Add || fusion.instructions.len() != 2 || fusion.inputs.len() != 1
-        {
+        let subtract = match root.opcode {
+            Opcode::Add => false,
+            Opcode::Subtract => true,
+            _ => return None,
+        };
+        if fusion.instructions.len() != 2 || fusion.inputs.len() != 1 {
             return None;
         }
         let array = root.shape.as_array().filter(|a| a.rank() == 0)?;
@@ -136,9 +141,14 @@ impl ScalarAdd {
         } else {
             i64::from(*literal.to_vec::<i32>().ok()?.first()?)
         };
-        root.operands
-            .contains(&fusion.inputs[0])
-            .then_some(ScalarAdd { by, wide })
+        match subtract {
+            false => root.operands.contains(&fusion.inputs[0]),
+            true => root.operands[0] == fusion.inputs[0] && root.operands[1] == *constant,
+        }
+        .then_some(ScalarAdd {
+            by: if subtract { by.wrapping_neg() } else { by },
+            wide,
+        })
     }
 }
 

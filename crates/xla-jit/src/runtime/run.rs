@@ -332,8 +332,9 @@ impl Context<'_> {
             let (first, end) = task_range(task, chunk, outer);
             // SAFETY: the operand's and the result's buffers, live and
             // distinct (the lowering offers no pair of them to share a
-            // buffer, as it does for a kernel's aliasable inputs); tasks
-            // write disjoint blocks of the result.
+            // buffer, as it does for a kernel's aliasable inputs; a fill,
+            // whose operand is empty, reads nothing); tasks write disjoint
+            // blocks of the result.
             unsafe { w.window.write(&low, from.at(0), to.at(0), first, end) }
         };
         if tasks > 1 {

@@ -4,7 +4,7 @@
 
 use std::collections::HashSet;
 
-use xla_core::hlo::{HloComputation, InstrId};
+use xla_core::hlo::{HloComputation, HloInstruction, InstrId};
 use xla_core::{Opcode, PrimitiveType};
 
 use crate::fusion::Fusion;
@@ -15,7 +15,8 @@ use crate::fusion::Fusion;
 /// value of a fused projection; with steps in the dimensions above the
 /// minor one, a transposed convolution's taps of its weights); a
 /// dynamic slice of `x`, or a dynamic update slice written in place (a
-/// scan's step of its inputs and outputs); read through bitcasts, with
+/// scan's step of its inputs and outputs); a broadcast of a constant (a
+/// pad of an empty array); read through bitcasts, with
 /// `x` (the update) and the result dense in one layout. Each contiguous
 /// run of `x` is copied into place and the value filled around it (an
 /// update leaves the rest of its result as it is).
@@ -39,8 +40,9 @@ pub(crate) struct WindowCopy {
     /// Bytes per element.
     pub size: usize,
     /// The fusion input copied (the others hold the dynamic starts, and
-    /// for an update the array written in place).
-    pub source: usize,
+    /// for an update the array written in place); `None` for a broadcast
+    /// of a constant, a pad of an empty array.
+    pub source: Option<usize>,
 }
 
 /// A dynamic slice's or update's start in one dimension, read from a
@@ -84,6 +86,9 @@ impl WindowCopy {
         let out = instr.shape.as_array()?;
         let size = out.element_type().byte_size();
         let rank = out.rank();
+        if instr.opcode == Opcode::Broadcast {
+            return Self::filled(computation, fusion, members, instr);
+        }
         let input = |s: Option<Source>| match s? {
             Source::Input(k) => Some(k),
             Source::Constant(_) => None,
@@ -204,7 +209,7 @@ impl WindowCopy {
             dynamic,
             fill,
             size,
-            source: source_input,
+            source: Some(source_input),
         };
         // Minor dimensions with no padding are part of the runs of the one
         // above (an NHWC image's channels, padded in H and W only: rows of
@@ -232,6 +237,45 @@ impl WindowCopy {
             return None;
         }
         Some(copy)
+    }
+
+    /// The broadcast `instr` of a scalar constant (under the bitcasts in
+    /// `members`), as the pad of an empty array with its value.
+    fn filled(
+        computation: &HloComputation,
+        fusion: &Fusion,
+        mut members: HashSet<InstrId>,
+        instr: &HloInstruction,
+    ) -> Option<WindowCopy> {
+        let constant = computation.instr(*instr.operands.first()?);
+        let literal = constant.attrs.literal.as_ref()?;
+        let scalar = constant.shape.as_array()?.element_count() == 1;
+        members.insert(instr.operands[0]);
+        let out = instr.shape.as_array()?;
+        let layout = out.layout_or_default();
+        let (size, rank) = (out.element_type().byte_size(), out.rank());
+        let value = literal.bytes().ok()?.to_vec();
+        let only = fusion.inputs.is_empty() && fusion.instructions.len() == members.len();
+        if constant.opcode != Opcode::Constant
+            || !scalar
+            || !only
+            || !layout.is_dense()
+            || rank == 0
+            || size == 0
+            || value.len() != size
+        {
+            return None;
+        }
+        Some(WindowCopy {
+            out: layout.major_to_minor().map(|d| out.dims()[d]).collect(),
+            operand: vec![0; rank],
+            low: vec![0; rank],
+            step: vec![1; rank],
+            dynamic: Vec::new(),
+            fill: Some(value),
+            size,
+            source: None,
+        })
     }
 
     /// The elements added before each dimension, the dynamic starts read

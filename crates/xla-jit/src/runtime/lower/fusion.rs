@@ -143,7 +143,9 @@ impl Lowering<'_> {
             }
             FusionRun::Window(window) => {
                 let mut input_buffers: Vec<BufferId> = inputs.iter().map(|(_, l)| l[0]).collect();
-                let (from, to) = (input_buffers[window.source], outputs[0][0]);
+                let to = outputs[0][0];
+                // (A fill reads nothing.)
+                let from = window.source.map_or(to, |k| input_buffers[k]);
                 // An update in place writes into a copy of its operand
                 // (none when coalescing gives both one buffer, which the
                 // operand's last use here would prevent).
