@@ -379,10 +379,13 @@ ENTRY e {{
                 .iter()
                 .map(|&w| compile_with(text, Some(w)))
                 .collect();
-            for c in &natives {
+            for (c, width) in natives.iter().zip(&widths) {
                 let name = &c.kernels.iter().find(|k| k.fusion == 0).unwrap().name;
-                assert!(name.contains("_epilogue"), "{name}");
-                assert!(!name.contains("dot_epilogue"), "{name}: not native");
+                let mark = match width {
+                    xla_jit::wide::Width::Zmm => "_avx512_epilogue",
+                    xla_jit::wide::Width::Ymm => "_avx2_epilogue",
+                };
+                assert!(name.contains(mark), "{name}: not native");
             }
             let row_major = (n as i64, 1, (m * n) as i64);
             let transposed = (1, m as i64, (m * n) as i64);

@@ -198,7 +198,9 @@ impl<'a, 'm> Rows<'a, 'm> {
                 continue;
             };
             match (instr.opcode, class) {
+                // (In a space of one row, a row's value is uniform.)
                 (Opcode::Reduce, Class::Row) => passes.push(id),
+                (Opcode::Reduce, Class::Uniform) if space.rows == 1 => passes.push(id),
                 (Opcode::Reduce, _) => return None,
                 (Opcode::Constant | Opcode::Broadcast | Opcode::Reshape | Opcode::Bitcast, _) => {}
                 (_, Class::Row | Class::Uniform) => {
@@ -210,12 +212,16 @@ impl<'a, 'm> Rows<'a, 'm> {
                 _ => {}
             }
         }
+        let root_class = match classes[&fusion.root] {
+            Class::Uniform if space.rows == 1 => Class::Row,
+            class => class,
+        };
         let want = if reduce_root {
             Class::Row
         } else {
             Class::Element
         };
-        if classes[&fusion.root] != want {
+        if root_class != want {
             return None;
         }
         let mut firsts = HashMap::new();

@@ -98,7 +98,9 @@ impl Space {
                 // dimension) is not one element per row.
                 return None;
             }
-        } else if covered == [column] {
+        } else if covered == [column] && self.order.len() > 1 {
+            // (With no row dimensions, what varies along the column
+            // varies per element.)
             Class::Column
         } else if computed || unique.len() == self.order.len() {
             Class::Element
