@@ -551,17 +551,7 @@ impl<'a, 'm> Rows<'a, 'm> {
         self.per_row_values(&mut asm, &mut lowered, &mut done_values, order.len())?;
         let out = fusion.inputs.len();
         if !self.reduce_root {
-            let body = |vectors: i32| -> Option<Func> {
-                let mut f = Func::default();
-                for v in 0..vectors {
-                    let x = self
-                        .value(&mut f, fusion.root, v, &done_values, None)?
-                        .float()?;
-                    f.store(x, out, v);
-                }
-                Some(f)
-            };
-            let (two, one) = (body(UNROLL)?, body(1)?);
+            let (two, one) = self.output_steps(&done_values, out)?;
             self.columns(&mut asm, &mut lowered, &two, &one, &one)?;
         } else {
             // The row's reduced value, lane 0 of its slot, to the output.
@@ -593,6 +583,22 @@ impl<'a, 'm> Rows<'a, 'm> {
             elements_per_iteration: rows_per_iteration * space.n,
             iterations: ceil_div(space.rows, rows_per_iteration),
         })
+    }
+
+    /// The output loop's steps of two vectors and of one: the root's
+    /// values (per-row values in `done` read from their slots) stored to
+    /// buffer `out`.
+    fn output_steps(&self, done: &HashSet<InstrId>, out: usize) -> Option<(Func, Func)> {
+        let step = |vectors: i32| -> Option<Func> {
+            let mut f = Func::default();
+            for v in 0..vectors {
+                let root = self.info.fusion.root;
+                let x = self.value(&mut f, root, v, done, None)?.float()?;
+                f.store(x, out, v);
+            }
+            Some(f)
+        };
+        Some((step(UNROLL)?, step(1)?))
     }
 
     /// Computes the per-row members before position `before` of the

@@ -16,13 +16,13 @@
 use xla_core::hlo::InstrId;
 use xla_core::PrimitiveType;
 
-use super::super::{element_loop, enter, leave, load_bases, lowering, tail_masks, UNROLL};
+use super::super::{element_loop, enter, leave, load_bases, lowering, tail_masks};
 use super::{identity, Class, NativeKernel, Rows, Space, BASES, ROW};
 use crate::emit::epilogue::groups;
 use crate::emit::KernelInfo;
 use crate::fusion::FusionKind;
 use crate::wide::asm::{gpr::*, Asm, Cond, Gpr, Mem};
-use crate::wide::ir::{ConstPool, Func, TAIL_MASK, YMM_TAIL};
+use crate::wide::ir::{ConstPool, TAIL_MASK, YMM_TAIL};
 use crate::wide::Width;
 
 /// Stack slots of the block's fields, after the buffers' base addresses:
@@ -160,17 +160,7 @@ impl Rows<'_, '_> {
         let mut done_values = Default::default();
         let order_len = fusion.instructions.len();
         self.per_row_values(&mut asm, &mut lowered, &mut done_values, order_len)?;
-        let body = |vectors: i32| -> Option<Func> {
-            let mut f = Func::default();
-            for v in 0..vectors {
-                let x = self
-                    .value(&mut f, fusion.root, v, &done_values, None)?
-                    .float()?;
-                f.store(x, block, v);
-            }
-            Some(f)
-        };
-        let (two, one) = (body(UNROLL)?, body(1)?);
+        let (two, one) = self.output_steps(&done_values, block)?;
         asm.mov_load(RCX, field(COLUMN_BYTES));
         asm.cmp_imm(RCX, 4);
         asm.jcc(Cond::Nz, strided);
