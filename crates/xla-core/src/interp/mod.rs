@@ -59,6 +59,7 @@ pub use devices::{DeviceAssignment, Feeds, RunOptions, MAX_CALL_DEPTH, MAX_DEVIC
 pub use elementwise::{complex_op_c128, complex_op_c64, ByteCombiner};
 pub use error::InterpError;
 pub(crate) use lapack::trsm_options;
+pub use sort::merge_sort;
 
 use crate::{HloModule, Literal};
 

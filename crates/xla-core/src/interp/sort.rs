@@ -12,9 +12,13 @@ use super::InterpError;
 use crate::hlo::{ComparisonDirection, HloInstruction};
 use crate::{dispatch_native, Literal};
 
-/// Sorts `0..n` stably by `less` (a merge sort): `less(a, b)` says whether
-/// element `a` goes before element `b`.
-fn merge_sort<E>(
+/// Sorts `0..n` stably by `less` (a bottom-up merge sort: widths 1, 2,
+/// 4, …, an element of the right run taken only when it is less than the
+/// left run's): `less(a, b)` says whether element `a` goes before element
+/// `b`. XLA's `sort` semantics on this crate's engines: the JIT's library
+/// sort calls it too, so a comparator that is not a strict weak order
+/// gives the same permutation everywhere.
+pub fn merge_sort<E>(
     n: usize,
     mut less: impl FnMut(usize, usize) -> Result<bool, E>,
 ) -> Result<Vec<usize>, E> {

@@ -54,6 +54,7 @@ pub fn classify(
         Role::Buffer if instr.shape.as_array().is_some_and(|a| a.rank() == 0) => {
             Role::ScalarConstant
         }
+        Role::KernelRoot if backend.runs_alone(module, comp, instr) => Role::Thunk,
         Role::DataMovement if backend.scans(module, comp, instr) => Role::KernelRoot,
         Role::DataMovement if is_cheap(comp, id) => Role::Cheap,
         Role::Elementwise { .. } if is_cheap(comp, id) => Role::Cheap,

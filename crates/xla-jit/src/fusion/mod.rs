@@ -487,6 +487,17 @@ pub trait Backend {
     /// `true` if `instr` runs as a kernel of its own that scans along one
     /// dimension (a reduce-window that is a prefix sum).
     fn scans(&self, module: &HloModule, comp: &HloComputation, instr: &HloInstruction) -> bool;
+
+    /// `true` if `instr`, which kernels could compute, runs better as a
+    /// thunk of its own (a library routine), outside every fusion.
+    fn runs_alone(
+        &self,
+        _module: &HloModule,
+        _comp: &HloComputation,
+        _instr: &HloInstruction,
+    ) -> bool {
+        false
+    }
 }
 
 /// Plans the fusions of one computation of `module` for kernels of

@@ -1,6 +1,6 @@
 //! Library routines: instructions that no kernel compiles but a library
-//! computes well (Fourier transforms, dense linear algebra), run on whole
-//! buffers.
+//! computes well (Fourier transforms, dense linear algebra, sorts by one
+//! key), run on whole buffers.
 //!
 //! A routine is chosen at compile time ([`Routine::new`]), which plans it
 //! (an FFT's twiddles and factorization, a LAPACK call's flags) and says
@@ -12,15 +12,17 @@
 
 mod fft;
 mod linalg;
+mod sort;
 
 use std::ops::Range;
 
 use xla_core::hlo::{HloInstruction, Opcode};
-use xla_core::Shape;
+use xla_core::{HloModule, Shape};
 
 use crate::pool::ThreadPool;
 use fft::FftRoutine;
 use linalg::LinalgRoutine;
+use sort::SortRoutine;
 
 /// A library routine for one instruction.
 pub(crate) enum Routine {
@@ -28,13 +30,16 @@ pub(crate) enum Routine {
     Fft(FftRoutine),
     /// `cholesky`, `triangular-solve` and the LAPACK custom calls.
     Linalg(LinalgRoutine),
+    /// `sort` by one operand's elements.
+    Sort(SortRoutine),
 }
 
 impl Routine {
-    /// The routine that runs `instr` on operands of `operands`' shapes, or
-    /// `None` when no library runs it (the interpreter does).
-    pub fn new(instr: &HloInstruction, operands: &[&Shape]) -> Option<Self> {
+    /// The routine that runs `instr` (of `module`) on operands of
+    /// `operands`' shapes, or `None` when no library runs it.
+    pub fn new(module: &HloModule, instr: &HloInstruction, operands: &[&Shape]) -> Option<Self> {
         match (instr.opcode, operands) {
+            (Opcode::Sort, _) => SortRoutine::new(module, instr, operands).map(Routine::Sort),
             (Opcode::Fft, [operand]) => FftRoutine::new(instr, operand).map(Routine::Fft),
             (Opcode::Cholesky | Opcode::TriangularSolve | Opcode::CustomCall, _) => {
                 LinalgRoutine::new(instr, operands).map(Routine::Linalg)
@@ -47,7 +52,7 @@ impl Routine {
     /// operands' and the result's shapes, in the layouts it takes.
     pub fn layouts(&self, operands: &[&Shape], result: &Shape) -> (Vec<Shape>, Shape) {
         match self {
-            Routine::Fft(_) => (
+            Routine::Fft(_) | Routine::Sort(_) => (
                 operands
                     .iter()
                     .map(|&s| s.clone().with_row_major_layouts())
@@ -71,6 +76,8 @@ impl Routine {
             Routine::Fft(fft) => unsafe { fft.run(inputs[0], outputs[0], pool) },
             // SAFETY: the leaves of the instruction it was planned for.
             Routine::Linalg(linalg) => unsafe { linalg.run(inputs, outputs, pool) },
+            // SAFETY: the operands and results, row-major.
+            Routine::Sort(sort) => unsafe { sort.run(inputs, outputs, pool) },
         }
     }
 
@@ -79,6 +86,7 @@ impl Routine {
         match self {
             Routine::Fft(fft) => fft.describe(),
             Routine::Linalg(linalg) => linalg.describe(),
+            Routine::Sort(sort) => sort.describe(),
         }
     }
 }

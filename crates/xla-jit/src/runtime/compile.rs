@@ -6,13 +6,13 @@ use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::time::{Duration, Instant};
 
-use xla_core::hlo::{ComputationId, Opcode};
+use xla_core::hlo::{ComputationId, HloComputation, HloInstruction, InstrId, Opcode};
 use xla_core::passes::effects::SideEffects;
 use xla_core::passes::{
     optimize_verified, pin_entry_layout, run_pass, BatchNormExpander, PipelineOptions,
 };
 use xla_core::verify::verify_module;
-use xla_core::HloModule;
+use xla_core::{HloModule, Shape};
 
 use super::conv_prepare::prepare_convolutions;
 use super::deep::{on_own_stack, INLINE_NESTING};
@@ -30,6 +30,7 @@ use super::window_copy::WindowCopy;
 use crate::codegen::{CodegenOptions, Jit};
 use crate::emit::{self, KernelEntry, TARGET_ELEMENTS};
 use crate::fusion::{self, Fusion, FusionKind, FusionPlan, StandaloneReason};
+use crate::library::Routine;
 use crate::pool::ThreadPool;
 use crate::JitError;
 
@@ -198,7 +199,7 @@ fn compile_here(module: &HloModule, options: &CompileOptions) -> Result<Executab
     let mut kernels = Vec::new();
     let effects = SideEffects::of(&module);
     for id in thunk_computations(&module) {
-        let plan = fusion::plan_with(&module, id, &effects, &emit::Kernels);
+        let plan = fusion::plan_with(&module, id, &effects, &LibraryFirst);
         let _ = write!(
             report,
             "computation {}\n{}",
@@ -327,6 +328,40 @@ fn thunk_computations(module: &HloModule) -> Vec<ComputationId> {
 
 /// Compiles the kernels of each fusion of `plan`; a fusion the emitters
 /// cannot compile runs through the interpreter (recorded in `report`).
+/// The JIT's kernels, but for what a library routine runs better than a
+/// kernel (a sort by one key), which runs as its own thunk: the lowering
+/// gives it to the library.
+struct LibraryFirst;
+
+impl fusion::Backend for LibraryFirst {
+    fn check(
+        &self,
+        module: &HloModule,
+        comp: &HloComputation,
+        id: InstrId,
+    ) -> Result<(), emit::Unsupported> {
+        emit::Kernels.check(module, comp, id)
+    }
+
+    fn scans(&self, module: &HloModule, comp: &HloComputation, instr: &HloInstruction) -> bool {
+        emit::Kernels.scans(module, comp, instr)
+    }
+
+    fn runs_alone(
+        &self,
+        module: &HloModule,
+        comp: &HloComputation,
+        instr: &HloInstruction,
+    ) -> bool {
+        let shapes: Vec<&Shape> = instr
+            .operands
+            .iter()
+            .map(|&o| &comp.instr(o).shape)
+            .collect();
+        instr.opcode == Opcode::Sort && Routine::new(module, instr, &shapes).is_some()
+    }
+}
+
 fn compile_plan(
     jit: &mut Jit,
     module: &HloModule,

@@ -366,7 +366,7 @@ impl<'m> Lowering<'m> {
             .iter()
             .map(|&op| &computation.instr(op).shape)
             .collect();
-        let Some(routine) = Routine::new(instr, &shapes) else {
+        let Some(routine) = Routine::new(self.module, instr, &shapes) else {
             return false;
         };
         let (operand_layouts, result_layout) = routine.layouts(&shapes, &instr.shape);
