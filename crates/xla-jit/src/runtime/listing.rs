@@ -83,7 +83,7 @@ pub(super) fn write_thunks(out: &mut String, program: &Program, depth: usize) {
             Thunk::Window(w) => writeln!(
                 out,
                 "{pad}window b{} -> b{} ({} bytes, copied)",
-                w.from.0,
+                w.from().0,
                 w.to.0,
                 w.window.bytes()
             ),

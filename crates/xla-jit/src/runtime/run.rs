@@ -312,7 +312,7 @@ impl Context<'_> {
     /// split across the pool when it is large.
     fn window_copy(&self, w: &WindowThunk) {
         let (from, to) = (
-            Bytes(self.pointers.get(w.from)),
+            Bytes(self.pointers.get(w.from())),
             Bytes(self.pointers.get(w.to)),
         );
         let low = w.window.lows(|input, ty| {

@@ -66,11 +66,18 @@ pub(crate) struct ScalarAddThunk {
 /// `to = pad(from, …)`, a slice or dynamic slice of `from`, or `from`
 /// written into `to` at dynamic starts, copied ([`WindowCopy`]).
 pub(crate) struct WindowThunk {
-    pub from: BufferId,
     pub to: BufferId,
-    /// The fusion's inputs (the dynamic starts' buffers among them).
+    /// The fusion's inputs (the copied one and the dynamic starts' buffers
+    /// among them).
     pub inputs: Vec<BufferId>,
     pub window: WindowCopy,
+}
+
+impl WindowThunk {
+    /// The buffer copied from (a fill's result, which it does not read).
+    pub fn from(&self) -> BufferId {
+        self.window.source.map_or(self.to, |k| self.inputs[k])
+    }
 }
 
 /// A byte copy, or a relayout when the layouts differ.
@@ -134,7 +141,6 @@ pub(crate) fn remap_buffers(thunks: &mut Vec<Thunk>, map: &impl Fn(BufferId) -> 
                 c.to = map(c.to);
             }
             Thunk::Window(w) => {
-                w.from = map(w.from);
                 w.to = map(w.to);
                 w.inputs.iter_mut().for_each(|b| *b = map(*b));
             }

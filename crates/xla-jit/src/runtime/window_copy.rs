@@ -34,6 +34,9 @@ pub(crate) struct WindowCopy {
     pub step: Vec<i64>,
     /// The starts read at run time.
     pub dynamic: Vec<DynamicStart>,
+    /// A dynamic update: the operand is written into the result at its
+    /// starts (`low` ≥ 0), the rest of the result left as it is.
+    pub update: bool,
     /// The padding value's bytes; `None` for an update, which leaves the
     /// rest of its result as it is, and for slices, which fill nothing.
     pub fill: Option<Vec<u8>>,
@@ -59,9 +62,6 @@ pub(crate) struct DynamicStart {
     /// Elements of the dimension per unit of the start (the minor
     /// dimensions merged into it).
     pub scale: i64,
-    /// An update's start (the result's `low`), else a slice's (the
-    /// operand's: a negative `low`).
-    pub update: bool,
 }
 
 /// What an instruction (through bitcasts) is read from: a fusion input's
@@ -165,7 +165,7 @@ impl WindowCopy {
                 Source::Input(k) => {
                     inputs.insert(k);
                     let ty = computation.instr(o).shape.as_array()?.element_type();
-                    if integer(&[0; 8][..ty.byte_size()], ty).is_none() || limit == 0 {
+                    if !ty.is_integral() || limit == 0 {
                         continue;
                     }
                     dynamic.push(DynamicStart {
@@ -174,7 +174,6 @@ impl WindowCopy {
                         ty,
                         limit,
                         scale: 1,
-                        update,
                     });
                 }
             }
@@ -207,6 +206,7 @@ impl WindowCopy {
             low: order.iter().map(|&d| low[d]).collect(),
             step: order.iter().map(|&d| step[d]).collect(),
             dynamic,
+            update,
             fill,
             size,
             source: Some(source_input),
@@ -272,6 +272,7 @@ impl WindowCopy {
             low: vec![0; rank],
             step: vec![1; rank],
             dynamic: Vec::new(),
+            update: false,
             fill: Some(value),
             size,
             source: None,
@@ -284,18 +285,19 @@ impl WindowCopy {
         let mut low = self.low.clone();
         for s in &self.dynamic {
             let at = start(s.input, s.ty).clamp(0, s.limit) * s.scale;
-            low[s.level] = if s.update { at } else { -at };
+            low[s.level] = if self.update { at } else { -at };
         }
         low
     }
 
-    /// Bytes of the result.
+    /// Bytes written: the result's, or for an update the operand's.
     pub fn bytes(&self) -> usize {
-        let window = match self.fill.is_none() && !self.dynamic.is_empty() {
-            true => &self.operand,
-            false => &self.out,
+        let written = if self.update {
+            &self.operand
+        } else {
+            &self.out
         };
-        window.iter().product::<i64>() as usize * self.size
+        written.iter().product::<i64>() as usize * self.size
     }
 
     /// Blocks `first..end` of the result's most major dimension (the whole

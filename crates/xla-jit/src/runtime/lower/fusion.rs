@@ -144,8 +144,6 @@ impl Lowering<'_> {
             FusionRun::Window(window) => {
                 let mut input_buffers: Vec<BufferId> = inputs.iter().map(|(_, l)| l[0]).collect();
                 let to = outputs[0][0];
-                // (A fill reads nothing.)
-                let from = window.source.map_or(to, |k| input_buffers[k]);
                 // An update in place writes into a copy of its operand
                 // (none when coalescing gives both one buffer, which the
                 // operand's last use here would prevent).
@@ -162,7 +160,6 @@ impl Lowering<'_> {
                     .chain([&to])
                     .for_each(|&b| self.table.access(b, time));
                 out.push(Thunk::Window(WindowThunk {
-                    from,
                     to,
                     inputs: input_buffers,
                     window: window.clone(),
