@@ -326,8 +326,6 @@ fn thunk_computations(module: &HloModule) -> Vec<ComputationId> {
     order
 }
 
-/// Compiles the kernels of each fusion of `plan`; a fusion the emitters
-/// cannot compile runs through the interpreter (recorded in `report`).
 /// The JIT's kernels, but for what a library routine runs better than a
 /// kernel (a sort by one key), which runs as its own thunk: the lowering
 /// gives it to the library.
@@ -353,15 +351,20 @@ impl fusion::Backend for LibraryFirst {
         comp: &HloComputation,
         instr: &HloInstruction,
     ) -> bool {
+        if instr.opcode != Opcode::Sort {
+            return false;
+        }
         let shapes: Vec<&Shape> = instr
             .operands
             .iter()
             .map(|&o| &comp.instr(o).shape)
             .collect();
-        instr.opcode == Opcode::Sort && Routine::new(module, instr, &shapes).is_some()
+        Routine::new(module, instr, &shapes).is_some()
     }
 }
 
+/// Compiles the kernels of each fusion of `plan`; a fusion the emitters
+/// cannot compile runs through the interpreter (recorded in `report`).
 fn compile_plan(
     jit: &mut Jit,
     module: &HloModule,

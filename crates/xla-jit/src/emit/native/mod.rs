@@ -106,7 +106,6 @@ pub(super) fn plan(info: &KernelInfo, width: Width) -> Option<Vec<KernelPlan>> {
         Width::Zmm => ("avx512", "avx512_rows", "avx512_epilogue"),
         Width::Ymm => ("avx2", "avx2_rows", "avx2_epilogue"),
     };
-
     let kernel = match info.fusion.kind {
         FusionKind::Loop => match flat::compile(info, width) {
             Some(kernel) => (kernel, flat_part),

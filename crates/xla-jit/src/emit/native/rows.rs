@@ -198,9 +198,7 @@ impl<'a, 'm> Rows<'a, 'm> {
                 continue;
             };
             match (instr.opcode, class) {
-                // (In a space of one row, a row's value is uniform.)
-                (Opcode::Reduce, Class::Row) => passes.push(id),
-                (Opcode::Reduce, Class::Uniform) if space.rows == 1 => passes.push(id),
+                (Opcode::Reduce, &class) if space.per_row(class) => passes.push(id),
                 (Opcode::Reduce, _) => return None,
                 (Opcode::Constant | Opcode::Broadcast | Opcode::Reshape | Opcode::Bitcast, _) => {}
                 (_, Class::Row | Class::Uniform) => {
@@ -212,16 +210,12 @@ impl<'a, 'm> Rows<'a, 'm> {
                 _ => {}
             }
         }
-        let root_class = match classes[&fusion.root] {
-            Class::Uniform if space.rows == 1 => Class::Row,
-            class => class,
+        let root_class = classes[&fusion.root];
+        let right = match reduce_root {
+            true => space.per_row(root_class),
+            false => root_class == Class::Element,
         };
-        let want = if reduce_root {
-            Class::Row
-        } else {
-            Class::Element
-        };
-        if root_class != want {
+        if !right {
             return None;
         }
         let mut firsts = HashMap::new();

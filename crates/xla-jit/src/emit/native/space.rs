@@ -65,6 +65,12 @@ impl Space {
         *self.order.last().expect("a space has a column")
     }
 
+    /// `true` if a value of `class` holds one number per row (in a space
+    /// of one row, a uniform value does).
+    pub fn per_row(&self, class: Class) -> bool {
+        class == Class::Row || (class == Class::Uniform && self.rows == 1)
+    }
+
     /// The class of an input read at `map`: `None` for one that varies
     /// along only some of the rows, which no row stride walks.
     pub fn class(&self, map: &Map) -> Option<Class> {

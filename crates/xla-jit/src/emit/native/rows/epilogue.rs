@@ -65,10 +65,9 @@ pub(in super::super) fn compile(info: &KernelInfo, width: Width) -> Option<Nativ
         return None;
     }
     let rows_per_batch: i64 = g.rows.iter().product();
-    let map = identity(shape);
-    let rows = Rows::analyse(info, width, space, map.clone(), false, Some(dot))?;
-    // The dot's values are read at their own element (no slice of them:
-    // the block's columns are the space's), and no reduce spans blocks.
+    let rows = Rows::analyse(info, width, space, identity(shape), false, Some(dot))?;
+    // The dot's values are read at their own element, no slice shifts the
+    // block's columns, and no reduce spans blocks.
     let whole = rows.classes.get(&dot) == Some(&Class::Element) && rows.firsts.is_empty();
     if !whole || !rows.passes.is_empty() {
         return None;
