@@ -48,7 +48,7 @@ use super::{
 use crate::emit::row::KEPT_BYTES;
 use crate::emit::KernelInfo;
 use crate::fusion::FusionKind;
-use crate::wide::asm::{gpr::*, Asm, Cond, Gpr, Kreg, Mem, Zmm};
+use crate::wide::asm::{gpr::*, Asm, Cond, Gpr, Kreg, Label, Mem, Zmm};
 use crate::wide::ir::{ConstPool, Func, Operand, Place, YMM_TAIL};
 use crate::wide::Width;
 
@@ -493,11 +493,7 @@ impl<'a, 'm> Rows<'a, 'm> {
         asm.cmp(RDX, RCX);
         asm.cmovg(RDX, RCX);
         let table = asm.label();
-        let real = self.info.buffers.len();
-        load_bases(&mut asm, &buffers[..real], table);
-        for (&r, (_, values)) in buffers[real..].iter().zip(&self.tables) {
-            asm.lea(r, Mem::at(RAX, consts.table(values)));
-        }
+        self.load_buffers(&mut asm, buffers, &mut consts, table);
         for (b, &r) in buffers.iter().enumerate() {
             asm.mov_store(Mem::at(RSP, 8 * b as i32), r);
         }
@@ -519,14 +515,7 @@ impl<'a, 'm> Rows<'a, 'm> {
         asm.cmp(ROW, RDX);
         asm.jcc(Cond::Ge, done);
         asm.bind(top);
-        // This row's base addresses.
-        for (b, (&r, &stride)) in buffers.iter().zip(&self.strides).enumerate() {
-            if stride != 0 {
-                asm.imul_imm(RCX, ROW, stride as i32);
-                asm.mov_load(r, Mem::at(RSP, 8 * b as i32));
-                asm.add(r, RCX);
-            }
-        }
+        self.row_bases(&mut asm, buffers);
         let mut lowered = lowering(buffers, base_bytes, &mut consts, width);
         let mut done_values: HashSet<InstrId> = HashSet::new();
         let order = &fusion.instructions;
@@ -577,6 +566,29 @@ impl<'a, 'm> Rows<'a, 'm> {
             elements_per_iteration: rows_per_iteration * space.n,
             iterations: ceil_div(space.rows, rows_per_iteration),
         })
+    }
+
+    /// Loads the buffers' base addresses (the fusion's from the pointer
+    /// array in `rdi`, the index tables' in the constant pool) and the
+    /// constant table's address (at `table`) into `rax`.
+    fn load_buffers(&self, asm: &mut Asm, buffers: &[Gpr], consts: &mut ConstPool, table: Label) {
+        let real = self.info.buffers.len();
+        load_bases(asm, &buffers[..real], table);
+        for (&r, (_, values)) in buffers[real..].iter().zip(&self.tables) {
+            asm.lea(r, Mem::at(RAX, consts.table(values)));
+        }
+    }
+
+    /// Points each buffer that moves with the row at row `ROW`: its base
+    /// address kept on the stack plus `ROW` times its row stride.
+    fn row_bases(&self, asm: &mut Asm, buffers: &[Gpr]) {
+        for (b, (&r, &stride)) in buffers.iter().zip(&self.strides).enumerate() {
+            if stride != 0 {
+                asm.imul_imm(RCX, ROW, stride as i32);
+                asm.mov_load(r, Mem::at(RSP, 8 * b as i32));
+                asm.add(r, RCX);
+            }
+        }
     }
 
     /// The output loop's steps of two vectors and of one: the root's

@@ -16,7 +16,7 @@
 use xla_core::hlo::InstrId;
 use xla_core::PrimitiveType;
 
-use super::super::{element_loop, enter, leave, load_bases, lowering, tail_masks};
+use super::super::{element_loop, enter, leave, lowering, tail_masks};
 use super::{identity, Class, NativeKernel, Rows, Space, BASES, ROW};
 use crate::emit::epilogue::groups;
 use crate::emit::KernelInfo;
@@ -129,11 +129,7 @@ impl Rows<'_, '_> {
         load(&mut asm, RDX, 7);
         asm.imul_imm(RDX, RDX, 4);
         let table = asm.label();
-        let real = self.info.buffers.len();
-        load_bases(&mut asm, &buffers[..real], table);
-        for (&r, (_, values)) in buffers[real..].iter().zip(&self.tables) {
-            asm.lea(r, Mem::at(RAX, consts.table(values)));
-        }
+        self.load_buffers(&mut asm, buffers, &mut consts, table);
         let along: Vec<usize> = (0..block).filter(|&b| self.along_column(b)).collect();
         for &b in &along {
             asm.add(buffers[b], RDX);
@@ -146,14 +142,8 @@ impl Rows<'_, '_> {
         asm.mov_load(RCX, field(END));
         asm.cmp(ROW, RCX);
         asm.jcc(Cond::Ge, done);
-        // This row's base addresses.
-        for (b, (&r, &stride)) in buffers[..block].iter().zip(&self.strides).enumerate() {
-            if stride != 0 {
-                asm.imul_imm(RCX, ROW, stride as i32);
-                asm.mov_load(r, Mem::at(RSP, 8 * b as i32));
-                asm.add(r, RCX);
-            }
-        }
+        // (The block's stride is 0: it moves by the block's row bytes.)
+        self.row_bases(&mut asm, buffers);
         asm.mov_load(block_reg, field(BLOCK_ROW));
         let mut lowered = lowering(buffers, slots, &mut consts, width);
         let mut done_values = Default::default();
