@@ -8,6 +8,7 @@
 use xla_core::{HloModule, Literal};
 use xla_jit::Client;
 
+use crate::emit_harness::f32_edges;
 use crate::runtime_support::{random_args, Rng};
 
 fn module(text: &str) -> HloModule {
@@ -73,24 +74,10 @@ fn comparator(direction: &str, ty: &str, operands: usize, swapped: bool) -> Stri
     )
 }
 
-/// `f32` specials (signed NaNs, infinities, zeros, subnormals, repeats)
-/// among ordinary values.
+/// The harness's `f32` edge values (signed NaNs, infinities, zeros,
+/// subnormals) among ordinary values, with repeats.
 fn specials(count: usize, salt: u64) -> Vec<f32> {
-    let edges = [
-        f32::NAN,
-        -f32::NAN,
-        f32::INFINITY,
-        f32::NEG_INFINITY,
-        0.0,
-        -0.0,
-        f32::from_bits(1),
-        f32::from_bits(0x8000_0001),
-        f32::from_bits(0x807f_ffff),
-        f32::MIN_POSITIVE,
-        1.0,
-        1.0,
-        -2.5,
-    ];
+    let edges = f32_edges();
     let mut rng = Rng(salt);
     (0..count)
         .map(|_| match rng.below(3) {
